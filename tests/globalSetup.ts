@@ -1,0 +1,16 @@
+/**
+ * Runs once before the test files: makes the pulumi CLI available for the end-to-end suite
+ * (scripts/ensure-pulumi.sh builds the pinned version on a fresh machine) and puts it on PATH
+ * for the workers.
+ */
+import { execFileSync } from "node:child_process";
+import * as path from "node:path";
+
+export default async function globalSetup(): Promise<void> {
+  if (process.env.PULUMI_SVC_SKIP_ENSURE === "1") return;
+  const script = path.join(__dirname, "..", "scripts", "ensure-pulumi.sh");
+  const out = execFileSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const dir = out.trim().split("\n").pop()!;
+  process.env.PATH = `${dir}${path.delimiter}${process.env.PATH}`;
+  process.env.PULUMI_SVC_PULUMI_DIR = dir;
+}
