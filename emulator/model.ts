@@ -224,6 +224,18 @@ export interface InstanceRow extends Row {
   created: string;
 }
 
+export interface DiskRow extends Row {
+  workspaceId: string;
+  name: string;
+  backend: "LOCAL" | "CEPH";
+  boot: boolean;
+  size: number;
+  instanceId: string | null;
+  state: ResourceState;
+  region: string;
+  created: string;
+}
+
 export interface FloatingIpRow extends Row {
   workspaceId: string;
   family: "IPv4" | "IPv6";
@@ -307,6 +319,7 @@ declare module "./core/store" {
     plans: PlanRow;
     images: ImageRow;
     instances: InstanceRow;
+    disks: DiskRow;
     floatingIps: FloatingIpRow;
     vpcs: VpcRow;
     vpcMembers: VpcMemberRow;
