@@ -243,6 +243,8 @@ export interface FloatingIpRow extends Row {
   ddos: boolean;
   protected: boolean;
   instanceId: string | null;
+  /** INSTANCE: allocated by instance creation and released with it; ALLOCATED: allocated on its own, only detached. */
+  origin: "INSTANCE" | "ALLOCATED";
   created: string;
 }
 
