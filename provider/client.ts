@@ -1,0 +1,150 @@
+/**
+ * The HTTP client: one axios instance per configuration, bearer authentication, lossless JSON
+ * (identifiers stay exact above 2^53: bodies carry `bigint` ids as bare integers), the retry
+ * policy of `retry.ts`, and every non-2xx turned into an `ApiError` that names method, path,
+ * status and the X-Message reason.
+ */
+import axios, { type AxiosInstance, type AxiosResponse } from "axios";
+import { ApiError, NetworkError, type FieldError } from "./errors";
+import { parseJson, stringifyJson } from "./json";
+import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from "./retry";
+import type { ProviderConfig } from "./config";
+
+export type Query = Record<string, string | number | boolean | bigint | Array<string | number | bigint> | undefined | null>;
+
+export interface RequestOptions {
+  query?: Query;
+  body?: unknown;
+  /** A POST that may safely be repeated (read-only or naturally idempotent). */
+  repeatable?: boolean;
+  /** Per-request timeout (ms). */
+  timeoutMs?: number;
+}
+
+export interface RetryEvent {
+  method: string;
+  path: string;
+  attempt: number;
+  delayMs: number;
+  cause: string;
+}
+
+/** Connection errors that prove the request never reached the server. */
+const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
+
+function serializeQuery(query: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null) continue;
+    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
+    else params.append(key, String(value));
+  }
+  return params.toString();
+}
+
+function fieldErrorsOf(body: unknown): FieldError[] {
+  const errors = (body as { errors?: unknown } | null)?.errors;
+  if (!Array.isArray(errors)) return [];
+  return errors
+    .filter((e): e is { field: unknown; message: unknown } => !!e && typeof e === "object")
+    .map((e) => ({ field: String(e.field ?? ""), message: String(e.message ?? "") }));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class SvcClient {
+  private readonly http: AxiosInstance;
+
+  constructor(
+    readonly config: ProviderConfig,
+    private readonly options: { retry?: RetryPolicy; onRetry?: (e: RetryEvent) => void; timeoutMs?: number } = {},
+  ) {
+    this.http = axios.create({
+      baseURL: config.baseUrl,
+      timeout: options.timeoutMs ?? 60_000,
+      headers: { Authorization: `Bearer ${config.token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
+      responseType: "text",
+      transformResponse: [(data) => data],
+      transformRequest: [(data) => (data === undefined ? undefined : stringifyJson(data))],
+      paramsSerializer: { serialize: serializeQuery },
+      validateStatus: () => true,
+      maxRedirects: 0,
+    });
+  }
+
+  async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    const policy = this.options.retry ?? DEFAULT_RETRY_POLICY;
+    for (let attempt = 1; ; attempt++) {
+      let response: AxiosResponse<string> | undefined;
+      let network: NetworkError | undefined;
+      try {
+        response = await this.http.request<string>({
+          method,
+          url: path,
+          params: opts.query,
+          data: opts.body,
+          headers: opts.body === undefined ? undefined : { "Content-Type": "application/json" },
+          timeout: opts.timeoutMs,
+        });
+      } catch (err) {
+        const code = (err as { code?: string }).code ?? "ERROR";
+        network = new NetworkError(method, path, code, NOT_SENT_CODES.has(code));
+      }
+      if (response && response.status < 300) return this.parse<T>(response);
+
+      const status = response?.status;
+      const retryAfterMs = parseRetryAfter(response?.headers["retry-after"] as string | undefined);
+      const decision = decide({ method, attempt, status, network: network && { notSent: network.notSent }, retryAfterMs, repeatable: opts.repeatable }, policy);
+      const failure = network ?? this.apiError(method, path, response!);
+      if (!decision.retry) {
+        if (decision.ambiguous) (failure as AmbiguousMarked).ambiguous = true;
+        throw failure;
+      }
+      this.options.onRetry?.({ method, path, attempt, delayMs: decision.delayMs, cause: network ? network.code : String(status) });
+      await sleep(decision.delayMs);
+    }
+  }
+
+  get<T = unknown>(path: string, query?: Query): Promise<T> {
+    return this.request<T>("GET", path, { query });
+  }
+  post<T = unknown>(path: string, body?: unknown, opts: Omit<RequestOptions, "body"> = {}): Promise<T> {
+    return this.request<T>("POST", path, { ...opts, body });
+  }
+  put<T = unknown>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>("PUT", path, { body });
+  }
+  patch<T = unknown>(path: string, body?: unknown): Promise<T> {
+    return this.request<T>("PATCH", path, { body });
+  }
+  delete<T = unknown>(path: string): Promise<T> {
+    return this.request<T>("DELETE", path);
+  }
+
+  private parse<T>(response: AxiosResponse<string>): T {
+    const text = response.data;
+    if (!text) return undefined as T;
+    const type = String(response.headers["content-type"] ?? "");
+    return (type.includes("json") ? parseJson(text) : text) as T;
+  }
+
+  private apiError(method: string, path: string, response: AxiosResponse<string>): ApiError {
+    let body: unknown;
+    try {
+      body = response.data ? parseJson(response.data) : undefined;
+    } catch {
+      body = undefined;
+    }
+    const reason = (response.headers["x-message"] as string | undefined) ?? (body as { message?: string } | undefined)?.message ?? null;
+    return new ApiError(method, path, response.status, reason, fieldErrorsOf(body));
+  }
+}
+
+interface AmbiguousMarked {
+  ambiguous?: boolean;
+}
+
+/** True when a failed write may or may not have been applied by the server. */
+export function isAmbiguous(err: unknown): boolean {
+  return !!(err as AmbiguousMarked | null)?.ambiguous;
+}

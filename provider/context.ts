@@ -1,0 +1,43 @@
+/**
+ * What a resource's API mapping gets for one operation: the client, the configuration, the
+ * deadline from `timeouts`, and waiting/progress helpers already labelled with the resource and
+ * the operation.
+ */
+import type { SvcClient } from "./client";
+import type { ProviderConfig } from "./config";
+import type { Workflow } from "./envelope";
+import { progress } from "./progress";
+import { waitForState, waitForWorkflow } from "./workflows";
+
+export interface OperationContext {
+  client: SvcClient;
+  config: ProviderConfig;
+  /** `Disk "data"` */
+  label: string;
+  operation: "create" | "update" | "delete" | "read";
+  /** Absolute deadline (ms since epoch). */
+  deadline: number;
+  /** Waits for a workflow to end COMPLETED; other endings throw, naming the step. */
+  waitForWorkflow(workflow: Workflow | null | undefined, step: string): Promise<void>;
+  /** Polls `read` until `settled` (true) or failure (a message). */
+  waitForState<R>(read: () => Promise<R>, settled: (r: R) => boolean | string, stateOf: (r: R) => string, step: string): Promise<R>;
+  progress(message: string): void;
+}
+
+export function makeContext(client: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): OperationContext {
+  return {
+    client,
+    config,
+    label,
+    operation,
+    deadline,
+    async waitForWorkflow(workflow, step) {
+      if (!workflow) return;
+      await waitForWorkflow(client, workflow, { deadline, label, operation: step });
+    },
+    waitForState(read, settled, stateOf, step) {
+      return waitForState(read, settled, { deadline, label, operation: step, stateOf });
+    },
+    progress: (message) => progress(label, message),
+  };
+}

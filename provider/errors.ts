@@ -1,0 +1,90 @@
+/**
+ * Errors the provider raises, worded for a person reading `pulumi up` output: what was being
+ * done, to which resource, what the API said (method, path, status, X-Message reason, field
+ * errors) and, where we know it, what to do next. Request bodies are never included: they may
+ * hold secrets.
+ */
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  409: "Conflict",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** A non-2xx answer from the API. */
+export class ApiError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly status: number,
+    readonly reason: string | null,
+    readonly fieldErrors: FieldError[] = [],
+  ) {
+    super(ApiError.describe(method, path, status, reason, fieldErrors));
+    this.name = "ApiError";
+  }
+
+  static describe(method: string, path: string, status: number, reason: string | null, fieldErrors: FieldError[]): string {
+    const head = `${method} ${path} answered ${status} ${STATUS_TEXT[status] ?? ""}`.trimEnd();
+    const fields = fieldErrors.length ? ` (${fieldErrors.map((f) => `${f.field}: ${f.message}`).join("; ")})` : "";
+    const hint = status === 401 ? " Check svc:token / SVC_TOKEN: the token is unknown or expired." : status === 403 ? " Check the token's grants and your role in the workspace." : "";
+    return `${head}${reason ? `: ${reason}` : ""}${fields}.${hint}`;
+  }
+
+  get notFound(): boolean {
+    return this.status === 404;
+  }
+}
+
+/** No answer at all: the connection failed or was dropped. Whether a write happened is unknown. */
+export class NetworkError extends Error {
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly code: string,
+    /** True when the request provably never reached the server (connection refused, DNS). */
+    readonly notSent: boolean,
+  ) {
+    super(`${method} ${path} failed without an answer (${code})${notSent ? "" : "; the server may or may not have applied it"}`);
+    this.name = "NetworkError";
+  }
+}
+
+/** An asynchronous workflow ended otherwise than COMPLETED. */
+export class WorkflowError extends Error {
+  constructor(
+    readonly workflowId: string,
+    readonly state: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = "WorkflowError";
+  }
+}
+
+/** A wait ran past its deadline (the resource's `timeouts`). */
+export class DeadlineError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "DeadlineError";
+  }
+}
+
+/** Invalid provider configuration (base URL, token, workspace). */
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "ConfigError";
+  }
+}

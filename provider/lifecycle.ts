@@ -1,0 +1,320 @@
+/**
+ * Builds a Pulumi dynamic provider (check, diff, create, read, update, delete) from a resource
+ * spec. Nothing here knows any one resource: behaviour comes from the spec's schema, rules,
+ * policy table and API mapping.
+ *
+ * Facts about the engine this relies on (pulumi 3.163, see ARCHITECTURE.md):
+ * - `check` gets old *inputs*; `diff` and `update` get old *outputs*, so outputs echo the inputs
+ *   (as the API reports them) and drift shows up as a diff after a refresh.
+ * - During preview, values that depend on resources not yet created arrive as the unknown
+ *   sentinel; checks that read them wait for `pulumi up`.
+ * - An error carrying `id` and `properties` from create/update keeps the resource in state
+ *   (ErrorResourceInitFailed): a create whose workflow fails is never orphaned.
+ * - A read answering an empty id removes the resource from state (deleted outside Pulumi).
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { isEqual } from "lodash";
+import { z } from "zod";
+import { ApiError, WorkflowError } from "./errors";
+import { isAmbiguous, type SvcClient } from "./client";
+import type { ProviderConfig } from "./config";
+import { makeContext, type OperationContext } from "./context";
+import { deadlineFor, parseDuration, type Timeouts } from "./timeouts";
+import { waitUntil } from "./workflows";
+import type { Outputs, Policy, ResourceSpec } from "./spec";
+
+/** The engine's marker for a value not known until `pulumi up` (rpc.unknownValue). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+const PROVIDER_KEY = "__provider";
+
+/** Inputs every resource gets from the lifecycle, with their policies. */
+const COMMON_POLICIES: Record<string, Policy> = {
+  timeouts: { kind: "ignore" },
+  adoptId: { kind: "ignore" },
+};
+
+const zDuration = z.string().superRefine((v, ctx) => {
+  const ms = parseDuration(v);
+  if (typeof ms === "string") ctx.addIssue({ code: "custom", message: ms });
+});
+
+const commonInputs = {
+  timeouts: z.object({ create: zDuration.optional(), update: zDuration.optional(), delete: zDuration.optional() }).strict().optional(),
+  adoptId: z.string().regex(/^\d+$/, "must be the numeric id of an existing resource").optional(),
+};
+
+const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a workspace id (digits)") };
+
+/** Access to configuration and the client, resolved at the first operation that needs them. */
+export interface ProviderRuntime {
+  config(): ProviderConfig;
+  client(): SvcClient;
+  /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
+  defaultWorkspace(): string | null;
+}
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+function without<T extends Record<string, unknown>>(obj: T, ...keys: string[]): T {
+  const out = { ...obj };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+function issuePath(path: PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+/** An error pulumi records as "created, but failed to initialise": the resource stays in state. */
+export class PartialFailure extends Error {
+  constructor(
+    message: string,
+    readonly id: string,
+    readonly properties: Record<string, unknown>,
+  ) {
+    super(message);
+    this.name = "PartialFailure";
+  }
+  /** Read by the dynamic-provider host. */
+  get reasons(): string[] {
+    return [this.message];
+  }
+}
+
+export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
+  const shape = {
+    ...spec.inputs.shape,
+    ...(spec.workspaceScoped ? workspaceInput : {}),
+    ...commonInputs,
+  };
+  const policies: Record<string, Policy> = {
+    ...spec.policies,
+    ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}),
+    ...COMMON_POLICIES,
+  };
+  const managedFields = Object.keys(policies).filter((f) => policies[f].kind !== "ignore");
+  const label = (inputs: Partial<I>, id?: string) =>
+    spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
+
+  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string): OperationContext => {
+    const timeouts = inputs.timeouts as Timeouts | undefined;
+    const op = operation === "read" ? "update" : operation;
+    return makeContext(runtime.client(), runtime.config(), label(inputs, id), operation, deadlineFor(op, timeouts));
+  };
+
+  /** Fields whose desired value differs from the recorded one (undefined desired = not managed). */
+  const changedFields = (olds: Record<string, unknown>, news: Record<string, unknown>): string[] =>
+    managedFields.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || !isEqual(olds[f], news[f])));
+
+  /** Outputs as recorded: what the API reports, plus write-only values carried over. */
+  const finalize = (outs: O, carry: Record<string, unknown>): Record<string, unknown> => {
+    const result: Record<string, unknown> = { ...outs };
+    for (const key of spec.keepFromState ?? []) if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
+    if (spec.workspaceScoped && result.workspaceId === undefined) result.workspaceId = carry.workspaceId;
+    return result;
+  };
+
+  const settle = async (ctx: OperationContext, id: string, prior: Record<string, unknown>): Promise<O> => {
+    const read = async () => {
+      const outs = await spec.api.read(ctx, id, prior as Partial<O> & Partial<I>);
+      if (!outs) throw new WorkflowError("", "GONE", `${ctx.label}: the resource ${id} disappeared while it was being ${ctx.operation === "create" ? "created" : "changed"}`);
+      return outs;
+    };
+    if (!spec.api.settled) return read();
+    return ctx.waitForState(read, spec.api.settled, spec.api.stateOf ?? (() => "changing"), ctx.operation === "create" ? "create" : "settle");
+  };
+
+  /** Records what exists after a failure midway, so state and the API agree. */
+  const partialFailure = async (ctx: OperationContext, id: string, inputs: Record<string, unknown>, provider: unknown, err: unknown): Promise<PartialFailure> => {
+    let outs: Record<string, unknown> = {};
+    try {
+      outs = (await spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
+    } catch {
+      // The API may be what failed; record the inputs and the id.
+    }
+    const reason = (err as Error).message ?? String(err);
+    const hint = ctx.operation === "create" ? ` The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it.` : "";
+    return new PartialFailure(`${reason}${hint}`, id, { ...inputs, ...finalize(outs as O, inputs), [PROVIDER_KEY]: provider });
+  };
+
+  /** POST with recovery from an ambiguous failure: look the resource up by name and adopt it. */
+  const createWithRecovery = async (ctx: OperationContext, inputs: I) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await spec.api.create(ctx, inputs);
+      } catch (err) {
+        if (!isAmbiguous(err)) throw err;
+        if (!spec.api.findExisting) {
+          throw new Error(
+            `${ctx.label}: the create request may or may not have been applied (${(err as Error).message}). ` +
+              `Check the API for a ${spec.kind} matching this declaration before running pulumi up again, and delete any duplicate.`,
+          );
+        }
+        const existing = await spec.api.findExisting(ctx, inputs);
+        if (existing) {
+          ctx.progress(`the create answer was lost (${(err as Error).message}); found the ${spec.kind} the API created (id ${existing}) and adopted it`);
+          return { id: existing, workflow: null };
+        }
+        if (attempt >= 3) throw err;
+        ctx.progress(`the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`);
+      }
+    }
+  };
+
+  const runUpdateSteps = async (ctx: OperationContext, id: string, olds: O, news: I, fields: string[]) => {
+    const byStep = new Map<string, string[]>();
+    for (const f of fields) {
+      const p = policies[f];
+      const step = p.kind === "patch" ? "patch" : p.kind === "command" ? p.command : null;
+      if (!step) continue;
+      byStep.set(step, [...(byStep.get(step) ?? []), f]);
+    }
+    const commands = [...new Set(Object.values(spec.policies).flatMap((p) => (p.kind === "command" ? [p.command] : [])))];
+    const order = spec.api.updateOrder ?? ["patch", ...commands];
+    for (const step of order) {
+      const changed = byStep.get(step);
+      if (!changed?.length) continue;
+      const run = spec.api.update?.[step];
+      if (!run) throw new Error(`internal: ${spec.kind} has no update step "${step}"`);
+      ctx.progress(`updating ${changed.join(", ")}`);
+      await run(ctx, id, olds, news, changed as Array<keyof I & string>);
+    }
+  };
+
+  /** Adoption: take over an existing resource by id, then converge it to the declared inputs. */
+  const adopt = async (ctx: OperationContext, inputs: I, provider: unknown) => {
+    const id = inputs.adoptId as string;
+    const current = await spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+    if (!current) throw new Error(`${ctx.label}: adoptId ${id}: no such ${spec.kind} is visible to this token`);
+    const differing = changedFields(current, inputs);
+    const unreplaceable = differing.filter((f) => policies[f].kind === "replace");
+    if (unreplaceable.length) {
+      const detail = unreplaceable.map((f) => `${f} (declared ${JSON.stringify(inputs[f])}, actual ${JSON.stringify(current[f])})`).join("; ");
+      throw new Error(`${ctx.label}: cannot adopt ${spec.kind} ${id}: fields that can only be set at creation differ: ${detail}. Change the declaration to match, or drop adoptId to create a new one.`);
+    }
+    ctx.progress(`adopting existing ${spec.kind} ${id}${differing.length ? `; converging ${differing.join(", ")}` : ""}`);
+    try {
+      await runUpdateSteps(ctx, id, current, inputs, differing);
+      return { id, outs: finalize(await settle(ctx, id, inputs), inputs) };
+    } catch (err) {
+      throw await partialFailure(ctx, id, inputs, provider, err);
+    }
+  };
+
+  return {
+    async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+      const raw = without(news, PROVIDER_KEY);
+      const failures: pulumi.dynamic.CheckFailure[] = [];
+      if (spec.workspaceScoped && raw.workspaceId === undefined) {
+        const ws = runtime.defaultWorkspace();
+        if (ws) raw.workspaceId = ws;
+        else failures.push({ property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" });
+      }
+      const unknownKeys = Object.keys(raw).filter((k) => containsUnknown(raw[k]));
+      const known = without(raw, ...unknownKeys);
+      // Unknown values are validated at `up`; a missing workspace was reported above.
+      const relaxed = [...unknownKeys, ...(failures.length ? ["workspaceId"] : [])];
+      const mask = Object.fromEntries(relaxed.filter((k) => k in shape).map((k) => [k, true as const]));
+      const schema = z.object(shape).strict().partial(mask as Record<string, never>);
+      const parsed = schema.safeParse(known);
+      let inputs: Record<string, unknown> = raw;
+      if (parsed.success) inputs = { ...parsed.data, ...Object.fromEntries(unknownKeys.map((k) => [k, raw[k]])) };
+      else for (const issue of parsed.error.issues) failures.push({ property: issuePath(issue.path) || "(inputs)", reason: issue.message });
+      if (parsed.success) {
+        for (const rule of spec.rules ?? []) {
+          if (rule.fields.some((f) => unknownKeys.includes(f))) continue;
+          const reason = rule.check(inputs as Partial<I>);
+          if (reason) failures.push({ property: rule.property ?? rule.fields[0], reason });
+        }
+      }
+      return { inputs, failures };
+    },
+
+    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+      const changed = changedFields(olds, news);
+      const replaces = changed.filter((f) => policies[f].kind === "replace");
+      const broken = spec.broken?.(olds as O) ?? false;
+      if (broken && !replaces.length) replaces.push("state");
+      // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
+      const unsettled = !broken && !!spec.api.settled && olds.id !== undefined && spec.api.settled(olds as O) !== true;
+      return {
+        changes: changed.length > 0 || broken || unsettled,
+        replaces,
+        stables: spec.stableOutputs ?? [],
+        // Unique names collide if the replacement is created first and keeps the same name.
+        deleteBeforeReplace: replaces.length > 0 && (spec.uniqueKey ?? []).every((f) => !changed.includes(f)),
+      };
+    },
+
+    async create(props: Record<string, unknown>) {
+      const inputs = without(props, PROVIDER_KEY) as I;
+      const ctx = context(inputs, "create");
+      if (inputs.adoptId) return adopt(ctx, inputs, props[PROVIDER_KEY]);
+      const created = await createWithRecovery(ctx, inputs);
+      ctx.progress(`created id ${created.id}`);
+      try {
+        await ctx.waitForWorkflow(created.workflow, "create");
+        return { id: created.id, outs: finalize(await settle(ctx, created.id, inputs), inputs) };
+      } catch (err) {
+        throw await partialFailure(ctx, created.id, inputs, props[PROVIDER_KEY], err);
+      }
+    },
+
+    async read(id: string, props: Record<string, unknown>) {
+      const prior = without(props ?? {}, PROVIDER_KEY);
+      const ctx = context(prior as Partial<I>, "read", id);
+      const outs = await spec.api.read(ctx, id, prior as Partial<O> & Partial<I>);
+      if (!outs) return { id: "", props: {} };
+      return { id, props: finalize(outs, prior) };
+    },
+
+    async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+      const inputs = without(news, PROVIDER_KEY) as I;
+      const ctx = context(inputs, "update", id);
+      try {
+        if (spec.api.settled && spec.api.settled(olds as O) !== true) {
+          ctx.progress("waiting for the previous operation to finish");
+          await settle(ctx, id, olds);
+        }
+        await runUpdateSteps(ctx, id, olds as O, inputs, changedFields(olds, inputs));
+        return { outs: finalize(await settle(ctx, id, inputs), inputs) };
+      } catch (err) {
+        // Record how far the update got, so the next up continues from the truth.
+        throw await partialFailure(ctx, id, inputs, news[PROVIDER_KEY], err);
+      }
+    },
+
+    async delete(id: string, props: Record<string, unknown>) {
+      const olds = without(props, PROVIDER_KEY) as O;
+      const ctx = context(olds as unknown as Partial<I>, "delete", id);
+      if (spec.retainOnDelete) {
+        ctx.progress(`the API has no delete for ${spec.kind}; it is kept and only removed from the stack`);
+        return;
+      }
+      await spec.api.beforeDelete?.(ctx, id, olds);
+      try {
+        const workflow = await spec.api.delete(ctx, id, olds);
+        await ctx.waitForWorkflow(workflow ?? null, "delete");
+      } catch (err) {
+        if (err instanceof ApiError && err.notFound) return;
+        throw err;
+      }
+      await waitUntil(async () => ((await spec.api.read(ctx, id, olds as Partial<O> & Partial<I>)) === undefined ? true : undefined), {
+        deadline: ctx.deadline,
+        label: ctx.label,
+        operation: "delete",
+        describe: () => "the resource still exists",
+      });
+      ctx.progress("deleted");
+    },
+  } as pulumi.dynamic.ResourceProvider;
+}
+

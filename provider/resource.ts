@@ -1,0 +1,52 @@
+/**
+ * Helpers for the exported resource classes: every class is a `pulumi.dynamic.Resource` whose
+ * provider is the tiny shim, whose outputs are registered by name, and whose secret outputs are
+ * marked through `additionalSecretOutputs`.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { shimProvider } from "./shim";
+
+const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
+
+/** One shim object per kind, so Pulumi serializes it once per program. */
+export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+  let shim = shims.get(kind);
+  if (!shim) shims.set(kind, (shim = shimProvider(kind)));
+  return shim;
+}
+
+/** Inputs plus every output name (as undefined), so the SDK creates an Output for each. */
+export function withOutputs(args: object, outputNames: readonly string[]): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const name of outputNames) props[name] = undefined;
+  return { ...props, ...(args as Record<string, unknown>) };
+}
+
+/** Resource options with the kind's secret outputs marked. */
+export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secretOutputs: readonly string[]): pulumi.CustomResourceOptions {
+  if (!secretOutputs.length) return opts ?? {};
+  return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])] };
+}
+
+/** Inputs every resource accepts. */
+export interface CommonArgs {
+  /**
+   * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
+   * Never causes a diff.
+   */
+  timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
+  /**
+   * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
+   * converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
+   * provider; this is the supported way to bring an existing resource under a stack.)
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** Inputs of workspace-scoped resources. */
+export interface WorkspaceArgs extends CommonArgs {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+export const MODULE = "svc";

@@ -1,0 +1,104 @@
+/**
+ * What a resource file declares, read top to bottom like the spec's table for the resource:
+ *
+ * 1. `inputs`: a zod object of the inputs (camelCase), with every documented constraint, and
+ *    `rules`: cross-field constraints as data (checked at preview, before any API call);
+ * 2. `policies`: for every input, what a change does — replace, patch, a named command, or ignore;
+ * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
+ * 4. (in the resource file) the exported class.
+ *
+ * `provider/lifecycle.ts` turns a spec into a dynamic provider; nothing in it knows any one
+ * resource.
+ */
+import type { z } from "zod";
+import type { OperationContext } from "./context";
+import type { Workflow } from "./envelope";
+
+export type Policy =
+  | { kind: "replace" }
+  | { kind: "patch" }
+  | { kind: "command"; command: string }
+  | { kind: "ignore" };
+
+/** A change recreates the resource. */
+export const replace: Policy = { kind: "replace" };
+/** A change is sent in the resource's update body (PATCH, or PUT of the full desired state). */
+export const patch: Policy = { kind: "patch" };
+/** A change is applied by a named update step (an API command such as resize or attach). */
+export const command = (name: string): Policy => ({ kind: "command", command: name });
+/** Client-side only (timeouts, adoptId): never causes a diff. */
+export const ignore: Policy = { kind: "ignore" };
+
+/** A constraint across fields, checked at preview when every field it reads is known. */
+export interface Rule<I> {
+  /** Inputs the rule reads; the rule is skipped while any of them is unknown (preview of a dependency). */
+  fields: Array<keyof I & string>;
+  /** The property the failure is reported on (default: the first field). */
+  property?: keyof I & string;
+  /** Returns the reason (with the spec's rule) when violated. */
+  check(inputs: Partial<I>): string | undefined;
+}
+
+export type Outputs = Record<string, unknown>;
+
+/** What the create call answered: the new id and, when asynchronous, the workflow to wait on. */
+export interface Created {
+  id: string;
+  workflow?: Workflow | null;
+}
+
+/** An update step: runs when any of the fields with its policy changed. */
+export type UpdateStep<I, O> = (ctx: OperationContext, id: string, olds: O, news: I, changed: Array<keyof I & string>) => Promise<void>;
+
+export interface ResourceApi<I, O extends Outputs> {
+  /** Sends the create request (no waiting). An ambiguous failure is recovered by the lifecycle. */
+  create(ctx: OperationContext, inputs: I): Promise<Created>;
+  /**
+   * Finds an existing resource with the inputs' unique name (or other unique key): used after an
+   * ambiguous create failure, so a lost answer never leaves a duplicate or an orphan.
+   */
+  findExisting?(ctx: OperationContext, inputs: I): Promise<string | undefined>;
+  /** Reads the resource: outputs (echoing the inputs as the API reports them), or undefined when gone. */
+  read(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
+  /** Whether the resource has settled: true, false (still moving) or a failure message. */
+  settled?(outputs: O): boolean | string;
+  /** The state shown in progress lines. */
+  stateOf?(outputs: O): string;
+  /** Update steps by name: "patch" for patch fields, and each command named in the policy table. */
+  update?: Record<string, UpdateStep<I, O>>;
+  /** Order in which update steps run (default: "patch", then commands in declaration order). */
+  updateOrder?: string[];
+  /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
+  delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
+  /** Work to do before delete (detach a disk, drain...). */
+  beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
+}
+
+export interface ResourceSpec<I extends Record<string, unknown> = Record<string, unknown>, O extends Outputs = Outputs> {
+  /** Type name: the token is pulumi-nodejs:dynamic/svc:<kind>. */
+  kind: string;
+  /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
+  inputs: z.ZodObject<z.ZodRawShape>;
+  rules?: Rule<I>[];
+  policies: Record<string, Policy>;
+  /** Workspace-scoped: gains a `workspaceId` input (default svc:workspaceId) that replaces on change. */
+  workspaceScoped?: boolean;
+  /** Outputs that can never change during the resource's life. */
+  stableOutputs?: string[];
+  /** Outputs that hold secrets (marked secret in state). */
+  secretOutputs?: string[];
+  /** Outputs that are write-only in the API and must be kept from the prior state on read. */
+  keepFromState?: string[];
+  /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
+  label?(inputs: Partial<I>, id?: string): string;
+  /** An old state that cannot be repaired in place (a failed create): the next up replaces it. */
+  broken?(olds: O): boolean;
+  /**
+   * Inputs that must be unique among live resources (an app's name in its workspace). When a
+   * replacement keeps them unchanged, the old resource is deleted first.
+   */
+  uniqueKey?: Array<keyof I & string>;
+  /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
+  retainOnDelete?: boolean;
+  api: ResourceApi<I, O>;
+}

@@ -1,0 +1,21 @@
+/**
+ * Every resource kind and where its spec lives. The shim in each resource's state names only
+ * its kind; the provider process loads the spec from here on first use.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { installProvider } from "../provider/install";
+import type { ResourceSpec } from "../provider/spec";
+
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the provider process */
+const SPECS: Record<string, () => ResourceSpec> = {};
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export function specFor(kind: string): ResourceSpec {
+  const load = SPECS[kind];
+  if (!load) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);
+  return load();
+}
+
+export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
+  installProvider(target, specFor(kind), req);
+}

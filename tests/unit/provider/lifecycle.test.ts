@@ -1,0 +1,139 @@
+import { z } from "zod";
+import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
+import { command, ignore, patch, replace, type ResourceSpec } from "../../../provider/spec";
+
+type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string };
+
+const spec: ResourceSpec<Inputs> = {
+  kind: "Widget",
+  workspaceScoped: true,
+  inputs: z.object({
+    name: z.string().min(4, "must be 4 to 32 characters"),
+    size: z.number().int().positive("must be positive"),
+    region: z.enum(["NA_01", "EU_01"]),
+    portStart: z.number().int().min(1).max(65535).optional(),
+    portEnd: z.number().int().min(1).max(65535).optional(),
+    instanceId: z.string().optional(),
+  }),
+  rules: [
+    { fields: ["portStart", "portEnd"], property: "portEnd", check: (i) => (i.portEnd !== undefined && i.portStart === undefined ? "port_end needs port_start" : undefined) },
+  ],
+  policies: { name: patch, size: command("resize"), region: replace, portStart: replace, portEnd: replace, instanceId: command("attach") },
+  uniqueKey: ["name"],
+  stableOutputs: ["vlan"],
+  broken: (o) => o.state === "FAILED",
+  api: {
+    create: async () => ({ id: "1" }),
+    read: async () => undefined,
+    delete: async () => null,
+    settled: (o) => o.state === "AVAILABLE",
+  },
+};
+
+const runtime = (workspace: string | null): ProviderRuntime => ({
+  config: () => {
+    throw new Error("check and diff must not need the API configuration");
+  },
+  client: () => {
+    throw new Error("check and diff must not call the API");
+  },
+  defaultWorkspace: () => workspace,
+});
+
+const provider = buildProvider(spec, runtime("42"));
+const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
+
+describe("check", () => {
+  it("accepts valid inputs and fills the default workspace", async () => {
+    const r = await provider.check!({}, { ...valid, __provider: "shim" });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs).toEqual({ ...valid, workspaceId: "42" });
+  });
+
+  it("reports every violated constraint with the property path", async () => {
+    const r = await provider.check!({}, { name: "ab", size: -1, region: "MARS" });
+    expect(r.failures!.map((f) => f.property).sort()).toEqual(["name", "region", "size"]);
+    expect(r.failures!.find((f) => f.property === "name")!.reason).toBe("must be 4 to 32 characters");
+  });
+
+  it("checks cross-field rules", async () => {
+    const r = await provider.check!({}, { ...valid, portEnd: 80 });
+    expect(r.failures).toEqual([{ property: "portEnd", reason: "port_end needs port_start" }]);
+  });
+
+  it("skips rules that read a value not known until up", async () => {
+    const r = await provider.check!({}, { ...valid, portStart: UNKNOWN, portEnd: 80 });
+    expect(r.failures).toEqual([]);
+    expect(r.inputs!.portStart).toBe(UNKNOWN);
+  });
+
+  it("still validates the known fields when others are unknown", async () => {
+    const r = await provider.check!({}, { ...valid, name: UNKNOWN, size: 0 });
+    expect(r.failures!.map((f) => f.property)).toEqual(["size"]);
+  });
+
+  it("rejects an unknown property", async () => {
+    const r = await provider.check!({}, { ...valid, colour: "red" });
+    expect(r.failures!.length).toBe(1);
+    expect(r.failures![0].reason).toMatch(/colour/);
+  });
+
+  it("validates timeouts and adoptId", async () => {
+    const r = await provider.check!({}, { ...valid, timeouts: { create: "soon" }, adoptId: "abc" });
+    expect(r.failures!.map((f) => f.property).sort()).toEqual(["adoptId", "timeouts.create"]);
+  });
+
+  it("asks for a workspace when none is configured", async () => {
+    const r = await buildProvider(spec, runtime(null)).check!({}, valid);
+    expect(r.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/svc:workspaceId/) }]);
+  });
+});
+
+describe("diff", () => {
+  const olds = { ...valid, workspaceId: "42", state: "AVAILABLE", vlan: 7, id: "1" };
+  const diff = (news: Record<string, unknown>, o: Record<string, unknown> = olds) => provider.diff!("1", o, { workspaceId: "42", ...news });
+
+  it("reports no change for identical inputs, ignoring computed outputs", async () => {
+    expect(await diff(valid)).toMatchObject({ changes: false, replaces: [], stables: ["vlan"] });
+  });
+
+  it("patches a patch field in place", async () => {
+    expect(await diff({ ...valid, name: "widget-b" })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("runs a command field in place", async () => {
+    expect(await diff({ ...valid, size: 20 })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("replaces on a replace field and deletes first when the unique name is kept", async () => {
+    expect(await diff({ ...valid, region: "EU_01" })).toEqual({ changes: true, replaces: ["region"], stables: ["vlan"], deleteBeforeReplace: true });
+  });
+
+  it("creates the replacement first when the unique name changes too", async () => {
+    expect(await diff({ ...valid, region: "EU_01", name: "widget-c" })).toMatchObject({ replaces: ["region"], deleteBeforeReplace: false });
+  });
+
+  it("replaces when the workspace changes", async () => {
+    expect((await diff({ ...valid, workspaceId: "43" })).replaces).toEqual(["workspaceId"]);
+  });
+
+  it("never diffs on timeouts or adoptId", async () => {
+    expect(await diff({ ...valid, timeouts: { create: "1h" }, adoptId: "5" })).toMatchObject({ changes: false });
+  });
+
+  it("treats a value not known until up as a change", async () => {
+    expect(await diff({ ...valid, region: UNKNOWN })).toMatchObject({ changes: true, replaces: ["region"] });
+  });
+
+  it("leaves unset optional inputs unmanaged", async () => {
+    expect(await diff(valid, { ...olds, instanceId: "99" })).toMatchObject({ changes: false });
+  });
+
+  it("replaces a resource whose create failed", async () => {
+    expect(await diff(valid, { ...olds, state: "FAILED" })).toMatchObject({ changes: true, replaces: ["state"] });
+  });
+
+  it("finishes a resource recorded mid-create with an in-place update", async () => {
+    expect(await diff(valid, { ...olds, state: "PENDING" })).toMatchObject({ changes: true, replaces: [] });
+  });
+});
