@@ -101,6 +101,11 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
     ...COMMON_POLICIES,
   };
   const managedFields = Object.keys(policies).filter((f) => policies[f].kind !== "ignore");
+  /** The effective policy of a field for a given change. */
+  const policyOf = (field: string, old: unknown, next: unknown): Exclude<Policy, { kind: "depends" }> => {
+    const p = policies[field];
+    return p.kind === "depends" ? (containsUnknown(next) ? { kind: "replace" } : p.decide(old, next)) : p;
+  };
   const label = (inputs: Partial<I>, id?: string) =>
     spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
 
@@ -169,10 +174,10 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
     }
   };
 
-  const runUpdateSteps = async (ctx: OperationContext, id: string, olds: O, news: I, fields: string[]) => {
+  const runUpdateSteps = async (ctx: OperationContext, id: string, olds: O, news: I, fields: string[], only?: string[]) => {
     const byStep = new Map<string, string[]>();
     for (const f of fields) {
-      const p = policies[f];
+      const p = policyOf(f, olds[f], news[f]);
       const step = p.kind === "patch" ? "patch" : p.kind === "command" ? p.command : null;
       if (!step) continue;
       byStep.set(step, [...(byStep.get(step) ?? []), f]);
@@ -180,6 +185,7 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
     const commands = [...new Set(Object.values(spec.policies).flatMap((p) => (p.kind === "command" ? [p.command] : [])))];
     const order = spec.api.updateOrder ?? ["patch", ...commands];
     for (const step of order) {
+      if (only && !only.includes(step)) continue;
       const changed = byStep.get(step);
       if (!changed?.length) continue;
       const run = spec.api.update?.[step];
@@ -195,7 +201,7 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
     const current = await spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
     if (!current) throw new Error(`${ctx.label}: adoptId ${id}: no such ${spec.kind} is visible to this token`);
     const differing = changedFields(current, inputs);
-    const unreplaceable = differing.filter((f) => policies[f].kind === "replace");
+    const unreplaceable = differing.filter((f) => policyOf(f, current[f], inputs[f]).kind === "replace");
     if (unreplaceable.length) {
       const detail = unreplaceable.map((f) => `${f} (declared ${JSON.stringify(inputs[f])}, actual ${JSON.stringify(current[f])})`).join("; ");
       throw new Error(`${ctx.label}: cannot adopt ${spec.kind} ${id}: fields that can only be set at creation differ: ${detail}. Change the declaration to match, or drop adoptId to create a new one.`);
@@ -210,7 +216,7 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
   };
 
   return {
-    async check(_olds: Record<string, unknown>, news: Record<string, unknown>) {
+    async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
       const raw = without(news, PROVIDER_KEY);
       const failures: pulumi.dynamic.CheckFailure[] = [];
       if (spec.workspaceScoped && raw.workspaceId === undefined) {
@@ -228,6 +234,15 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
       let inputs: Record<string, unknown> = raw;
       if (parsed.success) inputs = { ...parsed.data, ...Object.fromEntries(unknownKeys.map((k) => [k, raw[k]])) };
       else for (const issue of parsed.error.issues) failures.push({ property: issuePath(issue.path) || "(inputs)", reason: issue.message });
+      if (parsed.success && olds && Object.keys(olds).length) {
+        for (const t of spec.transitions ?? []) {
+          const before = olds[t.field];
+          const after = inputs[t.field];
+          if (before === undefined || after === undefined || containsUnknown(after) || isEqual(before, after)) continue;
+          const reason = t.check(before, after);
+          if (reason) failures.push({ property: t.field, reason });
+        }
+      }
       if (parsed.success) {
         for (const rule of spec.rules ?? []) {
           if (rule.fields.some((f) => unknownKeys.includes(f))) continue;
@@ -240,7 +255,7 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
 
     async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
       const changed = changedFields(olds, news);
-      const replaces = changed.filter((f) => policies[f].kind === "replace");
+      const replaces = changed.filter((f) => policyOf(f, olds[f], news[f]).kind === "replace");
       const broken = spec.broken?.(olds as O) ?? false;
       if (broken && !replaces.length) replaces.push("state");
       // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
@@ -262,7 +277,15 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
       ctx.progress(`created id ${created.id}`);
       try {
         await ctx.waitForWorkflow(created.workflow, "create");
-        return { id: created.id, outs: finalize(await settle(ctx, created.id, inputs), inputs) };
+        let outs = await settle(ctx, created.id, inputs);
+        if (spec.api.afterCreate?.length) {
+          const pending = changedFields(outs, inputs);
+          if (pending.length) {
+            await runUpdateSteps(ctx, created.id, outs, inputs, pending, spec.api.afterCreate);
+            outs = await settle(ctx, created.id, inputs);
+          }
+        }
+        return { id: created.id, outs: finalize(outs, inputs) };
       } catch (err) {
         throw await partialFailure(ctx, created.id, inputs, props[PROVIDER_KEY], err);
       }

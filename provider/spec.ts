@@ -18,7 +18,8 @@ export type Policy =
   | { kind: "replace" }
   | { kind: "patch" }
   | { kind: "command"; command: string }
-  | { kind: "ignore" };
+  | { kind: "ignore" }
+  | { kind: "depends"; decide(old: unknown, next: unknown): Exclude<Policy, { kind: "depends" }> };
 
 /** A change recreates the resource. */
 export const replace: Policy = { kind: "replace" };
@@ -28,6 +29,19 @@ export const patch: Policy = { kind: "patch" };
 export const command = (name: string): Policy => ({ kind: "command", command: name });
 /** Client-side only (timeouts, adoptId): never causes a diff. */
 export const ignore: Policy = { kind: "ignore" };
+
+/**
+ * The policy depends on how the value changes (a boot disk that only grows is upgraded in
+ * place; any other storage change recreates the instance).
+ */
+export const depends = (decide: (old: unknown, next: unknown) => Exclude<Policy, { kind: "depends" }>): Policy => ({ kind: "depends", decide });
+
+/** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
+export interface Transition<I> {
+  field: keyof I & string;
+  /** Returns the reason when the change from `old` to `next` is not allowed. */
+  check(old: unknown, next: unknown): string | undefined;
+}
 
 /** A constraint across fields, checked at preview when every field it reads is known. */
 export interface Rule<I> {
@@ -66,6 +80,11 @@ export interface ResourceApi<I, O extends Outputs> {
   stateOf?(outputs: O): string;
   /** Update steps by name: "patch" for patch fields, and each command named in the policy table. */
   update?: Record<string, UpdateStep<I, O>>;
+  /**
+   * Update steps that also run right after creation, for inputs the create call cannot carry
+   * (attach a new disk to its instance).
+   */
+  afterCreate?: string[];
   /** Order in which update steps run (default: "patch", then commands in declaration order). */
   updateOrder?: string[];
   /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
@@ -80,6 +99,8 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
   inputs: z.ZodObject<z.ZodRawShape>;
   rules?: Rule<I>[];
+  /** Checked at preview against the previous inputs. */
+  transitions?: Transition<I>[];
   policies: Record<string, Policy>;
   /** Workspace-scoped: gains a `workspaceId` input (default svc:workspaceId) that replaces on change. */
   workspaceScoped?: boolean;

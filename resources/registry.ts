@@ -7,7 +7,9 @@ import { installProvider } from "../provider/install";
 import type { ResourceSpec } from "../provider/spec";
 
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the provider process */
-const SPECS: Record<string, () => ResourceSpec> = {};
+const SPECS: Record<string, () => ResourceSpec> = {
+  Vpc: () => require("./vpc").vpcSpec,
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export function specFor(kind: string): ResourceSpec {

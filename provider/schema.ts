@@ -1,0 +1,57 @@
+/**
+ * Building blocks for resource input schemas and API mappings, so each resource file reads as
+ * its spec table: identifiers, bounded names, CIDRs, and readers for API answers.
+ */
+import { z } from "zod";
+import { formatCidr, isRfc1918, parseCidr } from "./cidr";
+
+/** An identifier input: a string of digits (ids exceed 2^53; never a JS number). */
+export const zId = (what = "identifier") => z.string().regex(/^\d{1,20}$/, `must be a ${what} (digits)`);
+
+/** A string of `min` to `max` characters, with the spec reference in the message. */
+export const zText = (min: number, max: number, where: string) => {
+  const message = min > 0 ? `must be ${min} to ${max} characters (${where})` : `must be at most ${max} characters (${where})`;
+  return z.string().min(min, message).max(max, message);
+};
+
+/** A CIDR of a family, normalised to its network address as the API does. */
+export const zCidr = (where: string, family?: "IPv4" | "IPv6") =>
+  z.string().transform((v, ctx) => {
+    const c = parseCidr(v);
+    if (!c || (family && c.family !== family)) {
+      ctx.addIssue({ code: "custom", message: `must be ${family ? `an ${family}` : "a"} CIDR such as ${family === "IPv6" ? "2001:db8::/64" : "10.0.0.0/16"} (${where})` });
+      return z.NEVER;
+    }
+    return formatCidr(c);
+  });
+
+/** An RFC 1918 private IPv4 range, normalised (spec part 3, VPCs). */
+export const zPrivateRange = z.string().transform((v, ctx) => {
+  const c = parseCidr(v);
+  if (!c || c.family !== "IPv4" || !isRfc1918(c)) {
+    ctx.addIssue({ code: "custom", message: "must be an RFC 1918 private range inside 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16 (spec part 3, VPCs)" });
+    return z.NEVER;
+  }
+  return formatCidr(c);
+});
+
+/** An identifier for a request body: bare JSON integer (bigint keeps it exact). */
+export const wireId = (id: string | number | bigint): bigint => BigInt(id);
+
+/** Reads an identifier from an answer (string, number or bigint) as a string. */
+export function idOf(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (typeof value === "object" && "id" in (value as object)) return idOf((value as { id: unknown }).id);
+  return String(value);
+}
+
+/** Reads a number from an answer (bigint when above 2^53: converted, quantities stay well below). */
+export function numberOf(value: unknown): number | null {
+  if (value === null || value === undefined) return null;
+  return typeof value === "bigint" ? Number(value) : Number(value);
+}
+
+/** Drops keys whose value is undefined (so outputs do not carry holes). */
+export function compact<T extends Record<string, unknown>>(obj: T): T {
+  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
+}

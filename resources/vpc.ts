@@ -1,0 +1,122 @@
+/**
+ * Vpc — a private layer-2 network isolated to a workspace (spec part 3, VPCs).
+ *
+ *   POST   /v1/workspaces/{wid}/vpcs    name (4-32), description (<= 240), range (RFC 1918) -> 201 VPC
+ *   GET    /v1/vpcs/{vid}               VPC with the normalised range and VLAN tag
+ *   PATCH  /v1/vpcs/{vid}               name, description
+ *   DELETE /v1/vpcs/{vid}               audit entry; 400 while any instance is attached
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, zPrivateRange, zText } from "../provider/schema";
+import { patch, replace, type ResourceSpec } from "../provider/spec";
+
+// 1. Inputs.
+const inputs = z.object({
+  name: zText(4, 32, "spec part 3, VPCs"),
+  description: zText(0, 240, "spec part 3, VPCs"),
+  range: zPrivateRange,
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface VpcOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  description: string;
+  range: string;
+  vlan: number;
+  createdAt: string;
+}
+
+// 3. API mapping.
+interface ApiVpc {
+  id: string;
+  name: string;
+  description: string;
+  range: string;
+  vlan: number;
+  workspace?: { id: string };
+  created?: string;
+}
+
+function toOutputs(v: ApiVpc, workspaceId: string): VpcOutputs {
+  return { workspaceId: idOf(v.workspace) ?? workspaceId, name: v.name, description: v.description, range: v.range, vlan: Number(v.vlan), createdAt: v.created ?? "" };
+}
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<VpcOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiVpc>(`/v1/vpcs/${id}`), prior.workspaceId ?? "");
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
+  kind: "Vpc",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does.
+  policies: { name: patch, description: patch, range: replace },
+  stableOutputs: ["vlan", "range", "createdAt"],
+  api: {
+    async create(ctx, i) {
+      const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name, description: i.description, range: i.range });
+      return { id: String(vpc.id) };
+    },
+    async findExisting(ctx, i) {
+      const found = await listAll<ApiVpc>(ctx.client, `/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name });
+      return found.find((v) => v.name === i.name && v.range === i.range)?.id;
+    },
+    read,
+    update: {
+      async patch(ctx, id, _olds, news, changed) {
+        const body: Record<string, unknown> = {};
+        for (const f of changed) body[f] = news[f];
+        await ctx.client.patch(`/v1/vpcs/${id}`, body);
+      },
+    },
+    async delete(ctx, id) {
+      try {
+        await ctx.client.delete(`/v1/vpcs/${id}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 400) {
+          throw new Error(`${ctx.label}: the API refuses to delete VPC ${id} while instances are attached (${err.reason}); detach them first (remove the VPC from their vpcIds).`);
+        }
+        throw err;
+      }
+    },
+  },
+};
+
+// 4. The class.
+export interface VpcArgs extends WorkspaceArgs {
+  /** Display name, 4 to 32 characters. Patched in place. */
+  name: pulumi.Input<string>;
+  /** Up to 240 characters. Patched in place. */
+  description: pulumi.Input<string>;
+  /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC. */
+  range: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["workspaceId", "name", "description", "range", "vlan", "createdAt"] as const;
+
+/** A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`. */
+export class Vpc extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  /** The normalised range. */
+  declare readonly range: pulumi.Output<string>;
+  /** VLAN tag the API assigned. */
+  declare readonly vlan: pulumi.Output<number>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("Vpc"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Vpc");
+  }
+}

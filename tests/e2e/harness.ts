@@ -1,0 +1,193 @@
+/**
+ * End-to-end harness: the real `pulumi` CLI (through the automation API) with a local file
+ * backend, driving the scenario program in tests/e2e/program against an in-process emulator.
+ *
+ * Each test file gets its own temporary project directory (its node_modules links back to this
+ * repository, so `pulumi-svc` resolves exactly as in a user's project), its own PULUMI_HOME,
+ * backend and stack. Nothing leaves loopback: update checks and plugin downloads are off.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type Stack, type UpResult, type PreviewResult, type DestroyResult, type RefreshResult } from "@pulumi/pulumi/automation";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+
+const REPO = path.resolve(__dirname, "..", "..");
+const PROGRAM = path.join(__dirname, "program");
+
+export interface Declaration {
+  type?: string;
+  lookup?: string;
+  name: string;
+  args?: Record<string, unknown>;
+  opts?: Record<string, unknown>;
+}
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  initErrors?: string[];
+}
+
+export interface LoggedRequest {
+  seq: number;
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+export const ref = (target: string) => ({ $ref: target });
+export const secret = (value: unknown) => ({ $secret: value });
+
+export interface E2E {
+  emu: TestEmulator;
+  stack: Stack;
+  dir: string;
+  /** Declares the resources and runs `pulumi up`; returns the result (throws on failure). */
+  up(resources: Declaration[]): Promise<UpResult>;
+  /** `pulumi up` expected to fail: returns the error text (stdout+stderr). */
+  upFails(resources: Declaration[]): Promise<string>;
+  preview(resources?: Declaration[]): Promise<PreviewResult>;
+  refresh(): Promise<RefreshResult>;
+  destroy(): Promise<DestroyResult>;
+  /** The stack's resources as recorded in state (secrets decrypted). */
+  state(): Promise<StateResource[]>;
+  /** One resource of the state by its Pulumi name. */
+  resource(name: string): Promise<StateResource>;
+  /** The raw state file as the backend stores it (secrets as ciphertext). */
+  rawState(): Promise<string>;
+  /** Requests the emulator logged after `since` (seq). */
+  requests(since?: number): Promise<LoggedRequest[]>;
+  /** Mutating /v1 requests (POST, PUT, PATCH, DELETE) after `since`. */
+  mutations(since?: number): Promise<LoggedRequest[]>;
+  lastSeq(): Promise<number>;
+  inventoryTotal(): Promise<{ total: number; resources: Record<string, unknown[]> }>;
+  stop(): Promise<void>;
+}
+
+function pulumiEnv(home: string, backend: string): Record<string, string> {
+  return {
+    PULUMI_HOME: home,
+    PULUMI_BACKEND_URL: `file://${backend}`,
+    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // The provider reads its configuration from stack config; make sure the environment of the
+    // machine running the tests does not leak in.
+    SVC_BASE_URL: "",
+    SVC_TOKEN: "",
+    SVC_WORKSPACE_ID: "",
+  };
+}
+
+/** A fresh project directory whose node_modules resolves to this repository's. */
+function makeProjectDir(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
+  for (const file of ["Pulumi.yaml", "package.json", "index.js"]) fs.copyFileSync(path.join(PROGRAM, file), path.join(dir, file));
+  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+export async function startE2E(name: string, options: { workflowMs?: number; seed?: number } = {}): Promise<E2E> {
+  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 });
+  const dir = makeProjectDir(name);
+  const home = path.join(dir, ".pulumi-home");
+  const backend = path.join(dir, ".pulumi-state");
+  fs.mkdirSync(home);
+  fs.mkdirSync(backend);
+  const envVars = pulumiEnv(home, backend);
+  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
+  await stack.setAllConfig({
+    "svc:baseUrl": { value: emu.emu.url },
+    "svc:token": { value: emu.emu.token, secret: true },
+    "svc:workspaceId": { value: emu.workspaceId },
+  });
+  const setResources = (resources: Declaration[]) => stack.setConfig("scenario:resources", { value: JSON.stringify(resources) });
+  const logs: string[] = [];
+  const onOutput = (out: string) => logs.push(out);
+
+  const control = async (p: string) => {
+    const res = await emu.control.get(p);
+    return res.body;
+  };
+
+  const e2e: E2E = {
+    emu,
+    stack,
+    dir,
+    async up(resources) {
+      await setResources(resources);
+      return stack.up({ onOutput, color: "never" });
+    },
+    async upFails(resources) {
+      await setResources(resources);
+      try {
+        await stack.up({ onOutput, color: "never" });
+      } catch (err) {
+        return String((err as Error).message);
+      }
+      throw new Error("expected pulumi up to fail, but it succeeded");
+    },
+    async preview(resources) {
+      if (resources) await setResources(resources);
+      return stack.preview({ onOutput, color: "never", diff: true });
+    },
+    refresh: () => stack.refresh({ onOutput, color: "never" }),
+    destroy: () => stack.destroy({ onOutput, color: "never" }),
+    async state() {
+      const exported = await stack.exportStack();
+      const resources = (exported.deployment as { resources?: StateResource[] }).resources ?? [];
+      return resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc:"));
+    },
+    async resource(resourceName) {
+      const found = (await e2e.state()).find((r) => r.urn.endsWith(`::${resourceName}`));
+      if (!found) throw new Error(`no resource ${resourceName} in the stack's state`);
+      return found;
+    },
+    async rawState() {
+      const files: string[] = [];
+      const walk = (d: string) => {
+        for (const entry of fs.readdirSync(d, { withFileTypes: true })) {
+          const p = path.join(d, entry.name);
+          if (entry.isDirectory()) walk(p);
+          else if (entry.name.endsWith(".json")) files.push(fs.readFileSync(p, "utf8"));
+        }
+      };
+      walk(backend);
+      return files.join("\n");
+    },
+    async requests(since = 0) {
+      return ((await control(`/_emulator/requests?since=${since}`)) as { requests: LoggedRequest[] }).requests;
+    },
+    async mutations(since = 0) {
+      return (await e2e.requests(since)).filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));
+    },
+    async lastSeq() {
+      return ((await control("/_emulator/requests?since=999999999")) as { lastSeq: number }).lastSeq;
+    },
+    async inventoryTotal() {
+      return (await control(`/_emulator/inventory`)) as { total: number; resources: Record<string, unknown[]> };
+    },
+    async stop() {
+      try {
+        await stack.destroy({ color: "never" });
+      } catch {
+        // A test that failed midway; the emulator goes away anyway.
+      }
+      await emu.stop();
+      if (process.env.PULUMI_SVC_KEEP_E2E !== "1") fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return e2e;
+}
+
+/** The recorded output logs of the last operations (useful in failure messages). */
+export function summaryOf(result: UpResult | PreviewResult): Record<string, number> {
+  return ("summary" in result ? result.summary.resourceChanges : result.changeSummary) as Record<string, number>;
+}

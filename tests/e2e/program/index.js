@@ -1,0 +1,49 @@
+// The end-to-end suite's program: declares whatever the test put in the `scenario:resources`
+// config (a JSON list), so one program drives every resource through the real engine.
+//
+//   { "type": "Disk", "name": "data", "args": { ... }, "opts": { "dependsOn": ["vm"] } }
+//   { "lookup": "getPlans", "name": "plans", "args": { ... } }       // an invoke, exported
+//
+// Inside args, { "$ref": "vm.id" } is another resource's output and { "$secret": v } a secret.
+const pulumi = require("@pulumi/pulumi");
+const svc = require("pulumi-svc");
+
+const config = new pulumi.Config("scenario");
+const declarations = JSON.parse(config.get("resources") || "[]");
+const declared = {};
+
+function resolve(value) {
+  if (Array.isArray(value)) return value.map(resolve);
+  if (value && typeof value === "object") {
+    if ("$ref" in value) {
+      const [name, ...path] = value.$ref.split(".");
+      const target = declared[name];
+      if (!target) throw new Error(`scenario: $ref to undeclared ${name}`);
+      return path.reduce((o, key) => o[key], target);
+    }
+    if ("$secret" in value) return pulumi.secret(resolve(value.$secret));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolve(v)]));
+  }
+  return value;
+}
+
+function options(opts = {}) {
+  const out = { ...opts };
+  if (opts.dependsOn) out.dependsOn = opts.dependsOn.map((n) => declared[n]);
+  if (opts.parent) out.parent = declared[opts.parent];
+  return out;
+}
+
+for (const d of declarations) {
+  if (d.lookup) {
+    const fn = svc[d.lookup];
+    if (typeof fn !== "function") throw new Error(`scenario: pulumi-svc exports no lookup ${d.lookup}`);
+    declared[d.name] = { result: fn(resolve(d.args || {})) };
+    exports[d.name] = declared[d.name].result;
+    continue;
+  }
+  const Type = svc[d.type];
+  if (typeof Type !== "function") throw new Error(`scenario: pulumi-svc exports no resource ${d.type}`);
+  declared[d.name] = new Type(d.name, resolve(d.args || {}), options(d.opts));
+  exports[d.name] = declared[d.name];
+}
