@@ -34,7 +34,8 @@ function selectorOf(part: EstimatePart): { type: RateType; quantity: number; mat
       return {
         type: "CPU",
         quantity: part.cpu,
-        match: (r) => (!part.service_group || r.serviceGroup === null || r.serviceGroup === part.service_group) && (!part.cpu_model || r.cpuModel === null || r.cpuModel === part.cpu_model),
+        // An omitted selector ("omit for any") takes the unscoped card, never an arbitrary scoped one.
+        match: (r) => (r.serviceGroup === null || r.serviceGroup === part.service_group) && (r.cpuModel === null || r.cpuModel === part.cpu_model),
         specificity: (r) => (r.serviceGroup ? 2 : 0) + (r.cpuModel ? 1 : 0),
       };
     case "MEMORY":
@@ -43,7 +44,7 @@ function selectorOf(part: EstimatePart): { type: RateType; quantity: number; mat
       return {
         type: "STORAGE",
         quantity: part.storage_bytes / GIB,
-        match: (r) => !part.storage_backing || r.storageBacking === null || r.storageBacking === part.storage_backing.toLowerCase(),
+        match: (r) => r.storageBacking === null || r.storageBacking === part.storage_backing?.toLowerCase(),
         specificity: (r) => (r.storageBacking ? 1 : 0),
       };
     case "BANDWIDTH":

@@ -148,12 +148,17 @@ export function buildServices(options: EmulatorOptions): { services: Services; b
     bootstrap = seedStore(services);
     store.t.seedSnapshot.insert({ id: "seed", seed: true, snapshot: store.snapshot(0) });
   }
+  const startupSettings = structuredClone({ workflowMs: settings.workflowMs, registryAccounts: settings.registryAccounts });
+  const startupRateLimits = structuredClone(services.rateLimiter.settings);
   const reset = () => {
     const saved = store.t.seedSnapshot.get("seed");
     if (!saved) throw new Error("internal: no seed snapshot to reset to");
     store.restore(structuredClone(saved.snapshot));
     store.t.seedSnapshot.insert(saved);
     clock.offset = 0;
+    settings.workflowMs = startupSettings.workflowMs;
+    settings.registryAccounts = structuredClone(startupSettings.registryAccounts);
+    services.rateLimiter.settings = structuredClone(startupRateLimits);
     services.faults.clear();
     services.rateLimiter.reset();
     services.requestLog.clear();

@@ -8,8 +8,9 @@
  */
 import { z } from "zod";
 import type { Domain } from "../core/domain";
+import { redeemCoupon } from "./billing";
 import { hashSecret } from "../core/auth";
-import { badRequest, conflict, fieldError, unauthorized, forbidden } from "../core/errors";
+import { ApiError, badRequest, conflict, fieldError, unauthorized, forbidden } from "../core/errors";
 import { paginate } from "../core/paging";
 import { accepted, ok, type Reply, type RouteContext } from "../core/router";
 import { audit, sendMail, type Services } from "../core/services";
@@ -198,19 +199,24 @@ function register(ctx: RouteContext): Reply {
     }
   }
   if (!acceptedInvite) mailCode(ctx.services, "VERIFY_EMAIL", user, user.email);
-  noteRegistrationCoupon(ctx.services, user, ws.id, body.coupon);
+  redeemRegistrationCoupon(ctx.services, user, ws.id, body.coupon);
   return { status: 201 };
 }
 
 /**
- * Coupon at registration (part 1, Account rule 4): redemption (credit, flags) belongs to billing's
- * POST /v1/coupons/redeem, so registration only records an audit entry when the code names a
- * coupon in billing's `coupons` table, and ignores unknown codes (registration never fails on one).
+ * Coupon at registration (part 1, Account rule 4: "optional coupon redemption"): redeemed as
+ * POST /v1/coupons/redeem would (credit and workspace flags). A code that cannot be redeemed
+ * never fails the registration; it is recorded in the audit log instead.
  */
-function noteRegistrationCoupon(services: Services, user: UserRow, workspaceId: string, code: string | undefined): void {
-  if (!code || !services.store.tableNames().includes("coupons")) return;
-  const coupon = services.store.table("coupons").find((c) => String((c as { code?: unknown }).code ?? "").toLowerCase() === code.toLowerCase());
-  if (coupon) audit(services, { workspaceId, actorId: user.id, action: "account.register.coupon", target: { kind: "COUPON", id: coupon.id } });
+function redeemRegistrationCoupon(services: Services, user: UserRow, workspaceId: string, code: string | undefined): void {
+  if (!code) return;
+  try {
+    redeemCoupon(services, user.id, code);
+    audit(services, { workspaceId, actorId: user.id, action: "account.register.coupon", target: null });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    audit(services, { workspaceId, actorId: user.id, action: `account.register.coupon-refused: ${err.message}`, target: null });
+  }
 }
 
 function resetPassword(ctx: RouteContext): Reply {

@@ -153,6 +153,17 @@ export function instanceView(services: Services, inst: InstanceRow, index: Insta
     ips: (index.ips.get(inst.id) ?? []).slice().sort(byCreated).map((ip) => floatingIpView(services, ip)),
     vpcs: vpcs.map((m) => ({ id: m.vpcId, name: t.vpcs.get(m.vpcId)?.name ?? "", ip: m.ip })),
     disks: disks.map((d) => ({ id: d.id, name: d.name, size: d.size, boot: d.boot, backend: d.backend })),
+    // Not shown in the spec; chosen: the hardware an upgrade staged on an online instance,
+    // applied at the next restart or apply-upgrades (null when nothing is pending).
+    staged: inst.staged
+      ? {
+          plan: summary(inst.staged.planId ? t.plans.get(inst.staged.planId) : undefined),
+          cpu: inst.staged.cpu ?? null,
+          memory: inst.staged.memoryBytes ?? null,
+          bandwidth: inst.staged.bandwidth ?? null,
+          boot_disk_size: inst.staged.bootDiskSize ?? null,
+        }
+      : null,
     termination_scheduled_at: inst.terminationScheduledAt,
     network_suspended: inst.networkSuspended,
     workspace: workspaceSummary(services, inst.workspaceId),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
-import { command, ignore, patch, replace, type ResourceSpec } from "../../../provider/spec";
+import { command, patch, replace, type ResourceSpec } from "../../../provider/spec";
 
 type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string };
 
