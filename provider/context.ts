@@ -9,6 +9,11 @@ import type { Workflow } from "./envelope";
 import { progress } from "./progress";
 import { waitForState, waitForWorkflow } from "./workflows";
 
+/** Whether an API timestamp is from this operation (allowing a minute of clock skew). */
+export function createdDuring(ctx: Pick<OperationContext, "startedAt">, created: string | null | undefined): boolean {
+  return !!created && Date.parse(created) >= ctx.startedAt - 60_000;
+}
+
 export interface OperationContext {
   client: SvcClient;
   config: ProviderConfig;
@@ -17,6 +22,8 @@ export interface OperationContext {
   operation: "create" | "update" | "delete" | "read";
   /** Absolute deadline (ms since epoch). */
   deadline: number;
+  /** When the operation began (ms since epoch): a resource created before it is not "the one we just created". */
+  startedAt: number;
   /** Waits for a workflow to end COMPLETED; other endings throw, naming the step. */
   waitForWorkflow(workflow: Workflow | null | undefined, step: string): Promise<void>;
   /** Polls `read` until `settled` (true) or failure (a message). */
@@ -31,6 +38,7 @@ export function makeContext(client: SvcClient, config: ProviderConfig, label: st
     label,
     operation,
     deadline,
+    startedAt: Date.now(),
     async waitForWorkflow(workflow, step) {
       if (!workflow) return;
       await waitForWorkflow(client, workflow, { deadline, label, operation: step });

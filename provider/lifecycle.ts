@@ -122,7 +122,9 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
   /** Outputs as recorded: what the API reports, plus write-only values carried over. */
   const finalize = (outs: O, carry: Record<string, unknown>): Record<string, unknown> => {
     const result: Record<string, unknown> = { ...outs };
-    for (const key of spec.keepFromState ?? []) if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
+    const remembered = Object.keys(policies).filter((f) => policies[f].kind === "remember");
+    // timeouts ride along so that delete (which sees only recorded outputs) honours timeouts.delete.
+    for (const key of [...(spec.keepFromState ?? []), ...remembered, "timeouts"]) if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
     if (spec.workspaceScoped && result.workspaceId === undefined) result.workspaceId = carry.workspaceId;
     return result;
   };
@@ -232,7 +234,10 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
       const schema = z.object(shape).strict().partial(mask as Record<string, never>);
       const parsed = schema.safeParse(known);
       let inputs: Record<string, unknown> = raw;
-      if (parsed.success) inputs = { ...parsed.data, ...Object.fromEntries(unknownKeys.map((k) => [k, raw[k]])) };
+      if (parsed.success) {
+        const withDefaults = spec.defaults ? { ...parsed.data, ...spec.defaults(parsed.data as Partial<I>) } : parsed.data;
+        inputs = { ...withDefaults, ...Object.fromEntries(unknownKeys.map((k) => [k, raw[k]])) };
+      }
       else for (const issue of parsed.error.issues) failures.push({ property: issuePath(issue.path) || "(inputs)", reason: issue.message });
       if (parsed.success && olds && Object.keys(olds).length) {
         for (const t of spec.transitions ?? []) {
@@ -330,7 +335,11 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
         if (err instanceof ApiError && err.notFound) return;
         throw err;
       }
-      await waitUntil(async () => ((await spec.api.read(ctx, id, olds as Partial<O> & Partial<I>)) === undefined ? true : undefined), {
+      const gone = async () => {
+        const outs = await spec.api.read(ctx, id, olds as Partial<O> & Partial<I>);
+        return outs === undefined || spec.api.isGone?.(outs) ? true : undefined;
+      };
+      await waitUntil(gone, {
         deadline: ctx.deadline,
         label: ctx.label,
         operation: "delete",

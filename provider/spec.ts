@@ -19,22 +19,31 @@ export type Policy =
   | { kind: "patch" }
   | { kind: "command"; command: string }
   | { kind: "ignore" }
+  | { kind: "remember" }
   | { kind: "depends"; decide(old: unknown, next: unknown): Exclude<Policy, { kind: "depends" }> };
 
+/** A policy that applies to every change of the field. */
+export type FixedPolicy = Exclude<Policy, { kind: "depends" }>;
+
 /** A change recreates the resource. */
-export const replace: Policy = { kind: "replace" };
+export const replace: FixedPolicy = { kind: "replace" };
 /** A change is sent in the resource's update body (PATCH, or PUT of the full desired state). */
-export const patch: Policy = { kind: "patch" };
+export const patch: FixedPolicy = { kind: "patch" };
 /** A change is applied by a named update step (an API command such as resize or attach). */
-export const command = (name: string): Policy => ({ kind: "command", command: name });
+export const command = (name: string): FixedPolicy => ({ kind: "command", command: name });
 /** Client-side only (timeouts, adoptId): never causes a diff. */
-export const ignore: Policy = { kind: "ignore" };
+export const ignore: FixedPolicy = { kind: "ignore" };
+/**
+ * Client-side setting that destroy needs (how to delete): a change is an in-place update that
+ * calls no API and only records the value, because delete sees nothing but recorded outputs.
+ */
+export const remember: FixedPolicy = { kind: "remember" };
 
 /**
  * The policy depends on how the value changes (a boot disk that only grows is upgraded in
  * place; any other storage change recreates the instance).
  */
-export const depends = (decide: (old: unknown, next: unknown) => Exclude<Policy, { kind: "depends" }>): Policy => ({ kind: "depends", decide });
+export const depends = (decide: (old: unknown, next: unknown) => FixedPolicy): Policy => ({ kind: "depends", decide });
 
 /** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
 export interface Transition<I> {
@@ -89,6 +98,8 @@ export interface ResourceApi<I, O extends Outputs> {
   updateOrder?: string[];
   /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
   delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
+  /** A resource that still reads back but counts as deleted (an instance scheduled for termination). */
+  isGone?(outputs: O): boolean;
   /** Work to do before delete (detach a disk, drain...). */
   beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
 }
@@ -99,6 +110,11 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
   inputs: z.ZodObject<z.ZodRawShape>;
   rules?: Rule<I>[];
+  /**
+   * Defaults the API applies that depend on other inputs (a firewall rule's remote is 0.0.0.0/0
+   * or ::/0 by family), filled in at preview so the recorded inputs match what the API reports.
+   */
+  defaults?(inputs: Partial<I>): Partial<I>;
   /** Checked at preview against the previous inputs. */
   transitions?: Transition<I>[];
   policies: Record<string, Policy>;

@@ -9,6 +9,15 @@ import type { ResourceSpec } from "../provider/spec";
 /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the provider process */
 const SPECS: Record<string, () => ResourceSpec> = {
   Vpc: () => require("./vpc").vpcSpec,
+  Disk: () => require("./disk").diskSpec,
+  FirewallRule: () => require("./firewallRule").firewallRuleSpec,
+  Instance: () => require("./instance").instanceSpec,
+  // k3s (resources/k3s*.ts)
+  K3sCluster: () => require("./k3sCluster").k3sClusterSpec,
+  K3sNode: () => require("./k3sNode").k3sNodeSpec,
+  K3sService: () => require("./k3sService").k3sServiceSpec,
+  K3sSecret: () => require("./k3sSecret").k3sSecretSpec,
+  // issue 4 resources
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -1,0 +1,179 @@
+/**
+ * Disk — a standalone block volume (spec part 2, Disks).
+ *
+ *   POST   /v1/workspaces/{wid}/disks   name, size (bytes), backend (LOCAL|CEPH), region -> WorkflowWithResource
+ *   GET    /v1/disks/{did}              detail with live.usage_pct when available
+ *   PATCH  /v1/disks/{did}              name
+ *   POST   /v1/disks/{did}/resize       size (larger than the current size; shrinking unsupported)
+ *   POST   /v1/disks/{did}/attach       instance_id (disk detached and AVAILABLE)
+ *   POST   /v1/disks/{did}/detach       (disk attached)
+ *   DELETE /v1/disks/{did}              workflow; the disk must be detached (so it is detached first)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createdDuring, type OperationContext } from "../provider/context";
+import { workflowOf, resourceOf } from "../provider/envelope";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, numberOf, wireId, zId } from "../provider/schema";
+import { command, patch, replace, type ResourceSpec } from "../provider/spec";
+
+// 1. Inputs.
+const inputs = z.object({
+  name: z.string().min(1, "must not be empty"),
+  size: z.number().int("must be a whole number of bytes").positive("must be a positive number of bytes"),
+  backend: z.enum(["LOCAL", "CEPH"], { error: "must be LOCAL or CEPH (spec part 2, Disks)" }),
+  region: z.string().min(1, "must name a region, for example NA_01"),
+  /** Attached instance; null (the default) means detached. */
+  instanceId: zId("instance id").nullable().default(null),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface DiskOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  size: number;
+  backend: string;
+  region: string;
+  instanceId: string | null;
+  boot: boolean;
+  state: string;
+  usagePct: number | null;
+  createdAt: string;
+}
+
+// 3. API mapping.
+interface ApiDisk {
+  id: string;
+  name: string;
+  size: number;
+  backend: string;
+  region: string;
+  boot: boolean;
+  state: string;
+  instance: { id: string } | null;
+  workspace?: { id: string };
+  live?: { usage_pct?: number | null } | null;
+  created?: string;
+}
+
+const toOutputs = (d: ApiDisk, workspaceId: string): DiskOutputs => ({
+  workspaceId: idOf(d.workspace) ?? workspaceId,
+  name: d.name,
+  size: numberOf(d.size)!,
+  backend: d.backend,
+  region: d.region,
+  instanceId: idOf(d.instance),
+  boot: d.boot,
+  state: d.state,
+  usagePct: d.live?.usage_pct ?? null,
+  createdAt: d.created ?? "",
+});
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<DiskOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiDisk>(`/v1/disks/${id}`), prior.workspaceId ?? "");
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** Detaches the disk from whatever instance holds it and waits until it is free. */
+async function detach(ctx: OperationContext, id: string): Promise<void> {
+  await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/disks/${id}/detach`)), "detach");
+  await ctx.waitForState(() => read(ctx, id, {}), (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"), (d) => d?.state ?? "gone", "detach");
+}
+
+export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
+  kind: "Disk",
+  workspaceScoped: true,
+  inputs,
+  // A disk never shrinks (spec part 2: "resize: larger than the current size; shrinking unsupported").
+  transitions: [
+    {
+      field: "size",
+      check: (old, next) => (Number(next) < Number(old) ? `cannot shrink a disk from ${old} to ${next} bytes: the API only grows disks (spec part 2, Disks: resize)` : undefined),
+    },
+  ],
+  // 2. What a change does.
+  policies: { name: patch, size: command("resize"), backend: replace, region: replace, instanceId: command("attach") },
+  stableOutputs: ["boot", "createdAt"],
+  broken: (o) => o.state === "FAILED",
+  api: {
+    async create(ctx, i) {
+      const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, { name: i.name, size: i.size, backend: i.backend, region: i.region });
+      return { id: String(resourceOf<ApiDisk>(answer, ["disk"]).id), workflow: workflowOf(answer) };
+    },
+    async findExisting(ctx, i) {
+      const disks = await listAll<ApiDisk>(ctx.client, `/v1/workspaces/${i.workspaceId}/disks`, { name: i.name });
+      return disks.find((d) => d.name === i.name && d.region === i.region && createdDuring(ctx, d.created))?.id;
+    },
+    read,
+    settled: (d) => (d.state === "FAILED" ? `disk is FAILED` : d.state === "AVAILABLE"),
+    stateOf: (d) => d.state,
+    afterCreate: ["attach"],
+    update: {
+      async patch(ctx, id, _olds, news) {
+        await ctx.client.patch(`/v1/disks/${id}`, { name: news.name });
+      },
+      async resize(ctx, id, _olds, news) {
+        await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/disks/${id}/resize`, { size: news.size })), "resize");
+      },
+      async attach(ctx, id, olds, news) {
+        if (olds.instanceId) await detach(ctx, id);
+        if (news.instanceId) {
+          const answer = await ctx.client.post(`/v1/disks/${id}/attach`, { instance_id: wireId(news.instanceId) });
+          await ctx.waitForWorkflow(workflowOf(answer), `attach to instance ${news.instanceId}`);
+        }
+      },
+    },
+    async beforeDelete(ctx, id, olds) {
+      const current = await read(ctx, id, { workspaceId: olds.workspaceId });
+      if (current?.instanceId) {
+        ctx.progress(`detaching from instance ${current.instanceId} before deletion`);
+        await detach(ctx, id);
+      }
+    },
+    async delete(ctx, id) {
+      return workflowOf(await ctx.client.delete(`/v1/disks/${id}`));
+    },
+  },
+};
+
+// 4. The class.
+export interface DiskArgs extends WorkspaceArgs {
+  /** Display name. Patched in place. */
+  name: pulumi.Input<string>;
+  /** Size in bytes. Grows in place through resize; a smaller size is rejected at preview. */
+  size: pulumi.Input<number>;
+  /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk. */
+  backend: pulumi.Input<"LOCAL" | "CEPH">;
+  /** Region, for example NA_01. Changing it replaces the disk. */
+  region: pulumi.Input<string>;
+  /** Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place. */
+  instanceId?: pulumi.Input<string | null>;
+}
+
+const OUTPUTS = ["workspaceId", "name", "size", "backend", "region", "instanceId", "boot", "state", "usagePct", "createdAt"] as const;
+
+/** A standalone block volume, optionally attached to an instance. */
+export class Disk extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly size: pulumi.Output<number>;
+  declare readonly backend: pulumi.Output<string>;
+  declare readonly region: pulumi.Output<string>;
+  declare readonly instanceId: pulumi.Output<string | null>;
+  declare readonly boot: pulumi.Output<boolean>;
+  /** Resource state: PENDING, AVAILABLE, FAILED... */
+  declare readonly state: pulumi.Output<string>;
+  /** Filesystem usage reported by the API while attached, else null. */
+  declare readonly usagePct: pulumi.Output<number | null>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("Disk"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Disk");
+  }
+}

@@ -1,0 +1,483 @@
+/**
+ * Instance — a virtual server from a preset plan or a custom size (spec part 2, Instances and
+ * Instance commands; part 3 for VPC membership).
+ *
+ *   POST   /v1/workspaces/{wid}/instances         PLAN or CUSTOM body -> workflow with the instance; settles AVAILABLE, online
+ *   GET    /v1/instances/{id}
+ *   PATCH  /v1/instances/{id}                     name and settings
+ *   POST   /v1/commands/upgrade-instance          plan, cpu, memory, bandwidth, boot-disk growth (AVAILABLE, not locked)
+ *   POST   /v1/commands/apply-upgrades            staged hardware of an online instance, with restart
+ *   POST   /v1/instances/{id}/power               POWER_ON, SHUTDOWN
+ *   POST   /v1/instances/{iid}/vpcs, DELETE /v1/instances/{iid}/vpcs/{vid}
+ *   DELETE /v1/instances/{id}                     immediate deletion
+ *   POST   /v1/commands/terminate-instance        immediate false: scheduled deletion in 3 days (refused while locked)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isEqual } from "lodash";
+import { z } from "zod";
+import { createdDuring, type OperationContext } from "../provider/context";
+import { resourceOf, workflowOf } from "../provider/envelope";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, idOf, numberOf, wireId, zId } from "../provider/schema";
+import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
+
+const WHERE = "spec part 2, Instances";
+const positiveInt = (what: string) => z.number().int(`must be a whole number of ${what}`).positive(`must be a positive number of ${what}`);
+
+// 1. Inputs and rules.
+const storageEntry = z.object({
+  sizeBytes: positiveInt("bytes"),
+  boot: z.boolean().default(false),
+  backing: z.enum(["LOCAL", "CEPH"], { error: "must be LOCAL or CEPH" }).default("LOCAL"),
+}).strict();
+
+const inputs = z.object({
+  name: z.string().min(1, "must not be empty"),
+  type: z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(),
+  planId: zId("plan id").optional(),
+  group: z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(),
+  cpu: positiveInt("cores").optional(),
+  memoryBytes: positiveInt("bytes").optional(),
+  bandwidth: z.object({ uploadBytesSec: positiveInt("bytes per second"), downloadBytesSec: positiveInt("bytes per second") }).strict().optional(),
+  storage: z.array(storageEntry).min(1, "needs at least one entry").optional(),
+  region: z.string().min(1).optional(),
+  nodeId: zId("node id").optional(),
+  imageId: zId("image id").optional(),
+  ips: z.array(z.object({ family: z.enum(["IPv4", "IPv6"]), ddos: z.boolean().default(false) }).strict()).optional(),
+  vpcIds: z.array(zId("VPC id")).transform((ids) => [...new Set(ids)].sort()).optional(),
+  cloudInit: z.string().optional(),
+  disableCloudInit: z.boolean().optional(),
+  boot: z.enum(["DISK", "ISO"], { error: "must be DISK or ISO" }).optional(),
+  uefi: z.boolean().optional(),
+  secureBoot: z.boolean().optional(),
+  attachVirtioCdb: z.boolean().optional(),
+  syncHostname: z.boolean().optional(),
+  firewallEnabled: z.boolean().optional(),
+  osName: z.string().optional(),
+  powerState: z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"),
+  applyUpgrades: z.boolean().default(false),
+  deletion: z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+const CUSTOM_ONLY = ["group", "cpu", "memoryBytes", "storage", "bandwidth"] as const;
+
+const rules: Rule<Inputs>[] = [
+  { fields: ["region", "nodeId"], property: "region", check: (i) => (i.region === undefined && i.nodeId === undefined ? `set region (for example NA_01) or nodeId (${WHERE}: create body)` : undefined) },
+  { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "PLAN" && !i.planId ? `a PLAN instance needs planId (${WHERE}: PLAN adds plan)` : undefined) },
+  { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "CUSTOM" && i.planId ? `a CUSTOM instance has no planId; set type PLAN or drop planId` : undefined) },
+  ...CUSTOM_ONLY.map(
+    (field): Rule<Inputs> => ({
+      fields: ["type", field],
+      property: field,
+      check: (i) =>
+        i.type === "PLAN" && i[field] !== undefined
+          ? `${field} is for CUSTOM instances; a plan fixes the specs (${WHERE}: PLAN adds plan)`
+          : i.type === "CUSTOM" && i[field] === undefined && field !== "bandwidth"
+            ? `a CUSTOM instance needs ${field} (${WHERE}: CUSTOM adds group, cpu, memory_bytes, storage)`
+            : undefined,
+    }),
+  ),
+  {
+    fields: ["storage"],
+    check: (i) => (i.storage && i.storage.filter((s) => s.boot).length !== 1 ? `exactly one storage entry must have boot true (${WHERE}: CUSTOM storage)` : undefined),
+  },
+];
+
+type Storage = NonNullable<Inputs["storage"]>;
+const bootSize = (s: Storage) => s.find((e) => e.boot)?.sizeBytes ?? 0;
+const withoutBootSize = (s: Storage) => s.map((e) => (e.boot ? { ...e, sizeBytes: 0 } : e));
+
+/** Storage: growing only the boot disk is an in-place upgrade; any other change recreates the instance. */
+const storagePolicy: Policy = depends((old, next) => {
+  const o = old as Storage | undefined;
+  const n = next as Storage;
+  if (!o) return replace;
+  return isEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
+});
+
+export interface InstanceOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  type: "PLAN" | "CUSTOM";
+  planId?: string;
+  group: string;
+  cpu: number;
+  memoryBytes: number;
+  bandwidth: { uploadBytesSec: number; downloadBytesSec: number };
+  storage?: Storage;
+  region: string;
+  nodeId: string;
+  imageId?: string;
+  vpcIds: string[];
+  disableCloudInit: boolean;
+  boot: string;
+  uefi: boolean;
+  secureBoot: boolean;
+  attachVirtioCdb: boolean;
+  syncHostname: boolean;
+  firewallEnabled: boolean;
+  osName?: string;
+  powerState: "running" | "stopped";
+  state: string;
+  online: boolean;
+  locked: boolean;
+  pendingUpgrades: boolean;
+  hostname: string;
+  ipv4Address: string | null;
+  ipv6Address: string | null;
+  ipAddresses: Array<{ id: string; address: string; family: string; ddos: boolean }>;
+  privateIps: Record<string, string>;
+  bootDiskId: string | null;
+  terminationScheduledAt: string | null;
+  createdAt: string;
+}
+
+// 3. API mapping.
+interface ApiInstance {
+  id: string;
+  name: string;
+  state: string;
+  online: boolean;
+  locked: boolean;
+  pending_upgrades: boolean;
+  type: "PLAN" | "CUSTOM";
+  plan: { id: string } | null;
+  group: string;
+  cpu: number;
+  memory: number;
+  bandwidth: { upload_bytes_sec: number; download_bytes_sec: number };
+  region: string;
+  node: { id: string };
+  image: { id: string } | null;
+  iso: { id: string } | null;
+  boot: string;
+  uefi: boolean;
+  secure_boot: boolean;
+  attach_virtio_cdb: boolean;
+  sync_hostname: boolean;
+  firewall_enabled: boolean;
+  os_name: string | null;
+  hostname: string;
+  disable_cloud_init: boolean;
+  ips: Array<{ id: string; address: string; family: string; ddos: boolean }>;
+  vpcs: Array<{ id: string; ip: string }>;
+  disks: Array<{ id: string; size: number; boot: boolean }>;
+  staged?: { plan: { id: string } | null; cpu: number | null; memory: number | null; bandwidth: { upload_bytes_sec: number; download_bytes_sec: number } | null; boot_disk_size: number | null } | null;
+  termination_scheduled_at: string | null;
+  workspace?: { id: string };
+  created?: string;
+}
+
+const camelBandwidth = (b: { upload_bytes_sec: number; download_bytes_sec: number }) => ({ uploadBytesSec: numberOf(b.upload_bytes_sec)!, downloadBytesSec: numberOf(b.download_bytes_sec)! });
+
+/** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). */
+function toOutputs(v: ApiInstance, prior: Partial<Inputs & InstanceOutputs>): InstanceOutputs {
+  const staged = v.staged ?? null;
+  const bootDisk = v.disks.find((d) => d.boot) ?? null;
+  const currentBoot = staged?.boot_disk_size ?? numberOf(bootDisk?.size) ?? 0;
+  const storage = prior.storage?.map((e) => (e.boot ? { ...e, sizeBytes: currentBoot || e.sizeBytes } : e));
+  const first = (family: string) => v.ips.find((ip) => ip.family === family)?.address ?? null;
+  return compact({
+    workspaceId: idOf(v.workspace) ?? prior.workspaceId ?? "",
+    name: v.name,
+    type: v.type,
+    planId: idOf(staged?.plan ?? v.plan) ?? undefined,
+    group: v.group,
+    cpu: numberOf(staged?.cpu ?? v.cpu)!,
+    memoryBytes: numberOf(staged?.memory ?? v.memory)!,
+    bandwidth: camelBandwidth(staged?.bandwidth ?? v.bandwidth),
+    storage,
+    region: v.region,
+    nodeId: idOf(v.node)!,
+    imageId: idOf(v.image ?? v.iso) ?? undefined,
+    vpcIds: v.vpcs.map((m) => String(m.id)).sort(),
+    disableCloudInit: v.disable_cloud_init,
+    boot: v.boot,
+    uefi: v.uefi,
+    secureBoot: v.secure_boot,
+    attachVirtioCdb: v.attach_virtio_cdb,
+    syncHostname: v.sync_hostname,
+    firewallEnabled: v.firewall_enabled,
+    osName: v.os_name ?? undefined,
+    powerState: v.online ? "running" : "stopped",
+    state: v.state,
+    online: v.online,
+    locked: v.locked,
+    pendingUpgrades: v.pending_upgrades,
+    hostname: v.hostname,
+    ipv4Address: first("IPv4"),
+    ipv6Address: first("IPv6"),
+    ipAddresses: v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
+    privateIps: Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
+    bootDiskId: idOf(bootDisk),
+    terminationScheduledAt: v.termination_scheduled_at,
+    createdAt: v.created ?? "",
+  }) as InstanceOutputs;
+}
+
+async function fetchInstance(ctx: OperationContext, id: string): Promise<ApiInstance | undefined> {
+  try {
+    return await ctx.client.get<ApiInstance>(`/v1/instances/${id}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** Settings PATCH /v1/instances/{id} accepts, input name -> API name. */
+const SETTINGS: Record<string, string> = {
+  name: "name",
+  boot: "boot",
+  uefi: "uefi",
+  secureBoot: "secure_boot",
+  attachVirtioCdb: "attach_virtio_cdb",
+  syncHostname: "sync_hostname",
+  firewallEnabled: "firewall_enabled",
+  osName: "os_name",
+};
+
+function createBody(i: Inputs) {
+  const common = {
+    type: i.type,
+    name: i.name,
+    region: i.region,
+    node: i.nodeId && wireId(i.nodeId),
+    image: i.imageId && wireId(i.imageId),
+    ips: i.ips,
+    vpcs: i.vpcIds?.map(wireId),
+    boot: i.boot,
+    cloud_init: i.cloudInit,
+    disable_cloud_init: i.disableCloudInit,
+    start: i.powerState !== "stopped",
+  };
+  if (i.type === "PLAN") return compact({ ...common, plan: wireId(i.planId!) });
+  return compact({
+    ...common,
+    group: i.group,
+    cpu: i.cpu,
+    memory_bytes: i.memoryBytes,
+    storage: i.storage!.map((s) => ({ size_bytes: s.sizeBytes, boot: s.boot, backing: s.backing })),
+    bandwidth: i.bandwidth && { upload_bytes_sec: i.bandwidth.uploadBytesSec, download_bytes_sec: i.bandwidth.downloadBytesSec },
+  });
+}
+
+async function runCommand(ctx: OperationContext, path: string, body: Record<string, unknown>, step: string): Promise<void> {
+  await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/commands/${path}`, body)), step);
+}
+
+export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
+  kind: "Instance",
+  workspaceScoped: true,
+  inputs,
+  rules,
+  defaults: (i) => (i.type === undefined ? { type: i.planId ? "PLAN" : "CUSTOM" } : {}),
+  transitions: [
+    {
+      field: "storage",
+      check: (old, next) => {
+        const o = old as Storage;
+        const n = next as Storage;
+        return bootSize(n) < bootSize(o) ? `the boot disk cannot shrink (${bootSize(o)} -> ${bootSize(n)} bytes): upgrade-instance only grows it (${WHERE}: upgrade-instance disk)` : undefined;
+      },
+    },
+  ],
+  // 2. What a change does.
+  policies: {
+    name: patch,
+    boot: patch,
+    uefi: patch,
+    secureBoot: patch,
+    attachVirtioCdb: patch,
+    syncHostname: patch,
+    firewallEnabled: patch,
+    osName: patch,
+    planId: command("upgrade"),
+    cpu: command("upgrade"),
+    memoryBytes: command("upgrade"),
+    bandwidth: command("upgrade"),
+    storage: storagePolicy,
+    vpcIds: command("vpcs"),
+    powerState: command("power"),
+    type: replace,
+    group: replace,
+    region: replace,
+    nodeId: replace,
+    imageId: replace,
+    ips: replace,
+    cloudInit: replace,
+    disableCloudInit: replace,
+    applyUpgrades: ignore,
+    deletion: remember,
+  },
+  stableOutputs: ["bootDiskId", "createdAt", "hostname"],
+  keepFromState: ["cloudInit", "ips", "applyUpgrades"],
+  broken: (o) => o.state === "FAILED",
+  api: {
+    async create(ctx, i) {
+      const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/instances`, createBody(i));
+      return { id: String(resourceOf<ApiInstance>(answer, ["instance"]).id), workflow: workflowOf(answer) };
+    },
+    async findExisting(ctx, i) {
+      const found = await listAll<ApiInstance>(ctx.client, `/v1/workspaces/${i.workspaceId}/instances`, { name: i.name });
+      return found.find((v) => v.name === i.name && createdDuring(ctx, v.created))?.id;
+    },
+    async read(ctx, id, prior) {
+      const v = await fetchInstance(ctx, id);
+      return v && toOutputs(v, prior);
+    },
+    settled: (o) => (o.state === "FAILED" ? "instance is FAILED" : o.state !== "PENDING" && o.state !== "DELETING"),
+    stateOf: (o) => `${o.state}${o.online ? ", online" : ", offline"}`,
+    isGone: (o) => o.terminationScheduledAt !== null,
+    // Settings are not part of the create body; they are patched once the instance exists.
+    afterCreate: ["patch"],
+    updateOrder: ["patch", "upgrade", "vpcs", "power"],
+    update: {
+      async patch(ctx, id, _olds, news, changed) {
+        const body: Record<string, unknown> = {};
+        for (const f of changed) if (SETTINGS[f]) body[SETTINGS[f]] = news[f];
+        await ctx.client.patch(`/v1/instances/${id}`, body);
+      },
+      async upgrade(ctx, id, olds, news, changed) {
+        if (news.type === "PLAN") {
+          await runCommand(ctx, "upgrade-instance", { type: "PLAN", instance: wireId(id), plan: wireId(news.planId!) }, "upgrade (plan)");
+        } else {
+          const body: Record<string, unknown> = { type: "CUSTOM", instance: wireId(id) };
+          if (changed.includes("cpu")) body.cpu = news.cpu;
+          if (changed.includes("memoryBytes")) body.memory = news.memoryBytes;
+          if (changed.includes("bandwidth") && news.bandwidth) Object.assign(body, { upload: news.bandwidth.uploadBytesSec, download: news.bandwidth.downloadBytesSec });
+          if (changed.includes("storage") && news.storage && olds.storage && bootSize(news.storage) > bootSize(olds.storage)) body.disk = bootSize(news.storage);
+          await runCommand(ctx, "upgrade-instance", body, "upgrade");
+        }
+        const after = await fetchInstance(ctx, id);
+        if (after?.pending_upgrades) {
+          if (news.applyUpgrades) {
+            ctx.progress("applying staged upgrades now (restarting the instance)");
+            await runCommand(ctx, "apply-upgrades", { instance: wireId(id), restart: true }, "apply upgrades");
+          } else {
+            ctx.progress("the instance is online: the new specs apply at its next restart (set applyUpgrades: true to restart now)");
+          }
+        }
+      },
+      async vpcs(ctx, id, olds, news) {
+        const before = new Set(olds.vpcIds ?? []);
+        const after = new Set(news.vpcIds ?? []);
+        for (const vpc of after) if (!before.has(vpc)) await ctx.client.post(`/v1/instances/${id}/vpcs`, { vpc: wireId(vpc) });
+        for (const vpc of before) if (!after.has(vpc)) await ctx.client.delete(`/v1/instances/${id}/vpcs/${vpc}`);
+      },
+      async power(ctx, id, _olds, news) {
+        const action = news.powerState === "stopped" ? "SHUTDOWN" : "POWER_ON";
+        await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/instances/${id}/power`, { action })), `power (${action})`);
+      },
+    },
+    async delete(ctx, id, olds) {
+      if (olds.deletion === "scheduled") {
+        const current = await fetchInstance(ctx, id);
+        if (!current) return null;
+        if (current.locked) {
+          throw new Error(`${ctx.label}: instance ${id} is locked, and a scheduled termination refuses locked instances (${WHERE}: terminate with immediate false). Unlock it, or set deletion: "immediate".`);
+        }
+        ctx.progress("scheduling termination: the instance is powered off now and deleted by the API in 3 days");
+        return workflowOf(await ctx.client.post(`/v1/commands/terminate-instance`, { instance: wireId(id), immediate: false }));
+      }
+      return workflowOf(await ctx.client.delete(`/v1/instances/${id}`));
+    },
+  },
+};
+
+// 4. The class.
+export interface InstanceArgs extends WorkspaceArgs {
+  /** Instance name. Patched in place. */
+  name: pulumi.Input<string>;
+  /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance. */
+  type?: pulumi.Input<"PLAN" | "CUSTOM">;
+  /** PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance). */
+  planId?: pulumi.Input<string>;
+  /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance. */
+  group?: pulumi.Input<"LIGHTNING" | "RYZEN" | "DEDICATED">;
+  /** CUSTOM: vCPU cores. Upgraded in place. */
+  cpu?: pulumi.Input<number>;
+  /** CUSTOM: memory in bytes. Upgraded in place. */
+  memoryBytes?: pulumi.Input<number>;
+  /** CUSTOM: bandwidth caps in bytes per second. Upgraded in place. */
+  bandwidth?: pulumi.Input<{ uploadBytesSec: number; downloadBytesSec: number }>;
+  /** CUSTOM: disks; exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. */
+  storage?: pulumi.Input<Array<{ sizeBytes: number; boot?: boolean; backing?: "LOCAL" | "CEPH" }>>;
+  /** Region, for example NA_01 (or set nodeId). Changing it replaces the instance. */
+  region?: pulumi.Input<string>;
+  /** A specific node (platform or your private cloud). Changing it replaces the instance. */
+  nodeId?: pulumi.Input<string>;
+  /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance. */
+  imageId?: pulumi.Input<string>;
+  /** Floating IPs allocated with the instance; default one IPv4 and one IPv6. Changing it replaces the instance. */
+  ips?: pulumi.Input<Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>>;
+  /** VPCs the instance is attached to (a NIC and a private address each). Attached and detached in place. */
+  vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
+  /** cloud-init user-data run on first boot. Changing it replaces the instance. */
+  cloudInit?: pulumi.Input<string>;
+  /** Turn off vendor cloud-init features. Changing it replaces the instance. */
+  disableCloudInit?: pulumi.Input<boolean>;
+  /** Boot device DISK or ISO. Patched in place. */
+  boot?: pulumi.Input<"DISK" | "ISO">;
+  uefi?: pulumi.Input<boolean>;
+  secureBoot?: pulumi.Input<boolean>;
+  attachVirtioCdb?: pulumi.Input<boolean>;
+  syncHostname?: pulumi.Input<boolean>;
+  /** Enforce this instance's firewall rules. Patched in place. */
+  firewallEnabled?: pulumi.Input<boolean>;
+  osName?: pulumi.Input<string>;
+  /** Desired power state, kept through the power command; default running. */
+  powerState?: pulumi.Input<"running" | "stopped">;
+  /** After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). */
+  applyUpgrades?: pulumi.Input<boolean>;
+  /** How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). */
+  deletion?: pulumi.Input<"immediate" | "scheduled">;
+}
+
+const OUTPUTS = [
+  "workspaceId", "name", "type", "planId", "group", "cpu", "memoryBytes", "bandwidth", "storage", "region", "nodeId", "imageId", "vpcIds",
+  "disableCloudInit", "boot", "uefi", "secureBoot", "attachVirtioCdb", "syncHostname", "firewallEnabled", "osName", "powerState",
+  "state", "online", "locked", "pendingUpgrades", "hostname", "ipv4Address", "ipv6Address", "ipAddresses", "privateIps", "bootDiskId",
+  "terminationScheduledAt", "createdAt",
+] as const;
+
+/** A virtual server. */
+export class Instance extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly type: pulumi.Output<"PLAN" | "CUSTOM">;
+  declare readonly planId: pulumi.Output<string | undefined>;
+  declare readonly group: pulumi.Output<string>;
+  declare readonly cpu: pulumi.Output<number>;
+  declare readonly memoryBytes: pulumi.Output<number>;
+  declare readonly bandwidth: pulumi.Output<{ uploadBytesSec: number; downloadBytesSec: number }>;
+  declare readonly region: pulumi.Output<string>;
+  declare readonly nodeId: pulumi.Output<string>;
+  declare readonly imageId: pulumi.Output<string | undefined>;
+  declare readonly vpcIds: pulumi.Output<string[]>;
+  declare readonly firewallEnabled: pulumi.Output<boolean>;
+  declare readonly powerState: pulumi.Output<"running" | "stopped">;
+  /** Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED... */
+  declare readonly state: pulumi.Output<string>;
+  declare readonly online: pulumi.Output<boolean>;
+  declare readonly locked: pulumi.Output<boolean>;
+  /** Upgrades staged on an online instance, applied at its next restart. */
+  declare readonly pendingUpgrades: pulumi.Output<boolean>;
+  declare readonly hostname: pulumi.Output<string>;
+  /** First public IPv4 address, or null. */
+  declare readonly ipv4Address: pulumi.Output<string | null>;
+  /** First public IPv6 address, or null. */
+  declare readonly ipv6Address: pulumi.Output<string | null>;
+  declare readonly ipAddresses: pulumi.Output<Array<{ id: string; address: string; family: string; ddos: boolean }>>;
+  /** Private address in each attached VPC, by VPC id. */
+  declare readonly privateIps: pulumi.Output<Record<string, string>>;
+  declare readonly bootDiskId: pulumi.Output<string | null>;
+  declare readonly terminationScheduledAt: pulumi.Output<string | null>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("Instance"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Instance");
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * K3sCluster — the workspace's managed Kubernetes cluster (spec part 3, Managed Kubernetes).
+ * At most one per workspace; every endpoint is addressed by the workspace, not by the cluster id.
+ *
+ *   GET    /v1/workspaces/{wid}/k3s   cluster object: id, owner, name (namespace identifier), status
+ *   POST   /v1/workspaces/{wid}/k3s   workflow; PROVISIONING, then ACTIVE (poll the cluster)
+ *   DELETE /v1/workspaces/{wid}/k3s   workflow; destructive: removes nodes, services, secrets, then the cluster
+ *
+ * The create answer is a bare workflow (no resource attached), so the new cluster's id is read
+ * back with GET. The cluster has no updatable field: its only input is the workspace.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { workflowOf } from "../provider/envelope";
+import { ApiError } from "../provider/errors";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf } from "../provider/schema";
+import type { ResourceSpec } from "../provider/spec";
+
+// 1. Inputs: none besides the workspace (added by the lifecycle, replaces on change).
+const inputs = z.object({});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface K3sClusterOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  /** The cluster namespace identifier. */
+  name: string;
+  /** PROVISIONING, ACTIVE, DEPROVISIONING or FAILED. */
+  status: string;
+}
+
+// 3. API mapping.
+export interface ApiCluster {
+  id: string;
+  owner?: { id: string; name?: string | null } | null;
+  name: string;
+  status: string;
+}
+
+const clusterPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s`;
+
+/** The workspace's cluster, or undefined when it has none (404). */
+export async function clusterOf(ctx: OperationContext, workspaceId: string): Promise<ApiCluster | undefined> {
+  try {
+    return await ctx.client.get<ApiCluster>(clusterPath(workspaceId));
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/**
+ * After a 409 from a delete inside the cluster (node, service, secret): whether the cluster is
+ * gone or being torn down, in which case the teardown removes the object anyway and the caller
+ * only has to wait for it to disappear (spec part 3: DELETE k3s removes nodes, services, secrets).
+ */
+export async function clusterTearingDown(ctx: OperationContext, workspaceId: string): Promise<boolean> {
+  const cluster = await clusterOf(ctx, workspaceId);
+  return !cluster || cluster.status === "DEPROVISIONING";
+}
+
+const toOutputs = (c: ApiCluster, workspaceId: string): K3sClusterOutputs => ({
+  workspaceId: idOf(c.owner) ?? workspaceId,
+  name: c.name,
+  status: c.status,
+});
+
+/** Reads the cluster recorded under `id`: a different cluster in the workspace means ours is gone. */
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<K3sClusterOutputs | undefined> {
+  const workspaceId = prior.workspaceId ?? "";
+  const cluster = await clusterOf(ctx, workspaceId);
+  if (!cluster || String(cluster.id) !== id) return undefined;
+  return toOutputs(cluster, workspaceId);
+}
+
+export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
+  kind: "K3sCluster",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: the workspace (added by the lifecycle) replaces; nothing else is managed.
+  policies: {},
+  stableOutputs: ["name"],
+  label: (i, id) => `K3sCluster${i.workspaceId ? ` of workspace ${i.workspaceId}` : id ? ` ${id}` : ""}`,
+  broken: (o) => o.status === "FAILED",
+  // One cluster per workspace: a replacement in the same workspace must delete the old one first.
+  uniqueKey: ["workspaceId"],
+  api: {
+    async create(ctx, i) {
+      const existing = await clusterOf(ctx, i.workspaceId);
+      if (existing) {
+        throw new Error(
+          `${ctx.label}: the workspace already has a Kubernetes cluster (id ${existing.id}, ${existing.status}); a workspace holds at most one. ` +
+            `Adopt it with adoptId: "${existing.id}"${existing.status === "FAILED" ? ", or delete the FAILED cluster first" : ""}.`,
+        );
+      }
+      const workflow = workflowOf(await ctx.client.post(clusterPath(i.workspaceId)), "cluster create answer");
+      // The answer is a bare workflow: the new cluster is read back by workspace.
+      const cluster = await clusterOf(ctx, i.workspaceId);
+      if (!cluster) throw new Error(`${ctx.label}: the API accepted the cluster create (workflow ${workflow.id}) but GET ${clusterPath(i.workspaceId)} shows no cluster`);
+      return { id: String(cluster.id), workflow };
+    },
+    // create checks that the workspace had no cluster before its POST, so a cluster found now
+    // was created during this operation.
+    async findExisting(ctx, i) {
+      const cluster = await clusterOf(ctx, i.workspaceId);
+      return cluster ? String(cluster.id) : undefined;
+    },
+    read,
+    settled: (c) => (c.status === "FAILED" ? "the Kubernetes cluster is FAILED" : c.status === "ACTIVE"),
+    stateOf: (c) => c.status,
+    async delete(ctx, id, olds) {
+      const current = await clusterOf(ctx, olds.workspaceId);
+      if (!current || String(current.id) !== id) return null;
+      // Already being torn down: wait for it to go.
+      if (current.status === "DEPROVISIONING") return null;
+      // DELETE answers 409 while PROVISIONING: let it settle first.
+      if (current.status === "PROVISIONING") {
+        ctx.progress("waiting for provisioning to finish before deleting");
+        await ctx.waitForState(
+          () => clusterOf(ctx, olds.workspaceId),
+          (c) => !c || c.status !== "PROVISIONING",
+          (c) => c?.status ?? "gone",
+          "delete",
+        );
+      }
+      ctx.progress("deleting the cluster removes its nodes, services and secrets first");
+      return workflowOf(await ctx.client.delete(clusterPath(olds.workspaceId)), "cluster delete answer");
+    },
+  },
+};
+
+// 4. The class.
+export type K3sClusterArgs = WorkspaceArgs;
+
+const OUTPUTS = ["workspaceId", "name", "status"] as const;
+
+/**
+ * The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
+ * need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
+ * node, service and secret in it.
+ */
+export class K3sCluster extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  /** The cluster namespace identifier. */
+  declare readonly name: pulumi.Output<string>;
+  /** PROVISIONING, ACTIVE, DEPROVISIONING or FAILED. */
+  declare readonly status: pulumi.Output<string>;
+
+  constructor(name: string, args: K3sClusterArgs = {}, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("K3sCluster"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sCluster");
+  }
+}

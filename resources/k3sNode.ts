@@ -1,0 +1,179 @@
+/**
+ * K3sNode — an instance enrolled as a worker node of the workspace's cluster (spec part 3,
+ * Managed Kubernetes).
+ *
+ *   POST   /v1/workspaces/{wid}/k3s/nodes        instance_id (running, same workspace) -> workflow; JOINING, then READY
+ *   GET    /v1/workspaces/{wid}/k3s/nodes/{id}   { node, live }
+ *   GET    /v1/instances/{iid}/k3s               the instance's node (with live)
+ *   DELETE /v1/workspaces/{wid}/k3s/nodes/{id}   workflow; DRAINING (pods rescheduled), then removed
+ *
+ * The join answer is a bare workflow, so the node id is read back through the instance. There
+ * is no update endpoint: the instance replaces the node.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { workflowOf } from "../provider/envelope";
+import { ApiError } from "../provider/errors";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, wireId, zId } from "../provider/schema";
+import { replace, type ResourceSpec } from "../provider/spec";
+import { clusterTearingDown } from "./k3sCluster";
+
+// 1. Inputs.
+const inputs = z.object({
+  /** The instance that joins: running and in the same workspace (spec part 3, POST .../k3s/nodes). */
+  instanceId: zId("instance id"),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface K3sNodeOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  instanceId: string;
+  nodeName: string;
+  /** JOINING, READY, DRAINING or FAILED. */
+  status: string;
+  /** Ready in the cluster; false while the control plane is unreachable (live is null). */
+  ready: boolean;
+  /** Allocatable resources (cpu, memory, pods...); null while the control plane is unreachable. */
+  allocatable: Record<string, string> | null;
+  /** Condition name to status; null while the control plane is unreachable. */
+  conditions: Record<string, string> | null;
+}
+
+// 3. API mapping.
+interface ApiNode {
+  id: string;
+  workspace?: { id: string } | null;
+  instance?: { id: string } | null;
+  node_name: string;
+  status: string;
+}
+
+interface ApiNodeLive {
+  ready?: boolean;
+  conditions?: Record<string, string>;
+  allocatable?: Record<string, string>;
+}
+
+/** "object with node and live"; tolerant of a bare node object. */
+interface ApiNodeView {
+  node?: ApiNode;
+  live?: ApiNodeLive | null;
+}
+
+const nodeOfView = (v: ApiNodeView): ApiNode => v.node ?? (v as unknown as ApiNode);
+
+const toOutputs = (v: ApiNodeView, prior: Partial<Inputs>): K3sNodeOutputs => {
+  const node = nodeOfView(v);
+  const live = v.live ?? null;
+  return {
+    workspaceId: idOf(node.workspace) ?? prior.workspaceId ?? "",
+    instanceId: idOf(node.instance) ?? prior.instanceId ?? "",
+    nodeName: node.node_name,
+    status: node.status,
+    ready: live?.ready ?? false,
+    allocatable: live?.allocatable ?? null,
+    conditions: live?.conditions ?? null,
+  };
+};
+
+const nodePath = (workspaceId: string, id: string) => `/v1/workspaces/${workspaceId}/k3s/nodes/${id}`;
+
+/** The node of an instance (GET /v1/instances/{iid}/k3s), or undefined when it is not a node. */
+async function nodeOfInstance(ctx: OperationContext, instanceId: string): Promise<ApiNode | undefined> {
+  try {
+    return nodeOfView(await ctx.client.get<ApiNodeView>(`/v1/instances/${instanceId}/k3s`));
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<K3sNodeOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiNodeView>(nodePath(prior.workspaceId ?? "", id)), prior);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
+  kind: "K3sNode",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: no update endpoint, another instance is another node.
+  policies: { instanceId: replace },
+  stableOutputs: ["instanceId", "nodeName"],
+  label: (i, id) => `K3sNode${i.instanceId ? ` for instance ${i.instanceId}` : id ? ` ${id}` : ""}`,
+  broken: (o) => o.status === "FAILED",
+  // An instance is a node at most once: re-enrolling the same instance deletes the old node first.
+  uniqueKey: ["instanceId"],
+  api: {
+    async create(ctx, i) {
+      const existing = await nodeOfInstance(ctx, i.instanceId);
+      if (existing) {
+        throw new Error(`${ctx.label}: instance ${i.instanceId} is already a node of the cluster (node ${existing.id}, ${existing.status}); adopt it with adoptId: "${existing.id}".`);
+      }
+      const workflow = workflowOf(await ctx.client.post(`/v1/workspaces/${i.workspaceId}/k3s/nodes`, { instance_id: wireId(i.instanceId) }), "node join answer");
+      // The answer is a bare workflow: the node is found through its instance.
+      const node = await nodeOfInstance(ctx, i.instanceId);
+      if (!node) throw new Error(`${ctx.label}: the API accepted the join (workflow ${workflow.id}) but GET /v1/instances/${i.instanceId}/k3s shows no node`);
+      return { id: String(node.id), workflow };
+    },
+    // create checks that the instance was no node before its POST, so a node found now was
+    // created during this operation.
+    async findExisting(ctx, i) {
+      const node = await nodeOfInstance(ctx, i.instanceId);
+      return node ? String(node.id) : undefined;
+    },
+    read,
+    settled: (n) => (n.status === "FAILED" ? "the node is FAILED (the instance could not join the cluster)" : n.status === "READY"),
+    stateOf: (n) => n.status,
+    async delete(ctx, id, olds) {
+      try {
+        return workflowOf(await ctx.client.delete(nodePath(olds.workspaceId, id)), "node delete answer");
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) {
+          // Already draining, or the cluster is being torn down (which removes its nodes): wait.
+          const current = await read(ctx, id, olds);
+          if (!current || current.status === "DRAINING" || (await clusterTearingDown(ctx, olds.workspaceId))) return null;
+        }
+        throw err;
+      }
+    },
+  },
+};
+
+// 4. The class.
+export interface K3sNodeArgs extends WorkspaceArgs {
+  /**
+   * The instance that joins the cluster: running (online and AVAILABLE) and in the same
+   * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
+   * Declare the node with `dependsOn: [cluster]`.
+   */
+  instanceId: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["workspaceId", "instanceId", "nodeName", "status", "ready", "allocatable", "conditions"] as const;
+
+/** An instance enrolled as a worker node of the workspace's Kubernetes cluster. */
+export class K3sNode extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly instanceId: pulumi.Output<string>;
+  /** Name inside the cluster. */
+  declare readonly nodeName: pulumi.Output<string>;
+  /** JOINING, READY, DRAINING or FAILED. */
+  declare readonly status: pulumi.Output<string>;
+  /** Ready in the cluster (false while the control plane is unreachable). */
+  declare readonly ready: pulumi.Output<boolean>;
+  /** Allocatable resources, for example cpu, memory and pods; null while the control plane is unreachable. */
+  declare readonly allocatable: pulumi.Output<Record<string, string> | null>;
+  /** Condition map (Ready, MemoryPressure...); null while the control plane is unreachable. */
+  declare readonly conditions: pulumi.Output<Record<string, string> | null>;
+
+  constructor(name: string, args: K3sNodeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("K3sNode"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sNode");
+  }
+}

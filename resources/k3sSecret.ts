@@ -1,0 +1,164 @@
+/**
+ * K3sSecret — key-value pairs services inject as environment variables (spec part 3, Managed
+ * Kubernetes, Kubernetes secret).
+ *
+ *   GET    /v1/workspaces/{wid}/k3s/secrets        paged { id, name, keys } (values are never returned)
+ *   POST   /v1/workspaces/{wid}/k3s/secrets        name (unique in the workspace), data -> secret object (names only)
+ *   PUT    /v1/workspaces/{wid}/k3s/secrets/{id}   data: full replacement (keys not present are removed)
+ *   DELETE /v1/workspaces/{wid}/k3s/secrets/{id}   204; 409 while any service lists it in secret_refs
+ *
+ * There is no GET of one secret: it is read from the list. Values are write-only: `data` is kept
+ * from state (as a Pulumi secret) and only its key names can be compared with the API. When the
+ * key names differ (changed outside Pulumi), `data` is dropped from the outputs so the next up
+ * writes it again; a value changed outside Pulumi under the same key cannot be detected.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isEqual } from "lodash";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf } from "../provider/schema";
+import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { clusterOf } from "./k3sCluster";
+
+const WHERE = "spec part 3, Kubernetes secret";
+
+// 1. Inputs.
+const inputs = z.object({
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique in the workspace)`),
+  data: z.record(
+    z.string().min(1, `keys must not be empty (${WHERE})`),
+    z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }),
+    { error: `must be an object of key to value (${WHERE})` },
+  ),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface K3sSecretOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  /**
+   * Write-only, kept from state (secret). Null when the API's key names no longer match it
+   * (changed outside Pulumi): the next up writes it again.
+   */
+  data?: Record<string, string> | null;
+  /** Key names, sorted. */
+  keys: string[];
+}
+
+// 3. API mapping.
+interface ApiSecret {
+  id: string;
+  name: string;
+  keys?: string[];
+}
+
+const secretsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s/secrets`;
+
+const listSecrets = (ctx: OperationContext, workspaceId: string) => listAll<ApiSecret>(ctx.client, secretsPath(workspaceId));
+
+const secretByName = async (ctx: OperationContext, workspaceId: string, name: string) => (await listSecrets(ctx, workspaceId)).find((s) => s.name === name);
+
+async function read(ctx: OperationContext, id: string, prior: Partial<K3sSecretOutputs> & Partial<Inputs>): Promise<K3sSecretOutputs | undefined> {
+  const workspaceId = prior.workspaceId ?? "";
+  const found = (await listSecrets(ctx, workspaceId)).find((s) => idOf(s.id) === id);
+  if (!found) return undefined;
+  const keys = [...(found.keys ?? [])].sort();
+  const out: K3sSecretOutputs = { workspaceId, name: found.name, keys };
+  // `data` itself is carried over from state by the lifecycle (keepFromState); when the recorded
+  // keys no longer match the API's, the recorded values are stale: null makes the next up rewrite them.
+  if (prior.data && !isEqual(Object.keys(prior.data).sort(), keys)) out.data = null;
+  return out;
+}
+
+/** Names of the services whose secret_refs list the secret (for the 409 message). */
+async function referencingServices(ctx: OperationContext, workspaceId: string, name: string): Promise<string[]> {
+  try {
+    const views = await listAll<{ service?: { name: string; secret_refs?: string[] } }>(ctx.client, `/v1/workspaces/${workspaceId}/k3s/services`);
+    return views.map((v) => v.service ?? (v as unknown as { name: string; secret_refs?: string[] })).filter((s) => s.secret_refs?.includes(name)).map((s) => s.name);
+  } catch {
+    return [];
+  }
+}
+
+export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
+  kind: "K3sSecret",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: PUT replaces the whole data map; the name cannot change.
+  policies: { name: replace, data: patch },
+  secretOutputs: ["data"],
+  keepFromState: ["data"],
+  // Names are unique in the workspace: a replacement that keeps the name deletes the old secret first.
+  uniqueKey: ["name"],
+  api: {
+    async create(ctx, i) {
+      const existing = await secretByName(ctx, i.workspaceId, i.name);
+      if (existing) throw new Error(`${ctx.label}: a secret named "${i.name}" already exists in the workspace (id ${existing.id}); adopt it with adoptId: "${existing.id}", or choose another name.`);
+      const secret = await ctx.client.post<ApiSecret>(secretsPath(i.workspaceId), { name: i.name, data: i.data });
+      return { id: String(secret.id) };
+    },
+    // create checks the name is free before its POST, so a secret found by name now was created
+    // during this operation.
+    async findExisting(ctx, i) {
+      return (await secretByName(ctx, i.workspaceId, i.name))?.id;
+    },
+    read,
+    update: {
+      async patch(ctx, id, _olds, news) {
+        await ctx.client.put(`${secretsPath(news.workspaceId)}/${id}`, { data: news.data });
+      },
+    },
+    async delete(ctx, id, olds) {
+      try {
+        await ctx.client.delete(`${secretsPath(olds.workspaceId)}/${id}`);
+      } catch (err) {
+        if (!(err instanceof ApiError) || err.status !== 409) throw err;
+        const cluster = await clusterOf(ctx, olds.workspaceId);
+        // The cluster is being torn down (which removes its secrets): wait for it.
+        if (!cluster || cluster.status === "DEPROVISIONING") return null;
+        if (cluster.status !== "ACTIVE") throw err;
+        const users = await referencingServices(ctx, olds.workspaceId, olds.name);
+        throw new Error(
+          `${ctx.label}: the API refuses to delete secret ${id} (409: ${err.reason ?? "the secret is in use"}). ` +
+            `${users.length ? `Service${users.length > 1 ? "s" : ""} ${users.join(", ")} still list${users.length > 1 ? "" : "s"}` : "A service still lists"} "${olds.name}" in secret_refs: ` +
+            `remove the reference first (drop it from the K3sService's secretRefs, or delete the service), then run pulumi up again.`,
+        );
+      }
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface K3sSecretArgs extends WorkspaceArgs {
+  /** Unique in the workspace; services reference the secret by this name. Changing it replaces the secret. */
+  name: pulumi.Input<string>;
+  /**
+   * Key to value; every pair is injected into referencing services as an environment variable.
+   * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
+   * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
+   */
+  data: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+const OUTPUTS = ["workspaceId", "name", "data", "keys"] as const;
+const SECRETS = ["data"] as const;
+
+/** Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state. */
+export class K3sSecret extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  /** The declared data (secret). */
+  declare readonly data: pulumi.Output<Record<string, string>>;
+  /** Key names as the API reports them, sorted. */
+  declare readonly keys: pulumi.Output<string[]>;
+
+  constructor(name: string, args: K3sSecretArgs, opts?: pulumi.CustomResourceOptions) {
+    // The input is recorded in state too: make it secret there whatever the caller passed.
+    const secretArgs = { ...args, data: pulumi.secret(args.data) };
+    super(providerFor("K3sSecret"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "K3sSecret");
+  }
+}

@@ -1,0 +1,361 @@
+/**
+ * K3sService — a containerised service deployed on the workspace's cluster (spec part 3,
+ * Managed Kubernetes, Kubernetes service).
+ *
+ *   POST   /v1/workspaces/{wid}/k3s/services        name, image, mode, target_instances, replicas, ports, volumes,
+ *                                                   environment, secret_refs, update_strategy -> workflow; DEPLOYING, then RUNNING
+ *   GET    /v1/workspaces/{wid}/k3s/services        query name (partial) -> paged { service, live }
+ *   GET    /v1/workspaces/{wid}/k3s/services/{id}   { service, live }
+ *   PUT    /v1/workspaces/{wid}/k3s/services/{id}   the full desired state (omitted optional fields are cleared;
+ *                                                   name and mode cannot change) -> workflow; UPDATING, then RUNNING
+ *   DELETE /v1/workspaces/{wid}/k3s/services/{id}   workflow; DELETING, then removed
+ *
+ * Every field but name and mode is sent with PUT as the whole desired state, so optional inputs
+ * have defaults that equal the API's (omitted means cleared, and diffs stay quiet). The create
+ * answer is a bare workflow: the new service is found by listing with the name filter. A change
+ * is done when the rollout is: status RUNNING, not updating, every desired replica available.
+ * The environment map is write-only (never returned): it is kept from state.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { workflowOf } from "../provider/envelope";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, numberOf, wireId, zId } from "../provider/schema";
+import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { clusterTearingDown } from "./k3sCluster";
+
+const WHERE = "spec part 3, Kubernetes service";
+
+/** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. */
+function noDuplicates<T>(key: (item: T) => string, what: string) {
+  return (items: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate ${what} ${k}: each may appear once (${WHERE})` });
+      seen.add(k);
+    });
+  };
+}
+
+/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). */
+function hasTag(image: string): boolean {
+  if (/\s|@/.test(image)) return false;
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const colon = last.indexOf(":");
+  return colon > 0 && /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(last.slice(colon + 1));
+}
+
+const port = z
+  .number({ error: `must be a port number, 1 to 65535 (${WHERE})` })
+  .int(`must be a whole port number, 1 to 65535 (${WHERE})`)
+  .min(1, `must be 1 to 65535 (${WHERE})`)
+  .max(65535, `must be 1 to 65535 (${WHERE})`);
+
+const absolutePath = z.string({ error: `must be an absolute path (${WHERE})` }).regex(/^\/\S*$/, `must be an absolute path, starting with / (${WHERE})`);
+
+/** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. */
+const exactly = (fields: string) => ({
+  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
+});
+
+const portSpec = z.strictObject(
+  {
+    hostPort: port,
+    containerPort: port,
+    protocol: z.enum(["TCP", "UDP"], { error: `must be TCP or UDP (${WHERE})` }).default("TCP"),
+    /** Eligible for a custom subdomain. */
+    http: z.boolean().default(false),
+  },
+  exactly("hostPort, containerPort, protocol, http"),
+);
+
+const volumeSpec = z.strictObject({ hostPath: absolutePath, containerPath: absolutePath }, exactly("hostPath, containerPath"));
+
+// 1. Inputs.
+const inputs = z.object({
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`),
+  image: z.string().refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag)`),
+  mode: z.enum(["PINNED", "SPREAD"], { error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})` }),
+  targetInstanceIds: z
+    .array(zId("instance id"))
+    .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
+    .superRefine(noDuplicates((id) => id, "instance")),
+  replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be at least 1 (${WHERE}: replicas)`).default(1),
+  ports: z.array(portSpec).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol")).default([]),
+  volumes: z.array(volumeSpec).superRefine(noDuplicates((v) => v.containerPath, "container path")).default([]),
+  environment: z.record(z.string().min(1, `environment names must not be empty (${WHERE})`), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` })).default({}),
+  secretRefs: z.array(z.string().min(1, `must name a secret (${WHERE})`)).superRefine(noDuplicates((n) => n, "secret")).default([]),
+  updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+type Port = z.infer<typeof portSpec>;
+type Volume = z.infer<typeof volumeSpec>;
+
+export interface K3sPod {
+  name: string;
+  phase: string;
+  ready: boolean;
+  restartCount: number;
+  nodeName: string | null;
+}
+
+export interface K3sServiceOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  mode: string;
+  image: string;
+  targetInstanceIds: string[];
+  replicas: number;
+  ports: Port[];
+  volumes: Volume[];
+  /** Write-only: kept from state. */
+  environment?: Record<string, string>;
+  secretRefs: string[];
+  updateStrategy: string;
+  /** DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED. */
+  status: string;
+  desiredReplicas: number | null;
+  availableReplicas: number | null;
+  updatedReplicas: number | null;
+  updating: boolean;
+  pods: K3sPod[];
+}
+
+// 3. API mapping.
+interface ApiService {
+  id: string;
+  name: string;
+  image: string;
+  mode: string;
+  target_instances: Array<{ id: string } | string>;
+  replicas: number;
+  ports?: Array<{ host_port: number; container_port: number; protocol: string; http: boolean }>;
+  volumes?: Array<{ host_path: string; container_path: string }>;
+  secret_refs?: string[];
+  update_strategy: string;
+  status: string;
+  workspace?: { id: string } | null;
+}
+
+interface ApiServiceLive {
+  desired_replicas: number;
+  available_replicas: number;
+  updated_replicas: number;
+  updating: boolean;
+  pods?: Array<{ name: string; phase: string; restart_count: number; ready: boolean; node_name: string | null }>;
+}
+
+/** "object with service and live"; tolerant of a bare service object. */
+interface ApiServiceView {
+  service?: ApiService;
+  live?: ApiServiceLive | null;
+}
+
+const serviceOfView = (v: ApiServiceView): ApiService => v.service ?? (v as unknown as ApiService);
+
+const servicesPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s/services`;
+const servicePath = (workspaceId: string, id: string) => `${servicesPath(workspaceId)}/${id}`;
+
+function toOutputs(v: ApiServiceView, workspaceId: string): K3sServiceOutputs {
+  const s = serviceOfView(v);
+  const live = v.live ?? null;
+  return {
+    workspaceId: idOf(s.workspace) ?? workspaceId,
+    name: s.name,
+    mode: s.mode,
+    image: s.image,
+    targetInstanceIds: (s.target_instances ?? []).map((t) => idOf(t)!),
+    replicas: numberOf(s.replicas)!,
+    ports: (s.ports ?? []).map((p) => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol as Port["protocol"], http: !!p.http })),
+    volumes: (s.volumes ?? []).map((m) => ({ hostPath: m.host_path, containerPath: m.container_path })),
+    secretRefs: [...(s.secret_refs ?? [])],
+    updateStrategy: s.update_strategy,
+    status: s.status,
+    desiredReplicas: live ? numberOf(live.desired_replicas) : null,
+    availableReplicas: live ? numberOf(live.available_replicas) : null,
+    updatedReplicas: live ? numberOf(live.updated_replicas) : null,
+    updating: live?.updating ?? false,
+    pods: (live?.pods ?? []).map((p) => ({ name: p.name, phase: p.phase, ready: !!p.ready, restartCount: numberOf(p.restart_count) ?? 0, nodeName: p.node_name ?? null })),
+  };
+}
+
+/** The desired state PUT replaces (and create carries): every optional field sent explicitly. */
+const desiredState = (i: Inputs) => ({
+  image: i.image,
+  target_instances: i.targetInstanceIds.map(wireId),
+  replicas: i.replicas,
+  ports: i.ports.map((p) => ({ host_port: p.hostPort, container_port: p.containerPort, protocol: p.protocol, http: p.http })),
+  volumes: i.volumes.map((m) => ({ host_path: m.hostPath, container_path: m.containerPath })),
+  environment: i.environment,
+  secret_refs: i.secretRefs,
+  update_strategy: i.updateStrategy,
+});
+
+/** The service with exactly this name (the list's name filter matches substrings). */
+async function serviceByName(ctx: OperationContext, workspaceId: string, name: string): Promise<ApiService | undefined> {
+  const found = await listAll<ApiServiceView>(ctx.client, servicesPath(workspaceId), { name });
+  return found.map(serviceOfView).find((s) => s.name === name);
+}
+
+async function read(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<K3sServiceOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiServiceView>(servicePath(prior.workspaceId ?? "", id)), prior.workspaceId ?? "");
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** Done when the rollout is: RUNNING, not updating, every desired replica available. */
+function settled(s: K3sServiceOutputs): boolean | string {
+  if (s.status === "FAILED") return "the service is FAILED (its rollout did not complete)";
+  return s.status === "RUNNING" && !s.updating && s.desiredReplicas !== null && s.availableReplicas === s.desiredReplicas;
+}
+
+const stateOf = (s: K3sServiceOutputs) =>
+  s.desiredReplicas === null ? `${s.status} (live status unavailable)` : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
+
+const PATCHED = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
+
+export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
+  kind: "K3sService",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
+  policies: { name: replace, mode: replace, ...Object.fromEntries(PATCHED.map((f) => [f, patch])) },
+  keepFromState: ["environment"],
+  broken: (s) => s.status === "FAILED",
+  // Names are unique in the workspace: a replacement that keeps the name deletes the old service first.
+  uniqueKey: ["name"],
+  api: {
+    async create(ctx, i) {
+      const existing = await serviceByName(ctx, i.workspaceId, i.name);
+      if (existing) {
+        throw new Error(`${ctx.label}: a service named "${i.name}" already exists in the workspace (id ${existing.id}, ${existing.status}); adopt it with adoptId: "${existing.id}", or choose another name.`);
+      }
+      const workflow = workflowOf(await ctx.client.post(servicesPath(i.workspaceId), { name: i.name, mode: i.mode, ...desiredState(i) }), "service create answer");
+      // The answer is a bare workflow: the new service is found by name.
+      const created = await serviceByName(ctx, i.workspaceId, i.name);
+      if (!created) throw new Error(`${ctx.label}: the API accepted the service (workflow ${workflow.id}) but lists no service named "${i.name}"`);
+      return { id: String(created.id), workflow };
+    },
+    // create checks the name is free before its POST, so a service found by name now was
+    // created during this operation.
+    async findExisting(ctx, i) {
+      return (await serviceByName(ctx, i.workspaceId, i.name))?.id;
+    },
+    read: (ctx, id, prior) => read(ctx, id, prior),
+    settled,
+    stateOf,
+    update: {
+      // PUT is the full desired state: whatever changed, every field is sent.
+      async patch(ctx, id, _olds, news) {
+        const answer = await ctx.client.put(servicePath(news.workspaceId, id), desiredState(news));
+        await ctx.waitForWorkflow(workflowOf(answer, "service update answer"), "update");
+      },
+    },
+    async delete(ctx, id, olds) {
+      try {
+        return workflowOf(await ctx.client.delete(servicePath(olds.workspaceId, id)), "service delete answer");
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) {
+          // Already being deleted, or the cluster is being torn down (which removes its services): wait.
+          const current = await read(ctx, id, olds);
+          if (!current || current.status === "DELETING" || (await clusterTearingDown(ctx, olds.workspaceId))) return null;
+        }
+        throw err;
+      }
+    },
+  },
+};
+
+// 4. The class.
+export interface K3sPortArgs {
+  /** Port on the host, 1 to 65535; unique per protocol. */
+  hostPort: number;
+  /** Port inside the container, 1 to 65535. */
+  containerPort: number;
+  /** TCP (default) or UDP. */
+  protocol?: "TCP" | "UDP";
+  /** Eligible for a custom subdomain (default false). */
+  http?: boolean;
+}
+
+export interface K3sVolumeArgs {
+  /** Absolute path on the host. */
+  hostPath: string;
+  /** Absolute path inside the container; unique among the volumes. */
+  containerPath: string;
+}
+
+export interface K3sServiceArgs extends WorkspaceArgs {
+  /** Unique within the workspace. Changing it replaces the service (the new one is created first). */
+  name: pulumi.Input<string>;
+  /** Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy). */
+  image: pulumi.Input<string>;
+  /**
+   * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
+   * instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+   */
+  mode: pulumi.Input<"PINNED" | "SPREAD">;
+  /** Instances the scheduler may use (at least one); each must be a READY node. Updated in place. */
+  targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
+  /** Replica count, at least 1 (meaningful for SPREAD); default 1. Updated in place. */
+  replicas?: pulumi.Input<number>;
+  /** Published ports; default none. Updated in place. */
+  ports?: pulumi.Input<pulumi.Input<K3sPortArgs>[]>;
+  /** Host paths mounted into the container; default none. Updated in place. */
+  volumes?: pulumi.Input<pulumi.Input<K3sVolumeArgs>[]>;
+  /**
+   * Environment variables (flat name to value); default none. Write-only: the API never returns
+   * it, so a change made outside Pulumi is not detected. Updated in place.
+   */
+  environment?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+  /** Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place. */
+  secretRefs?: pulumi.Input<pulumi.Input<string>[]>;
+  /** ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place. */
+  updateStrategy?: pulumi.Input<"ROLLING" | "START_FIRST">;
+}
+
+const OUTPUTS = [
+  "workspaceId", "name", "mode", "image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy",
+  "status", "desiredReplicas", "availableReplicas", "updatedReplicas", "updating", "pods",
+] as const;
+
+/**
+ * A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
+ * the nodes of its target instances (and reference secrets through their `name` output).
+ */
+export class K3sService extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly mode: pulumi.Output<string>;
+  declare readonly image: pulumi.Output<string>;
+  declare readonly targetInstanceIds: pulumi.Output<string[]>;
+  declare readonly replicas: pulumi.Output<number>;
+  declare readonly ports: pulumi.Output<Required<K3sPortArgs>[]>;
+  declare readonly volumes: pulumi.Output<K3sVolumeArgs[]>;
+  declare readonly environment: pulumi.Output<Record<string, string>>;
+  declare readonly secretRefs: pulumi.Output<string[]>;
+  declare readonly updateStrategy: pulumi.Output<string>;
+  /** DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED. */
+  declare readonly status: pulumi.Output<string>;
+  /** Requested replicas (null while the live status is unavailable). */
+  declare readonly desiredReplicas: pulumi.Output<number | null>;
+  /** Ready replicas (null while the live status is unavailable). */
+  declare readonly availableReplicas: pulumi.Output<number | null>;
+  /** Replicas on the current revision (null while the live status is unavailable). */
+  declare readonly updatedReplicas: pulumi.Output<number | null>;
+  /** A rollout is in progress. */
+  declare readonly updating: pulumi.Output<boolean>;
+  /** Per pod: name, phase, ready, restartCount, nodeName. */
+  declare readonly pods: pulumi.Output<K3sPod[]>;
+
+  constructor(name: string, args: K3sServiceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("K3sService"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sService");
+  }
+}
