@@ -1,0 +1,187 @@
+/**
+ * Lookups: read-only queries a program uses to pick plans, images, nodes... Each comes in a
+ * plain form (a Promise) and an Output form (`...Output`, taking Inputs).
+ *
+ * Dynamic providers cannot serve invokes, so lookups run in the program's own process with the
+ * same configuration as the resources (svc:baseUrl, svc:token, svc:workspaceId, or the SVC_*
+ * environment). They only read, so they also run during preview.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { SvcClient, type Query } from "../provider/client";
+import { resolveConfig, type ProviderConfig } from "../provider/config";
+import { listAll } from "../provider/paging";
+import { idOf, numberOf } from "../provider/schema";
+
+let cached: { client: SvcClient; config: ProviderConfig } | undefined;
+
+/** The program-side client, configured like the provider (stack config first, environment second). */
+export function lookupClient(): { client: SvcClient; config: ProviderConfig } {
+  if (!cached) {
+    const config = resolveConfig({ get: (key) => pulumi.runtime.getConfig(key), env: process.env });
+    cached = { client: new SvcClient(config), config };
+  }
+  return cached;
+}
+
+function workspaceOf(args: { workspaceId?: string }): string {
+  const ws = args.workspaceId ?? lookupClient().config.workspaceId;
+  if (!ws) throw new Error("this lookup needs a workspace: pass workspaceId, or set svc:workspaceId / SVC_WORKSPACE_ID");
+  return ws;
+}
+
+/** Turns a plain lookup into its Output form. */
+function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: pulumi.Input<A>) => pulumi.Output<R> {
+  return (args) => pulumi.output(args).apply((plain) => fn(plain as A)) as pulumi.Output<R>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Plans (spec part 2, Plans and nodes: GET /v1/plans, keyset-paged)
+
+export interface Plan {
+  id: string;
+  name: string;
+  group: "LIGHTNING" | "RYZEN" | "DEDICATED";
+  cpu: number;
+  /** Bytes. */
+  memory: number;
+  /** Boot disk bytes. */
+  diskSize: number;
+  /** Bytes per second. */
+  upload: number;
+  download: number;
+  /** Hourly rate, micro-USD. */
+  rate: number;
+  disabled: boolean;
+  backupPlan: { id: string; name: string } | null;
+}
+
+export interface GetPlansArgs {
+  /** LIGHTNING, RYZEN or DEDICATED. */
+  group?: "LIGHTNING" | "RYZEN" | "DEDICATED";
+  /** Name filter (the API matches substrings). */
+  name?: string;
+  /** Only plans at or below this hourly rate, micro-USD. */
+  maxHourlyRate?: number;
+  /** Include disabled plans (default: exclude them). */
+  includeDisabled?: boolean;
+}
+
+interface ApiPlan {
+  id: string;
+  name: string;
+  group: Plan["group"];
+  cpu: number;
+  memory: number;
+  disk_size: number;
+  upload: number;
+  download: number;
+  rate: number;
+  disabled: boolean;
+  backup_plan?: { id: string; name: string } | null;
+}
+
+const toPlan = (p: ApiPlan): Plan => ({
+  id: idOf(p.id)!,
+  name: p.name,
+  group: p.group,
+  cpu: numberOf(p.cpu)!,
+  memory: numberOf(p.memory)!,
+  diskSize: numberOf(p.disk_size)!,
+  upload: numberOf(p.upload)!,
+  download: numberOf(p.download)!,
+  rate: numberOf(p.rate)!,
+  disabled: p.disabled,
+  backupPlan: p.backup_plan ? { id: idOf(p.backup_plan.id)!, name: p.backup_plan.name } : null,
+});
+
+export async function getPlans(args: GetPlansArgs = {}): Promise<Plan[]> {
+  const query: Query = { group: args.group, name: args.name, rate: args.maxHourlyRate, disabled: args.includeDisabled ?? false };
+  return (await listAll<ApiPlan>(lookupClient().client, "/v1/plans", query)).map(toPlan);
+}
+export const getPlansOutput = outputForm(getPlans);
+
+/** One plan by its exact name; an error lists the names available when there is none. */
+export async function getPlan(args: { name: string }): Promise<Plan> {
+  const plans = await getPlans({ name: args.name, includeDisabled: true });
+  const plan = plans.find((p) => p.name === args.name);
+  if (!plan) {
+    const all = (await getPlans({ includeDisabled: true })).map((p) => p.name);
+    throw new Error(`no plan named "${args.name}"; plans: ${all.join(", ")}`);
+  }
+  return plan;
+}
+export const getPlanOutput = outputForm(getPlan);
+
+// ---------------------------------------------------------------------------------------------
+// Images (spec part 2, Images: GET /v1/workspaces/{wid}/images, workspace-owned plus platform)
+
+export interface Image {
+  id: string;
+  name: string;
+  kind: "TEMPLATE" | "BACKUP" | "ISO";
+  description: string | null;
+  group: string | null;
+  os: { family: "LINUX" | "WINDOWS" | "BSD"; name: string | null } | null;
+  size: number;
+  uefi: boolean;
+  official: boolean;
+  deprecated: boolean;
+  state: string;
+}
+
+export interface GetImagesArgs {
+  workspaceId?: string;
+  /** Name filter (the API matches substrings). */
+  name?: string;
+  /** LINUX, WINDOWS or BSD. */
+  osFamily?: "LINUX" | "WINDOWS" | "BSD";
+  /** TEMPLATE, BACKUP and/or ISO. */
+  kind?: Array<"TEMPLATE" | "BACKUP" | "ISO">;
+  /** true: only platform-provided images; false: only the workspace's own. */
+  official?: boolean;
+  /** Include deprecated images (default: exclude them). */
+  includeDeprecated?: boolean;
+}
+
+interface ApiImage {
+  id: string;
+  name: string;
+  kind: Image["kind"];
+  description: string | null;
+  group: string | null;
+  os: Image["os"];
+  size: number;
+  uefi: boolean;
+  official: boolean;
+  deprecated: boolean;
+  state: string;
+}
+
+const toImage = (i: ApiImage): Image => ({
+  id: idOf(i.id)!,
+  name: i.name,
+  kind: i.kind,
+  description: i.description ?? null,
+  group: i.group ?? null,
+  os: i.os ?? null,
+  size: numberOf(i.size)!,
+  uefi: !!i.uefi,
+  official: !!i.official,
+  deprecated: !!i.deprecated,
+  state: i.state,
+});
+
+export async function getImages(args: GetImagesArgs = {}): Promise<Image[]> {
+  const query: Query = { name: args.name, os: args.osFamily, kind: args.kind, official: args.official, deprecated: args.includeDeprecated ? undefined : false };
+  return (await listAll<ApiImage>(lookupClient().client, `/v1/workspaces/${workspaceOf(args)}/images`, query)).map(toImage);
+}
+export const getImagesOutput = outputForm(getImages);
+
+/** One image by its exact name. */
+export async function getImage(args: { name: string; workspaceId?: string }): Promise<Image> {
+  const images = await getImages({ name: args.name, workspaceId: args.workspaceId, includeDeprecated: true });
+  const image = images.find((i) => i.name === args.name);
+  if (!image) throw new Error(`no image named "${args.name}" is visible in workspace ${workspaceOf(args)}`);
+  return image;
+}
+export const getImageOutput = outputForm(getImage);
