@@ -16,7 +16,9 @@ function parseArgs(argv: string[]): EmulatorOptions {
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
-    const [flag, inline] = argv[i].split("=", 2) as [string, string | undefined];
+    // Split at the first "=" only: the value may contain more (a --state path).
+    const eq = argv[i].indexOf("=");
+    const [flag, inline] = eq < 0 ? [argv[i], undefined] : [argv[i].slice(0, eq), argv[i].slice(eq + 1)];
     const value = () => inline ?? argv[++i];
     switch (flag) {
       case "--port":
@@ -55,16 +57,17 @@ async function main(): Promise<void> {
   const options = parseArgs(process.argv.slice(2));
   const emulator = await startEmulator(options);
   const { url, token, workspaceId, staffToken } = emulator;
-  process.stdout.write(JSON.stringify({ url, token, workspaceId, staffToken }) + "\n");
-  console.log(`svc API emulator listening on ${url} (started in ${Math.round(performance.now() - started)} ms)`);
-  console.log(`  workflows take ${emulator.services.settings.workflowMs} ms; ${options.stateFile ? `state persisted to ${options.stateFile}` : "state in memory only"}`);
-  console.log(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/workspaces/${workspaceId}`);
+  // Handlers first: a supervisor may send SIGTERM as soon as it has read the JSON line.
   const stop = async () => {
     await emulator.stop();
     process.exit(0);
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  process.stdout.write(JSON.stringify({ url, token, workspaceId, staffToken }) + "\n");
+  console.log(`svc API emulator listening on ${url} (started in ${Math.round(performance.now() - started)} ms)`);
+  console.log(`  workflows take ${emulator.services.settings.workflowMs} ms; ${options.stateFile ? `state persisted to ${options.stateFile}` : "state in memory only"}`);
+  console.log(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/workspaces/${workspaceId}`);
 }
 
 main().catch((err) => {

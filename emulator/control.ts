@@ -105,6 +105,8 @@ export function registerControlRoutes(app: FastifyInstance, services: Services, 
     if (!parsed.success) return problem(reply, 400, "body must be { advanceMs: <non-negative integer> }");
     services.clock.advance(parsed.data.advanceMs);
     services.workflows.advance();
+    // The clock offset is part of the persisted state: a restart must not move time backwards.
+    if (services.settings.stateFile) services.store.saveTo(services.settings.stateFile, services.clock.offset);
     return send(reply, 200, { now: services.clock.iso(), offsetMs: services.clock.offset });
   });
 
@@ -148,7 +150,7 @@ export function registerControlRoutes(app: FastifyInstance, services: Services, 
   /** The current TOTP code for a secret (what an authenticator app would show). */
   app.get("/_emulator/totp", async (request, reply) => {
     const q = request.query as { secret?: string };
-    if (!q.secret) return problem(reply, 400, "query secret is required");
+    if (!q.secret || !/^[A-Za-z2-7]+=*$/.test(q.secret)) return problem(reply, 400, "query secret is required (a base32 TOTP secret)");
     return send(reply, 200, { code: totpCode(q.secret, services.clock.now()) });
   });
 }

@@ -146,7 +146,8 @@ export function buildServices(options: EmulatorOptions): { services: Services; b
     bootstrap = { token: saved.token, staffToken: saved.staffToken, workspaceId: saved.workspaceId, userId: saved.userId, email: saved.email, password: saved.password };
   } else {
     bootstrap = seedStore(services);
-    store.t.seedSnapshot.insert({ id: "seed", seed: true, snapshot: store.snapshot(0) });
+    // A deep copy: snapshot() shares the live row objects, which later updates mutate in place.
+    store.t.seedSnapshot.insert({ id: "seed", seed: true, snapshot: structuredClone(store.snapshot(0)) });
   }
   const startupSettings = structuredClone({ workflowMs: settings.workflowMs, registryAccounts: settings.registryAccounts });
   const startupRateLimits = structuredClone(services.rateLimiter.settings);

@@ -38,21 +38,26 @@ function compareKeys(a: SortKey, b: SortKey): number {
 interface Cursor {
   k: SortKey;
   id: string;
+  /** The sort field the cursor was issued for: a cursor only makes sense under the same order. */
+  s: string;
 }
+
+const invalidCursor = (name: string) =>
+  badRequest(`Invalid query: ${name} is not a cursor this API issued`, [{ field: name, message: "not a valid cursor" }]);
 
 function encodeCursor(c: Cursor): string {
   const k = typeof c.k === "bigint" ? { big: c.k.toString() } : c.k;
-  return Buffer.from(JSON.stringify({ k, id: c.id })).toString("base64url");
+  return Buffer.from(JSON.stringify({ k, id: c.id, s: c.s })).toString("base64url");
 }
 
-function decodeCursor(text: string, name: string): Cursor {
+function decodeCursor(text: string, name: string, sortField: string): Cursor {
   try {
-    const raw = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as { k: unknown; id: string };
+    const raw = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as { k: unknown; id: unknown; s: unknown };
     const k = raw.k && typeof raw.k === "object" && "big" in (raw.k as object) ? BigInt((raw.k as { big: string }).big) : (raw.k as SortKey);
-    if (typeof raw.id !== "string") throw new Error("bad cursor");
-    return { k, id: raw.id };
+    if (typeof raw.id !== "string" || !/^\d{1,20}$/.test(raw.id) || raw.s !== sortField) throw new Error("bad cursor");
+    return { k, id: raw.id, s: raw.s };
   } catch {
-    throw badRequest(`Invalid query: ${name} is not a cursor this API issued`, [{ field: name, message: "not a valid cursor" }]);
+    throw invalidCursor(name);
   }
 }
 
@@ -86,17 +91,27 @@ export function paginate<T, V>(rows: T[], query: Record<string, unknown>, view: 
   let slice: typeof keyed;
   let hasNext: boolean;
   let hasPrevious: boolean;
-  if (query.after) {
-    const c = decodeCursor(String(query.after), "after");
+  // A cursor whose key cannot be compared with this list's keys (hand-made) is a 400, not a 500.
+  const pivotOrder = (name: string) => {
+    const c = decodeCursor(String(query[name]), name, sortField);
     const pivot = { k: c.k, id: BigInt(c.id) };
-    const rest = keyed.filter((x) => order(x, pivot) > 0);
+    return (x: (typeof keyed)[number]) => {
+      try {
+        return order(x, pivot);
+      } catch {
+        throw invalidCursor(name);
+      }
+    };
+  };
+  if (query.after) {
+    const vsPivot = pivotOrder("after");
+    const rest = keyed.filter((x) => vsPivot(x) > 0);
     slice = rest.slice(0, limit);
     hasNext = rest.length > limit;
     hasPrevious = keyed.length > rest.length;
   } else if (query.before) {
-    const c = decodeCursor(String(query.before), "before");
-    const pivot = { k: c.k, id: BigInt(c.id) };
-    const head = keyed.filter((x) => order(x, pivot) < 0);
+    const vsPivot = pivotOrder("before");
+    const head = keyed.filter((x) => vsPivot(x) < 0);
     slice = head.slice(Math.max(0, head.length - limit));
     hasPrevious = head.length > limit;
     hasNext = keyed.length > head.length;
@@ -106,7 +121,7 @@ export function paginate<T, V>(rows: T[], query: Record<string, unknown>, view: 
     hasNext = keyed.length > start + limit;
     hasPrevious = start > 0 && keyed.length > 0;
   }
-  const cursorOf = (x: (typeof keyed)[number]) => encodeCursor({ k: x.k, id: x.id.toString() });
+  const cursorOf = (x: (typeof keyed)[number]) => encodeCursor({ k: x.k, id: x.id.toString(), s: sortField });
   return {
     items: slice.map((x) => view(x.row)),
     hasNext,

@@ -5,7 +5,8 @@
  * States (part 2, "States and transitions"): a new disk is PENDING and settles AVAILABLE,
  * unattached. attach needs AVAILABLE and detached; detach needs attached; resize only grows;
  * delete needs detached. While an attach, detach, resize or delete runs the disk is PENDING
- * (DELETING for a delete), so a second conflicting command answers 409.
+ * (DELETING for a delete), so a second conflicting command answers 409; a delete may abandon a
+ * create that has not finished (its workflow ends ABORTED).
  *
  * Billing: every disk is its own STORAGE billing subject (kind DISK), except the boot disk of a
  * PLAN instance, whose storage is part of the plan's flat price.
@@ -21,7 +22,7 @@ import { contains, parseWith, pathId, queryBool, queryIds, queryList, zId, zInt 
 import { workflowWithResource } from "../core/choices";
 import { effectiveRole, type AccessNeed } from "../core/auth";
 import { pricePart, rebill, startBilling, stopBilling } from "../pricing";
-import { RESOURCE_STATES, type DiskRow, type InstanceRow, type ResourceState } from "../model";
+import { RESOURCE_STATES, type DiskRow, type InstanceRow } from "../model";
 import { nodesInRegion, workspaceSummary } from "./catalog";
 
 export const DISK_BACKENDS = ["LOCAL", "CEPH"] as const;
@@ -335,8 +336,12 @@ export const disksDomain: Domain = {
       handler: (ctx) => {
         const disk = loadDisk(ctx, DISK_WRITE);
         if (disk.instanceId) throw conflict("Disk is attached; detach it before deleting");
-        const busy: ResourceState[] = ["PENDING", "DELETING"];
-        if (busy.includes(disk.state)) throw conflict(`Disk is ${disk.state}`);
+        // A delete may abandon a create that has not finished (a disk stuck in PENDING must not be
+        // undeletable), but not race a command that is changing the disk.
+        const running = ctx.workflows.activeFor("disks", disk.id);
+        const busy = disk.state === "DELETING" || running.some((w) => w.name !== "create-disk");
+        if (busy) throw conflict(`Disk is ${disk.state}: ${running.map((w) => w.name).join(", ") || "deleting"} in progress`);
+        ctx.workflows.abort(running);
         ctx.store.t.disks.update(disk.id, { state: "DELETING" });
         return accepted(diskWorkflow(ctx, disk, "delete-disk", DISK_DELETED));
       },

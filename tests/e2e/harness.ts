@@ -65,6 +65,8 @@ export interface E2E {
   /** Mutating /v1 requests (POST, PUT, PATCH, DELETE) after `since`. */
   mutations(since?: number): Promise<LoggedRequest[]>;
   lastSeq(): Promise<number>;
+  /** Everything the CLI printed during this file's operations (progress lines included). */
+  output(): string;
   inventoryTotal(): Promise<{ total: number; resources: Record<string, unknown[]> }>;
   stop(): Promise<void>;
 }
@@ -108,7 +110,9 @@ export async function startE2E(name: string, options: { workflowMs?: number; see
     "svc:token": { value: emu.emu.token, secret: true },
     "svc:workspaceId": { value: emu.workspaceId },
   });
-  const setResources = (resources: Declaration[]) => stack.setConfig("scenario:resources", { value: JSON.stringify(resources) });
+  // Stored as secret config: dynamic providers receive the whole stack config, and the engine
+  // records it with the default provider, so a declared secret must not travel in plain config.
+  const setResources = (resources: Declaration[]) => stack.setConfig("scenario:resources", { value: JSON.stringify(resources), secret: true });
   const logs: string[] = [];
   const onOutput = (out: string) => logs.push(out);
 
@@ -174,6 +178,7 @@ export async function startE2E(name: string, options: { workflowMs?: number; see
     async inventoryTotal() {
       return (await control(`/_emulator/inventory`)) as { total: number; resources: Record<string, unknown[]> };
     },
+    output: () => logs.join(""),
     async stop() {
       try {
         await stack.destroy({ color: "never" });

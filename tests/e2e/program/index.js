@@ -8,8 +8,8 @@
 const pulumi = require("@pulumi/pulumi");
 const svc = require("pulumi-svc");
 
-const config = new pulumi.Config("scenario");
-const declarations = JSON.parse(config.get("resources") || "[]");
+// Secret config (it may carry declared secrets); read raw, without the plain-get warning.
+const declarations = JSON.parse(pulumi.runtime.getConfig("scenario:resources") || "[]");
 const declared = {};
 
 function resolve(value) {

@@ -200,13 +200,29 @@ describe("attach, detach, resize, delete", () => {
     expect(store().t.billingSubjects.find((b) => b.resourceId === disk.id)!.endedAt).not.toBeNull();
   });
 
-  test("a pending disk cannot be attached or resized (409)", async () => {
+  test("a pending disk cannot be attached or resized (409), but deleting it abandons the create", async () => {
     const inst = await createInstance(t);
     await withSlowWorkflows(t, 1000, async () => {
       const disk = await createDisk();
       expect((await post(`/v1/disks/${disk.id}/attach`, { instance_id: BigInt(inst.id) })).status).toBe(409);
       expect((await post(`/v1/disks/${disk.id}/resize`, { size: 20 * GiB })).status).toBe(409);
-      expect((await t.api.delete(`/v1/disks/${disk.id}`)).status).toBe(409);
+      const createWorkflow = store().t.workflows.find((w) => w.resource?.id === disk.id && w.name === "create-disk")!;
+      const del = await t.api.delete(`/v1/disks/${disk.id}`);
+      expect(del.status).toBe(202);
+      expect((await t.api.get(`/v1/workflows/${createWorkflow.id}`)).body.state).toBe("ABORTED");
+      await t.waitWorkflow(del.body.id, 3000);
+      expect((await t.api.get(`/v1/disks/${disk.id}`)).status).toBe(404);
+    });
+  });
+
+  test("a disk busy with a command cannot be deleted (409)", async () => {
+    const disk = await createDisk();
+    await settle(disk.id);
+    await withSlowWorkflows(t, 1000, async () => {
+      expect((await post(`/v1/disks/${disk.id}/resize`, { size: 20 * GiB })).status).toBe(202);
+      const refused = await t.api.delete(`/v1/disks/${disk.id}`);
+      expect(refused.status).toBe(409);
+      expect(refused.message).toMatch(/resize-disk in progress/);
     });
   });
 });
