@@ -17,7 +17,9 @@ const SPECS: Record<string, () => ResourceSpec> = {
   K3sNode: () => require("./k3sNode").k3sNodeSpec,
   K3sService: () => require("./k3sService").k3sServiceSpec,
   K3sSecret: () => require("./k3sSecret").k3sSecretSpec,
-  // issue 4 resources
+  // access and billing (workspace, invites, tokens, SSH keys, registry credentials, coupons)
+  // apps, images and recipes
+  // networking (VPC attachments, floating IPs, load balancers, BGP)
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -1,38 +1,10 @@
 /**
- * Lookups: read-only queries a program uses to pick plans, images, nodes... Each comes in a
- * plain form (a Promise) and an Output form (`...Output`, taking Inputs).
- *
- * Dynamic providers cannot serve invokes, so lookups run in the program's own process with the
- * same configuration as the resources (svc:baseUrl, svc:token, svc:workspaceId, or the SVC_*
- * environment). They only read, so they also run during preview.
+ * Catalogue lookups: plans (spec part 2, Plans and nodes) and images (part 2, Images).
  */
-import * as pulumi from "@pulumi/pulumi";
-import { SvcClient, type Query } from "../provider/client";
-import { resolveConfig, type ProviderConfig } from "../provider/config";
-import { listAll } from "../provider/paging";
-import { idOf, numberOf } from "../provider/schema";
-
-let cached: { client: SvcClient; config: ProviderConfig } | undefined;
-
-/** The program-side client, configured like the provider (stack config first, environment second). */
-export function lookupClient(): { client: SvcClient; config: ProviderConfig } {
-  if (!cached) {
-    const config = resolveConfig({ get: (key) => pulumi.runtime.getConfig(key), env: process.env });
-    cached = { client: new SvcClient(config), config };
-  }
-  return cached;
-}
-
-function workspaceOf(args: { workspaceId?: string }): string {
-  const ws = args.workspaceId ?? lookupClient().config.workspaceId;
-  if (!ws) throw new Error("this lookup needs a workspace: pass workspaceId, or set svc:workspaceId / SVC_WORKSPACE_ID");
-  return ws;
-}
-
-/** Turns a plain lookup into its Output form. */
-function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: pulumi.Input<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((plain) => fn(plain as A)) as pulumi.Output<R>;
-}
+import type { Query } from "../../provider/client";
+import { listAll } from "../../provider/paging";
+import { idOf, numberOf } from "../../provider/schema";
+import { lookupClient, outputForm, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Plans (spec part 2, Plans and nodes: GET /v1/plans, keyset-paged)
