@@ -88,17 +88,29 @@ function pulumiEnv(home: string, backend: string): Record<string, string> {
   };
 }
 
-/** A fresh project directory whose node_modules resolves to this repository's. */
-function makeProjectDir(prefix: string): string {
+/**
+ * A fresh project directory holding a copy of a program (default: the scenario program), whose
+ * node_modules resolves to this repository's, as `pulumi-svc` would in a user's project.
+ */
+function makeProjectDir(prefix: string, programDir: string = PROGRAM): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
-  for (const file of ["Pulumi.yaml", "package.json", "index.js"]) fs.copyFileSync(path.join(PROGRAM, file), path.join(dir, file));
+  fs.cpSync(programDir, dir, { recursive: true, filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === programDir });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
   return dir;
 }
 
-export async function startE2E(name: string, options: { workflowMs?: number; seed?: number } = {}): Promise<E2E> {
+export interface E2EOptions {
+  workflowMs?: number;
+  seed?: number;
+  /** Run this program directory (an example) instead of the scenario program. */
+  programDir?: string;
+  /** Use the emulator's staff/operator token as svc:token (Administrator-only resources). */
+  staff?: boolean;
+}
+
+export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
   const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 });
-  const dir = makeProjectDir(name);
+  const dir = makeProjectDir(name, options.programDir);
   const home = path.join(dir, ".pulumi-home");
   const backend = path.join(dir, ".pulumi-state");
   fs.mkdirSync(home);
@@ -107,7 +119,7 @@ export async function startE2E(name: string, options: { workflowMs?: number; see
   const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },
-    "svc:token": { value: emu.emu.token, secret: true },
+    "svc:token": { value: options.staff ? emu.emu.staffToken : emu.emu.token, secret: true },
     "svc:workspaceId": { value: emu.workspaceId },
   });
   // Stored as secret config: dynamic providers receive the whole stack config, and the engine
