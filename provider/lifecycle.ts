@@ -89,7 +89,32 @@ export class PartialFailure extends Error {
   }
 }
 
+/**
+ * Errors reach people through `pulumi up`: the dynamic-provider host prints `${err}: ${err.stack}`,
+ * so the stack is dropped (the message already says what failed, where and what to do) unless
+ * PULUMI_SVC_DEBUG is set.
+ */
+function forPeople<T extends object>(provider: T): T {
+  if (process.env.PULUMI_SVC_DEBUG) return provider;
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(provider)) {
+    wrapped[name] = async (...args: unknown[]) => {
+      try {
+        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+      } catch (err) {
+        if (err instanceof Error) err.stack = "";
+        throw err;
+      }
+    };
+  }
+  return wrapped as T;
+}
+
 export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
+  return forPeople(buildSpecProvider(spec, runtime));
+}
+
+function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
   const shape = {
     ...spec.inputs.shape,
     ...(spec.workspaceScoped ? workspaceInput : {}),
@@ -328,12 +353,25 @@ export function buildProvider<I extends Record<string, unknown>, O extends Outpu
         return;
       }
       await spec.api.beforeDelete?.(ctx, id, olds);
+      const sendDelete = async () => ctx.waitForWorkflow((await spec.api.delete(ctx, id, olds)) ?? null, "delete");
       try {
-        const workflow = await spec.api.delete(ctx, id, olds);
-        await ctx.waitForWorkflow(workflow ?? null, "delete");
+        await sendDelete();
       } catch (err) {
         if (err instanceof ApiError && err.notFound) return;
-        throw err;
+        // Refused while the resource is busy (a command still running): let it settle, then once more.
+        if (!(err instanceof ApiError && err.status === 409 && spec.api.settled)) throw err;
+        ctx.progress(`the API refused the delete for now (${err.reason}); waiting for the resource to settle`);
+        try {
+          await settle(ctx, id, olds);
+        } catch (settleErr) {
+          if (!(settleErr instanceof WorkflowError)) throw settleErr; // a FAILED resource can still be deleted
+        }
+        try {
+          await sendDelete();
+        } catch (again) {
+          if (again instanceof ApiError && again.notFound) return;
+          throw again;
+        }
       }
       const gone = async () => {
         const outs = await spec.api.read(ctx, id, olds as Partial<O> & Partial<I>);

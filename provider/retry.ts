@@ -12,10 +12,13 @@
 export interface RetryPolicy {
   maxAttempts: number;
   baseDelayMs: number;
+  /** Cap of the computed backoff. */
   maxDelayMs: number;
+  /** Longest Retry-After honoured as sent (a sanity bound against absurd values). */
+  maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 8_000 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 6, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
 /** Statuses that mean "try again later" (spec part 1, "Errors": 429 back off and retry). */
 export const RETRYABLE_STATUSES = new Set([429, 502, 503, 504]);
@@ -58,6 +61,6 @@ export function decide(a: Attempt, policy: RetryPolicy = DEFAULT_RETRY_POLICY, r
   const unprocessed = a.status === 429 || a.network?.notSent === true;
   if (!repeatable && !unprocessed) return { retry: false, ambiguous: true };
   if (a.attempt >= policy.maxAttempts) return { retry: false, ambiguous: !repeatable && !unprocessed };
-  const delayMs = Math.min(policy.maxDelayMs * 4, a.retryAfterMs ?? backoffDelay(a.attempt, policy, random));
+  const delayMs = a.retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, policy, random);
   return { retry: true, delayMs };
 }

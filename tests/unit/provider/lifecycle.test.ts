@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
-import { command, patch, replace, type ResourceSpec } from "../../../provider/spec";
+import { command, depends, patch, remember, replace, type ResourceSpec } from "../../../provider/spec";
 
-type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string };
+type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string; deletion?: string; tier?: number };
 
 const spec: ResourceSpec<Inputs> = {
   kind: "Widget",
@@ -14,11 +14,23 @@ const spec: ResourceSpec<Inputs> = {
     portStart: z.number().int().min(1).max(65535).optional(),
     portEnd: z.number().int().min(1).max(65535).optional(),
     instanceId: z.string().optional(),
+    deletion: z.enum(["immediate", "scheduled"]).optional(),
+    tier: z.number().optional(),
   }),
   rules: [
     { fields: ["portStart", "portEnd"], property: "portEnd", check: (i) => (i.portEnd !== undefined && i.portStart === undefined ? "port_end needs port_start" : undefined) },
   ],
-  policies: { name: patch, size: command("resize"), region: replace, portStart: replace, portEnd: replace, instanceId: command("attach") },
+  policies: {
+    name: patch,
+    size: command("resize"),
+    region: replace,
+    portStart: replace,
+    portEnd: replace,
+    instanceId: command("attach"),
+    deletion: remember,
+    // Upgrading is in place; downgrading recreates.
+    tier: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
+  },
   uniqueKey: ["name"],
   stableOutputs: ["vlan"],
   broken: (o) => o.state === "FAILED",
@@ -123,6 +135,15 @@ describe("diff", () => {
 
   it("treats a value not known until up as a change", async () => {
     expect(await diff({ ...valid, region: UNKNOWN })).toMatchObject({ changes: true, replaces: ["region"] });
+  });
+
+  it("records a remembered setting with an in-place update that needs no API call", async () => {
+    expect(await diff({ ...valid, deletion: "scheduled" }, { ...olds, deletion: "immediate" })).toMatchObject({ changes: true, replaces: [] });
+  });
+
+  it("decides a depends-policy from how the value changes", async () => {
+    expect(await diff({ ...valid, tier: 3 }, { ...olds, tier: 2 })).toMatchObject({ changes: true, replaces: [] });
+    expect(await diff({ ...valid, tier: 1 }, { ...olds, tier: 2 })).toMatchObject({ changes: true, replaces: ["tier"] });
   });
 
   it("leaves unset optional inputs unmanaged", async () => {

@@ -1,0 +1,160 @@
+/**
+ * The provider's HTTP client, pager and waiter against the emulator over real HTTP: the retry
+ * policy on real faults, lossless identifiers, errors worded for people.
+ */
+import { SvcClient, isAmbiguous, type RetryEvent } from "../../../provider/client";
+import { ApiError, DeadlineError, NetworkError, WorkflowError } from "../../../provider/errors";
+import { listAll } from "../../../provider/paging";
+import { workflowOf } from "../../../provider/envelope";
+import { POLL_INITIAL_MS, POLL_MAX_MS, waitForWorkflow, waitUntil } from "../../../provider/workflows";
+import { setProgressSink } from "../../../provider/progress";
+import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+
+const fast = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50 };
+
+describe("SvcClient against the emulator", () => {
+  let t: TestEmulator;
+  let client: SvcClient;
+  let retries: RetryEvent[];
+  const progress: string[] = [];
+
+  beforeAll(async () => {
+    t = await startTestEmulator();
+    setProgressSink((line) => progress.push(line));
+  });
+  afterAll(async () => {
+    await t.stop();
+  });
+  beforeEach(async () => {
+    await t.control.post("/_emulator/reset");
+    retries = [];
+    client = new SvcClient({ baseUrl: t.emu.url, token: t.emu.token, workspaceId: t.workspaceId }, { retry: fast, onRetry: (e) => retries.push(e) });
+  });
+
+  const log = async (path: string) => (await t.control.get(`/_emulator/requests`, { path })).body.requests as Array<{ method: string; status: number }>;
+  const vpcBody = (name: string) => ({ name, description: "d", range: "10.1.0.0/16" });
+
+  it("retries a read answered 503 until it succeeds", async () => {
+    await t.control.post("/_emulator/faults", { kind: "status", status: 503, method: "GET", path: "/v1/workspaces/*", times: 2 });
+    const ws = await client.get<{ id: string }>(`/v1/workspaces/${t.workspaceId}`);
+    expect(ws.id).toBe(t.workspaceId);
+    expect((await log(`/v1/workspaces/${t.workspaceId}`)).map((r) => r.status)).toEqual([503, 503, 200]);
+    expect(retries.map((r) => r.cause)).toEqual(["503", "503"]);
+  });
+
+  it("honours Retry-After on a 429", async () => {
+    await t.control.post("/_emulator/faults", { kind: "status", status: 429, retryAfterSeconds: 1, method: "GET", path: "/v1/plans", times: 1 });
+    await client.get("/v1/plans");
+    expect(retries).toEqual([expect.objectContaining({ delayMs: 1000, cause: "429" })]);
+  });
+
+  it("resends a POST refused with 429 (the API did nothing)", async () => {
+    await t.control.post("/_emulator/faults", { kind: "status", status: 429, method: "POST", path: "/v1/workspaces/*/vpcs", times: 1 });
+    await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("after-429"));
+    expect((await log(`/v1/workspaces/${t.workspaceId}/vpcs`)).filter((r) => r.method === "POST").map((r) => r.status)).toEqual([429, 201]);
+  });
+
+  it.each([502, 503])("never resends a POST answered %i: the failure is ambiguous", async (status) => {
+    await t.control.post("/_emulator/faults", { kind: "status", status, method: "POST", path: "/v1/workspaces/*/vpcs", times: 1 });
+    const err = await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("ambiguous")).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(isAmbiguous(err)).toBe(true);
+    expect((await log(`/v1/workspaces/${t.workspaceId}/vpcs`)).filter((r) => r.method === "POST")).toHaveLength(1);
+  });
+
+  it("reports a dropped connection after a committed POST as an ambiguous network error", async () => {
+    await t.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/workspaces/*/vpcs", times: 1 });
+    const err = await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("dropped")).catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(isAmbiguous(err)).toBe(true);
+    expect(err.message).toMatch(/may or may not have applied it/);
+    const list = await client.get<{ items: unknown[] }>(`/v1/workspaces/${t.workspaceId}/vpcs`, { name: "dropped" });
+    expect(list.items).toHaveLength(1);
+  });
+
+  it("retries when the server cannot be reached, then gives up with the cause", async () => {
+    const down = new SvcClient({ baseUrl: "http://127.0.0.1:9", token: "x", workspaceId: null }, { retry: fast, onRetry: (e) => retries.push(e) });
+    const err = await down.get("/v1/plans").catch((e) => e);
+    expect(err).toBeInstanceOf(NetworkError);
+    expect(err.notSent).toBe(true);
+    expect(retries).toHaveLength(fast.maxAttempts - 1);
+  });
+
+  it("words API errors for people: method, path, status, X-Message reason and field errors", async () => {
+    const err = await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, { name: "ab", description: "d", range: "8.8.8.0/24" }).catch((e) => e);
+    expect(err).toBeInstanceOf(ApiError);
+    expect(err.status).toBe(400);
+    expect(err.message).toMatch(new RegExp(`^POST /v1/workspaces/${t.workspaceId}/vpcs answered 400 Bad Request: .+ \\(name: .+\\)\\.$`));
+    const unauthorised = await new SvcClient({ baseUrl: t.emu.url, token: "nope", workspaceId: null }).get("/v1/plans").catch((e) => e);
+    expect(unauthorised.message).toMatch(/answered 401 Unauthorized: Unrecognised token\. Check svc:token/);
+  });
+
+  it("keeps identifiers above 2^53 exact in bodies and answers", async () => {
+    const vpc = await client.post<{ id: string }>(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("big-ids"));
+    expect(BigInt(vpc.id)).toBeGreaterThan(2n ** 53n);
+    const plans = await listAll<{ id: string; name: string }>(client, "/v1/plans");
+    const plan = plans.find((p) => p.name === "lightning-1")!;
+    const created = await client.post(`/v1/workspaces/${t.workspaceId}/instances`, { type: "PLAN", name: "exact", region: "NA_01", plan: BigInt(plan.id), vpcs: [BigInt(vpc.id)] });
+    const wf = workflowOf(created);
+    await waitForWorkflow(client, wf, { deadline: Date.now() + 10_000, label: "Instance \"exact\"", operation: "create" });
+    const instance = (created as { resource: { id: string } }).resource;
+    const detail = await client.get<{ plan: { id: string }; vpcs: Array<{ id: string }> }>(`/v1/instances/${instance.id}`);
+    expect(detail.plan.id).toBe(plan.id);
+    expect(detail.vpcs[0].id).toBe(vpc.id);
+  });
+
+  it("walks every page of a list exactly once", async () => {
+    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { quota: { ...(await t.api.get(`/v1/workspaces/${t.workspaceId}/quota`)).body, max_vpcs: 300 } });
+    for (let i = 0; i < 230; i++) await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody(`page-${String(i).padStart(3, "0")}`));
+    const all = await listAll<{ id: string; name: string }>(client, `/v1/workspaces/${t.workspaceId}/vpcs`, { name: "page-" });
+    expect(all).toHaveLength(230);
+    expect(new Set(all.map((v) => v.id)).size).toBe(230);
+    const gets = (await log(`/v1/workspaces/${t.workspaceId}/vpcs`)).filter((r) => r.method === "GET");
+    expect(gets.length).toBe(3);
+  });
+
+  it("turns a FAILED workflow into an error naming the operation and the resource", async () => {
+    await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
+    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "d", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
+    const err = await waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: 'Disk "d"', operation: "create" }).catch((e) => e);
+    expect(err).toBeInstanceOf(WorkflowError);
+    expect(err.message).toMatch(/^Disk "d": create failed: workflow create-disk \d+ ended FAILED$/);
+    expect(progress.some((line) => /^svc: Disk "d": create: workflow create-disk \d+ QUEUED$/.test(line))).toBe(true);
+  });
+
+  it.each(["ABORTED", "TIMED_OUT"])("treats a workflow ending %s as a failure too", async (outcome) => {
+    await t.control.post("/_emulator/faults", { kind: "workflow", outcome, method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
+    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "d2", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
+    await expect(waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: "Disk", operation: "create" })).rejects.toThrow(`ended ${outcome}`);
+  });
+
+  it("gives up at the deadline with what is still running", async () => {
+    await t.control.post("/_emulator/faults", { kind: "stuck", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
+    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "stuck", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
+    const err = await waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 700, label: 'Disk "stuck"', operation: "create" }).catch((e) => e);
+    expect(err).toBeInstanceOf(DeadlineError);
+    expect(err.message).toMatch(/Disk "stuck": create did not finish before its deadline \(workflow \d+ still RUNNING\); raise timeouts.create/);
+  });
+});
+
+describe("polling backoff", () => {
+  it("starts at 250 ms or less, grows, and is capped at 5 s or less", async () => {
+    expect(POLL_INITIAL_MS).toBeLessThanOrEqual(250);
+    expect(POLL_MAX_MS).toBeLessThanOrEqual(5000);
+    const gaps: number[] = [];
+    let last = Date.now();
+    let calls = 0;
+    await waitUntil(
+      async () => {
+        const now = Date.now();
+        gaps.push(now - last);
+        last = now;
+        return ++calls >= 6 ? true : undefined;
+      },
+      { deadline: Date.now() + 60_000, label: "x", operation: "create", describe: () => "", initialDelayMs: 20, maxDelayMs: 60 },
+    );
+    // Jitter is ±20%: the sixth wait is capped near 60 ms, the first near 20 ms.
+    expect(gaps[1]).toBeLessThan(gaps[5] + 20);
+    expect(Math.max(...gaps.slice(1))).toBeLessThan(60 * 1.2 + 50);
+  });
+});
