@@ -283,13 +283,14 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       return { inputs, failures };
     },
 
-    async diff(_id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
       const changed = changedFields(olds, news);
       const replaces = changed.filter((f) => policyOf(f, olds[f], news[f]).kind === "replace");
       const broken = spec.broken?.(olds as O) ?? false;
       if (broken && !replaces.length) replaces.push("state");
       // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
-      const unsettled = !broken && !!spec.api.settled && olds.id !== undefined && spec.api.settled(olds as O) !== true;
+      const inProgress = spec.api.inProgress ?? (spec.api.settled ? (o: O) => spec.api.settled!(o) === false : () => false);
+      const unsettled = !broken && !!id && inProgress(olds as O);
       return {
         changes: changed.length > 0 || broken || unsettled,
         replaces,

@@ -85,6 +85,12 @@ export interface ResourceApi<I, O extends Outputs> {
   read(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
   /** Whether the resource has settled: true, false (still moving) or a failure message. */
   settled?(outputs: O): boolean | string;
+  /**
+   * Whether a recorded state is mid-operation (a create that ran out of time), so the next up
+   * finishes it; default: not `settled`. Resources whose `settled` also covers health (a service
+   * with fewer replicas than desired) narrow this to the transitional statuses.
+   */
+  inProgress?(outputs: O): boolean;
   /** The state shown in progress lines. */
   stateOf?(outputs: O): string;
   /** Update steps by name: "patch" for patch fields, and each command named in the policy table. */
@@ -124,7 +130,10 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   stableOutputs?: string[];
   /** Outputs that hold secrets (marked secret in state). */
   secretOutputs?: string[];
-  /** Outputs that are write-only in the API and must be kept from the prior state on read. */
+  /**
+   * Outputs that are write-only in the API and must be kept from the prior state on read. A read
+   * may return null for such a key to mark it stale (changed outside Pulumi); the next up rewrites it.
+   */
   keepFromState?: string[];
   /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
   label?(inputs: Partial<I>, id?: string): string;

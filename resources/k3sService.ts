@@ -250,6 +250,9 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
     },
     read: (ctx, id, prior) => read(ctx, id, prior),
     settled,
+    // Mid-operation statuses only: a RUNNING service short of replicas (a target powered off) is
+    // degraded, not unfinished, and must not show a change on every preview.
+    inProgress: (s) => s.status === "DEPLOYING" || s.status === "UPDATING" || s.status === "DELETING",
     stateOf,
     update: {
       // PUT is the full desired state: whatever changed, every field is sent.

@@ -23,6 +23,17 @@ const SPECS: Record<string, () => ResourceSpec> = {
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
+/** Every resource kind, in registry order. */
+export function kinds(): string[] {
+  return Object.keys(SPECS);
+}
+
+/** The file a kind's spec lives in (for generated documentation). */
+export function sourceFileOf(kind: string): string {
+  const match = /require\("\.\/([^"]+)"\)/.exec(SPECS[kind].toString());
+  return match ? `resources/${match[1]}.ts` : "";
+}
+
 export function specFor(kind: string): ResourceSpec {
   const load = SPECS[kind];
   if (!load) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);

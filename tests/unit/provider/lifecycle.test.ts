@@ -102,7 +102,7 @@ describe("check", () => {
 });
 
 describe("diff", () => {
-  const olds = { ...valid, workspaceId: "42", state: "AVAILABLE", vlan: 7, id: "1" };
+  const olds = { ...valid, workspaceId: "42", state: "AVAILABLE", vlan: 7 };
   const diff = (news: Record<string, unknown>, o: Record<string, unknown> = olds) => provider.diff!("1", o, { workspaceId: "42", ...news });
 
   it("reports no change for identical inputs, ignoring computed outputs", async () => {
