@@ -91,9 +91,26 @@ describe("provider behaviour through the real pulumi engine", () => {
     expect(e2e.output()).toMatch(/the create answer was lost .* adopted it/);
   });
 
+  it("finishes, on the next up, a create that outlived its deadline", async () => {
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 8000 });
+    const slow = { type: "Disk", name: "slow", args: { name: "slow", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "2s" } } };
+    const message = await e2e.upFails([...base(), slow]);
+    expect(message).toMatch(/Disk "slow": create did not finish before its deadline/);
+    const recorded = await e2e.resource("slow");
+    expect(recorded.outputs.state).toBe("PENDING");
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+    const preview = await e2e.preview([...base(), slow]);
+    expect(preview.changeSummary).toMatchObject({ update: 1 });
+    await e2e.up([...base(), slow]);
+    const finished = await e2e.resource("slow");
+    expect(finished.id).toBe(recorded.id);
+    expect(finished.outputs.state).toBe("AVAILABLE");
+  });
+
   it("fails at the deadline from timeouts, keeping the half-created resource in state for the next up", async () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "stuck", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
-    const message = await e2e.upFails([...base(), { type: "Disk", name: "stuck", args: { name: "stuck", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "3s" } } }]);
+    const slow = { type: "Disk", name: "slow", args: { name: "slow", size: GiB, backend: "LOCAL", region: "NA_01" } };
+    const message = await e2e.upFails([...base(), slow, { type: "Disk", name: "stuck", args: { name: "stuck", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "3s" } } }]);
     expect(message).toMatch(/Disk "stuck": create did not finish before its deadline .*raise timeouts\.create/);
     const kept = await e2e.resource("stuck");
     expect(kept.outputs.state).toBe("PENDING");
