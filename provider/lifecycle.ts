@@ -39,10 +39,10 @@ const zDuration = z.string().superRefine((v, ctx) => {
   if (typeof ms === "string") ctx.addIssue({ code: "custom", message: ms });
 });
 
-const commonInputs = {
+const commonInputs = (adoptIdPattern: RegExp) => ({
   timeouts: z.object({ create: zDuration.optional(), update: zDuration.optional(), delete: zDuration.optional() }).strict().optional(),
-  adoptId: z.string().regex(/^\d+$/, "must be the numeric id of an existing resource").optional(),
-};
+  adoptId: z.string().regex(adoptIdPattern, "must be the id of an existing resource of this kind").optional(),
+});
 
 const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a workspace id (digits)") };
 
@@ -118,7 +118,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   const shape = {
     ...spec.inputs.shape,
     ...(spec.workspaceScoped ? workspaceInput : {}),
-    ...commonInputs,
+    ...commonInputs(spec.adoptIdPattern ?? /^\d+$/),
   };
   const policies: Record<string, Policy> = {
     ...spec.policies,
@@ -143,6 +143,14 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   /** Fields whose desired value differs from the recorded one (undefined desired = not managed). */
   const changedFields = (olds: Record<string, unknown>, news: Record<string, unknown>): string[] =>
     managedFields.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || !isEqual(olds[f], news[f])));
+
+  /** Whether a replacement keeps the unique key (so the old one must be deleted first). */
+  const sameUniqueKey = (olds: Record<string, unknown>, news: Record<string, unknown>): boolean => {
+    const key = spec.uniqueKey;
+    if (!key) return false;
+    if (typeof key === "function") return !containsUnknown(news) && isEqual(key(olds as Partial<I>), key(news as Partial<I>));
+    return key.length > 0 && key.every((f) => !containsUnknown(news[f]) && isEqual(olds[f], news[f]));
+  };
 
   /** Outputs as recorded: what the API reports, plus write-only values carried over. */
   const finalize = (outs: O, carry: Record<string, unknown>): Record<string, unknown> => {
@@ -251,6 +259,9 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
         if (ws) raw.workspaceId = ws;
         else failures.push({ property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" });
       }
+      // Like the engine's import option, adoptId applies only while the resource is not in the
+      // stack yet; once it is, a replacement must create anew, not re-adopt the id it deletes.
+      if (olds && Object.keys(olds).length) delete raw.adoptId;
       const unknownKeys = Object.keys(raw).filter((k) => containsUnknown(raw[k]));
       const known = without(raw, ...unknownKeys);
       // Unknown values are validated at `up`; a missing workspace was reported above.
@@ -296,7 +307,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
         replaces,
         stables: spec.stableOutputs ?? [],
         // Unique names collide if the replacement is created first and keeps the same name.
-        deleteBeforeReplace: replaces.length > 0 && (spec.uniqueKey ?? []).every((f) => !changed.includes(f)),
+        deleteBeforeReplace: replaces.length > 0 && (!!spec.deleteFirst || sameUniqueKey(olds, news)),
       };
     },
 
@@ -308,17 +319,18 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       ctx.progress(`created id ${created.id}`);
       try {
         await ctx.waitForWorkflow(created.workflow, "create");
-        let outs = await settle(ctx, created.id, inputs);
+        const carry = { ...inputs, ...(created.outputs ?? {}) };
+        let outs = await settle(ctx, created.id, carry);
         if (spec.api.afterCreate?.length) {
           const pending = changedFields(outs, inputs);
           if (pending.length) {
             await runUpdateSteps(ctx, created.id, outs, inputs, pending, spec.api.afterCreate);
-            outs = await settle(ctx, created.id, inputs);
+            outs = await settle(ctx, created.id, carry);
           }
         }
-        return { id: created.id, outs: finalize(outs, inputs) };
+        return { id: created.id, outs: finalize(outs, carry) };
       } catch (err) {
-        throw await partialFailure(ctx, created.id, inputs, props[PROVIDER_KEY], err);
+        throw await partialFailure(ctx, created.id, { ...inputs, ...(created.outputs ?? {}) }, props[PROVIDER_KEY], err);
       }
     },
 

@@ -6,7 +6,7 @@ import { z } from "zod";
 import { formatCidr, isRfc1918, parseCidr } from "./cidr";
 
 /** An identifier input: a string of digits (ids exceed 2^53; never a JS number). */
-export const zId = (what = "identifier") => z.string().regex(/^\d{1,20}$/, `must be a ${what} (digits)`);
+export const zId = (what = "identifier") => z.string().regex(/^\d{1,20}$/, `must be the ${what} (digits)`);
 
 /** A string of `min` to `max` characters, with the spec reference in the message. */
 export const zText = (min: number, max: number, where: string) => {

@@ -68,6 +68,8 @@ export type Outputs = Record<string, unknown>;
 export interface Created {
   id: string;
   workflow?: Workflow | null;
+  /** Outputs only the create answer carries (a token's plaintext code): recorded once, kept after. */
+  outputs?: Record<string, unknown>;
 }
 
 /** An update step: runs when any of the fields with its policy changed. */
@@ -143,7 +145,18 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
    * Inputs that must be unique among live resources (an app's name in its workspace). When a
    * replacement keeps them unchanged, the old resource is deleted first.
    */
-  uniqueKey?: Array<keyof I & string>;
+  uniqueKey?: Array<keyof I & string> | ((inputs: Partial<I>) => unknown);
+  /**
+   * Always delete the old resource before creating its replacement (an app: its name and host
+   * ports would collide). By default a replacement is created first, unless `uniqueKey` says the
+   * two would share a unique name.
+   */
+  deleteFirst?: boolean;
+  /**
+   * What an `adoptId` looks like for this kind (default: digits). Resources with a synthetic id
+   * (an attachment "instance:vpc") widen it.
+   */
+  adoptIdPattern?: RegExp;
   /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
   retainOnDelete?: boolean;
   api: ResourceApi<I, O>;

@@ -18,8 +18,27 @@ const SPECS: Record<string, () => ResourceSpec> = {
   K3sService: () => require("./k3sService").k3sServiceSpec,
   K3sSecret: () => require("./k3sSecret").k3sSecretSpec,
   // access and billing (workspace, invites, tokens, SSH keys, registry credentials, coupons)
+  Workspace: () => require("./workspace").workspaceSpec,
+  WorkspaceInvite: () => require("./workspaceInvite").workspaceInviteSpec,
+  ApiToken: () => require("./apiToken").apiTokenSpec,
+  SshKey: () => require("./sshKey").sshKeySpec,
+  RegistryCredential: () => require("./registryCredential").registryCredentialSpec,
+  Coupon: () => require("./coupon").couponSpec,
   // apps, images and recipes
+  App: () => require("./app").appSpec,
+  AppTemplate: () => require("./appTemplate").appTemplateSpec,
+  Image: () => require("./image").imageSpec,
+  Snapshot: () => require("./snapshot").snapshotSpec,
+  Recipe: () => require("./recipe").recipeSpec,
+  RecipeInstallation: () => require("./recipeInstallation").recipeInstallationSpec,
   // networking (VPC attachments, floating IPs, load balancers, BGP)
+  VpcAttachment: () => require("./vpcAttachment").vpcAttachmentSpec,
+  FloatingIp: () => require("./floatingIp").floatingIpSpec,
+  FloatingIpAttachment: () => require("./floatingIpAttachment").floatingIpAttachmentSpec,
+  NetLoadBalancer: () => require("./netLoadBalancer").netLoadBalancerSpec,
+  NetLoadBalancerMember: () => require("./netLoadBalancerMember").netLoadBalancerMemberSpec,
+  BgpConfig: () => require("./bgpConfig").bgpConfigSpec,
+  BgpPrefix: () => require("./bgpPrefix").bgpPrefixSpec,
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 

@@ -87,7 +87,8 @@ export const getPlanOutput = outputForm(getPlan);
 // ---------------------------------------------------------------------------------------------
 // Images (spec part 2, Images: GET /v1/workspaces/{wid}/images, workspace-owned plus platform)
 
-export interface Image {
+/** An image as lookups return it (named apart from the `Image` resource class). */
+export interface ImageInfo {
   id: string;
   name: string;
   kind: "TEMPLATE" | "BACKUP" | "ISO";
@@ -103,8 +104,20 @@ export interface Image {
 
 export interface GetImagesArgs {
   workspaceId?: string;
+  /** Quick search (name, description or id). */
+  q?: string;
   /** Name filter (the API matches substrings). */
   name?: string;
+  /** Catalog group, e.g. linux or windows. */
+  group?: string;
+  /** Description filter (substring). */
+  description?: string;
+  /** Only images in these states (e.g. AVAILABLE). */
+  state?: string[];
+  /** Images made from these instances. */
+  sourceInstanceIds?: string[];
+  /** Images made from these disks. */
+  sourceDiskIds?: string[];
   /** LINUX, WINDOWS or BSD. */
   osFamily?: "LINUX" | "WINDOWS" | "BSD";
   /** TEMPLATE, BACKUP and/or ISO. */
@@ -118,10 +131,10 @@ export interface GetImagesArgs {
 interface ApiImage {
   id: string;
   name: string;
-  kind: Image["kind"];
+  kind: ImageInfo["kind"];
   description: string | null;
   group: string | null;
-  os: Image["os"];
+  os: ImageInfo["os"];
   size: number;
   uefi: boolean;
   official: boolean;
@@ -129,7 +142,7 @@ interface ApiImage {
   state: string;
 }
 
-const toImage = (i: ApiImage): Image => ({
+const toImage = (i: ApiImage): ImageInfo => ({
   id: idOf(i.id)!,
   name: i.name,
   kind: i.kind,
@@ -143,14 +156,26 @@ const toImage = (i: ApiImage): Image => ({
   state: i.state,
 });
 
-export async function getImages(args: GetImagesArgs = {}): Promise<Image[]> {
-  const query: Query = { name: args.name, os: args.osFamily, kind: args.kind, official: args.official, deprecated: args.includeDeprecated ? undefined : false };
+export async function getImages(args: GetImagesArgs = {}): Promise<ImageInfo[]> {
+  const query: Query = {
+    q: args.q,
+    name: args.name,
+    group: args.group,
+    description: args.description,
+    os: args.osFamily,
+    kind: args.kind,
+    state: args.state,
+    source_instance: args.sourceInstanceIds,
+    source_disk: args.sourceDiskIds,
+    official: args.official,
+    deprecated: args.includeDeprecated ? undefined : false,
+  };
   return (await listAll<ApiImage>(lookupClient().client, `/v1/workspaces/${workspaceOf(args)}/images`, query)).map(toImage);
 }
 export const getImagesOutput = outputForm(getImages);
 
 /** One image by its exact name. */
-export async function getImage(args: { name: string; workspaceId?: string }): Promise<Image> {
+export async function getImage(args: { name: string; workspaceId?: string }): Promise<ImageInfo> {
   const images = await getImages({ name: args.name, workspaceId: args.workspaceId, includeDeprecated: true });
   const image = images.find((i) => i.name === args.name);
   if (!image) throw new Error(`no image named "${args.name}" is visible in workspace ${workspaceOf(args)}`);

@@ -3,3 +3,7 @@
  */
 export { lookupClient } from "./common";
 export * from "./catalog";
+export * from "./access";
+export * from "./billing";
+export * from "./network";
+export * from "./apps";

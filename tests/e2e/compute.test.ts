@@ -92,13 +92,14 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
-  it("patches an instance's name and settings in place", async () => {
+  it("patches an instance's name and every setting in place, in one PATCH", async () => {
     const id = await idOf("vm1");
-    Object.assign(vm1, { name: "web-1a", firewallEnabled: false, uefi: true });
+    Object.assign(vm1, { name: "web-1a", firewallEnabled: false, uefi: true, secureBoot: true, attachVirtioCdb: true, syncHostname: true, osName: "Ubuntu (managed)" });
     const { mutations } = await upLogged();
     expect(await idOf("vm1")).toBe(id);
     expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/instances/${id}`]);
-    expect(await get(`/v1/instances/${id}`)).toMatchObject({ name: "web-1a", firewall_enabled: false, uefi: true });
+    expect(mutations[0].body).toEqual({ name: "web-1a", firewall_enabled: false, uefi: true, secure_boot: true, attach_virtio_cdb: true, sync_hostname: true, os_name: "Ubuntu (managed)" });
+    expect(await get(`/v1/instances/${id}`)).toMatchObject({ name: "web-1a", firewall_enabled: false, uefi: true, secure_boot: true, attach_virtio_cdb: true, sync_hostname: true, os_name: "Ubuntu (managed)" });
   });
 
   it("upgrades a PLAN instance in place and applies the upgrade when asked", async () => {
@@ -110,15 +111,15 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     expect(await get(`/v1/instances/${id}`)).toMatchObject({ plan: { id: plan4 }, pending_upgrades: false, cpu: 4, online: true });
   });
 
-  it("stages an upgrade of an online CUSTOM instance (cpu, memory, boot disk growth) without restarting it", async () => {
+  it("stages an upgrade of an online CUSTOM instance (cpu, memory, bandwidth, boot disk growth) without restarting it", async () => {
     const id = await idOf("vm2");
-    Object.assign(vm2, { cpu: 4, memoryBytes: 4 * GiB, storage: [{ sizeBytes: 30 * GiB, boot: true }] });
+    Object.assign(vm2, { cpu: 4, memoryBytes: 4 * GiB, bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 }, storage: [{ sizeBytes: 30 * GiB, boot: true }] });
     const { mutations } = await upLogged();
     expect(await idOf("vm2")).toBe(id);
     expect(mutations.map((m) => m.path)).toEqual(["/v1/commands/upgrade-instance"]);
-    expect(mutations[0].body).toMatchObject({ type: "CUSTOM", cpu: 4, memory: 4 * GiB, disk: 30 * GiB });
+    expect(mutations[0].body).toMatchObject({ type: "CUSTOM", cpu: 4, memory: 4 * GiB, upload: 300_000_000, download: 600_000_000, disk: 30 * GiB });
     const out = await outputsOf("vm2");
-    expect(out).toMatchObject({ cpu: 4, pendingUpgrades: true });
+    expect(out).toMatchObject({ cpu: 4, memoryBytes: 4 * GiB, bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 }, pendingUpgrades: true });
     // Staged hardware counts as declared: nothing left to do.
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: 6 });
   });

@@ -49,8 +49,11 @@ export interface E2E {
   dir: string;
   /** Declares the resources and runs `pulumi up`; returns the result (throws on failure). */
   up(resources: Declaration[]): Promise<UpResult>;
-  /** `pulumi up` expected to fail: returns the error text (stdout+stderr). */
-  upFails(resources: Declaration[]): Promise<string>;
+  /**
+   * `pulumi up` expected to fail: returns the error text (stdout+stderr). `continueOnError`
+   * keeps the engine launching independent steps after the first failure.
+   */
+  upFails(resources: Declaration[], opts?: { continueOnError?: boolean }): Promise<string>;
   preview(resources?: Declaration[]): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
@@ -106,10 +109,12 @@ export interface E2EOptions {
   programDir?: string;
   /** Use the emulator's staff/operator token as svc:token (Administrator-only resources). */
   staff?: boolean;
+  /** Share another E2E's emulator (a second stack, e.g. with the staff token); it is left running on stop. */
+  emulator?: TestEmulator;
 }
 
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
-  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 });
+  const emu = options.emulator ?? (await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 }));
   const dir = makeProjectDir(name, options.programDir);
   const home = path.join(dir, ".pulumi-home");
   const backend = path.join(dir, ".pulumi-state");
@@ -141,10 +146,10 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       await setResources(resources);
       return stack.up({ onOutput, color: "never" });
     },
-    async upFails(resources) {
+    async upFails(resources, opts = {}) {
       await setResources(resources);
       try {
-        await stack.up({ onOutput, color: "never" });
+        await stack.up({ onOutput, color: "never", continueOnError: opts.continueOnError });
       } catch (err) {
         return String((err as Error).message);
       }
@@ -197,7 +202,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       } catch {
         // A test that failed midway; the emulator goes away anyway.
       }
-      await emu.stop();
+      if (!options.emulator) await emu.stop();
       if (process.env.PULUMI_SVC_KEEP_E2E !== "1") fs.rmSync(dir, { recursive: true, force: true });
     },
   };

@@ -12,6 +12,17 @@ import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
 const fast = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50 };
 
+/** The error a promise rejects with (fails the test if it resolves). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- errors of several classes, inspected by field
+async function rejection(promise: Promise<unknown>): Promise<any> {
+  return promise.then(
+    () => {
+      throw new Error("expected the call to fail");
+    },
+    (err: unknown) => err,
+  );
+}
+
 describe("SvcClient against the emulator", () => {
   let t: TestEmulator;
   let client: SvcClient;
@@ -56,7 +67,7 @@ describe("SvcClient against the emulator", () => {
 
   it.each([502, 503])("never resends a POST answered %i: the failure is ambiguous", async (status) => {
     await t.control.post("/_emulator/faults", { kind: "status", status, method: "POST", path: "/v1/workspaces/*/vpcs", times: 1 });
-    const err = await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("ambiguous")).catch((e) => e);
+    const err = await rejection(client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("ambiguous")));
     expect(err).toBeInstanceOf(ApiError);
     expect(isAmbiguous(err)).toBe(true);
     expect((await log(`/v1/workspaces/${t.workspaceId}/vpcs`)).filter((r) => r.method === "POST")).toHaveLength(1);
@@ -64,7 +75,7 @@ describe("SvcClient against the emulator", () => {
 
   it("reports a dropped connection after a committed POST as an ambiguous network error", async () => {
     await t.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/workspaces/*/vpcs", times: 1 });
-    const err = await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("dropped")).catch((e) => e);
+    const err = await rejection(client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody("dropped")));
     expect(err).toBeInstanceOf(NetworkError);
     expect(isAmbiguous(err)).toBe(true);
     expect(err.message).toMatch(/may or may not have applied it/);
@@ -74,18 +85,18 @@ describe("SvcClient against the emulator", () => {
 
   it("retries when the server cannot be reached, then gives up with the cause", async () => {
     const down = new SvcClient({ baseUrl: "http://127.0.0.1:9", token: "x", workspaceId: null }, { retry: fast, onRetry: (e) => retries.push(e) });
-    const err = await down.get("/v1/plans").catch((e) => e);
+    const err = await rejection(down.get("/v1/plans"));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.notSent).toBe(true);
     expect(retries).toHaveLength(fast.maxAttempts - 1);
   });
 
   it("words API errors for people: method, path, status, X-Message reason and field errors", async () => {
-    const err = await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, { name: "ab", description: "d", range: "8.8.8.0/24" }).catch((e) => e);
+    const err = await rejection(client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, { name: "ab", description: "d", range: "8.8.8.0/24" }));
     expect(err).toBeInstanceOf(ApiError);
     expect(err.status).toBe(400);
     expect(err.message).toMatch(new RegExp(`^POST /v1/workspaces/${t.workspaceId}/vpcs answered 400 Bad Request: .+ \\(name: .+\\)\\.$`));
-    const unauthorised = await new SvcClient({ baseUrl: t.emu.url, token: "nope", workspaceId: null }).get("/v1/plans").catch((e) => e);
+    const unauthorised = await rejection(new SvcClient({ baseUrl: t.emu.url, token: "nope", workspaceId: null }).get("/v1/plans"));
     expect(unauthorised.message).toMatch(/answered 401 Unauthorized: Unrecognised token\. Check svc:token/);
   });
 
@@ -116,7 +127,7 @@ describe("SvcClient against the emulator", () => {
   it("turns a FAILED workflow into an error naming the operation and the resource", async () => {
     await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
     const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "d", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
-    const err = await waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: 'Disk "d"', operation: "create" }).catch((e) => e);
+    const err = await rejection(waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: 'Disk "d"', operation: "create" }));
     expect(err).toBeInstanceOf(WorkflowError);
     expect(err.message).toMatch(/^Disk "d": create failed: workflow create-disk \d+ ended FAILED$/);
     expect(progress.some((line) => /^svc: Disk "d": create: workflow create-disk \d+ QUEUED$/.test(line))).toBe(true);
@@ -131,7 +142,7 @@ describe("SvcClient against the emulator", () => {
   it("gives up at the deadline with what is still running", async () => {
     await t.control.post("/_emulator/faults", { kind: "stuck", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
     const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "stuck", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
-    const err = await waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 700, label: 'Disk "stuck"', operation: "create" }).catch((e) => e);
+    const err = await rejection(waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 700, label: 'Disk "stuck"', operation: "create" }));
     expect(err).toBeInstanceOf(DeadlineError);
     expect(err.message).toMatch(/Disk "stuck": create did not finish before its deadline \(workflow \d+ still RUNNING\); raise timeouts.create/);
   });

@@ -1,0 +1,258 @@
+/**
+ * ApiToken — a workspace or resource API token (spec part 1, Tokens; Token object; Grants map).
+ *
+ *   POST   /v1/workspaces/{wid}/tokens   name (4-48), expires (7-365 days from now), grants,
+ *                                        subject (WORKSPACE default | RESOURCE), subject_id
+ *                                        -> 201 token creation response, with the plaintext `code`
+ *   GET    /v1/tokens/{id}               token object (never the code); 404 once expired
+ *   DELETE /v1/tokens/{id}               202; the token is invalid at once
+ *
+ * The API has no update for tokens: every field replaces the token (a new code). The plaintext
+ * code appears only in the creation response ("never returned again; only a hash is stored"): it
+ * is kept in the stack as a secret output and survives refresh.
+ *
+ * Only workspace-scope tokens are supported. User-scope tokens (POST /v1/tokens) can only be
+ * created by a browser login session — "a request authenticated by an API token gets 403 with
+ * the message Only login sessions can create tokens" (spec part 1, Tokens rule 1) — and this
+ * provider always authenticates with an API token (svc:token).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { isEqual } from "lodash";
+import { z } from "zod";
+import { createdDuring, type OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, idOf, wireId, zId, zText } from "../provider/schema";
+import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+
+const WHERE = "spec part 1, Tokens";
+const DAY_MS = 86_400_000;
+
+export const GRANT_KINDS = ["WORKSPACE", "INSTANCE", "DEDIBOX", "APP", "IMAGE", "NET_BALANCER", "DISK", "FLOATING_IP"] as const;
+export type GrantKind = (typeof GRANT_KINDS)[number];
+type Grants = Partial<Record<GrantKind, "READ" | "WRITE">>;
+
+/** Grants map: known kinds only; NONE is dropped (as the API does); not empty afterwards. */
+const zGrants = z
+  .record(z.string(), z.enum(["NONE", "READ", "WRITE"], { error: "must be NONE, READ or WRITE (spec part 1, Grants map)" }), {
+    error: "must be an object of resource kind to NONE, READ or WRITE (spec part 1, Grants map)",
+  })
+  .superRefine((map, ctx) => {
+    for (const key of Object.keys(map)) {
+      if (!(GRANT_KINDS as readonly string[]).includes(key)) {
+        ctx.addIssue({ code: "custom", path: [key], message: `unknown resource kind; the grants map takes ${GRANT_KINDS.join(", ")} (spec part 1, Grants map)` });
+      }
+    }
+  })
+  .transform((map): Grants => Object.fromEntries(Object.entries(map).filter(([, v]) => v !== "NONE")) as Grants)
+  .refine((g) => Object.keys(g).length > 0, { message: "may not be empty: grant at least one kind READ or WRITE (kinds set to NONE are dropped; spec part 1, Grants map)" });
+
+// 1. Inputs and rules.
+const inputs = z.object({
+  name: zText(4, 48, WHERE),
+  /** Lifetime in whole days, 7 to 365; the absolute expiry is computed when the token is created. */
+  expiresInDays: z
+    .number()
+    .int(`must be a whole number of days (${WHERE}: expires is 7 to 365 days from now)`)
+    .min(7, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`)
+    .max(365, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`),
+  grants: zGrants,
+  subject: z.enum(["WORKSPACE", "RESOURCE"], { error: `must be WORKSPACE or RESOURCE (${WHERE}: subject)` }).default("WORKSPACE"),
+  subjectId: zId("INSTANCE, DEDIBOX or APP id").optional(),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+const rules: Rule<Inputs>[] = [
+  {
+    fields: ["subject", "subjectId"],
+    property: "subjectId",
+    check: (i) =>
+      i.subject === "RESOURCE" && i.subjectId === undefined
+        ? `a RESOURCE token needs subjectId: the id of an INSTANCE, DEDIBOX or APP of the workspace (${WHERE}: subject_id is required when subject is RESOURCE)`
+        : i.subject !== "RESOURCE" && i.subjectId !== undefined
+          ? `subjectId is only for subject RESOURCE; a WORKSPACE token is bound to its workspace (${WHERE}, rule 2: omit subject and subject_id, or send subject WORKSPACE)`
+          : undefined,
+  },
+];
+
+export interface ApiTokenOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  subject: string;
+  /** RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace). */
+  subjectId?: string;
+  grants: Grants;
+  expiresInDays: number;
+  expires: string | null;
+  origin: string;
+  created: string;
+  lastUsed: string | null;
+  /** The plaintext token (secret), from the creation response only. */
+  code?: string;
+}
+
+// 3. API mapping.
+interface ApiTokenView {
+  id: string;
+  name: string;
+  created: string;
+  expires: string | null;
+  origin: string;
+  subject: string;
+  subject_id: string;
+  workspace_id: string | null;
+  grants: Grants;
+  last_used?: string | null;
+  code?: string;
+}
+
+/**
+ * The lifetime in days: as requested when this stack created the token (the expiry is computed
+ * from this machine's clock, the creation time from the API's), as recorded for the same token,
+ * else (adoption) derived from the API's created and expires.
+ */
+function lifetimeOf(t: ApiTokenView, prior: Partial<ApiTokenOutputs>): number {
+  // Just created (the create answer's code is in hand) or already recorded for this expiry.
+  const requested = prior.code !== undefined || prior.expires === t.expires ? prior.expiresInDays : undefined;
+  if (requested !== undefined) return requested;
+  return t.expires ? Math.round((Date.parse(t.expires) - Date.parse(t.created)) / DAY_MS) : 0;
+}
+
+function toOutputs(t: ApiTokenView, prior: Partial<ApiTokenOutputs>): ApiTokenOutputs {
+  const lifetime = lifetimeOf(t, prior);
+  return compact({
+    workspaceId: idOf(t.workspace_id) ?? prior.workspaceId ?? "",
+    name: t.name,
+    subject: t.subject,
+    subjectId: t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined,
+    grants: { ...t.grants },
+    expiresInDays: lifetime,
+    expires: t.expires,
+    origin: t.origin,
+    created: t.created,
+    lastUsed: t.last_used ?? null,
+  });
+}
+
+async function read(ctx: OperationContext, id: string, prior: Partial<ApiTokenOutputs>): Promise<ApiTokenOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiTokenView>(`/v1/tokens/${id}`), prior);
+  } catch (err) {
+    // An expired token answers 404 too: it is gone.
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+function createBody(i: Inputs) {
+  return compact({
+    name: i.name,
+    expires: new Date(Date.now() + i.expiresInDays * DAY_MS).toISOString(),
+    grants: i.grants,
+    subject: i.subject,
+    subject_id: i.subjectId === undefined ? undefined : wireId(i.subjectId),
+  });
+}
+
+export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
+  kind: "ApiToken",
+  workspaceScoped: true,
+  inputs,
+  rules,
+  // 2. No update endpoint: every field replaces the token.
+  policies: { name: replace, expiresInDays: replace, grants: replace, subject: replace, subjectId: replace },
+  secretOutputs: ["code"],
+  keepFromState: ["code"],
+  stableOutputs: ["created", "expires", "origin"],
+  api: {
+    async create(ctx, i) {
+      let token: ApiTokenView;
+      try {
+        token = await ctx.client.post<ApiTokenView>(`/v1/workspaces/${i.workspaceId}/tokens`, createBody(i));
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 403) {
+          throw new Error(`${ctx.label}: the API refused to create the token: ${err.reason ?? err.message} (${WHERE}: a workspace token needs the ADMINISTRATOR role and WRITE on WORKSPACE).`);
+        }
+        throw err;
+      }
+      // The plaintext code exists only in this answer (spec part 1: never returned again).
+      return { id: String(token.id), outputs: { code: token.code } };
+    },
+    // A token whose creation answer was lost is useless (its code is gone for good): it is
+    // revoked, and the lifecycle then creates it again.
+    async findExisting(ctx, i) {
+      const found = await listAll<ApiTokenView>(ctx.client, `/v1/workspaces/${i.workspaceId}/tokens`, { name: i.name, origin: "API" });
+      const orphans = found.filter((t) => t.name === i.name && t.subject === i.subject && isEqual(t.grants, i.grants) && createdDuring(ctx, t.created));
+      for (const t of orphans) {
+        ctx.progress(`the create answer was lost with the token's code; revoking the token the API created (id ${t.id}) so it can be created again`);
+        try {
+          await ctx.client.delete(`/v1/tokens/${t.id}`);
+        } catch (err) {
+          if (!(err instanceof ApiError && err.notFound)) throw err;
+        }
+      }
+      return undefined;
+    },
+    read: (ctx, id, prior) => read(ctx, id, prior),
+    async delete(ctx, id) {
+      await ctx.client.delete(`/v1/tokens/${id}`);
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface ApiTokenArgs extends WorkspaceArgs {
+  /** 4 to 48 characters. Changing it replaces the token (a new code). */
+  name: pulumi.Input<string>;
+  /**
+   * Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
+   * computed when the token is created; changing this replaces the token. An expired token
+   * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+   */
+  expiresInDays: pulumi.Input<number>;
+  /**
+   * Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
+   * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
+   * replaces the token.
+   */
+  grants: pulumi.Input<Record<string, pulumi.Input<"NONE" | "READ" | "WRITE">>>;
+  /** WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces. */
+  subject?: pulumi.Input<"WORKSPACE" | "RESOURCE">;
+  /** With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces. */
+  subjectId?: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["workspaceId", "name", "subject", "subjectId", "grants", "expiresInDays", "expires", "origin", "created", "lastUsed", "code"] as const;
+const SECRETS = ["code"] as const;
+
+/**
+ * A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
+ * `code` is a secret output captured at creation (the API never shows it again); every change
+ * replaces the token, which issues a new code.
+ *
+ * User-scope tokens are not offered: the API lets only a browser login session create them
+ * (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
+ */
+export class ApiToken extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly subject: pulumi.Output<"WORKSPACE" | "RESOURCE">;
+  declare readonly subjectId: pulumi.Output<string | undefined>;
+  /** The grants as the API stored them (NONE entries dropped). */
+  declare readonly grants: pulumi.Output<Record<string, "READ" | "WRITE">>;
+  declare readonly expiresInDays: pulumi.Output<number>;
+  /** Absolute expiry (ISO 8601). */
+  declare readonly expires: pulumi.Output<string>;
+  declare readonly origin: pulumi.Output<string>;
+  declare readonly created: pulumi.Output<string>;
+  /** Last use as of the last create or refresh, or null. */
+  declare readonly lastUsed: pulumi.Output<string | null>;
+  /** The plaintext token (secret): use it as a bearer token. Unset when the token was adopted. */
+  declare readonly code: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("ApiToken"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "ApiToken");
+  }
+}

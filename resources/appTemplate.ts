@@ -1,0 +1,428 @@
+/**
+ * AppTemplate — a staff-curated, reusable app definition (spec part 2, App template and App
+ * templates). Writes are staff only: the stack's svc:token must be an operator (staff) token.
+ *
+ *   POST   /v1/app-templates        name (globally unique), description, image (with tag), category,
+ *                                   environment (TemplateEnv[]), mounts, ports (TemplatePort[]) -> 201 detail
+ *   GET    /v1/app-templates/{id}   full detail
+ *   PATCH  /v1/app-templates/{id}   any field; lists replace; category null clears -> updated detail
+ *   DELETE /v1/app-templates/{id}   204
+ *
+ * Also home of what templates and apps share: the image-reference check, the mount and port
+ * shapes, and the placeholder language of environment values ({{host_port.<name>}},
+ * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { idOf, numberOf } from "../provider/schema";
+import { patch, type ResourceSpec, type Rule } from "../provider/spec";
+
+const WHERE = "spec part 2, App template";
+
+// ---------------------------------------------------------------------------------------------
+// Shared with apps
+
+/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). */
+export function hasTag(image: string): boolean {
+  if (/\s|@/.test(image)) return false;
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const colon = last.indexOf(":");
+  return colon > 0 && /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(last.slice(colon + 1));
+}
+
+export const zImage = (where: string) =>
+  z.string({ error: `must be a container image with a tag (${where})` }).refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${where}: image with tag)`);
+
+export const zPort = (where: string) =>
+  z
+    .number({ error: `must be a port number, 1 to 65535 (${where})` })
+    .int(`must be a whole port number, 1 to 65535 (${where})`)
+    .min(1, `must be 1 to 65535 (${where})`)
+    .max(65535, `must be 1 to 65535 (${where})`);
+
+export const zProtocol = (where: string) => z.enum(["TCP", "UDP"], { error: `must be TCP or UDP (${where})` }).default("TCP");
+
+const absolutePath = (where: string, what: string) => z.string({ error: `must be an absolute path (${where})` }).regex(/^\/\S*$/, `must be an absolute path ${what}, starting with / (${where}: AppVolumeMount)`);
+
+/** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. */
+export const exactly = (fields: string) => ({
+  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
+});
+
+/** AppVolumeMount, camelCase. */
+export const zMount = (where: string) =>
+  z.strictObject(
+    {
+      hostPath: absolutePath(where, "on the instance host"),
+      containerPath: absolutePath(where, "inside the container"),
+      readOnly: z.boolean().default(false),
+    },
+    exactly("hostPath, containerPath, readOnly"),
+  );
+
+export interface Mount {
+  hostPath: string;
+  containerPath: string;
+  readOnly: boolean;
+}
+
+export interface ApiMount {
+  host_path: string;
+  container_path: string;
+  read_only?: boolean;
+}
+
+export const mountToApi = (m: Mount): ApiMount => ({ host_path: m.hostPath, container_path: m.containerPath, read_only: m.readOnly });
+export const mountFromApi = (m: ApiMount): Mount => ({ hostPath: m.host_path, containerPath: m.container_path, readOnly: !!m.read_only });
+
+/** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. */
+export function noDuplicates<T>(key: (item: T) => string, what: string, where: string) {
+  return (items: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate ${what} ${k}: each may appear once (${where})` });
+      seen.add(k);
+    });
+  };
+}
+
+// Placeholders (spec part 2, App template: resolved once at deploy and stored as final values).
+
+export const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+export const RANDOM_MAX = 128;
+
+export type Placeholder =
+  | { kind: "host_port"; port: string }
+  | { kind: "container_port"; port: string }
+  | { kind: "ip4" }
+  | { kind: "ip6" }
+  | { kind: "random"; length: number };
+
+/** Parses the text inside `{{ }}`; a string is the reason it is not a valid placeholder. */
+export function parsePlaceholder(inner: string): Placeholder | string {
+  const text = inner.trim();
+  let m = /^(host_port|container_port)\.(.+)$/.exec(text);
+  if (m) return m[1] === "host_port" ? { kind: "host_port", port: m[2] } : { kind: "container_port", port: m[2] };
+  if (text === "instance.ip4") return { kind: "ip4" };
+  if (text === "instance.ip6") return { kind: "ip6" };
+  m = /^random:(\d+)$/.exec(text);
+  if (m) {
+    const length = Number(m[1]);
+    return length >= 1 && length <= RANDOM_MAX ? { kind: "random", length } : `{{${inner}}}: random length must be 1 to ${RANDOM_MAX}`;
+  }
+  return `unknown placeholder {{${inner}}}: the placeholders are {{host_port.<name>}}, {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}} and {{random:<length>}}`;
+}
+
+export const hasPlaceholder = (value: string) => new RegExp(PLACEHOLDER.source).test(value);
+
+/** The placeholders of a value, or the first reason one is invalid. */
+export function placeholdersOf(value: string): Placeholder[] | string {
+  const out: Placeholder[] = [];
+  for (const match of value.matchAll(new RegExp(PLACEHOLDER.source, "g"))) {
+    const p = parsePlaceholder(match[1]);
+    if (typeof p === "string") return p;
+    out.push(p);
+  }
+  return out;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
+/**
+ * Whether `actual` is what `value` resolves to for some choice of its placeholders (a port is
+ * digits, an address is address characters, {{random:n}} is n alphanumerics). This is how a
+ * declared value with placeholders is compared with the final value the API stored.
+ */
+export function resolvesTo(value: string, actual: string): boolean {
+  let pattern = "";
+  let last = 0;
+  for (const match of value.matchAll(new RegExp(PLACEHOLDER.source, "g"))) {
+    pattern += escapeRegExp(value.slice(last, match.index));
+    last = match.index! + match[0].length;
+    const p = parsePlaceholder(match[1]);
+    if (typeof p === "string") pattern += escapeRegExp(match[0]);
+    else if (p.kind === "host_port" || p.kind === "container_port") pattern += "\\d{1,5}";
+    else if (p.kind === "ip4") pattern += "[0-9.]+";
+    else if (p.kind === "ip6") pattern += "[0-9A-Fa-f:.]+";
+    else pattern += `[A-Za-z0-9]{${p.length}}`;
+  }
+  pattern += escapeRegExp(value.slice(last));
+  return new RegExp(`^${pattern}$`).test(actual);
+}
+
+// ---------------------------------------------------------------------------------------------
+// 1. Inputs and rules.
+
+const envEntry = z.strictObject(
+  {
+    key: z.string().min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`),
+    /** null: the user must supply it when deploying. */
+    value: z.string({ error: `must be a string or null (${WHERE}: TemplateEnv value)` }).nullable().default(null),
+    description: z.string().default(""),
+  },
+  exactly("key, value, description"),
+);
+
+const portEntry = z.strictObject(
+  {
+    name: z
+      .string()
+      .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`),
+    description: z.string().default(""),
+    containerPort: zPort(WHERE),
+    protocol: zProtocol(WHERE),
+    http: z.boolean().default(false),
+  },
+  exactly("name, description, containerPort, protocol, http"),
+);
+
+const inputs = z.object({
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`),
+  description: z.string().min(1, `must not be empty (${WHERE}: description is required)`),
+  image: zImage(WHERE),
+  /** null (the default) means no category. */
+  category: z
+    .string()
+    .regex(/^[A-Z][A-Z_]*$/, `must be a category in upper case, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (${WHERE})`)
+    .nullable()
+    .default(null),
+  environment: z.array(envEntry).superRefine(noDuplicates((e) => e.key, "environment key", WHERE)).default([]),
+  mounts: z.array(zMount(WHERE)).default([]),
+  ports: z.array(portEntry).superRefine(noDuplicates((p) => p.name, "port name", `${WHERE}: TemplatePort name is unique within the template`)).default([]),
+});
+type Inputs = z.infer<typeof inputs>;
+type TemplateEnv = z.infer<typeof envEntry>;
+type TemplatePort = z.infer<typeof portEntry>;
+
+const rules: Rule<Inputs>[] = [
+  {
+    fields: ["ports"],
+    check: (i) => ((i.ports ?? []).filter((p) => p.http).length > 1 ? `at most one port per template may have http true (${WHERE}: TemplatePort http)` : undefined),
+  },
+  {
+    fields: ["environment", "ports"],
+    property: "environment",
+    check: (i) => {
+      const slugs = new Set((i.ports ?? []).map((p) => p.name));
+      for (const [index, e] of (i.environment ?? []).entries()) {
+        if (e.value === null) continue;
+        const found = placeholdersOf(e.value);
+        if (typeof found === "string") return `environment[${index}] (${e.key}): ${found} (${WHERE}: unknown placeholders fail the request)`;
+        for (const p of found) {
+          if ((p.kind === "host_port" || p.kind === "container_port") && !slugs.has(p.port)) {
+            return `environment[${index}] (${e.key}): {{${p.kind}.${p.port}}} names no port of this template (ports: ${[...slugs].join(", ") || "none"}) (${WHERE}: unresolvable references fail the request)`;
+          }
+        }
+      }
+      return undefined;
+    },
+  },
+];
+
+export interface AppTemplateOutputs extends Record<string, unknown> {
+  name: string;
+  description: string;
+  image: string;
+  category: string | null;
+  environment: TemplateEnv[];
+  mounts: Mount[];
+  ports: TemplatePort[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+// 3. API mapping.
+export interface ApiTemplatePort {
+  name: string;
+  description?: string;
+  container_port: number;
+  protocol: "TCP" | "UDP";
+  http: boolean;
+}
+
+export interface ApiTemplate {
+  id: string;
+  name: string;
+  description: string;
+  image: string;
+  category: string | null;
+  environment?: Array<{ key: string; value: string | null; description?: string }>;
+  mounts?: ApiMount[];
+  ports?: ApiTemplatePort[];
+  created?: string;
+  updated?: string;
+}
+
+const toOutputs = (t: ApiTemplate): AppTemplateOutputs => ({
+  name: t.name,
+  description: t.description,
+  image: t.image,
+  category: t.category ?? null,
+  environment: (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
+  mounts: (t.mounts ?? []).map(mountFromApi),
+  ports: (t.ports ?? []).map((p) => ({ name: p.name, description: p.description ?? "", containerPort: numberOf(p.container_port)!, protocol: p.protocol, http: !!p.http })),
+  createdAt: t.created ?? "",
+  updatedAt: t.updated ?? "",
+});
+
+const FIELDS = ["name", "description", "image", "category", "environment", "mounts", "ports"] as const;
+
+function toApi(i: Partial<Inputs>, fields: readonly string[]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const f of fields) {
+    if (f === "environment") body.environment = i.environment!.map((e) => ({ key: e.key, value: e.value, description: e.description }));
+    else if (f === "mounts") body.mounts = i.mounts!.map(mountToApi);
+    else if (f === "ports") body.ports = i.ports!.map((p) => ({ name: p.name, description: p.description, container_port: p.containerPort, protocol: p.protocol, http: p.http }));
+    else body[f] = i[f as keyof Inputs];
+  }
+  return body;
+}
+
+/** Writes are staff only: a normal token gets 400 (administrator endpoint) or 403; say what to do. */
+function staffOnly(ctx: OperationContext, err: unknown): never {
+  if (err instanceof ApiError && (err.status === 403 || (err.status === 400 && /administrator|staff|operator/i.test(err.reason ?? "")))) {
+    throw new Error(
+      `${ctx.label}: app templates are staff-curated: creating, changing and deleting them needs an operator (staff) token (${err.message}). ` +
+        `Set svc:token (pulumi config set --secret svc:token ...) to an operator token in the stack that declares AppTemplate resources.`,
+    );
+  }
+  throw err;
+}
+
+async function templateByName(ctx: OperationContext, name: string): Promise<ApiTemplate | undefined> {
+  return (await listAll<ApiTemplate>(ctx.client, "/v1/app-templates", { name })).find((t) => t.name === name);
+}
+
+export async function fetchTemplate(ctx: OperationContext, id: string): Promise<ApiTemplate | undefined> {
+  try {
+    return await ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
+  kind: "AppTemplate",
+  inputs,
+  rules,
+  // 2. What a change does: PATCH takes every field (lists replace; category null clears).
+  policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
+  stableOutputs: ["createdAt"],
+  api: {
+    async create(ctx, i) {
+      // The name is globally unique: refuse early, naming the existing template (adopt it instead).
+      const existing = await templateByName(ctx, i.name);
+      if (existing) throw new Error(`${ctx.label}: an app template named "${i.name}" already exists (id ${existing.id}); adopt it with adoptId: "${existing.id}", or choose another name.`);
+      try {
+        const t = await ctx.client.post<ApiTemplate>("/v1/app-templates", toApi(i, FIELDS));
+        return { id: idOf(t.id)! };
+      } catch (err) {
+        return staffOnly(ctx, err);
+      }
+    },
+    // create checks the name is free before its POST, so a template found by name now is ours.
+    async findExisting(ctx, i) {
+      return idOf((await templateByName(ctx, i.name))?.id) ?? undefined;
+    },
+    async read(ctx, id) {
+      const t = await fetchTemplate(ctx, id);
+      return t && toOutputs(t);
+    },
+    update: {
+      async patch(ctx, id, _olds, news, changed) {
+        try {
+          await ctx.client.patch(`/v1/app-templates/${id}`, toApi(news, changed));
+        } catch (err) {
+          staffOnly(ctx, err);
+        }
+      },
+    },
+    async delete(ctx, id) {
+      try {
+        await ctx.client.delete(`/v1/app-templates/${id}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.notFound) throw err;
+        staffOnly(ctx, err);
+      }
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface TemplateEnvArgs {
+  /** Variable name, unique within the template. */
+  key: pulumi.Input<string>;
+  /**
+   * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
+   * {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
+   * null (the default): whoever deploys must supply it.
+   */
+  value?: pulumi.Input<string | null>;
+  description?: pulumi.Input<string>;
+}
+
+export interface TemplatePortArgs {
+  /** Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it. */
+  name: pulumi.Input<string>;
+  description?: pulumi.Input<string>;
+  /** Port the container listens on; the deployed app's host port defaults to it when free. */
+  containerPort: pulumi.Input<number>;
+  /** TCP (default) or UDP. */
+  protocol?: pulumi.Input<"TCP" | "UDP">;
+  /** Serves HTTP (eligible for a custom domain); at most one port per template. */
+  http?: pulumi.Input<boolean>;
+}
+
+export interface AppMountArgs {
+  /** Absolute path on the instance host. */
+  hostPath: pulumi.Input<string>;
+  /** Absolute mount path inside the container. */
+  containerPath: pulumi.Input<string>;
+  /** Mount read-only (default false). */
+  readOnly?: pulumi.Input<boolean>;
+}
+
+export interface AppTemplateArgs extends CommonArgs {
+  /** Globally unique name. Patched in place. */
+  name: pulumi.Input<string>;
+  description: pulumi.Input<string>;
+  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. */
+  image: pulumi.Input<string>;
+  /** Catalogue category (AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY, ...); omit or null for none. */
+  category?: pulumi.Input<string | null>;
+  /** Default environment; replaced as a whole in place. */
+  environment?: pulumi.Input<pulumi.Input<TemplateEnvArgs>[]>;
+  /** Default mounts; replaced as a whole in place. */
+  mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
+  /** Named ports (at most one with http true); replaced as a whole in place. */
+  ports?: pulumi.Input<pulumi.Input<TemplatePortArgs>[]>;
+}
+
+const OUTPUTS = ["name", "description", "image", "category", "environment", "mounts", "ports", "createdAt", "updatedAt"] as const;
+
+/**
+ * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
+ * place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+ */
+export class AppTemplate extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string>;
+  declare readonly image: pulumi.Output<string>;
+  declare readonly category: pulumi.Output<string | null>;
+  declare readonly environment: pulumi.Output<Array<{ key: string; value: string | null; description: string }>>;
+  declare readonly mounts: pulumi.Output<Mount[]>;
+  declare readonly ports: pulumi.Output<Array<{ name: string; description: string; containerPort: number; protocol: string; http: boolean }>>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: AppTemplateArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("AppTemplate"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "AppTemplate");
+  }
+}

@@ -1,0 +1,195 @@
+/**
+ * BgpConfig — the workspace's BGP session for bring-your-own-IP announcements (spec part 3, BGP
+ * configuration: at most one per workspace).
+ *
+ *   GET    /v1/workspaces/{wid}/bgp   { data: {id, asn, instance, max_prefixes}, live: {password} }; 404 when none
+ *   PATCH  /v1/workspaces/{wid}/bgp   all optional: asn, password, instance_id (null clears), max_prefixes;
+ *                                     creates the configuration if none exists -> the fetch shape
+ *   DELETE /v1/workspaces/{wid}/bgp   200, no body; removes all prefixes
+ *
+ * Every mutation needs the ADMINISTRATOR role (or OWNER) in the workspace.
+ *
+ * There is no create endpoint: PATCH creates the configuration when the workspace has none, and
+ * would silently take over one that exists. This resource refuses to: when the workspace already
+ * has a configuration, `pulumi up` fails and names its id for `adoptId`.
+ *
+ * The session password is a secret input, and the API returns it decrypted in live.password: it
+ * is read back (drift is detected) and kept as a secret output.
+ *
+ * Destroying the configuration removes every prefix of the workspace with it (BgpPrefix
+ * resources read as gone afterwards).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, numberOf, wireId, zId } from "../provider/schema";
+import { patch, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 3, BGP";
+
+// 1. Inputs.
+const inputs = z.object({
+  asn: z
+    .number({ error: `must be an integer AS number (${WHERE}: asn)` })
+    .int(`must be a whole number (${WHERE}: asn)`)
+    .min(1, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`)
+    .max(4294967295, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`),
+  password: z.string({ error: `must be a string (${WHERE}: password)` }).optional(),
+  /** BGP endpoint instance; null (the default) means none. */
+  instanceId: zId("instance id").nullable().default(null),
+  maxPrefixes: z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface BgpConfigOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  asn: number | null;
+  /** The session password as the API reports it (live.password), secret. */
+  password: string | null;
+  instanceId: string | null;
+  instanceName: string | null;
+  maxPrefixes: number;
+}
+
+// 3. API mapping.
+interface ApiBgp {
+  data: { id: string; asn: number | null; instance: { id: string; name?: string } | null; max_prefixes: number };
+  live?: { password?: string | null } | null;
+}
+
+export const bgpPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/bgp`;
+
+/** The workspace's configuration, or undefined when it has none. */
+export async function fetchBgp(ctx: OperationContext, workspaceId: string): Promise<ApiBgp | undefined> {
+  try {
+    return await ctx.client.get<ApiBgp>(bgpPath(workspaceId));
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+const toOutputs = (b: ApiBgp, workspaceId: string): BgpConfigOutputs => ({
+  workspaceId,
+  asn: numberOf(b.data.asn),
+  password: b.live?.password ?? null,
+  instanceId: idOf(b.data.instance),
+  instanceName: b.data.instance?.name ?? null,
+  maxPrefixes: numberOf(b.data.max_prefixes)!,
+});
+
+/** Mutations need ADMINISTRATOR: say so when the role is what is missing. */
+function withRoleHint(ctx: OperationContext, err: unknown): never {
+  if (err instanceof ApiError && err.status === 403) {
+    throw new Error(`${ctx.label}: ${err.message} Every BGP mutation needs the ADMINISTRATOR role (or OWNER) in the workspace (${WHERE}).`);
+  }
+  throw err;
+}
+
+const FIELDS: Record<string, string> = { asn: "asn", password: "password", instanceId: "instance_id", maxPrefixes: "max_prefixes" };
+
+function body(i: Partial<Inputs>, fields: string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const f of fields) {
+    const v = i[f as keyof Inputs];
+    if (v === undefined) continue;
+    out[FIELDS[f]] = f === "instanceId" ? (v === null ? null : wireId(v as string)) : v;
+  }
+  return out;
+}
+
+export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
+  kind: "BgpConfig",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: PATCH takes every field.
+  policies: { asn: patch, password: patch, instanceId: patch, maxPrefixes: patch },
+  secretOutputs: ["password"],
+  label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,
+  api: {
+    async create(ctx, i) {
+      const existing = await fetchBgp(ctx, i.workspaceId);
+      if (existing) {
+        throw new Error(
+          `${ctx.label}: workspace ${i.workspaceId} already has a BGP configuration (id ${existing.data.id}, AS${existing.data.asn ?? "?"}); ` +
+            `a workspace has at most one. Adopt it with adoptId: "${existing.data.id}".`,
+        );
+      }
+      try {
+        const created = await ctx.client.patch<ApiBgp>(bgpPath(i.workspaceId), body(i, Object.keys(FIELDS)));
+        return { id: String(created.data.id) };
+      } catch (err) {
+        return withRoleHint(ctx, err);
+      }
+    },
+    // create checks the workspace had none before its PATCH: the configuration found now is ours.
+    async findExisting(ctx, i) {
+      return (await fetchBgp(ctx, i.workspaceId))?.data.id;
+    },
+    async read(ctx, id, prior) {
+      const b = await fetchBgp(ctx, prior.workspaceId ?? "");
+      // Another configuration (deleted and made again outside Pulumi) is not this one.
+      return b && idOf(b.data.id) === id ? toOutputs(b, prior.workspaceId ?? "") : undefined;
+    },
+    update: {
+      async patch(ctx, _id, _olds, news, changed) {
+        try {
+          await ctx.client.patch(bgpPath(news.workspaceId), body(news, changed));
+        } catch (err) {
+          withRoleHint(ctx, err);
+        }
+      },
+    },
+    async delete(ctx, id, olds) {
+      const current = await fetchBgp(ctx, olds.workspaceId);
+      if (!current || idOf(current.data.id) !== id) return;
+      try {
+        await ctx.client.delete(bgpPath(olds.workspaceId));
+      } catch (err) {
+        if (err instanceof ApiError && err.notFound) throw err;
+        withRoleHint(ctx, err);
+      }
+    },
+  },
+};
+
+// 4. The class.
+export interface BgpConfigArgs extends WorkspaceArgs {
+  /** The workspace's autonomous system number (32-bit). Patched in place. */
+  asn: pulumi.Input<number>;
+  /**
+   * BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
+   * change made outside Pulumi is detected. Patched in place.
+   */
+  password?: pulumi.Input<string>;
+  /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place. */
+  instanceId?: pulumi.Input<string | null>;
+  /** Maximum prefixes on the session (the API's default when omitted). Patched in place. */
+  maxPrefixes?: pulumi.Input<number>;
+}
+
+const OUTPUTS = ["workspaceId", "asn", "password", "instanceId", "instanceName", "maxPrefixes"] as const;
+const SECRETS = ["password"] as const;
+
+/**
+ * The workspace's BGP configuration (at most one per workspace; every change needs the
+ * ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
+ * `adoptId`. Destroying it removes all of the workspace's prefixes.
+ */
+export class BgpConfig extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly asn: pulumi.Output<number>;
+  /** The session password (secret). */
+  declare readonly password: pulumi.Output<string | null>;
+  declare readonly instanceId: pulumi.Output<string | null>;
+  declare readonly instanceName: pulumi.Output<string | null>;
+  declare readonly maxPrefixes: pulumi.Output<number>;
+
+  constructor(name: string, args: BgpConfigArgs, opts?: pulumi.CustomResourceOptions) {
+    // The input is recorded in state too: make it secret there whatever the caller passed.
+    const secretArgs = args.password === undefined ? args : { ...args, password: pulumi.secret(args.password) };
+    super(providerFor("BgpConfig"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "BgpConfig");
+  }
+}

@@ -1,0 +1,182 @@
+/**
+ * FloatingIp — a public address the workspace holds on its own, to attach to an instance with a
+ * FloatingIpAttachment (spec part 3, Floating IP; network commands attach-ip / detach-ip).
+ *
+ * The spec lists the floating IP's fields (id, address, instance or instance_id, protected,
+ * family, ddos) but says the allocation endpoints are "not shown" (part 3, Network commands:
+ * "Floating IP endpoints themselves (allocate at POST /v1/workspaces/{wid}/ips, list, reverse
+ * DNS, DHCP): not shown"). This resource relies on those unshown endpoints as the emulator
+ * implements them (emulator/notes/part2-compute.md, "Floating IPs"):
+ *
+ *   POST   /v1/workspaces/{wid}/ips   family (IPv4|IPv6), ddos (default false) -> 201 floating IP
+ *   GET    /v1/workspaces/{wid}/ips   newest first; filters family, ddos, instance, address...
+ *   GET    /v1/ips/{id}
+ *   DELETE /v1/ips/{id}               204; 409 while attached or protected
+ *
+ * There, allocating and releasing need the ADMINISTRATOR role (or OWNER) and FLOATING_IP WRITE.
+ * Against an API whose unshown endpoints differ, this resource fails with the API's answer.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createdDuring, type OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, wireId } from "../provider/schema";
+import { replace, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 3, Floating IP";
+
+// 1. Inputs.
+const inputs = z.object({
+  family: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }),
+  ddos: z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface FloatingIpOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  family: "IPv4" | "IPv6";
+  ddos: boolean;
+  address: string;
+  /** The instance holding the address, or null. */
+  instanceId: string | null;
+  protected: boolean;
+  createdAt: string;
+}
+
+// 3. API mapping.
+export interface ApiFloatingIp {
+  id: string;
+  address: string;
+  family: "IPv4" | "IPv6";
+  ddos: boolean;
+  protected?: boolean;
+  instance_id?: string | null;
+  instance?: { id: string } | null;
+  workspace?: { id: string };
+  created?: string;
+}
+
+/** The holder of a floating IP: the spec names it `instance` or `instance_id`. */
+export const holderOf = (ip: ApiFloatingIp): string | null => idOf(ip.instance_id ?? ip.instance ?? null);
+
+const toOutputs = (ip: ApiFloatingIp, workspaceId: string): FloatingIpOutputs => ({
+  workspaceId: idOf(ip.workspace) ?? workspaceId,
+  family: ip.family,
+  ddos: !!ip.ddos,
+  address: ip.address,
+  instanceId: holderOf(ip),
+  protected: !!ip.protected,
+  createdAt: ip.created ?? "",
+});
+
+export async function fetchFloatingIp(ctx: OperationContext, id: string): Promise<ApiFloatingIp | undefined> {
+  try {
+    return await ctx.client.get<ApiFloatingIp>(`/v1/ips/${id}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+const ipsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/ips`;
+
+/**
+ * A floating IP has no name: after a lost create answer, the one to adopt is the address of this
+ * family that appeared since the create began (`before` holds the ids seen then) and that no
+ * other create of this process received. Two such candidates cannot be told apart: refuse.
+ */
+const seenBefore = new WeakMap<OperationContext, Set<string>>();
+const claimed = new Set<string>();
+
+export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
+  kind: "FloatingIp",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: an address cannot change family or protection; a new one is allocated.
+  policies: { family: replace, ddos: replace },
+  stableOutputs: ["address", "createdAt"],
+  label: (i, id) => `FloatingIp ${i.family ?? ""}${id ? ` ${id}` : ""}`.replace(/\s+/g, " ").trim(),
+  api: {
+    async create(ctx, i) {
+      const before = await listAll<ApiFloatingIp>(ctx.client, ipsPath(i.workspaceId), { family: i.family });
+      seenBefore.set(ctx, new Set(before.map((ip) => String(ip.id))));
+      const ip = await ctx.client.post<ApiFloatingIp>(ipsPath(i.workspaceId), { family: i.family, ddos: i.ddos });
+      claimed.add(String(ip.id));
+      return { id: String(ip.id) };
+    },
+    async findExisting(ctx, i) {
+      const before = seenBefore.get(ctx) ?? new Set<string>();
+      const now = await listAll<ApiFloatingIp>(ctx.client, ipsPath(i.workspaceId), { family: i.family, ddos: i.ddos });
+      const candidates = now.filter((ip) => !before.has(String(ip.id)) && !claimed.has(String(ip.id)) && holderOf(ip) === null && !!ip.ddos === i.ddos && createdDuring(ctx, ip.created));
+      if (candidates.length > 1) {
+        throw new Error(
+          `${ctx.label}: the create answer was lost and ${candidates.length} new ${i.family} addresses appeared meanwhile (${candidates.map((c) => `${c.id} ${c.address}`).join(", ")}); ` +
+            `they cannot be told apart. Adopt the right one with adoptId, and release the others (DELETE /v1/ips/{id}).`,
+        );
+      }
+      const found = candidates[0] && String(candidates[0].id);
+      if (found) claimed.add(found);
+      return found;
+    },
+    async read(ctx, id, prior) {
+      const ip = await fetchFloatingIp(ctx, id);
+      return ip && toOutputs(ip, prior.workspaceId ?? "");
+    },
+    // The address is released only once free: whatever still holds it lets go first.
+    async beforeDelete(ctx, id) {
+      const ip = await fetchFloatingIp(ctx, id);
+      const holder = ip && holderOf(ip);
+      if (holder) {
+        ctx.progress(`detaching from instance ${holder} before releasing the address`);
+        await ctx.client.post(`/v1/commands/detach-ip`, { ip: wireId(id) });
+      }
+    },
+    async delete(ctx, id) {
+      try {
+        await ctx.client.delete(`/v1/ips/${id}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409) {
+          throw new Error(`${ctx.label}: the API refuses to release the address (${err.reason ?? "conflict"}): a protected address must be unprotected first, and an attached one detached.`);
+        }
+        throw err;
+      }
+    },
+  },
+};
+
+// 4. The class.
+export interface FloatingIpArgs extends WorkspaceArgs {
+  /** IPv4 or IPv6. Changing it allocates a new address (replacement). */
+  family: pulumi.Input<"IPv4" | "IPv6">;
+  /** DDoS-filtered address (default false). Changing it allocates a new address (replacement). */
+  ddos?: pulumi.Input<boolean>;
+}
+
+const OUTPUTS = ["workspaceId", "family", "ddos", "address", "instanceId", "protected", "createdAt"] as const;
+
+/**
+ * A public address owned by the stack, independent of any instance (it outlives instance
+ * replacements); attach it with a FloatingIpAttachment.
+ *
+ * Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
+ * GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
+ * address if something still holds it, then releases it.
+ */
+export class FloatingIp extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly family: pulumi.Output<"IPv4" | "IPv6">;
+  declare readonly ddos: pulumi.Output<boolean>;
+  /** The allocated address. */
+  declare readonly address: pulumi.Output<string>;
+  /** The instance holding the address now (through a FloatingIpAttachment or otherwise), or null. */
+  declare readonly instanceId: pulumi.Output<string | null>;
+  /** Protected addresses cannot be released. */
+  declare readonly protected: pulumi.Output<boolean>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("FloatingIp"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIp");
+  }
+}

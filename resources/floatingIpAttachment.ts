@@ -1,0 +1,147 @@
+/**
+ * FloatingIpAttachment — a floating IP attached to an instance (spec part 3, Network commands).
+ *
+ *   POST /v1/commands/attach-ip   ip, instance: the IP must be allocated and not attached to another
+ *                                 instance; applied immediately -> floating IP with instance populated
+ *   POST /v1/commands/detach-ip   ip: detaches from whichever instance holds it -> instance cleared
+ *   GET  /v1/ips/{id}             the floating IP (endpoint not shown in the spec; see FloatingIp)
+ *
+ * The attachment is identified by its floating IP: the resource id is the IP's id (an address
+ * is attached to at most one instance). Moving it to another instance is an in-place update
+ * (detach, then attach). Reading it checks which instance holds the IP now: an IP detached (or
+ * moved) outside Pulumi shows as drift and the next `pulumi up` attaches it back; an IP that no
+ * longer exists makes the attachment gone.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { wireId, zId } from "../provider/schema";
+import { command, replace, type ResourceSpec } from "../provider/spec";
+import { fetchFloatingIp, holderOf } from "./floatingIp";
+
+const WHERE = "spec part 3, Network commands: attach-ip";
+
+// 1. Inputs.
+const inputs = z.object({
+  ipId: zId("floating IP id"),
+  instanceId: zId("instance id"),
+});
+type Inputs = z.infer<typeof inputs>;
+
+export interface FloatingIpAttachmentOutputs extends Record<string, unknown> {
+  ipId: string;
+  /** The instance holding the IP now; null when it was detached outside Pulumi. */
+  instanceId: string | null;
+  address: string;
+  family: string;
+}
+
+// 3. API mapping.
+async function read(ctx: OperationContext, id: string): Promise<FloatingIpAttachmentOutputs | undefined> {
+  const ip = await fetchFloatingIp(ctx, id);
+  return ip && { ipId: String(ip.id), instanceId: holderOf(ip), address: ip.address, family: ip.family };
+}
+
+async function attach(ctx: OperationContext, ipId: string, instanceId: string): Promise<void> {
+  try {
+    await ctx.client.post(`/v1/commands/attach-ip`, { ip: wireId(ipId), instance: wireId(instanceId) });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 409) {
+      throw new Error(`${ctx.label}: the API refused to attach floating IP ${ipId} (${err.reason ?? "conflict"}): it is attached to another instance (${WHERE}). Detach it there first, or adopt that attachment with adoptId: "${ipId}".`);
+    }
+    if (err instanceof ApiError && err.status === 400) {
+      throw new Error(`${ctx.label}: the API refused the attachment (${err.message}) — the instance must be in the floating IP's workspace.`);
+    }
+    throw err;
+  }
+}
+
+const detach = (ctx: OperationContext, ipId: string) => ctx.client.post(`/v1/commands/detach-ip`, { ip: wireId(ipId) });
+
+/** IPs whose delete found nothing of this attachment's to detach (free, or moved elsewhere). */
+const leftAlone = new Set<string>();
+
+export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachmentOutputs> = {
+  kind: "FloatingIpAttachment",
+  inputs,
+  // 2. What a change does: another IP is another attachment; another instance is a move.
+  policies: { ipId: replace, instanceId: command("move") },
+  label: (i, id) => `FloatingIpAttachment of IP ${i.ipId ?? id ?? "?"} to instance ${i.instanceId ?? "?"}`,
+  api: {
+    async create(ctx, i) {
+      const ip = await fetchFloatingIp(ctx, i.ipId);
+      if (!ip) throw new Error(`${ctx.label}: floating IP ${i.ipId} does not exist or is not visible to this token`);
+      const holder = holderOf(ip);
+      if (holder && holder !== i.instanceId) {
+        throw new Error(`${ctx.label}: floating IP ${i.ipId} (${ip.address}) is attached to instance ${holder}; adopt that attachment with adoptId: "${i.ipId}" (the next up moves it), or detach it first.`);
+      }
+      // Attaching to the current holder is a no-op (the IP is "not attached to another instance").
+      await attach(ctx, i.ipId, i.instanceId);
+      return { id: i.ipId };
+    },
+    // attach-ip is applied immediately: after a lost answer, the IP held by the instance is the proof.
+    async findExisting(ctx, i) {
+      const ip = await fetchFloatingIp(ctx, i.ipId);
+      return ip && holderOf(ip) === i.instanceId ? i.ipId : undefined;
+    },
+    read: (ctx, id) => read(ctx, id),
+    update: {
+      async move(ctx, id, _olds, news) {
+        const ip = await fetchFloatingIp(ctx, id);
+        if (!ip) throw new Error(`${ctx.label}: floating IP ${id} no longer exists`);
+        const holder = holderOf(ip);
+        if (holder === news.instanceId) return;
+        if (holder) {
+          ctx.progress(`detaching from instance ${holder}`);
+          await detach(ctx, id);
+        }
+        await attach(ctx, id, news.instanceId);
+      },
+    },
+    // Detach only from the instance this attachment holds: an IP moved elsewhere outside Pulumi is
+    // no longer this attachment's, and is left where it is.
+    async delete(ctx, id, olds) {
+      const ip = await fetchFloatingIp(ctx, id);
+      const holder = ip ? holderOf(ip) : null;
+      leftAlone.delete(id);
+      if (holder && holder === olds.instanceId) {
+        await detach(ctx, id);
+        return;
+      }
+      if (holder) ctx.progress(`floating IP ${id} is held by instance ${holder}, not ${olds.instanceId}: left attached there`);
+      leftAlone.add(id);
+    },
+    isGone: (o) => o.instanceId === null || leftAlone.has(o.ipId),
+  },
+};
+
+// 4. The class.
+export interface FloatingIpAttachmentArgs extends CommonArgs {
+  /** The floating IP (a FloatingIp's id). Changing it replaces the attachment. */
+  ipId: pulumi.Input<string>;
+  /** The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach). */
+  instanceId: pulumi.Input<string>;
+  /** Adopt the existing attachment of a floating IP: its id (the same as `ipId`). */
+  adoptId?: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["ipId", "instanceId", "address", "family"] as const;
+
+/**
+ * Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
+ * Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
+ * instance it manages).
+ */
+export class FloatingIpAttachment extends pulumi.dynamic.Resource {
+  declare readonly ipId: pulumi.Output<string>;
+  /** The instance holding the IP (null when detached outside Pulumi, until the next up). */
+  declare readonly instanceId: pulumi.Output<string | null>;
+  declare readonly address: pulumi.Output<string>;
+  declare readonly family: pulumi.Output<string>;
+
+  constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("FloatingIpAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIpAttachment");
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * NetLoadBalancer — a network load balancer spreading an address across member instances
+ * (spec part 3, Network load balancers).
+ *
+ *   POST   /v1/net-lbs                         name, address, owner (workspace id), all required;
+ *                                              Administrator only -> balancer detail
+ *   GET    /v1/net-lbs/{bid}                   Administrator mirror of the workspace fetch
+ *   GET    /v1/workspaces/{wid}/net-lbs/{bid}  balancer detail
+ *   PATCH  /v1/workspaces/{wid}/net-lbs/{bid}  optional name, address, owner (workspace id) -> 200, no body
+ *   DELETE /v1/net-lbs/{bid}                   Administrator only -> 202, no body
+ *
+ * Creating and deleting a balancer is Administrator-only: the stack's svc:token must be an
+ * operator (staff) token; a user-scoped token is refused with 400 (spec part 1, Errors). Such a
+ * token also reaches every workspace, so the same stack can hold the workspace's other resources.
+ *
+ * Reading: through the Administrator mirror GET /v1/net-lbs/{bid}, which finds the balancer
+ * wherever it is owned (a change of owner made outside Pulumi shows as drift, not as a deleted
+ * balancer). When the token is not an operator's (the mirror answers 400 or 403: adopted
+ * balancers can be managed, though not created or deleted, with a workspace token), the
+ * workspace route of the recorded owner is used instead.
+ *
+ * Members are NetLoadBalancerMember resources. Changing the owner moves the balancer (PATCH
+ * owner); members whose instance is not in the new workspace are dropped by the API.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { SvcClient } from "../provider/client";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { formatIp, parseIp } from "../provider/cidr";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { idOf, wireId, zId } from "../provider/schema";
+import { patch, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 3, Network load balancers";
+
+/** An IPv4 or IPv6 address, in the canonical text the API reports (2001:DB8:0::1 -> 2001:db8::1). */
+const zAddress = z.string().transform((v, ctx) => {
+  const ip = parseIp(v.trim());
+  if (!ip) {
+    ctx.addIssue({ code: "custom", message: `must be an IP address such as 203.0.113.10 or 2001:db8::10 (${WHERE}: address)` });
+    return z.NEVER;
+  }
+  return formatIp(ip.family, ip.value);
+});
+
+// 1. Inputs.
+const inputs = z.object({
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`),
+  address: zAddress,
+  /** Owning workspace; default: the provider's workspace (svc:workspaceId) at creation. */
+  ownerWorkspaceId: zId("workspace id").optional(),
+});
+type Inputs = z.infer<typeof inputs>;
+
+export interface NetLoadBalancerOutputs extends Record<string, unknown> {
+  name: string;
+  address: string;
+  ownerWorkspaceId: string;
+  ownerWorkspaceName: string | null;
+  /** Instances that are members now (sorted ids), from the balancer detail. */
+  memberInstanceIds: string[];
+  createdAt: string;
+}
+
+// 3. API mapping.
+interface ApiNetLb {
+  id: string;
+  name: string;
+  address: string;
+  owner: { id: string; name?: string } | null;
+  instances?: Array<{ id: string; name?: string }>;
+  created?: string;
+}
+
+const toOutputs = (lb: ApiNetLb, owner: string | null): NetLoadBalancerOutputs => ({
+  name: lb.name,
+  address: lb.address,
+  ownerWorkspaceId: idOf(lb.owner) ?? owner ?? "",
+  ownerWorkspaceName: lb.owner?.name ?? null,
+  memberInstanceIds: (lb.instances ?? []).map((m) => String(m.id)).sort(),
+  createdAt: lb.created ?? "",
+});
+
+/** Clients whose token the Administrator mirror refused (not an operator's): use the workspace route. */
+const notStaff = new WeakSet<SvcClient>();
+
+const ownerOf = (ctx: OperationContext, declared: string | undefined | null): string => {
+  const owner = declared ?? ctx.config.workspaceId;
+  if (!owner) throw new Error(`${ctx.label}: no owner workspace: set ownerWorkspaceId, or svc:workspaceId / SVC_WORKSPACE_ID`);
+  return owner;
+};
+
+async function fetchLb(ctx: OperationContext, id: string, owner: string | undefined): Promise<ApiNetLb | undefined> {
+  try {
+    if (!notStaff.has(ctx.client)) {
+      try {
+        return await ctx.client.get<ApiNetLb>(`/v1/net-lbs/${id}`);
+      } catch (err) {
+        if (!(err instanceof ApiError && (err.status === 400 || err.status === 403))) throw err;
+        notStaff.add(ctx.client);
+      }
+    }
+    return await ctx.client.get<ApiNetLb>(`/v1/workspaces/${ownerOf(ctx, owner)}/net-lbs/${id}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** Wraps the refusal of an Administrator-only call into what to do about it. */
+function adminOnly(ctx: OperationContext, what: string, err: unknown): never {
+  if (err instanceof ApiError && (err.status === 400 || err.status === 403) && !err.fieldErrors.length) {
+    throw new Error(
+      `${ctx.label}: ${what} a network load balancer is Administrator-only (${WHERE}) and the API refused it (${err.message}). ` +
+        `Run this stack with an operator (staff) token in svc:token.`,
+    );
+  }
+  throw err;
+}
+
+const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs) =>
+  (await listAll<ApiNetLb>(ctx.client, `/v1/workspaces/${owner}/net-lbs`, { name: i.name, address: i.address })).find((lb) => lb.name === i.name && lb.address === i.address);
+
+export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> = {
+  kind: "NetLoadBalancer",
+  inputs,
+  // 2. What a change does: PATCH takes name, address and owner.
+  policies: { name: patch, address: patch, ownerWorkspaceId: patch },
+  stableOutputs: ["createdAt"],
+  label: (i, id) => `NetLoadBalancer${i.name ? ` "${i.name}"` : id ? ` ${id}` : ""}`,
+  api: {
+    async create(ctx, i) {
+      const owner = ownerOf(ctx, i.ownerWorkspaceId);
+      const existing = await byNameAndAddress(ctx, owner, i);
+      if (existing) {
+        throw new Error(`${ctx.label}: workspace ${owner} already has a balancer named "${i.name}" on ${i.address} (id ${existing.id}); adopt it with adoptId: "${existing.id}", or change the name.`);
+      }
+      try {
+        const lb = await ctx.client.post<ApiNetLb>(`/v1/net-lbs`, { name: i.name, address: i.address, owner: wireId(owner) });
+        return { id: String(lb.id) };
+      } catch (err) {
+        return adminOnly(ctx, "creating", err);
+      }
+    },
+    // create checks that no balancer has this name and address before its POST: one found now is ours.
+    async findExisting(ctx, i) {
+      return (await byNameAndAddress(ctx, ownerOf(ctx, i.ownerWorkspaceId), i))?.id;
+    },
+    async read(ctx, id, prior) {
+      const lb = await fetchLb(ctx, id, prior.ownerWorkspaceId);
+      return lb && toOutputs(lb, prior.ownerWorkspaceId ?? ctx.config.workspaceId);
+    },
+    update: {
+      async patch(ctx, id, olds, news, changed) {
+        const body: Record<string, unknown> = {};
+        if (changed.includes("name")) body.name = news.name;
+        if (changed.includes("address")) body.address = news.address;
+        if (changed.includes("ownerWorkspaceId") && news.ownerWorkspaceId) body.owner = wireId(news.ownerWorkspaceId);
+        // The workspace route of the balancer's current owner (recorded, or read at the last refresh).
+        await ctx.client.patch(`/v1/workspaces/${ownerOf(ctx, olds.ownerWorkspaceId)}/net-lbs/${id}`, body);
+      },
+    },
+    async delete(ctx, id) {
+      try {
+        await ctx.client.delete(`/v1/net-lbs/${id}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.notFound) throw err;
+        adminOnly(ctx, "deleting", err);
+      }
+    },
+  },
+};
+
+// 4. The class.
+export interface NetLoadBalancerArgs extends CommonArgs {
+  /** Display name. Patched in place. */
+  name: pulumi.Input<string>;
+  /** The balanced IP address (IPv4 or IPv6; normalised). Patched in place. */
+  address: pulumi.Input<string>;
+  /**
+   * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
+   * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
+   * whose instance is not in the new workspace.
+   */
+  ownerWorkspaceId?: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["name", "address", "ownerWorkspaceId", "ownerWorkspaceName", "memberInstanceIds", "createdAt"] as const;
+
+/**
+ * A network load balancer. Creating and deleting one is Administrator-only: run the stack with
+ * an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+ */
+export class NetLoadBalancer extends pulumi.dynamic.Resource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly address: pulumi.Output<string>;
+  declare readonly ownerWorkspaceId: pulumi.Output<string>;
+  declare readonly ownerWorkspaceName: pulumi.Output<string | null>;
+  /** Member instance ids as the API reports them (sorted). */
+  declare readonly memberInstanceIds: pulumi.Output<string[]>;
+  declare readonly createdAt: pulumi.Output<string>;
+
+  constructor(name: string, args: NetLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("NetLoadBalancer"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancer");
+  }
+}

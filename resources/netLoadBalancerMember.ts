@@ -1,0 +1,142 @@
+/**
+ * NetLoadBalancerMember — an instance behind a network load balancer (spec part 3, Network load
+ * balancers).
+ *
+ *   PUT    /v1/workspaces/{wid}/net-lbs/{bid}/instances/{iid}   202, no body; asynchronous;
+ *                                                               the instance must be in the same workspace
+ *   GET    /v1/workspaces/{wid}/net-lbs/{bid}/instances         paged instance summaries (id, name)
+ *   DELETE /v1/workspaces/{wid}/net-lbs/{bid}/instances/{iid}   202, no body; asynchronous
+ *
+ * A membership has no identifier of its own: the resource id is `${loadBalancerId}:${instanceId}`.
+ * Both changes are asynchronous and return no workflow, so the resource waits on the member
+ * list: after PUT until the instance is listed (JOINING until then), after DELETE until it is no
+ * longer listed. The API reports no failure of either: a join that never completes ends at
+ * `timeouts.create`, is kept in the stack as JOINING, and the next `pulumi up` sends it again.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf, zId } from "../provider/schema";
+import { replace, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 3, Network load balancers";
+
+// 1. Inputs.
+const inputs = z.object({
+  loadBalancerId: zId("load balancer id"),
+  instanceId: zId("instance id"),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  loadBalancerId: string;
+  instanceId: string;
+  instanceName: string | null;
+  /** ACTIVE once listed as a member; JOINING while the addition has not applied yet. */
+  state: "ACTIVE" | "JOINING";
+}
+
+// 3. API mapping.
+export const memberId = (loadBalancerId: string, instanceId: string) => `${loadBalancerId}:${instanceId}`;
+
+/** A membership has no id of its own: it is "<loadBalancerId>:<instanceId>" (also what adoptId takes). */
+function keyOf(id: string): { loadBalancerId: string; instanceId: string } {
+  const [loadBalancerId, instanceId] = id.split(":");
+  return { loadBalancerId, instanceId };
+}
+
+const membersPath = (workspaceId: string, loadBalancerId: string) => `/v1/workspaces/${workspaceId}/net-lbs/${loadBalancerId}/instances`;
+
+/** The member's summary; null when not listed; undefined when the balancer itself is gone. */
+async function findMember(ctx: OperationContext, workspaceId: string, loadBalancerId: string, instanceId: string): Promise<{ id: string; name?: string | null } | null | undefined> {
+  try {
+    const members = await listAll<{ id: string; name?: string | null }>(ctx.client, membersPath(workspaceId, loadBalancerId), { id: instanceId });
+    return members.find((m) => idOf(m.id) === instanceId) ?? null;
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<NetLoadBalancerMemberOutputs | undefined> {
+  const { loadBalancerId, instanceId } = keyOf(id);
+  const workspaceId = prior.workspaceId ?? "";
+  const member = await findMember(ctx, workspaceId, loadBalancerId, instanceId);
+  if (member === undefined) return undefined;
+  const base = { workspaceId, loadBalancerId, instanceId };
+  if (member) return { ...base, instanceName: member.name ?? null, state: "ACTIVE" };
+  // Not listed: while this operation is adding it, it is joining; otherwise it is not a member.
+  if (ctx.operation === "create" && !prior.adoptId) return { ...base, instanceName: null, state: "JOINING" };
+  return undefined;
+}
+
+export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemberOutputs> = {
+  kind: "NetLoadBalancerMember",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: a membership is its two ends.
+  policies: { loadBalancerId: replace, instanceId: replace },
+  // A join that never applied (kept as JOINING) is sent again by replacing the member; keeping
+  // both ends, the old one is removed first.
+  broken: (o) => o.state === "JOINING",
+  uniqueKey: ["loadBalancerId", "instanceId"],
+  adoptIdPattern: /^\d+:\d+$/,
+  label: (i, id) => `NetLoadBalancerMember instance ${i.instanceId ?? id?.split(":")[1] ?? "?"} in balancer ${i.loadBalancerId ?? id?.split(":")[0] ?? "?"}`,
+  api: {
+    async create(ctx, i) {
+      const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);
+      if (existing === undefined) throw new Error(`${ctx.label}: load balancer ${i.loadBalancerId} does not exist in workspace ${i.workspaceId}`);
+      if (existing) throw new Error(`${ctx.label}: instance ${i.instanceId} is already a member; adopt the membership with adoptId: "${memberId(i.loadBalancerId, i.instanceId)}".`);
+      try {
+        // PUT is idempotent: the client resends it after a lost answer, so no lookup is needed.
+        await ctx.client.put(`${membersPath(i.workspaceId, i.loadBalancerId)}/${i.instanceId}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 400) {
+          throw new Error(`${ctx.label}: the API refused the member (${err.message}) — the instance must be in the balancer's workspace (${WHERE}).`);
+        }
+        throw err;
+      }
+      return { id: memberId(i.loadBalancerId, i.instanceId) };
+    },
+    read,
+    settled: (o) => o.state === "ACTIVE",
+    stateOf: (o) => o.state,
+    async delete(ctx, id, olds) {
+      const { loadBalancerId, instanceId } = keyOf(id);
+      await ctx.client.delete(`${membersPath(olds.workspaceId, loadBalancerId)}/${instanceId}`);
+    },
+  },
+};
+
+// 4. The class.
+export interface NetLoadBalancerMemberArgs extends WorkspaceArgs {
+  /** The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member. */
+  loadBalancerId: pulumi.Input<string>;
+  /** The instance; it must be in the balancer's workspace. Changing it replaces the member. */
+  instanceId: pulumi.Input<string>;
+  /** Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own). */
+  adoptId?: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["workspaceId", "loadBalancerId", "instanceId", "instanceName", "state"] as const;
+
+/**
+ * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
+ * `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+ */
+export class NetLoadBalancerMember extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly loadBalancerId: pulumi.Output<string>;
+  declare readonly instanceId: pulumi.Output<string>;
+  declare readonly instanceName: pulumi.Output<string | null>;
+  /** ACTIVE once listed as a member. */
+  declare readonly state: pulumi.Output<"ACTIVE" | "JOINING">;
+
+  constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("NetLoadBalancerMember"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancerMember");
+  }
+}

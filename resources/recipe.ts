@@ -1,0 +1,220 @@
+/**
+ * Recipe — a reusable install script owned by the workspace (spec part 2, Recipe, Recipes).
+ *
+ *   POST   /v1/workspaces/{wid}/recipes   name, category, description (markdown), commands (all required),
+ *                                         icon, fields -> 201 recipe owned by the workspace
+ *   GET    /v1/recipes/{id}               full recipe with commands and fields
+ *   PATCH  /v1/recipes/{id}               any field (lists replace) -> updated recipe
+ *   DELETE /v1/recipes/{id}               synchronous; audit log entry
+ *
+ * Each field's value reaches the commands as the environment variable SVC_FIELDS_<ID>. Install a
+ * recipe on an instance with a RecipeInstallation.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { idOf } from "../provider/schema";
+import { patch, type ResourceSpec } from "../provider/spec";
+import { exactly, noDuplicates } from "./appTemplate";
+
+const WHERE = "spec part 2, Recipe";
+
+export const RECIPE_CATEGORIES = [
+  "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
+  "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
+] as const;
+export const FIELD_TYPES = ["TEXT", "PASSWORD", "NUMBER", "EMAIL", "BOOLEAN"] as const;
+export type RecipeCategory = (typeof RECIPE_CATEGORIES)[number];
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+// 1. Inputs.
+const commandEntry = z.strictObject(
+  {
+    path: z.string({ error: `must be an absolute script path (${WHERE}: commands path)` }).regex(/^\/\S*$/, `must be an absolute script path on the instance, starting with / (${WHERE}: commands path)`),
+    args: z.array(z.string({ error: `args must be strings (${WHERE}: commands args is string[])` })).default([]),
+  },
+  exactly("path, args"),
+);
+
+const fieldEntry = z.strictObject(
+  {
+    id: z
+      .string()
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, `must start with a letter and hold only letters, digits and _, since it becomes the variable SVC_FIELDS_<ID> (${WHERE}: fields id)`),
+    label: z.string().min(1, `must not be empty (${WHERE}: fields label)`),
+    description: z.string().nullable().default(null),
+    type: z.enum(FIELD_TYPES, { error: `must be TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN (${WHERE}: fields type)` }),
+    required: z.boolean().default(false),
+  },
+  exactly("id, label, description, type, required"),
+);
+
+const inputs = z.object({
+  name: z.string().min(1, `must not be empty (${WHERE}: name)`),
+  category: z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }),
+  /** Markdown. */
+  description: z.string({ error: `must be a markdown string (${WHERE}: description is required)` }),
+  commands: z.array(commandEntry).min(1, `must list at least one command (${WHERE}: commands are required)`),
+  /** Icon URL; null (the default) for none. */
+  icon: z.string().url(`must be a URL (${WHERE}: icon)`).nullable().default(null),
+  fields: z
+    .array(fieldEntry)
+    // Ids build variable names in upper case, so they collide case-insensitively.
+    .superRefine(noDuplicates((f) => f.id.toUpperCase(), "field id (compared as SVC_FIELDS_<ID>)", WHERE))
+    .default([]),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+export type RecipeField = z.infer<typeof fieldEntry>;
+type RecipeCommand = z.infer<typeof commandEntry>;
+
+export interface RecipeOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  category: string;
+  description: string | null;
+  commands: RecipeCommand[];
+  icon: string | null;
+  fields: RecipeField[];
+  /** The variable each field's value is injected as, by field id. */
+  variables: Record<string, string>;
+}
+
+// 3. API mapping.
+export interface ApiRecipe {
+  id: string;
+  name: string;
+  category: string;
+  icon: string | null;
+  description: string | null;
+  owner: { id: string; name?: string } | null;
+  commands?: Array<{ path: string; args?: string[] }>;
+  fields?: Array<{ id: string; label: string; description?: string | null; type: FieldType; required?: boolean }>;
+}
+
+export const fieldsFromApi = (r: ApiRecipe): RecipeField[] =>
+  (r.fields ?? []).map((f) => ({ id: f.id, label: f.label, description: f.description ?? null, type: f.type, required: !!f.required }));
+
+const toOutputs = (r: ApiRecipe, workspaceId: string): RecipeOutputs => {
+  const fields = fieldsFromApi(r);
+  return {
+    workspaceId: idOf(r.owner) ?? workspaceId,
+    name: r.name,
+    category: r.category,
+    description: r.description ?? null,
+    commands: (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
+    icon: r.icon ?? null,
+    fields,
+    variables: Object.fromEntries(fields.map((f) => [f.id, `SVC_FIELDS_${f.id.toUpperCase()}`])),
+  };
+};
+
+const FIELDS = ["name", "category", "description", "commands", "icon", "fields"] as const;
+
+const toApi = (i: Inputs, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, i[f as keyof Inputs]]));
+
+export async function fetchRecipe(ctx: OperationContext, id: string): Promise<ApiRecipe | undefined> {
+  try {
+    return await ctx.client.get<ApiRecipe>(`/v1/recipes/${id}`);
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** The workspace's own recipes with exactly this name. */
+async function ownByName(ctx: OperationContext, workspaceId: string, name: string): Promise<ApiRecipe[]> {
+  const found = await listAll<ApiRecipe>(ctx.client, `/v1/workspaces/${workspaceId}/recipes`, { name });
+  return found.filter((r) => r.name === name && idOf(r.owner) === workspaceId);
+}
+
+/** Ids of same-named recipes that existed just before the create request, per operation. */
+const seenBefore = new WeakMap<OperationContext, Set<string>>();
+
+export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
+  kind: "Recipe",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: PATCH takes every field; lists replace.
+  policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
+  api: {
+    async create(ctx, i) {
+      // Names are not unique: remember the same-named recipes that already exist, so a lost answer finds only ours.
+      seenBefore.set(ctx, new Set((await ownByName(ctx, i.workspaceId, i.name)).map((r) => idOf(r.id)!)));
+      const r = await ctx.client.post<ApiRecipe>(`/v1/workspaces/${i.workspaceId}/recipes`, toApi(i, FIELDS));
+      return { id: idOf(r.id)! };
+    },
+    async findExisting(ctx, i) {
+      const before = seenBefore.get(ctx) ?? new Set<string>();
+      const fresh = (await ownByName(ctx, i.workspaceId, i.name)).filter((r) => !before.has(idOf(r.id)!) && r.category === i.category);
+      return fresh.length === 1 ? idOf(fresh[0].id)! : undefined;
+    },
+    async read(ctx, id, prior) {
+      const r = await fetchRecipe(ctx, id);
+      return r && toOutputs(r, prior.workspaceId ?? "");
+    },
+    update: {
+      async patch(ctx, id, _olds, news, changed) {
+        await ctx.client.patch(`/v1/recipes/${id}`, toApi(news, changed));
+      },
+    },
+    async delete(ctx, id) {
+      await ctx.client.delete(`/v1/recipes/${id}`);
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface RecipeCommandArgs {
+  /** Absolute script path on the instance. */
+  path: pulumi.Input<string>;
+  /** Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
+  args?: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+export interface RecipeFieldArgs {
+  /** Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>. */
+  id: pulumi.Input<string>;
+  label: pulumi.Input<string>;
+  description?: pulumi.Input<string | null>;
+  /** TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN. */
+  type: pulumi.Input<FieldType>;
+  /** Must be supplied at install (default false). */
+  required?: pulumi.Input<boolean>;
+}
+
+export interface RecipeArgs extends WorkspaceArgs {
+  name: pulumi.Input<string>;
+  /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. */
+  category: pulumi.Input<RecipeCategory>;
+  /** Markdown. */
+  description: pulumi.Input<string>;
+  /** Scripts run in order; at least one. Replaced as a whole in place. */
+  commands: pulumi.Input<pulumi.Input<RecipeCommandArgs>[]>;
+  /** Icon URL; omit or null for none. */
+  icon?: pulumi.Input<string | null>;
+  /** Inputs asked at install. Replaced as a whole in place. */
+  fields?: pulumi.Input<pulumi.Input<RecipeFieldArgs>[]>;
+}
+
+const OUTPUTS = ["workspaceId", "name", "category", "description", "commands", "icon", "fields", "variables"] as const;
+
+/** A workspace-owned install script; every change is made in place. */
+export class Recipe extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly category: pulumi.Output<string>;
+  declare readonly description: pulumi.Output<string | null>;
+  declare readonly commands: pulumi.Output<RecipeCommand[]>;
+  declare readonly icon: pulumi.Output<string | null>;
+  declare readonly fields: pulumi.Output<RecipeField[]>;
+  /** Field id -> the environment variable its value is injected as (SVC_FIELDS_<ID>). */
+  declare readonly variables: pulumi.Output<Record<string, string>>;
+
+  constructor(name: string, args: RecipeArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("Recipe"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Recipe");
+  }
+}

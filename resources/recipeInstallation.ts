@@ -1,0 +1,193 @@
+/**
+ * RecipeInstallation — a recipe run on an instance (spec part 2, Instance commands: install-recipe).
+ *
+ *   POST /v1/commands/install-recipe   instance, recipe, fields (recipe field id -> value; {} when the
+ *                                      recipe has none), all required; instance online and AVAILABLE -> workflow
+ *
+ * The API keeps no installation object: there is no id, read or uninstall. The resource's id is
+ * synthetic, `<instance id>:<recipe id>:<workflow id>`; reading it checks that the instance and
+ * the recipe still exist (otherwise it is gone) and reports the install workflow's state.
+ * Every field replaces (re-installs); `pulumi destroy` only forgets the installation (what the
+ * recipe did stays on the instance). Field values are secrets (PASSWORD fields): `fields` is kept
+ * from state as a Pulumi secret, never read back.
+ *
+ * Field definitions (required, types) live in the recipe, known only from the API: they are
+ * checked when the installation is created, before the install request, not at preview.
+ * A lost install answer cannot be recovered (the API lists no installations), so the error asks
+ * to check the instance before running again.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
+import { ApiError } from "../provider/errors";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { wireId, zId } from "../provider/schema";
+import { replace, type ResourceSpec } from "../provider/spec";
+import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
+
+const WHERE = "spec part 2, install-recipe";
+
+// 1. Inputs.
+const inputs = z.object({
+  instanceId: zId("instance id"),
+  recipeId: zId("recipe id"),
+  /** Recipe field id -> value ({} when the recipe has no fields). */
+  fields: z
+    .record(z.string().min(1, `field ids must not be empty (${WHERE})`), z.union([z.string(), z.number(), z.boolean()], { error: `values must be strings, numbers or booleans (${WHERE}: fields object)` }))
+    .default({}),
+});
+type Inputs = z.infer<typeof inputs>;
+type FieldValue = string | number | boolean;
+
+export interface RecipeInstallationOutputs extends Record<string, unknown> {
+  instanceId: string;
+  recipeId: string;
+  /** Kept from state (secret). */
+  fields?: Record<string, FieldValue>;
+  recipeName: string;
+  workflowId: string;
+  /** The install workflow's state: QUEUED, RUNNING, COMPLETED, FAILED, ABORTED or TIMED_OUT (UNKNOWN once the API forgets it). */
+  installState: string;
+}
+
+// 3. API mapping.
+const syntheticId = (instanceId: string, recipeId: string, workflowId: string) => `${instanceId}:${recipeId}:${workflowId}`;
+
+function parseId(id: string): { instanceId: string; recipeId: string; workflowId: string } | undefined {
+  const m = /^(\d+):(\d+):(.+)$/.exec(id);
+  return m ? { instanceId: m[1], recipeId: m[2], workflowId: m[3] } : undefined;
+}
+
+async function exists(ctx: OperationContext, path: string): Promise<boolean> {
+  try {
+    await ctx.client.get(path);
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return false;
+    throw err;
+  }
+}
+
+/** One check per field type (spec part 2, Recipe fields: TEXT, PASSWORD, NUMBER, EMAIL, BOOLEAN). */
+const TYPE_CHECKS: Record<RecipeField["type"], (v: FieldValue) => string | undefined> = {
+  TEXT: (v) => (typeof v === "string" ? undefined : "must be a string (TEXT)"),
+  PASSWORD: (v) => (typeof v === "string" ? undefined : "must be a string (PASSWORD)"),
+  NUMBER: (v) => (typeof v === "number" || (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) ? undefined : "must be a number (NUMBER)"),
+  EMAIL: (v) => (typeof v === "string" && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? undefined : "must be an email address (EMAIL)"),
+  BOOLEAN: (v) => (typeof v === "boolean" || /^(true|false|yes|no|on|off|1|0)$/i.test(String(v)) ? undefined : "must be a boolean (BOOLEAN)"),
+};
+
+/** The supplied values against the recipe's field definitions; every problem, named by field. */
+function fieldProblems(definitions: RecipeField[], supplied: Record<string, FieldValue>): string[] {
+  const problems: string[] = [];
+  const known = new Set(definitions.map((f) => f.id));
+  for (const id of Object.keys(supplied)) if (!known.has(id)) problems.push(`fields.${id}: the recipe has no such field (fields: ${[...known].join(", ") || "none"})`);
+  for (const f of definitions) {
+    const v = supplied[f.id];
+    if (v === undefined || v === "") {
+      if (f.required) problems.push(`fields.${f.id}: required (${f.label})`);
+      continue;
+    }
+    const why = TYPE_CHECKS[f.type](v);
+    if (why) problems.push(`fields.${f.id}: ${why}`);
+  }
+  return problems;
+}
+
+const FAILED = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
+
+export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutputs> = {
+  kind: "RecipeInstallation",
+  inputs,
+  // 2. Nothing can change in place: every field re-installs.
+  policies: { instanceId: replace, recipeId: replace, fields: replace },
+  secretOutputs: ["fields"],
+  keepFromState: ["fields"],
+  stableOutputs: ["workflowId", "recipeName"],
+  label: (i) => `RecipeInstallation of recipe ${i.recipeId ?? "?"} on instance ${i.instanceId ?? "?"}`,
+  // A failed install is recorded so the next up runs it again.
+  broken: (o) => FAILED.has(o.installState),
+  api: {
+    async create(ctx, i) {
+      const recipe = await fetchRecipe(ctx, i.recipeId);
+      if (!recipe) throw new Error(`${ctx.label}: recipeId ${i.recipeId}: no such recipe is visible to this token`);
+      const problems = fieldProblems(fieldsFromApi(recipe), i.fields);
+      if (problems.length) throw new Error(`${ctx.label}: the fields do not match recipe "${recipe.name}": ${problems.join("; ")} (${WHERE}; the recipe's field definitions are only known from the API, so this is checked at create, not at preview)`);
+      let instance: { state?: string; online?: boolean };
+      try {
+        instance = await ctx.client.get(`/v1/instances/${i.instanceId}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.notFound) throw new Error(`${ctx.label}: instanceId ${i.instanceId}: no such instance`);
+        throw err;
+      }
+      if (instance.state !== "AVAILABLE" || !instance.online) {
+        throw new Error(`${ctx.label}: instance ${i.instanceId} is ${instance.state}, ${instance.online ? "online" : "offline"}: a recipe installs only on an instance that is online and AVAILABLE (${WHERE}); start it (powerState: "running") and run pulumi up again`);
+      }
+      const answer = await ctx.client.post("/v1/commands/install-recipe", { instance: wireId(i.instanceId), recipe: wireId(i.recipeId), fields: i.fields });
+      const workflow = workflowOf(answer);
+      return { id: syntheticId(i.instanceId, i.recipeId, workflow.id), workflow };
+    },
+    async read(ctx, id) {
+      const parts = parseId(id);
+      if (!parts) return undefined;
+      if (!(await exists(ctx, `/v1/instances/${parts.instanceId}`))) return undefined;
+      const recipe = await fetchRecipe(ctx, parts.recipeId);
+      if (!recipe) return undefined;
+      let installState = "UNKNOWN";
+      try {
+        installState = optionalWorkflowOf(await ctx.client.get(`/v1/workflows/${parts.workflowId}`))?.state ?? "UNKNOWN";
+      } catch (err) {
+        if (!(err instanceof ApiError && err.notFound)) throw err;
+      }
+      return { instanceId: parts.instanceId, recipeId: parts.recipeId, recipeName: recipe.name, workflowId: parts.workflowId, installState };
+    },
+    settled: (o) => (FAILED.has(o.installState) ? `install workflow ${o.workflowId} ended ${o.installState}` : o.installState !== "QUEUED" && o.installState !== "RUNNING"),
+    stateOf: (o) => o.installState,
+    async delete(ctx, id) {
+      ctx.progress(`the API has no uninstall: forgetting installation ${id}; what the recipe did stays on the instance`);
+      return null;
+    },
+    // Nothing to wait for after the (no-op) delete.
+    isGone: () => true,
+  },
+};
+
+// 4. The class.
+export interface RecipeInstallationArgs extends CommonArgs {
+  /** Instance to install on (online and AVAILABLE). Changing it installs again there. */
+  instanceId: pulumi.Input<string>;
+  /** Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe. */
+  recipeId: pulumi.Input<string>;
+  /**
+   * Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
+   * recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
+   * Changing it installs again.
+   */
+  fields?: pulumi.Input<Record<string, pulumi.Input<string | number | boolean>>>;
+}
+
+const OUTPUTS = ["instanceId", "recipeId", "fields", "recipeName", "workflowId", "installState"] as const;
+const SECRETS = ["fields"] as const;
+
+/**
+ * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
+ * change re-installs (a new installation replaces the recorded one).
+ */
+export class RecipeInstallation extends pulumi.dynamic.Resource {
+  declare readonly instanceId: pulumi.Output<string>;
+  declare readonly recipeId: pulumi.Output<string>;
+  /** The declared field values (secret). */
+  declare readonly fields: pulumi.Output<Record<string, string | number | boolean>>;
+  declare readonly recipeName: pulumi.Output<string>;
+  /** The install-recipe workflow. */
+  declare readonly workflowId: pulumi.Output<string>;
+  /** The install workflow's state (COMPLETED once installed). */
+  declare readonly installState: pulumi.Output<string>;
+
+  constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
+    // Field values may be passwords: secret in state whatever the caller passed.
+    const secretArgs = { ...args, fields: pulumi.secret(args.fields ?? {}) };
+    super(providerFor("RecipeInstallation"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RecipeInstallation");
+  }
+}

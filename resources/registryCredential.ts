@@ -1,0 +1,225 @@
+/**
+ * RegistryCredential — a username and password for a private container registry, stored per
+ * workspace (spec part 1, Registry credentials; Registry credential).
+ *
+ *   GET    /v1/workspaces/{wid}/registries        paged credential views (no password); query registry (host substring)
+ *   POST   /v1/workspaces/{wid}/registries        registry (host, full URL or alias), username, password -> 201 view
+ *   GET    /v1/workspaces/{wid}/registries/{id}   credential view
+ *   PATCH  /v1/workspaces/{wid}/registries/{id}   username, password (re-validated against the live registry)
+ *   DELETE /v1/workspaces/{wid}/registries/{id}   204
+ *
+ * Rules: credentials are validated against the live registry before being stored (a refusal is
+ * a 400 whose reason is shown); the host is canonicalised by the server (aliases and full URLs
+ * normalise to one form), cannot be changed by PATCH (so a change replaces the credential), and
+ * a POST for a host the workspace already has replaces the existing credential.
+ *
+ * The password is write-only (never returned by any endpoint): it is kept from state as a
+ * secret, so a password changed outside Pulumi cannot be detected; the username can.
+ *
+ * Adoption by host: the workspace holds at most one credential per host. When one already exists
+ * for the declared host, creating this resource takes it over (records its id and converges the
+ * username and password with PATCH) instead of POSTing a duplicate; `pulumi destroy` then
+ * deletes it like one this stack created. Two declarations of the same host in one workspace
+ * would fight over one credential: declare each host once.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import type { OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, idOf } from "../provider/schema";
+import { patch, replace, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 1, Registry credentials";
+
+// ---------------------------------------------------------------------------------------------
+// Host canonicalisation, as the server does it: lower case; scheme, userinfo, path/query,
+// trailing dot and default ports stripped; Docker Hub aliases folded into docker.io.
+
+const HOST_ALIASES: Record<string, string> = {
+  "index.docker.io": "docker.io",
+  "registry-1.docker.io": "docker.io",
+  "registry.hub.docker.com": "docker.io",
+  "hub.docker.com": "docker.io",
+};
+
+const HOST_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+/** "https://GHCR.io/v2/" -> "ghcr.io"; "index.docker.io" -> "docker.io"; null when no host remains. */
+export function canonicalRegistryHost(input: string): string | null {
+  let host = input.trim().toLowerCase();
+  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
+  host = host.replace(/[/?#].*$/, "");
+  host = host.replace(/^[^@]*@/, "");
+  host = host.replace(/\.$/, "").replace(/:(443|80)$/, "");
+  host = HOST_ALIASES[host] ?? host;
+  return host.length <= 253 && HOST_PATTERN.test(host) ? host : null;
+}
+
+// 1. Inputs.
+const nonEmpty = (what: string) => z.string().min(1, `must not be empty (${WHERE}: ${what} is required)`);
+
+const inputs = z.object({
+  /** Canonicalised at preview, so an alias or URL of the recorded host is no change. */
+  registry: z.string().transform((v, ctx) => {
+    const host = canonicalRegistryHost(v);
+    if (!host) {
+      ctx.addIssue({ code: "custom", message: `must be a registry host, full URL or alias, for example ghcr.io or https://registry.example.com (${WHERE}: registry)` });
+      return z.NEVER;
+    }
+    return host;
+  }),
+  username: nonEmpty("username"),
+  password: nonEmpty("password"),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface RegistryCredentialOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  /** Canonical host. */
+  registry: string;
+  username: string;
+  /** Write-only, kept from state (secret). */
+  password?: string;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+// 3. API mapping.
+interface ApiRegistry {
+  id: string;
+  registry: string;
+  username: string;
+  owner?: { id: string; name: string } | null;
+  created?: string;
+  updated?: string;
+}
+
+const path = (workspaceId: string, id?: string) => `/v1/workspaces/${workspaceId}/registries${id ? `/${id}` : ""}`;
+
+const toOutputs = (r: ApiRegistry, workspaceId: string): RegistryCredentialOutputs =>
+  compact({
+    workspaceId: idOf(r.owner) ?? workspaceId,
+    registry: r.registry,
+    username: r.username,
+    createdAt: r.created,
+    updatedAt: r.updated,
+  });
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<RegistryCredentialOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiRegistry>(path(prior.workspaceId ?? "", id)), prior.workspaceId ?? "");
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** The workspace's credential for a canonical host, if any. */
+async function credentialFor(ctx: OperationContext, workspaceId: string, host: string): Promise<ApiRegistry | undefined> {
+  const found = await listAll<ApiRegistry>(ctx.client, path(workspaceId), { registry: host });
+  return found.find((r) => canonicalRegistryHost(r.registry) === host);
+}
+
+/** The live registry's refusal (400), with the rule. */
+function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
+  if (err instanceof ApiError && err.status === 400) {
+    return new Error(`${ctx.label}: the API refused the credentials for ${host}: ${err.reason ?? err.message} (${WHERE}: credentials are validated against the live registry before being stored). Check the username and password.`);
+  }
+  return err;
+}
+
+export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutputs> = {
+  kind: "RegistryCredential",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does: the host cannot be patched (delete and re-create); username and password are patched.
+  policies: { registry: replace, username: patch, password: patch },
+  secretOutputs: ["password"],
+  keepFromState: ["password"],
+  stableOutputs: ["createdAt"],
+  label: (i, id) => `RegistryCredential ${i.registry ?? id ?? ""}`.trim(),
+  api: {
+    async create(ctx, i) {
+      const existing = await credentialFor(ctx, i.workspaceId, i.registry);
+      if (existing) {
+        const id = String(existing.id);
+        ctx.progress(`the workspace already has a credential for ${i.registry} (id ${id}); adopting it and converging username and password`);
+        try {
+          await ctx.client.patch(path(i.workspaceId, id), { username: i.username, password: i.password });
+        } catch (err) {
+          throw rejected(ctx, err, i.registry);
+        }
+        return { id };
+      }
+      try {
+        const created = await ctx.client.post<ApiRegistry>(path(i.workspaceId), { registry: i.registry, username: i.username, password: i.password });
+        return { id: String(created.id) };
+      } catch (err) {
+        throw rejected(ctx, err, i.registry);
+      }
+    },
+    // One credential per host: the one for the host is the one this create made (or replaced).
+    async findExisting(ctx, i) {
+      return (await credentialFor(ctx, i.workspaceId, i.registry))?.id;
+    },
+    read: (ctx, id, prior) => read(ctx, id, prior),
+    update: {
+      // Both are sent: the API re-validates the pair, and the stored password cannot be read to
+      // know whether it still matches the declared one (it may have been changed outside Pulumi).
+      async patch(ctx, id, olds, news) {
+        try {
+          await ctx.client.patch(path(news.workspaceId, id), { username: news.username, password: news.password });
+        } catch (err) {
+          throw rejected(ctx, err, olds.registry);
+        }
+      },
+    },
+    async delete(ctx, id, olds) {
+      await ctx.client.delete(path(olds.workspaceId, id));
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface RegistryCredentialArgs extends WorkspaceArgs {
+  /**
+   * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
+   * the canonical form the API uses. Changing the host replaces the credential.
+   */
+  registry: pulumi.Input<string>;
+  /** Username. Patched in place (re-validated against the registry). */
+  username: pulumi.Input<string>;
+  /**
+   * Password or access token (secret). Patched in place (re-validated). Write-only in the API:
+   * a change made outside Pulumi cannot be detected.
+   */
+  password: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["workspaceId", "registry", "username", "password", "createdAt", "updatedAt"] as const;
+const SECRETS = ["password"] as const;
+
+/**
+ * Credentials apps use to pull images from a private registry. Validated by the API against the
+ * live registry; a credential the workspace already has for the host is adopted, not duplicated.
+ * Apps pulling from that registry can no longer pull updates once it is deleted.
+ */
+export class RegistryCredential extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  /** Canonical registry host. */
+  declare readonly registry: pulumi.Output<string>;
+  declare readonly username: pulumi.Output<string>;
+  /** The declared password (secret). */
+  declare readonly password: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
+    // The input is recorded in state too: make it secret there whatever the caller passed.
+    const secretArgs = { ...args, password: pulumi.secret(args.password) };
+    super(providerFor("RegistryCredential"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RegistryCredential");
+  }
+}

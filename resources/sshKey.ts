@@ -1,0 +1,172 @@
+/**
+ * SshKey — a public key of a workspace, injected into new instances at provision time (spec
+ * part 1, SSH keys).
+ *
+ *   POST   /v1/workspaces/{wid}/ssh   name (4-32), public_key (well-formed) -> SSH key object;
+ *                                     error when the workspace quota of keys (max_ssh_keys) is reached
+ *   GET    /v1/ssh/{id}               SSH key object
+ *   DELETE /v1/ssh/{id}               202
+ *
+ * There is no update endpoint: every change replaces the key. Deleting a key does not change
+ * instances already provisioned.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createdDuring, type OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, idOf, zText } from "../provider/schema";
+import { replace, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 1, SSH keys";
+
+/** OpenSSH public key types. */
+export const SSH_KEY_TYPES = [
+  "ssh-ed25519",
+  "ssh-rsa",
+  "ecdsa-sha2-nistp256",
+  "ecdsa-sha2-nistp384",
+  "ecdsa-sha2-nistp521",
+  "sk-ssh-ed25519@openssh.com",
+  "sk-ecdsa-sha2-nistp256@openssh.com",
+];
+
+/**
+ * Checks the shape of an OpenSSH public key line, "<type> <base64 blob> [comment]", whose blob
+ * starts with the type again (RFC 4253 section 6.6). Returns the line with its whitespace
+ * normalised (single spaces, trimmed), or the reason it is not well-formed.
+ */
+export function normalisePublicKey(text: string): { line: string } | { error: string } {
+  const trimmed = text.trim();
+  if (/[\r\n]/.test(trimmed)) return { error: "must be a single line" };
+  const [type, b64, ...comment] = trimmed.split(/\s+/);
+  if (!SSH_KEY_TYPES.includes(type)) return { error: `must start with a key type (${SSH_KEY_TYPES.join(", ")})` };
+  if (!b64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) return { error: `the key body after "${type}" must be base64` };
+  const blob = Buffer.from(b64, "base64");
+  const len = blob.length >= 4 ? blob.readUInt32BE(0) : -1;
+  if (len < 0 || 4 + len > blob.length || blob.subarray(4, 4 + len).toString() !== type) return { error: `the base64 body is not a ${type} key (its first field must repeat the key type)` };
+  return { line: [type, b64, ...comment].join(" ") };
+}
+
+// 1. Inputs.
+const inputs = z.object({
+  name: zText(4, 32, WHERE),
+  publicKey: z.string().transform((v, ctx) => {
+    const r = normalisePublicKey(v);
+    if ("error" in r) {
+      ctx.addIssue({ code: "custom", message: `${r.error}: a well-formed public key looks like "ssh-ed25519 AAAAC3Nza... user@host" (${WHERE}: public_key)` });
+      return z.NEVER;
+    }
+    return r.line;
+  }),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface SshKeyOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  name: string;
+  publicKey: string;
+  fingerprint?: string;
+  /** The uploader (id, name). */
+  uploadedBy: { id: string; name: string } | null;
+  createdAt?: string;
+}
+
+// 3. API mapping.
+interface ApiSshKey {
+  id: string;
+  name: string;
+  public_key: string;
+  fingerprint?: string;
+  user?: { id: string; name: string } | null;
+  owner?: { id: string; name: string } | null;
+  created?: string;
+}
+
+const toOutputs = (k: ApiSshKey, workspaceId: string): SshKeyOutputs =>
+  compact({
+    workspaceId: idOf(k.owner) ?? workspaceId,
+    name: k.name,
+    publicKey: k.public_key,
+    fingerprint: k.fingerprint,
+    uploadedBy: k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null,
+    createdAt: k.created,
+  });
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<SshKeyOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiSshKey>(`/v1/ssh/${id}`), prior.workspaceId ?? "");
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** Key type and body: the comment does not make a different key. */
+const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
+
+export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
+  kind: "SshKey",
+  workspaceScoped: true,
+  inputs,
+  // 2. No update endpoint: every change replaces the key.
+  policies: { name: replace, publicKey: replace },
+  stableOutputs: ["fingerprint", "createdAt", "uploadedBy"],
+  // The API refuses the same key twice in a workspace: a replacement that keeps the key material
+  // (a rename, or only a new comment) deletes the old one first. The comment is not identity.
+  uniqueKey: (i) => i.publicKey?.split(" ").slice(0, 2).join(" "),
+  api: {
+    async create(ctx, i) {
+      try {
+        const key = await ctx.client.post<ApiSshKey>(`/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name, public_key: i.publicKey });
+        return { id: String(key.id) };
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 400 && /quota/i.test(err.reason ?? "")) {
+          throw new Error(`${ctx.label}: the workspace's SSH key quota is reached: ${err.reason} (${WHERE}: key count capped by max_ssh_keys; see getWorkspaceQuota). Delete a key or ask for a higher quota.`);
+        }
+        if (err instanceof ApiError && err.status === 409) {
+          throw new Error(`${ctx.label}: ${err.reason ?? "this public key is already stored in the workspace"}; adopt the existing key with adoptId, or remove the other declaration of it.`);
+        }
+        throw err;
+      }
+    },
+    async findExisting(ctx, i) {
+      const found = await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name });
+      return found.find((k) => k.name === i.name && keyBody(k.public_key) === keyBody(i.publicKey) && createdDuring(ctx, k.created))?.id;
+    },
+    read: (ctx, id, prior) => read(ctx, id, prior),
+    async delete(ctx, id) {
+      await ctx.client.delete(`/v1/ssh/${id}`);
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface SshKeyArgs extends WorkspaceArgs {
+  /** Display name, 4 to 32 characters. Changing it replaces the key (the API has no update). */
+  name: pulumi.Input<string>;
+  /**
+   * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
+   * sk-*); checked at preview. Changing it replaces the key.
+   */
+  publicKey: pulumi.Input<string>;
+}
+
+const OUTPUTS = ["workspaceId", "name", "publicKey", "fingerprint", "uploadedBy", "createdAt"] as const;
+
+/** A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it. */
+export class SshKey extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly publicKey: pulumi.Output<string>;
+  /** Fingerprint, when the API reports one (SHA256:...). */
+  declare readonly fingerprint: pulumi.Output<string | undefined>;
+  declare readonly uploadedBy: pulumi.Output<{ id: string; name: string } | null>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("SshKey"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "SshKey");
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * WorkspaceInvite — an invitation of an email address into a workspace at a role (spec part 1,
+ * Invites; Invite; States and transitions: Invite).
+ *
+ *   POST   /v1/workspaces/{wid}/invites   email, access_level -> 201 invite including its single-use code
+ *   GET    /v1/invites/{id}               invite (never the code)
+ *   PATCH  /v1/invites/{id}               access_level (lower than the caller's role; not one's own invite)
+ *   DELETE /v1/invites/{id}               202; an accepted member loses access at once
+ *
+ * Creating, patching and deleting need the ADMINISTRATOR role, and the level must be lower than
+ * the caller's own (OWNER is never assignable by invite).
+ *
+ * Lifecycle as the API shows it: pending -> accepted (the addressee used the code) or expired
+ * (seven days passed). GET /v1/invites/{id} keeps answering for accepted and expired invites
+ * (only the code lookup answers 404 for them), so:
+ * - an accepted invite stays in the stack; it carries the membership: changing accessLevel
+ *   changes the member's role, deleting it removes the member;
+ * - an expired invite (seen by `pulumi refresh`) can no longer be accepted: the next `pulumi up`
+ *   replaces it with a fresh one (deleting the expired one first).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { createdDuring, type OperationContext } from "../provider/context";
+import { ApiError } from "../provider/errors";
+import { listAll } from "../provider/paging";
+import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, idOf } from "../provider/schema";
+import { patch, replace, type ResourceSpec } from "../provider/spec";
+
+const WHERE = "spec part 1, Invites";
+
+// 1. Inputs.
+const inputs = z.object({
+  /** Lower-cased as the API stores it, so diffs stay quiet. */
+  email: z.email({ error: `must be an email address (${WHERE})` }).transform((e) => e.toLowerCase()),
+  accessLevel: z.enum(["VIEWER", "EDITOR", "ADMINISTRATOR"], {
+    error: `must be VIEWER, EDITOR or ADMINISTRATOR: OWNER is never assignable by invite, and the level must be lower than your own role (${WHERE})`,
+  }),
+});
+type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+export interface WorkspaceInviteOutputs extends Record<string, unknown> {
+  workspaceId: string;
+  email: string;
+  accessLevel: string;
+  /** PENDING, ACCEPTED or EXPIRED. */
+  state: string;
+  expires: string;
+  /** User id of the member who accepted it, else null. */
+  acceptedBy: string | null;
+  /** The creator (id, name). */
+  invitedBy: { id: string; name: string } | null;
+  /** Single-use code: returned only by the creation response (secret); unset when unknown (adopted). */
+  code?: string;
+  createdAt?: string;
+}
+
+// 3. API mapping.
+interface ApiInvite {
+  id: string;
+  user?: { id: string; name: string } | null;
+  target?: string | null;
+  email: string;
+  workspace?: { id: string; name: string } | null;
+  expires: string;
+  access_level: string;
+  state?: string;
+  created?: string;
+  code?: string;
+}
+
+/** The state the spec describes: accepted (has a target), expired (past `expires`), else pending. */
+function stateOf(i: ApiInvite): string {
+  if (i.state) return i.state;
+  if (i.target !== null && i.target !== undefined) return "ACCEPTED";
+  return Date.parse(i.expires) <= Date.now() ? "EXPIRED" : "PENDING";
+}
+
+const toOutputs = (i: ApiInvite, workspaceId: string): WorkspaceInviteOutputs =>
+  compact({
+    workspaceId: idOf(i.workspace) ?? workspaceId,
+    email: i.email,
+    accessLevel: i.access_level,
+    state: stateOf(i),
+    expires: i.expires,
+    acceptedBy: idOf(i.target),
+    invitedBy: i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null,
+    createdAt: i.created,
+  });
+
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<WorkspaceInviteOutputs | undefined> {
+  try {
+    return toOutputs(await ctx.client.get<ApiInvite>(`/v1/invites/${id}`), prior.workspaceId ?? "");
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}
+
+/** The API's refusals (role rules), with the rule. */
+function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
+  if (!(err instanceof ApiError)) return err;
+  if (err.status === 403) {
+    return new Error(`${ctx.label}: the API refused to ${what}: ${err.reason ?? err.message} (${WHERE}: needs ADMINISTRATOR; the level must be lower than your own role; your own invite cannot be edited).`);
+  }
+  if (err.status === 409) return new Error(`${ctx.label}: the API refused to ${what}: ${err.reason ?? err.message}.`);
+  return err;
+}
+
+export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> = {
+  kind: "WorkspaceInvite",
+  workspaceScoped: true,
+  inputs,
+  // 2. What a change does.
+  policies: { email: replace, accessLevel: patch },
+  secretOutputs: ["code"],
+  keepFromState: ["code"],
+  stableOutputs: ["expires", "createdAt", "invitedBy"],
+  // One pending invite per address in a workspace: a replacement that keeps the email deletes first.
+  uniqueKey: ["email"],
+  // An expired invite can no longer be accepted: the next up replaces it.
+  broken: (o) => o.state === "EXPIRED",
+  label: (i, id) => `WorkspaceInvite ${i.email ?? id ?? ""}`.trim(),
+  api: {
+    async create(ctx, i) {
+      let invite: ApiInvite;
+      try {
+        invite = await ctx.client.post<ApiInvite>(`/v1/workspaces/${i.workspaceId}/invites`, { email: i.email, access_level: i.accessLevel });
+      } catch (err) {
+        throw refusal(ctx, err, `invite ${i.email} as ${i.accessLevel}`);
+      }
+      // The single-use code is only in this answer (spec part 1: the lookup omits it).
+      return { id: String(invite.id), outputs: { code: invite.code } };
+    },
+    // A lost creation answer also lost the code: the pending invite is adopted (the addressee
+    // got the code by mail) and `code` stays unset.
+    async findExisting(ctx, i) {
+      const found = await listAll<ApiInvite>(ctx.client, `/v1/workspaces/${i.workspaceId}/invites`, { email: i.email });
+      return found.find((v) => v.email === i.email && stateOf(v) === "PENDING" && createdDuring(ctx, v.created))?.id;
+    },
+    read: (ctx, id, prior) => read(ctx, id, prior),
+    update: {
+      async patch(ctx, id, _olds, news) {
+        try {
+          await ctx.client.patch(`/v1/invites/${id}`, { access_level: news.accessLevel });
+        } catch (err) {
+          throw refusal(ctx, err, `change the access level to ${news.accessLevel}`);
+        }
+      },
+    },
+    async delete(ctx, id) {
+      try {
+        await ctx.client.delete(`/v1/invites/${id}`);
+      } catch (err) {
+        if (err instanceof ApiError && err.notFound) throw err;
+        throw refusal(ctx, err, "delete the invite");
+      }
+      return null;
+    },
+  },
+};
+
+// 4. The class.
+export interface WorkspaceInviteArgs extends WorkspaceArgs {
+  /** Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite. */
+  email: pulumi.Input<string>;
+  /**
+   * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
+   * invite). Changed in place; on an accepted invite this changes the member's role.
+   */
+  accessLevel: pulumi.Input<"VIEWER" | "EDITOR" | "ADMINISTRATOR">;
+}
+
+const OUTPUTS = ["workspaceId", "email", "accessLevel", "state", "expires", "acceptedBy", "invitedBy", "code", "createdAt"] as const;
+const SECRETS = ["code"] as const;
+
+/**
+ * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
+ * the single-use `code` (mailed, and kept here as a secret output) within seven days.
+ * `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
+ * the next `pulumi up`. Deleting an accepted invite removes the member.
+ */
+export class WorkspaceInvite extends pulumi.dynamic.Resource {
+  declare readonly workspaceId: pulumi.Output<string>;
+  declare readonly email: pulumi.Output<string>;
+  declare readonly accessLevel: pulumi.Output<string>;
+  /** PENDING, ACCEPTED or EXPIRED (as of the last create, update or refresh). */
+  declare readonly state: pulumi.Output<string>;
+  /** Expiry, seven days after creation. */
+  declare readonly expires: pulumi.Output<string>;
+  /** User id of the member who accepted it, else null. */
+  declare readonly acceptedBy: pulumi.Output<string | null>;
+  declare readonly invitedBy: pulumi.Output<{ id: string; name: string } | null>;
+  /** The single-use code (secret). Only the creation response carries it; unset when the invite was adopted or its creation answer was lost. */
+  declare readonly code: pulumi.Output<string | undefined>;
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: WorkspaceInviteArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providerFor("WorkspaceInvite"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "WorkspaceInvite");
+  }
+}
