@@ -88,3 +88,16 @@ export class ConfigError extends Error {
     this.name = "ConfigError";
   }
 }
+
+/**
+ * The answer, or undefined when the API says 404: the resource does not exist or is not visible
+ * to this token (the spec answers both the same way). Any other failure is thrown.
+ */
+export async function ifFound<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (err) {
+    if (err instanceof ApiError && err.notFound) return undefined;
+    throw err;
+  }
+}

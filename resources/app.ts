@@ -23,7 +23,7 @@ import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
 import { compact, idOf, numberOf, zId } from "../provider/schema";
@@ -216,12 +216,7 @@ function toOutputs(a: ApiApp, prior: Partial<Inputs>): AppOutputs {
 }
 
 async function fetchApp(ctx: OperationContext, id: string): Promise<ApiApp | undefined> {
-  try {
-    return await ctx.client.get<ApiApp>(`/v1/apps/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiApp>(`/v1/apps/${id}`));
 }
 
 const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

@@ -15,7 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
 import { idOf, numberOf } from "../provider/schema";
@@ -299,12 +299,7 @@ async function templateByName(ctx: OperationContext, name: string): Promise<ApiT
 }
 
 export async function fetchTemplate(ctx: OperationContext, id: string): Promise<ApiTemplate | undefined> {
-  try {
-    return await ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`));
 }
 
 export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {

@@ -22,7 +22,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, numberOf, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
@@ -63,12 +63,7 @@ export const bgpPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/b
 
 /** The workspace's configuration, or undefined when it has none. */
 export async function fetchBgp(ctx: OperationContext, workspaceId: string): Promise<ApiBgp | undefined> {
-  try {
-    return await ctx.client.get<ApiBgp>(bgpPath(workspaceId));
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiBgp>(bgpPath(workspaceId)));
 }
 
 const toOutputs = (b: ApiBgp, workspaceId: string): BgpConfigOutputs => ({

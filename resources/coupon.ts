@@ -19,7 +19,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
 import { compact, numberOf } from "../provider/schema";
@@ -88,12 +88,8 @@ function toOutputs(c: ApiCoupon, prior: Partial<Inputs>): CouponOutputs {
 }
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<CouponOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiCoupon>(`/v1/coupons/${id}`), prior);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiCoupon>(`/v1/coupons/${id}`));
+  return found && toOutputs(found, prior);
 }
 
 /** Operator-only endpoints refuse other tokens with 400 (user-scoped) or 403. */

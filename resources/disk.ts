@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, numberOf, wireId, zId } from "../provider/schema";
@@ -72,12 +72,8 @@ const toOutputs = (d: ApiDisk, workspaceId: string): DiskOutputs => ({
 });
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<DiskOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiDisk>(`/v1/disks/${id}`), prior.workspaceId ?? "");
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiDisk>(`/v1/disks/${id}`));
+  return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 /** Detaches the disk from whatever instance holds it and waits until it is free. */

@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
 import { compact, idOf, numberOf, zCidr, zId, zText } from "../provider/schema";
@@ -144,12 +144,8 @@ function body(i: Inputs) {
 }
 
 async function read(ctx: OperationContext, id: string): Promise<FirewallRuleOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiRule>(`/v1/firewall-rules/${id}`));
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiRule>(`/v1/firewall-rules/${id}`));
+  return found && toOutputs(found);
 }
 
 const FIELDS = ["type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description"] as const;

@@ -19,7 +19,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, wireId } from "../provider/schema";
@@ -72,12 +72,7 @@ const toOutputs = (ip: ApiFloatingIp, workspaceId: string): FloatingIpOutputs =>
 });
 
 export async function fetchFloatingIp(ctx: OperationContext, id: string): Promise<ApiFloatingIp | undefined> {
-  try {
-    return await ctx.client.get<ApiFloatingIp>(`/v1/ips/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiFloatingIp>(`/v1/ips/${id}`));
 }
 
 const ipsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/ips`;

@@ -25,7 +25,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf, numberOf, wireId, zId, zText } from "../provider/schema";
@@ -204,12 +204,7 @@ const toOutputs = (i: ApiImage, prior: Partial<Inputs>): ImageOutputs =>
   }) as ImageOutputs;
 
 async function fetchImage(ctx: OperationContext, id: string): Promise<ApiImage | undefined> {
-  try {
-    return await ctx.client.get<ApiImage>(`/v1/images/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiImage>(`/v1/images/${id}`));
 }
 
 function sourceToApi(s: Source, sizeBytes?: number): Record<string, unknown> {

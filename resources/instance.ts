@@ -17,7 +17,7 @@ import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf, numberOf, wireId, zId } from "../provider/schema";
@@ -219,12 +219,7 @@ function toOutputs(v: ApiInstance, prior: Partial<Inputs & InstanceOutputs>): In
 }
 
 async function fetchInstance(ctx: OperationContext, id: string): Promise<ApiInstance | undefined> {
-  try {
-    return await ctx.client.get<ApiInstance>(`/v1/instances/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiInstance>(`/v1/instances/${id}`));
 }
 
 /** Settings PATCH /v1/instances/{id} accepts, input name -> API name. */

@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf } from "../provider/schema";
 import type { ResourceSpec } from "../provider/spec";
@@ -42,12 +42,7 @@ const clusterPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s`
 
 /** The workspace's cluster, or undefined when it has none (404). */
 export async function clusterOf(ctx: OperationContext, workspaceId: string): Promise<ApiCluster | undefined> {
-  try {
-    return await ctx.client.get<ApiCluster>(clusterPath(workspaceId));
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiCluster>(clusterPath(workspaceId)));
 }
 
 /**

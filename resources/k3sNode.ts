@@ -14,7 +14,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
@@ -82,21 +82,13 @@ const nodePath = (workspaceId: string, id: string) => `/v1/workspaces/${workspac
 
 /** The node of an instance (GET /v1/instances/{iid}/k3s), or undefined when it is not a node. */
 async function nodeOfInstance(ctx: OperationContext, instanceId: string): Promise<ApiNode | undefined> {
-  try {
-    return nodeOfView(await ctx.client.get<ApiNodeView>(`/v1/instances/${instanceId}/k3s`));
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiNodeView>(`/v1/instances/${instanceId}/k3s`));
+  return found && nodeOfView(found);
 }
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<K3sNodeOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiNodeView>(nodePath(prior.workspaceId ?? "", id)), prior);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiNodeView>(nodePath(prior.workspaceId ?? "", id)));
+  return found && toOutputs(found, prior);
 }
 
 export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {

@@ -20,7 +20,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, numberOf, wireId, zId } from "../provider/schema";
@@ -202,12 +202,8 @@ async function serviceByName(ctx: OperationContext, workspaceId: string, name: s
 }
 
 async function read(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<K3sServiceOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiServiceView>(servicePath(prior.workspaceId ?? "", id)), prior.workspaceId ?? "");
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiServiceView>(servicePath(prior.workspaceId ?? "", id)));
+  return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 /** Done when the rollout is: RUNNING, not updating, every desired replica available. */

@@ -13,7 +13,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf } from "../provider/schema";
@@ -116,12 +116,7 @@ const FIELDS = ["name", "category", "description", "commands", "icon", "fields"]
 const toApi = (i: Inputs, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, i[f as keyof Inputs]]));
 
 export async function fetchRecipe(ctx: OperationContext, id: string): Promise<ApiRecipe | undefined> {
-  try {
-    return await ctx.client.get<ApiRecipe>(`/v1/recipes/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiRecipe>(`/v1/recipes/${id}`));
 }
 
 /** The workspace's own recipes with exactly this name. */

@@ -25,37 +25,16 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { canonicalRegistryHost } from "../provider/registryHost";
+
+export { canonicalRegistryHost };
 
 const WHERE = "spec part 1, Registry credentials";
-
-// ---------------------------------------------------------------------------------------------
-// Host canonicalisation, as the server does it: lower case; scheme, userinfo, path/query,
-// trailing dot and default ports stripped; Docker Hub aliases folded into docker.io.
-
-const HOST_ALIASES: Record<string, string> = {
-  "index.docker.io": "docker.io",
-  "registry-1.docker.io": "docker.io",
-  "registry.hub.docker.com": "docker.io",
-  "hub.docker.com": "docker.io",
-};
-
-const HOST_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
-
-/** "https://GHCR.io/v2/" -> "ghcr.io"; "index.docker.io" -> "docker.io"; null when no host remains. */
-export function canonicalRegistryHost(input: string): string | null {
-  let host = input.trim().toLowerCase();
-  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, "");
-  host = host.replace(/[/?#].*$/, "");
-  host = host.replace(/^[^@]*@/, "");
-  host = host.replace(/\.$/, "").replace(/:(443|80)$/, "");
-  host = HOST_ALIASES[host] ?? host;
-  return host.length <= 253 && HOST_PATTERN.test(host) ? host : null;
-}
 
 // 1. Inputs.
 const nonEmpty = (what: string) => z.string().min(1, `must not be empty (${WHERE}: ${what} is required)`);
@@ -108,12 +87,8 @@ const toOutputs = (r: ApiRegistry, workspaceId: string): RegistryCredentialOutpu
   });
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<RegistryCredentialOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiRegistry>(path(prior.workspaceId ?? "", id)), prior.workspaceId ?? "");
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiRegistry>(path(prior.workspaceId ?? "", id)));
+  return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 /** The workspace's credential for a canonical host, if any. */

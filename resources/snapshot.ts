@@ -19,7 +19,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
 import { compact, idOf, numberOf, wireId, zId } from "../provider/schema";
@@ -122,12 +122,8 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
     // A lost answer: the snapshot that appeared on the instance since the request was sent.
     findExisting: async (ctx, i) => idOf((await newSnapshot(ctx, i))?.id) ?? undefined,
     async read(ctx, id, prior) {
-      try {
-        return toOutputs(await ctx.client.get<ApiSnapshot>(`/v1/snapshots/${id}`), prior);
-      } catch (err) {
-        if (err instanceof ApiError && err.notFound) return undefined;
-        throw err;
-      }
+      const found = await ifFound(ctx.client.get<ApiSnapshot>(`/v1/snapshots/${id}`));
+      return found && toOutputs(found, prior);
     },
     settled: (o) => (o.state === "FAILED" ? "snapshot is FAILED" : o.state === "AVAILABLE"),
     stateOf: (o) => o.state,

@@ -13,7 +13,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf, zText } from "../provider/schema";
@@ -95,12 +95,8 @@ const toOutputs = (k: ApiSshKey, workspaceId: string): SshKeyOutputs =>
   });
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<SshKeyOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiSshKey>(`/v1/ssh/${id}`), prior.workspaceId ?? "");
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiSshKey>(`/v1/ssh/${id}`));
+  return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 /** Key type and body: the comment does not make a different key. */

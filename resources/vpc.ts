@@ -9,7 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, zPrivateRange, zText } from "../provider/schema";
@@ -48,12 +48,8 @@ function toOutputs(v: ApiVpc, workspaceId: string): VpcOutputs {
 }
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<VpcOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiVpc>(`/v1/vpcs/${id}`), prior.workspaceId ?? "");
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiVpc>(`/v1/vpcs/${id}`));
+  return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {

@@ -13,7 +13,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
 import { compact, idOf, zText } from "../provider/schema";
@@ -60,12 +60,7 @@ const toOutputs = (w: ApiWorkspace): WorkspaceOutputs =>
   });
 
 async function fetchWorkspace(ctx: OperationContext, id: string): Promise<ApiWorkspace | undefined> {
-  try {
-    return await ctx.client.get<ApiWorkspace>(`/v1/workspaces/${id}`);
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  return ifFound(ctx.client.get<ApiWorkspace>(`/v1/workspaces/${id}`));
 }
 
 /** PATCH body field per input. */

@@ -21,7 +21,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { ApiError } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf } from "../provider/schema";
@@ -89,12 +89,8 @@ const toOutputs = (i: ApiInvite, workspaceId: string): WorkspaceInviteOutputs =>
   });
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<WorkspaceInviteOutputs | undefined> {
-  try {
-    return toOutputs(await ctx.client.get<ApiInvite>(`/v1/invites/${id}`), prior.workspaceId ?? "");
-  } catch (err) {
-    if (err instanceof ApiError && err.notFound) return undefined;
-    throw err;
-  }
+  const found = await ifFound(ctx.client.get<ApiInvite>(`/v1/invites/${id}`));
+  return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 /** The API's refusals (role rules), with the rule. */

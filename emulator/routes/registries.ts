@@ -5,6 +5,7 @@
  * POST /_emulator/settings) before they are stored; the password is stored encrypted and never
  * returned.
  */
+import { canonicalRegistryHost } from "../../provider/registryHost";
 import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
 import { z } from "zod";
 import type { Domain } from "../core/domain";
@@ -34,29 +35,8 @@ declare module "../core/store" {
   }
 }
 
-// ---------------------------------------------------------------------------------------------
-// Host canonicalisation (part 1, Registry credential: "aliases and full URLs normalise to one form").
-
-/** Host aliases that name the same registry. */
-const HOST_ALIASES: Record<string, string> = {
-  "index.docker.io": "docker.io",
-  "registry-1.docker.io": "docker.io",
-  "registry.hub.docker.com": "docker.io",
-  "hub.docker.com": "docker.io",
-};
-
-const HOST_PATTERN = /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
-
-/** "https://GHCR.io/v2/" -> "ghcr.io"; "index.docker.io" -> "docker.io"; null when no host remains. */
-export function canonicalRegistryHost(input: string): string | null {
-  let host = input.trim().toLowerCase();
-  host = host.replace(/^[a-z][a-z0-9+.-]*:\/\//, ""); // scheme
-  host = host.replace(/[/?#].*$/, ""); // path, query, fragment (and any trailing slash)
-  host = host.replace(/^[^@]*@/, ""); // userinfo
-  host = host.replace(/\.$/, "").replace(/:(443|80)$/, ""); // trailing dot, default ports
-  host = HOST_ALIASES[host] ?? host;
-  return host.length <= 253 && HOST_PATTERN.test(host) ? host : null;
-}
+// Host canonicalisation (part 1, Registry credential): shared with the provider.
+export { canonicalRegistryHost };
 
 // ---------------------------------------------------------------------------------------------
 // Password storage: AES-256-GCM under a fixed emulator key, so persisted state can decrypt it

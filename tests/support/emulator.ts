@@ -119,3 +119,23 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     stop: () => emu.stop(),
   };
 }
+
+/**
+ * One emulator for a test file: started before its tests, stopped after them, and (unless told
+ * otherwise) reset to the seed before each test. `use` receives it.
+ */
+export function useTestEmulator(use: (t: TestEmulator) => void, options: EmulatorOptions = {}, { resetEachTest = true } = {}): void {
+  let t: TestEmulator | undefined;
+  beforeAll(async () => {
+    t = await startTestEmulator(options);
+    use(t);
+  });
+  afterAll(async () => {
+    await t?.stop();
+  });
+  if (resetEachTest) {
+    beforeEach(async () => {
+      await t!.control.post("/_emulator/reset");
+    });
+  }
+}

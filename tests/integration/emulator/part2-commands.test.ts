@@ -2,20 +2,11 @@
  * Part 2 Instance commands (everything under /v1/commands/ except install-recipe) and the
  * snapshot endpoints chosen for the "not shown" list, fetch and delete.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { advanceClock, command, createInstance, imageId, member, nodeId, otherWorkspace, patchRow, planId, withSlowWorkflows } from "./part2-support";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started));
 
 const store = () => t.emu.services.store;
 const id = (x: { id: string }) => BigInt(x.id);

@@ -3,20 +3,11 @@
  * single-use signed URL the emulator serves, and the image moves PENDING -> AVAILABLE. Covers the
  * wrong byte count, reuse, tampering, expiry, concurrency, streaming and injected faults.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { sleep } from "./part2-apps.fixtures";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started));
 
 interface Created {
   workflow: { id: string; name: string; state: string };

@@ -3,20 +3,11 @@
  * create from URL, INSTANCE and BACKUP sources, ISO quotas, PATCH, restore, delete and access.
  * (ISO uploads through the signed URL: part2-images-upload.test.ts.)
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, restrictedToken } from "./part2-apps.fixtures";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator({ workflowMs: 100 });
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started), { workflowMs: 100 });
 
 const imagesPath = () => `/v1/workspaces/${t.workspaceId}/images`;
 

@@ -3,20 +3,11 @@
  * their validation (unique names, one http port, slug-unique ports, placeholders), PATCH null
  * rules, delete, lists with filters and paging.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeMember, MISSING_BIG_ID } from "./part2-apps.fixtures";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started));
 
 interface TemplateDetail {
   id: string;

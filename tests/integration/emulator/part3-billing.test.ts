@@ -2,20 +2,11 @@
  * Part 3 Billing against the emulator over real HTTP: estimates, rate cards (prices, effective
  * dating) and usage statements. Wallets and coupons are in part3-billing-wallet.test.ts.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeSubject, makeUser, makeWorkspace } from "./part3-k3s-billing-fixtures";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started));
 
 const GiB = 1024 ** 3;
 const at = (iso: string) => Date.parse(iso);

@@ -3,20 +3,11 @@
  * unsuspend-network) against the emulator over real HTTP.
  */
 import { DEFAULT_QUOTA } from "../../../emulator/model";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeFloatingIp, makeInstance, makeUser, makeWorkspace } from "./part3-network-fixtures";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started));
 
 const ipRow = (id: string) => t.emu.services.store.t.floatingIps.get(id);
 const ipsOf = (instanceId: string) => t.emu.services.store.t.floatingIps.filter((ip) => ip.instanceId === instanceId);

@@ -3,20 +3,11 @@
  */
 import { fireHook } from "../../../emulator/core/hooks";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { collectAfter, makeInstance, makeInstanceToken, makeUser, makeWorkspace } from "./part3-network-fixtures";
 
 let t: TestEmulator;
-
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started));
 
 const tick = () => t.control.post("/_emulator/clock", { advanceMs: 1000 });
 const rulesPath = (iid: string) => `/v1/instances/${iid}/firewall-rules`;
