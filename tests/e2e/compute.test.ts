@@ -94,12 +94,23 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
 
   it("patches an instance's name and every setting in place, in one PATCH", async () => {
     const id = await idOf("vm1");
-    Object.assign(vm1, { name: "web-1a", firewallEnabled: false, uefi: true, secureBoot: true, attachVirtioCdb: true, syncHostname: true, osName: "Ubuntu (managed)" });
+    // Flip every boolean setting from what the API holds now, so each one is a change.
+    const now = await get(`/v1/instances/${id}`);
+    const wanted = { name: "web-1a", firewall_enabled: !now.firewall_enabled, uefi: !now.uefi, secure_boot: !now.secure_boot, attach_virtio_cdb: !now.attach_virtio_cdb, sync_hostname: !now.sync_hostname, os_name: "Ubuntu (managed)" };
+    Object.assign(vm1, {
+      name: wanted.name,
+      firewallEnabled: wanted.firewall_enabled,
+      uefi: wanted.uefi,
+      secureBoot: wanted.secure_boot,
+      attachVirtioCdb: wanted.attach_virtio_cdb,
+      syncHostname: wanted.sync_hostname,
+      osName: wanted.os_name,
+    });
     const { mutations } = await upLogged();
     expect(await idOf("vm1")).toBe(id);
     expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/instances/${id}`]);
-    expect(mutations[0].body).toEqual({ name: "web-1a", firewall_enabled: false, uefi: true, secure_boot: true, attach_virtio_cdb: true, sync_hostname: true, os_name: "Ubuntu (managed)" });
-    expect(await get(`/v1/instances/${id}`)).toMatchObject({ name: "web-1a", firewall_enabled: false, uefi: true, secure_boot: true, attach_virtio_cdb: true, sync_hostname: true, os_name: "Ubuntu (managed)" });
+    expect(mutations[0].body).toEqual(wanted);
+    expect(await get(`/v1/instances/${id}`)).toMatchObject(wanted);
   });
 
   it("upgrades a PLAN instance in place and applies the upgrade when asked", async () => {

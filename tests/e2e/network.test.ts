@@ -148,11 +148,11 @@ describe("Networking resources through the real pulumi engine", () => {
   });
 
   it.each([
-    ["VpcAttachment", "att", { vpcId: "net-one" }, /vpcId.*must be a VPC id/s],
+    ["VpcAttachment", "att", { vpcId: "net-one" }, /vpcId.*must be the VPC id/s],
     ["FloatingIp", "fip", { family: "IPv5" }, /family.*must be IPv4 or IPv6/s],
     ["FloatingIpAttachment", "fipAtt", { instanceId: "vm-1" }, /instanceId.*must be the instance id/s],
     ["NetLoadBalancer", "lb", { address: "203.0.113.300" }, /address.*must be an IP address/s],
-    ["NetLoadBalancerMember", "member", { loadBalancerId: "lb" }, /loadBalancerId.*must be a load balancer id/s],
+    ["NetLoadBalancerMember", "member", { loadBalancerId: "lb" }, /loadBalancerId.*must be the load balancer id/s],
     ["BgpConfig", "bgp", { asn: 0 }, /asn.*32-bit AS number/s],
     ["BgpPrefix", "pfx", { prefix: "198.51.100.0" }, /prefix.*with its length/s],
     ["BgpPrefix", "pfx", { community: "NO_EXPORT" }, /community.*DEFAULT or PROTECTED/s],
