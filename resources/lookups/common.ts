@@ -27,8 +27,24 @@ export function workspaceOf(args: { workspaceId?: string }): string {
   return ws;
 }
 
+/**
+ * Lookup errors reach people as their message alone. The program's runtime prints an unhandled
+ * error with util.inspect, which (Node 20) can loop until "RangeError: Invalid string length" on
+ * some stack frames through node_modules, hiding the message; the message already says what
+ * failed and what to do. PULUMI_SVC_DEBUG=1 keeps the frames.
+ */
+function forPeople(err: unknown): never {
+  if (err instanceof Error && !process.env.PULUMI_SVC_DEBUG) err.stack = "";
+  throw err;
+}
+
+/** A plain lookup whose errors are worded for people. */
+export function plainForm<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return (...args) => fn(...args).catch(forPeople);
+}
+
 /** Turns a plain lookup into its Output form. */
 export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: pulumi.Input<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((plain) => fn(plain as A)) as pulumi.Output<R>;
+  return (args) => pulumi.output(args).apply((plain) => fn(plain as A).catch(forPeople)) as pulumi.Output<R>;
 }
 
