@@ -3,6 +3,7 @@
  * in-process emulator's store (instances with floating IPs and disks, users with a role,
  * restricted tokens, foreign workspaces), so these tests do not depend on other areas' routes.
  */
+import { insertInstanceRow } from "../../support/rows";
 import { hashSecret } from "../../../emulator/core/auth";
 import type { DiskRow, FloatingIpRow, GrantKind, Grants, InstanceRow, Role } from "../../../emulator/model";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
@@ -36,13 +37,10 @@ export function makeInstance(
   const workspaceId = opts.workspaceId ?? t.workspaceId;
   const n = ++counter;
   const node = s.t.nodes.find((x) => x.region === "NA_01")!;
-  const instance = s.t.instances.insert({
-    id: s.newId(), workspaceId, name: `fixture-${n}`, type: "CUSTOM", planId: null, group: "LIGHTNING", cpu: 2, memoryBytes: 4 * GiB,
-    bandwidth: { upload_bytes_sec: 100_000_000, download_bytes_sec: 100_000_000 }, ioLimits: null, region: "NA_01", nodeId: node.id,
-    imageId: null, isoId: null, boot: "DISK", uefi: false, secureBoot: false, attachVirtioCdb: false, syncHostname: true, firewallEnabled: false,
-    osName: "Ubuntu 24.04", hostname: `fixture-${n}`, cloudInit: null, disableCloudInit: false, state: opts.state ?? "AVAILABLE",
-    online: opts.online ?? true, locked: opts.locked ?? false, pendingUpgrades: false, staged: null, terminationScheduledAt: null,
-    networkSuspended: false, created: nowIso(t),
+  const instance = insertInstanceRow(t, {
+    workspaceId, name: `fixture-${n}`, type: "CUSTOM", planId: null, nodeId: node.id, hostname: `fixture-${n}`,
+    bandwidth: { upload_bytes_sec: 100_000_000, download_bytes_sec: 100_000_000 },
+    state: opts.state ?? "AVAILABLE", online: opts.online ?? true, locked: opts.locked ?? false, created: nowIso(t),
   });
   const ip = (family: "IPv4" | "IPv6", address: string, offsetMs: number): FloatingIpRow =>
     s.t.floatingIps.insert({ id: s.newId(), workspaceId, family, address, ddos: false, protected: false, instanceId: instance.id, origin: "INSTANCE", created: nowIso(t, offsetMs) });

@@ -3,54 +3,18 @@
  * in-process store so these tests do not depend on the instance, workspace and account
  * endpoints (written by other areas).
  */
+import { insertInstanceRow } from "../../support/rows";
 import { ALL_WRITE_GRANTS, hashSecret } from "../../../emulator/core/auth";
 import type { BillingSubjectRow, Grants, InstanceRow, Role } from "../../../emulator/model";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
 import type { TestApi, TestEmulator } from "../../support/emulator";
 
-const GiB = 1024 ** 3;
 
 const store = (t: TestEmulator) => t.emu.services.store;
 
 /** A running (online, AVAILABLE) instance in the bootstrap workspace unless overridden. */
 export function makeInstance(t: TestEmulator, over: Partial<InstanceRow> = {}): InstanceRow {
-  const s = store(t);
-  const id = s.newId();
-  return s.t.instances.insert({
-    id,
-    workspaceId: t.workspaceId,
-    name: `vm-${id.slice(-6)}`,
-    type: "PLAN",
-    planId: s.t.plans.all()[0].id,
-    group: "LIGHTNING",
-    cpu: 2,
-    memoryBytes: 4 * GiB,
-    bandwidth: { upload_bytes_sec: 1e8, download_bytes_sec: 1e8 },
-    ioLimits: null,
-    region: "NA_01",
-    nodeId: s.t.nodes.all()[0].id,
-    imageId: null,
-    isoId: null,
-    boot: "DISK",
-    uefi: false,
-    secureBoot: false,
-    attachVirtioCdb: false,
-    syncHostname: true,
-    firewallEnabled: false,
-    osName: "Ubuntu 24.04",
-    hostname: `vm-${id.slice(-6)}`,
-    cloudInit: null,
-    disableCloudInit: false,
-    state: "AVAILABLE",
-    online: true,
-    locked: false,
-    pendingUpgrades: false,
-    staged: null,
-    terminationScheduledAt: null,
-    networkSuspended: false,
-    created: new Date().toISOString(),
-    ...over,
-  });
+  return insertInstanceRow(t, over);
 }
 
 export function makeWorkspace(t: TestEmulator, ownerId: string, name = "other-workspace", flags: string[] = []): string {

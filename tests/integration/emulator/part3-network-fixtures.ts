@@ -2,6 +2,7 @@
  * Fixture rows for the part 3 networking tests, inserted straight into the in-process store so
  * these tests do not depend on the instance and floating IP endpoints (written elsewhere).
  */
+import { insertInstanceRow } from "../../support/rows";
 import { ALL_WRITE_GRANTS, hashSecret } from "../../../emulator/core/auth";
 import type { FloatingIpRow, Grants, InstanceRow, Role } from "../../../emulator/model";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
@@ -14,45 +15,7 @@ function store(t: TestEmulator) {
 }
 
 export function makeInstance(t: TestEmulator, over: Partial<InstanceRow> = {}): InstanceRow {
-  const s = store(t);
-  const id = s.newId();
-  const node = s.t.nodes.all()[0];
-  const plan = s.t.plans.all()[0];
-  return s.t.instances.insert({
-    id,
-    workspaceId: t.workspaceId,
-    name: `vm-${id.slice(-6)}`,
-    type: "PLAN",
-    planId: plan.id,
-    group: "LIGHTNING",
-    cpu: 1,
-    memoryBytes: GiB,
-    bandwidth: { upload_bytes_sec: 1e8, download_bytes_sec: 1e8 },
-    ioLimits: null,
-    region: "NA_01",
-    nodeId: node.id,
-    imageId: null,
-    isoId: null,
-    boot: "DISK",
-    uefi: false,
-    secureBoot: false,
-    attachVirtioCdb: false,
-    syncHostname: false,
-    firewallEnabled: true,
-    osName: null,
-    hostname: `vm-${id.slice(-6)}`,
-    cloudInit: null,
-    disableCloudInit: false,
-    state: "AVAILABLE",
-    online: true,
-    locked: false,
-    pendingUpgrades: false,
-    staged: null,
-    terminationScheduledAt: null,
-    networkSuspended: false,
-    created: new Date().toISOString(),
-    ...over,
-  });
+  return insertInstanceRow(t, { cpu: 1, memoryBytes: GiB, syncHostname: false, firewallEnabled: true, osName: null, ...over });
 }
 
 let addressSeq = 10;
