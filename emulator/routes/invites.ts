@@ -182,6 +182,7 @@ function createInvite(ctx: RouteContext) {
     throw conflict(`A pending invite for ${email} already exists in this workspace`);
   }
   const code = ctx.store.rng.alnum(32);
+  const now = ctx.clock.now(); // one instant for created and expires, so the lifetime is exact
   const invite = t.invites.insert({
     id: ctx.store.newId(),
     workspaceId: ws.id,
@@ -189,11 +190,11 @@ function createInvite(ctx: RouteContext) {
     email,
     role: body.access_level,
     codeHash: hashSecret(code),
-    expires: ctx.clock.iso(ctx.clock.now() + INVITE_LIFETIME_MS),
+    expires: ctx.clock.iso(now + INVITE_LIFETIME_MS),
     state: "PENDING",
     acceptedById: null,
     acceptedAt: null,
-    created: ctx.clock.iso(),
+    created: ctx.clock.iso(now),
   });
   sendMail(ctx.services, email, "INVITE", code);
   audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "invite.create", target: { kind: "INVITE", id: invite.id } });

@@ -83,14 +83,17 @@ export interface NewToken {
   expires: string | null;
 }
 
-/** Mints a token: stores only the hash of its code and returns the plaintext once. */
-export function issueToken(services: Services, spec: NewToken): { row: TokenRow; code: string } {
+/**
+ * Mints a token: stores only the hash of its code and returns the plaintext once.
+ * `at` is the creation instant, so a caller that derives `expires` from the same instant gets an exact lifetime.
+ */
+export function issueToken(services: Services, spec: NewToken, at: number = services.clock.now()): { row: TokenRow; code: string } {
   const code = newTokenCode(services);
   const row = services.store.t.tokens.insert({
     id: services.store.newId(),
     ...spec,
     codeHash: hashSecret(code),
-    created: services.clock.iso(),
+    created: services.clock.iso(at),
     lastIp: null,
     lastUsed: null,
   });
@@ -99,18 +102,23 @@ export function issueToken(services: Services, spec: NewToken): { row: TokenRow;
 
 /** A login session: SESSION origin, one-day lifetime, full USER-scope grants (part 1, Account). */
 export function issueSession(services: Services, user: UserRow): { row: TokenRow; code: string } {
-  return issueToken(services, {
-    name: "Login session",
-    origin: "SESSION",
-    subject: "USER",
-    subjectId: user.id,
-    subjectKind: null,
-    workspaceId: null,
-    grants: { ...ALL_WRITE_GRANTS },
-    userId: user.id,
-    createdById: user.id,
-    expires: services.clock.iso(services.clock.now() + SESSION_LIFETIME_MS),
-  });
+  const now = services.clock.now();
+  return issueToken(
+    services,
+    {
+      name: "Login session",
+      origin: "SESSION",
+      subject: "USER",
+      subjectId: user.id,
+      subjectKind: null,
+      workspaceId: null,
+      grants: { ...ALL_WRITE_GRANTS },
+      userId: user.id,
+      createdById: user.id,
+      expires: services.clock.iso(now + SESSION_LIFETIME_MS),
+    },
+    now,
+  );
 }
 
 /** Revokes every SESSION token of a user (password change, 2FA activation, account deletion, lock); API tokens stay. */
