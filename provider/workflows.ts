@@ -1,6 +1,6 @@
 /**
  * Waiting on asynchronous work, the one way: `waitUntil` polls with backoff (from 200 ms, x1.5,
- * capped at 5 s, with jitter) until a condition holds or a deadline passes.
+ * with jitter, never more than 5 s) until a condition holds or a deadline passes.
  * `waitForWorkflow` waits for a workflow to end (FAILED, ABORTED and TIMED_OUT become errors
  * naming the operation and the resource); `waitForState` waits for a resource to settle.
  */
@@ -25,21 +25,35 @@ export const POLL_MAX_MS = 5_000;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * The wait before the next poll: x1.5 per poll, ±20% jitter so that many resources waiting at once
+ * do not poll in step, and never more than the cap. Pure, so the schedule is tested without a clock.
+ */
+export function pollDelays(initialMs: number, capMs: number, random: () => number = Math.random) {
+  let base = initialMs;
+  return {
+    next(): number {
+      const wait = Math.min(capMs, Math.round(base * (0.8 + random() * 0.4)));
+      base = Math.min(capMs, base * 1.5);
+      return wait;
+    },
+  };
+}
+
 /** Polls `probe` until it returns a value other than undefined; backoff with a cap; deadline. */
 export async function waitUntil<T>(probe: () => Promise<T | undefined>, opts: PollOptions & { describe: () => string }): Promise<T> {
-  let delay = opts.initialDelayMs ?? POLL_INITIAL_MS;
-  const cap = opts.maxDelayMs ?? POLL_MAX_MS;
+  const delays = pollDelays(opts.initialDelayMs ?? POLL_INITIAL_MS, opts.maxDelayMs ?? POLL_MAX_MS);
   for (;;) {
     const result = await probe();
     if (result !== undefined) return result;
+    const delay = delays.next();
     if (Date.now() + delay > opts.deadline) {
       throw new DeadlineError(
         `${opts.label}: ${opts.operation} did not finish before its deadline (${opts.describe()}); ` +
           `raise timeouts.${opts.operation === "delete" ? "delete" : opts.operation === "create" ? "create" : "update"} or check the API, then run pulumi up again`,
       );
     }
-    await sleep(Math.round(delay * (0.8 + Math.random() * 0.4)));
-    delay = Math.min(cap, delay * 1.5);
+    await sleep(delay);
   }
 }
 

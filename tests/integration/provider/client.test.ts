@@ -6,7 +6,7 @@ import { SvcClient, isAmbiguous, type RetryEvent } from "../../../provider/clien
 import { ApiError, DeadlineError, NetworkError, WorkflowError } from "../../../provider/errors";
 import { listAll } from "../../../provider/paging";
 import { workflowOf } from "../../../provider/envelope";
-import { POLL_INITIAL_MS, POLL_MAX_MS, waitForWorkflow, waitUntil } from "../../../provider/workflows";
+import { POLL_INITIAL_MS, POLL_MAX_MS, pollDelays, waitForWorkflow } from "../../../provider/workflows";
 import { setProgressSink } from "../../../provider/progress";
 import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
@@ -149,23 +149,25 @@ describe("SvcClient against the emulator", () => {
 });
 
 describe("polling backoff", () => {
-  it("starts at 250 ms or less, grows, and is capped at 5 s or less", async () => {
+  const schedule = (random: () => number, n: number) => {
+    const delays = pollDelays(POLL_INITIAL_MS, POLL_MAX_MS, random);
+    return Array.from({ length: n }, () => delays.next());
+  };
+
+  it("starts at 250 ms or less, grows by half each poll, and is capped at 5 s or less", () => {
     expect(POLL_INITIAL_MS).toBeLessThanOrEqual(250);
     expect(POLL_MAX_MS).toBeLessThanOrEqual(5000);
-    const gaps: number[] = [];
-    let last = Date.now();
-    let calls = 0;
-    await waitUntil(
-      async () => {
-        const now = Date.now();
-        gaps.push(now - last);
-        last = now;
-        return ++calls >= 6 ? true : undefined;
-      },
-      { deadline: Date.now() + 60_000, label: "x", operation: "create", describe: () => "", initialDelayMs: 20, maxDelayMs: 60 },
-    );
-    // Jitter is ±20%: the sixth wait is capped near 60 ms, the first near 20 ms.
-    expect(gaps[1]).toBeLessThan(gaps[5] + 20);
-    expect(Math.max(...gaps.slice(1))).toBeLessThan(60 * 1.2 + 50);
+    const middle = schedule(() => 0.5, 12);
+    expect(middle.slice(0, 4)).toEqual([200, 300, 450, 675]);
+    expect(middle.slice(-3)).toEqual([5000, 5000, 5000]);
+  });
+
+  it("jitters each wait by at most 20%, and the cap holds with jitter too", () => {
+    const low = schedule(() => 0, 12);
+    const high = schedule(() => 1, 12);
+    expect(low[0]).toBe(160);
+    expect(high[0]).toBe(240);
+    expect(Math.max(...high)).toBe(POLL_MAX_MS);
+    expect(Math.min(...low.slice(-3))).toBe(4000);
   });
 });
