@@ -31,9 +31,8 @@ const SUBJECTS = ["USER", "WORKSPACE", "RESOURCE"] as const;
 // ---------------------------------------------------------------------------------------------
 // Views.
 
-/** The token object (part 1, Token object); `user`/`created_by` inner fields are {id, name} (not shown). */
-export function tokenView(services: Services, row: TokenRow) {
-  const users = services.store.t.users;
+/** The fields the token object and the creation response share (part 1, Token object). */
+function tokenFields(row: TokenRow) {
   return {
     id: row.id,
     name: row.name,
@@ -44,6 +43,14 @@ export function tokenView(services: Services, row: TokenRow) {
     subject_id: row.subjectId,
     workspace_id: row.workspaceId,
     grants: { ...row.grants },
+  };
+}
+
+/** The token object (part 1, Token object); `user`/`created_by` inner fields are {id, name} (not shown). */
+export function tokenView(services: Services, row: TokenRow) {
+  const users = services.store.t.users;
+  return {
+    ...tokenFields(row),
     user: row.subject === "USER" ? userRef(users.get(row.userId)) : null,
     created_by: userRef(users.get(row.createdById)),
     last_ip: row.lastIp,
@@ -53,18 +60,7 @@ export function tokenView(services: Services, row: TokenRow) {
 
 /** Token creation response: the token object without user, created_by, last_ip, last_used, plus `code`. */
 export function tokenCreationView(row: TokenRow, code: string) {
-  return {
-    id: row.id,
-    name: row.name,
-    created: row.created,
-    expires: row.expires,
-    origin: row.origin,
-    subject: row.subject,
-    subject_id: row.subjectId,
-    workspace_id: row.workspaceId,
-    grants: { ...row.grants },
-    code,
-  };
+  return { ...tokenFields(row), code };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,7 @@
  * ApiToken, SshKey and RegistryCredential, plus the workspace quota and topology lookups. One
  * stack; each test builds on the previous one's state.
  */
-import { ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
+import { ref, secret, startE2E, writes as requestLines, type Declaration, type E2E } from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -72,28 +72,21 @@ describe("Access resources through the real pulumi engine", () => {
   const RESOURCES = 6;
 
   const api = () => e2e.emu.api;
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
   const get = async (path: string) => (await api().get(path)).body;
   /** Stack outputs with secrets decrypted. */
   const exported = async (name: string) => (await e2e.stack.outputs())[name]?.value as Record<string, unknown>;
   const withToken = (code: unknown) => api().as(String(code));
-  const upLogged = async (decl = declaration()) => {
-    const since = await e2e.lastSeq();
-    const result = await e2e.up(decl);
-    return { result, mutations: await e2e.mutations(since) };
-  };
-  const calls = (requests: LoggedRequest[]) => requests.map((r) => `${r.method} ${r.path}`);
+  const upLogged = (decl = declaration()) => e2e.upLogged(decl);
   const emulatorNow = async () => Date.parse((await e2e.emu.control.get("/_emulator/clock")).body.now);
 
   it("creates a workspace, an invite in it, workspace and resource tokens, an SSH key and a registry credential; lookups answer", async () => {
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toEqual({ create: RESOURCES + 1 });
 
-    const wsId = await idOf("ws");
+    const wsId = await e2e.idOf("ws");
     const apiWs = await get(`/v1/workspaces/${wsId}`);
     expect(apiWs).toMatchObject({ name: "e2e-team-a", owner: { id: demoUserId }, mfa_required: false });
-    expect(await outputsOf("ws")).toMatchObject({ name: "e2e-team-a", mfaRequired: false, disableSshPassword: false, owner: { id: demoUserId }, flags: [] });
+    expect(await e2e.outputsOf("ws")).toMatchObject({ name: "e2e-team-a", mfaRequired: false, disableSshPassword: false, owner: { id: demoUserId }, flags: [] });
     const summaries = (await api().get("/v1/workspaces", { name: "e2e-team-a" })).body.items;
     expect(summaries).toEqual([{ id: wsId, name: "e2e-team-a", access_level: "OWNER" }]);
 
@@ -174,22 +167,22 @@ describe("Access resources through the real pulumi engine", () => {
   });
 
   it("patches the workspace, the invite's level and the registry credentials in place", async () => {
-    const [wsId, invId, regId] = await Promise.all(["ws", "invite", "reg"].map(idOf));
+    const [wsId, invId, regId] = await Promise.all(["ws", "invite", "reg"].map(e2e.idOf));
     Object.assign(ws, { name: "e2e-team-b", disableSshPassword: true });
     invite.accessLevel = "EDITOR";
     Object.assign(reg, { username: "ci-bot", password: secret("n3w-token") });
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ update: 3 });
-    expect(calls(mutations).sort()).toEqual([`PATCH /v1/invites/${invId}`, `PATCH /v1/workspaces/${wid}/registries/${regId}`, `PATCH /v1/workspaces/${wsId}`].sort());
+    expect(requestLines(mutations).sort()).toEqual([`PATCH /v1/invites/${invId}`, `PATCH /v1/workspaces/${wid}/registries/${regId}`, `PATCH /v1/workspaces/${wsId}`].sort());
     expect(mutations.find((m) => m.path === `/v1/workspaces/${wsId}`)!.body).toEqual({ name: "e2e-team-b", disable_ssh_password: true });
-    expect(await Promise.all(["ws", "invite", "reg"].map(idOf))).toEqual([wsId, invId, regId]);
+    expect(await Promise.all(["ws", "invite", "reg"].map(e2e.idOf))).toEqual([wsId, invId, regId]);
     expect(await get(`/v1/workspaces/${wsId}`)).toMatchObject({ name: "e2e-team-b", disable_ssh_password: true });
     expect((await get(`/v1/invites/${invId}`)).access_level).toBe("EDITOR");
     expect((await get(`/v1/workspaces/${wid}/registries/${regId}`)).username).toBe("ci-bot");
   });
 
   it("surfaces the registry's refusal of new credentials, and converges on the next up", async () => {
-    const regId = await idOf("reg");
+    const regId = await e2e.idOf("reg");
     reg.password = secret("wrong-password");
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/RegistryCredential registry\.example\.com: the API refused the credentials for registry\.example\.com: Registry registry\.example\.com rejected the credentials \(401 Unauthorized\)/);
@@ -200,7 +193,7 @@ describe("Access resources through the real pulumi engine", () => {
   });
 
   it("mfaRequired: the API's refusal is shown while a member lacks 2FA; accepted once every member has it; turned off again", async () => {
-    const wsId = await idOf("ws");
+    const wsId = await e2e.idOf("ws");
     ws.mfaRequired = true;
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/the API refused mfaRequired: mfa_required can only be enabled when every member has two-factor authentication active; 1 member\(s\) do not.*every member already has two-factor/s);
@@ -221,7 +214,7 @@ describe("Access resources through the real pulumi engine", () => {
   });
 
   it("replaces tokens, keys, invites and registry credentials on a change of a replace field: new id, old one gone", async () => {
-    const before = Object.fromEntries(await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await idOf(n)] as const)));
+    const before = Object.fromEntries(await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await e2e.idOf(n)] as const)));
     const oldCode = (await exported("token")).code;
     token.grants = { WORKSPACE: "READ", INSTANCE: "READ" };
     key.name = "alice-key-2";
@@ -229,7 +222,7 @@ describe("Access resources through the real pulumi engine", () => {
     Object.assign(reg, { registry: "GHCR.io", username: "octo-bot", password: secret("ghp_emulatorToken") });
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ replace: 4 });
-    const after = Object.fromEntries(await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await idOf(n)] as const)));
+    const after = Object.fromEntries(await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await e2e.idOf(n)] as const)));
     for (const n of Object.keys(before)) expect(after[n]).not.toBe(before[n]);
     expect((await api().get(`/v1/tokens/${before.token}`)).status).toBe(404);
     expect((await api().get(`/v1/ssh/${before.key}`)).status).toBe(404);
@@ -242,9 +235,9 @@ describe("Access resources through the real pulumi engine", () => {
     expect((await withToken(newCode).get(`/v1/workspaces/${wid}`)).status).toBe(200);
     expect((await get(`/v1/tokens/${after.token}`)).grants).toEqual({ WORKSPACE: "READ", INSTANCE: "READ" });
     // Same public key under a new name: the old key is deleted before the new one is uploaded.
-    const keyCalls = calls(mutations).filter((c) => c.includes("/ssh"));
+    const keyCalls = requestLines(mutations).filter((c) => c.includes("/ssh"));
     expect(keyCalls).toEqual([`DELETE /v1/ssh/${before.key}`, `POST /v1/workspaces/${wid}/ssh`]);
-    expect(await outputsOf("reg")).toMatchObject({ registry: "ghcr.io", username: "octo-bot" });
+    expect(await e2e.outputsOf("reg")).toMatchObject({ registry: "ghcr.io", username: "octo-bot" });
   });
 
   it("surfaces the SSH key quota error", async () => {
@@ -258,14 +251,14 @@ describe("Access resources through the real pulumi engine", () => {
   });
 
   it("refresh reads out-of-band changes (workspace name, invite level, registry username), and the next up puts the declaration back", async () => {
-    const [wsId, invId, regId] = await Promise.all(["ws", "invite", "reg"].map(idOf));
+    const [wsId, invId, regId] = await Promise.all(["ws", "invite", "reg"].map(e2e.idOf));
     await api().patch(`/v1/workspaces/${wsId}`, { name: "renamed-by-hand" });
     await api().patch(`/v1/invites/${invId}`, { access_level: "ADMINISTRATOR" });
     await api().patch(`/v1/workspaces/${wid}/registries/${regId}`, { username: "octo-ci", password: "ghp_second" });
     await e2e.refresh();
-    expect(await outputsOf("ws")).toMatchObject({ name: "renamed-by-hand" });
-    expect(await outputsOf("invite")).toMatchObject({ accessLevel: "ADMINISTRATOR" });
-    expect(await outputsOf("reg")).toMatchObject({ username: "octo-ci" });
+    expect(await e2e.outputsOf("ws")).toMatchObject({ name: "renamed-by-hand" });
+    expect(await e2e.outputsOf("invite")).toMatchObject({ accessLevel: "ADMINISTRATOR" });
+    expect(await e2e.outputsOf("reg")).toMatchObject({ username: "octo-ci" });
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ update: 3 });
     // The password cannot be read back, so both are sent (the API re-validates the pair; the log masks it).
@@ -278,7 +271,7 @@ describe("Access resources through the real pulumi engine", () => {
 
   it("refresh drops what was deleted outside Pulumi (invite, token, key, credential), and the next up recreates it", async () => {
     const names = ["invite", "token", "key", "reg"];
-    const before = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await idOf(n)] as const)));
+    const before = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await e2e.idOf(n)] as const)));
     expect((await api().delete(`/v1/invites/${before.invite}`)).status).toBe(202);
     expect((await api().delete(`/v1/tokens/${before.token}`)).status).toBe(202);
     expect((await api().delete(`/v1/ssh/${before.key}`)).status).toBe(202);
@@ -288,7 +281,7 @@ describe("Access resources through the real pulumi engine", () => {
     for (const n of names) expect(urns.some((u) => u.endsWith(`::${n}`))).toBe(false);
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ create: 4 });
-    for (const n of names) expect(await idOf(n)).not.toBe(before[n]);
+    for (const n of names) expect(await e2e.idOf(n)).not.toBe(before[n]);
     expect((await withToken((await exported("token")).code).get(`/v1/workspaces/${wid}`)).status).toBe(200);
   });
 
@@ -314,7 +307,7 @@ describe("Access resources through the real pulumi engine", () => {
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ create: 6 });
     expect(mutations.filter((m) => m.method === "POST")).toEqual([]);
-    expect(calls(mutations).sort()).toEqual(
+    expect(requestLines(mutations).sort()).toEqual(
       [
         `PATCH /v1/workspaces/${id("ws")}`,
         `PATCH /v1/workspaces/${wid}/registries/${id("reg")}`,
@@ -323,13 +316,13 @@ describe("Access resources through the real pulumi engine", () => {
       ].sort(),
     );
     for (const [name, key] of [["legacy-ws", "ws"], ["legacy-token", "token"], ["legacy-key", "key"], ["legacy-reg", "reg"], ["legacy-invite", "invite"], ["by-host", "byHost"]] as const) {
-      expect(await idOf(name)).toBe(id(key));
+      expect(await e2e.idOf(name)).toBe(id(key));
     }
     expect((await get(`/v1/workspaces/${id("ws")}`)).name).toBe("legacy-team-managed");
     expect((await get(`/v1/invites/${id("invite")}`)).access_level).toBe("EDITOR");
     // An adopted token's code cannot be read back: it stays unset.
-    expect(await outputsOf("legacy-token")).toMatchObject({ expiresInDays: 30, grants: { IMAGE: "READ" } });
-    expect((await outputsOf("legacy-token")).code).toBeUndefined();
+    expect(await e2e.outputsOf("legacy-token")).toMatchObject({ expiresInDays: 30, grants: { IMAGE: "READ" } });
+    expect((await e2e.outputsOf("legacy-token")).code).toBeUndefined();
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: RESOURCES + 7 });
   });
 
@@ -363,25 +356,25 @@ describe("Access resources through the real pulumi engine", () => {
 
     const wsList = (await api().get("/v1/workspaces", { name: "e2e-dropped" })).body.items;
     expect(wsList).toHaveLength(1);
-    expect(await idOf("dropped-ws")).toBe(wsList[0].id);
+    expect(await e2e.idOf("dropped-ws")).toBe(wsList[0].id);
     const invites = (await api().get(`/v1/workspaces/${wid}/invites`, { email: "dropped.member@example.com" })).body.items;
-    expect(invites.map((i: { id: string }) => i.id)).toEqual([await idOf("dropped-invite")]);
+    expect(invites.map((i: { id: string }) => i.id)).toEqual([await e2e.idOf("dropped-invite")]);
     // The adopted invite's code was in the lost answer only (the addressee has it by mail).
-    expect((await outputsOf("dropped-invite")).code).toBeUndefined();
+    expect((await e2e.outputsOf("dropped-invite")).code).toBeUndefined();
     const keys = (await api().get(`/v1/workspaces/${wid}/ssh`, { name: "dropped-key" })).body.items;
-    expect(keys.map((k: { id: string }) => k.id)).toEqual([await idOf("dropped-key")]);
+    expect(keys.map((k: { id: string }) => k.id)).toEqual([await e2e.idOf("dropped-key")]);
     const regs = (await api().get(`/v1/workspaces/${wid}/registries`, { registry: "registry.other.io" })).body.items;
-    expect(regs.map((r: { id: string }) => r.id)).toEqual([await idOf("dropped-reg")]);
+    expect(regs.map((r: { id: string }) => r.id)).toEqual([await e2e.idOf("dropped-reg")]);
     const tokens = (await api().get(`/v1/workspaces/${wid}/tokens`, { name: "dropped-token" })).body.items;
-    expect(tokens.map((t: { id: string }) => t.id)).toEqual([await idOf("dropped-token")]);
+    expect(tokens.map((t: { id: string }) => t.id)).toEqual([await e2e.idOf("dropped-token")]);
     expect((await withToken((await exported("dropped-token")).code).get(`/v1/workspaces/${wid}`)).status).toBe(200);
     expect(e2e.output()).toMatch(/revoking the token the API created/);
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: RESOURCES + 12 });
   });
 
   it("an accepted invite reads ACCEPTED with its member; an expired one is replaced by the next up", async () => {
-    const wsId = await idOf("ws");
-    const inviteId = await idOf("invite");
+    const wsId = await e2e.idOf("ws");
+    const inviteId = await e2e.idOf("invite");
     // The addressee registers, signs in and accepts with the code kept in the stack.
     expect((await api().as(null).post("/v1/register", { name: "Second Member", email: "second.member@example.com", password: "member-password-1" })).status).toBe(201);
     const login = await api().as(null).post("/v1/login", { email: "second.member@example.com", password: "member-password-1" });
@@ -394,31 +387,31 @@ describe("Access resources through the real pulumi engine", () => {
     expect((await member.delete("/v1/users/@me/tokens")).status).toBe(202);
 
     // Seven days pass: the pending invite expires; the accepted one stays.
-    const expiring = await Promise.all(["dropped-invite", "legacy-invite"].map(idOf));
+    const expiring = await Promise.all(["dropped-invite", "legacy-invite"].map(e2e.idOf));
     await e2e.emu.control.post("/_emulator/clock", { advanceMs: 8 * DAY_MS });
     await e2e.refresh();
-    expect(await outputsOf("invite")).toMatchObject({ state: "ACCEPTED", acceptedBy: memberId, accessLevel: "EDITOR" });
-    expect(await outputsOf("dropped-invite")).toMatchObject({ state: "EXPIRED" });
-    expect(await outputsOf("legacy-invite")).toMatchObject({ state: "EXPIRED" });
+    expect(await e2e.outputsOf("invite")).toMatchObject({ state: "ACCEPTED", acceptedBy: memberId, accessLevel: "EDITOR" });
+    expect(await e2e.outputsOf("dropped-invite")).toMatchObject({ state: "EXPIRED" });
+    expect(await e2e.outputsOf("legacy-invite")).toMatchObject({ state: "EXPIRED" });
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ replace: 2 });
     // Each expired invite is deleted before its replacement is created (one pending invite per address).
-    const inviteCalls = calls(mutations).filter((c) => c.includes("invites"));
+    const inviteCalls = requestLines(mutations).filter((c) => c.includes("invites"));
     expect(inviteCalls.filter((c) => c.startsWith("DELETE")).sort()).toEqual(expiring.map((id) => `DELETE /v1/invites/${id}`).sort());
     expect(inviteCalls.filter((c) => c.startsWith("POST"))).toEqual([`POST /v1/workspaces/${wid}/invites`, `POST /v1/workspaces/${wid}/invites`]);
     expect(inviteCalls[0]).toMatch(/^DELETE /);
-    for (const name of ["dropped-invite", "legacy-invite"]) expect(await outputsOf(name)).toMatchObject({ state: "PENDING" });
+    for (const name of ["dropped-invite", "legacy-invite"]) expect(await e2e.outputsOf(name)).toMatchObject({ state: "PENDING" });
     // A fresh invite: its code is known again.
-    expect((await api().as(null).get("/v1/invites/lookup", { code: String((await exported("dropped-invite")).code) })).body.id).toBe(await idOf("dropped-invite"));
-    expect(await outputsOf("legacy-invite")).toMatchObject({ accessLevel: "EDITOR" });
-    expect(await idOf("invite")).toBe(inviteId);
+    expect((await api().as(null).get("/v1/invites/lookup", { code: String((await exported("dropped-invite")).code) })).body.id).toBe(await e2e.idOf("dropped-invite"));
+    expect(await e2e.outputsOf("legacy-invite")).toMatchObject({ accessLevel: "EDITOR" });
+    expect(await e2e.idOf("invite")).toBe(inviteId);
     for (const id of expiring) expect((await api().get(`/v1/invites/${id}`)).status).toBe(404);
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: RESOURCES + 12 });
   });
 
   it("destroy removes invites, tokens, keys and credentials; workspaces are retained (the API has no delete) and the accepted member loses access", async () => {
     const tokenCode = (await exported("token")).code;
-    const retained = await Promise.all(["ws", "legacy-ws", "dropped-ws"].map(idOf));
+    const retained = await Promise.all(["ws", "legacy-ws", "dropped-ws"].map(e2e.idOf));
     await e2e.destroy();
     expect((await withToken(tokenCode).get(`/v1/workspaces/${wid}`)).status).toBe(401);
     expect(e2e.output()).toMatch(/the API has no delete for Workspace; it is kept and only removed from the stack/);

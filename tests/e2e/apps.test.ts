@@ -4,7 +4,7 @@
  * RecipeInstallation through the real pulumi engine. The instance the apps run on is an
  * Instance of the same stack. Each test builds on the previous one's state.
  */
-import { ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
+import { changes, failureOf, markedSecret, plain, ref, secret, startE2E, withReplaced, writes, type Declaration, type E2E } from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -74,25 +74,15 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
 
   const api = () => e2e.emu.api;
   const get = async (path: string) => (await api().get(path)).body;
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
-  const changes = (result: { summary: { resourceChanges?: Record<string, number> } }) => result.summary.resourceChanges ?? {};
-  const writes = (requests: LoggedRequest[]) => requests.map((r) => `${r.method} ${r.path}`);
   /** Runs up and returns the mutating requests it made. */
-  const upLogged = async (stack: E2E = e2e, decl: Declaration[] = declaration()) => {
-    const since = await stack.lastSeq();
-    const result = await stack.up(decl);
-    return { result, mutations: await stack.mutations(since) };
-  };
-  const markedSecret = (value: unknown) => !!value && typeof value === "object" && (value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
-  const plain = (value: unknown) => (markedSecret(value) ? (value as { plaintext?: string; value?: unknown }).value ?? JSON.parse((value as { plaintext: string }).plaintext) : value);
+  const upLogged = (stack: E2E = e2e, decl: Declaration[] = declaration()) => stack.upLogged(decl);
 
   it("creates an instance, a custom-image app, a template app, a recipe and its installation; lookups answer", async () => {
     auto.templateId = n8n;
     const result = await e2e.up(declaration());
     expect(changes(result)).toMatchObject({ create: RESOURCES });
 
-    const webApp = await get(`/v1/apps/${await idOf("web")}`);
+    const webApp = await get(`/v1/apps/${await e2e.idOf("web")}`);
     expect(webApp).toMatchObject({
       name: "web",
       image: "nginx:1.27",
@@ -104,18 +94,18 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       running: true,
       template_id: null,
     });
-    const webOut = await outputsOf("web");
-    expect(webOut).toMatchObject({ state: "AVAILABLE", running: true, containerId: webApp.live.container_id, instanceId: await idOf("vm"), workspaceId: wid });
+    const webOut = await e2e.outputsOf("web");
+    expect(webOut).toMatchObject({ state: "AVAILABLE", running: true, containerId: webApp.live.container_id, instanceId: await e2e.idOf("vm"), workspaceId: wid });
     expect(webOut.portAllocations).toEqual([{ hostPort: 8080, containerPort: 80, protocol: "TCP", http: true }]);
 
-    const autoApp = await get(`/v1/apps/${await idOf("auto")}`);
+    const autoApp = await get(`/v1/apps/${await e2e.idOf("auto")}`);
     expect(autoApp.template_id).toBe(n8n);
     expect(autoApp.image).toBe("n8nio/n8n:1.64.0");
     expect(autoApp.environment.N8N_BASIC_AUTH_USER).toBe("admin");
     expect(autoApp.environment).not.toHaveProperty("GENERIC_TIMEZONE");
     expect(autoApp.environment.N8N_ENCRYPTION_KEY).toMatch(/^[A-Za-z0-9]{32}$/);
     expect(autoApp.environment.WEBHOOK_URL).toMatch(/^http:\/\/\d+\.\d+\.\d+\.\d+:5678\/$/);
-    const autoOut = await outputsOf("auto");
+    const autoOut = await e2e.outputsOf("auto");
     // The resolved values (a {{random:32}} key among them) are recorded, as secrets.
     expect(markedSecret(autoOut.resolvedEnvironment)).toBe(true);
     expect(markedSecret(autoOut.environment)).toBe(true);
@@ -123,13 +113,13 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     expect(plain(autoOut.environment)).toEqual({ N8N_BASIC_AUTH_USER: "admin", GENERIC_TIMEZONE: null });
     expect(await e2e.rawState()).not.toContain(autoApp.environment.N8N_ENCRYPTION_KEY);
 
-    const r = await get(`/v1/recipes/${await idOf("rcp")}`);
+    const r = await get(`/v1/recipes/${await e2e.idOf("rcp")}`);
     expect(r).toMatchObject({ name: "hello-recipe", category: "TOOLS", owner: { id: wid }, commands: recipe.commands, icon: null });
     expect(r.fields.map((f: { id: string; required: boolean }) => [f.id, f.required])).toEqual([["GREETING", true], ["TOKEN", false], ["COUNT", false]]);
-    expect((await outputsOf("rcp")).variables).toEqual({ GREETING: "SVC_FIELDS_GREETING", TOKEN: "SVC_FIELDS_TOKEN", COUNT: "SVC_FIELDS_COUNT" });
+    expect((await e2e.outputsOf("rcp")).variables).toEqual({ GREETING: "SVC_FIELDS_GREETING", TOKEN: "SVC_FIELDS_TOKEN", COUNT: "SVC_FIELDS_COUNT" });
 
     const inst = await e2e.resource("inst");
-    expect(inst.id).toMatch(new RegExp(`^${await idOf("vm")}:${await idOf("rcp")}:.+$`));
+    expect(inst.id).toMatch(new RegExp(`^${await e2e.idOf("vm")}:${await e2e.idOf("rcp")}:.+$`));
     expect(inst.outputs).toMatchObject({ installState: "COMPLETED", recipeName: "hello-recipe" });
     const wf = await get(`/v1/workflows/${inst.outputs.workflowId}`);
     expect(wf).toMatchObject({ name: "install-recipe", state: "COMPLETED" });
@@ -188,19 +178,15 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       [/category.*must be one of DEFAULT/, /commands\[0\]\.path.*absolute script path/, /fields\[1\]\.type.*TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN/],
     ],
   ])("preview rejects %s, naming each property and rule, before any API call", async (_what, change, messages) => {
-    const replaced = change() as Declaration[];
-    const decl = declaration().map((d) => replaced.find((r) => r.name === d.name) ?? d);
+    const decl = withReplaced(declaration(), change() as Declaration[]);
     const since = await e2e.lastSeq();
-    const failure = await e2e.preview(decl).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failure = await failureOf(e2e.preview(decl));
     for (const message of messages) expect(failure).toMatch(message);
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
   it("redeploys a custom app in place: image, environment, ports and mounts in one PATCH", async () => {
-    const id = await idOf("web");
+    const id = await e2e.idOf("web");
     Object.assign(web, {
       image: "nginx:1.28",
       environment: { MODE: "staging" },
@@ -208,7 +194,7 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       mounts: [],
     });
     const { mutations } = await upLogged();
-    expect(await idOf("web")).toBe(id);
+    expect(await e2e.idOf("web")).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/apps/${id}`]);
     expect(mutations[0].body).toEqual({
       image: "nginx:1.28",
@@ -220,12 +206,12 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
   });
 
   it("keeps the desired running state through stop and start", async () => {
-    const id = await idOf("web");
+    const id = await e2e.idOf("web");
     web.running = false;
     let { mutations } = await upLogged();
     expect(writes(mutations)).toEqual([`POST /v1/apps/${id}/stop`]);
     expect(await get(`/v1/apps/${id}`)).toMatchObject({ running: false, state: "AVAILABLE" });
-    expect((await outputsOf("web")).running).toBe(false);
+    expect((await e2e.outputsOf("web")).running).toBe(false);
     web.running = true;
     ({ mutations } = await upLogged());
     expect(writes(mutations)).toEqual([`POST /v1/apps/${id}/start`]);
@@ -233,11 +219,11 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
   });
 
   it("changes a template app's overrides in place: the stored values stay, placeholders resolve, a dropped override restores the default", async () => {
-    const id = await idOf("auto");
+    const id = await e2e.idOf("auto");
     const before = (await get(`/v1/apps/${id}`)).environment;
     auto.environment = { N8N_BASIC_AUTH_USER: "root", EDITOR_PORT: "{{host_port.editor}}", SESSION_SECRET: "{{random:16}}" };
     const { mutations } = await upLogged();
-    expect(await idOf("auto")).toBe(id);
+    expect(await e2e.idOf("auto")).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/apps/${id}`]);
     const after = (await get(`/v1/apps/${id}`)).environment;
     expect(after).toMatchObject({
@@ -248,12 +234,12 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       WEBHOOK_URL: before.WEBHOOK_URL,
     });
     expect(after.SESSION_SECRET).toMatch(/^[A-Za-z0-9]{16}$/);
-    expect(plain((await outputsOf("auto")).resolvedEnvironment)).toEqual(after);
+    expect(plain((await e2e.outputsOf("auto")).resolvedEnvironment)).toEqual(after);
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: RESOURCES });
   });
 
   it("patches a recipe in place (lists replace)", async () => {
-    const id = await idOf("rcp");
+    const id = await e2e.idOf("rcp");
     Object.assign(recipe, {
       name: "hello-recipe-2",
       description: "Says hello, twice.",
@@ -262,14 +248,14 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       fields: [{ id: "GREETING", label: "Greeting", type: "TEXT", required: true }, { id: "TOKEN", label: "Token", type: "PASSWORD" }, { id: "COUNT", label: "How many", type: "NUMBER" }],
     });
     const { mutations } = await upLogged();
-    expect(await idOf("rcp")).toBe(id);
+    expect(await e2e.idOf("rcp")).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/recipes/${id}`]);
     expect(await get(`/v1/recipes/${id}`)).toMatchObject({ name: "hello-recipe-2", icon: "https://assets.example.com/hello.svg", commands: recipe.commands });
-    expect((await outputsOf("inst")).recipeName).toBe("hello-recipe"); // recorded at install; the next read updates it
+    expect((await e2e.outputsOf("inst")).recipeName).toBe("hello-recipe"); // recorded at install; the next read updates it
   });
 
   it("re-installs when the fields change (a new installation, the old one forgotten)", async () => {
-    const before = await idOf("inst");
+    const before = await e2e.idOf("inst");
     installFields = { GREETING: "hello again", TOKEN: PASSWORD_2, COUNT: "5" };
     const { result, mutations } = await upLogged();
     expect(changes(result)).toMatchObject({ replace: 1 });
@@ -298,30 +284,30 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     ["a name", "web", () => Object.assign(web, { name: "web-2" })],
     ["a template", "auto", () => Object.assign(auto, { templateId: kuma, environment: { PUBLIC_URL: "https://status.example.com" } })],
   ])("replaces an app on a change of %s: new id, old one gone", async (_what, name, change) => {
-    const before = await idOf(name);
+    const before = await e2e.idOf(name);
     change();
     const result = await e2e.up(declaration());
     expect(changes(result)).toMatchObject({ replace: 1 });
-    const after = await idOf(name);
+    const after = await e2e.idOf(name);
     expect(after).not.toBe(before);
     expect((await api().get(`/v1/apps/${before}`)).status).toBe(404);
     expect((await get(`/v1/apps/${after}`)).state).toBe("AVAILABLE");
   });
 
   it("refresh reads an out-of-band environment change; the next up restores the declaration", async () => {
-    const id = await idOf("web");
+    const id = await e2e.idOf("web");
     const patched = await api().patch(`/v1/apps/${id}`, { environment: { MODE: "hacked", EXTRA: "1" } });
     await e2e.emu.waitWorkflow(patched.body.id);
     await e2e.refresh();
-    expect(plain((await outputsOf("web")).environment)).toEqual({ MODE: "hacked", EXTRA: "1" });
+    expect(plain((await e2e.outputsOf("web")).environment)).toEqual({ MODE: "hacked", EXTRA: "1" });
     const { mutations } = await upLogged();
     expect(writes(mutations)).toEqual([`PATCH /v1/apps/${id}`]);
     expect((await get(`/v1/apps/${id}`)).environment).toEqual({ MODE: "staging" });
   });
 
   it("refresh drops an app, a recipe and its installation deleted outside Pulumi; the next up recreates them", async () => {
-    const appId = await idOf("auto");
-    const recipeId = await idOf("rcp");
+    const appId = await e2e.idOf("auto");
+    const recipeId = await e2e.idOf("rcp");
     const del = await api().delete(`/v1/apps/${appId}`);
     await e2e.emu.waitWorkflow(del.body.id);
     expect((await api().delete(`/v1/recipes/${recipeId}`)).status).toBe(200);
@@ -332,13 +318,13 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     expect(names).not.toContain("inst");
     const result = await e2e.up(declaration());
     expect(changes(result)).toMatchObject({ create: 3 });
-    expect(await idOf("auto")).not.toBe(appId);
-    expect(await idOf("rcp")).not.toBe(recipeId);
-    expect((await outputsOf("inst")).installState).toBe("COMPLETED");
+    expect(await e2e.idOf("auto")).not.toBe(appId);
+    expect(await e2e.idOf("rcp")).not.toBe(recipeId);
+    expect((await e2e.outputsOf("inst")).installState).toBe("COMPLETED");
   });
 
   it("adopts an existing app and an existing recipe, converging them to the declaration", async () => {
-    const vm = await idOf("vm");
+    const vm = await e2e.idOf("vm");
     const made = await api().post(`/v1/instances/${vm}/apps`, { name: "legacy", image: "redis:7.2", environment: { OLD: "1" } });
     expect(made.status).toBe(201);
     await e2e.emu.waitWorkflow(made.body.workflow.id);
@@ -349,8 +335,8 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       { type: "Recipe", name: "legacy-recipe", args: { name: "legacy-recipe", category: "TOOLS", description: "adopted", commands: [{ path: "/opt/old.sh" }], adoptId: r.body.id } },
     );
     const { mutations } = await upLogged();
-    expect(await idOf("legacy")).toBe(made.body.resource.id);
-    expect(await idOf("legacy-recipe")).toBe(r.body.id);
+    expect(await e2e.idOf("legacy")).toBe(made.body.resource.id);
+    expect(await e2e.idOf("legacy-recipe")).toBe(r.body.id);
     expect(writes(mutations).sort()).toEqual([`PATCH /v1/apps/${made.body.resource.id}`, `PATCH /v1/recipes/${r.body.id}`]);
     expect(await get(`/v1/apps/${made.body.resource.id}`)).toMatchObject({ image: "redis:7.4", environment: { NEW: "1" } });
     expect((await get(`/v1/recipes/${r.body.id}`)).description).toBe("adopted");
@@ -386,7 +372,7 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     await e2e.up(declaration());
     const mine = (await api().get(`/v1/workspaces/${wid}/recipes`, { name: "dropped-recipe" })).body.items;
     expect(mine).toHaveLength(1);
-    expect(await idOf("dropped")).toBe(mine[0].id);
+    expect(await e2e.idOf("dropped")).toBe(mine[0].id);
     expect(e2e.output()).toMatch(/create answer was lost.*adopted it/);
   });
 
@@ -432,7 +418,7 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     expect(await e2e.upFails(declaration())).toMatch(/leaves GF_SERVER_DOMAIN for you to supply/);
     extra[extra.length - 1].args = { ...extra[extra.length - 1].args, environment: { GF_SERVER_DOMAIN: "dash.example.com" } };
     await e2e.up(declaration());
-    const dash = await get(`/v1/apps/${await idOf("dash")}`);
+    const dash = await get(`/v1/apps/${await e2e.idOf("dash")}`);
     expect(dash).toMatchObject({ template_id: id, image: "grafana/grafana:11.2.0", domain: "dash.example.com", environment: { GF_SERVER_HTTP_PORT: "3000", GF_SERVER_DOMAIN: "dash.example.com" } });
     expect(dash.environment.GF_SECURITY_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{24}$/);
   });
@@ -450,10 +436,7 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     ],
   ])("AppTemplate preview rejects %s before any API call", async (_what, args, messages) => {
     const since = await staff.lastSeq();
-    const failure = await staff.preview([{ type: "AppTemplate", name: "tpl", args: args() }]).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failure = await failureOf(staff.preview([{ type: "AppTemplate", name: "tpl", args: args() }]));
     for (const message of messages) expect(failure).toMatch(message);
     expect(await staff.mutations(since)).toEqual([]);
   });

@@ -3,7 +3,7 @@
  * svc:token is the emulator's staff token) and the estimate, wallet and usage lookups, checked
  * against the API after an instance has run for a while on the emulator's clock.
  */
-import { startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
+import { startE2E, writes as requestLines, type Declaration, type E2E, type LoggedRequest } from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -60,17 +60,13 @@ describe("Billing through the real pulumi engine (operator token)", () => {
   ];
 
   const staff = () => e2e.emu.staff;
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
   const exported = async (name: string) => (await e2e.stack.outputs())[name]?.value as Record<string, unknown>;
   /** Mutating requests, without the estimate (a read-only POST). */
   const writes = (requests: LoggedRequest[]) => requests.filter((r) => r.path !== "/v1/billing/estimate");
   const upLogged = async (decl = declaration()) => {
-    const since = await e2e.lastSeq();
-    const result = await e2e.up(decl);
-    return { result, mutations: writes(await e2e.mutations(since)) };
+    const { result, mutations } = await e2e.upLogged(decl);
+    return { result, mutations: writes(mutations) };
   };
-  const calls = (requests: LoggedRequest[]) => requests.map((r) => `${r.method} ${r.path}`);
 
   it("creates coupons (declared and generated codes); the estimate, wallet and usage lookups match the API", async () => {
     const result = await e2e.up(declaration());
@@ -149,27 +145,27 @@ describe("Billing through the real pulumi engine (operator token)", () => {
   });
 
   it("replaces a coupon on any change; keeping the code, the old one is deleted first", async () => {
-    const before = await idOf("welcome");
+    const before = await e2e.idOf("welcome");
     welcome.amount = 7_500_000;
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const after = await idOf("welcome");
+    const after = await e2e.idOf("welcome");
     expect(after).not.toBe(before);
-    expect(calls(mutations)).toEqual([`DELETE /v1/coupons/${before}`, "POST /v1/coupons"]);
+    expect(requestLines(mutations)).toEqual([`DELETE /v1/coupons/${before}`, "POST /v1/coupons"]);
     expect((await staff().get(`/v1/coupons/${before}`)).status).toBe(404);
     expect((await staff().get(`/v1/coupons/${after}`)).body).toMatchObject({ code: "WELCOME-2026", amount: 7_500_000 });
   });
 
   it("refresh reads redemptions (usesRemaining) without a diff, and drops a coupon deleted outside Pulumi", async () => {
     expect((await e2e.emu.api.post("/v1/coupons/redeem", { code: "welcome-2026" })).status).toBe(200);
-    const gone = await idOf("generated");
+    const gone = await e2e.idOf("generated");
     expect((await staff().delete(`/v1/coupons/${gone}`)).status).toBe(204);
     await e2e.refresh();
-    expect(await outputsOf("welcome")).toMatchObject({ usesRemaining: 1, maxUses: 2 });
+    expect(await e2e.outputsOf("welcome")).toMatchObject({ usesRemaining: 1, maxUses: 2 });
     expect((await e2e.state()).some((r) => r.urn.endsWith("::generated"))).toBe(false);
     const { result } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ create: 1 });
-    expect(await idOf("generated")).not.toBe(gone);
+    expect(await e2e.idOf("generated")).not.toBe(gone);
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: 3 });
   });
 
@@ -179,8 +175,8 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     extra.push({ type: "Coupon", name: "legacy", args: { amount: 2_000_000, uses: 5, code: "LEGACY-1", expiryDays: 60, adoptId: made.body.id } });
     const { mutations } = await upLogged();
     expect(mutations).toEqual([]);
-    expect(await idOf("legacy")).toBe(made.body.id);
-    expect(await outputsOf("legacy")).toMatchObject({ code: "LEGACY-1", usesRemaining: 5, expiryDays: 60 });
+    expect(await e2e.idOf("legacy")).toBe(made.body.id);
+    expect(await e2e.outputsOf("legacy")).toMatchObject({ code: "LEGACY-1", usesRemaining: 5, expiryDays: 60 });
   });
 
   it("recovers from lost create answers (by code, and by fields for a generated code): one coupon each", async () => {
@@ -193,8 +189,8 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     expect(result.summary.resourceChanges).toMatchObject({ create: 2 });
     expect(mutations.filter((m) => m.method === "POST")).toHaveLength(2);
     const all = (await staff().get("/v1/coupons", { limit: 100 })).body.items as Array<{ id: string; code: string; amount: number }>;
-    expect(all.filter((c) => c.code === "DROPPED-1").map((c) => c.id)).toEqual([await idOf("dropped-code")]);
-    expect(all.filter((c) => c.amount === 3_333_333).map((c) => c.id)).toEqual([await idOf("dropped-gen")]);
+    expect(all.filter((c) => c.code === "DROPPED-1").map((c) => c.id)).toEqual([await e2e.idOf("dropped-code")]);
+    expect(all.filter((c) => c.amount === 3_333_333).map((c) => c.id)).toEqual([await e2e.idOf("dropped-gen")]);
     expect(e2e.output()).toMatch(/the create answer was lost .* found the Coupon the API created/);
   });
 
@@ -212,12 +208,12 @@ describe("Billing through the real pulumi engine (operator token)", () => {
   it("a fully redeemed coupon cannot be deleted: a clear message, then retainOnDelete lets go of it", async () => {
     extra.push({ type: "Coupon", name: "once", args: { amount: 1_000_000, uses: 1, code: "ONCE-1" } });
     await e2e.up(declaration());
-    const onceId = await idOf("once");
+    const onceId = await e2e.idOf("once");
     expect((await e2e.emu.api.post("/v1/coupons/redeem", { code: "ONCE-1" })).status).toBe(200);
     const declared = extra.pop()!;
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/Coupon ONCE-1: the API refuses to delete coupon \d+ \(409: The coupon is fully redeemed and is kept for the record\): only unredeemed coupons or those with uses remaining can be deleted.*set the retainOnDelete resource option/s);
-    expect(await idOf("once")).toBe(onceId);
+    expect(await e2e.idOf("once")).toBe(onceId);
     await e2e.up([...declaration(), { ...declared, opts: { retainOnDelete: true } }]);
     await e2e.up(declaration());
     expect((await e2e.state()).some((r) => r.urn.endsWith("::once"))).toBe(false);

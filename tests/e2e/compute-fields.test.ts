@@ -83,7 +83,6 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     ...Object.entries(batch()).map(([name, [type, before, after]]) => ({ type, name, args: phase === "before" ? before : after })),
     ...extra,
   ];
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
   const status = async (path: string) => (await e2e.emu.api.get(path)).status;
 
   it("creates one resource per replace field to be changed (and hosts for the rules)", async () => {
@@ -93,25 +92,25 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
 
   it("replaces each resource whose replace field changed, and patches the boot device in place", async () => {
     const before: Record<string, string> = {};
-    for (const name of Object.keys(batch())) before[name] = await idOf(name);
-    const isoId = await idOf("iso");
+    for (const name of Object.keys(batch())) before[name] = await e2e.idOf(name);
+    const isoId = await e2e.idOf("iso");
     phase = "after";
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ replace: Object.keys(batch()).length, update: 1 });
     for (const [name, [type]] of Object.entries(batch())) {
-      const after = await idOf(name);
+      const after = await e2e.idOf(name);
       expect({ name, changed: after !== before[name] }).toEqual({ name, changed: true });
       expect({ name, old: await status(apiPath[type](before[name])) }).toEqual({ name, old: 404 });
       expect({ name, new: await status(apiPath[type](after)) }).toEqual({ name, new: 200 });
     }
-    expect(await idOf("iso")).toBe(isoId);
+    expect(await e2e.idOf("iso")).toBe(isoId);
     expect((await e2e.emu.api.get(`/v1/instances/${isoId}`)).body.boot).toBe("ISO");
-    expect((await e2e.emu.api.get(`/v1/instances/${await idOf("i-ws")}`)).body.workspace.id).toBe(ids.ws2);
+    expect((await e2e.emu.api.get(`/v1/instances/${await e2e.idOf("i-ws")}`)).body.workspace.id).toBe(ids.ws2);
   });
 
   it("refresh reads out-of-band changes of each kind, and the next up reverts them", async () => {
-    const disk = await idOf("d-region");
-    const host = await idOf("host");
+    const disk = await e2e.idOf("d-region");
+    const host = await e2e.idOf("host");
     await e2e.emu.api.patch(`/v1/disks/${disk}`, { name: "renamed-disk" });
     await e2e.emu.api.patch(`/v1/instances/${host}`, { name: "renamed-host", firewall_enabled: true });
     await e2e.refresh();
@@ -124,7 +123,7 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
   });
 
   it("refresh drops an instance, a disk and a firewall rule deleted outside Pulumi; the next up recreates them", async () => {
-    const gone = { instance: await idOf("i-dci"), disk: await idOf("d-region"), rule: await idOf("f-priority") };
+    const gone = { instance: await e2e.idOf("i-dci"), disk: await e2e.idOf("d-region"), rule: await e2e.idOf("f-priority") };
     const del = await e2e.emu.api.delete(`/v1/instances/${gone.instance}`);
     await e2e.emu.waitWorkflow(del.body.id);
     await e2e.emu.waitWorkflow((await e2e.emu.api.delete(`/v1/disks/${gone.disk}`)).body.id);
@@ -134,13 +133,13 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     for (const n of ["i-dci", "d-region", "f-priority"]) expect(names).not.toContain(n);
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ create: 3 });
-    expect(await idOf("i-dci")).not.toBe(gone.instance);
+    expect(await e2e.idOf("i-dci")).not.toBe(gone.instance);
   });
 
   it("adopts an existing instance and firewall rule", async () => {
     const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/instances`, { type: "PLAN", name: "hand-made", region: "NA_01", plan: BigInt(ids.small) });
     await e2e.emu.waitWorkflow(made.body.workflow.id);
-    const host = await idOf("host");
+    const host = await e2e.idOf("host");
     const madeRule = await e2e.emu.api.post(`/v1/instances/${host}/firewall-rules`, { type: "IPv4", protocol: "TCP", action: "ACCEPT", port_start: 4242 });
     await e2e.emu.waitWorkflow(madeRule.body.workflow.id);
     extra.push(
@@ -149,8 +148,8 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     );
     const since = await e2e.lastSeq();
     await e2e.up(declaration());
-    expect(await idOf("adopted-vm")).toBe(made.body.resource.id);
-    expect(await idOf("adopted-rule")).toBe(madeRule.body.resource.id);
+    expect(await e2e.idOf("adopted-vm")).toBe(made.body.resource.id);
+    expect(await e2e.idOf("adopted-rule")).toBe(madeRule.body.resource.id);
     expect((await e2e.emu.api.get(`/v1/instances/${made.body.resource.id}`)).body.name).toBe("now-managed");
     expect((await e2e.mutations(since)).filter((m) => m.method === "POST")).toEqual([]);
   });

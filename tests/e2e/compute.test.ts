@@ -3,7 +3,7 @@
  * command field changes in place, every replace field recreates, drift is read and repaired,
  * adoption, a failed create is kept and repaired, and destroy leaves nothing behind.
  */
-import { ref, startE2E, type Declaration, type E2E } from "./harness";
+import { ref, startE2E, withReplaced, type Declaration, type E2E } from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -41,29 +41,23 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     { type: "FirewallRule", name: "ssh", args: { ...rule } },
     ...extra,
   ];
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
   const get = async (path: string) => (await e2e.emu.api.get(path)).body;
   /** Runs up and returns the mutating requests it made. */
-  const upLogged = async () => {
-    const since = await e2e.lastSeq();
-    const result = await e2e.up(declaration());
-    return { result, mutations: await e2e.mutations(since) };
-  };
+  const upLogged = () => e2e.upLogged(declaration());
 
   it("creates instances (PLAN and CUSTOM), an attached disk, a firewall rule and VPC membership", async () => {
     vm1.planId = plan2;
     vm1.imageId = ubuntu;
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ create: 6 });
-    const [v1, v2, d, r, net] = await Promise.all(["vm1", "vm2", "data", "ssh", "net"].map(idOf));
+    const [v1, v2, d, r, net] = await Promise.all(["vm1", "vm2", "data", "ssh", "net"].map(e2e.idOf));
     const api1 = await get(`/v1/instances/${v1}`);
     expect(api1).toMatchObject({ state: "AVAILABLE", online: true, firewall_enabled: true, plan: { id: plan2 } });
     expect(api1.vpcs.map((m: { id: string }) => m.id)).toEqual([net]);
     expect((await get(`/v1/instances/${v2}`)).cpu).toBe(2);
     expect((await get(`/v1/disks/${d}`)).instance.id).toBe(v1);
     expect((await get(`/v1/firewall-rules/${r}`))).toMatchObject({ state: "AVAILABLE", port_start: 22, remote: "0.0.0.0/0" });
-    const out1 = await outputsOf("vm1");
+    const out1 = await e2e.outputsOf("vm1");
     expect(out1.ipv4Address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(Object.keys(out1.privateIps as object)).toEqual([net]);
   });
@@ -85,15 +79,14 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     ["cpu on a PLAN instance", () => [{ type: "Instance", name: "vm1", args: { ...vm1, cpu: 4 } }], /cpu is for CUSTOM instances/],
     ["two boot disks", () => [{ type: "Instance", name: "vm2", args: { ...vm2, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB, boot: true }] } }], /exactly one storage entry/],
   ])("preview rejects %s, naming the property and the rule, before any API call", async (_what, change, message) => {
-    const replaced = change() as Declaration[];
-    const decl = declaration().map((d) => replaced.find((r) => r.name === d.name) ?? d);
+    const decl = withReplaced(declaration(), change() as Declaration[]);
     const since = await e2e.lastSeq();
     await expect(e2e.preview(decl)).rejects.toThrow(message);
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
   it("patches an instance's name and every setting in place, in one PATCH", async () => {
-    const id = await idOf("vm1");
+    const id = await e2e.idOf("vm1");
     // Flip every boolean setting from what the API holds now, so each one is a change.
     const now = await get(`/v1/instances/${id}`);
     const wanted = { name: "web-1a", firewall_enabled: !now.firewall_enabled, uefi: !now.uefi, secure_boot: !now.secure_boot, attach_virtio_cdb: !now.attach_virtio_cdb, sync_hostname: !now.sync_hostname, os_name: "Ubuntu (managed)" };
@@ -107,29 +100,29 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
       osName: wanted.os_name,
     });
     const { mutations } = await upLogged();
-    expect(await idOf("vm1")).toBe(id);
+    expect(await e2e.idOf("vm1")).toBe(id);
     expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/instances/${id}`]);
     expect(mutations[0].body).toEqual(wanted);
     expect(await get(`/v1/instances/${id}`)).toMatchObject(wanted);
   });
 
   it("upgrades a PLAN instance in place and applies the upgrade when asked", async () => {
-    const id = await idOf("vm1");
+    const id = await e2e.idOf("vm1");
     Object.assign(vm1, { planId: plan4, applyUpgrades: true });
     const { mutations } = await upLogged();
-    expect(await idOf("vm1")).toBe(id);
+    expect(await e2e.idOf("vm1")).toBe(id);
     expect(mutations.map((m) => m.path)).toEqual(["/v1/commands/upgrade-instance", "/v1/commands/apply-upgrades"]);
     expect(await get(`/v1/instances/${id}`)).toMatchObject({ plan: { id: plan4 }, pending_upgrades: false, cpu: 4, online: true });
   });
 
   it("stages an upgrade of an online CUSTOM instance (cpu, memory, bandwidth, boot disk growth) without restarting it", async () => {
-    const id = await idOf("vm2");
+    const id = await e2e.idOf("vm2");
     Object.assign(vm2, { cpu: 4, memoryBytes: 4 * GiB, bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 }, storage: [{ sizeBytes: 30 * GiB, boot: true }] });
     const { mutations } = await upLogged();
-    expect(await idOf("vm2")).toBe(id);
+    expect(await e2e.idOf("vm2")).toBe(id);
     expect(mutations.map((m) => m.path)).toEqual(["/v1/commands/upgrade-instance"]);
     expect(mutations[0].body).toMatchObject({ type: "CUSTOM", cpu: 4, memory: 4 * GiB, upload: 300_000_000, download: 600_000_000, disk: 30 * GiB });
-    const out = await outputsOf("vm2");
+    const out = await e2e.outputsOf("vm2");
     expect(out).toMatchObject({ cpu: 4, memoryBytes: 4 * GiB, bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 }, pendingUpgrades: true });
     // Staged hardware counts as declared: nothing left to do.
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: 6 });
@@ -141,7 +134,7 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
   });
 
   it("keeps the desired power state through the power command", async () => {
-    const id = await idOf("vm1");
+    const id = await e2e.idOf("vm1");
     vm1.powerState = "stopped";
     let { mutations } = await upLogged();
     expect(mutations).toEqual([expect.objectContaining({ path: `/v1/instances/${id}/power`, body: { action: "SHUTDOWN" } })]);
@@ -150,12 +143,12 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     ({ mutations } = await upLogged());
     expect(mutations[0]).toMatchObject({ body: { action: "POWER_ON" } });
     expect((await get(`/v1/instances/${id}`)).online).toBe(true);
-    expect(await idOf("vm1")).toBe(id);
+    expect(await e2e.idOf("vm1")).toBe(id);
   });
 
   it("detaches and re-attaches VPCs in place", async () => {
-    const id = await idOf("vm1");
-    const net = await idOf("net");
+    const id = await e2e.idOf("vm1");
+    const net = await e2e.idOf("net");
     vm1.vpcIds = [];
     await e2e.up(declaration());
     expect((await get(`/v1/instances/${id}`)).vpcs).toEqual([]);
@@ -166,11 +159,11 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
   });
 
   it("renames, resizes and moves a disk between instances in place", async () => {
-    const id = await idOf("data");
-    const v2 = await idOf("vm2");
+    const id = await e2e.idOf("data");
+    const v2 = await e2e.idOf("vm2");
     Object.assign(disk, { name: "data-2", size: 20 * GiB, instanceId: ref("vm2.id") });
     const { mutations } = await upLogged();
-    expect(await idOf("data")).toBe(id);
+    expect(await e2e.idOf("data")).toBe(id);
     expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/disks/${id}`, `POST /v1/disks/${id}/resize`, `POST /v1/disks/${id}/detach`, `POST /v1/disks/${id}/attach`]);
     expect(await get(`/v1/disks/${id}`)).toMatchObject({ name: "data-2", size: 20 * GiB, instance: { id: v2 } });
     disk.instanceId = null;
@@ -183,34 +176,34 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     ["a firewall rule's port", "ssh", () => Object.assign(rule, { portStart: 2222 }), (id: string) => `/v1/firewall-rules/${id}`],
     ["an instance's cloud-init", "vm2", () => Object.assign(vm2, { cloudInit: "#cloud-config\npackages: [htop]\n" }), (id: string) => `/v1/instances/${id}`],
   ])("replaces on a change of %s: new id, old one gone", async (_what, name, change, path) => {
-    const before = await idOf(name);
+    const before = await e2e.idOf(name);
     change();
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
-    const after = await idOf(name);
+    const after = await e2e.idOf(name);
     expect(after).not.toBe(before);
     expect((await e2e.emu.api.get(path(before))).status).toBe(404);
     expect((await e2e.emu.api.get(path(after))).status).toBe(200);
   });
 
   it("refresh reads an out-of-band rename and power-off; the next up restores both", async () => {
-    const id = await idOf("vm1");
+    const id = await e2e.idOf("vm1");
     await e2e.emu.api.patch(`/v1/instances/${id}`, { name: "renamed-by-hand" });
     const power = await e2e.emu.api.post(`/v1/instances/${id}/power`, { action: "POWER_OFF" });
     await e2e.emu.waitWorkflow(power.body.id);
     await e2e.refresh();
-    expect(await outputsOf("vm1")).toMatchObject({ name: "renamed-by-hand", powerState: "stopped" });
+    expect(await e2e.outputsOf("vm1")).toMatchObject({ name: "renamed-by-hand", powerState: "stopped" });
     await e2e.up(declaration());
     expect(await get(`/v1/instances/${id}`)).toMatchObject({ name: "web-1a", online: true });
   });
 
   it("refresh drops a firewall rule deleted outside Pulumi, and the next up recreates it", async () => {
-    const id = await idOf("ssh");
+    const id = await e2e.idOf("ssh");
     expect((await e2e.emu.api.delete(`/v1/firewall-rules/${id}`)).status).toBe(200);
     await e2e.refresh();
     expect((await e2e.state()).some((r) => r.urn.endsWith("::ssh"))).toBe(false);
     await e2e.up(declaration());
-    expect(await idOf("ssh")).not.toBe(id);
+    expect(await e2e.idOf("ssh")).not.toBe(id);
   });
 
   it("adopts an existing disk and converges its name", async () => {
@@ -218,7 +211,7 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     await e2e.emu.waitWorkflow(made.body.workflow.id);
     extra.push({ type: "Disk", name: "legacy", args: { name: "legacy-managed", size: 5 * GiB, backend: "LOCAL", region: "NA_01", adoptId: made.body.resource.id } });
     await e2e.up(declaration());
-    expect(await idOf("legacy")).toBe(made.body.resource.id);
+    expect(await e2e.idOf("legacy")).toBe(made.body.resource.id);
     expect((await get(`/v1/disks/${made.body.resource.id}`)).name).toBe("legacy-managed");
   });
 
@@ -239,7 +232,7 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
   });
 
   it("a scheduled deletion is refused while the instance is locked", async () => {
-    const id = await idOf("vm3");
+    const id = await e2e.idOf("vm3");
     extra[extra.length - 1].args = { ...extra[extra.length - 1].args, deletion: "scheduled" };
     await e2e.up(declaration());
     await e2e.emu.control.patch(`/_emulator/tables/instances/${id}`, { locked: true });

@@ -43,6 +43,35 @@ export interface LoggedRequest {
 export const ref = (target: string) => ({ $ref: target });
 export const secret = (value: unknown) => ({ $secret: value });
 
+/** A stack's declarations with some of them swapped for others of the same name (a bad-input case). */
+export const withReplaced = (base: Declaration[], replaced: Declaration[]): Declaration[] => base.map((d) => replaced.find((r) => r.name === d.name) ?? d);
+
+/** The message an operation failed with, or "" when it succeeded (to match several rules in one failure). */
+export const failureOf = (operation: Promise<unknown>): Promise<string> =>
+  operation.then(
+    () => "",
+    (err: Error) => err.message,
+  );
+
+/** Pulumi's marker of a secret value in exported state (the envelope's signature key and value). */
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
+const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
+
+/** Whether a state value is marked secret (an envelope rather than the value itself). */
+export const markedSecret = (value: unknown) => !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
+
+/** The value inside a secret envelope (decrypted state holds it as `plaintext` JSON or as `value`); other values as they are. */
+export const plain = (value: unknown) => (markedSecret(value) ? ((value as { value?: unknown }).value ?? JSON.parse((value as { plaintext: string }).plaintext)) : value);
+
+/** The engine's count of changes by kind ("create", "update", "replace", "same", ...). */
+export const changes = (result: { summary: { resourceChanges?: Record<string, number> } }) => result.summary.resourceChanges ?? {};
+
+/** Logged requests as "METHOD /path" lines. */
+export const writes = (requests: LoggedRequest[]) => requests.map((r) => `${r.method} ${r.path}`);
+
+/** A request that changes something through the API (the emulator's controls are not). */
+const isMutation = (r: LoggedRequest) => r.method !== "GET" && r.path.startsWith("/v1/");
+
 export interface E2E {
   emu: TestEmulator;
   stack: Stack;
@@ -61,12 +90,18 @@ export interface E2E {
   state(): Promise<StateResource[]>;
   /** One resource of the state by its Pulumi name. */
   resource(name: string): Promise<StateResource>;
+  /** The API id of a resource in state (standalone: `names.map(e2e.idOf)` works). */
+  idOf(name: string): Promise<string>;
+  /** The recorded outputs of a resource in state. */
+  outputsOf(name: string): Promise<Record<string, unknown>>;
   /** The raw state file as the backend stores it (secrets as ciphertext). */
   rawState(): Promise<string>;
   /** Requests the emulator logged after `since` (seq). */
   requests(since?: number): Promise<LoggedRequest[]>;
   /** Mutating /v1 requests (POST, PUT, PATCH, DELETE) after `since`. */
   mutations(since?: number): Promise<LoggedRequest[]>;
+  /** Runs `pulumi up` and returns its result with the requests it made and the mutating ones among them. */
+  upLogged(resources: Declaration[]): Promise<{ result: UpResult; mutations: LoggedRequest[]; requests: LoggedRequest[] }>;
   lastSeq(): Promise<number>;
   /** Everything the CLI printed during this file's operations (progress lines included). */
   output(): string;
@@ -171,6 +206,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       if (!found) throw new Error(`no resource ${resourceName} in the stack's state`);
       return found;
     },
+    idOf: async (resourceName) => (await e2e.resource(resourceName)).id!,
+    outputsOf: async (resourceName) => (await e2e.resource(resourceName)).outputs,
     async rawState() {
       const files: string[] = [];
       const walk = (d: string) => {
@@ -187,7 +224,13 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       return ((await control(`/_emulator/requests?since=${since}`)) as { requests: LoggedRequest[] }).requests;
     },
     async mutations(since = 0) {
-      return (await e2e.requests(since)).filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));
+      return (await e2e.requests(since)).filter(isMutation);
+    },
+    async upLogged(resources) {
+      const since = await e2e.lastSeq();
+      const result = await e2e.up(resources);
+      const requests = await e2e.requests(since);
+      return { result, requests, mutations: requests.filter(isMutation) };
     },
     async lastSeq() {
       return ((await control("/_emulator/requests?since=999999999")) as { lastSeq: number }).lastSeq;

@@ -7,7 +7,7 @@ import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { ref, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
+import { changes, failureOf, ref, startE2E, withReplaced, writes, type Declaration, type E2E, type LoggedRequest } from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -60,16 +60,8 @@ describe("Images and snapshots through the real pulumi engine", () => {
 
   const api = () => e2e.emu.api;
   const get = async (p: string) => (await api().get(p)).body;
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
-  const changes = (result: { summary: { resourceChanges?: Record<string, number> } }) => result.summary.resourceChanges ?? {};
-  const writes = (requests: LoggedRequest[]) => requests.map((r) => `${r.method} ${r.path}`);
   const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  const upLogged = async () => {
-    const since = await e2e.lastSeq();
-    const result = await e2e.up(declaration());
-    return { result, mutations: await e2e.mutations(since), requests: await e2e.requests(since) };
-  };
+  const upLogged = () => e2e.upLogged(declaration());
   const uploads = (requests: LoggedRequest[]) => requests.filter((r) => r.method === "PUT" && r.path.startsWith("/uploads/"));
 
   it("creates a URL template, an uploaded ISO (streamed from a local file), a backup from the instance and a snapshot", async () => {
@@ -77,15 +69,15 @@ describe("Images and snapshots through the real pulumi engine", () => {
     const { result, requests } = await upLogged();
     expect(changes(result)).toMatchObject({ create: RESOURCES });
 
-    const g = await get(`/v1/images/${await idOf("golden")}`);
+    const g = await get(`/v1/images/${await e2e.idOf("golden")}`);
     expect(g).toMatchObject({ kind: "TEMPLATE", name: "golden-template", state: "AVAILABLE", group: "linux", os: { family: "LINUX", name: "Golden Linux" }, source: { type: "URL", url: golden.source && (golden.source as { url: string }).url } });
     expect(g.size).toBeGreaterThan(0);
-    expect(await outputsOf("golden")).toMatchObject({ state: "AVAILABLE", size: g.size, workspaceId: wid, official: false });
+    expect(await e2e.outputsOf("golden")).toMatchObject({ state: "AVAILABLE", size: g.size, workspaceId: wid, official: false });
 
     const size = fs.statSync(isoPath).size;
-    const i = await get(`/v1/images/${await idOf("iso")}`);
+    const i = await get(`/v1/images/${await e2e.idOf("iso")}`);
     expect(i).toMatchObject({ kind: "ISO", state: "AVAILABLE", size, source: { type: "UPLOAD", size_bytes: size } });
-    expect(await outputsOf("iso")).toMatchObject({ size, fileSha256: sha256(isoPath), source: { type: "UPLOAD", filePath: isoPath } });
+    expect(await e2e.outputsOf("iso")).toMatchObject({ size, fileSha256: sha256(isoPath), source: { type: "UPLOAD", filePath: isoPath } });
     // The create sent the file's size; the bytes went to the signed URL in one PUT, with progress lines.
     const create = requests.find((r) => r.method === "POST" && r.path === `/v1/workspaces/${wid}/images` && (r.body as { kind?: string }).kind === "ISO")!;
     expect(create.body).toMatchObject({ source: { type: "UPLOAD", size_bytes: size } });
@@ -93,13 +85,13 @@ describe("Images and snapshots through the real pulumi engine", () => {
     expect(e2e.output()).toMatch(/Image "rescue-iso": uploaded \d+ of \d+ bytes \(\d+%/);
     expect(e2e.output()).toContain(`uploaded ${size} of ${size} bytes (100%`);
 
-    const vm = await outputsOf("vm");
-    const b = await get(`/v1/images/${await idOf("backup")}`);
-    expect(b).toMatchObject({ kind: "BACKUP", state: "AVAILABLE", source: { type: "INSTANCE", instance_id: await idOf("vm"), disk_id: vm.bootDiskId } });
+    const vm = await e2e.outputsOf("vm");
+    const b = await get(`/v1/images/${await e2e.idOf("backup")}`);
+    expect(b).toMatchObject({ kind: "BACKUP", state: "AVAILABLE", source: { type: "INSTANCE", instance_id: await e2e.idOf("vm"), disk_id: vm.bootDiskId } });
 
-    const s = await get(`/v1/snapshots/${await idOf("snap")}`);
-    expect(s).toMatchObject({ state: "AVAILABLE", instance: { id: await idOf("vm") }, disk: { id: vm.bootDiskId } });
-    expect(await outputsOf("snap")).toMatchObject({ state: "AVAILABLE", diskId: vm.bootDiskId, name: s.name });
+    const s = await get(`/v1/snapshots/${await e2e.idOf("snap")}`);
+    expect(s).toMatchObject({ state: "AVAILABLE", instance: { id: await e2e.idOf("vm") }, disk: { id: vm.bootDiskId } });
+    expect(await e2e.outputsOf("snap")).toMatchObject({ state: "AVAILABLE", diskId: vm.bootDiskId, name: s.name });
   });
 
   it("previews no change and sends no mutating request", async () => {
@@ -118,48 +110,44 @@ describe("Images and snapshots through the real pulumi engine", () => {
     ["a missing upload file", () => [{ type: "Image", name: "iso", args: { ...iso, source: { type: "UPLOAD", filePath: path.join(files, "missing.iso") } } }], [/source\.filePath: no such file/]],
     ["a rename in place to more than 32 characters", () => [{ type: "Image", name: "golden", args: { ...golden, name: "golden-template-with-a-long-name-33" } }], [/name.*renaming in place goes through PATCH .* 4 to 32 characters/]],
   ])("preview rejects %s, naming each property and rule, before any API call", async (_what, change, messages) => {
-    const replaced = change() as Declaration[];
-    const decl = declaration().map((d) => replaced.find((r) => r.name === d.name) ?? d);
+    const decl = withReplaced(declaration(), change() as Declaration[]);
     const since = await e2e.lastSeq();
-    const failure = await e2e.preview(decl).then(
-      () => "",
-      (err: Error) => err.message,
-    );
+    const failure = await failureOf(e2e.preview(decl));
     for (const message of messages) expect(failure).toMatch(message);
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
   it("patches an image's name, description, group and os in place, in one PATCH", async () => {
-    const id = await idOf("golden");
+    const id = await e2e.idOf("golden");
     Object.assign(golden, { name: "golden-v2", description: "Golden image, second cut", group: "linux-lts", os: { family: "LINUX", name: "Golden Linux 2" } });
     const { mutations } = await upLogged();
-    expect(await idOf("golden")).toBe(id);
+    expect(await e2e.idOf("golden")).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/images/${id}`]);
     expect(mutations[0]).toMatchObject({ status: 204, body: { name: "golden-v2", description: "Golden image, second cut", group: "linux-lts", os: { family: "LINUX", name: "Golden Linux 2" } } });
     expect(await get(`/v1/images/${id}`)).toMatchObject({ name: "golden-v2", group: "linux-lts", os: { name: "Golden Linux 2" } });
   });
 
   it("records a moved upload file without touching the API; a changed file replaces the ISO and uploads it again", async () => {
-    const id = await idOf("iso");
+    const id = await e2e.idOf("iso");
     const moved = path.join(files, "moved", "rescue.iso");
     fs.mkdirSync(path.dirname(moved));
     fs.copyFileSync(isoPath, moved);
     iso.source = { type: "UPLOAD", filePath: moved };
     let { mutations } = await upLogged();
     expect(mutations).toEqual([]);
-    expect(await idOf("iso")).toBe(id);
-    expect((await outputsOf("iso")).source).toEqual({ type: "UPLOAD", filePath: moved });
+    expect(await e2e.idOf("iso")).toBe(id);
+    expect((await e2e.outputsOf("iso")).source).toEqual({ type: "UPLOAD", filePath: moved });
 
     fs.writeFileSync(moved, randomBytes(2 * MiB));
     const logged = await upLogged();
     mutations = logged.mutations;
     expect(changes(logged.result)).toMatchObject({ replace: 1 });
-    const after = await idOf("iso");
+    const after = await e2e.idOf("iso");
     expect(after).not.toBe(id);
     expect(uploads(logged.requests)).toHaveLength(1);
     expect(writes(mutations)).toEqual([`POST /v1/workspaces/${wid}/images`, `DELETE /v1/images/${id}`]);
     expect(await get(`/v1/images/${after}`)).toMatchObject({ size: 2 * MiB, state: "AVAILABLE" });
-    expect((await outputsOf("iso")).fileSha256).toBe(sha256(moved));
+    expect((await e2e.outputsOf("iso")).fileSha256).toBe(sha256(moved));
     expect((await api().get(`/v1/images/${id}`)).status).toBe(404);
   });
 
@@ -168,33 +156,33 @@ describe("Images and snapshots through the real pulumi engine", () => {
     ["an image's uefi flag", "golden", () => Object.assign(golden, { uefi: true }), (id: string) => `/v1/images/${id}`],
     ["a snapshot's disk", "snap", () => Object.assign(snap, { diskId: ref("data.id") }), (id: string) => `/v1/snapshots/${id}`],
   ])("replaces on a change of %s: new id, old one gone", async (_what, name, change, apiPath) => {
-    const before = await idOf(name);
+    const before = await e2e.idOf(name);
     change();
     const result = await e2e.up(declaration());
     expect(changes(result)).toMatchObject({ replace: 1 });
-    const after = await idOf(name);
+    const after = await e2e.idOf(name);
     expect(after).not.toBe(before);
     expect((await api().get(apiPath(before))).status).toBe(404);
     expect((await get(apiPath(after))).state).toBe("AVAILABLE");
   });
 
   it("the replacement snapshot copies the declared disk", async () => {
-    expect(await get(`/v1/snapshots/${await idOf("snap")}`)).toMatchObject({ disk: { id: await idOf("data") } });
+    expect(await get(`/v1/snapshots/${await e2e.idOf("snap")}`)).toMatchObject({ disk: { id: await e2e.idOf("data") } });
   });
 
   it("refresh reads an out-of-band change; the next up restores the declaration", async () => {
-    const id = await idOf("golden");
+    const id = await e2e.idOf("golden");
     expect((await api().patch(`/v1/images/${id}`, { description: "changed by hand", os: null })).status).toBe(204);
     await e2e.refresh();
-    expect(await outputsOf("golden")).toMatchObject({ description: "changed by hand", os: null });
+    expect(await e2e.outputsOf("golden")).toMatchObject({ description: "changed by hand", os: null });
     const { mutations } = await upLogged();
     expect(writes(mutations)).toEqual([`PATCH /v1/images/${id}`]);
     expect(mutations[0].body).toEqual({ description: "Golden image, second cut", os: { family: "LINUX", name: "Golden Linux 2" } });
   });
 
   it("refresh drops an image and a snapshot deleted outside Pulumi; the next up recreates them", async () => {
-    const image = await idOf("backup");
-    const snapshot = await idOf("snap");
+    const image = await e2e.idOf("backup");
+    const snapshot = await e2e.idOf("snap");
     await e2e.emu.waitWorkflow((await api().delete(`/v1/images/${image}`)).body.id);
     await e2e.emu.waitWorkflow((await api().delete(`/v1/snapshots/${snapshot}`)).body.id);
     await e2e.refresh();
@@ -203,8 +191,8 @@ describe("Images and snapshots through the real pulumi engine", () => {
     expect(names).not.toContain("snap");
     const result = await e2e.up(declaration());
     expect(changes(result)).toMatchObject({ create: 2 });
-    expect(await idOf("backup")).not.toBe(image);
-    expect(await idOf("snap")).not.toBe(snapshot);
+    expect(await e2e.idOf("backup")).not.toBe(image);
+    expect(await e2e.idOf("snap")).not.toBe(snapshot);
   });
 
   it("adopts an existing image and converges it", async () => {
@@ -213,7 +201,7 @@ describe("Images and snapshots through the real pulumi engine", () => {
     await e2e.emu.waitWorkflow(made.body.workflow.id);
     extra.push({ type: "Image", name: "adopted", args: { kind: "TEMPLATE", name: "hand-made", source: { type: "URL", url: "https://images.example.com/hand.qcow2" }, description: "now managed", adoptId: made.body.resource.id } });
     const { mutations } = await upLogged();
-    expect(await idOf("adopted")).toBe(made.body.resource.id);
+    expect(await e2e.idOf("adopted")).toBe(made.body.resource.id);
     expect(writes(mutations)).toEqual([`PATCH /v1/images/${made.body.resource.id}`]);
     expect((await get(`/v1/images/${made.body.resource.id}`)).description).toBe("now managed");
   });
@@ -236,8 +224,8 @@ describe("Images and snapshots through the real pulumi engine", () => {
     expect((await get(`/v1/snapshots/${snapshot.id}`)).state).toBe("FAILED");
     const result = await e2e.up(declaration());
     expect(changes(result)).toMatchObject({ replace: 2 });
-    expect((await outputsOf("flaky")).state).toBe("AVAILABLE");
-    expect((await outputsOf("flaky-snap")).state).toBe("AVAILABLE");
+    expect((await e2e.outputsOf("flaky")).state).toBe("AVAILABLE");
+    expect((await e2e.outputsOf("flaky-snap")).state).toBe("AVAILABLE");
     expect((await api().get(`/v1/images/${image.id}`)).status).toBe(404);
     expect((await api().get(`/v1/snapshots/${snapshot.id}`)).status).toBe(404);
   });
@@ -253,7 +241,7 @@ describe("Images and snapshots through the real pulumi engine", () => {
     const isos = (await api().get(`/v1/workspaces/${wid}/images`, { name: "second-iso" })).body.items;
     expect(isos).toEqual([]);
     await e2e.up(declaration());
-    expect(await get(`/v1/images/${await idOf("iso2")}`)).toMatchObject({ state: "AVAILABLE", size: MiB });
+    expect(await get(`/v1/images/${await e2e.idOf("iso2")}`)).toMatchObject({ state: "AVAILABLE", size: MiB });
   });
 
   it("destroy leaves the emulator's inventory empty", async () => {

@@ -3,7 +3,7 @@
  * pulumi engine against the in-process emulator. One stack; each test builds on the previous
  * one's state. The instances the nodes enrol are made directly through the API.
  */
-import { ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
+import { changes, markedSecret, ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
 
 jest.setTimeout(600_000);
 
@@ -47,22 +47,18 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
   ];
 
   const api = () => e2e.emu.api;
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
   const servicePath = (id: string) => `/v1/workspaces/${wid}/k3s/services/${id}`;
   const secretsInApi = async () => (await api().get(`/v1/workspaces/${wid}/k3s/secrets`)).body.items as Array<{ id: string; name: string; keys: string[] }>;
-  const changes = (result: { summary: { resourceChanges?: Record<string, number> } }) => result.summary.resourceChanges ?? {};
   const writes = (requests: LoggedRequest[], method: string, path: string) => requests.filter((r) => r.method === method && r.path === path);
   /** Marked secret in the exported state (the export decrypts, keeping Pulumi's secret signature). */
-  const markedSecret = (value: unknown) => !!value && typeof value === "object" && (value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
 
   /** A settled service, as recorded and as the API shows it. */
   async function expectRunning(name: string, replicas: number) {
-    const outs = await outputsOf(name);
+    const outs = await e2e.outputsOf(name);
     expect(outs).toMatchObject({ status: "RUNNING", updating: false, desiredReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas });
     expect(outs.pods).toHaveLength(replicas);
     for (const pod of outs.pods as Array<Record<string, unknown>>) expect(pod).toMatchObject({ phase: "Running", ready: true, restartCount: 0, nodeName: expect.any(String) });
-    const live = (await api().get(servicePath(await idOf(name)))).body;
+    const live = (await api().get(servicePath(await e2e.idOf(name)))).body;
     expect(live.service.status).toBe("RUNNING");
     expect(live.live).toMatchObject({ desired_replicas: replicas, available_replicas: replicas, updating: false });
   }
@@ -160,12 +156,12 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     ];
 
     it.each(steps)("%s", async (_field, change, check, replicas) => {
-      const id = await idOf("web");
+      const id = await e2e.idOf("web");
       Object.assign(webArgs, change());
       const since = await e2e.lastSeq();
       const result = await e2e.up(declarations());
       expect(changes(result)).toEqual({ same: 5, update: 1 });
-      expect(await idOf("web")).toBe(id);
+      expect(await e2e.idOf("web")).toBe(id);
       const mutations = await e2e.mutations(since);
       const puts = writes(mutations, "PUT", servicePath(id));
       expect(puts).toHaveLength(1);
@@ -176,27 +172,27 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
   });
 
   it("replaces the secret's data in place (same id, keys follow, values stay out of the state file)", async () => {
-    const id = await idOf("creds");
+    const id = await e2e.idOf("creds");
     creds = { ...creds, data: { DB_PASSWORD: PASSWORD_2, DB_USER: "app" } };
     const since = await e2e.lastSeq();
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 5, update: 1 });
-    expect(await idOf("creds")).toBe(id);
+    expect(await e2e.idOf("creds")).toBe(id);
     const mutations = await e2e.mutations(since);
     expect(mutations.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workspaces/${wid}/k3s/secrets/${id}`]);
-    expect((await outputsOf("creds")).keys).toEqual(["DB_PASSWORD", "DB_USER"]);
+    expect((await e2e.outputsOf("creds")).keys).toEqual(["DB_PASSWORD", "DB_USER"]);
     expect((await secretsInApi()).find((s) => s.id === id)?.keys).toEqual(["DB_PASSWORD", "DB_USER"]);
     expect(await e2e.rawState()).not.toContain(PASSWORD_2);
   });
 
   describe("replaces on each replace field (new id, the old one gone from the API)", () => {
     it("service name: the new service is created before the old one goes", async () => {
-      const before = await idOf("web");
+      const before = await e2e.idOf("web");
       webArgs = { ...webArgs, name: "web-v2" };
       const since = await e2e.lastSeq();
       const result = await e2e.up(declarations());
       expect(changes(result)).toEqual({ same: 5, replace: 1 });
-      const after = await idOf("web");
+      const after = await e2e.idOf("web");
       expect(after).not.toBe(before);
       expect((await api().get(servicePath(before))).status).toBe(404);
       expect((await api().get(servicePath(after))).body.service.name).toBe("web-v2");
@@ -206,12 +202,12 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     });
 
     it("service mode: same name, so the old service is deleted first", async () => {
-      const before = await idOf("web");
+      const before = await e2e.idOf("web");
       webArgs = { ...webArgs, mode: "PINNED", targetInstanceIds: [vm[0], vm[1]] };
       const since = await e2e.lastSeq();
       const result = await e2e.up(declarations());
       expect(changes(result)).toEqual({ same: 5, replace: 1 });
-      const after = await idOf("web");
+      const after = await e2e.idOf("web");
       expect(after).not.toBe(before);
       expect((await api().get(servicePath(before))).status).toBe(404);
       const order = (await e2e.mutations(since)).map((r) => r.method);
@@ -222,38 +218,38 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     });
 
     it("secret name: a new secret, the service's reference follows, the old secret goes", async () => {
-      const before = await idOf("creds");
-      const serviceId = await idOf("web");
+      const before = await e2e.idOf("creds");
+      const serviceId = await e2e.idOf("web");
       creds = { ...creds, name: "app-creds-v2" };
       const result = await e2e.up(declarations());
       expect(changes(result)).toEqual({ same: 4, replace: 1, update: 1 });
-      const after = await idOf("creds");
+      const after = await e2e.idOf("creds");
       expect(after).not.toBe(before);
       const secrets = await secretsInApi();
       expect(secrets.map((s) => s.id)).not.toContain(before);
       expect(secrets.find((s) => s.id === after)).toMatchObject({ name: "app-creds-v2", keys: ["DB_PASSWORD", "DB_USER"] });
-      expect(await idOf("web")).toBe(serviceId);
+      expect(await e2e.idOf("web")).toBe(serviceId);
       expect((await api().get(servicePath(serviceId))).body.service.secret_refs).toEqual(["app-creds-v2"]);
     });
 
     it("node instanceId: another instance joins, the old node drains and goes", async () => {
-      const before = await idOf("node-b");
+      const before = await e2e.idOf("node-b");
       nodeB = 2;
       webArgs = { ...webArgs, targetInstanceIds: [vm[0], vm[2]] };
       const result = await e2e.up(declarations());
       expect(changes(result)).toEqual({ same: 4, replace: 1, update: 1 });
-      const after = await idOf("node-b");
+      const after = await e2e.idOf("node-b");
       expect(after).not.toBe(before);
       expect((await api().get(`/v1/workspaces/${wid}/k3s/nodes/${before}`)).status).toBe(404);
       expect((await api().get(`/v1/instances/${vm[1]}/k3s`)).status).toBe(404);
       expect((await api().get(`/v1/instances/${vm[2]}/k3s`)).body.node).toMatchObject({ id: after, status: "READY" });
-      expect(await outputsOf("node-b")).toMatchObject({ instanceId: vm[2], status: "READY", ready: true });
+      expect(await e2e.outputsOf("node-b")).toMatchObject({ instanceId: vm[2], status: "READY", ready: true });
       await expectRunning("web", 2);
     });
   });
 
   it("refresh reads an image changed outside Pulumi, and the next up restores the declaration", async () => {
-    const id = await idOf("web");
+    const id = await e2e.idOf("web");
     const current = (await api().get(servicePath(id))).body.service;
     const put = await api().put(servicePath(id), {
       image: "nginx:1.29",
@@ -267,11 +263,11 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect(put.status).toBe(202);
     expect(await e2e.emu.waitWorkflow(put.body.id)).toBe("COMPLETED");
     await e2e.refresh();
-    expect((await outputsOf("web")).image).toBe("nginx:1.29");
+    expect((await e2e.outputsOf("web")).image).toBe("nginx:1.29");
     const since = await e2e.lastSeq();
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 5, update: 1 });
-    expect(await idOf("web")).toBe(id);
+    expect(await e2e.idOf("web")).toBe(id);
     const puts = writes(await e2e.mutations(since), "PUT", servicePath(id));
     expect(puts).toHaveLength(1);
     // The full desired state goes back, including the write-only environment the outside PUT cleared.
@@ -281,17 +277,17 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
   });
 
   it("refresh notices secret keys changed outside Pulumi, and the next up writes the declared data again", async () => {
-    const id = await idOf("creds");
+    const id = await e2e.idOf("creds");
     expect((await api().put(`/v1/workspaces/${wid}/k3s/secrets/${id}`, { data: { OTHER: "x" } })).status).toBe(200);
     await e2e.refresh();
-    expect((await outputsOf("creds")).keys).toEqual(["OTHER"]);
+    expect((await e2e.outputsOf("creds")).keys).toEqual(["OTHER"]);
     const preview = await e2e.preview(declarations());
     expect(preview.changeSummary).toEqual({ same: 5, update: 1 });
     const since = await e2e.lastSeq();
     await e2e.up(declarations());
     expect((await e2e.mutations(since)).map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workspaces/${wid}/k3s/secrets/${id}`]);
     expect((await secretsInApi()).find((s) => s.id === id)?.keys).toEqual(["DB_PASSWORD", "DB_USER"]);
-    expect((await outputsOf("creds")).keys).toEqual(["DB_PASSWORD", "DB_USER"]);
+    expect((await e2e.outputsOf("creds")).keys).toEqual(["DB_PASSWORD", "DB_USER"]);
     expect((await e2e.preview(declarations())).changeSummary).toEqual({ same: 6 });
   });
 
@@ -303,11 +299,11 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     const since = await e2e.lastSeq();
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 6, create: 1 });
-    expect(await idOf("legacy")).toBe(existing.body.id);
+    expect(await e2e.idOf("legacy")).toBe(existing.body.id);
     const mutations = await e2e.mutations(since);
     // Same key names, yet the values are unknown: adoption converges them with one PUT, no POST.
     expect(mutations.map((r) => `${r.method} ${r.path}`)).toEqual([`PUT /v1/workspaces/${wid}/k3s/secrets/${existing.body.id}`]);
-    expect((await outputsOf("legacy")).keys).toEqual(["TOKEN"]);
+    expect((await e2e.outputsOf("legacy")).keys).toEqual(["TOKEN"]);
     expect(await e2e.rawState()).not.toContain("new-value");
     const stored = await e2e.resource("legacy");
     expect(markedSecret(stored.inputs.data)).toBe(true);
@@ -316,8 +312,8 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
   });
 
   it("refresh drops a service and a secret deleted outside Pulumi, and the next up recreates them", async () => {
-    const serviceId = await idOf("web");
-    const legacyId = await idOf("legacy");
+    const serviceId = await e2e.idOf("web");
+    const legacyId = await e2e.idOf("legacy");
     const del = await api().delete(servicePath(serviceId));
     expect(del.status).toBe(202);
     expect(await e2e.emu.waitWorkflow(del.body.id)).toBe("COMPLETED");
@@ -330,14 +326,14 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     extras = [{ type: "K3sSecret", name: "legacy", args: { name: "legacy-creds", data: secret({ TOKEN: "new-value" }) }, opts: { dependsOn: ["cluster"] } }];
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 5, create: 2 });
-    expect(await idOf("web")).not.toBe(serviceId);
-    expect(await idOf("legacy")).not.toBe(legacyId);
+    expect(await e2e.idOf("web")).not.toBe(serviceId);
+    expect(await e2e.idOf("legacy")).not.toBe(legacyId);
     expect((await secretsInApi()).find((s) => s.name === "legacy-creds")?.keys).toEqual(["TOKEN"]);
     await expectRunning("web", 2);
   });
 
   it("refuses to delete a secret a service still references: the API's 409 reason, with what to do", async () => {
-    const secretId = await idOf("creds");
+    const secretId = await e2e.idOf("creds");
     // Drop only the secret from the declaration; the service keeps naming it.
     const withoutSecret = declarations()
       .filter((d) => d.name !== "creds")
@@ -346,7 +342,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect(message).toMatch(/K3sSecret "app-creds-v2": the API refuses to delete secret \d+ \(409: The secret is referenced by service web-v2/);
     expect(message).toMatch(/Service web-v2 still lists "app-creds-v2" in secret_refs: remove the reference first/);
     expect((await secretsInApi()).map((s) => s.id)).toContain(secretId);
-    expect(await idOf("creds")).toBe(secretId);
+    expect(await e2e.idOf("creds")).toBe(secretId);
     // Declaring it again is a no-op: nothing was lost.
     const since = await e2e.lastSeq();
     const result = await e2e.up(declarations());
@@ -370,7 +366,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
 
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 7, replace: 1 });
-    const repaired = await idOf("batch");
+    const repaired = await e2e.idOf("batch");
     expect(repaired).not.toBe(failed.id);
     expect((await api().get(servicePath(failed.id!))).status).toBe(404);
     await expectRunning("batch", 1);
@@ -388,7 +384,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect(writes(await e2e.mutations(since), "POST", `/v1/workspaces/${wid}/k3s/services`)).toHaveLength(1);
     const listed = (await api().get(`/v1/workspaces/${wid}/k3s/services`, { name: "worker" })).body.items;
     expect(listed).toHaveLength(1);
-    expect(await idOf("worker")).toBe(listed[0].service.id);
+    expect(await e2e.idOf("worker")).toBe(listed[0].service.id);
     await expectRunning("worker", 1);
   });
 

@@ -5,7 +5,7 @@
  * creating and deleting load balancers is Administrator-only, and the emulator treats the
  * operator as OWNER in every workspace. Each test builds on the previous one's state.
  */
-import { ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
+import { markedSecret, plain, ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -62,67 +62,59 @@ describe("Networking resources through the real pulumi engine", () => {
   const COUNT = 13; // 12 resources and the stack
 
   /** State values marked secret come back as an envelope holding the plaintext. */
-  const markedSecret = (value: unknown) => !!value && typeof value === "object" && (value as Record<string, unknown>)["4dabf18193072939515e22adb298388d"] === "1b47061264138c4ac30d75fd1eb44270";
-  const plain = (value: unknown) => (markedSecret(value) ? JSON.parse((value as { plaintext: string }).plaintext) : value);
-  const idOf = async (name: string) => (await e2e.resource(name)).id!;
-  const outputsOf = async (name: string) => (await e2e.resource(name)).outputs;
   const get = async (path: string, query?: Record<string, string | number>) => (await e2e.emu.staff.get(path, query)).body;
   const status = async (path: string) => (await e2e.emu.staff.get(path)).status;
   const members = async (lbId: string) => ((await get(`/v1/net-lbs/${lbId}/instances`)).items as Array<{ id: string }>).map((m) => m.id);
   const vpcMembers = async (vpcId: string) => ((await get(`/v1/vpcs/${vpcId}/instances`)).items as Array<{ id: string; ip: string }>);
   const prefixes = async () => (await get(`/v1/workspaces/${ws}/bgp/prefixes`)).items as Array<{ id: bigint; prefix: string; enabled: boolean; community: string }>;
   const calls = (mutations: LoggedRequest[], path: string | RegExp) => mutations.filter((m) => (typeof path === "string" ? m.path === path : path.test(m.path)));
-  const upLogged = async () => {
-    const since = await e2e.lastSeq();
-    const result = await e2e.up(declaration());
-    return { result, mutations: await e2e.mutations(since) };
-  };
-  const sameIds = async (names: string[]) => Object.fromEntries(await Promise.all(names.map(async (n) => [n, await idOf(n)])));
+  const upLogged = () => e2e.upLogged(declaration());
+  const sameIds = async (names: string[]) => Object.fromEntries(await Promise.all(names.map(async (n) => [n, await e2e.idOf(n)])));
 
   it("creates every networking resource, with synthetic ids where the API has none", async () => {
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ create: COUNT });
-    const [vm1, net, fipId, lbId, lb2Id] = await Promise.all(["vm1", "net", "fip", "lb", "lb2"].map(idOf));
+    const [vm1, net, fipId, lbId, lb2Id] = await Promise.all(["vm1", "net", "fip", "lb", "lb2"].map(e2e.idOf));
 
     // VpcAttachment: id instance:vpc, the private address the API allocated.
-    expect(await idOf("att")).toBe(`${vm1}:${net}`);
+    expect(await e2e.idOf("att")).toBe(`${vm1}:${net}`);
     const membership = (await vpcMembers(net)).find((m) => m.id === vm1)!;
     expect(membership.ip).toMatch(/^10\.30\./);
-    expect(await outputsOf("att")).toMatchObject({ instanceId: vm1, vpcId: net, privateIp: membership.ip, instanceName: "net-vm-1" });
+    expect(await e2e.outputsOf("att")).toMatchObject({ instanceId: vm1, vpcId: net, privateIp: membership.ip, instanceName: "net-vm-1" });
 
     // FloatingIp and its attachment (id = the IP's id).
     const ip = await get(`/v1/ips/${fipId}`);
     expect(ip).toMatchObject({ family: "IPv4", ddos: false, instance_id: vm1 });
-    expect(await outputsOf("fip")).toMatchObject({ family: "IPv4", ddos: false, address: ip.address, workspaceId: ws });
-    expect(await idOf("fipAtt")).toBe(fipId);
-    expect(await outputsOf("fipAtt")).toMatchObject({ ipId: fipId, instanceId: vm1, address: ip.address });
+    expect(await e2e.outputsOf("fip")).toMatchObject({ family: "IPv4", ddos: false, address: ip.address, workspaceId: ws });
+    expect(await e2e.idOf("fipAtt")).toBe(fipId);
+    expect(await e2e.outputsOf("fipAtt")).toMatchObject({ ipId: fipId, instanceId: vm1, address: ip.address });
 
     // Load balancers (created with the operator token) and the member (id lb:instance).
     expect(await get(`/v1/net-lbs/${lbId}`)).toMatchObject({ name: "web-lb", address: "203.0.113.80", owner: { id: ws } });
     expect((await get(`/v1/net-lbs/${lb2Id}`)).address).toBe("2001:db8::50");
-    expect((await outputsOf("lb2")).address).toBe("2001:db8::50");
-    expect(await idOf("member")).toBe(`${lbId}:${vm1}`);
-    expect(await outputsOf("member")).toMatchObject({ state: "ACTIVE", instanceName: "net-vm-1" });
+    expect((await e2e.outputsOf("lb2")).address).toBe("2001:db8::50");
+    expect(await e2e.idOf("member")).toBe(`${lbId}:${vm1}`);
+    expect(await e2e.outputsOf("member")).toMatchObject({ state: "ACTIVE", instanceName: "net-vm-1" });
     expect(await members(lbId)).toEqual([vm1]);
 
     // BGP: the password is read back decrypted into a secret output, never stored in plain.
     const config = await get(`/v1/workspaces/${ws}/bgp`);
     expect(config).toMatchObject({ data: { asn: 64512, max_prefixes: 3, instance: null }, live: { password: "first-bgp-secret" } });
-    expect(await idOf("bgp")).toBe(config.data.id);
-    const bgpOut = await outputsOf("bgp");
+    expect(await e2e.idOf("bgp")).toBe(config.data.id);
+    const bgpOut = await e2e.outputsOf("bgp");
     expect(bgpOut).toMatchObject({ asn: 64512, maxPrefixes: 3, instanceId: null });
     expect(markedSecret(bgpOut.password)).toBe(true);
     expect(plain(bgpOut.password)).toBe("first-bgp-secret");
     expect(await e2e.rawState()).not.toContain("first-bgp-secret");
 
     // BgpPrefix: the id is a bare JSON integer above 2^53; the state holds its exact digits.
-    const pfxId = await idOf("pfx");
+    const pfxId = await e2e.idOf("pfx");
     expect(BigInt(pfxId)).toBeGreaterThan(2n ** 53n);
     const listed = await e2e.emu.staff.get(`/v1/workspaces/${ws}/bgp/prefixes`);
     expect(listed.text).toContain(`"id":${pfxId},`);
     expect(listed.body.items.map((p: { id: bigint }) => String(p.id))).toEqual([pfxId]);
     expect((await e2e.emu.control.get(`/_emulator/tables/bgpPrefixes/${pfxId}`)).body).toMatchObject({ id: pfxId, prefix: "198.51.100.0/24" });
-    expect(await outputsOf("pfx")).toMatchObject({ prefix: "198.51.100.0/24", source: "MANUAL", enabled: true, community: "DEFAULT", configId: config.data.id });
+    expect(await e2e.outputsOf("pfx")).toMatchObject({ prefix: "198.51.100.0/24", source: "MANUAL", enabled: true, community: "DEFAULT", configId: config.data.id });
 
     // Lookups: nodes of the workspace (none: not a private cloud), of the private cloud, and the platform's.
     const out = result.outputs;
@@ -165,7 +157,7 @@ describe("Networking resources through the real pulumi engine", () => {
 
   it("changes in place: moves a floating IP, patches balancers (owner too), the BGP session and a prefix", async () => {
     const before = await sameIds(["fipAtt", "lb", "lb2", "bgp", "pfx"]);
-    const [vm1, vm2, fipId, lbId, lb2Id, pfxId] = await Promise.all(["vm1", "vm2", "fip", "lb", "lb2", "pfx"].map(idOf));
+    const [vm1, vm2, fipId, lbId, lb2Id, pfxId] = await Promise.all(["vm1", "vm2", "fip", "lb", "lb2", "pfx"].map(e2e.idOf));
     fipAtt.instanceId = ref("vm2.id");
     Object.assign(lb, { name: "web-lb-2", address: "203.0.113.81" });
     lb2.ownerWorkspaceId = pc;
@@ -183,7 +175,7 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lbId}`)).toEqual([expect.objectContaining({ method: "PATCH", body: { name: "web-lb-2", address: "203.0.113.81" } })]);
     expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lb2Id}`)).toEqual([expect.objectContaining({ method: "PATCH", body: { owner: pc } })]);
     expect((await get(`/v1/net-lbs/${lb2Id}`)).owner.id).toBe(pc);
-    expect(await outputsOf("lb2")).toMatchObject({ ownerWorkspaceId: pc, ownerWorkspaceName: "private-cloud" });
+    expect(await e2e.outputsOf("lb2")).toMatchObject({ ownerWorkspaceId: pc, ownerWorkspaceName: "private-cloud" });
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp`)).toEqual([
       expect.objectContaining({ method: "PATCH", body: { asn: 64513, password: "[masked]", instance_id: vm1, max_prefixes: 5 } }),
     ]);
@@ -196,13 +188,13 @@ describe("Networking resources through the real pulumi engine", () => {
   });
 
   it("changes a prefix's CIDR in place, clears the BGP endpoint, and moves a balancer back", async () => {
-    const [pfxId, lb2Id] = await Promise.all(["pfx", "lb2"].map(idOf));
+    const [pfxId, lb2Id] = await Promise.all(["pfx", "lb2"].map(e2e.idOf));
     pfx = { ...pfx, prefix: "198.51.100.128/25" };
     bgp = { ...bgp, instanceId: null };
     lb2.ownerWorkspaceId = ws;
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ update: 3 });
-    expect(await idOf("pfx")).toBe(pfxId);
+    expect(await e2e.idOf("pfx")).toBe(pfxId);
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp/prefixes/${pfxId}`)[0].body).toMatchObject({ prefix: "198.51.100.128/25" });
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp`)).toEqual([expect.objectContaining({ body: { instance_id: null } })]);
     expect((await get(`/v1/workspaces/${ws}/bgp`)).data.instance).toBeNull();
@@ -238,55 +230,55 @@ describe("Networking resources through the real pulumi engine", () => {
   });
 
   it("replaces on a change of a replace field: new id, old one gone", async () => {
-    const [vm1, vm2, net, net2, fipId, lbId] = await Promise.all(["vm1", "vm2", "net", "net2", "fip", "lb"].map(idOf));
+    const [vm1, vm2, net, net2, fipId, lbId] = await Promise.all(["vm1", "vm2", "net", "net2", "fip", "lb"].map(e2e.idOf));
     att.vpcId = ref("net2.id");
     fip.ddos = true;
     member.instanceId = ref("vm2.id");
     const { result } = await upLogged();
     // fip (ddos), fipAtt (ipId follows the new address), att (vpcId), member (instanceId).
     expect(result.summary.resourceChanges).toMatchObject({ replace: 4 });
-    expect(await idOf("att")).toBe(`${vm1}:${net2}`);
+    expect(await e2e.idOf("att")).toBe(`${vm1}:${net2}`);
     expect((await vpcMembers(net)).map((m) => m.id)).toEqual([]);
     expect((await vpcMembers(net2)).map((m) => m.id)).toEqual([vm1]);
-    const newFip = await idOf("fip");
+    const newFip = await e2e.idOf("fip");
     expect(newFip).not.toBe(fipId);
     expect(await status(`/v1/ips/${fipId}`)).toBe(404);
     expect(await get(`/v1/ips/${newFip}`)).toMatchObject({ family: "IPv4", ddos: true, instance_id: vm2 });
-    expect(await idOf("fipAtt")).toBe(newFip);
-    expect(await idOf("member")).toBe(`${lbId}:${vm2}`);
+    expect(await e2e.idOf("fipAtt")).toBe(newFip);
+    expect(await e2e.idOf("member")).toBe(`${lbId}:${vm2}`);
     expect(await members(lbId)).toEqual([vm2]);
 
     // The other end of each membership (the instance of an attachment, the balancer of a member), and the family of an address.
-    const lb2Id = await idOf("lb2");
+    const lb2Id = await e2e.idOf("lb2");
     att.instanceId = ref("vm2.id");
     member.loadBalancerId = ref("lb2.id");
     Object.assign(fip, { family: "IPv6", ddos: false });
     const second = await e2e.up(declaration());
     expect(second.summary.resourceChanges).toMatchObject({ replace: 4 });
-    const ipv6 = await idOf("fip");
+    const ipv6 = await e2e.idOf("fip");
     expect(ipv6).not.toBe(newFip);
     expect(await status(`/v1/ips/${newFip}`)).toBe(404);
     expect(await get(`/v1/ips/${ipv6}`)).toMatchObject({ family: "IPv6", ddos: false, instance_id: vm2 });
-    expect(await idOf("fipAtt")).toBe(ipv6);
-    expect(await idOf("att")).toBe(`${vm2}:${net2}`);
+    expect(await e2e.idOf("fipAtt")).toBe(ipv6);
+    expect(await e2e.idOf("att")).toBe(`${vm2}:${net2}`);
     expect((await vpcMembers(net2)).map((m) => m.id)).toEqual([vm2]);
-    expect(await idOf("member")).toBe(`${lb2Id}:${vm2}`);
+    expect(await e2e.idOf("member")).toBe(`${lb2Id}:${vm2}`);
     expect(await members(lbId)).toEqual([]);
     expect(await members(lb2Id)).toEqual([vm2]);
   });
 
   it("refresh reads out-of-band changes, and the next up puts the declaration back", async () => {
-    const [vm2, fipId, lbId, pfxId] = await Promise.all(["vm2", "fip", "lb", "pfx"].map(idOf));
+    const [vm2, fipId, lbId, pfxId] = await Promise.all(["vm2", "fip", "lb", "pfx"].map(e2e.idOf));
     const api = e2e.emu.api;
     expect((await api.post(`/v1/commands/detach-ip`, { ip: BigInt(fipId) })).status).toBe(200);
     expect((await api.patch(`/v1/workspaces/${ws}/net-lbs/${lbId}`, { name: "renamed-by-hand" })).status).toBe(200);
     expect((await api.patch(`/v1/workspaces/${ws}/bgp`, { password: "changed-by-hand" })).status).toBe(200);
     expect((await api.put(`/v1/workspaces/${ws}/bgp/prefixes/${pfxId}`, { prefix: "198.51.100.128/25", source: "MANUAL", enabled: true, community: "PROTECTED" })).status).toBe(200);
     await e2e.refresh();
-    expect((await outputsOf("fipAtt")).instanceId).toBeNull();
-    expect((await outputsOf("lb")).name).toBe("renamed-by-hand");
-    expect(plain((await outputsOf("bgp")).password)).toBe("changed-by-hand");
-    expect((await outputsOf("pfx")).enabled).toBe(true);
+    expect((await e2e.outputsOf("fipAtt")).instanceId).toBeNull();
+    expect((await e2e.outputsOf("lb")).name).toBe("renamed-by-hand");
+    expect(plain((await e2e.outputsOf("bgp")).password)).toBe("changed-by-hand");
+    expect((await e2e.outputsOf("pfx")).enabled).toBe(true);
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ update: 4 });
     expect(calls(mutations, /^\/v1\/commands\//).map((m) => m.path)).toEqual(["/v1/commands/attach-ip"]);
@@ -298,7 +290,7 @@ describe("Networking resources through the real pulumi engine", () => {
   });
 
   it("refresh drops what was deleted outside Pulumi (a BGP configuration takes its prefixes along)", async () => {
-    const [vm2, net2, fipId, lbId, lb2Id] = await Promise.all(["vm2", "net2", "fip", "lb", "lb2"].map(idOf));
+    const [vm2, net2, fipId, lbId, lb2Id] = await Promise.all(["vm2", "net2", "fip", "lb", "lb2"].map(e2e.idOf));
     const api = e2e.emu.api;
     expect((await api.delete(`/v1/instances/${vm2}/vpcs/${net2}`)).status).toBe(200);
     expect((await api.post(`/v1/commands/detach-ip`, { ip: BigInt(fipId) })).status).toBe(200);
@@ -328,7 +320,7 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(result.summary.resourceChanges).toMatchObject({ create: 7 });
     // Every answer was lost (the emulator logs a dropped request with status 0).
     expect(mutations.filter((m) => m.status === 0)).toHaveLength(drops.length);
-    const [vm2, net2, fipId, lbId, lb2Id, bgpId, pfxId] = await Promise.all(["vm2", "net2", "fip", "lb", "lb2", "bgp", "pfx"].map(idOf));
+    const [vm2, net2, fipId, lbId, lb2Id, bgpId, pfxId] = await Promise.all(["vm2", "net2", "fip", "lb", "lb2", "bgp", "pfx"].map(e2e.idOf));
     // One POST each: the lost answers were recovered by looking the resource up, not by sending again.
     expect(calls(mutations, `/v1/instances/${vm2}/vpcs`)).toHaveLength(1);
     expect(calls(mutations, `/v1/workspaces/${ws}/ips`)).toHaveLength(1);
@@ -339,12 +331,12 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lb2Id}/instances/${vm2}`).length).toBeGreaterThanOrEqual(1);
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp`).length).toBeGreaterThanOrEqual(1);
 
-    expect(await idOf("att")).toBe(`${vm2}:${net2}`);
+    expect(await e2e.idOf("att")).toBe(`${vm2}:${net2}`);
     expect((await vpcMembers(net2)).map((m) => m.id)).toEqual([vm2]);
     const ips = (await get(`/v1/workspaces/${ws}/ips`, { family: "IPv6", limit: 100 })).items.filter((ip: { instance_id: string | null }) => ip.instance_id === vm2);
     expect(ips.map((ip: { id: string; address: string }) => ip.id)).toContain(fipId);
     expect(await get(`/v1/ips/${fipId}`)).toMatchObject({ family: "IPv6", instance_id: vm2 });
-    expect(await idOf("fipAtt")).toBe(fipId);
+    expect(await e2e.idOf("fipAtt")).toBe(fipId);
     const lbs = (await get(`/v1/workspaces/${ws}/net-lbs`, { name: "web-lb-2" })).items;
     expect(lbs.map((l: { id: string }) => l.id)).toEqual([lbId]);
     expect(await members(lb2Id)).toEqual([vm2]);
@@ -377,7 +369,7 @@ describe("Networking resources through the real pulumi engine", () => {
 
   it("adopts existing resources of every kind by adoptId and converges them", async () => {
     const api = e2e.emu.api;
-    const [vm1, vm2, net] = await Promise.all(["vm1", "vm2", "net"].map(idOf));
+    const [vm1, vm2, net] = await Promise.all(["vm1", "vm2", "net"].map(e2e.idOf));
     const config = (await get(`/v1/workspaces/${ws}/bgp`)).data.id as string;
     const handPrefix = String((await prefixes())[0].id);
     expect((await api.post(`/v1/instances/${vm1}/vpcs`, { vpc: BigInt(net) })).status).toBe(201);
@@ -401,29 +393,29 @@ describe("Networking resources through the real pulumi engine", () => {
     // Nothing was created: no POST that allocates, no PUT of a member, no PATCH creating a configuration.
     expect(mutations.filter((m) => m.method === "POST" && !m.path.startsWith("/v1/commands/"))).toEqual([]);
     expect(mutations.filter((m) => m.method === "PUT" && m.path.includes("/net-lbs/"))).toEqual([]);
-    expect(await idOf("bgp")).toBe(config);
-    expect(await idOf("pfx")).toBe(handPrefix);
-    expect(await idOf("attAdopted")).toBe(`${vm1}:${net}`);
-    expect(await idOf("fipAdopted")).toBe(ip.id);
-    expect(await idOf("fipAttAdopted")).toBe(ip.id);
-    expect(await idOf("lbAdopted")).toBe(legacy.id);
-    expect(await idOf("memberAdopted")).toBe(`${legacy.id}:${vm1}`);
+    expect(await e2e.idOf("bgp")).toBe(config);
+    expect(await e2e.idOf("pfx")).toBe(handPrefix);
+    expect(await e2e.idOf("attAdopted")).toBe(`${vm1}:${net}`);
+    expect(await e2e.idOf("fipAdopted")).toBe(ip.id);
+    expect(await e2e.idOf("fipAttAdopted")).toBe(ip.id);
+    expect(await e2e.idOf("lbAdopted")).toBe(legacy.id);
+    expect(await e2e.idOf("memberAdopted")).toBe(`${legacy.id}:${vm1}`);
     // Converged to the declaration.
     expect(calls(mutations, /^\/v1\/commands\//).map((m) => m.path)).toEqual(["/v1/commands/detach-ip", "/v1/commands/attach-ip"]);
     expect((await get(`/v1/ips/${ip.id}`)).instance_id).toBe(vm1);
     expect((await get(`/v1/net-lbs/${legacy.id}`)).name).toBe("legacy-lb-managed");
     expect(await get(`/v1/workspaces/${ws}/bgp`)).toMatchObject({ data: { asn: 64513, max_prefixes: 5 }, live: { password: "second-bgp-secret" } });
     expect(await prefixes()).toEqual([{ id: BigInt(handPrefix), prefix: "198.51.100.128/25", source: "MANUAL", enabled: false, community: "PROTECTED" }]);
-    expect(await outputsOf("attAdopted")).toMatchObject({ instanceId: vm1, vpcId: net });
-    expect(await outputsOf("memberAdopted")).toMatchObject({ state: "ACTIVE" });
+    expect(await e2e.outputsOf("attAdopted")).toMatchObject({ instanceId: vm1, vpcId: net });
+    expect(await e2e.outputsOf("memberAdopted")).toMatchObject({ state: "ACTIVE" });
     const since = await e2e.lastSeq();
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: COUNT + 5 });
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
   it("keeps a member whose join never applied, then replaces it on the next up", async () => {
-    const vm2 = await idOf("vm2");
-    const legacy = await idOf("lbAdopted");
+    const vm2 = await e2e.idOf("vm2");
+    const legacy = await e2e.idOf("lbAdopted");
     await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "PUT", path: "/v1/workspaces/*/net-lbs/*/instances/*", times: 1 });
     extra.push({ type: "NetLoadBalancerMember", name: "flaky", args: { loadBalancerId: ref("lbAdopted.id"), instanceId: ref("vm2.id"), timeouts: { create: "3s" } } });
     const message = await e2e.upFails(declaration());
@@ -432,13 +424,13 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(kept.id).toBe(`${legacy}:${vm2}`);
     expect(kept.outputs.state).toBe("JOINING");
     // State and API agree: it is not a member.
-    expect(await members(legacy)).toEqual([(await idOf("vm1"))]);
+    expect(await members(legacy)).toEqual([(await e2e.idOf("vm1"))]);
     const rows = (await e2e.inventoryTotal()).resources.netLbMembers as Array<{ name: string }>;
-    expect(rows.map((r) => r.name).sort()).toEqual([`instance ${await idOf("vm1")} in balancer ${legacy}`, `instance ${vm2} in balancer ${await idOf("lb2")}`].sort());
+    expect(rows.map((r) => r.name).sort()).toEqual([`instance ${await e2e.idOf("vm1")} in balancer ${legacy}`, `instance ${vm2} in balancer ${await e2e.idOf("lb2")}`].sort());
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
     expect((await e2e.resource("flaky")).outputs.state).toBe("ACTIVE");
-    expect((await members(legacy)).sort()).toEqual([await idOf("vm1"), vm2].sort());
+    expect((await members(legacy)).sort()).toEqual([await e2e.idOf("vm1"), vm2].sort());
   });
 
   it("destroy leaves the emulator's inventory empty", async () => {
