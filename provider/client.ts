@@ -7,7 +7,7 @@
 import axios, { type AxiosInstance, type AxiosResponse } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
 import { parseJson, stringifyJson } from "./json";
-import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from "./retry";
+import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
 import type { ProviderConfig } from "./config";
 
 export type Query = Record<string, string | number | boolean | bigint | Array<string | number | bigint> | undefined | null>;
@@ -52,14 +52,23 @@ function fieldErrorsOf(body: unknown): FieldError[] {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface ClientOptions {
+  retry?: RetryPolicy;
+  onRetry?: (e: RetryEvent) => void;
+  timeoutMs?: number;
+  /** Absolute time (ms since epoch) past which no retry is waited for: the operation's deadline. */
+  deadline?: number;
+}
+
 export class SvcClient {
   private readonly http: AxiosInstance;
 
   constructor(
     readonly config: ProviderConfig,
-    private readonly options: { retry?: RetryPolicy; onRetry?: (e: RetryEvent) => void; timeoutMs?: number } = {},
+    private readonly options: ClientOptions = {},
+    shared?: AxiosInstance,
   ) {
-    this.http = axios.create({
+    this.http = shared ?? axios.create({
       baseURL: config.baseUrl,
       timeout: options.timeoutMs ?? 60_000,
       headers: { Authorization: `Bearer ${config.token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
@@ -70,6 +79,11 @@ export class SvcClient {
       validateStatus: () => true,
       maxRedirects: 0,
     });
+  }
+
+  /** The same client, retrying only while the wait ends before `deadline` (one operation's view). */
+  withDeadline(deadline: number): SvcClient {
+    return new SvcClient(this.config, { ...this.options, deadline }, this.http);
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
@@ -94,7 +108,8 @@ export class SvcClient {
 
       const status = response?.status;
       const retryAfterMs = parseRetryAfter(response?.headers["retry-after"] as string | undefined);
-      const decision = decide({ method, attempt, status, network: network && { notSent: network.notSent }, retryAfterMs, repeatable: opts.repeatable }, policy);
+      const remainingMs = this.options.deadline === undefined ? undefined : this.options.deadline - Date.now();
+      const decision = decide({ method, attempt, status, network: network && { notSent: network.notSent }, retryAfterMs, repeatable: opts.repeatable, remainingMs }, policy);
       const failure = network ?? this.apiError(method, path, response!);
       if (!decision.retry) {
         if (decision.ambiguous) (failure as AmbiguousMarked).ambiguous = true;
@@ -142,6 +157,11 @@ export class SvcClient {
 
 interface AmbiguousMarked {
   ambiguous?: boolean;
+}
+
+/** A failure that says nothing about the request itself (rate limit, server fault, lost connection): worth trying again. */
+export function isTransient(err: unknown): boolean {
+  return err instanceof NetworkError || (err instanceof ApiError && RETRYABLE_STATUSES.has(err.status));
 }
 
 /** True when a failed write may or may not have been applied by the server. */

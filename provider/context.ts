@@ -6,6 +6,7 @@
 import type { SvcClient } from "./client";
 import type { ProviderConfig } from "./config";
 import type { Workflow } from "./envelope";
+import { persist } from "./persist";
 import { progress } from "./progress";
 import { waitForState, waitForWorkflow } from "./workflows";
 
@@ -29,9 +30,13 @@ export interface OperationContext {
   /** Polls `read` until `settled` (true) or failure (a message). */
   waitForState<R>(read: () => Promise<R>, settled: (r: R) => boolean | string, stateOf: (r: R) => string, step: string): Promise<R>;
   progress(message: string): void;
+  /** Runs a lookup that must not give up on a transient failure: tried again until the deadline. */
+  persistently<R>(what: string, lookup: () => Promise<R>): Promise<R>;
 }
 
-export function makeContext(client: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): OperationContext {
+export function makeContext(shared: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): OperationContext {
+  // Every request of the operation retries only while its wait ends before the deadline.
+  const client = shared.withDeadline(deadline);
   return {
     client,
     config,
@@ -47,5 +52,11 @@ export function makeContext(client: SvcClient, config: ProviderConfig, label: st
       return waitForState(read, settled, { deadline, label, operation: step, stateOf });
     },
     progress: (message) => progress(label, message),
+    persistently: (what, lookup) =>
+      persist(lookup, {
+        deadline,
+        what,
+        onRetry: (err, delayMs) => progress(label, `${what} failed (${err.message}); trying again in ${(delayMs / 1000).toFixed(1)}s`),
+      }),
   };
 }

@@ -5,17 +5,19 @@ const policy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };
 describe("retry policy", () => {
   it.each([
     ["GET", 429],
+    ["GET", 500],
     ["GET", 502],
     ["GET", 503],
     ["GET", 504],
     ["PUT", 503],
     ["PATCH", 502],
     ["DELETE", 504],
+    ["DELETE", 500],
   ])("retries %s on %i", (method, status) => {
     expect(decide({ method, attempt: 1, status }, policy)).toMatchObject({ retry: true });
   });
 
-  it.each([400, 401, 403, 404, 409, 500])("never retries a %i", (status) => {
+  it.each([400, 401, 403, 404, 409])("never retries a %i", (status) => {
     expect(decide({ method: "GET", attempt: 1, status }, policy)).toEqual({ retry: false, ambiguous: false });
   });
 
@@ -24,7 +26,7 @@ describe("retry policy", () => {
     expect(decide({ method: "POST", attempt: 1, network: { notSent: true } }, policy)).toMatchObject({ retry: true });
   });
 
-  it.each([[502], [503], [504]])("treats a POST answered %i as ambiguous instead of resending it", (status) => {
+  it.each([[500], [502], [503], [504]])("treats a POST answered %i as ambiguous instead of resending it", (status) => {
     expect(decide({ method: "POST", attempt: 1, status }, policy)).toEqual({ retry: false, ambiguous: true });
   });
 
@@ -38,6 +40,12 @@ describe("retry policy", () => {
 
   it("gives up after maxAttempts", () => {
     expect(decide({ method: "GET", attempt: 4, status: 503 }, policy)).toEqual({ retry: false, ambiguous: false });
+  });
+
+  it("stops retrying when the wait would outlive the operation's deadline", () => {
+    expect(decide({ method: "GET", attempt: 1, status: 500, remainingMs: 10_000 }, policy, () => 0)).toEqual({ retry: true, delayMs: 50 });
+    expect(decide({ method: "GET", attempt: 1, status: 500, remainingMs: 40 }, policy, () => 0)).toEqual({ retry: false, ambiguous: false });
+    expect(decide({ method: "GET", attempt: 1, status: 429, retryAfterMs: 5000, remainingMs: 4000 }, policy)).toEqual({ retry: false, ambiguous: false });
   });
 
   it("honours Retry-After over the computed backoff", () => {

@@ -204,6 +204,7 @@ function fakeContext(routes: Record<string, (call: Call) => unknown>, operation:
     waitForWorkflow: async () => undefined,
     waitForState: async (read) => read(),
     progress: () => undefined,
+    persistently: (_what, lookup) => lookup(),
   };
   return { ctx, calls };
 }
@@ -306,9 +307,10 @@ describe("FloatingIpAttachment delete", () => {
 });
 
 describe("BgpConfig create", () => {
-  it("refuses to take over the workspace's existing configuration, naming it for adoptId", async () => {
+  it("reports the workspace's existing configuration as a conflict (the lifecycle then names it for adoptId)", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/workspaces/42/bgp": () => ({ data: { id: "77", asn: 65000, instance: null, max_prefixes: 100 }, live: { password: null } }) });
-    await expect(bgpConfigSpec.api.create(ctx, { workspaceId: "42", asn: 64512, instanceId: null })).rejects.toThrow(/already has a BGP configuration \(id 77, AS65000\).*adoptId: "77"/);
+    const found = await bgpConfigSpec.api.conflict!(ctx, { workspaceId: "42", asn: 64512, instanceId: null });
+    expect(found).toMatchObject({ id: "77", description: expect.stringMatching(/already has a BGP configuration \(id 77, AS65000\)/) });
     expect(calls.map((c) => c.method)).toEqual(["GET"]);
   });
 });

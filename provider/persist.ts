@@ -1,0 +1,35 @@
+/**
+ * A read that must not give up early: the lookups that decide whether a create happened (after an
+ * ambiguous answer, or to find the id of an accepted create). Giving up there orphans the object
+ * or duplicates it on the next run, so a transient failure (rate limit, server fault, lost
+ * connection) is tried again, with the waiter's backoff, until the operation's deadline. Anything
+ * else (a 400, a 403) is an answer and is thrown at once.
+ */
+import { isTransient } from "./client";
+import { DeadlineError } from "./errors";
+import { pollDelays, POLL_INITIAL_MS, POLL_MAX_MS } from "./workflows";
+
+export interface PersistOptions {
+  deadline: number;
+  /** What is being looked up, for messages: "the recovery lookup". */
+  what: string;
+  /** Told before each new try (progress). */
+  onRetry?(err: Error, delayMs: number): void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function persist<T>(attempt: () => Promise<T>, opts: PersistOptions): Promise<T> {
+  const delays = pollDelays(POLL_INITIAL_MS, POLL_MAX_MS);
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+      const delay = delays.next();
+      if (Date.now() + delay > opts.deadline) throw new DeadlineError(`${opts.what} kept failing until the deadline; the last answer: ${(err as Error).message}`);
+      opts.onRetry?.(err as Error, delay);
+      await sleep(delay);
+    }
+  }
+}
