@@ -7,6 +7,7 @@
  * never reaches a resource's state. Problems are reported at the first operation that needs the
  * API, with what to set.
  */
+import { isIP } from "node:net";
 import { ConfigError } from "./errors";
 
 export interface ProviderConfig {
@@ -22,7 +23,18 @@ export interface ConfigSources {
   env: NodeJS.ProcessEnv;
 }
 
-const LOOPBACK_HOSTS = new Set(["localhost", "127.0.0.1", "::1", "[::1]"]);
+/**
+ * Whether a URL's host is this machine: the literal loopback addresses (127.0.0.0/8, ::1) or the
+ * name localhost. Decided by the literal address, never by a prefix of a name:
+ * `127.0.0.1.nip.io` and `127.evil.example` are names that resolve wherever their owner likes.
+ */
+export function isLoopbackHost(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  if (host === "localhost") return true;
+  if (isIP(host) === 4) return host.split(".")[0] === "127";
+  // WHATWG URL parsing already writes IPv6 in its shortest form, so loopback is exactly ::1.
+  return isIP(host) === 6 && host === "::1";
+}
 
 function pick(sources: ConfigSources, key: string, envKey: string): string | undefined {
   const v = sources.get(key) ?? sources.env[envKey];
@@ -40,7 +52,7 @@ export function validateBaseUrl(raw: string): string {
   if (url.protocol !== "https:" && url.protocol !== "http:") {
     throw new ConfigError(`svc:baseUrl "${raw}" must use https (or http to a loopback address)`);
   }
-  if (url.protocol === "http:" && !LOOPBACK_HOSTS.has(url.hostname) && !url.hostname.startsWith("127.")) {
+  if (url.protocol === "http:" && !isLoopbackHost(url.hostname)) {
     throw new ConfigError(`svc:baseUrl "${raw}" uses plain http to a non-loopback host; use https so the token is not sent in clear`);
   }
   // Paths in the spec begin with /v1 and are appended to the host of {base_url} (part 1).

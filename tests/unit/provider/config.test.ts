@@ -1,4 +1,4 @@
-import { resolveConfig } from "../../../provider/config";
+import { isLoopbackHost, resolveConfig } from "../../../provider/config";
 
 const sources = (config: Record<string, string>, env: Record<string, string> = {}) => ({ get: (k: string) => config[k], env });
 
@@ -25,9 +25,30 @@ describe("provider configuration", () => {
 
   it("refuses plain http except to loopback", () => {
     expect(() => resolveConfig(sources({ "svc:token": "t", "svc:baseUrl": "http://api.example.com" }))).toThrow(/plain http/);
-    for (const url of ["http://localhost:1", "http://127.0.0.1:2", "http://[::1]:3"]) {
+    for (const url of ["http://localhost:1", "http://127.0.0.1:2", "http://[::1]:3", "http://127.8.9.10:4"]) {
       expect(resolveConfig(sources({ "svc:token": "t", "svc:baseUrl": url })).baseUrl).toBe(url);
     }
+  });
+
+  // Names that merely start like a loopback address resolve wherever their owner likes.
+  it.each(["http://127.0.0.1.nip.io", "http://127.evil.example", "http://localhost.evil.example", "http://[::2]:1", "http://128.0.0.1"])(
+    "refuses plain http to %s, which is not loopback",
+    (url) => {
+      expect(() => resolveConfig(sources({ "svc:token": "t", "svc:baseUrl": url }))).toThrow(/plain http to a non-loopback host/);
+    },
+  );
+
+  it.each([
+    ["localhost", true],
+    ["LOCALHOST", true],
+    ["127.255.0.1", true],
+    ["[::1]", true],
+    ["127.0.0.1.nip.io", false],
+    ["127.evil.example", false],
+    ["10.0.0.1", false],
+    ["::2", false],
+  ])("isLoopbackHost(%s) is %s", (host, expected) => {
+    expect(isLoopbackHost(host)).toBe(expected);
   });
 
   it("rejects a workspace id that is not numeric", () => {
