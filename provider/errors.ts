@@ -101,3 +101,12 @@ export async function ifFound<T>(request: Promise<T>): Promise<T | undefined> {
     throw err;
   }
 }
+
+/** Sentences joined as prose: each ends with a full stop (unless it has its own) and one space apart. */
+export function sentences(...parts: Array<string | undefined | null | false>): string {
+  return parts
+    .map((p) => (p || "").trim())
+    .filter((p) => p.length > 0)
+    .map((p) => (/[.!?]["')]?$/.test(p) ? p : `${p}.`))
+    .join(" ");
+}

@@ -15,13 +15,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
-import { ApiError, WorkflowError } from "./errors";
+import { ApiError, sentences, WorkflowError } from "./errors";
 import { isAmbiguous, type SvcClient } from "./client";
+import { pendingId, pendingSince } from "./pending";
 import type { ProviderConfig } from "./config";
 import { makeContext, type OperationContext } from "./context";
 import { deadlineFor, parseDuration, type Timeouts } from "./timeouts";
 import { waitUntil } from "./workflows";
-import type { Outputs, Policy, ResourceSpec } from "./spec";
+import type { Created, Outputs, Policy, ResourceSpec } from "./spec";
 
 /** The engine's marker for a value not known until `pulumi up` (rpc.unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -181,12 +182,62 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       // The API may be what failed; record the inputs and the id.
     }
     const reason = (err as Error).message ?? String(err);
-    const hint = ctx.operation === "create" ? ` The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it.` : "";
-    return new PartialFailure(`${reason}${hint}`, id, { ...inputs, ...finalize(outs as O, inputs), [PROVIDER_KEY]: provider });
+    const hint = ctx.operation === "create" && `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;
+    return new PartialFailure(sentences(reason, hint), id, { ...inputs, ...finalize(outs as O, inputs), [PROVIDER_KEY]: provider });
   };
 
-  /** POST with recovery from an ambiguous failure: look the resource up by name and adopt it. */
-  const createWithRecovery = async (ctx: OperationContext, inputs: I) => {
+  /**
+   * The create may have been applied but no lookup could say so before the deadline: record it
+   * under a provisional id (provider/pending.ts) so the next run resolves it instead of orphaning
+   * or duplicating it.
+   */
+  const pendingFailure = (ctx: OperationContext, inputs: Record<string, unknown>, provider: unknown, reason: string): PartialFailure => {
+    const id = pendingId(ctx.startedAt);
+    const hint =
+      `The ${spec.kind} may exist in the API without its id being known, so it is kept in the stack as ${id}: ` +
+      `the next pulumi up finds what this attempt created and replaces it, pulumi refresh resolves its id, pulumi destroy deletes it`;
+    return new PartialFailure(sentences(reason, hint), id, { ...inputs, [PROVIDER_KEY]: provider });
+  };
+
+  /** The object a create recorded as pending made, found as the recovery lookup would have (created since the attempt began). */
+  const resolvePending = async (ctx: OperationContext, since: number, recorded: Record<string, unknown>): Promise<string | undefined> => {
+    if (!spec.api.findExisting) return undefined;
+    const then = { ...ctx, startedAt: since };
+    return ctx.persistently(`the lookup for the ${spec.kind} a pending create made`, () => spec.api.findExisting!(then, recorded as I));
+  };
+
+  /**
+   * Stops a create whose natural key is taken (one cluster per workspace, a unique name): the
+   * object may be a person's, so it is never taken over without the declaration saying so.
+   */
+  const refuseConflict = async (ctx: OperationContext, inputs: I) => {
+    if (!spec.api.conflict) return;
+    const found = await ctx.persistently(`the check for an existing ${spec.kind}`, () => spec.api.conflict!(ctx, inputs));
+    if (!found) return;
+    let comparison = "";
+    try {
+      const current = await spec.api.read(ctx, found.id, inputs as Partial<O> & Partial<I>);
+      const differing = current ? changedFields(current, inputs) : [];
+      comparison = differing.length ? `It differs from this declaration in ${differing.join(", ")}` : "It matches every declared field";
+    } catch {
+      // The comparison only helps the reader; the message stands without it.
+    }
+    throw new Error(
+      sentences(
+        `${ctx.label}: ${found.description}`,
+        comparison,
+        `This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "${found.id}"${found.alternative ? `; otherwise ${found.alternative}` : ""}`,
+      ),
+    );
+  };
+
+  /**
+   * POST with recovery from an ambiguous failure: look the resource up (persistently: giving up
+   * would orphan it or duplicate it on the next run) and adopt it, or send again when nothing was
+   * created. When even the lookup cannot answer before the deadline, the attempt is recorded as
+   * pending.
+   */
+  const createWithRecovery = async (ctx: OperationContext, inputs: I, provider: unknown): Promise<Created> => {
     for (let attempt = 1; ; attempt++) {
       try {
         return await spec.api.create(ctx, inputs);
@@ -194,11 +245,18 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
         if (!isAmbiguous(err)) throw err;
         if (!spec.api.findExisting) {
           throw new Error(
-            `${ctx.label}: the create request may or may not have been applied (${(err as Error).message}). ` +
-              `Check the API for a ${spec.kind} matching this declaration before running pulumi up again, and delete any duplicate.`,
+            sentences(
+              `${ctx.label}: the create request may or may not have been applied (${(err as Error).message})`,
+              `Check the API for a ${spec.kind} matching this declaration before running pulumi up again, and delete any duplicate`,
+            ),
           );
         }
-        const existing = await spec.api.findExisting(ctx, inputs);
+        let existing: string | undefined;
+        try {
+          existing = await ctx.persistently("the lookup after a lost create answer", () => spec.api.findExisting!(ctx, inputs));
+        } catch (lookupErr) {
+          throw pendingFailure(ctx, inputs, provider, `${ctx.label}: ${(err as Error).message}; ${(lookupErr as Error).message}`);
+        }
         if (existing) {
           ctx.progress(`the create answer was lost (${(err as Error).message}); found the ${spec.kind} the API created (id ${existing}) and adopted it`);
           return { id: existing, workflow: null };
@@ -207,6 +265,21 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
         ctx.progress(`the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`);
       }
     }
+  };
+
+  /** The id of an accepted create answered with a bare workflow, found persistently; pending when not found in time. */
+  const idOfCreated = async (ctx: OperationContext, inputs: I, created: Created, provider: unknown): Promise<string> => {
+    if (created.id) return created.id;
+    const accepted = `the API accepted the create${created.workflow ? ` (workflow ${created.workflow.id})` : ""}`;
+    if (!spec.api.findExisting) throw new Error(`internal: ${spec.kind} answers its create with a bare workflow but has no findExisting`);
+    let id: string | undefined;
+    try {
+      id = await ctx.persistently(`the lookup of the ${spec.kind} just created`, () => spec.api.findExisting!(ctx, inputs));
+    } catch (err) {
+      throw pendingFailure(ctx, inputs, provider, `${ctx.label}: ${accepted} but ${(err as Error).message}`);
+    }
+    if (!id) throw pendingFailure(ctx, inputs, provider, `${ctx.label}: ${accepted} but the API does not show the new ${spec.kind}`);
+    return id;
   };
 
   const runUpdateSteps = async (ctx: OperationContext, id: string, olds: O, news: I, fields: string[], only?: string[]) => {
@@ -221,12 +294,29 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     const order = spec.api.updateOrder ?? ["patch", ...commands];
     for (const step of order) {
       if (only && !only.includes(step)) continue;
-      const changed = byStep.get(step);
+      let changed = byStep.get(step);
       if (!changed?.length) continue;
       const run = spec.api.update?.[step];
       if (!run) throw new Error(`internal: ${spec.kind} has no update step "${step}"`);
       ctx.progress(`updating ${changed.join(", ")}`);
-      await run(ctx, id, olds, news, changed as Array<keyof I & string>);
+      let current = olds;
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await run(ctx, id, current, news, changed as Array<keyof I & string>);
+          break;
+        } catch (err) {
+          // A command (a POST) whose answer was lost: whether it was applied shows in the resource.
+          if (!isAmbiguous(err) || attempt >= 3) throw err;
+          current = await ctx.persistently("the read after a lost update answer", () => settle(ctx, id, news));
+          const pending: string[] = changedFields(current, news).filter((f) => changed!.includes(f));
+          if (!pending.length) {
+            ctx.progress(`the answer to updating ${changed.join(", ")} was lost; the resource shows the change applied`);
+            break;
+          }
+          changed = pending;
+          ctx.progress(`the answer to updating ${changed.join(", ")} was lost and the change is not applied; sending it again`);
+        }
+      }
     }
   };
 
@@ -250,7 +340,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     }
   };
 
-  return {
+  const provider = {
     async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
       const raw = without(news, PROVIDER_KEY);
       const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -295,6 +385,8 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     },
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+      // A create recorded as pending is replaced: its delete removes what the attempt made, first.
+      if (pendingSince(id) !== undefined) return { changes: true, replaces: ["id"], stables: [], deleteBeforeReplace: true };
       const changed = changedFields(olds, news);
       const replaces = changed.filter((f) => policyOf(f, olds[f], news[f]).kind === "replace");
       const broken = spec.broken?.(olds as O) ?? false;
@@ -315,7 +407,9 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       const inputs = without(props, PROVIDER_KEY) as I;
       const ctx = context(inputs, "create");
       if (inputs.adoptId) return adopt(ctx, inputs, props[PROVIDER_KEY]);
-      const created = await createWithRecovery(ctx, inputs);
+      await refuseConflict(ctx, inputs);
+      const created = await createWithRecovery(ctx, inputs, props[PROVIDER_KEY]);
+      created.id = await idOfCreated(ctx, inputs, created, props[PROVIDER_KEY]);
       ctx.progress(`created id ${created.id}`);
       try {
         await ctx.waitForWorkflow(created.workflow, "create");
@@ -330,16 +424,21 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
         }
         return { id: created.id, outs: finalize(outs, carry) };
       } catch (err) {
-        throw await partialFailure(ctx, created.id, { ...inputs, ...(created.outputs ?? {}) }, props[PROVIDER_KEY], err);
+        throw await partialFailure(ctx, created.id!, { ...inputs, ...(created.outputs ?? {}) }, props[PROVIDER_KEY], err);
       }
     },
 
     async read(id: string, props: Record<string, unknown>) {
       const prior = without(props ?? {}, PROVIDER_KEY);
       const ctx = context(prior as Partial<I>, "read", id);
-      const outs = await spec.api.read(ctx, id, prior as Partial<O> & Partial<I>);
+      const since = pendingSince(id);
+      // A create recorded as pending: the engine takes the real id from read.
+      const realId = since === undefined ? id : await resolvePending(ctx, since, prior);
+      if (!realId) return { id: "", props: {} };
+      if (realId !== id) ctx.progress(`the pending create ${id} made ${spec.kind} ${realId}; recorded under its id`);
+      const outs = await spec.api.read(ctx, realId, prior as Partial<O> & Partial<I>);
       if (!outs) return { id: "", props: {} };
-      return { id, props: finalize(outs, prior) };
+      return { id: realId, props: finalize(outs, prior) };
     },
 
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
@@ -361,6 +460,13 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     async delete(id: string, props: Record<string, unknown>) {
       const olds = without(props, PROVIDER_KEY) as O;
       const ctx = context(olds as unknown as Partial<I>, "delete", id);
+      const since = pendingSince(id);
+      if (since !== undefined) {
+        const made = await resolvePending(ctx, since, olds);
+        if (!made) return ctx.progress(`the pending create ${id} made nothing; forgotten`);
+        ctx.progress(`the pending create ${id} made ${spec.kind} ${made}; deleting it`);
+        return provider.delete!(made, props);
+      }
       if (spec.retainOnDelete) {
         ctx.progress(`the API has no delete for ${spec.kind}; it is kept and only removed from the stack`);
         return;
@@ -399,5 +505,6 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       ctx.progress("deleted");
     },
   } as pulumi.dynamic.ResourceProvider;
+  return provider;
 }
 

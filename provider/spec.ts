@@ -66,7 +66,12 @@ export type Outputs = Record<string, unknown>;
 
 /** What the create call answered: the new id and, when asynchronous, the workflow to wait on. */
 export interface Created {
-  id: string;
+  /**
+   * The new object's id. Absent when the answer is a bare workflow (a k3s cluster, node or
+   * service): the lifecycle then finds the new object with `findExisting`, persistently, so an
+   * accepted create is never lost to one failed lookup.
+   */
+  id?: string;
   workflow?: Workflow | null;
   /** Outputs only the create answer carries (a token's plaintext code): recorded once, kept after. */
   outputs?: Record<string, unknown>;
@@ -75,12 +80,30 @@ export interface Created {
 /** An update step: runs when any of the fields with its policy changed. */
 export type UpdateStep<I, O> = (ctx: OperationContext, id: string, olds: O, news: I, changed: Array<keyof I & string>) => Promise<void>;
 
+/** An object that already holds a declaration's natural key (see `ResourceApi.conflict`). */
+export interface Conflict {
+  id: string;
+  /** What holds the key, as a sentence: `the workspace already has a Kubernetes cluster (id 7, ACTIVE)`. */
+  description: string;
+  /** The other way out besides adoptId: `choose another name`. */
+  alternative?: string;
+}
+
 export interface ResourceApi<I, O extends Outputs> {
   /** Sends the create request (no waiting). An ambiguous failure is recovered by the lifecycle. */
   create(ctx: OperationContext, inputs: I): Promise<Created>;
   /**
-   * Finds an existing resource with the inputs' unique name (or other unique key): used after an
-   * ambiguous create failure, so a lost answer never leaves a duplicate or an orphan.
+   * Where the API allows one object per key (one cluster per workspace, a name unique in its
+   * workspace, one credential per registry host): the object that holds this declaration's key
+   * now, looked up before the create is sent. The lifecycle never takes it over on its own (a
+   * person may have made it); it stops with one message naming the exact adoptId to set.
+   */
+  conflict?(ctx: OperationContext, inputs: I): Promise<Conflict | undefined>;
+  /**
+   * Finds the resource this create made, by the inputs' unique name or key and, where names are
+   * not unique, created since `ctx.startedAt` (`createdDuring`): used after an ambiguous create
+   * failure (so a lost answer never leaves a duplicate or an orphan), to find the id of a create
+   * answered with a bare workflow, and to resolve a create recorded as pending.
    */
   findExisting?(ctx: OperationContext, inputs: I): Promise<string | undefined>;
   /** Reads the resource: outputs (echoing the inputs as the API reports them), or undefined when gone. */

@@ -339,6 +339,14 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
       }
       return { id: idOf(resourceOf<ApiApp>(answer, ["app"]).id)!, workflow: workflowOf(answer) };
     },
+    // Names are unique in the workspace (spec part 2, Apps): the instance's workspace is the app's.
+    async conflict(ctx, i) {
+      const instance = await ifFound(ctx.client.get<{ workspace?: { id: string } | null }>(`/v1/instances/${i.instanceId}`));
+      const workspaceId = idOf(instance?.workspace);
+      if (!workspaceId) return undefined;
+      const found = (await listAll<ApiApp>(ctx.client, `/v1/workspaces/${workspaceId}/apps`, { name: i.name })).find((a) => a.name === i.name);
+      return found && { id: String(found.id), description: `an app named "${i.name}" already exists in the workspace (id ${found.id}, ${found.state})`, alternative: "choose another name" };
+    },
     async findExisting(ctx, i) {
       const found = await listAll<ApiApp>(ctx.client, `/v1/instances/${i.instanceId}/apps`, { name: i.name });
       return idOf(found.find((a) => a.name === i.name && createdDuring(ctx, a.created))?.id) ?? undefined;

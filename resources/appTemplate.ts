@@ -310,10 +310,12 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
   stableOutputs: ["createdAt"],
   api: {
-    async create(ctx, i) {
-      // The name is globally unique: refuse early, naming the existing template (adopt it instead).
+    // The name is globally unique.
+    async conflict(ctx, i) {
       const existing = await templateByName(ctx, i.name);
-      if (existing) throw new Error(`${ctx.label}: an app template named "${i.name}" already exists (id ${existing.id}); adopt it with adoptId: "${existing.id}", or choose another name.`);
+      return existing ? { id: String(existing.id), description: `an app template named "${i.name}" already exists (id ${existing.id})`, alternative: "choose another name" } : undefined;
+    },
+    async create(ctx, i) {
       try {
         const t = await ctx.client.post<ApiTemplate>("/v1/app-templates", toApi(i, FIELDS));
         return { id: idOf(t.id)! };
@@ -321,7 +323,7 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
         return staffOnly(ctx, err);
       }
     },
-    // create checks the name is free before its POST, so a template found by name now is ours.
+    // conflict showed the name was free before the POST, so a template found by name now is ours.
     async findExisting(ctx, i) {
       return idOf((await templateByName(ctx, i.name))?.id) ?? undefined;
     },

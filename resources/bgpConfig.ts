@@ -104,14 +104,13 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   secretOutputs: ["password"],
   label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,
   api: {
-    async create(ctx, i) {
+    // One configuration per workspace, and the first PATCH creates it: one that exists is never
+    // taken over without adoptId.
+    async conflict(ctx, i) {
       const existing = await fetchBgp(ctx, i.workspaceId);
-      if (existing) {
-        throw new Error(
-          `${ctx.label}: workspace ${i.workspaceId} already has a BGP configuration (id ${existing.data.id}, AS${existing.data.asn ?? "?"}); ` +
-            `a workspace has at most one. Adopt it with adoptId: "${existing.data.id}".`,
-        );
-      }
+      return existing && { id: String(existing.data.id), description: `workspace ${i.workspaceId} already has a BGP configuration (id ${existing.data.id}, AS${existing.data.asn ?? "?"}); a workspace has at most one` };
+    },
+    async create(ctx, i) {
       try {
         const created = await ctx.client.patch<ApiBgp>(bgpPath(i.workspaceId), body(i, Object.keys(FIELDS)));
         return { id: String(created.data.id) };
@@ -119,7 +118,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
         return withRoleHint(ctx, err);
       }
     },
-    // create checks the workspace had none before its PATCH: the configuration found now is ours.
+    // conflict showed the workspace had none before the PATCH: the configuration found now is ours.
     async findExisting(ctx, i) {
       return (await fetchBgp(ctx, i.workspaceId))?.data.id;
     },

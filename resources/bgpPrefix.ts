@@ -130,8 +130,6 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
           throw new Error(`${ctx.label}: configId ${i.configId} is not workspace ${i.workspaceId}'s BGP configuration (${config ? `that is ${config.data.id}` : "it has none"})`);
         }
       }
-      const existing = await byPrefix(ctx, i.workspaceId, i.prefix);
-      if (existing) throw new Error(`${ctx.label}: the workspace already announces ${i.prefix} (prefix id ${prefixId(existing)}); adopt it with adoptId: "${prefixId(existing)}".`);
       try {
         const created = await ctx.client.post<ApiPrefix>(prefixesPath(i.workspaceId), entry(i));
         return { id: prefixId(created) };
@@ -139,7 +137,12 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
         return explain(ctx, err);
       }
     },
-    // create checks the prefix is not announced before its POST: an entry found now is ours.
+    // A prefix is announced once per workspace.
+    async conflict(ctx, i) {
+      const existing = await byPrefix(ctx, i.workspaceId, i.prefix);
+      return existing && { id: prefixId(existing), description: `the workspace already announces ${i.prefix} (prefix id ${prefixId(existing)})` };
+    },
+    // conflict showed the prefix was not announced before the POST: an entry found now is ours.
     async findExisting(ctx, i) {
       const found = await byPrefix(ctx, i.workspaceId, i.prefix);
       return found && prefixId(found);

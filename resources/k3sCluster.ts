@@ -81,22 +81,23 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   // One cluster per workspace: a replacement in the same workspace must delete the old one first.
   uniqueKey: ["workspaceId"],
   api: {
-    async create(ctx, i) {
+    // One cluster per workspace (spec part 3): a cluster the stack did not record is never taken over.
+    async conflict(ctx, i) {
       const existing = await clusterOf(ctx, i.workspaceId);
-      if (existing) {
-        throw new Error(
-          `${ctx.label}: the workspace already has a Kubernetes cluster (id ${existing.id}, ${existing.status}); a workspace holds at most one. ` +
-            `Adopt it with adoptId: "${existing.id}"${existing.status === "FAILED" ? ", or delete the FAILED cluster first" : ""}.`,
-        );
-      }
-      const workflow = workflowOf(await ctx.client.post(clusterPath(i.workspaceId)), "cluster create answer");
-      // The answer is a bare workflow: the new cluster is read back by workspace.
-      const cluster = await clusterOf(ctx, i.workspaceId);
-      if (!cluster) throw new Error(`${ctx.label}: the API accepted the cluster create (workflow ${workflow.id}) but GET ${clusterPath(i.workspaceId)} shows no cluster`);
-      return { id: String(cluster.id), workflow };
+      return (
+        existing && {
+          id: String(existing.id),
+          description: `the workspace already has a Kubernetes cluster (id ${existing.id}, ${existing.status}); a workspace holds at most one`,
+          alternative: existing.status === "FAILED" ? "delete the FAILED cluster first" : undefined,
+        }
+      );
     },
-    // create checks that the workspace had no cluster before its POST, so a cluster found now
-    // was created during this operation.
+    async create(ctx, i) {
+      // The answer is a bare workflow: the lifecycle finds the new cluster with findExisting.
+      return { workflow: workflowOf(await ctx.client.post(clusterPath(i.workspaceId)), "cluster create answer") };
+    },
+    // conflict showed the workspace had no cluster before the POST, so a cluster found now is
+    // the one this create made.
     async findExisting(ctx, i) {
       const cluster = await clusterOf(ctx, i.workspaceId);
       return cluster ? String(cluster.id) : undefined;

@@ -103,19 +103,17 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   // An instance is a node at most once: re-enrolling the same instance deletes the old node first.
   uniqueKey: ["instanceId"],
   api: {
-    async create(ctx, i) {
+    // An instance is a node at most once (spec part 3).
+    async conflict(ctx, i) {
       const existing = await nodeOfInstance(ctx, i.instanceId);
-      if (existing) {
-        throw new Error(`${ctx.label}: instance ${i.instanceId} is already a node of the cluster (node ${existing.id}, ${existing.status}); adopt it with adoptId: "${existing.id}".`);
-      }
-      const workflow = workflowOf(await ctx.client.post(`/v1/workspaces/${i.workspaceId}/k3s/nodes`, { instance_id: wireId(i.instanceId) }), "node join answer");
-      // The answer is a bare workflow: the node is found through its instance.
-      const node = await nodeOfInstance(ctx, i.instanceId);
-      if (!node) throw new Error(`${ctx.label}: the API accepted the join (workflow ${workflow.id}) but GET /v1/instances/${i.instanceId}/k3s shows no node`);
-      return { id: String(node.id), workflow };
+      return existing && { id: String(existing.id), description: `instance ${i.instanceId} is already a node of the cluster (node ${existing.id}, ${existing.status})` };
     },
-    // create checks that the instance was no node before its POST, so a node found now was
-    // created during this operation.
+    async create(ctx, i) {
+      // The answer is a bare workflow: the lifecycle finds the node through its instance.
+      return { workflow: workflowOf(await ctx.client.post(`/v1/workspaces/${i.workspaceId}/k3s/nodes`, { instance_id: wireId(i.instanceId) }), "node join answer") };
+    },
+    // conflict showed the instance was no node before the POST, so a node found now is the one
+    // this create made.
     async findExisting(ctx, i) {
       const node = await nodeOfInstance(ctx, i.instanceId);
       return node ? String(node.id) : undefined;

@@ -94,14 +94,17 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   // Names are unique in the workspace: a replacement that keeps the name deletes the old secret first.
   uniqueKey: ["name"],
   api: {
-    async create(ctx, i) {
+    // Names are unique in the workspace (spec part 3).
+    async conflict(ctx, i) {
       const existing = await secretByName(ctx, i.workspaceId, i.name);
-      if (existing) throw new Error(`${ctx.label}: a secret named "${i.name}" already exists in the workspace (id ${existing.id}); adopt it with adoptId: "${existing.id}", or choose another name.`);
+      return existing && { id: String(existing.id), description: `a secret named "${i.name}" already exists in the workspace (id ${existing.id})`, alternative: "choose another name" };
+    },
+    async create(ctx, i) {
       const secret = await ctx.client.post<ApiSecret>(secretsPath(i.workspaceId), { name: i.name, data: i.data });
       return { id: String(secret.id) };
     },
-    // create checks the name is free before its POST, so a secret found by name now was created
-    // during this operation.
+    // conflict showed the name was free before the POST, so a secret found by name now is the
+    // one this create made.
     async findExisting(ctx, i) {
       return (await secretByName(ctx, i.workspaceId, i.name))?.id;
     },

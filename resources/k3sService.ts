@@ -228,19 +228,17 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   // Names are unique in the workspace: a replacement that keeps the name deletes the old service first.
   uniqueKey: ["name"],
   api: {
-    async create(ctx, i) {
+    // Names are unique in the workspace (spec part 3).
+    async conflict(ctx, i) {
       const existing = await serviceByName(ctx, i.workspaceId, i.name);
-      if (existing) {
-        throw new Error(`${ctx.label}: a service named "${i.name}" already exists in the workspace (id ${existing.id}, ${existing.status}); adopt it with adoptId: "${existing.id}", or choose another name.`);
-      }
-      const workflow = workflowOf(await ctx.client.post(servicesPath(i.workspaceId), { name: i.name, mode: i.mode, ...desiredState(i) }), "service create answer");
-      // The answer is a bare workflow: the new service is found by name.
-      const created = await serviceByName(ctx, i.workspaceId, i.name);
-      if (!created) throw new Error(`${ctx.label}: the API accepted the service (workflow ${workflow.id}) but lists no service named "${i.name}"`);
-      return { id: String(created.id), workflow };
+      return existing && { id: String(existing.id), description: `a service named "${i.name}" already exists in the workspace (id ${existing.id}, ${existing.status})`, alternative: "choose another name" };
     },
-    // create checks the name is free before its POST, so a service found by name now was
-    // created during this operation.
+    async create(ctx, i) {
+      // The answer is a bare workflow: the lifecycle finds the new service by name.
+      return { workflow: workflowOf(await ctx.client.post(servicesPath(i.workspaceId), { name: i.name, mode: i.mode, ...desiredState(i) }), "service create answer") };
+    },
+    // conflict showed the name was free before the POST, so a service found by name now is the
+    // one this create made.
     async findExisting(ctx, i) {
       return (await serviceByName(ctx, i.workspaceId, i.name))?.id;
     },

@@ -133,10 +133,6 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
   api: {
     async create(ctx, i) {
       const owner = ownerOf(ctx, i.ownerWorkspaceId);
-      const existing = await byNameAndAddress(ctx, owner, i);
-      if (existing) {
-        throw new Error(`${ctx.label}: workspace ${owner} already has a balancer named "${i.name}" on ${i.address} (id ${existing.id}); adopt it with adoptId: "${existing.id}", or change the name.`);
-      }
       try {
         const lb = await ctx.client.post<ApiNetLb>(`/v1/net-lbs`, { name: i.name, address: i.address, owner: wireId(owner) });
         return { id: String(lb.id) };
@@ -144,7 +140,12 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
         return adminOnly(ctx, "creating", err);
       }
     },
-    // create checks that no balancer has this name and address before its POST: one found now is ours.
+    async conflict(ctx, i) {
+      const owner = ownerOf(ctx, i.ownerWorkspaceId);
+      const existing = await byNameAndAddress(ctx, owner, i);
+      return existing && { id: String(existing.id), description: `workspace ${owner} already has a balancer named "${i.name}" on ${i.address} (id ${existing.id})`, alternative: "change the name" };
+    },
+    // conflict showed no balancer had this name and address before the POST: one found now is ours.
     async findExisting(ctx, i) {
       return (await byNameAndAddress(ctx, ownerOf(ctx, i.ownerWorkspaceId), i))?.id;
     },

@@ -90,7 +90,6 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
     async create(ctx, i) {
       const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);
       if (existing === undefined) throw new Error(`${ctx.label}: load balancer ${i.loadBalancerId} does not exist in workspace ${i.workspaceId}`);
-      if (existing) throw new Error(`${ctx.label}: instance ${i.instanceId} is already a member; adopt the membership with adoptId: "${memberId(i.loadBalancerId, i.instanceId)}".`);
       try {
         // PUT is idempotent: the client resends it after a lost answer, so no lookup is needed.
         await ctx.client.put(`${membersPath(i.workspaceId, i.loadBalancerId)}/${i.instanceId}`);
@@ -101,6 +100,11 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
         throw err;
       }
       return { id: memberId(i.loadBalancerId, i.instanceId) };
+    },
+    // An instance is a member of a balancer once.
+    async conflict(ctx, i) {
+      const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);
+      return existing ? { id: memberId(i.loadBalancerId, i.instanceId), description: `instance ${i.instanceId} is already a member of load balancer ${i.loadBalancerId}` } : undefined;
     },
     read,
     settled: (o) => o.state === "ACTIVE",

@@ -16,11 +16,10 @@
  * The password is write-only (never returned by any endpoint): it is kept from state as a
  * secret, so a password changed outside Pulumi cannot be detected; the username can.
  *
- * Adoption by host: the workspace holds at most one credential per host. When one already exists
- * for the declared host, creating this resource takes it over (records its id and converges the
- * username and password with PATCH) instead of POSTing a duplicate; `pulumi destroy` then
- * deletes it like one this stack created. Two declarations of the same host in one workspace
- * would fight over one credential: declare each host once.
+ * One credential per host: when the workspace already has one for the declared host, creating
+ * this resource stops and names the adoptId that takes it over (a POST would silently replace a
+ * credential a person stored). With adoptId, the username and password converge with PATCH and
+ * `pulumi destroy` deletes it like one this stack created.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
@@ -116,18 +115,13 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
   stableOutputs: ["createdAt"],
   label: (i, id) => `RegistryCredential ${i.registry ?? id ?? ""}`.trim(),
   api: {
-    async create(ctx, i) {
+    // One credential per host: a POST would silently replace one a person stored, so an existing
+    // credential for the host is taken over only through adoptId.
+    async conflict(ctx, i) {
       const existing = await credentialFor(ctx, i.workspaceId, i.registry);
-      if (existing) {
-        const id = String(existing.id);
-        ctx.progress(`the workspace already has a credential for ${i.registry} (id ${id}); adopting it and converging username and password`);
-        try {
-          await ctx.client.patch(path(i.workspaceId, id), { username: i.username, password: i.password });
-        } catch (err) {
-          throw rejected(ctx, err, i.registry);
-        }
-        return { id };
-      }
+      return existing && { id: String(existing.id), description: `the workspace already has a credential for ${i.registry} (id ${existing.id}); a workspace holds one per host`, alternative: "delete it first" };
+    },
+    async create(ctx, i) {
       try {
         const created = await ctx.client.post<ApiRegistry>(path(i.workspaceId), { registry: i.registry, username: i.username, password: i.password });
         return { id: String(created.id) };
@@ -135,7 +129,8 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
         throw rejected(ctx, err, i.registry);
       }
     },
-    // One credential per host: the one for the host is the one this create made (or replaced).
+    // One credential per host, and conflict showed there was none before the POST: the one for
+    // the host now is the one this create made.
     async findExisting(ctx, i) {
       return (await credentialFor(ctx, i.workspaceId, i.registry))?.id;
     },

@@ -52,6 +52,25 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
+/**
+ * Why a delete was refused (400 while any instance is attached, spec part 3): names the attached
+ * instances, since they may be outside this stack and only a person can detach them.
+ */
+async function attachedMessage(ctx: OperationContext, id: string, err: ApiError): Promise<string> {
+  let attached: string[] = [];
+  try {
+    const members = await listAll<{ id?: unknown; name?: string; instance?: { id?: unknown; name?: string } }>(ctx.client, `/v1/vpcs/${id}/instances`);
+    attached = members.map((m) => m.instance ?? m).map((i) => `${i.name ?? "instance"} (id ${String(i.id)})`);
+  } catch {
+    // The listing only makes the message better; the refusal stands on its own.
+  }
+  const which = attached.length ? `instances ${attached.join(", ")} are attached` : "instances are attached";
+  return (
+    `${ctx.label}: the API refuses to delete VPC ${id} while ${which} (${err.reason ?? err.message}). ` +
+    `Detach ${attached.length === 1 ? "it" : "them"} first: remove the VPC from the Instance's vpcIds or delete the VpcAttachment if this stack manages ${attached.length === 1 ? "it" : "them"}, otherwise detach ${attached.length === 1 ? "it" : "them"} outside Pulumi (DELETE /v1/instances/{iid}/vpcs/${id}).`
+  );
+}
+
 export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   kind: "Vpc",
   workspaceScoped: true,
@@ -80,9 +99,7 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
       try {
         await ctx.client.delete(`/v1/vpcs/${id}`);
       } catch (err) {
-        if (err instanceof ApiError && err.status === 400) {
-          throw new Error(`${ctx.label}: the API refuses to delete VPC ${id} while instances are attached (${err.reason}); detach them first (remove the VPC from their vpcIds).`);
-        }
+        if (err instanceof ApiError && err.status === 400) throw new Error(await attachedMessage(ctx, id, err));
         throw err;
       }
     },

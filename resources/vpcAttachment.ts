@@ -85,13 +85,6 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   label: (i, id) => `VpcAttachment of instance ${i.instanceId ?? id?.split(":")[0] ?? "?"} to VPC ${i.vpcId ?? "?"}`,
   api: {
     async create(ctx, i) {
-      const existing = await findMembership(ctx, i.instanceId, i.vpcId);
-      if (existing) {
-        throw new Error(
-          `${ctx.label}: the instance is already attached to this VPC (private address ${existing.ip}), perhaps through an Instance's vpcIds. ` +
-            `Adopt the membership with adoptId: "${attachmentId(i.instanceId, i.vpcId)}", or remove the VPC from the instance's vpcIds: one membership must have one owner.`,
-        );
-      }
       try {
         await ctx.client.post(`/v1/instances/${i.instanceId}/vpcs`, { vpc: wireId(i.vpcId) });
       } catch (err) {
@@ -102,7 +95,18 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
       }
       return { id: attachmentId(i.instanceId, i.vpcId) };
     },
-    // create checks that the membership does not exist before its POST, so one found now is ours.
+    // An instance joins a VPC once.
+    async conflict(ctx, i) {
+      const existing = await findMembership(ctx, i.instanceId, i.vpcId);
+      return (
+        existing && {
+          id: attachmentId(i.instanceId, i.vpcId),
+          description: `the instance is already attached to this VPC (private address ${existing.ip}), perhaps through an Instance's vpcIds`,
+          alternative: "remove the VPC from the instance's vpcIds: one membership must have one owner",
+        }
+      );
+    },
+    // conflict showed the membership did not exist before the POST, so one found now is ours.
     async findExisting(ctx, i) {
       return (await findMembership(ctx, i.instanceId, i.vpcId)) ? attachmentId(i.instanceId, i.vpcId) : undefined;
     },
