@@ -64,10 +64,12 @@ async function attachedMessage(ctx: OperationContext, id: string, err: ApiError)
   } catch {
     // The listing only makes the message better; the refusal stands on its own.
   }
-  const which = attached.length ? `instances ${attached.join(", ")} are attached` : "instances are attached";
+  const one = attached.length === 1;
+  const which = attached.length ? `${one ? "instance" : "instances"} ${attached.join(", ")} ${one ? "is" : "are"} attached` : "instances are attached";
+  const them = one ? "it" : "them";
   return (
     `${ctx.label}: the API refuses to delete VPC ${id} while ${which} (${err.reason ?? err.message}). ` +
-    `Detach ${attached.length === 1 ? "it" : "them"} first: remove the VPC from the Instance's vpcIds or delete the VpcAttachment if this stack manages ${attached.length === 1 ? "it" : "them"}, otherwise detach ${attached.length === 1 ? "it" : "them"} outside Pulumi (DELETE /v1/instances/{iid}/vpcs/${id}).`
+    `Detach ${them} first: remove the VPC from the Instance's vpcIds or delete the VpcAttachment if this stack manages ${them}, otherwise detach ${them} outside Pulumi (DELETE /v1/instances/{iid}/vpcs/${id}).`
   );
 }
 

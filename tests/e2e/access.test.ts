@@ -285,7 +285,7 @@ describe("Access resources through the real pulumi engine", () => {
     expect((await withToken((await exported("token")).code).get(`/v1/workspaces/${wid}`)).status).toBe(200);
   });
 
-  it("adopts existing resources by adoptId and converges them; a credential for a host the workspace has is adopted without adoptId", async () => {
+  it("adopts existing resources by adoptId and converges them; a credential for a host the workspace has is never taken over without it", async () => {
     const made = {
       ws: await api().post(`/v1/workspaces`, { name: "legacy-team" }),
       token: await api().post(`/v1/workspaces/${wid}/tokens`, { name: "legacy-token", expires: new Date((await emulatorNow()) + 30 * DAY_MS).toISOString(), grants: { IMAGE: "READ" } }),
@@ -296,13 +296,19 @@ describe("Access resources through the real pulumi engine", () => {
     };
     for (const res of Object.values(made)) expect(res.status).toBe(201);
     const id = (k: keyof typeof made) => String(made[k].body.id);
+    const byHost: Declaration = { type: "RegistryCredential", name: "by-host", args: { registry: "https://registry.example.com", username: "deploy", password: secret("s3cret-token") } };
+    // One credential per host: the one a person stored is named, not silently replaced or taken over.
+    const refused = await e2e.upFails([...declaration(), byHost]);
+    expect(refused).toContain(`RegistryCredential https://registry.example.com: the workspace already has a credential for https://registry.example.com (id ${id("byHost")}); a workspace holds one per host.`);
+    expect(refused).toContain(`This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "${id("byHost")}"; otherwise delete it first.`);
+    expect((await api().get(`/v1/workspaces/${wid}/registries/${id("byHost")}`)).status).toBe(200);
     extra.push(
       { type: "Workspace", name: "legacy-ws", args: { name: "legacy-team-managed", adoptId: id("ws") } },
       { type: "ApiToken", name: "legacy-token", args: { name: "legacy-token", expiresInDays: 30, grants: { IMAGE: "READ" }, adoptId: id("token") } },
       { type: "SshKey", name: "legacy-key", args: { name: "legacy-key", publicKey: KEY_2, adoptId: id("key") } },
       { type: "RegistryCredential", name: "legacy-reg", args: { registry: "registry.internal:5000", username: "robot", password: secret("r0bot-pass"), adoptId: id("reg") } },
       { type: "WorkspaceInvite", name: "legacy-invite", args: { email: "legacy.member@example.com", accessLevel: "EDITOR", adoptId: id("invite") } },
-      { type: "RegistryCredential", name: "by-host", args: { registry: "https://registry.example.com", username: "deploy", password: secret("s3cret-token") } },
+      { ...byHost, args: { ...byHost.args, adoptId: id("byHost") } },
     );
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ create: 6 });
