@@ -15,6 +15,25 @@ export const zText = (min: number, max: number, where: string) => {
 };
 
 /** A CIDR of a family, normalised to its network address as the API does. */
+/**
+ * A DNS-1123 label: 1 to 63 lowercase letters, digits and '-', starting and ending with a letter
+ * or digit (Kubernetes object names: k3s services and secrets, as the emulator documents them).
+ */
+export const zDnsLabel = (where: string) =>
+  z
+    .string({ error: `must be a name (${where})` })
+    .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, `must be a DNS label: 1 to 63 lowercase letters, digits and -, starting and ending with a letter or digit (${where})`);
+
+/**
+ * A check on a record's keys, reported on the key itself (zod's own key schema reports only
+ * "Invalid key in record", without the rule).
+ */
+export const keysMatching =
+  (pattern: RegExp, message: string) =>
+  (record: Record<string, unknown>, ctx: z.RefinementCtx): void => {
+    for (const key of Object.keys(record)) if (!pattern.test(key)) ctx.addIssue({ code: "custom", path: [key], message });
+  };
+
 export const zCidr = (where: string, family?: "IPv4" | "IPv6") =>
   z.string().transform((v, ctx) => {
     const c = parseCidr(v);

@@ -19,7 +19,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf } from "../provider/schema";
+import { idOf, keysMatching, zDnsLabel } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
 
@@ -27,12 +27,14 @@ const WHERE = "spec part 3, Kubernetes secret";
 
 // 1. Inputs.
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique in the workspace)`),
-  data: z.record(
-    z.string().min(1, `keys must not be empty (${WHERE})`),
-    z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }),
-    { error: `must be an object of key to value (${WHERE})` },
-  ),
+  name: zDnsLabel(WHERE),
+  data: z
+    .record(
+      z.string(),
+      z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }).max(1024 * 1024, `values must be at most 1 MiB (${WHERE})`),
+      { error: `must be an object of key to value (${WHERE})` },
+    )
+    .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${WHERE})`)),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
 

@@ -23,7 +23,7 @@ import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, numberOf, wireId, zId } from "../provider/schema";
+import { idOf, keysMatching, numberOf, wireId, zDnsLabel, zId } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -41,13 +41,9 @@ function noDuplicates<T>(key: (item: T) => string, what: string) {
   };
 }
 
-/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). */
-function hasTag(image: string): boolean {
-  if (/\s|@/.test(image)) return false;
-  const last = image.slice(image.lastIndexOf("/") + 1);
-  const colon = last.indexOf(":");
-  return colon > 0 && /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(last.slice(colon + 1));
-}
+/** An image reference with an explicit tag: `[registry[:port]/]path:tag`, lowercase path components, at most 512 characters. */
+const IMAGE_WITH_TAG = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d+)?(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
+const hasTag = (image: string) => image.length <= 512 && IMAGE_WITH_TAG.test(image);
 
 const port = z
   .number({ error: `must be a port number, 1 to 65535 (${WHERE})` })
@@ -55,7 +51,10 @@ const port = z
   .min(1, `must be 1 to 65535 (${WHERE})`)
   .max(65535, `must be 1 to 65535 (${WHERE})`);
 
-const absolutePath = z.string({ error: `must be an absolute path (${WHERE})` }).regex(/^\/\S*$/, `must be an absolute path, starting with / (${WHERE})`);
+const absolutePath = z
+  .string({ error: `must be an absolute path (${WHERE})` })
+  .max(4096, `must be at most 4096 characters (${WHERE})`)
+  .regex(/^\/\S*$/, `must be an absolute path, starting with / (${WHERE})`);
 
 /** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. */
 const exactly = (fields: string) => ({
@@ -77,18 +76,22 @@ const volumeSpec = z.strictObject({ hostPath: absolutePath, containerPath: absol
 
 // 1. Inputs.
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`),
+  name: zDnsLabel(WHERE),
   image: z.string().refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag)`),
   mode: z.enum(["PINNED", "SPREAD"], { error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})` }),
   targetInstanceIds: z
     .array(zId("instance id"))
     .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
+    .max(100, `must list at most 100 instances (${WHERE}: target_instances, 1 to 100)`)
     .superRefine(noDuplicates((id) => id, "instance")),
-  replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be at least 1 (${WHERE}: replicas)`).default(1),
-  ports: z.array(portSpec).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol")).default([]),
-  volumes: z.array(volumeSpec).superRefine(noDuplicates((v) => v.containerPath, "container path")).default([]),
-  environment: z.record(z.string().min(1, `environment names must not be empty (${WHERE})`), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` })).default({}),
-  secretRefs: z.array(z.string().min(1, `must name a secret (${WHERE})`)).superRefine(noDuplicates((n) => n, "secret")).default([]),
+  replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be 1 to 100 (${WHERE}: replicas)`).max(100, `must be 1 to 100 (${WHERE}: replicas)`).default(1),
+  ports: z.array(portSpec).max(64, `at most 64 ports (${WHERE})`).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol")).default([]),
+  volumes: z.array(volumeSpec).max(64, `at most 64 volumes (${WHERE})`).superRefine(noDuplicates((v) => v.containerPath, "container path")).default([]),
+  environment: z
+    .record(z.string(), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` }).max(32 * 1024, `environment values must be at most 32 KiB (${WHERE})`))
+    .superRefine(keysMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, `environment names must be letters, digits and _, not starting with a digit (${WHERE})`))
+    .default({}),
+  secretRefs: z.array(zDnsLabel(WHERE)).max(64, `at most 64 secrets (${WHERE})`).superRefine(noDuplicates((n) => n, "secret")).default([]),
   updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
