@@ -3,7 +3,7 @@
  * controls through the real pulumi engine; the measure is the emulator's inventory against the
  * stack's state. One stack; each test leaves it converged for the next.
  */
-import { secret, startE2E, type Declaration, type E2E } from "./harness";
+import { failureOf, ref, secret, startE2E, type Declaration, type E2E } from "./harness";
 
 jest.setTimeout(600_000);
 
@@ -31,6 +31,21 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
     await e2e?.stop();
   });
 
+  it("refuses at preview what the API would refuse after the cluster, instance and node exist (defect 6)", async () => {
+    const since = await e2e.lastSeq();
+    const message = await failureOf(
+      e2e.preview([
+        { type: "Instance", name: "vm", args: { name: "fault-vm", type: "PLAN", planId: plan, region: "NA_01" } },
+        { type: "K3sCluster", name: "cluster" },
+        { type: "K3sNode", name: "node", args: { instanceId: ref("vm.id") }, opts: { dependsOn: ["cluster"] } },
+        { type: "K3sService", name: "svc", args: { name: "Web_1", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: [ref("vm.id")], replicas: 101 }, opts: { dependsOn: ["node"] } },
+      ]),
+    );
+    expect(message).toMatch(/property name value .* has a problem: must be a DNS label/);
+    expect(message).toMatch(/property replicas value \{101\} has a problem: must be 1 to 100/);
+    expect(await e2e.mutations(since)).toEqual([]);
+  });
+
   it("retries a 500 on a lookup, a workflow poll and a read-back (defect 1)", async () => {
     await fault({ kind: "status", status: 500, method: "GET", path: "/v1/plans", times: 1 });
     await fault({ kind: "status", status: 500, method: "GET", path: "/v1/workflows/*", times: 1 });
@@ -49,7 +64,7 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
 
   it("finds the cluster an accepted create made although the GET after its POST answered 500 (defect 2)", async () => {
     // Slow the POST so that the 500 lands on the GET after it, not on the check before it.
-    await fault({ kind: "slow", method: "POST", path: `/v1/workspaces/${wid}/k3s`, delayMs: 1500, times: 1 });
+    await fault({ kind: "slow", method: "POST", path: `/v1/workspaces/${wid}/k3s`, delayMs: 3000, times: 1 });
     const since = await e2e.lastSeq();
     declared = [...declared, { type: "K3sCluster", name: "cluster" }];
     const up = e2e.up(declared);
@@ -99,9 +114,9 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
     await e2e.up(declared);
     await waitUntil(async () => (await inventory("k3sClusters")).length === 0);
 
-    await fault({ kind: "slow", method: "POST", path: `/v1/workspaces/${wid}/k3s`, delayMs: 1000, times: 1 });
+    await fault({ kind: "slow", method: "POST", path: `/v1/workspaces/${wid}/k3s`, delayMs: 2000, times: 1 });
     const since = await e2e.lastSeq();
-    const withDeadline: Declaration = { ...clusterDecl, args: { timeouts: { create: "4s" } } };
+    const withDeadline: Declaration = { ...clusterDecl, args: { timeouts: { create: "6s" } } };
     const up = e2e.upFails([...declared, withDeadline]);
     await waitUntil(async () => (await answered(since, "GET", new RegExp(`^/v1/workspaces/${wid}/k3s$`), 404)).length > 0);
     await fault({ kind: "status", status: 503, method: "GET", path: `/v1/workspaces/${wid}/k3s` });
