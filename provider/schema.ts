@@ -14,7 +14,6 @@ export const zText = (min: number, max: number, where: string) => {
   return z.string().min(min, message).max(max, message);
 };
 
-/** A CIDR of a family, normalised to its network address as the API does. */
 /**
  * A DNS-1123 label: 1 to 63 lowercase letters, digits and '-', starting and ending with a letter
  * or digit (Kubernetes object names: k3s services and secrets, as the emulator documents them).
@@ -34,6 +33,15 @@ export const keysMatching =
     for (const key of Object.keys(record)) if (!pattern.test(key)) ctx.addIssue({ code: "custom", path: [key], message });
   };
 
+/**
+ * DDoS protection is an IPv4 feature: the spec's only statement of it is the price part of a
+ * floating IP, "ddos (boolean; IPv4 only)" (spec part 3, Billing and usage: estimate part shapes).
+ * Returns the reason when an IPv6 address asks for it.
+ */
+export const ddosProblem = (family: string | undefined, ddos: boolean | undefined): string | undefined =>
+  ddos && family === "IPv6" ? "ddos protection is for IPv4 addresses only: set ddos false for IPv6 (spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only)" : undefined;
+
+/** A CIDR of a family, normalised to its network address as the API does. */
 export const zCidr = (where: string, family?: "IPv4" | "IPv6") =>
   z.string().transform((v, ctx) => {
     const c = parseCidr(v);

@@ -20,11 +20,15 @@ import { idOf, numberOf, wireId, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec } from "../provider/spec";
 
 // 1. Inputs.
+const WHERE = "spec part 2, Disks";
 const inputs = z.object({
-  name: z.string().min(1, "must not be empty"),
-  size: z.number().int("must be a whole number of bytes").positive("must be a positive number of bytes"),
-  backend: z.enum(["LOCAL", "CEPH"], { error: "must be LOCAL or CEPH (spec part 2, Disks)" }),
-  region: z.string().min(1, "must name a region, for example NA_01"),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`),
+  size: z
+    .number({ error: `must be a number of bytes (${WHERE}: size is required, in bytes)` })
+    .int(`must be a whole number of bytes (${WHERE}: size)`)
+    .positive(`must be a positive number of bytes (${WHERE}: size)`),
+  backend: z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE})` }),
+  region: z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region is required)`),
   /** Attached instance; null (the default) means detached. */
   instanceId: zId("instance id").nullable().default(null),
 });

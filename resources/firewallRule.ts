@@ -19,8 +19,8 @@ import { compact, idOf, numberOf, zCidr, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Firewall rules";
-const port = z.number().int().min(1, `must be 1 to 65535 (${WHERE})`).max(65535, `must be 1 to 65535 (${WHERE})`);
-const limit = z.number().int().min(1, `must be 1 to 10,000,000,000 (${WHERE})`).max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
+const port = z.number().int(`must be a whole port number, 1 to 65535 (${WHERE})`).min(1, `must be 1 to 65535 (${WHERE})`).max(65535, `must be 1 to 65535 (${WHERE})`);
+const limit = z.number().int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`).min(1, `must be 1 to 10,000,000,000 (${WHERE})`).max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
 
 // 1. Inputs and rules.
 const inputs = z.object({
@@ -35,7 +35,7 @@ const inputs = z.object({
   local: zCidr(WHERE).optional(),
   bpsLimit: limit.optional(),
   ppsLimit: limit.optional(),
-  priority: z.number().int().min(1, `must be 1 to 100 (${WHERE})`).max(100, `must be 1 to 100 (${WHERE})`).default(1),
+  priority: z.number().int(`must be a whole number, 1 to 100 (${WHERE})`).min(1, `must be 1 to 100 (${WHERE})`).max(100, `must be 1 to 100 (${WHERE})`).default(1),
   description: zText(0, 255, WHERE).optional(),
 });
 type Inputs = z.infer<typeof inputs>;

@@ -22,8 +22,8 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, wireId } from "../provider/schema";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { ddosProblem, idOf, wireId } from "../provider/schema";
+import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Floating IP";
 
@@ -33,6 +33,8 @@ const inputs = z.object({
   ddos: z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+
+const rules: Rule<Inputs>[] = [{ fields: ["family", "ddos"], property: "ddos", check: (i) => ddosProblem(i.family, i.ddos) }];
 
 export interface FloatingIpOutputs extends Record<string, unknown> {
   workspaceId: string;
@@ -89,6 +91,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   kind: "FloatingIp",
   workspaceScoped: true,
   inputs,
+  rules,
   // 2. What a change does: an address cannot change family or protection; a new one is allocated.
   policies: { family: replace, ddos: replace },
   stableOutputs: ["address", "createdAt"],
@@ -145,7 +148,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
 export interface FloatingIpArgs extends WorkspaceArgs {
   /** IPv4 or IPv6. Changing it allocates a new address (replacement). */
   family: pulumi.Input<"IPv4" | "IPv6">;
-  /** DDoS-filtered address (default false). Changing it allocates a new address (replacement). */
+  /** DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement). */
   ddos?: pulumi.Input<boolean>;
 }
 

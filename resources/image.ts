@@ -59,7 +59,7 @@ const inputs = z.object({
     .strictObject(
       {
         family: z.enum(["LINUX", "WINDOWS", "BSD"], { error: `must be LINUX, WINDOWS or BSD (${WHERE}: os family)` }),
-        name: z.string().min(1).optional(),
+        name: z.string().min(1, `must not be empty; omit it to leave the name unset (${WHERE}: os name is optional)`).optional(),
       },
       exactly("family, name"),
     )

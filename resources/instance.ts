@@ -20,36 +20,53 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, idOf, numberOf, wireId, zId } from "../provider/schema";
+import { compact, ddosProblem, idOf, numberOf, wireId, zId } from "../provider/schema";
 import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, Instances";
-const positiveInt = (what: string) => z.number().int(`must be a whole number of ${what}`).positive(`must be a positive number of ${what}`);
+const positiveInt = (what: string, field: string) =>
+  z
+    .number({ error: `must be a number of ${what} (${WHERE}: ${field} is an integer)` })
+    .int(`must be a whole number of ${what} (${WHERE}: ${field} is an integer)`)
+    .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
 
 // 1. Inputs and rules.
 const storageEntry = z.object({
-  sizeBytes: positiveInt("bytes"),
+  sizeBytes: positiveInt("bytes", "storage size_bytes"),
   boot: z.boolean().default(false),
-  backing: z.enum(["LOCAL", "CEPH"], { error: "must be LOCAL or CEPH" }).default("LOCAL"),
+  backing: z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE}: CUSTOM storage backing, such as LOCAL; part 2, Disks: backend LOCAL or CEPH)` }).default("LOCAL"),
 }).strict();
 
 const inputs = z.object({
-  name: z.string().min(1, "must not be empty"),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`),
   type: z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(),
   planId: zId("plan id").optional(),
   group: z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(),
-  cpu: positiveInt("cores").optional(),
-  memoryBytes: positiveInt("bytes").optional(),
-  bandwidth: z.object({ uploadBytesSec: positiveInt("bytes per second"), downloadBytesSec: positiveInt("bytes per second") }).strict().optional(),
-  storage: z.array(storageEntry).min(1, "needs at least one entry").optional(),
-  region: z.string().min(1).optional(),
+  cpu: positiveInt("cores", "CUSTOM cpu").optional(),
+  memoryBytes: positiveInt("bytes", "CUSTOM memory_bytes").optional(),
+  bandwidth: z
+    .object({ uploadBytesSec: positiveInt("bytes per second", "bandwidth upload_bytes_sec"), downloadBytesSec: positiveInt("bytes per second", "bandwidth download_bytes_sec") })
+    .strict()
+    .optional(),
+  storage: z.array(storageEntry).min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`).optional(),
+  region: z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(),
   nodeId: zId("node id").optional(),
   imageId: zId("image id").optional(),
-  ips: z.array(z.object({ family: z.enum(["IPv4", "IPv6"]), ddos: z.boolean().default(false) }).strict()).optional(),
+  ips: z
+    .array(
+      z
+        .object({ family: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE}: ips family)` }), ddos: z.boolean().default(false) })
+        .strict()
+        .superRefine((ip, ctx) => {
+          const problem = ddosProblem(ip.family, ip.ddos);
+          if (problem) ctx.addIssue({ code: "custom", path: ["ddos"], message: problem });
+        }),
+    )
+    .optional(),
   vpcIds: z.array(zId("VPC id")).transform((ids) => [...new Set(ids)].sort()).optional(),
   cloudInit: z.string().optional(),
   disableCloudInit: z.boolean().optional(),
-  boot: z.enum(["DISK", "ISO"], { error: "must be DISK or ISO" }).optional(),
+  boot: z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(),
   uefi: z.boolean().optional(),
   secureBoot: z.boolean().optional(),
   attachVirtioCdb: z.boolean().optional(),
@@ -67,7 +84,7 @@ const CUSTOM_ONLY = ["group", "cpu", "memoryBytes", "storage", "bandwidth"] as c
 const rules: Rule<Inputs>[] = [
   { fields: ["region", "nodeId"], property: "region", check: (i) => (i.region === undefined && i.nodeId === undefined ? `set region (for example NA_01) or nodeId (${WHERE}: create body)` : undefined) },
   { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "PLAN" && !i.planId ? `a PLAN instance needs planId (${WHERE}: PLAN adds plan)` : undefined) },
-  { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "CUSTOM" && i.planId ? `a CUSTOM instance has no planId; set type PLAN or drop planId` : undefined) },
+  { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "CUSTOM" && i.planId ? `a CUSTOM instance has no planId; set type PLAN or drop planId (${WHERE}: plan is the PLAN body's field)` : undefined) },
   ...CUSTOM_ONLY.map(
     (field): Rule<Inputs> => ({
       fields: ["type", field],
@@ -406,7 +423,7 @@ export interface InstanceArgs extends WorkspaceArgs {
   nodeId?: pulumi.Input<string>;
   /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance. */
   imageId?: pulumi.Input<string>;
-  /** Floating IPs allocated with the instance; default one IPv4 and one IPv6. Changing it replaces the instance. */
+  /** Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance. */
   ips?: pulumi.Input<Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>>;
   /** VPCs the instance is attached to (a NIC and a private address each). Attached and detached in place. */
   vpcIds?: pulumi.Input<pulumi.Input<string>[]>;

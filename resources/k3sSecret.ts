@@ -24,17 +24,19 @@ import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes secret";
+/** Limits the spec does not give: the emulator's (emulator/README.md, Managed Kubernetes), checked at preview. */
+const EMULATOR_LIMIT = `the emulator's limit: ${WHERE} gives none`;
 
 // 1. Inputs.
 const inputs = z.object({
-  name: zDnsLabel(WHERE),
+  name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
   data: z
     .record(
       z.string(),
-      z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }).max(1024 * 1024, `values must be at most 1 MiB (${WHERE})`),
+      z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }).max(1024 * 1024, `values must be at most 1 MiB (${EMULATOR_LIMIT})`),
       { error: `must be an object of key to value (${WHERE})` },
     )
-    .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${WHERE})`)),
+    .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${EMULATOR_LIMIT})`)),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
 
@@ -139,10 +141,15 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
 
 // 4. The class.
 export interface K3sSecretArgs extends WorkspaceArgs {
-  /** Unique in the workspace; services reference the secret by this name. Changing it replaces the secret. */
+  /**
+   * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
+   * lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object
+   * names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the secret.
+   */
   name: pulumi.Input<string>;
   /**
    * Key to value; every pair is injected into referencing services as an environment variable.
+   * Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits).
    * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
    * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
    */

@@ -28,6 +28,12 @@ import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes service";
+/**
+ * Limits the spec does not give (no name pattern, no maximum replicas or list sizes): the
+ * emulator's (emulator/README.md, Managed Kubernetes), checked here so a preview fails instead of
+ * an up that has already built the cluster, instances and nodes. The messages say so.
+ */
+const EMULATOR_LIMIT = `the emulator's limit: ${WHERE} gives none`;
 
 /** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. */
 function noDuplicates<T>(key: (item: T) => string, what: string) {
@@ -53,7 +59,7 @@ const port = z
 
 const absolutePath = z
   .string({ error: `must be an absolute path (${WHERE})` })
-  .max(4096, `must be at most 4096 characters (${WHERE})`)
+  .max(4096, `must be at most 4096 characters (${EMULATOR_LIMIT})`)
   .regex(/^\/\S*$/, `must be an absolute path, starting with / (${WHERE})`);
 
 /** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. */
@@ -70,28 +76,30 @@ const portSpec = z.strictObject(
     http: z.boolean().default(false),
   },
   exactly("hostPort, containerPort, protocol, http"),
-);
+).refine((p) => !p.http || p.protocol === "TCP", { path: ["http"], message: `http applies to TCP ports only (${EMULATOR_LIMIT})` });
 
 const volumeSpec = z.strictObject({ hostPath: absolutePath, containerPath: absolutePath }, exactly("hostPath, containerPath"));
 
 // 1. Inputs.
 const inputs = z.object({
-  name: zDnsLabel(WHERE),
-  image: z.string().refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag)`),
+  name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
+  image: z
+    .string()
+    .refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`),
   mode: z.enum(["PINNED", "SPREAD"], { error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})` }),
   targetInstanceIds: z
     .array(zId("instance id"))
     .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
-    .max(100, `must list at most 100 instances (${WHERE}: target_instances, 1 to 100)`)
+    .max(100, `must list at most 100 instances (${EMULATOR_LIMIT})`)
     .superRefine(noDuplicates((id) => id, "instance")),
-  replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be 1 to 100 (${WHERE}: replicas)`).max(100, `must be 1 to 100 (${WHERE}: replicas)`).default(1),
-  ports: z.array(portSpec).max(64, `at most 64 ports (${WHERE})`).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol")).default([]),
-  volumes: z.array(volumeSpec).max(64, `at most 64 volumes (${WHERE})`).superRefine(noDuplicates((v) => v.containerPath, "container path")).default([]),
+  replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`).max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`).default(1),
+  ports: z.array(portSpec).max(64, `at most 64 ports (${EMULATOR_LIMIT})`).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol")).default([]),
+  volumes: z.array(volumeSpec).max(64, `at most 64 volumes (${EMULATOR_LIMIT})`).superRefine(noDuplicates((v) => v.containerPath, "container path")).default([]),
   environment: z
-    .record(z.string(), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` }).max(32 * 1024, `environment values must be at most 32 KiB (${WHERE})`))
-    .superRefine(keysMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, `environment names must be letters, digits and _, not starting with a digit (${WHERE})`))
+    .record(z.string(), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` }).max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`))
+    .superRefine(keysMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`))
     .default({}),
-  secretRefs: z.array(zDnsLabel(WHERE)).max(64, `at most 64 secrets (${WHERE})`).superRefine(noDuplicates((n) => n, "secret")).default([]),
+  secretRefs: z.array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`)).max(64, `at most 64 secrets (${EMULATOR_LIMIT})`).superRefine(noDuplicates((n) => n, "secret")).default([]),
   updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
@@ -281,7 +289,7 @@ export interface K3sPortArgs {
   containerPort: number;
   /** TCP (default) or UDP. */
   protocol?: "TCP" | "UDP";
-  /** Eligible for a custom subdomain (default false). */
+  /** Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit). */
   http?: boolean;
 }
 
@@ -293,7 +301,11 @@ export interface K3sVolumeArgs {
 }
 
 export interface K3sServiceArgs extends WorkspaceArgs {
-  /** Unique within the workspace. Changing it replaces the service (the new one is created first). */
+  /**
+   * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
+   * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
+   * emulator enforces this one). Changing it replaces the service (the new one is created first).
+   */
   name: pulumi.Input<string>;
   /** Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy). */
   image: pulumi.Input<string>;
@@ -304,7 +316,7 @@ export interface K3sServiceArgs extends WorkspaceArgs {
   mode: pulumi.Input<"PINNED" | "SPREAD">;
   /** Instances the scheduler may use (at least one); each must be a READY node. Updated in place. */
   targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
-  /** Replica count, at least 1 (meaningful for SPREAD); default 1. Updated in place. */
+  /** Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place. */
   replicas?: pulumi.Input<number>;
   /** Published ports; default none. Updated in place. */
   ports?: pulumi.Input<pulumi.Input<K3sPortArgs>[]>;

@@ -78,3 +78,24 @@ describe("K3sSecret preview checks", () => {
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
+
+describe("K3sService http ports and where each limit comes from", () => {
+  it("accepts http on a TCP port and a plain UDP port", async () => {
+    const ports = [{ hostPort: 8080, containerPort: 80, http: true }, { hostPort: 5353, containerPort: 53, protocol: "UDP" }];
+    expect(await failures(service, { ...validService, ports })).toEqual([]);
+  });
+
+  it("refuses http on a UDP port, on the port's http property", async () => {
+    const found = await failures(service, { ...validService, ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }] });
+    expect(found).toContainEqual({ property: "ports[0].http", reason: "http applies to TCP ports only (the emulator's limit: spec part 3, Kubernetes service gives none)" });
+  });
+
+  // The spec gives a service no name pattern and replicas no maximum: the messages must not claim it does.
+  it.each([
+    ["replicas", { replicas: 101 }, "must be 1 to 100 (the emulator's limit: spec part 3, Kubernetes service gives none)"],
+    ["name", { name: "Bad_Name" }, /^must be a DNS label: .* \(Kubernetes object names; the emulator's limit: spec part 3, Kubernetes service gives none\)$/],
+  ])("says the %s limit is the emulator's, not the spec's", async (property, change, reason) => {
+    const found = await failures(service, { ...validService, ...change });
+    expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
+  });
+});

@@ -9,6 +9,7 @@ import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/
 import type { ResourceSpec } from "../../../provider/spec";
 import { bgpConfigSpec } from "../../../resources/bgpConfig";
 import { bgpPrefixSpec } from "../../../resources/bgpPrefix";
+import { firewallRuleSpec } from "../../../resources/firewallRule";
 import { floatingIpSpec } from "../../../resources/floatingIp";
 import { floatingIpAttachmentSpec } from "../../../resources/floatingIpAttachment";
 import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
@@ -323,5 +324,28 @@ describe("BgpPrefix ids", () => {
       "POST /v1/workspaces/42/bgp/prefixes": () => ({ id: big, prefix: "198.51.100.0/24", source: "MANUAL", enabled: true, community: "DEFAULT" }),
     });
     expect(await bgpPrefixSpec.api.create(ctx, { workspaceId: "42", prefix: "198.51.100.0/24", enabled: true, community: "DEFAULT" })).toEqual({ id: "12345678901234567891" });
+  });
+});
+
+describe("networking inputs at their documented boundaries", () => {
+  const rule = { instanceId: I1, type: "IPv4", protocol: "TCP", action: "ACCEPT" };
+
+  it.each([
+    ["a DDoS-filtered IPv4 address", floatingIpSpec, { family: "IPv4", ddos: true }],
+    ["an IPv6 address without ddos", floatingIpSpec, { family: "IPv6", ddos: false }],
+    ["firewall ports 1 and 65535", firewallRuleSpec, { ...rule, portStart: 1, portEnd: 65535 }],
+    ["a firewall bps limit of 10,000,000,000", firewallRuleSpec, { ...rule, bpsLimit: 10_000_000_000 }],
+    ["a firewall priority of 100", firewallRuleSpec, { ...rule, priority: 100 }],
+  ])("accepts %s", async (_what, spec, news) => {
+    expect((await check(spec, news)).failures).toEqual([]);
+  });
+
+  it.each([
+    ["an IPv6 address with ddos", floatingIpSpec, { family: "IPv6", ddos: true }, "ddos: ddos protection is for IPv4 addresses only: set ddos false for IPv6 (spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only)"],
+    ["a fractional firewall port", firewallRuleSpec, { ...rule, portStart: 80.5 }, "portStart: must be a whole port number, 1 to 65535 (spec part 3, Firewall rules)"],
+    ["a fractional firewall pps limit", firewallRuleSpec, { ...rule, ppsLimit: 0.5 }, "ppsLimit: must be a whole number, 1 to 10,000,000,000 (spec part 3, Firewall rules)"],
+    ["a fractional firewall priority", firewallRuleSpec, { ...rule, priority: 1.5 }, "priority: must be a whole number, 1 to 100 (spec part 3, Firewall rules)"],
+  ])("refuses %s, naming the property and the rule", async (_what, spec, news, failure) => {
+    expect((await check(spec, news)).failures).toContain(failure);
   });
 });
