@@ -299,7 +299,8 @@ describe("Access resources through the real pulumi engine", () => {
     const byHost: Declaration = { type: "RegistryCredential", name: "by-host", args: { registry: "https://registry.example.com", username: "deploy", password: secret("s3cret-token") } };
     // One credential per host: the one a person stored is named, not silently replaced or taken over.
     const refused = await e2e.upFails([...declaration(), byHost]);
-    expect(refused).toContain(`RegistryCredential https://registry.example.com: the workspace already has a credential for https://registry.example.com (id ${id("byHost")}); a workspace holds one per host.`);
+    // The host as check canonicalises it (spec part 1: aliases and full URLs normalise to one form).
+    expect(refused).toContain(`RegistryCredential registry.example.com: the workspace already has a credential for registry.example.com (id ${id("byHost")}); a workspace holds one per host.`);
     expect(refused).toContain(`This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "${id("byHost")}"; otherwise delete it first.`);
     expect((await api().get(`/v1/workspaces/${wid}/registries/${id("byHost")}`)).status).toBe(200);
     extra.push(
