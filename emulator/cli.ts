@@ -1,5 +1,8 @@
+#!/usr/bin/env node
 /**
- * `npm run emulator -- --port <p> [--workflow-ms <n>] [--state <file>] [--seed <n>] [--id-mode large|small]`
+ * `svc-emulator --port <p> [--workflow-ms <n>] [--state <file>] [--seed <n>] [--id-mode large|small]`
+ * (the package's bin: `npx svc-emulator` where the package is installed; `npm run --silent
+ * emulator --` in this repository)
  *
  * The first line of output is a JSON object with url, token, workspaceId and staffToken;
  * human-friendly lines follow. Serves on 127.0.0.1 until interrupted.

@@ -8,15 +8,17 @@
  * per resource whatever the size of the provider.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { PROVIDER_ENTRY } from "./packageName";
 
-// The require below resolves in the provider process and is not captured. No comment may sit
-// inside the method: its source text is what Pulumi stores in every resource's state.
+// The require below resolves in the provider process; `entry` (the package's own name plus
+// "/provider", see packageName.ts) and `kind` are captured as strings. No comment may sit inside
+// the method: its source text is what Pulumi stores in every resource's state.
 /* eslint-disable @typescript-eslint/no-require-imports */
 
-export function shimProvider(kind: string): pulumi.dynamic.ResourceProvider {
+export function shimProvider(kind: string, entry: string = PROVIDER_ENTRY): pulumi.dynamic.ResourceProvider {
   const shim = {
     configure(req: pulumi.dynamic.ConfigureRequest) {
-      return require("pulumi-svc/dist/resources/registry").install(this, kind, req);
+      return require(entry).install(this, kind, req);
     },
   };
   return shim as unknown as pulumi.dynamic.ResourceProvider;

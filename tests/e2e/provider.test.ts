@@ -32,7 +32,10 @@ describe("provider behaviour through the real pulumi engine", () => {
     for (const r of resources) {
       const shim = r.inputs.__provider as string;
       expect(shim.length).toBeLessThanOrEqual(2048);
-      expect(shim).toContain('require("pulumi-svc/dist/resources/registry")');
+      // The package's documented entry point, built from its own name; never a dist path.
+      expect(shim).toMatch(/require\(entry\)/);
+      expect(shim).toContain('"pulumi-svc/provider"');
+      expect(shim).not.toContain("dist/");
     }
   });
 

@@ -230,10 +230,10 @@ describe("node dist/emulator/cli.js", () => {
   });
 });
 
-describe("npm run emulator", () => {
-  it("prints the JSON line first on stdout (npm's banner goes to stderr) and serves", async () => {
+describe("npm run --silent emulator", () => {
+  it("prints the JSON line first on stdout (--silent drops npm's banner) and serves", async () => {
     // Its own process group, so the whole npm -> sh -> node chain can be stopped together.
-    const emu = await launch("npm", ["run", "emulator", "--", "--port", "0"], true);
+    const emu = await launch("npm", ["run", "--silent", "emulator", "--", "--port", "0"], true);
     expect(JSON.parse(emu.firstLine)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), token: expect.any(String), workspaceId: expect.any(String), staffToken: expect.any(String) });
     const ws = await getJson(`${emu.info.url}/v1/workspaces/${emu.info.workspaceId}`, emu.info.token);
     expect(ws.status).toBe(200);

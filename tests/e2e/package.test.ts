@@ -1,0 +1,131 @@
+/**
+ * The package as a user gets it: `npm pack`, repacked under a scoped name (`@acme/pulumi-svc`),
+ * installed from the tarball into a fresh project outside the repository next to that project's
+ * own @pulumi/pulumi, the emulator started from the installed package (`npx svc-emulator`), and a
+ * stack brought up, previewed clean and destroyed through the real pulumi engine.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { LocalWorkspace, type Stack } from "@pulumi/pulumi/automation";
+
+jest.setTimeout(600_000);
+
+const REPO = path.resolve(__dirname, "..", "..");
+const SCOPED = "@acme/pulumi-svc";
+const SDK = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@pulumi/pulumi"];
+
+const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_update_notifier: "false" } });
+
+/** npm pack of `dir` into `dest` (scripts off: dist is built already); the tarball's path. */
+function pack(dir: string, dest: string): string {
+  const out = run("npm", ["pack", "--ignore-scripts", "--pack-destination", dest], dir);
+  return path.join(dest, out.trim().split("\n").pop()!);
+}
+
+/** Starts the installed package's emulator and resolves its first stdout line. */
+function startEmulator(cwd: string): Promise<{ child: ChildProcess; info: { url: string; token: string; workspaceId: string } }> {
+  const child = spawn("npx", ["--no-install", "svc-emulator", "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  return new Promise((resolve, reject) => {
+    let out = "";
+    let err = "";
+    child.stderr!.on("data", (d) => (err += d));
+    child.stdout!.on("data", (d) => {
+      out += d;
+      const nl = out.indexOf("\n");
+      if (nl >= 0) resolve({ child, info: JSON.parse(out.slice(0, nl)) });
+    });
+    child.on("exit", (code) => reject(new Error(`svc-emulator exited (${code}) before its first line: ${err}`)));
+  });
+}
+
+const PROGRAM = `
+const pulumi = require("@pulumi/pulumi");
+const svc = require("${SCOPED}");
+const plan = svc.getPlanOutput({ name: "lightning-1" });
+const net = new svc.Vpc("net", { name: "pkg-net", description: "from a tarball", range: "10.9.0.0/16" });
+exports.planId = plan.id;
+exports.vlan = net.vlan;
+`;
+
+describe("the package installed from a tarball under a scoped name", () => {
+  let work: string;
+  let project: string;
+  let emulator: { child: ChildProcess; info: { url: string; token: string; workspaceId: string } } | undefined;
+  let stack: Stack;
+
+  beforeAll(() => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "svc-package-"));
+    project = path.join(work, "user-stack");
+    fs.mkdirSync(project);
+  });
+  afterAll(async () => {
+    if (emulator?.child.pid) process.kill(-emulator.child.pid, "SIGTERM");
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it("packs only what users run: built code, README, LICENSE", () => {
+    const tarball = pack(REPO, work);
+    const files = run("tar", ["-tzf", tarball], work).trim().split("\n");
+    expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/README.md", "package/LICENSE", "package/dist/index.js", "package/dist/index.d.ts", "package/dist/emulator/cli.js"]));
+    expect(files.filter((f) => /^package\/(tests|bench|scripts|\.ci|examples|provider|resources|emulator\/.*\.ts)\b/.test(f) || /\.map$|tsbuildinfo/.test(f))).toEqual([]);
+  });
+
+  it("installs beside the project's own @pulumi/pulumi with one SDK copy", () => {
+    // Repack under a scoped name: nothing in the package may depend on being called pulumi-svc.
+    const unpacked = path.join(work, "unpacked");
+    fs.mkdirSync(unpacked);
+    run("tar", ["-xzf", pack(REPO, work), "-C", unpacked], work);
+    const manifest = path.join(unpacked, "package", "package.json");
+    fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, "utf8")), name: SCOPED }, null, 2));
+    const scoped = pack(path.join(unpacked, "package"), work);
+
+    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "user-stack", private: true, main: "index.js", dependencies: { [SCOPED]: `file:${scoped}`, "@pulumi/pulumi": SDK } }, null, 2));
+    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: user-stack\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(project, "index.js"), PROGRAM);
+    run("npm", ["install", "--no-audit", "--no-fund"], project);
+    const copies = run("npm", ["ls", "@pulumi/pulumi", "--all", "--parseable"], project).trim().split("\n").filter(Boolean);
+    expect(copies).toEqual([path.join(project, "node_modules", "@pulumi", "pulumi")]);
+  });
+
+  it("runs its emulator with npx svc-emulator (the same first JSON line)", async () => {
+    emulator = await startEmulator(project);
+    expect(emulator.info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), token: expect.any(String), workspaceId: expect.any(String), staffToken: expect.any(String) });
+  });
+
+  it("brings a stack up, previews it clean and destroys it", async () => {
+    const home = path.join(work, ".pulumi-home");
+    const backend = path.join(work, ".pulumi-state");
+    fs.mkdirSync(home);
+    fs.mkdirSync(backend);
+    const envVars = {
+      PULUMI_HOME: home,
+      PULUMI_BACKEND_URL: `file://${backend}`,
+      PULUMI_CONFIG_PASSPHRASE: "package-e2e",
+      PULUMI_SKIP_UPDATE_CHECK: "true",
+      PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+      PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
+      SVC_BASE_URL: "",
+      SVC_TOKEN: "",
+      SVC_WORKSPACE_ID: "",
+    };
+    stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: project }, { workDir: project, envVars, pulumiHome: home });
+    const { url, token, workspaceId } = emulator!.info;
+    await stack.setAllConfig({ "svc:baseUrl": { value: url }, "svc:token": { value: token, secret: true }, "svc:workspaceId": { value: workspaceId } });
+
+    const up = await stack.up({ color: "never" });
+    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    expect(up.outputs.planId.value).toMatch(/^\d+$/);
+    const state = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
+    const vpc = state.resources.find((r) => r.type === "pulumi-nodejs:dynamic/svc:Vpc")!;
+    expect(vpc.inputs.__provider).toContain(`"${SCOPED}/provider"`);
+
+    const preview = await stack.preview({ color: "never" });
+    expect(preview.changeSummary).toEqual({ same: 2 });
+
+    await stack.destroy({ color: "never" });
+    const inventory = (await (await fetch(`${url}/_emulator/inventory`)).json()) as { total: number };
+    expect(inventory.total).toBe(0);
+  });
+});
