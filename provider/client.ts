@@ -32,6 +32,27 @@ export interface RetryEvent {
 /** Connection errors that prove the request never reached the server. */
 const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
 
+/**
+ * A request that never reached the server (refused, no such host): the message names the address,
+ * which is what a person has to check, and the settings it comes from.
+ */
+export class UnreachableError extends NetworkError {
+  constructor(
+    method: string,
+    path: string,
+    code: string,
+    readonly baseUrl: string,
+  ) {
+    super(method, path, code, true);
+    this.message = `${method} ${path} failed: nothing answers at ${baseUrl} (${code}); check svc:baseUrl / SVC_BASE_URL and that the API is reachable from here`;
+  }
+}
+
+/** The line a retry prints: what failed, how, and when it is tried again. */
+export function retryMessage(e: RetryEvent): string {
+  return `${e.method} ${e.path} answered ${e.cause}; retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1})`;
+}
+
 function serializeQuery(query: Query): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
@@ -81,9 +102,12 @@ export class SvcClient {
     });
   }
 
-  /** The same client, retrying only while the wait ends before `deadline` (one operation's view). */
-  withDeadline(deadline: number): SvcClient {
-    return new SvcClient(this.config, { ...this.options, deadline }, this.http);
+  /**
+   * The same client, retrying only while the wait ends before `deadline` (one operation's view);
+   * `onRetry`, when given, reports that operation's retries in its own words.
+   */
+  withDeadline(deadline: number, onRetry?: (e: RetryEvent) => void): SvcClient {
+    return new SvcClient(this.config, { ...this.options, deadline, ...(onRetry ? { onRetry } : {}) }, this.http);
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
@@ -102,7 +126,7 @@ export class SvcClient {
         });
       } catch (err) {
         const code = (err as { code?: string }).code ?? "ERROR";
-        network = new NetworkError(method, path, code, NOT_SENT_CODES.has(code));
+        network = NOT_SENT_CODES.has(code) ? new UnreachableError(method, path, code, this.config.baseUrl) : new NetworkError(method, path, code, false);
       }
       if (response && response.status < 300) return this.parse<T>(response);
 

@@ -4,8 +4,9 @@
  *
  * Dynamic providers receive the whole stack configuration through `configure` (the engine
  * passes every key with its namespace), so the token never travels through resource inputs and
- * never reaches a resource's state. Problems are reported at the first operation that needs the
- * API, with what to set.
+ * never reaches a resource's state. Problems are reported by every resource's `check` (so
+ * `pulumi preview` fails with them), each distinct problem in full once per provider process
+ * (`reportOnce`), with what to set.
  */
 import { isIP } from "node:net";
 import { ConfigError } from "./errors";
@@ -59,15 +60,64 @@ export function validateBaseUrl(raw: string): string {
   return `${url.protocol}//${url.host}`;
 }
 
-export function resolveConfig(sources: ConfigSources): ProviderConfig {
+/** The setting a configuration problem is about, as a person sets it. */
+export type Setting = "svc:baseUrl" | "svc:token" | "svc:workspaceId";
+
+export interface ConfigProblem {
+  setting: Setting;
+  /** What is wrong and what to set: the whole message a person reads. */
+  message: string;
+}
+
+/** Every problem of the configuration (none when it is usable), in the order a person fixes them. */
+export function configProblems(sources: ConfigSources): ConfigProblem[] {
+  const problems: ConfigProblem[] = [];
   const rawUrl = pick(sources, "svc:baseUrl", "SVC_BASE_URL");
-  if (!rawUrl) throw new ConfigError("no API address: set svc:baseUrl (pulumi config set svc:baseUrl https://...) or SVC_BASE_URL");
-  const baseUrl = validateBaseUrl(rawUrl);
-  const token = pick(sources, "svc:token", "SVC_TOKEN");
-  if (!token) throw new ConfigError("no API token: set svc:token (pulumi config set --secret svc:token <token>) or SVC_TOKEN");
-  const workspaceId = pick(sources, "svc:workspaceId", "SVC_WORKSPACE_ID") ?? null;
-  if (workspaceId !== null && !/^\d+$/.test(workspaceId)) {
-    throw new ConfigError(`svc:workspaceId "${workspaceId}" is not a workspace identifier (digits only)`);
+  if (!rawUrl) problems.push({ setting: "svc:baseUrl", message: "no API address: set svc:baseUrl (pulumi config set svc:baseUrl https://...) or SVC_BASE_URL" });
+  else {
+    try {
+      validateBaseUrl(rawUrl);
+    } catch (err) {
+      problems.push({ setting: "svc:baseUrl", message: (err as Error).message });
+    }
   }
-  return { baseUrl, token, workspaceId };
+  if (!pick(sources, "svc:token", "SVC_TOKEN")) problems.push({ setting: "svc:token", message: "no API token: set svc:token (pulumi config set --secret svc:token <token>) or SVC_TOKEN" });
+  const workspaceId = pick(sources, "svc:workspaceId", "SVC_WORKSPACE_ID");
+  if (workspaceId !== undefined && !/^\d+$/.test(workspaceId)) {
+    problems.push({ setting: "svc:workspaceId", message: `svc:workspaceId "${workspaceId}" is not a workspace identifier (digits only)` });
+  }
+  return problems;
+}
+
+export function resolveConfig(sources: ConfigSources): ProviderConfig {
+  const [first] = configProblems(sources);
+  if (first) throw new ConfigError(first.message);
+  return {
+    baseUrl: validateBaseUrl(pick(sources, "svc:baseUrl", "SVC_BASE_URL")!),
+    token: pick(sources, "svc:token", "SVC_TOKEN")!,
+    workspaceId: pick(sources, "svc:workspaceId", "SVC_WORKSPACE_ID") ?? null,
+  };
+}
+
+/** A check failure as the engine takes it (pulumi.dynamic.CheckFailure). */
+export interface ConfigFailure {
+  property: string;
+  reason: string;
+}
+
+/**
+ * The check failures for some problems, each distinct problem in full only the first time it is
+ * reported in this process (`reported` remembers): every resource's check fails, so the preview
+ * fails, but a person reads each message once. Later resources carry a short pointer to it.
+ *
+ * The property is left empty: the engine then prints `<type> resource '<name>' has a problem:
+ * <reason>` rather than `property svc:token value {<nil>}`, as the setting is not an input.
+ */
+export function reportOnce(problems: ConfigProblem[], reported: Set<string>): ConfigFailure[] {
+  return problems.map((p) => {
+    const key = `${p.setting}\n${p.message}`;
+    if (reported.has(key)) return { property: "", reason: `${p.setting}: the problem reported in full for the first resource checked` };
+    reported.add(key);
+    return { property: "", reason: p.message };
+  });
 }

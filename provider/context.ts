@@ -2,12 +2,17 @@
  * What a resource's API mapping gets for one operation: the client, the configuration, the
  * deadline from `timeouts`, and waiting/progress helpers already labelled with the resource and
  * the operation.
+ *
+ * An operation is one provider method call (`runOperation`); its context starts a heartbeat
+ * (provider/progress.ts) that stops when the call ends, so work that takes longer than 10 s says
+ * so, and quick work prints nothing extra.
  */
-import type { SvcClient } from "./client";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { retryMessage, type SvcClient } from "./client";
 import type { ProviderConfig } from "./config";
 import type { Workflow } from "./envelope";
 import { persist } from "./persist";
-import { progress } from "./progress";
+import { detail, notice, startHeartbeat } from "./progress";
 import { waitForState, waitForWorkflow } from "./workflows";
 
 /** Whether an API timestamp is from this operation (allowing a minute of clock skew). */
@@ -29,14 +34,39 @@ export interface OperationContext {
   waitForWorkflow(workflow: Workflow | null | undefined, step: string): Promise<void>;
   /** Polls `read` until `settled` (true) or failure (a message). */
   waitForState<R>(read: () => Promise<R>, settled: (r: R) => boolean | string, stateOf: (r: R) => string, step: string): Promise<R>;
+  /** A line a person should see whatever the verbosity: a recovery, a refusal waited out, something left behind. */
   progress(message: string): void;
+  /** A routine step, shown only with PULUMI_SVC_VERBOSE=1 (absent from hand-made test contexts). */
+  detail?(message: string): void;
   /** Runs a lookup that must not give up on a transient failure: tried again until the deadline. */
   persistently<R>(what: string, lookup: () => Promise<R>): Promise<R>;
 }
 
-export function makeContext(shared: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): OperationContext {
-  // Every request of the operation retries only while its wait ends before the deadline.
-  const client = shared.withDeadline(deadline);
+/** The context the lifecycle makes: every member present. */
+export type LiveContext = OperationContext & { detail(message: string): void };
+
+/** What ends with the operation running in this async context (its heartbeats). */
+const operationScope = new AsyncLocalStorage<Set<() => void>>();
+
+/** Runs one provider method as one operation: whatever its contexts started stops when it ends. */
+export async function runOperation<T>(fn: () => Promise<T>): Promise<T> {
+  const endings = new Set<() => void>();
+  try {
+    return await operationScope.run(endings, fn);
+  } finally {
+    for (const end of endings) end();
+  }
+}
+
+export function makeContext(shared: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): LiveContext {
+  // Every request of the operation retries only while its wait ends before the deadline, and
+  // says so under the resource's name.
+  const client = shared.withDeadline(deadline, (e) => notice(label, retryMessage(e)));
+  // Outside an operation (a hand-made context) there is nothing to stop a heartbeat: none starts.
+  const scope = operationScope.getStore();
+  const heartbeat = scope ? startHeartbeat(label, operation) : undefined;
+  if (heartbeat) scope!.add(() => heartbeat.stop());
+  const status = (text: string | undefined) => heartbeat?.status(text);
   return {
     client,
     config,
@@ -46,17 +76,26 @@ export function makeContext(shared: SvcClient, config: ProviderConfig, label: st
     startedAt: Date.now(),
     async waitForWorkflow(workflow, step) {
       if (!workflow) return;
-      await waitForWorkflow(client, workflow, { deadline, label, operation: step });
+      try {
+        await waitForWorkflow(client, workflow, { deadline, label, operation: step, onState: status });
+      } finally {
+        status(undefined);
+      }
     },
-    waitForState(read, settled, stateOf, step) {
-      return waitForState(read, settled, { deadline, label, operation: step, stateOf });
+    async waitForState(read, settled, stateOf, step) {
+      try {
+        return await waitForState(read, settled, { deadline, label, operation: step, stateOf, onState: status });
+      } finally {
+        status(undefined);
+      }
     },
-    progress: (message) => progress(label, message),
+    progress: (message) => notice(label, message),
+    detail: (message) => detail(label, message),
     persistently: (what, lookup) =>
       persist(lookup, {
         deadline,
         what,
-        onRetry: (err, delayMs) => progress(label, `${what} failed (${err.message}); trying again in ${(delayMs / 1000).toFixed(1)}s`),
+        onRetry: (err, delayMs) => notice(label, `${what} failed (${err.message}); trying again in ${(delayMs / 1000).toFixed(1)}s`),
       }),
   };
 }

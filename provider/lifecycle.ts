@@ -19,7 +19,7 @@ import { ApiError, sentences, WorkflowError } from "./errors";
 import { isAmbiguous, type SvcClient } from "./client";
 import { pendingId, pendingSince } from "./pending";
 import type { ProviderConfig } from "./config";
-import { makeContext, type OperationContext } from "./context";
+import { makeContext, runOperation, type LiveContext, type OperationContext } from "./context";
 import { deadlineFor, parseDuration, type Timeouts } from "./timeouts";
 import { waitUntil } from "./workflows";
 import type { Created, Outputs, Policy, ResourceSpec } from "./spec";
@@ -53,6 +53,12 @@ export interface ProviderRuntime {
   client(): SvcClient;
   /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
   defaultWorkspace(): string | null;
+  /**
+   * Configuration problems for `check` to report (provider/runtime.ts): missing or malformed
+   * settings, and with `probeTheApi` whether the API answers and accepts the token (once per
+   * process). Each distinct problem comes in full once per process, then as a short pointer.
+   */
+  preflight?(probeTheApi: boolean): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
 export function containsUnknown(value: unknown): boolean {
@@ -111,8 +117,17 @@ function forPeople<T extends object>(provider: T): T {
   return wrapped as T;
 }
 
+/** Each method call is one operation (provider/context.ts): its heartbeat stops when the call ends. */
+function asOperations<T extends object>(provider: T): T {
+  const wrapped: Record<string, unknown> = {};
+  for (const [name, method] of Object.entries(provider)) {
+    wrapped[name] = (...args: unknown[]) => runOperation(() => (method as (...a: unknown[]) => Promise<unknown>)(...args));
+  }
+  return wrapped as T;
+}
+
 export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
-  return forPeople(buildSpecProvider(spec, runtime));
+  return forPeople(asOperations(buildSpecProvider(spec, runtime)));
 }
 
 function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
@@ -135,7 +150,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   const label = (inputs: Partial<I>, id?: string) =>
     spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
 
-  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string): OperationContext => {
+  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string): LiveContext => {
     const timeouts = inputs.timeouts as Timeouts | undefined;
     const op = operation === "read" ? "update" : operation;
     return makeContext(runtime.client(), runtime.config(), label(inputs, id), operation, deadlineFor(op, timeouts));
@@ -282,7 +297,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     return id;
   };
 
-  const runUpdateSteps = async (ctx: OperationContext, id: string, olds: O, news: I, fields: string[], only?: string[]) => {
+  const runUpdateSteps = async (ctx: LiveContext, id: string, olds: O, news: I, fields: string[], only?: string[]) => {
     const byStep = new Map<string, string[]>();
     for (const f of fields) {
       const p = policyOf(f, olds[f], news[f]);
@@ -298,7 +313,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       if (!changed?.length) continue;
       const run = spec.api.update?.[step];
       if (!run) throw new Error(`internal: ${spec.kind} has no update step "${step}"`);
-      ctx.progress(`updating ${changed.join(", ")}`);
+      ctx.detail(`updating ${changed.join(", ")}`);
       let current = olds;
       for (let attempt = 1; ; attempt++) {
         try {
@@ -321,7 +336,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   };
 
   /** Adoption: take over an existing resource by id, then converge it to the declared inputs. */
-  const adopt = async (ctx: OperationContext, inputs: I, provider: unknown) => {
+  const adopt = async (ctx: LiveContext, inputs: I, provider: unknown) => {
     const id = inputs.adoptId as string;
     const current = await spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
     if (!current) throw new Error(`${ctx.label}: adoptId ${id}: no such ${spec.kind} is visible to this token`);
@@ -338,6 +353,20 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     } catch (err) {
       throw await partialFailure(ctx, id, inputs, provider, err);
     }
+  };
+
+  /**
+   * The managed fields whose value in the API differs from the recorded one, in one line (or
+   * undefined): the next up sets them back to the declaration, in place or by replacement.
+   */
+  const driftNotice = (recorded: Record<string, unknown>, current: Record<string, unknown>): string | undefined => {
+    const drifted = managedFields.filter((f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isEqual(recorded[f], current[f]));
+    if (!drifted.length) return undefined;
+    const replacing = drifted.filter((f) => current[f] !== undefined && policyOf(f, current[f], recorded[f]).kind === "replace");
+    const next = replacing.length
+      ? `the next pulumi up reverts them, replacing the ${spec.kind} for ${replacing.join(", ")} (set only at creation), unless the declaration changes to match`
+      : "the next pulumi up reverts them, unless the declaration changes to match";
+    return `drifted outside Pulumi: ${drifted.join(", ")}; ${next}`;
   };
 
   const provider = {
@@ -381,7 +410,13 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
           if (reason) failures.push({ property: rule.property ?? rule.fields[0], reason });
         }
       }
-      return { inputs, failures };
+      // The provider's configuration, reported here so that preview fails on what up would fail
+      // on. The API itself is asked (once per process) only when this resource's inputs are valid
+      // and the plan will call it: a create, or a change. An unchanged stack, or a preview that
+      // only rejects bad inputs, sends nothing.
+      const planned = !olds || !Object.keys(olds).length || changedFields(olds, inputs).length > 0;
+      const config = (await runtime.preflight?.(failures.length === 0 && planned)) ?? [];
+      return { inputs, failures: [...config, ...failures] };
     },
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
@@ -410,7 +445,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       await refuseConflict(ctx, inputs);
       const created = await createWithRecovery(ctx, inputs, props[PROVIDER_KEY]);
       created.id = await idOfCreated(ctx, inputs, created, props[PROVIDER_KEY]);
-      ctx.progress(`created id ${created.id}`);
+      ctx.detail(`created id ${created.id}`);
       try {
         await ctx.waitForWorkflow(created.workflow, "create");
         const carry = { ...inputs, ...(created.outputs ?? {}) };
@@ -438,7 +473,13 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       if (realId !== id) ctx.progress(`the pending create ${id} made ${spec.kind} ${realId}; recorded under its id`);
       const outs = await spec.api.read(ctx, realId, prior as Partial<O> & Partial<I>);
       if (!outs) return { id: "", props: {} };
-      return { id: realId, props: finalize(outs, prior) };
+      const current = finalize(outs, prior);
+      // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.
+      if (realId === id) {
+        const drift = driftNotice(prior, current);
+        if (drift) ctx.progress(drift);
+      }
+      return { id: realId, props: current };
     },
 
     async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
@@ -502,7 +543,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
         operation: "delete",
         describe: () => "the resource still exists",
       });
-      ctx.progress("deleted");
+      ctx.detail("deleted");
     },
   } as pulumi.dynamic.ResourceProvider;
   return provider;

@@ -12,6 +12,10 @@
  *   the API answers before doing anything; a connection that was never established). Any other
  *   failure of a POST is *ambiguous*: the caller decides (a create looks the resource up by its
  *   unique name and adopts it).
+ * - A request that never reached the server (connection refused, DNS failure) is tried only a few
+ *   times (`maxNotSentAttempts`): an address nothing answers at rarely starts answering within
+ *   seconds, and ten tries kept a person waiting 10-30 s before saying so. A short outage is still ridden out, and
+ *   the lookups that decide whether a create happened keep trying until the deadline (persist.ts).
  */
 export interface RetryPolicy {
   maxAttempts: number;
@@ -20,10 +24,15 @@ export interface RetryPolicy {
   maxDelayMs: number;
   /** Longest Retry-After honoured as sent (a sanity bound against absurd values). */
   maxRetryAfterMs?: number;
+  /** Attempts when the request never reached the server (refused, DNS); `maxAttempts` when unset. */
+  maxNotSentAttempts?: number;
 }
 
-/** Ten attempts: a request that fails a third of the time still gets through 99.998% of the time. */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+/**
+ * Ten attempts: a request that fails a third of the time still gets through 99.998% of the time.
+ * Four when nothing answers at the address: about 1-2 s of waiting, then the error names it.
+ */
+export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, maxNotSentAttempts: 4 };
 
 /**
  * Statuses that mean "try again later": 429 (spec part 1, "Errors": back off and retry) and the
@@ -70,7 +79,8 @@ export function decide(a: Attempt, policy: RetryPolicy = DEFAULT_RETRY_POLICY, r
   if (!transient) return { retry: false, ambiguous: false };
   const unprocessed = a.status === 429 || a.network?.notSent === true;
   if (!repeatable && !unprocessed) return { retry: false, ambiguous: true };
-  if (a.attempt >= policy.maxAttempts) return { retry: false, ambiguous: !repeatable && !unprocessed };
+  const limit = a.network?.notSent ? Math.min(policy.maxAttempts, policy.maxNotSentAttempts ?? policy.maxAttempts) : policy.maxAttempts;
+  if (a.attempt >= limit) return { retry: false, ambiguous: !repeatable && !unprocessed };
   const delayMs = a.retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, policy, random);
   if (a.remainingMs !== undefined && delayMs >= a.remainingMs) return { retry: false, ambiguous: !repeatable && !unprocessed };
   return { retry: true, delayMs };

@@ -1,30 +1,78 @@
 /**
  * The provider process's configuration and client: set by `configure` (the engine sends the
- * stack configuration), resolved lazily so a bad setting is reported at the first operation that
- * needs the API, with what to set.
+ * stack configuration), resolved lazily for the operations that need the API.
+ *
+ * `preflight` is what `check` reports about them, so `pulumi preview` fails on a configuration
+ * that `pulumi up` would fail on: missing or malformed settings always, and, once per process,
+ * whether the API answers at the base URL and accepts the token (one cheap GET). Each distinct
+ * problem is reported in full once per process.
  */
 import { SvcClient } from "./client";
-import { resolveConfig, type ConfigSources, type ProviderConfig } from "./config";
-import { progress } from "./progress";
+import { configProblems, reportOnce, resolveConfig, type ConfigFailure, type ConfigProblem, type ConfigSources, type ProviderConfig } from "./config";
+import { ApiError, NetworkError } from "./errors";
 import type { ProviderRuntime } from "./lifecycle";
 
 let sources: ConfigSources = { get: () => undefined, env: process.env };
+let sourcesKey = "";
 let cached: { config: ProviderConfig; client: SvcClient } | undefined;
+let probe: Promise<ConfigProblem[]> | undefined;
+/** Problems already reported in full by this process. */
+const reported = new Set<string>();
 
+const SETTINGS = [
+  ["svc:baseUrl", "SVC_BASE_URL"],
+  ["svc:token", "SVC_TOKEN"],
+  ["svc:workspaceId", "SVC_WORKSPACE_ID"],
+] as const;
+
+/**
+ * Called by every resource's `configure` (the engine configures each resource's provider before
+ * using it) with the same stack configuration: what was resolved and probed is kept unless the
+ * settings themselves change.
+ */
 export function setConfigSources(next: ConfigSources): void {
+  const key = JSON.stringify(SETTINGS.map(([k, env]) => [next.get(k) ?? null, next.env[env] ?? null]));
   sources = next;
+  if (key === sourcesKey) return;
+  sourcesKey = key;
   cached = undefined;
+  probe = undefined;
 }
 
 function resolved() {
   if (!cached) {
     const config = resolveConfig(sources);
-    const client = new SvcClient(config, {
-      onRetry: (e) => progress("api", `${e.method} ${e.path} answered ${e.cause}; retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1})`),
-    });
-    cached = { config, client };
+    // Retries are reported by each operation's view of the client (context.ts), under its resource.
+    cached = { config, client: new SvcClient(config) };
   }
   return cached;
+}
+
+/** The request the probe sends: the plan catalogue, which any valid token may read (spec part 2, Plans). */
+export const PROBE_PATH = "/v1/plans";
+
+const answered = (err: ApiError) => `GET ${PROBE_PATH} answered ${err.status}${err.reason ? `: ${err.reason}` : ""}`;
+
+/**
+ * One cheap authenticated GET: a problem when nothing answers at the base URL or the API rejects
+ * the token. Anything else (a 5xx, a timeout) is left to the operations, which retry.
+ */
+export async function probeApi(config: ProviderConfig, client: SvcClient = new SvcClient(config, { timeoutMs: 10_000 })): Promise<ConfigProblem[]> {
+  try {
+    await client.withDeadline(Date.now() + 15_000).request("GET", PROBE_PATH, { query: { limit: 1 } });
+    return [];
+  } catch (err) {
+    if (err instanceof NetworkError && err.notSent) {
+      return [{ setting: "svc:baseUrl", message: `the API at ${config.baseUrl} cannot be reached (${err.code}): check svc:baseUrl (or SVC_BASE_URL) and that the API is reachable from here` }];
+    }
+    if (err instanceof ApiError && err.status === 401) {
+      return [{ setting: "svc:token", message: `the API at ${config.baseUrl} rejects the token (${answered(err)}): set a valid API token with pulumi config set --secret svc:token <token> (or SVC_TOKEN)` }];
+    }
+    if (err instanceof ApiError && err.status === 403) {
+      return [{ setting: "svc:token", message: `the API at ${config.baseUrl} refuses the token (${answered(err)}): check its grants, or set another with pulumi config set --secret svc:token <token> (or SVC_TOKEN)` }];
+    }
+    return [];
+  }
 }
 
 export const processRuntime: ProviderRuntime = {
@@ -33,5 +81,10 @@ export const processRuntime: ProviderRuntime = {
   defaultWorkspace: () => {
     const v = sources.get("svc:workspaceId") ?? sources.env.SVC_WORKSPACE_ID;
     return v ? v : null;
+  },
+  async preflight(probeTheApi: boolean): Promise<ConfigFailure[]> {
+    const problems = configProblems(sources);
+    if (!problems.length && probeTheApi) problems.push(...(await (probe ??= probeApi(resolved().config))));
+    return reportOnce(problems, reported);
   },
 };

@@ -2,12 +2,14 @@
  * Waiting on asynchronous work, the one way: `waitUntil` polls with backoff (from 200 ms, x1.5,
  * with jitter, never more than 5 s) until a condition holds or a deadline passes.
  * `waitForWorkflow` waits for a workflow to end (FAILED, ABORTED and TIMED_OUT become errors
- * naming the operation and the resource); `waitForState` waits for a resource to settle.
+ * naming the operation and the resource); `waitForState` waits for a resource to settle. Each state
+ * seen is a detail line (shown with PULUMI_SVC_VERBOSE=1) and goes to `onState`, which the
+ * operation's heartbeat shows ("still creating… (30s elapsed; workflow RUNNING)").
  */
 import type { SvcClient } from "./client";
 import { DeadlineError, WorkflowError } from "./errors";
 import { workflowOf, type Workflow } from "./envelope";
-import { progress } from "./progress";
+import { detail } from "./progress";
 
 export interface PollOptions {
   /** Absolute time (ms since epoch) after which waiting fails. */
@@ -18,6 +20,8 @@ export interface PollOptions {
   operation: string;
   initialDelayMs?: number;
   maxDelayMs?: number;
+  /** Told what is being waited on as it changes ("workflow RUNNING", "PROVISIONING"). */
+  onState?: (status: string) => void;
 }
 
 export const POLL_INITIAL_MS = 200;
@@ -62,12 +66,16 @@ const FAILED_STATES = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
 export async function waitForWorkflow(client: SvcClient, start: Workflow, opts: PollOptions): Promise<Workflow> {
   let last = start;
   const began = Date.now();
-  progress(opts.label, `${opts.operation}: workflow ${start.name || ""} ${start.id} ${start.state}`.replace(/\s+/g, " "));
+  detail(opts.label, `${opts.operation}: workflow ${start.name || ""} ${start.id} ${start.state}`.replace(/\s+/g, " "));
+  opts.onState?.(`workflow ${start.state}`);
   const done = await waitUntil(
     async () => {
       if (last.state === "COMPLETED" || FAILED_STATES.has(last.state)) return last;
       const next = workflowOf(await client.get(`/v1/workflows/${last.id}`));
-      if (next.state !== last.state) progress(opts.label, `${opts.operation}: workflow ${next.id} ${next.state} (${((Date.now() - began) / 1000).toFixed(1)}s)`);
+      if (next.state !== last.state) {
+        detail(opts.label, `${opts.operation}: workflow ${next.id} ${next.state} (${((Date.now() - began) / 1000).toFixed(1)}s)`);
+        opts.onState?.(`workflow ${next.state}`);
+      }
       last = next;
       return next.state === "COMPLETED" || FAILED_STATES.has(next.state) ? next : undefined;
     },
@@ -91,7 +99,8 @@ export async function waitForState<R>(read: () => Promise<R>, settled: (r: R) =>
       current = await read();
       const state = opts.stateOf(current);
       if (state !== lastState) {
-        if (lastState) progress(opts.label, `${opts.operation}: ${state}`);
+        if (lastState) detail(opts.label, `${opts.operation}: ${state}`);
+        opts.onState?.(state);
         lastState = state;
       }
       const verdict = settled(current);

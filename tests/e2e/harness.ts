@@ -109,7 +109,7 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-function pulumiEnv(home: string, backend: string): Record<string, string> {
+function pulumiEnv(home: string, backend: string, verbose = false): Record<string, string> {
   return {
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
@@ -123,6 +123,8 @@ function pulumiEnv(home: string, backend: string): Record<string, string> {
     SVC_BASE_URL: "",
     SVC_TOKEN: "",
     SVC_WORKSPACE_ID: "",
+    // The provider's progress: quiet by default (what a person sees), every step when verbose.
+    PULUMI_SVC_VERBOSE: verbose ? "1" : "",
   };
 }
 
@@ -146,6 +148,8 @@ export interface E2EOptions {
   staff?: boolean;
   /** Share another E2E's emulator (a second stack, e.g. with the staff token); it is left running on stop. */
   emulator?: TestEmulator;
+  /** Run the provider with PULUMI_SVC_VERBOSE=1: every step's progress line, as before it was quiet by default. */
+  verbose?: boolean;
 }
 
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
@@ -155,7 +159,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   const backend = path.join(dir, ".pulumi-state");
   fs.mkdirSync(home);
   fs.mkdirSync(backend);
-  const envVars = pulumiEnv(home, backend);
+  const envVars = pulumiEnv(home, backend, options.verbose);
   const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },

@@ -2,6 +2,8 @@
  * What every resource shares, through the real engine: the serialized provider stays tiny, the
  * token never reaches state or logs, secret inputs stay secret, configuration problems are clear
  * errors, the environment fallbacks work, retries and deadlines behave, timeouts never diff.
+ * The provider runs with PULUMI_SVC_VERBOSE=1 here, so every step's line is printed (the quiet
+ * default is tests/e2e/messages.test.ts).
  */
 import { secret, startE2E, type Declaration, type E2E } from "./harness";
 
@@ -18,7 +20,7 @@ describe("provider behaviour through the real pulumi engine", () => {
   ];
 
   beforeAll(async () => {
-    e2e = await startE2E("provider");
+    e2e = await startE2E("provider", { verbose: true });
     plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-1" })).body.items[0].id;
   });
   afterAll(async () => {
@@ -57,7 +59,7 @@ describe("provider behaviour through the real pulumi engine", () => {
     expect(vm.inputs.cloudInit).toEqual(envelope);
   });
 
-  it("prints progress a person can follow: operations, workflow states, ids", async () => {
+  it("with PULUMI_SVC_VERBOSE=1, prints every step: operations, workflow states, ids", async () => {
     expect(e2e.output()).toMatch(/svc: Instance "prov-vm": create: workflow create-instance \d+ QUEUED/);
     expect(e2e.output()).toMatch(/svc: Instance "prov-vm": create: workflow \d+ COMPLETED \(\d+\.\ds\)/);
     expect(e2e.output()).toMatch(/svc: Disk "scratch": created id \d+/);
@@ -125,7 +127,7 @@ describe("provider behaviour through the real pulumi engine", () => {
     expect((await e2e.inventoryTotal()).total).toBe(0);
   });
 
-  it("reports a missing token at the first operation, naming what to set", async () => {
+  it("reports a missing token at preview (check), naming what to set", async () => {
     await e2e.stack.removeConfig("svc:token");
     const message = await e2e.upFails(base());
     expect(message).toMatch(/no API token: set svc:token .*SVC_TOKEN/);

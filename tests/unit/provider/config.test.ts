@@ -1,4 +1,4 @@
-import { isLoopbackHost, resolveConfig } from "../../../provider/config";
+import { configProblems, isLoopbackHost, reportOnce, resolveConfig } from "../../../provider/config";
 
 const sources = (config: Record<string, string>, env: Record<string, string> = {}) => ({ get: (k: string) => config[k], env });
 
@@ -53,5 +53,41 @@ describe("provider configuration", () => {
 
   it("rejects a workspace id that is not numeric", () => {
     expect(() => resolveConfig(sources({ "svc:token": "t", "svc:baseUrl": "https://a.b", "svc:workspaceId": "abc" }))).toThrow(/workspaceId/);
+  });
+
+  it("lists every problem of a configuration, each naming its setting and what to set", () => {
+    expect(configProblems(sources({}))).toEqual([
+      { setting: "svc:baseUrl", message: expect.stringMatching(/set svc:baseUrl .*SVC_BASE_URL/) },
+      { setting: "svc:token", message: expect.stringMatching(/set svc:token .*SVC_TOKEN/) },
+    ]);
+    expect(configProblems(sources({ "svc:baseUrl": "http://api.example.com", "svc:token": "t", "svc:workspaceId": "x1" })).map((p) => p.setting)).toEqual(["svc:baseUrl", "svc:workspaceId"]);
+    expect(configProblems(sources({ "svc:baseUrl": "https://a.b", "svc:token": "t" }))).toEqual([]);
+  });
+});
+
+describe("configuration problems reported by check", () => {
+  const missingToken = { setting: "svc:token" as const, message: "no API token: set svc:token" };
+  const badUrl = { setting: "svc:baseUrl" as const, message: "svc:baseUrl \"x\" is not a valid URL" };
+
+  it("reports each distinct problem in full once per process, then as a short pointer", () => {
+    const reported = new Set<string>();
+    const first = reportOnce([missingToken], reported);
+    expect(first).toEqual([{ property: "", reason: "no API token: set svc:token" }]);
+    const second = reportOnce([missingToken], reported);
+    expect(second).toHaveLength(1);
+    expect(second[0].reason).toMatch(/^svc:token: /);
+    expect(second[0].reason).not.toContain("no API token");
+  });
+
+  it("reports a new problem in full even after another was reported", () => {
+    const reported = new Set<string>();
+    reportOnce([missingToken], reported);
+    const both = reportOnce([badUrl, missingToken], reported);
+    expect(both[0]).toEqual({ property: "", reason: badUrl.message });
+    expect(both[1].reason).not.toContain("no API token");
+  });
+
+  it("reports nothing for a usable configuration", () => {
+    expect(reportOnce([], new Set())).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
 import { command, depends, patch, remember, replace, type ResourceSpec } from "../../../provider/spec";
+import type { SvcClient } from "../../../provider/client";
+import { setProgressSink } from "../../../provider/progress";
 
 type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string; deletion?: string; tier?: number };
 
@@ -156,5 +158,58 @@ describe("diff", () => {
 
   it("finishes a resource recorded mid-create with an in-place update", async () => {
     expect(await diff(valid, { ...olds, state: "PENDING" })).toMatchObject({ changes: true, replaces: [] });
+  });
+});
+
+describe("check reports the provider's configuration", () => {
+  const withPreflight = (answer: Array<{ property: string; reason: string }> = []) => {
+    const asked: boolean[] = [];
+    const p = buildProvider(spec, { ...runtime("42"), preflight: async (probe) => (asked.push(probe), answer) });
+    return { p, asked };
+  };
+  const recorded = { ...valid, workspaceId: "42", __provider: "shim" };
+
+  it("puts configuration problems first, so preview fails on what up would fail on", async () => {
+    const { p } = withPreflight([{ property: "", reason: "no API token: set svc:token" }]);
+    const r = await p.check!({}, { ...valid, size: -1 });
+    expect(r.failures!.map((f) => f.reason)).toEqual(["no API token: set svc:token", "must be positive"]);
+  });
+
+  it("asks the API only for valid inputs the plan will send: a create or a change", async () => {
+    const { p, asked } = withPreflight();
+    await p.check!({}, valid); // create
+    await p.check!(recorded, { ...valid, size: 20 }); // update
+    await p.check!(recorded, valid); // unchanged
+    await p.check!({}, { ...valid, name: "ab" }); // rejected input
+    await p.check!(recorded, { ...valid, timeouts: { create: "1h" } }); // no managed change
+    expect(asked).toEqual([true, true, false, false, false]);
+  });
+});
+
+describe("read after a change outside Pulumi", () => {
+  const lines: string[] = [];
+  beforeAll(() => setProgressSink((line) => lines.push(line)));
+  beforeEach(() => (lines.length = 0));
+  const inApi = { name: "widget-a", size: 10, region: "NA_01", workspaceId: "42", state: "AVAILABLE" };
+  const reading = (current: Record<string, unknown>) => {
+    const client = { withDeadline: () => client } as unknown as SvcClient;
+    const config = () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" });
+    return buildProvider({ ...spec, api: { ...spec.api, read: async () => current as never } }, { client: () => client, config, defaultWorkspace: () => "42" });
+  };
+
+  it("names the drifted managed fields in one line, never their values", async () => {
+    const r = await reading({ ...inApi, name: "renamed-by-hand", size: 30, state: "RESIZING" }).read!("1", inApi);
+    expect(r.props).toMatchObject({ name: "renamed-by-hand", size: 30 });
+    expect(lines).toEqual(['svc: Widget "widget-a": drifted outside Pulumi: name, size; the next pulumi up reverts them, unless the declaration changes to match']);
+  });
+
+  it("says when reverting means replacing", async () => {
+    await reading({ ...inApi, region: "EU_01" }).read!("1", inApi);
+    expect(lines).toEqual([expect.stringMatching(/drifted outside Pulumi: region; the next pulumi up reverts them, replacing the Widget for region/)]);
+  });
+
+  it("says nothing when only computed outputs changed", async () => {
+    await reading({ ...inApi, state: "RESIZING" }).read!("1", inApi);
+    expect(lines).toEqual([]);
   });
 });

@@ -38,6 +38,32 @@ describe("retry policy", () => {
     expect(decide({ method: "POST", attempt: 1, status: 503, repeatable: true }, policy)).toMatchObject({ retry: true });
   });
 
+  it("tries a request that never reached the server only maxNotSentAttempts times", () => {
+    const fewer = { ...policy, maxNotSentAttempts: 2 };
+    const refused = (attempt: number, method = "GET") => decide({ method, attempt, network: { notSent: true } }, fewer, () => 0);
+    expect(refused(1)).toMatchObject({ retry: true });
+    expect(refused(2)).toEqual({ retry: false, ambiguous: false });
+    expect(refused(2, "POST")).toEqual({ retry: false, ambiguous: false });
+    // Other failures keep the full budget.
+    expect(decide({ method: "GET", attempt: 2, status: 503 }, fewer)).toMatchObject({ retry: true });
+    expect(decide({ method: "GET", attempt: 2, network: { notSent: false } }, fewer)).toMatchObject({ retry: true });
+  });
+
+  it("spends about a second or two, not ten attempts, on an address nothing answers at by default", () => {
+    const p = DEFAULT_RETRY_POLICY;
+    let waited = 0;
+    let attempt = 1;
+    for (;;) {
+      const d = decide({ method: "GET", attempt, network: { notSent: true } }, p, () => 1);
+      if (!d.retry) break;
+      waited += d.delayMs;
+      attempt++;
+    }
+    expect(attempt).toBe(p.maxNotSentAttempts);
+    expect(attempt).toBeLessThan(p.maxAttempts);
+    expect(waited).toBeLessThanOrEqual(2_000);
+  });
+
   it("gives up after maxAttempts", () => {
     expect(decide({ method: "GET", attempt: 4, status: 503 }, policy)).toEqual({ retry: false, ambiguous: false });
   });
