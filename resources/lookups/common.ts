@@ -9,6 +9,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { SvcClient } from "../../provider/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/config";
+import { ApiError, ConfigError, NetworkError } from "../../provider/errors";
+import { fromMocks, underMocks } from "./mocks";
 
 let cached: { client: SvcClient; config: ProviderConfig } | undefined;
 
@@ -28,23 +30,63 @@ export function workspaceOf(args: { workspaceId?: string }): string {
 }
 
 /**
+ * A problem every lookup of the program shares (the configuration, an API nothing answers at, a
+ * rejected token), as a key; undefined for a problem of one lookup.
+ */
+function sharedProblem(err: unknown): string | undefined {
+  if (err instanceof ConfigError) return `config: ${err.message}`;
+  if (err instanceof NetworkError && err.notSent) return "unreachable";
+  if (err instanceof ApiError && (err.status === 401 || err.status === 403)) return `token: ${err.status}`;
+  return undefined;
+}
+
+/** The first error of each shared problem in this program: later lookups fail with the same object. */
+const sharedFailures = new Map<string, unknown>();
+
+/**
  * Lookup errors reach people as their message alone. The program's runtime prints an unhandled
  * error with util.inspect, which (Node 20) can loop until "RangeError: Invalid string length" on
  * some stack frames through node_modules, hiding the message; the message already says what
  * failed and what to do. PULUMI_SVC_DEBUG=1 keeps the frames.
+ *
+ * The runtime reports each error object once, so every lookup that fails on a shared problem
+ * (a missing token, an unreachable API) rethrows the first one's error: the program prints it
+ * once, not once per lookup.
  */
 function forPeople(err: unknown): never {
+  const key = sharedProblem(err);
+  if (key !== undefined) {
+    if (sharedFailures.has(key)) throw sharedFailures.get(key);
+    sharedFailures.set(key, err);
+  }
   if (err instanceof Error && !process.env.PULUMI_SVC_DEBUG) err.stack = "";
   throw err;
 }
 
-/** A plain lookup whose errors are worded for people. */
-export function plainForm<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  return (...args) => fn(...args).catch(forPeople);
+/** A lookup as users call it: answered by the mocks in unit tests (mocks.ts), by the API otherwise. */
+function answered<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  if (!fn.name) throw new Error("internal: a lookup must be a named function (its name is its mock token)");
+  return (...args) => (underMocks() ? fromMocks<R>(fn.name, args[0]) : fn(...args));
 }
 
-/** Turns a plain lookup into its Output form. */
-export function outputForm<A extends object, R>(fn: (args: A) => Promise<R>): (args: pulumi.Input<A>) => pulumi.Output<R> {
-  return (args) => pulumi.output(args).apply((plain) => fn(plain as A).catch(forPeople)) as pulumi.Output<R>;
+/** A plain lookup whose errors are worded for people. */
+export function plainForm<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  const lookup = answered(fn);
+  return (...args) => lookup(...args).catch(forPeople);
+}
+
+/**
+ * A lookup's arguments in Output form: each field an Input, like the SDK's own invokes. A plain
+ * object type (not `Input<A>` as a whole), so a misspelt field fails to compile.
+ */
+export type LookupInputs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+
+/** The Output form's parameters: optional when the plain lookup's argument is. */
+type OutputFormArgs<P> = undefined extends P ? [args?: LookupInputs<NonNullable<P>>] : [args: LookupInputs<P>];
+
+/** Turns a plain lookup into its Output form; the arguments may be left out when the plain form's may. */
+export function outputForm<P, R>(fn: (args: P) => Promise<R>): (...args: OutputFormArgs<P>) => pulumi.Output<R> {
+  const lookup = answered(fn);
+  return (...args) => pulumi.output(args[0] ?? {}).apply((plain) => lookup(plain as P).catch(forPeople)) as pulumi.Output<R>;
 }
 

@@ -9,7 +9,6 @@ import * as billing from "./billing";
 import * as network from "./network";
 import * as apps from "./apps";
 
-export { lookupClient } from "./common";
 export * from "./catalog";
 export const getPlans = plainForm(catalog.getPlans);
 export const getPlan = plainForm(catalog.getPlan);

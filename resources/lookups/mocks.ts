@@ -1,0 +1,24 @@
+/**
+ * Lookups under `pulumi.runtime.setMocks`: in a user's unit tests there is no API and no
+ * configuration, so a lookup is answered by the mocks' `call` instead, as an invoke with the token
+ * `svc:index:<lookup name>` (for example `svc:index:getPlans`, `svc:index:getImage`) and the
+ * lookup's arguments as inputs; what `call` returns is the lookup's result. An invoke answers an
+ * object, so a lookup that returns a list (getPlans, getImages, getNodes, ...) takes its list from
+ * `{ items: [...] }`. The same tokens name the lookups of the provider plugin.
+ */
+import * as pulumi from "@pulumi/pulumi";
+
+/** The invoke token a lookup answers to under mocks. */
+export const lookupToken = (name: string) => `svc:index:${name}`;
+
+/** Whether the program runs under `pulumi.runtime.setMocks` (its monitor is the SDK's MockMonitor). */
+export function underMocks(): boolean {
+  return pulumi.runtime.getMonitor()?.constructor?.name === "MockMonitor";
+}
+
+/** The mocks' answer to a lookup. */
+export async function fromMocks<R>(name: string, args: unknown): Promise<R> {
+  const answer = (await pulumi.runtime.invoke(lookupToken(name), (args ?? {}) as pulumi.Inputs)) as Record<string, unknown>;
+  const keys = Object.keys(answer ?? {});
+  return (keys.length === 1 && keys[0] === "items" && Array.isArray(answer.items) ? answer.items : answer) as R;
+}
