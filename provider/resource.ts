@@ -15,6 +15,25 @@ export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
   return shim;
 }
 
+/** The declared fields of an outputs interface (its `Record<string, unknown>` index left out). */
+export type OutputFields<O> = keyof { [K in keyof O as string extends K ? never : K]: O[K] } & string;
+
+/**
+ * The class's typed properties, one `Output` per field of the resource's outputs interface (with
+ * its TSDoc): merged into each class (`export interface Vpc extends OutputProperties<VpcOutputs> {}`)
+ * so a field declared once in the outputs interface is readable from TypeScript.
+ */
+export type OutputProperties<O> = { readonly [K in keyof O as string extends K ? never : K]-?: pulumi.Output<O[K]> };
+
+/**
+ * The output names a class registers, checked at compile time to be exactly the fields of its
+ * outputs interface: a field missing from the list, or a name that is no field, fails to compile.
+ */
+export const outputNames =
+  <O>() =>
+  <const N extends readonly OutputFields<O>[]>(names: N & ([Exclude<OutputFields<O>, N[number]>] extends [never] ? unknown : { missing: Exclude<OutputFields<O>, N[number]> })): N =>
+    names;
+
 /** Inputs plus every output name (as undefined), so the SDK creates an Output for each. */
 export function withOutputs(args: object, outputNames: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};

@@ -15,6 +15,27 @@ export const zText = (min: number, max: number, where: string) => {
 };
 
 /**
+ * The source of a limit the spec leaves open but the emulator enforces (its routes and
+ * emulator/README.md): `where` names the spec section that gives none. Such limits are checked at
+ * preview all the same, so `pulumi preview` fails instead of an `up` that stops midway; messages
+ * cite this, as in `must be at most 64 characters (${emulatorLimit("spec part 2, Disks")})`.
+ */
+export const emulatorLimit = (where: string) => `the emulator's limit: ${where} gives none`;
+
+/**
+ * A name the API trims before checking its length (the emulator's names): refuses a blank name,
+ * and one longer than `max` characters once trimmed; `limit` cites where the maximum comes from.
+ * The empty string is left to the schema's own `min(1)` (its message cites the spec's "required").
+ */
+export const trimmedLength =
+  (max: number, limit: string) =>
+  (value: string, ctx: z.RefinementCtx): void => {
+    const length = value.trim().length;
+    if (value !== "" && length === 0) ctx.addIssue({ code: "custom", message: `must not be blank: the API trims it and then finds it empty (${limit})` });
+    else if (length > max) ctx.addIssue({ code: "custom", message: `must be at most ${max} characters (${limit})` });
+  };
+
+/**
  * A DNS-1123 label: 1 to 63 lowercase letters, digits and '-', starting and ending with a letter
  * or digit (Kubernetes object names: k3s services and secrets, as the emulator documents them).
  */

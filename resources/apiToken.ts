@@ -22,7 +22,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf, wireId, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -82,11 +82,14 @@ export interface ApiTokenOutputs extends Record<string, unknown> {
   subject: string;
   /** RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace). */
   subjectId?: string;
+  /** The grants as the API stored them (NONE entries dropped). */
   grants: Grants;
   expiresInDays: number;
+  /** Absolute expiry (ISO 8601). */
   expires: string | null;
   origin: string;
   created: string;
+  /** Last use as of the last create or refresh, or null. */
   lastUsed: string | null;
   /** The plaintext token (secret), from the creation response only. */
   code?: string;
@@ -155,6 +158,7 @@ function createBody(i: Inputs) {
   });
 }
 
+/** @internal */
 export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   kind: "ApiToken",
   workspaceScoped: true,
@@ -224,7 +228,7 @@ export interface ApiTokenArgs extends WorkspaceArgs {
   subjectId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "name", "subject", "subjectId", "grants", "expiresInDays", "expires", "origin", "created", "lastUsed", "code"] as const;
+const OUTPUTS = outputNames<ApiTokenOutputs>()(["workspaceId", "name", "subject", "subjectId", "grants", "expiresInDays", "expires", "origin", "created", "lastUsed", "code"]);
 const SECRETS = ["code"] as const;
 
 /**
@@ -236,23 +240,10 @@ const SECRETS = ["code"] as const;
  * (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
  */
 export class ApiToken extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly subject: pulumi.Output<"WORKSPACE" | "RESOURCE">;
-  declare readonly subjectId: pulumi.Output<string | undefined>;
-  /** The grants as the API stored them (NONE entries dropped). */
-  declare readonly grants: pulumi.Output<Record<string, "READ" | "WRITE">>;
-  declare readonly expiresInDays: pulumi.Output<number>;
-  /** Absolute expiry (ISO 8601). */
-  declare readonly expires: pulumi.Output<string>;
-  declare readonly origin: pulumi.Output<string>;
-  declare readonly created: pulumi.Output<string>;
-  /** Last use as of the last create or refresh, or null. */
-  declare readonly lastUsed: pulumi.Output<string | null>;
-  /** The plaintext token (secret): use it as a bearer token. Unset when the token was adopted. */
-  declare readonly code: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("ApiToken"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "ApiToken");
   }
 }
+
+// Typed properties: one Output per field of ApiTokenOutputs (declared once, there).
+export interface ApiToken extends OutputProperties<ApiTokenOutputs> {}

@@ -25,10 +25,12 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
-import { compact, idOf, numberOf, zId } from "../provider/schema";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import { compact, emulatorLimit, idOf, keysMatching, numberOf, trimmedLength, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec, type Rule } from "../provider/spec";
 import {
+  ENV_NAME,
+  envNameRule,
   exactly,
   fetchTemplate,
   hasPlaceholder,
@@ -50,8 +52,18 @@ import {
 } from "./appTemplate";
 
 const WHERE = "spec part 2, Apps";
+/** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (emulator/README.md, Apps). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and rules.
+/** A port as recorded: protocol and http filled in (the schema below must produce exactly this). */
+export interface AppPort {
+  hostPort: number;
+  containerPort: number;
+  protocol: "TCP" | "UDP";
+  http: boolean;
+}
+
 const portMapping = z.strictObject(
   {
     hostPort: zPort(WHERE),
@@ -61,21 +73,30 @@ const portMapping = z.strictObject(
     http: z.boolean().default(false),
   },
   exactly("hostPort, containerPort, protocol, http"),
-);
+) satisfies z.ZodType<AppPort>;
 
 const inputs = z.object({
   instanceId: zId("instance id"),
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
   image: zImage(WHERE).optional(),
   templateId: zId("app template id").optional(),
   environment: z
     .record(
-      z.string().min(1, `environment names must not be empty (${WHERE})`),
-      z.string({ error: `environment values must be strings (or null, for a template app, to remove a template default) (${WHERE})` }).nullable(),
+      // Names are checked by keysMatching below, on the key itself (zod's key check loses the message).
+      z.string(),
+      z
+        .string({ error: `environment values must be strings (or null, for a template app, to remove a template default) (${WHERE})` })
+        .max(65_536, `environment values must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
+        .nullable(),
     )
+    .superRefine(keysMatching(ENV_NAME, `environment names ${envNameRule(WHERE)}`))
     .optional(),
-  mounts: z.array(zMount(WHERE)).optional(),
-  ports: z.array(portMapping).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE)).optional(),
+  mounts: z.array(zMount(WHERE)).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(),
+  ports: z
+    .array(portMapping)
+    .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
+    .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
+    .optional(),
   domain: z
     .string()
     .regex(/^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/, `must be a domain name such as app.example.com (${WHERE})`)
@@ -83,7 +104,6 @@ const inputs = z.object({
   running: z.boolean().default(true),
 });
 type Inputs = z.infer<typeof inputs>;
-type Port = z.infer<typeof portMapping>;
 
 const rules: Rule<Inputs>[] = [
   {
@@ -137,13 +157,15 @@ export interface AppOutputs extends Record<string, unknown> {
   /** The final values the API stores (template placeholders resolved; secret). */
   resolvedEnvironment: Record<string, string>;
   mounts: Mount[];
-  ports: Port[];
+  ports: AppPort[];
   domain?: string;
   running: boolean;
+  /** Resource state: PENDING, AVAILABLE, FAILED, DELETING... */
   state: string;
+  /** Container id of the current deploy (null before the first deploy completes). */
   containerId: string | null;
   /** Live port allocations. */
-  portAllocations: Port[];
+  portAllocations: AppPort[];
   createdAt: string;
 }
 
@@ -172,8 +194,8 @@ interface ApiApp {
   created?: string;
 }
 
-const portFromApi = (p: ApiPort): Port => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol, http: !!p.http });
-const portToApi = (p: Port): ApiPort => ({ host_port: p.hostPort, container_port: p.containerPort, protocol: p.protocol, http: p.http });
+const portFromApi = (p: ApiPort): AppPort => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol, http: !!p.http });
+const portToApi = (p: AppPort): ApiPort => ({ host_port: p.hostPort, container_port: p.containerPort, protocol: p.protocol, http: p.http });
 
 /**
  * The declared environment as the API holds it. A custom app's environment is the API's. For a
@@ -294,6 +316,7 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
   await ctx.waitForWorkflow(workflowOf(answer), step);
 }
 
+/** @internal */
 export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   kind: "App",
   inputs,
@@ -382,9 +405,9 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
 
 // 4. The class.
 export interface AppPortArgs {
-  /** Port exposed on the instance host. */
+  /** AppPort exposed on the instance host. */
   hostPort: pulumi.Input<number>;
-  /** Port the container listens on. */
+  /** AppPort the container listens on. */
   containerPort: pulumi.Input<number>;
   /** TCP (default) or UDP. */
   protocol?: pulumi.Input<"TCP" | "UDP">;
@@ -395,21 +418,22 @@ export interface AppPortArgs {
 export interface AppArgs extends CommonArgs {
   /** Instance the container runs on. Changing it replaces the app. */
   instanceId: pulumi.Input<string>;
-  /** Unique within the workspace. Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique). */
+  /** Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique). */
   name: pulumi.Input<string>;
-  /** Custom image with a tag (e.g. nginx:1.27); set this or templateId. Patched in place (redeploy). */
+  /** Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy). */
   image?: pulumi.Input<string>;
   /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app. */
   templateId?: pulumi.Input<string>;
   /**
    * Custom app: the environment (replaced as a whole in place). Template app: overrides of the
    * template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-   * are applied in place. Stored as a Pulumi secret.
+   * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
+   * _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
    */
   environment?: pulumi.Input<Record<string, pulumi.Input<string | null>>>;
-  /** Volume mounts; for a template app they replace the template's. Patched in place. */
+  /** Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place. */
   mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
-  /** Port mappings of a custom-image app. Patched in place. */
+  /** AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place. */
   ports?: pulumi.Input<pulumi.Input<AppPortArgs>[]>;
   /** Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app. */
   domain?: pulumi.Input<string>;
@@ -417,38 +441,20 @@ export interface AppArgs extends CommonArgs {
   running?: pulumi.Input<boolean>;
 }
 
-const OUTPUTS = [
+const OUTPUTS = outputNames<AppOutputs>()([
   "workspaceId", "instanceId", "name", "image", "templateId", "environment", "resolvedEnvironment", "mounts", "ports", "domain",
   "running", "state", "containerId", "portAllocations", "createdAt",
-] as const;
+]);
 const SECRETS = ["environment", "resolvedEnvironment"] as const;
 
 /** A container app on an instance, from a custom image or an app template. */
 export class App extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly instanceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly image: pulumi.Output<string>;
-  declare readonly templateId: pulumi.Output<string | undefined>;
-  /** The declared environment as the API holds it (secret). */
-  declare readonly environment: pulumi.Output<Record<string, string | null>>;
-  /** Final values stored by the API, template placeholders ({{random:n}} secrets included) resolved (secret). */
-  declare readonly resolvedEnvironment: pulumi.Output<Record<string, string>>;
-  declare readonly mounts: pulumi.Output<Mount[]>;
-  declare readonly ports: pulumi.Output<Array<{ hostPort: number; containerPort: number; protocol: string; http: boolean }>>;
-  declare readonly domain: pulumi.Output<string | undefined>;
-  declare readonly running: pulumi.Output<boolean>;
-  /** Resource state: PENDING, AVAILABLE, FAILED, DELETING... */
-  declare readonly state: pulumi.Output<string>;
-  /** Container id of the current deploy (null before the first deploy completes). */
-  declare readonly containerId: pulumi.Output<string | null>;
-  /** Live host port allocations. */
-  declare readonly portAllocations: pulumi.Output<Array<{ hostPort: number; containerPort: number; protocol: string; http: boolean }>>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
     // The environment may carry secrets: make it secret in state whatever the caller passed.
     const secretArgs = args.environment === undefined ? args : { ...args, environment: pulumi.secret(args.environment) };
     super(providerFor("App"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "App");
   }
 }
+
+// Typed properties: one Output per field of AppOutputs (declared once, there).
+export interface App extends OutputProperties<AppOutputs> {}

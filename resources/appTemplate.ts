@@ -17,16 +17,18 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
-import { idOf, numberOf } from "../provider/schema";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import { emulatorLimit, idOf, numberOf, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, App template";
+/** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // ---------------------------------------------------------------------------------------------
 // Shared with apps
 
-/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). */
+/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). @internal */
 export function hasTag(image: string): boolean {
   if (/\s|@/.test(image)) return false;
   const last = image.slice(image.lastIndexOf("/") + 1);
@@ -34,9 +36,25 @@ export function hasTag(image: string): boolean {
   return colon > 0 && /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(last.slice(colon + 1));
 }
 
-export const zImage = (where: string) =>
-  z.string({ error: `must be a container image with a tag (${where})` }).refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${where}: image with tag)`);
+/** The part before the tag, as the emulator checks it: lower-case letters and digits, separated by ., _, -, / or :. */
+const REPOSITORY = /^[a-z0-9]+(?:[._/:-]+[a-z0-9]+)*$/;
 
+/** @internal */
+export const zImage = (where: string) =>
+  z
+    .string({ error: `must be a container image with a tag (${where})` })
+    .refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${where}: image with tag)`)
+    .refine(
+      (image) => !hasTag(image) || REPOSITORY.test(image.slice(0, image.lastIndexOf(":"))),
+      `must name the image in lower case: letters and digits separated by ., _, -, / or :, such as ghcr.io/org/app:v2 (${emulatorLimit(where)})`,
+    )
+    .max(255, `must be at most 255 characters (${emulatorLimit(where)})`);
+
+/** Environment variable names, as the emulator checks them (the spec says only "variable name"). */
+export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/;
+export const envNameRule = (where: string) => `must start with a letter or _ and hold only letters, digits, _, . and -, at most 255 characters (${emulatorLimit(where)})`;
+
+/** @internal */
 export const zPort = (where: string) =>
   z
     .number({ error: `must be a port number, 1 to 65535 (${where})` })
@@ -44,16 +62,21 @@ export const zPort = (where: string) =>
     .min(1, `must be 1 to 65535 (${where})`)
     .max(65535, `must be 1 to 65535 (${where})`);
 
+/** @internal */
 export const zProtocol = (where: string) => z.enum(["TCP", "UDP"], { error: `must be TCP or UDP (${where})` }).default("TCP");
 
-const absolutePath = (where: string, what: string) => z.string({ error: `must be an absolute path (${where})` }).regex(/^\/\S*$/, `must be an absolute path ${what}, starting with / (${where}: AppVolumeMount)`);
+const absolutePath = (where: string, what: string) =>
+  z
+    .string({ error: `must be an absolute path (${where})` })
+    .regex(/^\/\S*$/, `must be an absolute path ${what}, starting with / (${where}: AppVolumeMount)`)
+    .max(4096, `must be at most 4096 characters (${emulatorLimit(where)})`);
 
-/** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. */
+/** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. @internal */
 export const exactly = (fields: string) => ({
   error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
 });
 
-/** AppVolumeMount, camelCase. */
+/** AppVolumeMount, camelCase. @internal */
 export const zMount = (where: string) =>
   z.strictObject(
     {
@@ -70,16 +93,19 @@ export interface Mount {
   readOnly: boolean;
 }
 
+/** @internal */
 export interface ApiMount {
   host_path: string;
   container_path: string;
   read_only?: boolean;
 }
 
+/** @internal */
 export const mountToApi = (m: Mount): ApiMount => ({ host_path: m.hostPath, container_path: m.containerPath, read_only: m.readOnly });
+/** @internal */
 export const mountFromApi = (m: ApiMount): Mount => ({ hostPath: m.host_path, containerPath: m.container_path, readOnly: !!m.read_only });
 
-/** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. */
+/** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. @internal */
 export function noDuplicates<T>(key: (item: T) => string, what: string, where: string) {
   return (items: T[], ctx: z.RefinementCtx) => {
     const seen = new Set<string>();
@@ -93,9 +119,12 @@ export function noDuplicates<T>(key: (item: T) => string, what: string, where: s
 
 // Placeholders (spec part 2, App template: resolved once at deploy and stored as final values).
 
+/** @internal */
 export const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
+/** @internal */
 export const RANDOM_MAX = 128;
 
+/** @internal */
 export type Placeholder =
   | { kind: "host_port"; port: string }
   | { kind: "container_port"; port: string }
@@ -103,7 +132,7 @@ export type Placeholder =
   | { kind: "ip6" }
   | { kind: "random"; length: number };
 
-/** Parses the text inside `{{ }}`; a string is the reason it is not a valid placeholder. */
+/** Parses the text inside `{{ }}`; a string is the reason it is not a valid placeholder. @internal */
 export function parsePlaceholder(inner: string): Placeholder | string {
   const text = inner.trim();
   let m = /^(host_port|container_port)\.(.+)$/.exec(text);
@@ -118,9 +147,10 @@ export function parsePlaceholder(inner: string): Placeholder | string {
   return `unknown placeholder {{${inner}}}: the placeholders are {{host_port.<name>}}, {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}} and {{random:<length>}}`;
 }
 
+/** @internal */
 export const hasPlaceholder = (value: string) => new RegExp(PLACEHOLDER.source).test(value);
 
-/** The placeholders of a value, or the first reason one is invalid. */
+/** The placeholders of a value, or the first reason one is invalid. @internal */
 export function placeholdersOf(value: string): Placeholder[] | string {
   const out: Placeholder[] = [];
   for (const match of value.matchAll(new RegExp(PLACEHOLDER.source, "g"))) {
@@ -137,7 +167,8 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * Whether `actual` is what `value` resolves to for some choice of its placeholders (a port is
  * digits, an address is address characters, {{random:n}} is n alphanumerics). This is how a
  * declared value with placeholders is compared with the final value the API stored.
- */
+ * @internal
+  */
 export function resolvesTo(value: string, actual: string): boolean {
   let pattern = "";
   let last = 0;
@@ -158,46 +189,86 @@ export function resolvesTo(value: string, actual: string): boolean {
 // ---------------------------------------------------------------------------------------------
 // 1. Inputs and rules.
 
+/** Template shapes as recorded, defaults filled in (the schemas below must produce exactly these). */
+export interface TemplateEnv {
+  key: string;
+  value: string | null;
+  description: string;
+}
+export interface TemplatePort {
+  name: string;
+  description: string;
+  containerPort: number;
+  protocol: "TCP" | "UDP";
+  http: boolean;
+}
+
 const envEntry = z.strictObject(
   {
-    key: z.string().min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`),
+    key: z
+      .string()
+      .min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`)
+      .refine((key) => key === "" || ENV_NAME.test(key), envNameRule(WHERE)),
     /** null: the user must supply it when deploying. */
-    value: z.string({ error: `must be a string or null (${WHERE}: TemplateEnv value)` }).nullable().default(null),
-    description: z.string().default(""),
+    value: z
+      .string({ error: `must be a string or null (${WHERE}: TemplateEnv value)` })
+      .max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
+      .nullable()
+      .default(null),
+    description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""),
   },
   exactly("key, value, description"),
-);
+) satisfies z.ZodType<TemplateEnv>;
 
 const portEntry = z.strictObject(
   {
     name: z
       .string()
-      .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`),
-    description: z.string().default(""),
+      .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`)
+      .max(32, `must be at most 32 characters (${EMULATOR_LIMIT})`),
+    description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""),
     containerPort: zPort(WHERE),
     protocol: zProtocol(WHERE),
     http: z.boolean().default(false),
   },
   exactly("name, description, containerPort, protocol, http"),
-);
+) satisfies z.ZodType<TemplatePort>;
+
+/**
+ * The spec names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others"; the
+ * emulator closes the list with the recipe categories (spec part 2, Recipe: category).
+ */
+const CATEGORIES: readonly string[] = [
+  "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
+  "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
+];
 
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`),
-  description: z.string().min(1, `must not be empty (${WHERE}: description is required)`),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
+  description: z.string().min(1, `must not be empty (${WHERE}: description is required)`).max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
   image: zImage(WHERE),
   /** null (the default) means no category. */
   category: z
     .string()
-    .regex(/^[A-Z][A-Z_]*$/, `must be a category in upper case, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (${WHERE})`)
+    .refine(
+      (c) => CATEGORIES.includes(c),
+      `must be one of ${CATEGORIES.join(", ")} (the emulator's closed list: spec part 2, App templates names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others")`,
+    )
     .nullable()
     .default(null),
-  environment: z.array(envEntry).superRefine(noDuplicates((e) => e.key, "environment key", WHERE)).default([]),
-  mounts: z.array(zMount(WHERE)).default([]),
-  ports: z.array(portEntry).superRefine(noDuplicates((p) => p.name, "port name", `${WHERE}: TemplatePort name is unique within the template`)).default([]),
+  environment: z
+    .array(envEntry)
+    .max(200, `must have at most 200 entries (${EMULATOR_LIMIT})`)
+    .superRefine(noDuplicates((e) => e.key, "environment key", WHERE))
+    .default([]),
+  mounts: z.array(zMount(WHERE)).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).default([]),
+  ports: z
+    .array(portEntry)
+    .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
+    .superRefine(noDuplicates((p) => p.name, "port name", `${WHERE}: TemplatePort name is unique within the template`))
+    .default([]),
 });
 type Inputs = z.infer<typeof inputs>;
-type TemplateEnv = z.infer<typeof envEntry>;
-type TemplatePort = z.infer<typeof portEntry>;
 
 const rules: Rule<Inputs>[] = [
   {
@@ -237,6 +308,7 @@ export interface AppTemplateOutputs extends Record<string, unknown> {
 }
 
 // 3. API mapping.
+/** @internal */
 export interface ApiTemplatePort {
   name: string;
   description?: string;
@@ -245,6 +317,7 @@ export interface ApiTemplatePort {
   http: boolean;
 }
 
+/** @internal */
 export interface ApiTemplate {
   id: string;
   name: string;
@@ -298,10 +371,12 @@ async function templateByName(ctx: OperationContext, name: string): Promise<ApiT
   return (await listAll<ApiTemplate>(ctx.client, "/v1/app-templates", { name })).find((t) => t.name === name);
 }
 
+/** @internal */
 export async function fetchTemplate(ctx: OperationContext, id: string): Promise<ApiTemplate | undefined> {
   return ifFound(ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`));
 }
 
+/** @internal */
 export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   kind: "AppTemplate",
   inputs,
@@ -354,20 +429,22 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
 
 // 4. The class.
 export interface TemplateEnvArgs {
-  /** Variable name, unique within the template. */
+  /** Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit). */
   key: pulumi.Input<string>;
   /**
    * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
    * {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-   * null (the default): whoever deploys must supply it.
+   * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
    */
   value?: pulumi.Input<string | null>;
+  /** At most 1000 characters (the emulator's limit). */
   description?: pulumi.Input<string>;
 }
 
 export interface TemplatePortArgs {
-  /** Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it. */
+  /** Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it. */
   name: pulumi.Input<string>;
+  /** At most 1000 characters (the emulator's limit). */
   description?: pulumi.Input<string>;
   /** Port the container listens on; the deployed app's host port defaults to it when free. */
   containerPort: pulumi.Input<number>;
@@ -378,48 +455,46 @@ export interface TemplatePortArgs {
 }
 
 export interface AppMountArgs {
-  /** Absolute path on the instance host. */
+  /** Absolute path on the instance host, at most 4096 characters (the emulator's limit). */
   hostPath: pulumi.Input<string>;
-  /** Absolute mount path inside the container. */
+  /** Absolute mount path inside the container, at most 4096 characters (the emulator's limit). */
   containerPath: pulumi.Input<string>;
   /** Mount read-only (default false). */
   readOnly?: pulumi.Input<boolean>;
 }
 
 export interface AppTemplateArgs extends CommonArgs {
-  /** Globally unique name. Patched in place. */
+  /** Globally unique name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
+  /** 1 to 1000 characters (the emulator's limit). */
   description: pulumi.Input<string>;
-  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. */
+  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). */
   image: pulumi.Input<string>;
-  /** Catalogue category (AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY, ...); omit or null for none. */
+  /**
+   * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS,
+   * DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and
+   * others"; this closed list is the emulator's); omit or null for none.
+   */
   category?: pulumi.Input<string | null>;
-  /** Default environment; replaced as a whole in place. */
+  /** Default environment, at most 200 entries (the emulator's limit); replaced as a whole in place. */
   environment?: pulumi.Input<pulumi.Input<TemplateEnvArgs>[]>;
-  /** Default mounts; replaced as a whole in place. */
+  /** Default mounts, at most 50 (the emulator's limit); replaced as a whole in place. */
   mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
-  /** Named ports (at most one with http true); replaced as a whole in place. */
+  /** Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole in place. */
   ports?: pulumi.Input<pulumi.Input<TemplatePortArgs>[]>;
 }
 
-const OUTPUTS = ["name", "description", "image", "category", "environment", "mounts", "ports", "createdAt", "updatedAt"] as const;
+const OUTPUTS = outputNames<AppTemplateOutputs>()(["name", "description", "image", "category", "environment", "mounts", "ports", "createdAt", "updatedAt"]);
 
 /**
  * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
  * place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
  */
 export class AppTemplate extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string>;
-  declare readonly image: pulumi.Output<string>;
-  declare readonly category: pulumi.Output<string | null>;
-  declare readonly environment: pulumi.Output<Array<{ key: string; value: string | null; description: string }>>;
-  declare readonly mounts: pulumi.Output<Mount[]>;
-  declare readonly ports: pulumi.Output<Array<{ name: string; description: string; containerPort: number; protocol: string; http: boolean }>>;
-  declare readonly createdAt: pulumi.Output<string>;
-  declare readonly updatedAt: pulumi.Output<string>;
-
   constructor(name: string, args: AppTemplateArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("AppTemplate"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "AppTemplate");
   }
 }
+
+// Typed properties: one Output per field of AppTemplateOutputs (declared once, there).
+export interface AppTemplate extends OutputProperties<AppTemplateOutputs> {}

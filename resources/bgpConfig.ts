@@ -23,7 +23,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, numberOf, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
@@ -59,9 +59,10 @@ interface ApiBgp {
   live?: { password?: string | null } | null;
 }
 
+/** @internal */
 export const bgpPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/bgp`;
 
-/** The workspace's configuration, or undefined when it has none. */
+/** The workspace's configuration, or undefined when it has none. @internal */
 export async function fetchBgp(ctx: OperationContext, workspaceId: string): Promise<ApiBgp | undefined> {
   return ifFound(ctx.client.get<ApiBgp>(bgpPath(workspaceId)));
 }
@@ -95,6 +96,7 @@ function body(i: Partial<Inputs>, fields: string[]): Record<string, unknown> {
   return out;
 }
 
+/** @internal */
 export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   kind: "BgpConfig",
   workspaceScoped: true,
@@ -164,7 +166,7 @@ export interface BgpConfigArgs extends WorkspaceArgs {
   maxPrefixes?: pulumi.Input<number>;
 }
 
-const OUTPUTS = ["workspaceId", "asn", "password", "instanceId", "instanceName", "maxPrefixes"] as const;
+const OUTPUTS = outputNames<BgpConfigOutputs>()(["workspaceId", "asn", "password", "instanceId", "instanceName", "maxPrefixes"]);
 const SECRETS = ["password"] as const;
 
 /**
@@ -173,17 +175,12 @@ const SECRETS = ["password"] as const;
  * `adoptId`. Destroying it removes all of the workspace's prefixes.
  */
 export class BgpConfig extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly asn: pulumi.Output<number>;
-  /** The session password (secret). */
-  declare readonly password: pulumi.Output<string | null>;
-  declare readonly instanceId: pulumi.Output<string | null>;
-  declare readonly instanceName: pulumi.Output<string | null>;
-  declare readonly maxPrefixes: pulumi.Output<number>;
-
   constructor(name: string, args: BgpConfigArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = args.password === undefined ? args : { ...args, password: pulumi.secret(args.password) };
     super(providerFor("BgpConfig"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "BgpConfig");
   }
 }
+
+// Typed properties: one Output per field of BgpConfigOutputs (declared once, there).
+export interface BgpConfig extends OutputProperties<BgpConfigOutputs> {}

@@ -21,7 +21,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, zId } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
@@ -113,6 +113,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return out;
 }
 
+/** @internal */
 export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   kind: "BgpPrefix",
   workspaceScoped: true,
@@ -182,21 +183,17 @@ export interface BgpPrefixArgs extends WorkspaceArgs {
   configId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "prefix", "source", "enabled", "community", "configId"] as const;
+const OUTPUTS = outputNames<BgpPrefixOutputs>()(["workspaceId", "prefix", "source", "enabled", "community", "configId"]);
 
 /**
  * A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
  * exact decimal digits. Destroy waits until the withdrawal has completed.
  */
 export class BgpPrefix extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly prefix: pulumi.Output<string>;
-  declare readonly source: pulumi.Output<string>;
-  declare readonly enabled: pulumi.Output<boolean>;
-  declare readonly community: pulumi.Output<"DEFAULT" | "PROTECTED">;
-  declare readonly configId: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: BgpPrefixArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("BgpPrefix"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "BgpPrefix");
   }
 }
+
+// Typed properties: one Output per field of BgpPrefixOutputs (declared once, there).
+export interface BgpPrefix extends OutputProperties<BgpPrefixOutputs> {}

@@ -15,14 +15,16 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, numberOf, wireId, zId } from "../provider/schema";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { emulatorLimit, idOf, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec } from "../provider/spec";
 
 // 1. Inputs.
 const WHERE = "spec part 2, Disks";
+/** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
   size: z
     .number({ error: `must be a number of bytes (${WHERE}: size is required, in bytes)` })
     .int(`must be a whole number of bytes (${WHERE}: size)`)
@@ -42,7 +44,9 @@ export interface DiskOutputs extends Record<string, unknown> {
   region: string;
   instanceId: string | null;
   boot: boolean;
+  /** Resource state: PENDING, AVAILABLE, FAILED... */
   state: string;
+  /** Filesystem usage reported by the API while attached, else null. */
   usagePct: number | null;
   createdAt: string;
 }
@@ -86,6 +90,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
   await ctx.waitForState(() => read(ctx, id, {}), (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"), (d) => d?.state ?? "gone", "detach");
 }
 
+/** @internal */
 export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   kind: "Disk",
   workspaceScoped: true,
@@ -144,7 +149,7 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
 
 // 4. The class.
 export interface DiskArgs extends WorkspaceArgs {
-  /** Display name. Patched in place. */
+  /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
   /** Size in bytes. Grows in place through resize; a smaller size is rejected at preview. */
   size: pulumi.Input<number>;
@@ -156,24 +161,14 @@ export interface DiskArgs extends WorkspaceArgs {
   instanceId?: pulumi.Input<string | null>;
 }
 
-const OUTPUTS = ["workspaceId", "name", "size", "backend", "region", "instanceId", "boot", "state", "usagePct", "createdAt"] as const;
+const OUTPUTS = outputNames<DiskOutputs>()(["workspaceId", "name", "size", "backend", "region", "instanceId", "boot", "state", "usagePct", "createdAt"]);
 
 /** A standalone block volume, optionally attached to an instance. */
 export class Disk extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly size: pulumi.Output<number>;
-  declare readonly backend: pulumi.Output<string>;
-  declare readonly region: pulumi.Output<string>;
-  declare readonly instanceId: pulumi.Output<string | null>;
-  declare readonly boot: pulumi.Output<boolean>;
-  /** Resource state: PENDING, AVAILABLE, FAILED... */
-  declare readonly state: pulumi.Output<string>;
-  /** Filesystem usage reported by the API while attached, else null. */
-  declare readonly usagePct: pulumi.Output<number | null>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Disk"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Disk");
   }
 }
+
+// Typed properties: one Output per field of DiskOutputs (declared once, there).
+export interface Disk extends OutputProperties<DiskOutputs> {}

@@ -14,7 +14,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
 import { compact, idOf, numberOf, zCidr, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -150,6 +150,7 @@ async function read(ctx: OperationContext, id: string): Promise<FirewallRuleOutp
 
 const FIELDS = ["type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description"] as const;
 
+/** @internal */
 export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   kind: "FirewallRule",
   inputs,
@@ -206,26 +207,14 @@ export interface FirewallRuleArgs extends CommonArgs {
   description?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["instanceId", "type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description", "state", "createdAt"] as const;
+const OUTPUTS = outputNames<FirewallRuleOutputs>()(["instanceId", "type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description", "state", "createdAt"]);
 
 /** A firewall rule on an instance. Every change replaces it (the API has no update). */
 export class FirewallRule extends pulumi.dynamic.Resource {
-  declare readonly instanceId: pulumi.Output<string>;
-  declare readonly type: pulumi.Output<string>;
-  declare readonly protocol: pulumi.Output<string>;
-  declare readonly action: pulumi.Output<string>;
-  declare readonly portStart: pulumi.Output<number | undefined>;
-  declare readonly portEnd: pulumi.Output<number | undefined>;
-  declare readonly remote: pulumi.Output<string>;
-  declare readonly local: pulumi.Output<string | undefined>;
-  declare readonly bpsLimit: pulumi.Output<number | undefined>;
-  declare readonly ppsLimit: pulumi.Output<number | undefined>;
-  declare readonly priority: pulumi.Output<number>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly state: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("FirewallRule"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FirewallRule");
   }
 }
+
+// Typed properties: one Output per field of FirewallRuleOutputs (declared once, there).
+export interface FirewallRule extends OutputProperties<FirewallRuleOutputs> {}

@@ -21,7 +21,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { ddosProblem, idOf, wireId } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -40,14 +40,17 @@ export interface FloatingIpOutputs extends Record<string, unknown> {
   workspaceId: string;
   family: "IPv4" | "IPv6";
   ddos: boolean;
+  /** The allocated address. */
   address: string;
   /** The instance holding the address, or null. */
   instanceId: string | null;
+  /** Protected addresses cannot be released. */
   protected: boolean;
   createdAt: string;
 }
 
 // 3. API mapping.
+/** @internal */
 export interface ApiFloatingIp {
   id: string;
   address: string;
@@ -60,7 +63,7 @@ export interface ApiFloatingIp {
   created?: string;
 }
 
-/** The holder of a floating IP: the spec names it `instance` or `instance_id`. */
+/** The holder of a floating IP: the spec names it `instance` or `instance_id`. @internal */
 export const holderOf = (ip: ApiFloatingIp): string | null => idOf(ip.instance_id ?? ip.instance ?? null);
 
 const toOutputs = (ip: ApiFloatingIp, workspaceId: string): FloatingIpOutputs => ({
@@ -73,6 +76,7 @@ const toOutputs = (ip: ApiFloatingIp, workspaceId: string): FloatingIpOutputs =>
   createdAt: ip.created ?? "",
 });
 
+/** @internal */
 export async function fetchFloatingIp(ctx: OperationContext, id: string): Promise<ApiFloatingIp | undefined> {
   return ifFound(ctx.client.get<ApiFloatingIp>(`/v1/ips/${id}`));
 }
@@ -87,6 +91,7 @@ const ipsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/ips`;
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 const claimed = new Set<string>();
 
+/** @internal */
 export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   kind: "FloatingIp",
   workspaceScoped: true,
@@ -152,7 +157,7 @@ export interface FloatingIpArgs extends WorkspaceArgs {
   ddos?: pulumi.Input<boolean>;
 }
 
-const OUTPUTS = ["workspaceId", "family", "ddos", "address", "instanceId", "protected", "createdAt"] as const;
+const OUTPUTS = outputNames<FloatingIpOutputs>()(["workspaceId", "family", "ddos", "address", "instanceId", "protected", "createdAt"]);
 
 /**
  * A public address owned by the stack, independent of any instance (it outlives instance
@@ -163,18 +168,10 @@ const OUTPUTS = ["workspaceId", "family", "ddos", "address", "instanceId", "prot
  * address if something still holds it, then releases it.
  */
 export class FloatingIp extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly family: pulumi.Output<"IPv4" | "IPv6">;
-  declare readonly ddos: pulumi.Output<boolean>;
-  /** The allocated address. */
-  declare readonly address: pulumi.Output<string>;
-  /** The instance holding the address now (through a FloatingIpAttachment or otherwise), or null. */
-  declare readonly instanceId: pulumi.Output<string | null>;
-  /** Protected addresses cannot be released. */
-  declare readonly protected: pulumi.Output<boolean>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("FloatingIp"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIp");
   }
 }
+
+// Typed properties: one Output per field of FloatingIpOutputs (declared once, there).
+export interface FloatingIp extends OutputProperties<FloatingIpOutputs> {}

@@ -16,7 +16,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
 import { wireId, zId } from "../provider/schema";
 import { command, replace, type ResourceSpec } from "../provider/spec";
 import { fetchFloatingIp, holderOf } from "./floatingIp";
@@ -63,6 +63,7 @@ const detach = (ctx: OperationContext, ipId: string) => ctx.client.post(`/v1/com
 /** IPs whose delete found nothing of this attachment's to detach (free, or moved elsewhere). */
 const leftAlone = new Set<string>();
 
+/** @internal */
 export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachmentOutputs> = {
   kind: "FloatingIpAttachment",
   inputs,
@@ -127,7 +128,7 @@ export interface FloatingIpAttachmentArgs extends CommonArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["ipId", "instanceId", "address", "family"] as const;
+const OUTPUTS = outputNames<FloatingIpAttachmentOutputs>()(["ipId", "instanceId", "address", "family"]);
 
 /**
  * Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
@@ -135,13 +136,10 @@ const OUTPUTS = ["ipId", "instanceId", "address", "family"] as const;
  * instance it manages).
  */
 export class FloatingIpAttachment extends pulumi.dynamic.Resource {
-  declare readonly ipId: pulumi.Output<string>;
-  /** The instance holding the IP (null when detached outside Pulumi, until the next up). */
-  declare readonly instanceId: pulumi.Output<string | null>;
-  declare readonly address: pulumi.Output<string>;
-  declare readonly family: pulumi.Output<string>;
-
   constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("FloatingIpAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIpAttachment");
   }
 }
+
+// Typed properties: one Output per field of FloatingIpAttachmentOutputs (declared once, there).
+export interface FloatingIpAttachment extends OutputProperties<FloatingIpAttachmentOutputs> {}

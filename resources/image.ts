@@ -27,27 +27,36 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, idOf, numberOf, wireId, zId, zText } from "../provider/schema";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, emulatorLimit, idOf, numberOf, wireId, zId, zText } from "../provider/schema";
 import { depends, patch, remember, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, Images";
+/** Limits the spec does not give (source URL and os name lengths): the emulator's (emulator/routes/images.ts). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and rules.
 const exactly = (fields: string) => ({
   error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
 });
 
+/** An image source as recorded (the schema below must produce exactly this). */
+export type ImageSource =
+  | { type: "URL"; url: string }
+  | { type: "BACKUP"; backupId: string }
+  | { type: "INSTANCE"; instanceId: string; diskId?: string }
+  | { type: "UPLOAD"; filePath: string };
+
 const source = z.discriminatedUnion(
   "type",
   [
-    z.strictObject({ type: z.literal("URL"), url: z.string().url(`must be an http or https URL (${WHERE}: source url)`) }, exactly("type, url")),
+    z.strictObject({ type: z.literal("URL"), url: z.string().url(`must be an http or https URL (${WHERE}: source url)`).max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`) }, exactly("type, url")),
     z.strictObject({ type: z.literal("BACKUP"), backupId: zId("backup image id") }, exactly("type, backupId")),
     z.strictObject({ type: z.literal("INSTANCE"), instanceId: zId("instance id"), diskId: zId("disk id").optional() }, exactly("type, instanceId, diskId")),
     z.strictObject({ type: z.literal("UPLOAD"), filePath: z.string().min(1, "must name a local file") }, exactly("type, filePath")),
   ],
   { error: `must be a source whose type is URL (url), BACKUP (backupId), INSTANCE (instanceId, diskId) or UPLOAD (filePath) (${WHERE}: source type)` },
-);
+) satisfies z.ZodType<ImageSource>;
 
 const inputs = z.object({
   kind: z.enum(["TEMPLATE", "BACKUP", "ISO"], { error: `must be TEMPLATE, BACKUP or ISO (${WHERE}: kind)` }),
@@ -59,7 +68,11 @@ const inputs = z.object({
     .strictObject(
       {
         family: z.enum(["LINUX", "WINDOWS", "BSD"], { error: `must be LINUX, WINDOWS or BSD (${WHERE}: os family)` }),
-        name: z.string().min(1, `must not be empty; omit it to leave the name unset (${WHERE}: os name is optional)`).optional(),
+        name: z
+          .string()
+          .min(1, `must not be empty; omit it to leave the name unset (${WHERE}: os name is optional)`)
+          .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`)
+          .optional(),
       },
       exactly("family, name"),
     )
@@ -67,7 +80,6 @@ const inputs = z.object({
     .optional(),
   uefi: z.boolean().optional(),
 });
-type Source = z.infer<typeof source>;
 /** `fileSha256` is computed at preview from an UPLOAD source's file, never declared. */
 type Inputs = z.infer<typeof inputs> & { workspaceId: string; fileSha256?: string };
 
@@ -115,8 +127,8 @@ const rules: Rule<Inputs>[] = [
 
 /** An UPLOAD source whose only change is where the file lives: recorded, not re-uploaded (fileSha256 decides). */
 const sourcePolicy = depends((old, next) => {
-  const o = old as Source | undefined;
-  const n = next as Source;
+  const o = old as ImageSource | undefined;
+  const n = next as ImageSource;
   return o?.type === "UPLOAD" && n.type === "UPLOAD" ? remember : replace;
 });
 
@@ -124,7 +136,7 @@ export interface ImageOutputs extends Record<string, unknown> {
   workspaceId: string;
   kind: string;
   name: string;
-  source: Source;
+  source: ImageSource;
   description?: string;
   group?: string;
   os?: { family: string; name?: string } | null;
@@ -133,6 +145,7 @@ export interface ImageOutputs extends Record<string, unknown> {
   fileSha256?: string;
   /** Bytes. */
   size: number;
+  /** PENDING, AVAILABLE, FAILED, DELETING. */
   state: string;
   official: boolean;
   deprecated: boolean;
@@ -164,7 +177,7 @@ interface Upload {
 }
 
 /** The source as declared, read back from the API (the local file path is the declaration's). */
-function sourceEcho(api: ApiImage["source"], declared: Source | undefined): Source {
+function sourceEcho(api: ApiImage["source"], declared: ImageSource | undefined): ImageSource {
   const s = api ?? { type: declared?.type ?? "URL" };
   switch (s.type) {
     case "URL":
@@ -182,7 +195,7 @@ function sourceEcho(api: ApiImage["source"], declared: Source | undefined): Sour
       return { type: "UPLOAD", filePath: declared?.type === "UPLOAD" ? declared.filePath : "" };
     default:
       // Platform images (type PLATFORM) and anything newer: reported as is.
-      return { ...(s as object) } as Source;
+      return { ...(s as object) } as ImageSource;
   }
 }
 
@@ -207,7 +220,7 @@ async function fetchImage(ctx: OperationContext, id: string): Promise<ApiImage |
   return ifFound(ctx.client.get<ApiImage>(`/v1/images/${id}`));
 }
 
-function sourceToApi(s: Source, sizeBytes?: number): Record<string, unknown> {
+function sourceToApi(s: ImageSource, sizeBytes?: number): Record<string, unknown> {
   switch (s.type) {
     case "URL":
       return { type: "URL", url: s.url };
@@ -282,6 +295,7 @@ async function discard(ctx: OperationContext, id: string): Promise<void> {
   }
 }
 
+/** @internal */
 export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   kind: "Image",
   workspaceScoped: true,
@@ -376,7 +390,7 @@ export interface ImageArgs extends WorkspaceArgs {
   /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. */
   name: pulumi.Input<string>;
   /**
-   * Where the image comes from: URL (url), BACKUP (backupId), INSTANCE (instanceId, diskId: default
+   * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
    * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
    * paths are resolved against the program's directory). Changing it replaces the image; a changed
    * file (by SHA-256) replaces it too.
@@ -386,13 +400,13 @@ export interface ImageArgs extends WorkspaceArgs {
   description?: pulumi.Input<string>;
   /** Catalogue group such as linux or windows, 4 to 32 characters. Patched in place. */
   group?: pulumi.Input<string>;
-  /** Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Patched in place. */
+  /** Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place. */
   os?: pulumi.Input<{ family: pulumi.Input<"LINUX" | "WINDOWS" | "BSD">; name?: pulumi.Input<string> } | null>;
   /** Boots with UEFI. Changing it replaces the image. */
   uefi?: pulumi.Input<boolean>;
 }
 
-const OUTPUTS = ["workspaceId", "kind", "name", "source", "description", "group", "os", "uefi", "fileSha256", "size", "state", "official", "deprecated", "createdAt"] as const;
+const OUTPUTS = outputNames<ImageOutputs>()(["workspaceId", "kind", "name", "source", "description", "group", "os", "uefi", "fileSha256", "size", "state", "official", "deprecated", "createdAt"]);
 
 /** Resolves an UPLOAD source's relative file path against the program's working directory. */
 function absoluteSource(src: pulumi.Input<ImageSourceArgs>): pulumi.Input<ImageSourceArgs> {
@@ -401,25 +415,10 @@ function absoluteSource(src: pulumi.Input<ImageSourceArgs>): pulumi.Input<ImageS
 
 /** A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file. */
 export class Image extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly kind: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly source: pulumi.Output<ImageSourceArgs>;
-  declare readonly description: pulumi.Output<string | undefined>;
-  declare readonly group: pulumi.Output<string | undefined>;
-  declare readonly os: pulumi.Output<{ family: string; name?: string } | null | undefined>;
-  declare readonly uefi: pulumi.Output<boolean>;
-  /** UPLOAD: SHA-256 (hex) of the uploaded file. */
-  declare readonly fileSha256: pulumi.Output<string | undefined>;
-  /** Bytes. */
-  declare readonly size: pulumi.Output<number>;
-  /** PENDING, AVAILABLE, FAILED, DELETING. */
-  declare readonly state: pulumi.Output<string>;
-  declare readonly official: pulumi.Output<boolean>;
-  declare readonly deprecated: pulumi.Output<boolean>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Image"), name, withOutputs({ ...args, source: absoluteSource(args.source) }, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Image");
   }
 }
+
+// Typed properties: one Output per field of ImageOutputs (declared once, there).
+export interface Image extends OutputProperties<ImageOutputs> {}

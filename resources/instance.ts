@@ -19,11 +19,14 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, ddosProblem, idOf, numberOf, wireId, zId } from "../provider/schema";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { compact, ddosProblem, emulatorLimit, idOf, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, Instances";
+/** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
+const MiB = 1024 ** 2;
 const positiveInt = (what: string, field: string) =>
   z
     .number({ error: `must be a number of ${what} (${WHERE}: ${field} is an integer)` })
@@ -31,24 +34,36 @@ const positiveInt = (what: string, field: string) =>
     .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
 
 // 1. Inputs and rules.
+/** One disk of a CUSTOM instance, as recorded (the schema below must produce exactly this). */
+export interface InstanceStorageEntry {
+  sizeBytes: number;
+  boot: boolean;
+  backing: "LOCAL" | "CEPH";
+}
+type Storage = InstanceStorageEntry[];
+
 const storageEntry = z.object({
   sizeBytes: positiveInt("bytes", "storage size_bytes"),
   boot: z.boolean().default(false),
   backing: z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE}: CUSTOM storage backing, such as LOCAL; part 2, Disks: backend LOCAL or CEPH)` }).default("LOCAL"),
-}).strict();
+}).strict() satisfies z.ZodType<InstanceStorageEntry>;
 
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
   type: z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(),
   planId: zId("plan id").optional(),
   group: z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(),
-  cpu: positiveInt("cores", "CUSTOM cpu").optional(),
-  memoryBytes: positiveInt("bytes", "CUSTOM memory_bytes").optional(),
+  cpu: positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(),
+  memoryBytes: positiveInt("bytes", "CUSTOM memory_bytes").min(512 * MiB, `must be at least 512 MiB, ${512 * MiB} bytes (${EMULATOR_LIMIT})`).optional(),
   bandwidth: z
     .object({ uploadBytesSec: positiveInt("bytes per second", "bandwidth upload_bytes_sec"), downloadBytesSec: positiveInt("bytes per second", "bandwidth download_bytes_sec") })
     .strict()
     .optional(),
-  storage: z.array(storageEntry).min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`).optional(),
+  storage: z
+    .array(storageEntry)
+    .min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`)
+    .max(16, `must have at most 16 entries (${EMULATOR_LIMIT})`)
+    .optional(),
   region: z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(),
   nodeId: zId("node id").optional(),
   imageId: zId("image id").optional(),
@@ -62,9 +77,15 @@ const inputs = z.object({
           if (problem) ctx.addIssue({ code: "custom", path: ["ddos"], message: problem });
         }),
     )
+    .max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`)
     .optional(),
-  vpcIds: z.array(zId("VPC id")).transform((ids) => [...new Set(ids)].sort()).optional(),
-  cloudInit: z.string().optional(),
+  vpcIds: z
+    .array(zId("VPC id"))
+    .transform((ids) => [...new Set(ids)].sort())
+    // The create body's limit (attaching later has none), checked always: a replacement sends them all at create.
+    .refine((ids) => ids.length <= 8, `must list at most 8 VPCs (${EMULATOR_LIMIT})`)
+    .optional(),
+  cloudInit: z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(),
   disableCloudInit: z.boolean().optional(),
   boot: z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(),
   uefi: z.boolean().optional(),
@@ -72,7 +93,11 @@ const inputs = z.object({
   attachVirtioCdb: z.boolean().optional(),
   syncHostname: z.boolean().optional(),
   firewallEnabled: z.boolean().optional(),
-  osName: z.string().optional(),
+  osName: z
+    .string()
+    .min(1, `must not be empty: omit it to leave the OS name as the image sets it (${EMULATOR_LIMIT})`)
+    .superRefine(trimmedLength(64, EMULATOR_LIMIT))
+    .optional(),
   powerState: z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"),
   applyUpgrades: z.boolean().default(false),
   deletion: z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"),
@@ -103,7 +128,6 @@ const rules: Rule<Inputs>[] = [
   },
 ];
 
-type Storage = NonNullable<Inputs["storage"]>;
 const bootSize = (s: Storage) => s.find((e) => e.boot)?.sizeBytes ?? 0;
 const withoutBootSize = (s: Storage) => s.map((e) => (e.boot ? { ...e, sizeBytes: 0 } : e));
 
@@ -138,14 +162,19 @@ export interface InstanceOutputs extends Record<string, unknown> {
   firewallEnabled: boolean;
   osName?: string;
   powerState: "running" | "stopped";
+  /** Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED... */
   state: string;
   online: boolean;
   locked: boolean;
+  /** Upgrades staged on an online instance, applied at its next restart. */
   pendingUpgrades: boolean;
   hostname: string;
+  /** First public IPv4 address, or null. */
   ipv4Address: string | null;
+  /** First public IPv6 address, or null. */
   ipv6Address: string | null;
   ipAddresses: Array<{ id: string; address: string; family: string; ddos: boolean }>;
+  /** Private address in each attached VPC, by VPC id. */
   privateIps: Record<string, string>;
   bootDiskId: string | null;
   terminationScheduledAt: string | null;
@@ -280,6 +309,7 @@ async function runCommand(ctx: OperationContext, path: string, body: Record<stri
   await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/commands/${path}`, body)), step);
 }
 
+/** @internal */
 export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   kind: "Instance",
   workspaceScoped: true,
@@ -401,7 +431,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
 
 // 4. The class.
 export interface InstanceArgs extends WorkspaceArgs {
-  /** Instance name. Patched in place. */
+  /** Instance name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance. */
   type?: pulumi.Input<"PLAN" | "CUSTOM">;
@@ -409,13 +439,13 @@ export interface InstanceArgs extends WorkspaceArgs {
   planId?: pulumi.Input<string>;
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance. */
   group?: pulumi.Input<"LIGHTNING" | "RYZEN" | "DEDICATED">;
-  /** CUSTOM: vCPU cores. Upgraded in place. */
+  /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place. */
   cpu?: pulumi.Input<number>;
-  /** CUSTOM: memory in bytes. Upgraded in place. */
+  /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place. */
   memoryBytes?: pulumi.Input<number>;
   /** CUSTOM: bandwidth caps in bytes per second. Upgraded in place. */
   bandwidth?: pulumi.Input<{ uploadBytesSec: number; downloadBytesSec: number }>;
-  /** CUSTOM: disks; exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. */
+  /** CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. */
   storage?: pulumi.Input<Array<{ sizeBytes: number; boot?: boolean; backing?: "LOCAL" | "CEPH" }>>;
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the instance. */
   region?: pulumi.Input<string>;
@@ -423,11 +453,11 @@ export interface InstanceArgs extends WorkspaceArgs {
   nodeId?: pulumi.Input<string>;
   /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance. */
   imageId?: pulumi.Input<string>;
-  /** Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance. */
+  /** Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance. */
   ips?: pulumi.Input<Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>>;
-  /** VPCs the instance is attached to (a NIC and a private address each). Attached and detached in place. */
+  /** VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place. */
   vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** cloud-init user-data run on first boot. Changing it replaces the instance. */
+  /** cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance. */
   cloudInit?: pulumi.Input<string>;
   /** Turn off vendor cloud-init features. Changing it replaces the instance. */
   disableCloudInit?: pulumi.Input<boolean>;
@@ -439,6 +469,7 @@ export interface InstanceArgs extends WorkspaceArgs {
   syncHostname?: pulumi.Input<boolean>;
   /** Enforce this instance's firewall rules. Patched in place. */
   firewallEnabled?: pulumi.Input<boolean>;
+  /** OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place. */
   osName?: pulumi.Input<string>;
   /** Desired power state, kept through the power command; default running. */
   powerState?: pulumi.Input<"running" | "stopped">;
@@ -448,48 +479,19 @@ export interface InstanceArgs extends WorkspaceArgs {
   deletion?: pulumi.Input<"immediate" | "scheduled">;
 }
 
-const OUTPUTS = [
+const OUTPUTS = outputNames<InstanceOutputs>()([
   "workspaceId", "name", "type", "planId", "group", "cpu", "memoryBytes", "bandwidth", "storage", "region", "nodeId", "imageId", "vpcIds",
   "disableCloudInit", "boot", "uefi", "secureBoot", "attachVirtioCdb", "syncHostname", "firewallEnabled", "osName", "powerState",
   "state", "online", "locked", "pendingUpgrades", "hostname", "ipv4Address", "ipv6Address", "ipAddresses", "privateIps", "bootDiskId",
   "terminationScheduledAt", "createdAt",
-] as const;
+]);
 
 /** A virtual server. */
 export class Instance extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly type: pulumi.Output<"PLAN" | "CUSTOM">;
-  declare readonly planId: pulumi.Output<string | undefined>;
-  declare readonly group: pulumi.Output<string>;
-  declare readonly cpu: pulumi.Output<number>;
-  declare readonly memoryBytes: pulumi.Output<number>;
-  declare readonly bandwidth: pulumi.Output<{ uploadBytesSec: number; downloadBytesSec: number }>;
-  declare readonly region: pulumi.Output<string>;
-  declare readonly nodeId: pulumi.Output<string>;
-  declare readonly imageId: pulumi.Output<string | undefined>;
-  declare readonly vpcIds: pulumi.Output<string[]>;
-  declare readonly firewallEnabled: pulumi.Output<boolean>;
-  declare readonly powerState: pulumi.Output<"running" | "stopped">;
-  /** Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED... */
-  declare readonly state: pulumi.Output<string>;
-  declare readonly online: pulumi.Output<boolean>;
-  declare readonly locked: pulumi.Output<boolean>;
-  /** Upgrades staged on an online instance, applied at its next restart. */
-  declare readonly pendingUpgrades: pulumi.Output<boolean>;
-  declare readonly hostname: pulumi.Output<string>;
-  /** First public IPv4 address, or null. */
-  declare readonly ipv4Address: pulumi.Output<string | null>;
-  /** First public IPv6 address, or null. */
-  declare readonly ipv6Address: pulumi.Output<string | null>;
-  declare readonly ipAddresses: pulumi.Output<Array<{ id: string; address: string; family: string; ddos: boolean }>>;
-  /** Private address in each attached VPC, by VPC id. */
-  declare readonly privateIps: pulumi.Output<Record<string, string>>;
-  declare readonly bootDiskId: pulumi.Output<string | null>;
-  declare readonly terminationScheduledAt: pulumi.Output<string | null>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Instance"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Instance");
   }
 }
+
+// Typed properties: one Output per field of InstanceOutputs (declared once, there).
+export interface Instance extends OutputProperties<InstanceOutputs> {}

@@ -14,7 +14,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf } from "../provider/schema";
 import type { ResourceSpec } from "../provider/spec";
 
@@ -31,6 +31,7 @@ export interface K3sClusterOutputs extends Record<string, unknown> {
 }
 
 // 3. API mapping.
+/** @internal */
 export interface ApiCluster {
   id: string;
   owner?: { id: string; name?: string | null } | null;
@@ -40,7 +41,7 @@ export interface ApiCluster {
 
 const clusterPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s`;
 
-/** The workspace's cluster, or undefined when it has none (404). */
+/** The workspace's cluster, or undefined when it has none (404). @internal */
 export async function clusterOf(ctx: OperationContext, workspaceId: string): Promise<ApiCluster | undefined> {
   return ifFound(ctx.client.get<ApiCluster>(clusterPath(workspaceId)));
 }
@@ -49,7 +50,8 @@ export async function clusterOf(ctx: OperationContext, workspaceId: string): Pro
  * After a 409 from a delete inside the cluster (node, service, secret): whether the cluster is
  * gone or being torn down, in which case the teardown removes the object anyway and the caller
  * only has to wait for it to disappear (spec part 3: DELETE k3s removes nodes, services, secrets).
- */
+ * @internal
+  */
 export async function clusterTearingDown(ctx: OperationContext, workspaceId: string): Promise<boolean> {
   const cluster = await clusterOf(ctx, workspaceId);
   return !cluster || cluster.status === "DEPROVISIONING";
@@ -69,6 +71,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return toOutputs(cluster, workspaceId);
 }
 
+/** @internal */
 export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   kind: "K3sCluster",
   workspaceScoped: true,
@@ -129,7 +132,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
 // 4. The class.
 export type K3sClusterArgs = WorkspaceArgs;
 
-const OUTPUTS = ["workspaceId", "name", "status"] as const;
+const OUTPUTS = outputNames<K3sClusterOutputs>()(["workspaceId", "name", "status"]);
 
 /**
  * The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
@@ -137,13 +140,10 @@ const OUTPUTS = ["workspaceId", "name", "status"] as const;
  * node, service and secret in it.
  */
 export class K3sCluster extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  /** The cluster namespace identifier. */
-  declare readonly name: pulumi.Output<string>;
-  /** PROVISIONING, ACTIVE, DEPROVISIONING or FAILED. */
-  declare readonly status: pulumi.Output<string>;
-
   constructor(name: string, args: K3sClusterArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("K3sCluster"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sCluster");
   }
 }
+
+// Typed properties: one Output per field of K3sClusterOutputs (declared once, there).
+export interface K3sCluster extends OutputProperties<K3sClusterOutputs> {}

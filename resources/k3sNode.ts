@@ -15,7 +15,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
@@ -30,6 +30,7 @@ type Inputs = z.infer<typeof inputs> & { workspaceId: string };
 export interface K3sNodeOutputs extends Record<string, unknown> {
   workspaceId: string;
   instanceId: string;
+  /** Name inside the cluster. */
   nodeName: string;
   /** JOINING, READY, DRAINING or FAILED. */
   status: string;
@@ -91,6 +92,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return found && toOutputs(found, prior);
 }
 
+/** @internal */
 export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   kind: "K3sNode",
   workspaceScoped: true,
@@ -146,24 +148,14 @@ export interface K3sNodeArgs extends WorkspaceArgs {
   instanceId: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "instanceId", "nodeName", "status", "ready", "allocatable", "conditions"] as const;
+const OUTPUTS = outputNames<K3sNodeOutputs>()(["workspaceId", "instanceId", "nodeName", "status", "ready", "allocatable", "conditions"]);
 
 /** An instance enrolled as a worker node of the workspace's Kubernetes cluster. */
 export class K3sNode extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly instanceId: pulumi.Output<string>;
-  /** Name inside the cluster. */
-  declare readonly nodeName: pulumi.Output<string>;
-  /** JOINING, READY, DRAINING or FAILED. */
-  declare readonly status: pulumi.Output<string>;
-  /** Ready in the cluster (false while the control plane is unreachable). */
-  declare readonly ready: pulumi.Output<boolean>;
-  /** Allocatable resources, for example cpu, memory and pods; null while the control plane is unreachable. */
-  declare readonly allocatable: pulumi.Output<Record<string, string> | null>;
-  /** Condition map (Ready, MemoryPressure...); null while the control plane is unreachable. */
-  declare readonly conditions: pulumi.Output<Record<string, string> | null>;
-
   constructor(name: string, args: K3sNodeArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("K3sNode"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sNode");
   }
 }
+
+// Typed properties: one Output per field of K3sNodeOutputs (declared once, there).
+export interface K3sNode extends OutputProperties<K3sNodeOutputs> {}

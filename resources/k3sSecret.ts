@@ -18,14 +18,14 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, keysMatching, zDnsLabel } from "../provider/schema";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { emulatorLimit, idOf, keysMatching, zDnsLabel } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes secret";
 /** Limits the spec does not give: the emulator's (emulator/README.md, Managed Kubernetes), checked at preview. */
-const EMULATOR_LIMIT = `the emulator's limit: ${WHERE} gives none`;
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs.
 const inputs = z.object({
@@ -87,6 +87,7 @@ async function referencingServices(ctx: OperationContext, workspaceId: string, n
   }
 }
 
+/** @internal */
 export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   kind: "K3sSecret",
   workspaceScoped: true,
@@ -156,21 +157,17 @@ export interface K3sSecretArgs extends WorkspaceArgs {
   data: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
 
-const OUTPUTS = ["workspaceId", "name", "data", "keys"] as const;
+const OUTPUTS = outputNames<K3sSecretOutputs>()(["workspaceId", "name", "data", "keys"]);
 const SECRETS = ["data"] as const;
 
 /** Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state. */
 export class K3sSecret extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  /** The declared data (secret). */
-  declare readonly data: pulumi.Output<Record<string, string>>;
-  /** Key names as the API reports them, sorted. */
-  declare readonly keys: pulumi.Output<string[]>;
-
   constructor(name: string, args: K3sSecretArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = { ...args, data: pulumi.secret(args.data) };
     super(providerFor("K3sSecret"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "K3sSecret");
   }
 }
+
+// Typed properties: one Output per field of K3sSecretOutputs (declared once, there).
+export interface K3sSecret extends OutputProperties<K3sSecretOutputs> {}

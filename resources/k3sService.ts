@@ -22,8 +22,8 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, keysMatching, numberOf, wireId, zDnsLabel, zId } from "../provider/schema";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { emulatorLimit, idOf, keysMatching, numberOf, wireId, zDnsLabel, zId } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -33,7 +33,7 @@ const WHERE = "spec part 3, Kubernetes service";
  * emulator's (emulator/README.md, Managed Kubernetes), checked here so a preview fails instead of
  * an up that has already built the cluster, instances and nodes. The messages say so.
  */
-const EMULATOR_LIMIT = `the emulator's limit: ${WHERE} gives none`;
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 /** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. */
 function noDuplicates<T>(key: (item: T) => string, what: string) {
@@ -67,6 +67,18 @@ const exactly = (fields: string) => ({
   error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
 });
 
+/** A port as recorded: protocol and http filled in (the schema below must produce exactly this). */
+export interface K3sServicePort {
+  hostPort: number;
+  containerPort: number;
+  protocol: "TCP" | "UDP";
+  http: boolean;
+}
+export interface K3sServiceVolume {
+  hostPath: string;
+  containerPath: string;
+}
+
 const portSpec = z.strictObject(
   {
     hostPort: port,
@@ -76,9 +88,9 @@ const portSpec = z.strictObject(
     http: z.boolean().default(false),
   },
   exactly("hostPort, containerPort, protocol, http"),
-).refine((p) => !p.http || p.protocol === "TCP", { path: ["http"], message: `http applies to TCP ports only (${EMULATOR_LIMIT})` });
+).refine((p) => !p.http || p.protocol === "TCP", { path: ["http"], message: `http applies to TCP ports only (${EMULATOR_LIMIT})` }) satisfies z.ZodType<K3sServicePort>;
 
-const volumeSpec = z.strictObject({ hostPath: absolutePath, containerPath: absolutePath }, exactly("hostPath, containerPath"));
+const volumeSpec = z.strictObject({ hostPath: absolutePath, containerPath: absolutePath }, exactly("hostPath, containerPath")) satisfies z.ZodType<K3sServiceVolume>;
 
 // 1. Inputs.
 const inputs = z.object({
@@ -103,8 +115,6 @@ const inputs = z.object({
   updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-type Port = z.infer<typeof portSpec>;
-type Volume = z.infer<typeof volumeSpec>;
 
 export interface K3sPod {
   name: string;
@@ -121,18 +131,23 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
   image: string;
   targetInstanceIds: string[];
   replicas: number;
-  ports: Port[];
-  volumes: Volume[];
+  ports: K3sServicePort[];
+  volumes: K3sServiceVolume[];
   /** Write-only: kept from state. */
   environment?: Record<string, string>;
   secretRefs: string[];
   updateStrategy: string;
   /** DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED. */
   status: string;
+  /** Requested replicas (null while the live status is unavailable). */
   desiredReplicas: number | null;
+  /** Ready replicas (null while the live status is unavailable). */
   availableReplicas: number | null;
+  /** Replicas on the current revision (null while the live status is unavailable). */
   updatedReplicas: number | null;
+  /** A rollout is in progress. */
   updating: boolean;
+  /** Per pod: name, phase, ready, restartCount, nodeName. */
   pods: K3sPod[];
 }
 
@@ -181,7 +196,7 @@ function toOutputs(v: ApiServiceView, workspaceId: string): K3sServiceOutputs {
     image: s.image,
     targetInstanceIds: (s.target_instances ?? []).map((t) => idOf(t)!),
     replicas: numberOf(s.replicas)!,
-    ports: (s.ports ?? []).map((p) => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol as Port["protocol"], http: !!p.http })),
+    ports: (s.ports ?? []).map((p) => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol as K3sServicePort["protocol"], http: !!p.http })),
     volumes: (s.volumes ?? []).map((m) => ({ hostPath: m.host_path, containerPath: m.container_path })),
     secretRefs: [...(s.secret_refs ?? [])],
     updateStrategy: s.update_strategy,
@@ -228,6 +243,7 @@ const stateOf = (s: K3sServiceOutputs) =>
 
 const PATCHED = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
 
+/** @internal */
 export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   kind: "K3sService",
   workspaceScoped: true,
@@ -283,9 +299,9 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
 
 // 4. The class.
 export interface K3sPortArgs {
-  /** Port on the host, 1 to 65535; unique per protocol. */
+  /** K3sServicePort on the host, 1 to 65535; unique per protocol. */
   hostPort: number;
-  /** Port inside the container, 1 to 65535. */
+  /** K3sServicePort inside the container, 1 to 65535. */
   containerPort: number;
   /** TCP (default) or UDP. */
   protocol?: "TCP" | "UDP";
@@ -333,41 +349,20 @@ export interface K3sServiceArgs extends WorkspaceArgs {
   updateStrategy?: pulumi.Input<"ROLLING" | "START_FIRST">;
 }
 
-const OUTPUTS = [
+const OUTPUTS = outputNames<K3sServiceOutputs>()([
   "workspaceId", "name", "mode", "image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy",
   "status", "desiredReplicas", "availableReplicas", "updatedReplicas", "updating", "pods",
-] as const;
+]);
 
 /**
  * A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
  * the nodes of its target instances (and reference secrets through their `name` output).
  */
 export class K3sService extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly mode: pulumi.Output<string>;
-  declare readonly image: pulumi.Output<string>;
-  declare readonly targetInstanceIds: pulumi.Output<string[]>;
-  declare readonly replicas: pulumi.Output<number>;
-  declare readonly ports: pulumi.Output<Required<K3sPortArgs>[]>;
-  declare readonly volumes: pulumi.Output<K3sVolumeArgs[]>;
-  declare readonly environment: pulumi.Output<Record<string, string>>;
-  declare readonly secretRefs: pulumi.Output<string[]>;
-  declare readonly updateStrategy: pulumi.Output<string>;
-  /** DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED. */
-  declare readonly status: pulumi.Output<string>;
-  /** Requested replicas (null while the live status is unavailable). */
-  declare readonly desiredReplicas: pulumi.Output<number | null>;
-  /** Ready replicas (null while the live status is unavailable). */
-  declare readonly availableReplicas: pulumi.Output<number | null>;
-  /** Replicas on the current revision (null while the live status is unavailable). */
-  declare readonly updatedReplicas: pulumi.Output<number | null>;
-  /** A rollout is in progress. */
-  declare readonly updating: pulumi.Output<boolean>;
-  /** Per pod: name, phase, ready, restartCount, nodeName. */
-  declare readonly pods: pulumi.Output<K3sPod[]>;
-
   constructor(name: string, args: K3sServiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("K3sService"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sService");
   }
 }
+
+// Typed properties: one Output per field of K3sServiceOutputs (declared once, there).
+export interface K3sService extends OutputProperties<K3sServiceOutputs> {}

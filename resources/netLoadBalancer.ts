@@ -29,11 +29,13 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
-import { idOf, wireId, zId } from "../provider/schema";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import { emulatorLimit, idOf, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, Network load balancers";
+/** Limits the spec does not give (name length): the emulator's (emulator/README.md, Network load balancers). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 /** An IPv4 or IPv6 address, in the canonical text the API reports (2001:DB8:0::1 -> 2001:db8::1). */
 const zAddress = z.string().transform((v, ctx) => {
@@ -47,7 +49,7 @@ const zAddress = z.string().transform((v, ctx) => {
 
 // 1. Inputs.
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`),
+  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
   address: zAddress,
   /** Owning workspace; default: the provider's workspace (svc:workspaceId) at creation. */
   ownerWorkspaceId: zId("workspace id").optional(),
@@ -123,6 +125,7 @@ function adminOnly(ctx: OperationContext, what: string, err: unknown): never {
 const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs) =>
   (await listAll<ApiNetLb>(ctx.client, `/v1/workspaces/${owner}/net-lbs`, { name: i.name, address: i.address })).find((lb) => lb.name === i.name && lb.address === i.address);
 
+/** @internal */
 export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> = {
   kind: "NetLoadBalancer",
   inputs,
@@ -176,7 +179,7 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
 
 // 4. The class.
 export interface NetLoadBalancerArgs extends CommonArgs {
-  /** Display name. Patched in place. */
+  /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
   /** The balanced IP address (IPv4 or IPv6; normalised). Patched in place. */
   address: pulumi.Input<string>;
@@ -188,22 +191,17 @@ export interface NetLoadBalancerArgs extends CommonArgs {
   ownerWorkspaceId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["name", "address", "ownerWorkspaceId", "ownerWorkspaceName", "memberInstanceIds", "createdAt"] as const;
+const OUTPUTS = outputNames<NetLoadBalancerOutputs>()(["name", "address", "ownerWorkspaceId", "ownerWorkspaceName", "memberInstanceIds", "createdAt"]);
 
 /**
  * A network load balancer. Creating and deleting one is Administrator-only: run the stack with
  * an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
  */
 export class NetLoadBalancer extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly address: pulumi.Output<string>;
-  declare readonly ownerWorkspaceId: pulumi.Output<string>;
-  declare readonly ownerWorkspaceName: pulumi.Output<string | null>;
-  /** Member instance ids as the API reports them (sorted). */
-  declare readonly memberInstanceIds: pulumi.Output<string[]>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: NetLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("NetLoadBalancer"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancer");
   }
 }
+
+// Typed properties: one Output per field of NetLoadBalancerOutputs (declared once, there).
+export interface NetLoadBalancer extends OutputProperties<NetLoadBalancerOutputs> {}

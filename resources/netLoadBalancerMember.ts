@@ -18,7 +18,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -41,6 +41,7 @@ export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
 }
 
 // 3. API mapping.
+/** @internal */
 export const memberId = (loadBalancerId: string, instanceId: string) => `${loadBalancerId}:${instanceId}`;
 
 /** A membership has no id of its own: it is "<loadBalancerId>:<instanceId>" (also what adoptId takes). */
@@ -74,6 +75,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & 
   return undefined;
 }
 
+/** @internal */
 export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemberOutputs> = {
   kind: "NetLoadBalancerMember",
   workspaceScoped: true,
@@ -126,21 +128,17 @@ export interface NetLoadBalancerMemberArgs extends WorkspaceArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "loadBalancerId", "instanceId", "instanceName", "state"] as const;
+const OUTPUTS = outputNames<NetLoadBalancerMemberOutputs>()(["workspaceId", "loadBalancerId", "instanceId", "instanceName", "state"]);
 
 /**
  * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
  * `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
  */
 export class NetLoadBalancerMember extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly loadBalancerId: pulumi.Output<string>;
-  declare readonly instanceId: pulumi.Output<string>;
-  declare readonly instanceName: pulumi.Output<string | null>;
-  /** ACTIVE once listed as a member. */
-  declare readonly state: pulumi.Output<"ACTIVE" | "JOINING">;
-
   constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("NetLoadBalancerMember"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancerMember");
   }
 }
+
+// Typed properties: one Output per field of NetLoadBalancerMemberOutputs (declared once, there).
+export interface NetLoadBalancerMember extends OutputProperties<NetLoadBalancerMemberOutputs> {}

@@ -15,12 +15,14 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf } from "../provider/schema";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { emulatorLimit, idOf, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 import { exactly, noDuplicates } from "./appTemplate";
 
 const WHERE = "spec part 2, Recipe";
+/** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
+const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 export const RECIPE_CATEGORIES = [
   "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
@@ -30,45 +32,67 @@ export const FIELD_TYPES = ["TEXT", "PASSWORD", "NUMBER", "EMAIL", "BOOLEAN"] as
 export type RecipeCategory = (typeof RECIPE_CATEGORIES)[number];
 export type FieldType = (typeof FIELD_TYPES)[number];
 
+/** A recipe field as recorded, defaults filled in (the schema below must produce exactly this). */
+export interface RecipeField {
+  id: string;
+  label: string;
+  description: string | null;
+  type: FieldType;
+  required: boolean;
+}
+export interface RecipeCommand {
+  path: string;
+  args: string[];
+}
+
 // 1. Inputs.
 const commandEntry = z.strictObject(
   {
-    path: z.string({ error: `must be an absolute script path (${WHERE}: commands path)` }).regex(/^\/\S*$/, `must be an absolute script path on the instance, starting with / (${WHERE}: commands path)`),
-    args: z.array(z.string({ error: `args must be strings (${WHERE}: commands args is string[])` })).default([]),
+    path: z
+      .string({ error: `must be an absolute script path (${WHERE}: commands path)` })
+      .regex(/^\/\S*$/, `must be an absolute script path on the instance, starting with / (${WHERE}: commands path)`)
+      .max(4096, `must be at most 4096 characters (${EMULATOR_LIMIT})`),
+    args: z
+      .array(z.string({ error: `args must be strings (${WHERE}: commands args is string[])` }).max(4096, `args must be at most 4096 characters each (${EMULATOR_LIMIT})`))
+      .max(100, `must have at most 100 args (${EMULATOR_LIMIT})`)
+      .default([]),
   },
   exactly("path, args"),
-);
+) satisfies z.ZodType<RecipeCommand>;
 
 const fieldEntry = z.strictObject(
   {
     id: z
       .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, `must start with a letter and hold only letters, digits and _, since it becomes the variable SVC_FIELDS_<ID> (${WHERE}: fields id)`),
-    label: z.string().min(1, `must not be empty (${WHERE}: fields label)`),
-    description: z.string().nullable().default(null),
+      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, `must start with a letter and hold only letters, digits and _, since it becomes the variable SVC_FIELDS_<ID> (${WHERE}: fields id)`)
+      .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
+    label: z.string().min(1, `must not be empty (${WHERE}: fields label)`).max(100, `must be at most 100 characters (${EMULATOR_LIMIT})`),
+    description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).nullable().default(null),
     type: z.enum(FIELD_TYPES, { error: `must be TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN (${WHERE}: fields type)` }),
     required: z.boolean().default(false),
   },
   exactly("id, label, description, type, required"),
-);
+) satisfies z.ZodType<RecipeField>;
 
 const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name)`),
+  name: z.string().min(1, `must not be empty (${WHERE}: name)`).superRefine(trimmedLength(100, EMULATOR_LIMIT)),
   category: z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }),
   /** Markdown. */
-  description: z.string({ error: `must be a markdown string (${WHERE}: description is required)` }),
-  commands: z.array(commandEntry).min(1, `must list at least one command (${WHERE}: commands are required)`),
+  description: z.string({ error: `must be a markdown string (${WHERE}: description is required)` }).max(100_000, `must be at most 100000 characters (${EMULATOR_LIMIT})`),
+  commands: z
+    .array(commandEntry)
+    .min(1, `must list at least one command (${WHERE}: commands are required)`)
+    .max(50, `must list at most 50 commands (${EMULATOR_LIMIT})`),
   /** Icon URL; null (the default) for none. */
-  icon: z.string().url(`must be a URL (${WHERE}: icon)`).nullable().default(null),
+  icon: z.string().url(`must be a URL (${WHERE}: icon)`).max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`).nullable().default(null),
   fields: z
     .array(fieldEntry)
+    .max(50, `must have at most 50 fields (${EMULATOR_LIMIT})`)
     // Ids build variable names in upper case, so they collide case-insensitively.
     .superRefine(noDuplicates((f) => f.id.toUpperCase(), "field id (compared as SVC_FIELDS_<ID>)", WHERE))
     .default([]),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-export type RecipeField = z.infer<typeof fieldEntry>;
-type RecipeCommand = z.infer<typeof commandEntry>;
 
 export interface RecipeOutputs extends Record<string, unknown> {
   workspaceId: string;
@@ -83,6 +107,7 @@ export interface RecipeOutputs extends Record<string, unknown> {
 }
 
 // 3. API mapping.
+/** @internal */
 export interface ApiRecipe {
   id: string;
   name: string;
@@ -94,6 +119,7 @@ export interface ApiRecipe {
   fields?: Array<{ id: string; label: string; description?: string | null; type: FieldType; required?: boolean }>;
 }
 
+/** @internal */
 export const fieldsFromApi = (r: ApiRecipe): RecipeField[] =>
   (r.fields ?? []).map((f) => ({ id: f.id, label: f.label, description: f.description ?? null, type: f.type, required: !!f.required }));
 
@@ -115,6 +141,7 @@ const FIELDS = ["name", "category", "description", "commands", "icon", "fields"]
 
 const toApi = (i: Inputs, fields: readonly string[]) => Object.fromEntries(fields.map((f) => [f, i[f as keyof Inputs]]));
 
+/** @internal */
 export async function fetchRecipe(ctx: OperationContext, id: string): Promise<ApiRecipe | undefined> {
   return ifFound(ctx.client.get<ApiRecipe>(`/v1/recipes/${id}`));
 }
@@ -128,6 +155,7 @@ async function ownByName(ctx: OperationContext, workspaceId: string, name: strin
 /** Ids of same-named recipes that existed just before the create request, per operation. */
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 
+/** @internal */
 export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
   kind: "Recipe",
   workspaceScoped: true,
@@ -164,16 +192,18 @@ export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
 
 // 4. The class.
 export interface RecipeCommandArgs {
-  /** Absolute script path on the instance. */
+  /** Absolute script path on the instance, at most 4096 characters (the emulator's limit). */
   path: pulumi.Input<string>;
-  /** Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
+  /** Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
   args?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 export interface RecipeFieldArgs {
-  /** Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>. */
+  /** Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>. */
   id: pulumi.Input<string>;
+  /** 1 to 100 characters (the emulator's limit). */
   label: pulumi.Input<string>;
+  /** At most 1000 characters (the emulator's limit). */
   description?: pulumi.Input<string | null>;
   /** TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN. */
   type: pulumi.Input<FieldType>;
@@ -182,34 +212,28 @@ export interface RecipeFieldArgs {
 }
 
 export interface RecipeArgs extends WorkspaceArgs {
+  /** 1 to 100 characters (the emulator's limit). */
   name: pulumi.Input<string>;
   /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. */
   category: pulumi.Input<RecipeCategory>;
-  /** Markdown. */
+  /** Markdown, at most 100,000 characters (the emulator's limit). */
   description: pulumi.Input<string>;
-  /** Scripts run in order; at least one. Replaced as a whole in place. */
+  /** Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole in place. */
   commands: pulumi.Input<pulumi.Input<RecipeCommandArgs>[]>;
-  /** Icon URL; omit or null for none. */
+  /** Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. */
   icon?: pulumi.Input<string | null>;
-  /** Inputs asked at install. Replaced as a whole in place. */
+  /** Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole in place. */
   fields?: pulumi.Input<pulumi.Input<RecipeFieldArgs>[]>;
 }
 
-const OUTPUTS = ["workspaceId", "name", "category", "description", "commands", "icon", "fields", "variables"] as const;
+const OUTPUTS = outputNames<RecipeOutputs>()(["workspaceId", "name", "category", "description", "commands", "icon", "fields", "variables"]);
 
 /** A workspace-owned install script; every change is made in place. */
 export class Recipe extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly category: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string | null>;
-  declare readonly commands: pulumi.Output<RecipeCommand[]>;
-  declare readonly icon: pulumi.Output<string | null>;
-  declare readonly fields: pulumi.Output<RecipeField[]>;
-  /** Field id -> the environment variable its value is injected as (SVC_FIELDS_<ID>). */
-  declare readonly variables: pulumi.Output<Record<string, string>>;
-
   constructor(name: string, args: RecipeArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Recipe"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Recipe");
   }
 }
+
+// Typed properties: one Output per field of RecipeOutputs (declared once, there).
+export interface Recipe extends OutputProperties<RecipeOutputs> {}

@@ -21,7 +21,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
 import { wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
@@ -46,6 +46,7 @@ export interface RecipeInstallationOutputs extends Record<string, unknown> {
   /** Kept from state (secret). */
   fields?: Record<string, FieldValue>;
   recipeName: string;
+  /** The install-recipe workflow. */
   workflowId: string;
   /** The install workflow's state: QUEUED, RUNNING, COMPLETED, FAILED, ABORTED or TIMED_OUT (UNKNOWN once the API forgets it). */
   installState: string;
@@ -97,6 +98,7 @@ function fieldProblems(definitions: RecipeField[], supplied: Record<string, Fiel
 
 const FAILED = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
 
+/** @internal */
 export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutputs> = {
   kind: "RecipeInstallation",
   inputs,
@@ -167,7 +169,7 @@ export interface RecipeInstallationArgs extends CommonArgs {
   fields?: pulumi.Input<Record<string, pulumi.Input<string | number | boolean>>>;
 }
 
-const OUTPUTS = ["instanceId", "recipeId", "fields", "recipeName", "workflowId", "installState"] as const;
+const OUTPUTS = outputNames<RecipeInstallationOutputs>()(["instanceId", "recipeId", "fields", "recipeName", "workflowId", "installState"]);
 const SECRETS = ["fields"] as const;
 
 /**
@@ -175,19 +177,12 @@ const SECRETS = ["fields"] as const;
  * change re-installs (a new installation replaces the recorded one).
  */
 export class RecipeInstallation extends pulumi.dynamic.Resource {
-  declare readonly instanceId: pulumi.Output<string>;
-  declare readonly recipeId: pulumi.Output<string>;
-  /** The declared field values (secret). */
-  declare readonly fields: pulumi.Output<Record<string, string | number | boolean>>;
-  declare readonly recipeName: pulumi.Output<string>;
-  /** The install-recipe workflow. */
-  declare readonly workflowId: pulumi.Output<string>;
-  /** The install workflow's state (COMPLETED once installed). */
-  declare readonly installState: pulumi.Output<string>;
-
   constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
     // Field values may be passwords: secret in state whatever the caller passed.
     const secretArgs = { ...args, fields: pulumi.secret(args.fields ?? {}) };
     super(providerFor("RecipeInstallation"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RecipeInstallation");
   }
 }
+
+// Typed properties: one Output per field of RecipeInstallationOutputs (declared once, there).
+export interface RecipeInstallation extends OutputProperties<RecipeInstallationOutputs> {}

@@ -26,7 +26,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { canonicalRegistryHost } from "../provider/registryHost";
@@ -104,6 +104,7 @@ function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
   return err;
 }
 
+/** @internal */
 export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutputs> = {
   kind: "RegistryCredential",
   workspaceScoped: true,
@@ -169,7 +170,7 @@ export interface RegistryCredentialArgs extends WorkspaceArgs {
   password: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "registry", "username", "password", "createdAt", "updatedAt"] as const;
+const OUTPUTS = outputNames<RegistryCredentialOutputs>()(["workspaceId", "registry", "username", "password", "createdAt", "updatedAt"]);
 const SECRETS = ["password"] as const;
 
 /**
@@ -178,18 +179,12 @@ const SECRETS = ["password"] as const;
  * Apps pulling from that registry can no longer pull updates once it is deleted.
  */
 export class RegistryCredential extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  /** Canonical registry host. */
-  declare readonly registry: pulumi.Output<string>;
-  declare readonly username: pulumi.Output<string>;
-  /** The declared password (secret). */
-  declare readonly password: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string | undefined>;
-  declare readonly updatedAt: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = { ...args, password: pulumi.secret(args.password) };
     super(providerFor("RegistryCredential"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RegistryCredential");
   }
 }
+
+// Typed properties: one Output per field of RegistryCredentialOutputs (declared once, there).
+export interface RegistryCredential extends OutputProperties<RegistryCredentialOutputs> {}

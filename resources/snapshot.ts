@@ -21,7 +21,7 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
 import { compact, idOf, numberOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -38,10 +38,13 @@ type Inputs = z.infer<typeof inputs>;
 export interface SnapshotOutputs extends Record<string, unknown> {
   workspaceId: string;
   instanceId: string;
+  /** The copied disk (the boot disk unless diskId was set). */
   diskId: string;
+  /** Name the API gave it. */
   name: string;
   /** Bytes. */
   size: number;
+  /** PENDING, AVAILABLE, FAILED, DELETING. */
   state: string;
   createdAt: string;
 }
@@ -97,6 +100,7 @@ async function newSnapshot(ctx: OperationContext, i: Inputs): Promise<ApiSnapsho
   return fresh[0];
 }
 
+/** @internal */
 export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   kind: "Snapshot",
   inputs,
@@ -141,26 +145,17 @@ export interface SnapshotArgs extends CommonArgs {
   diskId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "instanceId", "diskId", "name", "size", "state", "createdAt"] as const;
+const OUTPUTS = outputNames<SnapshotOutputs>()(["workspaceId", "instanceId", "diskId", "name", "size", "state", "createdAt"]);
 
 /**
  * A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
  * Relies on the snapshot endpoints the spec does not show (see the module comment).
  */
 export class Snapshot extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly instanceId: pulumi.Output<string>;
-  /** The copied disk (the boot disk unless diskId was set). */
-  declare readonly diskId: pulumi.Output<string>;
-  /** Name the API gave it. */
-  declare readonly name: pulumi.Output<string>;
-  /** Bytes. */
-  declare readonly size: pulumi.Output<number>;
-  /** PENDING, AVAILABLE, FAILED, DELETING. */
-  declare readonly state: pulumi.Output<string>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Snapshot"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Snapshot");
   }
 }
+
+// Typed properties: one Output per field of SnapshotOutputs (declared once, there).
+export interface Snapshot extends OutputProperties<SnapshotOutputs> {}

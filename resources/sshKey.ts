@@ -15,13 +15,13 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf, zText } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 1, SSH keys";
 
-/** OpenSSH public key types. */
+/** OpenSSH public key types. @internal */
 export const SSH_KEY_TYPES = [
   "ssh-ed25519",
   "ssh-rsa",
@@ -36,7 +36,8 @@ export const SSH_KEY_TYPES = [
  * Checks the shape of an OpenSSH public key line, "<type> <base64 blob> [comment]", whose blob
  * starts with the type again (RFC 4253 section 6.6). Returns the line with its whitespace
  * normalised (single spaces, trimmed), or the reason it is not well-formed.
- */
+ * @internal
+  */
 export function normalisePublicKey(text: string): { line: string } | { error: string } {
   const trimmed = text.trim();
   if (/[\r\n]/.test(trimmed)) return { error: "must be a single line" };
@@ -67,6 +68,7 @@ export interface SshKeyOutputs extends Record<string, unknown> {
   workspaceId: string;
   name: string;
   publicKey: string;
+  /** Fingerprint, when the API reports one (SHA256:...). */
   fingerprint?: string;
   /** The uploader (id, name). */
   uploadedBy: { id: string; name: string } | null;
@@ -102,6 +104,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** Key type and body: the comment does not make a different key. */
 const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
 
+/** @internal */
 export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   kind: "SshKey",
   workspaceScoped: true,
@@ -150,19 +153,14 @@ export interface SshKeyArgs extends WorkspaceArgs {
   publicKey: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "name", "publicKey", "fingerprint", "uploadedBy", "createdAt"] as const;
+const OUTPUTS = outputNames<SshKeyOutputs>()(["workspaceId", "name", "publicKey", "fingerprint", "uploadedBy", "createdAt"]);
 
 /** A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it. */
 export class SshKey extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly publicKey: pulumi.Output<string>;
-  /** Fingerprint, when the API reports one (SHA256:...). */
-  declare readonly fingerprint: pulumi.Output<string | undefined>;
-  declare readonly uploadedBy: pulumi.Output<{ id: string; name: string } | null>;
-  declare readonly createdAt: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("SshKey"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "SshKey");
   }
 }
+
+// Typed properties: one Output per field of SshKeyOutputs (declared once, there).
+export interface SshKey extends OutputProperties<SshKeyOutputs> {}

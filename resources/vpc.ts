@@ -11,7 +11,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { idOf, zPrivateRange, zText } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 
@@ -27,7 +27,9 @@ export interface VpcOutputs extends Record<string, unknown> {
   workspaceId: string;
   name: string;
   description: string;
+  /** The normalised range. */
   range: string;
+  /** VLAN tag the API assigned. */
   vlan: number;
   createdAt: string;
 }
@@ -73,6 +75,7 @@ async function attachedMessage(ctx: OperationContext, id: string, err: ApiError)
   );
 }
 
+/** @internal */
 export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   kind: "Vpc",
   workspaceScoped: true,
@@ -118,20 +121,14 @@ export interface VpcArgs extends WorkspaceArgs {
   range: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["workspaceId", "name", "description", "range", "vlan", "createdAt"] as const;
+const OUTPUTS = outputNames<VpcOutputs>()(["workspaceId", "name", "description", "range", "vlan", "createdAt"]);
 
 /** A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`. */
 export class Vpc extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly name: pulumi.Output<string>;
-  declare readonly description: pulumi.Output<string>;
-  /** The normalised range. */
-  declare readonly range: pulumi.Output<string>;
-  /** VLAN tag the API assigned. */
-  declare readonly vlan: pulumi.Output<number>;
-  declare readonly createdAt: pulumi.Output<string>;
-
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Vpc"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Vpc");
   }
 }
+
+// Typed properties: one Output per field of VpcOutputs (declared once, there).
+export interface Vpc extends OutputProperties<VpcOutputs> {}

@@ -21,7 +21,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
 import { idOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -49,7 +49,7 @@ interface ApiMembership {
   ip: string;
 }
 
-/** A membership has no id of its own: it is "<instanceId>:<vpcId>" (also what adoptId takes). */
+/** A membership has no id of its own: it is "<instanceId>:<vpcId>" (also what adoptId takes). @internal */
 export const attachmentId = (instanceId: string, vpcId: string) => `${instanceId}:${vpcId}`;
 
 function keyOf(id: string): { instanceId: string; vpcId: string } {
@@ -74,6 +74,7 @@ async function read(ctx: OperationContext, id: string): Promise<VpcAttachmentOut
   return m && { instanceId, vpcId, privateIp: m.ip, instanceName: m.name ?? null };
 }
 
+/** @internal */
 export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   kind: "VpcAttachment",
   inputs,
@@ -128,7 +129,7 @@ export interface VpcAttachmentArgs extends CommonArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = ["instanceId", "vpcId", "privateIp", "instanceName"] as const;
+const OUTPUTS = outputNames<VpcAttachmentOutputs>()(["instanceId", "vpcId", "privateIp", "instanceName"]);
 
 /**
  * Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
@@ -136,13 +137,10 @@ const OUTPUTS = ["instanceId", "vpcId", "privateIp", "instanceName"] as const;
  * `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
  */
 export class VpcAttachment extends pulumi.dynamic.Resource {
-  declare readonly instanceId: pulumi.Output<string>;
-  declare readonly vpcId: pulumi.Output<string>;
-  /** The instance's address in the VPC. */
-  declare readonly privateIp: pulumi.Output<string>;
-  declare readonly instanceName: pulumi.Output<string | null>;
-
   constructor(name: string, args: VpcAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("VpcAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "VpcAttachment");
   }
 }
+
+// Typed properties: one Output per field of VpcAttachmentOutputs (declared once, there).
+export interface VpcAttachment extends OutputProperties<VpcAttachmentOutputs> {}

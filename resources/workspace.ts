@@ -15,7 +15,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type CommonArgs } from "../provider/resource";
+import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
 import { compact, idOf, zText } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
@@ -33,7 +33,9 @@ export interface WorkspaceOutputs extends Record<string, unknown> {
   name: string;
   mfaRequired: boolean;
   disableSshPassword: boolean;
+  /** The owning user (id, name). */
   owner: { id: string; name: string } | null;
+  /** Workspace flags (for example set by coupons). */
   flags: string[];
   createdAt?: string;
 }
@@ -81,6 +83,7 @@ function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): 
   return err;
 }
 
+/** @internal */
 export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   kind: "Workspace",
   inputs,
@@ -142,7 +145,7 @@ export interface WorkspaceArgs extends CommonArgs {
   disableSshPassword?: pulumi.Input<boolean>;
 }
 
-const OUTPUTS = ["name", "mfaRequired", "disableSshPassword", "owner", "flags", "createdAt"] as const;
+const OUTPUTS = outputNames<WorkspaceOutputs>()(["name", "mfaRequired", "disableSshPassword", "owner", "flags", "createdAt"]);
 
 /**
  * A workspace; the token's user becomes its OWNER (needs a user-scoped token).
@@ -152,16 +155,10 @@ const OUTPUTS = ["name", "mfaRequired", "disableSshPassword", "owner", "flags", 
  * Its `id` is what workspace-scoped resources take as `workspaceId`.
  */
 export class Workspace extends pulumi.dynamic.Resource {
-  declare readonly name: pulumi.Output<string>;
-  declare readonly mfaRequired: pulumi.Output<boolean>;
-  declare readonly disableSshPassword: pulumi.Output<boolean>;
-  /** The owning user (id, name). */
-  declare readonly owner: pulumi.Output<{ id: string; name: string } | null>;
-  /** Workspace flags (for example set by coupons). */
-  declare readonly flags: pulumi.Output<string[]>;
-  declare readonly createdAt: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Workspace"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Workspace");
   }
 }
+
+// Typed properties: one Output per field of WorkspaceOutputs (declared once, there).
+export interface Workspace extends OutputProperties<WorkspaceOutputs> {}

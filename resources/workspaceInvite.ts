@@ -23,7 +23,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { compact, idOf } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 
@@ -45,6 +45,7 @@ export interface WorkspaceInviteOutputs extends Record<string, unknown> {
   accessLevel: string;
   /** PENDING, ACCEPTED or EXPIRED. */
   state: string;
+  /** Expiry, seven days after creation. */
   expires: string;
   /** User id of the member who accepted it, else null. */
   acceptedBy: string | null;
@@ -103,6 +104,7 @@ function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
   return err;
 }
 
+/** @internal */
 export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> = {
   kind: "WorkspaceInvite",
   workspaceScoped: true,
@@ -167,7 +169,7 @@ export interface WorkspaceInviteArgs extends WorkspaceArgs {
   accessLevel: pulumi.Input<"VIEWER" | "EDITOR" | "ADMINISTRATOR">;
 }
 
-const OUTPUTS = ["workspaceId", "email", "accessLevel", "state", "expires", "acceptedBy", "invitedBy", "code", "createdAt"] as const;
+const OUTPUTS = outputNames<WorkspaceInviteOutputs>()(["workspaceId", "email", "accessLevel", "state", "expires", "acceptedBy", "invitedBy", "code", "createdAt"]);
 const SECRETS = ["code"] as const;
 
 /**
@@ -177,21 +179,10 @@ const SECRETS = ["code"] as const;
  * the next `pulumi up`. Deleting an accepted invite removes the member.
  */
 export class WorkspaceInvite extends pulumi.dynamic.Resource {
-  declare readonly workspaceId: pulumi.Output<string>;
-  declare readonly email: pulumi.Output<string>;
-  declare readonly accessLevel: pulumi.Output<string>;
-  /** PENDING, ACCEPTED or EXPIRED (as of the last create, update or refresh). */
-  declare readonly state: pulumi.Output<string>;
-  /** Expiry, seven days after creation. */
-  declare readonly expires: pulumi.Output<string>;
-  /** User id of the member who accepted it, else null. */
-  declare readonly acceptedBy: pulumi.Output<string | null>;
-  declare readonly invitedBy: pulumi.Output<{ id: string; name: string } | null>;
-  /** The single-use code (secret). Only the creation response carries it; unset when the invite was adopted or its creation answer was lost. */
-  declare readonly code: pulumi.Output<string | undefined>;
-  declare readonly createdAt: pulumi.Output<string | undefined>;
-
   constructor(name: string, args: WorkspaceInviteArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("WorkspaceInvite"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "WorkspaceInvite");
   }
 }
+
+// Typed properties: one Output per field of WorkspaceInviteOutputs (declared once, there).
+export interface WorkspaceInvite extends OutputProperties<WorkspaceInviteOutputs> {}

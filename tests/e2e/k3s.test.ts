@@ -131,7 +131,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     );
     const failure = e2e.preview(bad);
     await expect(failure).rejects.toThrow(/image.*container image with a tag/s);
-    await expect(failure).rejects.toThrow(/replicas.*must be at least 1/s);
+    await expect(failure).rejects.toThrow(/replicas.*must be 1 to 100/s);
     await expect(failure).rejects.toThrow(/ports\[0\]\.hostPort.*1 to 65535/s);
     await expect(failure).rejects.toThrow(/volumes\[0\]\.hostPath.*absolute path/s);
     expect(await e2e.requests(since)).toEqual([]);

@@ -14,7 +14,8 @@ jest.setTimeout(600_000);
 
 const REPO = path.resolve(__dirname, "..", "..");
 const SCOPED = "@acme/pulumi-svc";
-const SDK = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@pulumi/pulumi"];
+/** The project's own SDK: the version this repository tests with, or SVC_PACKAGE_SDK (e.g. "latest") to measure another. */
+const SDK = process.env.SVC_PACKAGE_SDK ?? (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@pulumi/pulumi"];
 
 const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_update_notifier: "false" } });
 
@@ -40,14 +41,36 @@ function startEmulator(cwd: string): Promise<{ child: ChildProcess; info: { url:
   });
 }
 
+/** A TypeScript program as a user writes it, reading typed outputs (Instance.boot was once undeclared). */
 const PROGRAM = `
-const pulumi = require("@pulumi/pulumi");
-const svc = require("${SCOPED}");
+import * as pulumi from "@pulumi/pulumi";
+import * as svc from "${SCOPED}";
+
 const plan = svc.getPlanOutput({ name: "lightning-1" });
 const net = new svc.Vpc("net", { name: "pkg-net", description: "from a tarball", range: "10.9.0.0/16" });
-exports.planId = plan.id;
-exports.vlan = net.vlan;
+const vm = new svc.Instance("vm", { name: "pkg-vm", planId: plan.id, region: "NA_01", vpcIds: [net.id] });
+export const planId: pulumi.Output<string> = plan.id;
+export const vlan: pulumi.Output<number> = net.vlan;
+export const boot: pulumi.Output<string> = vm.boot;
 `;
+
+/** The tsconfig.json of \`pulumi new typescript\`: strict, no skipLibCheck, no esModuleInterop. */
+const STOCK_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    outDir: "bin",
+    target: "es2020",
+    module: "commonjs",
+    moduleResolution: "node",
+    sourceMap: true,
+    experimentalDecorators: true,
+    pretty: true,
+    noFallthroughCasesInSwitch: true,
+    noImplicitReturns: true,
+    forceConsistentCasingInFileNames: true,
+  },
+  files: ["index.ts"],
+};
 
 describe("the package installed from a tarball under a scoped name", () => {
   let work: string;
@@ -81,12 +104,34 @@ describe("the package installed from a tarball under a scoped name", () => {
     fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, "utf8")), name: SCOPED }, null, 2));
     const scoped = pack(path.join(unpacked, "package"), work);
 
-    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify({ name: "user-stack", private: true, main: "index.js", dependencies: { [SCOPED]: `file:${scoped}`, "@pulumi/pulumi": SDK } }, null, 2));
-    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: user-stack\nruntime: nodejs\n");
-    fs.writeFileSync(path.join(project, "index.js"), PROGRAM);
+    const manifestOfProject = {
+      name: "user-stack",
+      private: true,
+      main: "index.ts",
+      devDependencies: { "@types/node": "^20", typescript: "^5" },
+      dependencies: { [SCOPED]: `file:${scoped}`, "@pulumi/pulumi": SDK },
+    };
+    fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(manifestOfProject, null, 2));
+    fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: user-stack\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
+    fs.writeFileSync(path.join(project, "tsconfig.json"), JSON.stringify(STOCK_TSCONFIG, null, 2));
+    fs.writeFileSync(path.join(project, "index.ts"), PROGRAM);
     run("npm", ["install", "--no-audit", "--no-fund"], project);
     const copies = run("npm", ["ls", "@pulumi/pulumi", "--all", "--parseable"], project).trim().split("\n").filter(Boolean);
     expect(copies).toEqual([path.join(project, "node_modules", "@pulumi", "pulumi")]);
+  });
+
+  it("type-checks under the stock pulumi new typescript tsconfig", () => {
+    expect(() => run("npx", ["--no-install", "tsc", "--noEmit", "-p", "."], project)).not.toThrow();
+    // A misspelt lookup argument does not compile.
+    fs.writeFileSync(path.join(project, "typo.ts"), `import * as svc from "${SCOPED}";\nexport const p = svc.getPlansOutput({ grup: "RYZEN" });\n`);
+    let output = "";
+    try {
+      run("npx", ["--no-install", "tsc", "--noEmit", "--strict", "typo.ts"], project);
+    } catch (err) {
+      output = String((err as { stdout?: string }).stdout);
+    }
+    fs.rmSync(path.join(project, "typo.ts"));
+    expect(output).toMatch(/'grup' does not exist in type/);
   });
 
   it("runs its emulator with npx svc-emulator (the same first JSON line)", async () => {
@@ -115,14 +160,15 @@ describe("the package installed from a tarball under a scoped name", () => {
     await stack.setAllConfig({ "svc:baseUrl": { value: url }, "svc:token": { value: token, secret: true }, "svc:workspaceId": { value: workspaceId } });
 
     const up = await stack.up({ color: "never" });
-    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    expect(up.summary.resourceChanges).toEqual({ create: 3 });
     expect(up.outputs.planId.value).toMatch(/^\d+$/);
+    expect(up.outputs.boot.value).toBe("DISK");
     const state = (await stack.exportStack()).deployment as { resources: Array<{ type: string; inputs: Record<string, unknown> }> };
     const vpc = state.resources.find((r) => r.type === "pulumi-nodejs:dynamic/svc:Vpc")!;
     expect(vpc.inputs.__provider).toContain(`"${SCOPED}/provider"`);
 
     const preview = await stack.preview({ color: "never" });
-    expect(preview.changeSummary).toEqual({ same: 2 });
+    expect(preview.changeSummary).toEqual({ same: 3 });
 
     await stack.destroy({ color: "never" });
     const inventory = (await (await fetch(`${url}/_emulator/inventory`)).json()) as { total: number };

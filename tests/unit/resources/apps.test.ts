@@ -138,7 +138,7 @@ describe("AppTemplate", () => {
     ["a repeated key", { ...tpl, environment: [{ key: "A" }, { key: "A" }] }, /environment\[1\]: duplicate environment key A/],
     ["a placeholder naming no port", { ...tpl, environment: [{ key: "A", value: "{{host_port.admin}}" }] }, /environment: .*names no port of this template/],
     ["an unknown placeholder", { ...tpl, environment: [{ key: "A", value: "{{whatever}}" }] }, /environment: .*unknown placeholder/],
-    ["a lower-case category", { ...tpl, category: "ai" }, /category: must be a category in upper case/],
+    ["a lower-case category", { ...tpl, category: "ai" }, /category: must be one of DEFAULT, .*AI, /],
     ["an empty description", { ...tpl, description: "" }, /description: must not be empty/],
   ])("rejects %s at preview", async (_what, news, message) => {
     expect((await failuresOf(appTemplateSpec, news)).join("\n")).toMatch(message);

@@ -3,26 +3,10 @@
  * `check` before any API call. Each constraint has one accepted boundary value and one refused
  * value; a refusal names the property and a message that names the rule and cites the spec.
  */
-import { buildProvider, type ProviderRuntime } from "../../../provider/lifecycle";
-import type { ResourceSpec } from "../../../provider/spec";
+import { failuresOf } from "../../support/check";
 import { diskSpec } from "../../../resources/disk";
 import { imageSpec } from "../../../resources/image";
 import { instanceSpec } from "../../../resources/instance";
-
-const runtime: ProviderRuntime = {
-  config: () => {
-    throw new Error("check must not need the API configuration");
-  },
-  client: () => {
-    throw new Error("check must not call the API");
-  },
-  defaultWorkspace: () => "42",
-};
-
-async function failuresOf(spec: unknown, news: Record<string, unknown>) {
-  const r = await buildProvider(spec as ResourceSpec, runtime).check!({}, news);
-  return (r.failures ?? []).map((f) => ({ property: f.property, reason: f.reason }));
-}
 
 const GiB = 1024 ** 3;
 const plan = { name: "vm", planId: "7", region: "NA_01" };
@@ -37,7 +21,7 @@ describe("compute inputs accepted at their boundaries", () => {
   it.each<Row>([
     ["Instance name of one character", instanceSpec, { ...plan, name: "v" }],
     ["Instance cpu of 1 core", instanceSpec, { ...custom, cpu: 1 }],
-    ["Instance memoryBytes of 1 byte", instanceSpec, { ...custom, memoryBytes: 1 }],
+    ["Instance memoryBytes of 512 MiB (the emulator's minimum; see emulatorLimits.test.ts)", instanceSpec, { ...custom, memoryBytes: 512 * 1024 ** 2 }],
     ["Instance storage of one boot entry of 1 byte", instanceSpec, { ...custom, storage: [{ sizeBytes: 1, boot: true }] }],
     ["Instance storage backing CEPH", instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "CEPH" }] }],
     ["Instance bandwidth of 1 byte per second each way", instanceSpec, { ...custom, bandwidth: { uploadBytesSec: 1, downloadBytesSec: 1 } }],

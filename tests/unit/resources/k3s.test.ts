@@ -3,21 +3,12 @@
  * secret bodies (emulator/README.md, Managed Kubernetes) is refused by `check`, before any API call,
  * so an up never builds the cluster, instances and nodes only to fail on the service.
  */
-import { buildProvider, type ProviderRuntime } from "../../../provider/lifecycle";
+import { checkOnly } from "../../support/check";
 import { k3sSecretSpec } from "../../../resources/k3sSecret";
 import { k3sServiceSpec } from "../../../resources/k3sService";
 
-const runtime: ProviderRuntime = {
-  config: () => {
-    throw new Error("check must not need the API configuration");
-  },
-  client: () => {
-    throw new Error("check must not call the API");
-  },
-  defaultWorkspace: () => "42",
-};
-const service = buildProvider(k3sServiceSpec, runtime);
-const secret = buildProvider(k3sSecretSpec, runtime);
+const service = checkOnly(k3sServiceSpec);
+const secret = checkOnly(k3sSecretSpec);
 
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
 const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
