@@ -103,3 +103,15 @@ export function numberOf(value: unknown): number | null {
 export function compact<T extends Record<string, unknown>>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
+
+/** Inputs the lifecycle adds to every resource (provider/lifecycle.ts), declared in CommonArgs/WorkspaceArgs. */
+type LifecycleInputs = "timeouts" | "adoptId" | "workspaceId";
+
+/**
+ * Compile-time: a resource's public Args interface and its input schema name the same fields, so
+ * neither can gain one alone. `true` when they match; otherwise a type naming the strays, which
+ * `const _: InputsMatch<VpcArgs, z.infer<typeof inputs>> = true` fails to accept.
+ */
+export type InputsMatch<Args, Schema> = [Exclude<keyof Args, keyof Schema | LifecycleInputs>, Exclude<keyof Schema, keyof Args>] extends [never, never]
+  ? true
+  : { onlyInArgs: Exclude<keyof Args, keyof Schema | LifecycleInputs>; onlyInSchema: Exclude<keyof Schema, keyof Args> };

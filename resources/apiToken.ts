@@ -23,7 +23,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, idOf, wireId, zId, zText } from "../provider/schema";
+import { compact, idOf, type InputsMatch, wireId, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 1, Tokens";
@@ -62,6 +62,8 @@ const inputs = z.object({
   subjectId: zId("INSTANCE, DEDIBOX or APP id").optional(),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public ApiTokenArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<ApiTokenArgs, z.infer<typeof inputs>> = true;
 
 const rules: Rule<Inputs>[] = [
   {

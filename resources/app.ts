@@ -26,7 +26,7 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, emulatorLimit, idOf, keysMatching, numberOf, trimmedLength, zId } from "../provider/schema";
+import { compact, emulatorLimit, idOf, type InputsMatch, keysMatching, numberOf, trimmedLength, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec, type Rule } from "../provider/spec";
 import {
   ENV_NAME,
@@ -104,6 +104,8 @@ const inputs = z.object({
   running: z.boolean().default(true),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public AppArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<AppArgs, z.infer<typeof inputs>> = true;
 
 const rules: Rule<Inputs>[] = [
   {

@@ -18,7 +18,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { emulatorLimit, idOf, numberOf, trimmedLength } from "../provider/schema";
+import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, App template";
@@ -269,6 +269,8 @@ const inputs = z.object({
     .default([]),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public AppTemplateArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<AppTemplateArgs, z.infer<typeof inputs>> = true;
 
 const rules: Rule<Inputs>[] = [
   {

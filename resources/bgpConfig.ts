@@ -24,7 +24,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, numberOf, wireId, zId } from "../provider/schema";
+import { idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, BGP";
@@ -42,6 +42,8 @@ const inputs = z.object({
   maxPrefixes: z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public BgpConfigArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<BgpConfigArgs, z.infer<typeof inputs>> = true;
 
 export interface BgpConfigOutputs extends Record<string, unknown> {
   workspaceId: string;

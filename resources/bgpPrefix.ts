@@ -22,7 +22,7 @@ import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, zId } from "../provider/schema";
+import { idOf, type InputsMatch, zId } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
 
@@ -47,6 +47,8 @@ const inputs = z.object({
   configId: zId("BGP configuration id").optional(),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public BgpPrefixArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<BgpPrefixArgs, z.infer<typeof inputs>> = true;
 
 export interface BgpPrefixOutputs extends Record<string, unknown> {
   workspaceId: string;

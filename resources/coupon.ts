@@ -22,7 +22,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, emulatorLimit, numberOf } from "../provider/schema";
+import { compact, emulatorLimit, type InputsMatch, numberOf } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, Billing and usage: POST /v1/coupons";
@@ -58,6 +58,8 @@ const inputs = z.object({
   note: z.string().max(500, `must be at most 500 characters (${EMULATOR_LIMIT})`).optional(),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public CouponArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<CouponArgs, z.infer<typeof inputs>> = true;
 
 export interface CouponOutputs extends Record<string, unknown> {
   amount: number;

@@ -16,7 +16,7 @@ import { workflowOf, resourceOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
+import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec } from "../provider/spec";
 
 // 1. Inputs.
@@ -35,6 +35,8 @@ const inputs = z.object({
   instanceId: zId("instance id").nullable().default(null),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public DiskArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<DiskArgs, z.infer<typeof inputs>> = true;
 
 export interface DiskOutputs extends Record<string, unknown> {
   workspaceId: string;

@@ -15,7 +15,7 @@ import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, idOf, numberOf, zCidr, zId, zText } from "../provider/schema";
+import { compact, idOf, type InputsMatch, numberOf, zCidr, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Firewall rules";
@@ -39,6 +39,8 @@ const inputs = z.object({
   description: zText(0, 255, WHERE).optional(),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public FirewallRuleArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<FirewallRuleArgs, z.infer<typeof inputs>> = true;
 
 const familyOf = (cidr: string) => (cidr.includes(":") ? "IPv6" : "IPv4");
 

@@ -22,7 +22,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { ddosProblem, idOf, wireId } from "../provider/schema";
+import { ddosProblem, idOf, type InputsMatch, wireId } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Floating IP";
@@ -33,6 +33,8 @@ const inputs = z.object({
   ddos: z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public FloatingIpArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<FloatingIpArgs, z.infer<typeof inputs>> = true;
 
 const rules: Rule<Inputs>[] = [{ fields: ["family", "ddos"], property: "ddos", check: (i) => ddosProblem(i.family, i.ddos) }];
 

@@ -17,7 +17,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { wireId, zId } from "../provider/schema";
+import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { command, replace, type ResourceSpec } from "../provider/spec";
 import { fetchFloatingIp, holderOf } from "./floatingIp";
 
@@ -29,6 +29,8 @@ const inputs = z.object({
   instanceId: zId("instance id"),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public FloatingIpAttachmentArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<FloatingIpAttachmentArgs, z.infer<typeof inputs>> = true;
 
 export interface FloatingIpAttachmentOutputs extends Record<string, unknown> {
   ipId: string;

@@ -28,7 +28,7 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, emulatorLimit, idOf, numberOf, wireId, zId, zText } from "../provider/schema";
+import { compact, emulatorLimit, idOf, type InputsMatch, numberOf, wireId, zId, zText } from "../provider/schema";
 import { depends, patch, remember, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, Images";
@@ -82,6 +82,8 @@ const inputs = z.object({
 });
 /** `fileSha256` is computed at preview from an UPLOAD source's file, never declared. */
 type Inputs = z.infer<typeof inputs> & { workspaceId: string; fileSha256?: string };
+// The public ImageArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<ImageArgs, z.infer<typeof inputs>> = true;
 
 /** The upload's file, or why it cannot be used. */
 function fileProblem(filePath: string): string | undefined {

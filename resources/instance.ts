@@ -20,7 +20,7 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, ddosProblem, emulatorLimit, idOf, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
+import { compact, ddosProblem, emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, Instances";
@@ -103,6 +103,8 @@ const inputs = z.object({
   deletion: z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public InstanceArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<InstanceArgs, z.infer<typeof inputs>> = true;
 
 const CUSTOM_ONLY = ["group", "cpu", "memoryBytes", "storage", "bandwidth"] as const;
 

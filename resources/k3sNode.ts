@@ -16,7 +16,7 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, wireId, zId } from "../provider/schema";
+import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -26,6 +26,8 @@ const inputs = z.object({
   instanceId: zId("instance id"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public K3sNodeArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<K3sNodeArgs, z.infer<typeof inputs>> = true;
 
 export interface K3sNodeOutputs extends Record<string, unknown> {
   workspaceId: string;

@@ -19,7 +19,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, keysMatching, zDnsLabel } from "../provider/schema";
+import { emulatorLimit, idOf, type InputsMatch, keysMatching, zDnsLabel } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
 
@@ -39,6 +39,8 @@ const inputs = z.object({
     .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${EMULATOR_LIMIT})`)),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public K3sSecretArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<K3sSecretArgs, z.infer<typeof inputs>> = true;
 
 export interface K3sSecretOutputs extends Record<string, unknown> {
   workspaceId: string;

@@ -23,7 +23,7 @@ import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, keysMatching, numberOf, wireId, zDnsLabel, zId } from "../provider/schema";
+import { emulatorLimit, idOf, type InputsMatch, keysMatching, numberOf, wireId, zDnsLabel, zId } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -115,6 +115,8 @@ const inputs = z.object({
   updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public K3sServiceArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<K3sServiceArgs, z.infer<typeof inputs>> = true;
 
 export interface K3sPod {
   name: string;

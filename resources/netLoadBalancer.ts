@@ -30,7 +30,7 @@ import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { emulatorLimit, idOf, wireId, zId } from "../provider/schema";
+import { emulatorLimit, idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, Network load balancers";
@@ -55,6 +55,8 @@ const inputs = z.object({
   ownerWorkspaceId: zId("workspace id").optional(),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public NetLoadBalancerArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<NetLoadBalancerArgs, z.infer<typeof inputs>> = true;
 
 export interface NetLoadBalancerOutputs extends Record<string, unknown> {
   name: string;

@@ -19,7 +19,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, zId } from "../provider/schema";
+import { idOf, type InputsMatch, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, Network load balancers";
@@ -30,6 +30,8 @@ const inputs = z.object({
   instanceId: zId("instance id"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public NetLoadBalancerMemberArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<NetLoadBalancerMemberArgs, z.infer<typeof inputs>> = true;
 
 export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
   workspaceId: string;

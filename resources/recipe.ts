@@ -16,7 +16,7 @@ import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, trimmedLength } from "../provider/schema";
+import { emulatorLimit, idOf, type InputsMatch, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 import { exactly, noDuplicates } from "./appTemplate";
 
@@ -93,6 +93,8 @@ const inputs = z.object({
     .default([]),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public RecipeArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<RecipeArgs, z.infer<typeof inputs>> = true;
 
 export interface RecipeOutputs extends Record<string, unknown> {
   workspaceId: string;

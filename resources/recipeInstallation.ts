@@ -22,7 +22,7 @@ import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { wireId, zId } from "../provider/schema";
+import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
 
@@ -38,6 +38,8 @@ const inputs = z.object({
     .default({}),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public RecipeInstallationArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<RecipeInstallationArgs, z.infer<typeof inputs>> = true;
 type FieldValue = string | number | boolean;
 
 export interface RecipeInstallationOutputs extends Record<string, unknown> {

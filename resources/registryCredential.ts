@@ -27,7 +27,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, idOf } from "../provider/schema";
+import { compact, idOf, type InputsMatch } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { canonicalRegistryHost } from "../provider/registryHost";
 
@@ -52,6 +52,8 @@ const inputs = z.object({
   password: nonEmpty("password"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public RegistryCredentialArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<RegistryCredentialArgs, z.infer<typeof inputs>> = true;
 
 export interface RegistryCredentialOutputs extends Record<string, unknown> {
   workspaceId: string;

@@ -22,7 +22,7 @@ import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, idOf, numberOf, wireId, zId } from "../provider/schema";
+import { compact, idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const NOT_SHOWN = "the spec says snapshot list and delete endpoints exist but does not show them (spec part 2, Plans and nodes, last line); this provider uses GET /v1/instances/{iid}/snapshots, GET and DELETE /v1/snapshots/{id}";
@@ -34,6 +34,8 @@ const inputs = z.object({
   diskId: zId("disk id").optional(),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public SnapshotArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<SnapshotArgs, z.infer<typeof inputs>> = true;
 
 export interface SnapshotOutputs extends Record<string, unknown> {
   workspaceId: string;

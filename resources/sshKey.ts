@@ -16,7 +16,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, idOf, zText } from "../provider/schema";
+import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 1, SSH keys";
@@ -63,6 +63,8 @@ const inputs = z.object({
   }),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public SshKeyArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<SshKeyArgs, z.infer<typeof inputs>> = true;
 
 export interface SshKeyOutputs extends Record<string, unknown> {
   workspaceId: string;

@@ -12,7 +12,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { idOf, zPrivateRange, zText } from "../provider/schema";
+import { idOf, type InputsMatch, zPrivateRange, zText } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 
 // 1. Inputs.
@@ -22,6 +22,8 @@ const inputs = z.object({
   range: zPrivateRange,
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public VpcArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<VpcArgs, z.infer<typeof inputs>> = true;
 
 export interface VpcOutputs extends Record<string, unknown> {
   workspaceId: string;

@@ -22,7 +22,7 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { idOf, wireId, zId } from "../provider/schema";
+import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, VPCs";
@@ -33,6 +33,8 @@ const inputs = z.object({
   vpcId: zId("VPC id"),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public VpcAttachmentArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<VpcAttachmentArgs, z.infer<typeof inputs>> = true;
 
 export interface VpcAttachmentOutputs extends Record<string, unknown> {
   instanceId: string;

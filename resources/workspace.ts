@@ -16,7 +16,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, idOf, zText } from "../provider/schema";
+import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 1, Workspaces";
@@ -28,6 +28,8 @@ const inputs = z.object({
   disableSshPassword: z.boolean().optional(),
 });
 type Inputs = z.infer<typeof inputs>;
+// The public WorkspaceArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<WorkspaceArgs, z.infer<typeof inputs>> = true;
 
 export interface WorkspaceOutputs extends Record<string, unknown> {
   name: string;

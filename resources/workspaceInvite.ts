@@ -24,7 +24,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, idOf } from "../provider/schema";
+import { compact, idOf, type InputsMatch } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 1, Invites";
@@ -38,6 +38,8 @@ const inputs = z.object({
   }),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
+// The public WorkspaceInviteArgs and the schema above declare the same fields (checked by the compiler).
+const _fieldsMatch: InputsMatch<WorkspaceInviteArgs, z.infer<typeof inputs>> = true;
 
 export interface WorkspaceInviteOutputs extends Record<string, unknown> {
   workspaceId: string;
