@@ -36,14 +36,11 @@ export interface OperationContext {
   waitForState<R>(read: () => Promise<R>, settled: (r: R) => boolean | string, stateOf: (r: R) => string, step: string): Promise<R>;
   /** A line a person should see whatever the verbosity: a recovery, a refusal waited out, something left behind. */
   progress(message: string): void;
-  /** A routine step, shown only with PULUMI_SVC_VERBOSE=1 (absent from hand-made test contexts). */
-  detail?(message: string): void;
+  /** A routine step, shown only with PULUMI_SVC_VERBOSE=1. */
+  detail(message: string): void;
   /** Runs a lookup that must not give up on a transient failure: tried again until the deadline. */
   persistently<R>(what: string, lookup: () => Promise<R>): Promise<R>;
 }
-
-/** The context the lifecycle makes: every member present. */
-export type LiveContext = OperationContext & { detail(message: string): void };
 
 /** What ends with the operation running in this async context (its heartbeats). */
 const operationScope = new AsyncLocalStorage<Set<() => void>>();
@@ -58,7 +55,7 @@ export async function runOperation<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function makeContext(shared: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): LiveContext {
+export function makeContext(shared: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): OperationContext {
   // Every request of the operation retries only while its wait ends before the deadline, and
   // says so under the resource's name.
   const client = shared.withDeadline(deadline, (e) => notice(label, retryMessage(e)));

@@ -19,7 +19,7 @@ import { ApiError, sentences, WorkflowError } from "./errors";
 import { isAmbiguous, type SvcClient } from "./client";
 import { pendingId, pendingSince } from "./pending";
 import type { ProviderConfig } from "./config";
-import { makeContext, runOperation, type LiveContext, type OperationContext } from "./context";
+import { makeContext, runOperation, type OperationContext } from "./context";
 import { deadlineFor, parseDuration, type Timeouts } from "./timeouts";
 import { waitUntil } from "./workflows";
 import type { Created, Outputs, Policy, ResourceSpec } from "./spec";
@@ -150,7 +150,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   const label = (inputs: Partial<I>, id?: string) =>
     spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
 
-  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string): LiveContext => {
+  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string): OperationContext => {
     const timeouts = inputs.timeouts as Timeouts | undefined;
     const op = operation === "read" ? "update" : operation;
     return makeContext(runtime.client(), runtime.config(), label(inputs, id), operation, deadlineFor(op, timeouts));
@@ -297,7 +297,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     return id;
   };
 
-  const runUpdateSteps = async (ctx: LiveContext, id: string, olds: O, news: I, fields: string[], only?: string[]) => {
+  const runUpdateSteps = async (ctx: OperationContext, id: string, olds: O, news: I, fields: string[], only?: string[]) => {
     const byStep = new Map<string, string[]>();
     for (const f of fields) {
       const p = policyOf(f, olds[f], news[f]);
@@ -336,7 +336,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   };
 
   /** Adoption: take over an existing resource by id, then converge it to the declared inputs. */
-  const adopt = async (ctx: LiveContext, inputs: I, provider: unknown) => {
+  const adopt = async (ctx: OperationContext, inputs: I, provider: unknown) => {
     const id = inputs.adoptId as string;
     const current = await spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
     if (!current) throw new Error(`${ctx.label}: adoptId ${id}: no such ${spec.kind} is visible to this token`);

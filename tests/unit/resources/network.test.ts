@@ -205,6 +205,7 @@ function fakeContext(routes: Record<string, (call: Call) => unknown>, operation:
     waitForWorkflow: async () => undefined,
     waitForState: async (read) => read(),
     progress: () => undefined,
+    detail: () => undefined,
     persistently: (_what, lookup) => lookup(),
   };
   return { ctx, calls };
