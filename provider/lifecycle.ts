@@ -126,11 +126,51 @@ function asOperations<T extends object>(provider: T): T {
   return wrapped as T;
 }
 
-export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
-  return forPeople(asOperations(buildSpecProvider(spec, runtime)));
+/** What one engine call adds beside the resource's properties (the plugin face passes `customTimeouts` here). */
+export interface CallOptions {
+  /** The engine's deadline for this operation in seconds (the `customTimeouts` option); 0 or absent: none. */
+  timeoutSeconds?: number;
 }
 
-function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
+/** How one property changes in a diff (the plugin face forwards it to the engine). */
+export interface PropertyChange {
+  kind: "add" | "update";
+  replace: boolean;
+}
+
+export interface DiffResult extends pulumi.dynamic.DiffResult {
+  /** Every changed property, and whether its change replaces the resource. */
+  detailedDiff: Record<string, PropertyChange>;
+}
+
+/**
+ * The lifecycle of one kind, independent of the face that serves it: the dynamic face passes it to
+ * the dynamic-provider host as is (extra arguments and fields are ignored there); the plugin face
+ * (plugin/server.ts) adds what the provider protocol carries.
+ */
+export interface Lifecycle {
+  check(olds: Record<string, unknown>, news: Record<string, unknown>): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult>;
+  create(props: Record<string, unknown>, call?: CallOptions): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, call?: CallOptions): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Record<string, unknown>, call?: CallOptions): Promise<void>;
+  /** The declarable inputs a set of outputs echoes (what a refresh or an import records as inputs). */
+  inputsOf(outputs: Record<string, unknown>): Record<string, unknown>;
+}
+
+export function buildLifecycle<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
+  // inputsOf is pure: only the operations are wrapped (one operation each, errors for people).
+  const { inputsOf, ...operations } = buildSpecLifecycle(spec, runtime);
+  return { ...forPeople(asOperations(operations)), inputsOf };
+}
+
+/** The dynamic face: the lifecycle as the dynamic-provider host calls it. */
+export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
+  return buildLifecycle(spec, runtime);
+}
+
+function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
   const shape = {
     ...spec.inputs.shape,
     ...(spec.workspaceScoped ? workspaceInput : {}),
@@ -150,9 +190,11 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
   const label = (inputs: Partial<I>, id?: string) =>
     spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
 
-  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string): OperationContext => {
-    const timeouts = inputs.timeouts as Timeouts | undefined;
+  const context = (inputs: Partial<I>, operation: OperationContext["operation"], id?: string, call?: CallOptions): OperationContext => {
     const op = operation === "read" ? "update" : operation;
+    // The resource's own `timeouts` input wins; the engine's customTimeouts apply where it is silent.
+    const fromEngine: Timeouts = call?.timeoutSeconds ? { [op]: `${call.timeoutSeconds}s` } : {};
+    const timeouts = { ...fromEngine, ...(inputs.timeouts as Timeouts | undefined) };
     return makeContext(runtime.client(), runtime.config(), label(inputs, id), operation, deadlineFor(op, timeouts));
   };
 
@@ -369,7 +411,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
     return `drifted outside Pulumi: ${drifted.join(", ")}; ${next}`;
   };
 
-  const provider = {
+  const provider: Lifecycle = {
     async check(olds: Record<string, unknown>, news: Record<string, unknown>) {
       const raw = without(news, PROVIDER_KEY);
       const failures: pulumi.dynamic.CheckFailure[] = [];
@@ -421,7 +463,7 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
       // A create recorded as pending is replaced: its delete removes what the attempt made, first.
-      if (pendingSince(id) !== undefined) return { changes: true, replaces: ["id"], stables: [], deleteBeforeReplace: true };
+      if (pendingSince(id) !== undefined) return { changes: true, replaces: ["id"], stables: [], deleteBeforeReplace: true, detailedDiff: { id: { kind: "update", replace: true } } };
       const changed = changedFields(olds, news);
       const replaces = changed.filter((f) => policyOf(f, olds[f], news[f]).kind === "replace");
       const broken = spec.broken?.(olds as O) ?? false;
@@ -429,7 +471,11 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
       const inProgress = spec.api.inProgress ?? (spec.api.settled ? (o: O) => spec.api.settled!(o) === false : () => false);
       const unsettled = !broken && !!id && inProgress(olds as O);
+      const detailedDiff: Record<string, PropertyChange> = {};
+      for (const f of changed) detailedDiff[f] = { kind: olds[f] === undefined ? "add" : "update", replace: replaces.includes(f) };
+      for (const f of replaces) detailedDiff[f] ??= { kind: "update", replace: true };
       return {
+        detailedDiff,
         changes: changed.length > 0 || broken || unsettled,
         replaces,
         stables: spec.stableOutputs ?? [],
@@ -438,9 +484,9 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       };
     },
 
-    async create(props: Record<string, unknown>) {
+    async create(props: Record<string, unknown>, call?: CallOptions) {
       const inputs = without(props, PROVIDER_KEY) as I;
-      const ctx = context(inputs, "create");
+      const ctx = context(inputs, "create", undefined, call);
       if (inputs.adoptId) return adopt(ctx, inputs, props[PROVIDER_KEY]);
       await refuseConflict(ctx, inputs);
       const created = await createWithRecovery(ctx, inputs, props[PROVIDER_KEY]);
@@ -482,9 +528,9 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       return { id: realId, props: current };
     },
 
-    async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
+    async update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, call?: CallOptions) {
       const inputs = without(news, PROVIDER_KEY) as I;
-      const ctx = context(inputs, "update", id);
+      const ctx = context(inputs, "update", id, call);
       try {
         if (spec.api.settled && spec.api.settled(olds as O) !== true) {
           ctx.progress("waiting for the previous operation to finish");
@@ -498,15 +544,15 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       }
     },
 
-    async delete(id: string, props: Record<string, unknown>) {
+    async delete(id: string, props: Record<string, unknown>, call?: CallOptions): Promise<void> {
       const olds = without(props, PROVIDER_KEY) as O;
-      const ctx = context(olds as unknown as Partial<I>, "delete", id);
+      const ctx = context(olds as unknown as Partial<I>, "delete", id, call);
       const since = pendingSince(id);
       if (since !== undefined) {
         const made = await resolvePending(ctx, since, olds);
         if (!made) return ctx.progress(`the pending create ${id} made nothing; forgotten`);
         ctx.progress(`the pending create ${id} made ${spec.kind} ${made}; deleting it`);
-        return provider.delete!(made, props);
+        return provider.delete(made, props, call);
       }
       if (spec.retainOnDelete) {
         ctx.progress(`the API has no delete for ${spec.kind}; it is kept and only removed from the stack`);
@@ -545,7 +591,12 @@ function buildSpecProvider<I extends Record<string, unknown>, O extends Outputs>
       });
       ctx.detail("deleted");
     },
-  } as pulumi.dynamic.ResourceProvider;
+
+    inputsOf(outputs: Record<string, unknown>) {
+      const declarable = Object.keys(shape).filter((k) => !(k in COMMON_POLICIES));
+      return Object.fromEntries(declarable.filter((k) => outputs[k] !== undefined && outputs[k] !== null).map((k) => [k, outputs[k]]));
+    },
+  };
   return provider;
 }
 

@@ -6,15 +6,21 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 
-function ownPackageName(from: string): string {
+/** The directory of the nearest package.json above `from`. */
+function packageRootAbove(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, "package.json");
-    if (fs.existsSync(manifest)) return (JSON.parse(fs.readFileSync(manifest, "utf8")) as { name: string }).name;
+    if (fs.existsSync(path.join(dir, "package.json"))) return dir;
     if (path.dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
   }
 }
 
-export const PACKAGE_NAME = ownPackageName(__dirname);
+/** The package's root directory (where package.json and schema.json are). */
+export const PACKAGE_ROOT = packageRootAbove(__dirname);
+
+const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
+
+export const PACKAGE_NAME = manifest.name;
+export const PACKAGE_VERSION = manifest.version;
 
 /**
  * The stable entry point every resource's state requires in the provider process (the package's

@@ -12,40 +12,62 @@ import { configProblems, reportOnce, resolveConfig, type ConfigFailure, type Con
 import { ApiError, NetworkError } from "./errors";
 import type { ProviderRuntime } from "./lifecycle";
 
-let sources: ConfigSources = { get: () => undefined, env: process.env };
-let sourcesKey = "";
-let cached: { config: ProviderConfig; client: SvcClient } | undefined;
-let probe: Promise<ConfigProblem[]> | undefined;
-/** Problems already reported in full by this process. */
-const reported = new Set<string>();
-
 const SETTINGS = [
   ["svc:baseUrl", "SVC_BASE_URL"],
   ["svc:token", "SVC_TOKEN"],
   ["svc:workspaceId", "SVC_WORKSPACE_ID"],
 ] as const;
 
-/**
- * Called by every resource's `configure` (the engine configures each resource's provider before
- * using it) with the same stack configuration: what was resolved and probed is kept unless the
- * settings themselves change.
- */
-export function setConfigSources(next: ConfigSources): void {
-  const key = JSON.stringify(SETTINGS.map(([k, env]) => [next.get(k) ?? null, next.env[env] ?? null]));
-  sources = next;
-  if (key === sourcesKey) return;
-  sourcesKey = key;
-  cached = undefined;
-  probe = undefined;
+/** The runtime of one provider: its configuration sources, and what was resolved and probed from them. */
+export interface ConfiguredRuntime extends ProviderRuntime {
+  /**
+   * Sets where configuration comes from. The dynamic face calls it from every resource's
+   * `configure` (the engine configures each resource's provider before using it) with the same
+   * stack configuration, so what was resolved and probed is kept unless the settings change; the
+   * plugin face calls it from the provider's `Configure`.
+   */
+  setSources(next: ConfigSources): void;
 }
 
-function resolved() {
-  if (!cached) {
-    const config = resolveConfig(sources);
-    // Retries are reported by each operation's view of the client (context.ts), under its resource.
-    cached = { config, client: new SvcClient(config) };
-  }
-  return cached;
+/** A runtime with no configuration yet: one per provider (the dynamic face shares one per process). */
+export function createRuntime(): ConfiguredRuntime {
+  let sources: ConfigSources = { get: () => undefined, env: process.env };
+  let sourcesKey = "";
+  let cached: { config: ProviderConfig; client: SvcClient } | undefined;
+  let probe: Promise<ConfigProblem[]> | undefined;
+  /** Problems already reported in full by this runtime. */
+  const reported = new Set<string>();
+
+  const resolved = () => {
+    if (!cached) {
+      const config = resolveConfig(sources);
+      // Retries are reported by each operation's view of the client (context.ts), under its resource.
+      cached = { config, client: new SvcClient(config) };
+    }
+    return cached;
+  };
+
+  return {
+    setSources(next) {
+      const key = JSON.stringify(SETTINGS.map(([k, env]) => [next.get(k) ?? null, next.env[env] ?? null]));
+      sources = next;
+      if (key === sourcesKey) return;
+      sourcesKey = key;
+      cached = undefined;
+      probe = undefined;
+    },
+    config: () => resolved().config,
+    client: () => resolved().client,
+    defaultWorkspace: () => {
+      const v = sources.get("svc:workspaceId") ?? sources.env.SVC_WORKSPACE_ID;
+      return v ? v : null;
+    },
+    async preflight(probeTheApi: boolean): Promise<ConfigFailure[]> {
+      const problems = configProblems(sources);
+      if (!problems.length && probeTheApi) problems.push(...(await (probe ??= probeApi(resolved().config))));
+      return reportOnce(problems, reported);
+    },
+  };
 }
 
 /** The request the probe sends: the plan catalogue, which any valid token may read (spec part 2, Plans). */
@@ -75,16 +97,8 @@ export async function probeApi(config: ProviderConfig, client: SvcClient = new S
   }
 }
 
-export const processRuntime: ProviderRuntime = {
-  config: () => resolved().config,
-  client: () => resolved().client,
-  defaultWorkspace: () => {
-    const v = sources.get("svc:workspaceId") ?? sources.env.SVC_WORKSPACE_ID;
-    return v ? v : null;
-  },
-  async preflight(probeTheApi: boolean): Promise<ConfigFailure[]> {
-    const problems = configProblems(sources);
-    if (!problems.length && probeTheApi) problems.push(...(await (probe ??= probeApi(resolved().config))));
-    return reportOnce(problems, reported);
-  },
-};
+/** The dynamic face's runtime: one per provider process, configured by every resource's `configure`. */
+export const processRuntime = createRuntime();
+
+/** Sets the dynamic face's configuration sources (see `ConfiguredRuntime.setSources`). */
+export const setConfigSources = (next: ConfigSources): void => processRuntime.setSources(next);

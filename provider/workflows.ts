@@ -54,7 +54,7 @@ export async function waitUntil<T>(probe: () => Promise<T | undefined>, opts: Po
     if (Date.now() + delay > opts.deadline) {
       throw new DeadlineError(
         `${opts.label}: ${opts.operation} did not finish before its deadline (${opts.describe()}); ` +
-          `raise timeouts.${opts.operation === "delete" ? "delete" : opts.operation === "create" ? "create" : "update"} or check the API, then run pulumi up again`,
+          `raise timeouts.${opts.operation === "delete" ? "delete" : opts.operation === "create" ? "create" : "update"} (or the customTimeouts option) or check the API, then run pulumi up again`,
       );
     }
     await sleep(delay);

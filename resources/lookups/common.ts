@@ -6,16 +6,30 @@
  * same configuration as the resources (svc:baseUrl, svc:token, svc:workspaceId, or the SVC_*
  * environment). They only read, so they also run during preview.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { SvcClient } from "../../provider/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/config";
 import { ApiError, ConfigError, NetworkError } from "../../provider/errors";
 import { fromMocks, underMocks } from "./mocks";
 
-let cached: { client: SvcClient; config: ProviderConfig } | undefined;
+type LookupClient = { client: SvcClient; config: ProviderConfig };
+
+let cached: LookupClient | undefined;
+const providerScope = new AsyncLocalStorage<() => LookupClient>();
+
+/**
+ * Runs lookups with a provider's client and configuration: the plugin face answers the invoke
+ * `svc:index:<lookup>` with the same functions, configured by its provider (not by the program).
+ */
+export function withProviderClient<T>(client: () => LookupClient, fn: () => Promise<T>): Promise<T> {
+  return providerScope.run(client, fn);
+}
 
 /** The program-side client, configured like the provider (stack config first, environment second). */
-export function lookupClient(): { client: SvcClient; config: ProviderConfig } {
+export function lookupClient(): LookupClient {
+  const provider = providerScope.getStore();
+  if (provider) return provider();
   if (!cached) {
     const config = resolveConfig({ get: (key) => pulumi.runtime.getConfig(key), env: process.env });
     cached = { client: new SvcClient(config), config };

@@ -6,12 +6,15 @@
  * repository, so `pulumi-svc` resolves exactly as in a user's project), its own PULUMI_HOME,
  * backend and stack. Nothing leaves loopback: update checks and plugin downloads are off.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { LocalWorkspace, type Stack, type UpResult, type PreviewResult, type DestroyResult, type RefreshResult } from "@pulumi/pulumi/automation";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
+const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "program");
 
@@ -106,6 +109,8 @@ export interface E2E {
   /** Everything the CLI printed during this file's operations (progress lines included). */
   output(): string;
   inventoryTotal(): Promise<{ total: number; resources: Record<string, unknown[]> }>;
+  /** Runs the pulumi CLI itself in the project (`pulumi import ...`) on this stack; returns what it printed. */
+  cli(args: string[]): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -130,14 +135,23 @@ function pulumiEnv(home: string, backend: string, verbose = false): Record<strin
 
 /**
  * A fresh project directory holding a copy of a program (default: the scenario program), whose
- * node_modules resolves to this repository's, as `pulumi-svc` would in a user's project.
+ * node_modules resolves to this repository's, as `pulumi-svc` would in a user's project. An
+ * example is copied to `<tmp>/examples/<name>` beside a `<tmp>/bin` that is this repository's, so
+ * the relative plugin path of a YAML example (`../../bin`) finds the plugin as it does in place.
  */
-function makeProjectDir(prefix: string, programDir: string = PROGRAM): string {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
+function makeProjectDir(prefix: string, programDir: string = PROGRAM): { dir: string; root: string } {
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
+  const inExamples = path.relative(path.join(REPO, "examples"), programDir);
+  const dir = inExamples.startsWith("..") ? root : path.join(root, "examples", inExamples);
+  fs.mkdirSync(dir, { recursive: true });
+  if (dir !== root) fs.symlinkSync(path.join(REPO, "bin"), path.join(root, "bin"), "dir");
   fs.cpSync(programDir, dir, { recursive: true, filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === programDir });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
-  return dir;
+  return { dir, root };
 }
+
+/** The resource types this package records: the dynamic face's and the plugin's. */
+export const isSvcType = (type: string) => type.startsWith("pulumi-nodejs:dynamic/svc:") || type.startsWith("svc:index:");
 
 export interface E2EOptions {
   workflowMs?: number;
@@ -154,7 +168,7 @@ export interface E2EOptions {
 
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
   const emu = options.emulator ?? (await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 }));
-  const dir = makeProjectDir(name, options.programDir);
+  const { dir, root } = makeProjectDir(name, options.programDir);
   const home = path.join(dir, ".pulumi-home");
   const backend = path.join(dir, ".pulumi-state");
   fs.mkdirSync(home);
@@ -203,7 +217,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     async state() {
       const exported = await stack.exportStack();
       const resources = (exported.deployment as { resources?: StateResource[] }).resources ?? [];
-      return resources.filter((r) => r.type.startsWith("pulumi-nodejs:dynamic/svc:"));
+      return resources.filter((r) => isSvcType(r.type));
     },
     async resource(resourceName) {
       const found = (await e2e.state()).find((r) => r.urn.endsWith(`::${resourceName}`));
@@ -243,6 +257,13 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       return (await control(`/_emulator/inventory`)) as { total: number; resources: Record<string, unknown[]> };
     },
     output: () => logs.join(""),
+    async cli(args) {
+      const env = { ...process.env, ...envVars };
+      const argv = [...args, "--stack", "e2e", "--non-interactive", "--color", "never"];
+      const { stdout, stderr } = await execFileAsync("pulumi", argv, { cwd: dir, env, maxBuffer: 64 * 1024 * 1024 });
+      logs.push(stdout, stderr);
+      return stdout + stderr;
+    },
     async stop() {
       try {
         await stack.destroy({ color: "never" });
@@ -250,7 +271,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
         // A test that failed midway; the emulator goes away anyway.
       }
       if (!options.emulator) await emu.stop();
-      if (process.env.PULUMI_SVC_KEEP_E2E !== "1") fs.rmSync(dir, { recursive: true, force: true });
+      if (process.env.PULUMI_SVC_KEEP_E2E !== "1") fs.rmSync(root, { recursive: true, force: true });
     },
   };
   return e2e;
