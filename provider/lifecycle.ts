@@ -181,6 +181,16 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
     ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}),
     ...COMMON_POLICIES,
   };
+  // Schemas are built once per set of relaxed fields (those unknown until up), not per check:
+  // building a zod object costs more than validating with it.
+  const strict = z.object(shape).strict();
+  const schemas = new Map<string, z.ZodType<Record<string, unknown>>>([["", strict]]);
+  const schemaRelaxing = (fields: string[]): z.ZodType<Record<string, unknown>> => {
+    const key = fields.join(",");
+    let schema = schemas.get(key);
+    if (!schema) schemas.set(key, (schema = strict.partial(Object.fromEntries(fields.map((k) => [k, true as const])) as Record<string, never>)));
+    return schema;
+  };
   const managedFields = Object.keys(policies).filter((f) => policies[f].kind !== "ignore");
   /** The effective policy of a field for a given change. */
   const policyOf = (field: string, old: unknown, next: unknown): Exclude<Policy, { kind: "depends" }> => {
@@ -427,9 +437,7 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
       const known = without(raw, ...unknownKeys);
       // Unknown values are validated at `up`; a missing workspace was reported above.
       const relaxed = [...unknownKeys, ...(failures.length ? ["workspaceId"] : [])];
-      const mask = Object.fromEntries(relaxed.filter((k) => k in shape).map((k) => [k, true as const]));
-      const schema = z.object(shape).strict().partial(mask as Record<string, never>);
-      const parsed = schema.safeParse(known);
+      const parsed = schemaRelaxing(relaxed.filter((k) => k in shape)).safeParse(known);
       let inputs: Record<string, unknown> = raw;
       if (parsed.success) {
         const withDefaults = spec.defaults ? { ...parsed.data, ...spec.defaults(parsed.data as Partial<I>) } : parsed.data;

@@ -120,7 +120,7 @@ describe("diff", () => {
   });
 
   it("replaces on a replace field and deletes first when the unique name is kept", async () => {
-    expect(await diff({ ...valid, region: "EU_01" })).toEqual({ changes: true, replaces: ["region"], stables: ["vlan"], deleteBeforeReplace: true });
+    expect(await diff({ ...valid, region: "EU_01" })).toEqual({ changes: true, replaces: ["region"], stables: ["vlan"], deleteBeforeReplace: true, detailedDiff: { region: { kind: "update", replace: true } } });
   });
 
   it("creates the replacement first when the unique name changes too", async () => {
