@@ -1,14 +1,30 @@
 #!/usr/bin/env bash
-# Makes the Pulumi CLI, the Node.js language host and the dynamic-provider plugin script
-# available, and prints the absolute path of the directory holding them as the LAST line of
-# stdout (progress goes to stderr).
+# Makes the Pulumi CLI, its language hosts (Node.js, YAML, Python) and the dynamic-provider
+# plugin scripts available, and prints the absolute path of the directory holding them as the
+# LAST line of stdout (progress goes to stderr).
 #
-#   1. A `pulumi` already on PATH is used when it is at least $PULUMI_MIN_VERSION and has the
-#      language host and the dynamic-provider script beside it.
-#   2. Otherwise the pinned version is built from the Go module proxy (scripts/pulumi-tools, a
-#      tools module: pkg/v3 at a release, the language host at the pseudo-version of the same
-#      commit) into a cache outside the work tree, once per machine:
+#   1. A `pulumi` already on PATH is used when it is at least $PULUMI_MIN_VERSION and has all of
+#      the executables listed in complete_dir() beside it.
+#   2. Otherwise the pinned version is built from the Go module proxy into a cache outside the
+#      work tree, once per machine:
 #        ${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-~/.cache}/pulumi-svc}/pulumi-<version>/bin
+#      scripts/pulumi-tools is a tools module that pins, and one `go install` builds:
+#        - pulumi                  github.com/pulumi/pulumi/pkg/v3 at the release tag;
+#        - pulumi-language-nodejs  .../sdk/nodejs/cmd/pulumi-language-nodejs/v3 and
+#          pulumi-language-python  .../sdk/python/cmd/pulumi-language-python/v3, both at the
+#                                  pseudo-version of the same commit (they have no v3.x tags);
+#        - pulumi-language-yaml    github.com/pulumi/pulumi-yaml at a release whose go.mod
+#                                  requires pkg/v3 and sdk/v3 no newer than the pin, so minimal
+#                                  version selection keeps them at the pin (check with
+#                                  `go list -m github.com/pulumi/pulumi/pkg/v3` in pulumi-tools).
+#      Plain scripts are copied beside them:
+#        - pulumi-language-python-exec and pulumi-resource-pulumi-python from the sdk/v3 module
+#          (sdk/python/cmd and sdk/python/dist): the Python host runs the program through the
+#          -exec script found next to its own executable, and fails without it;
+#        - pulumi-resource-pulumi-nodejs from node_modules/@pulumi/pulumi.
+#      A cached directory missing any of these (e.g. one built before a host was added) is
+#      rebuilt. Python programs also need the `pulumi` SDK in a virtualenv: see
+#      scripts/ensure-python.sh.
 #
 # Set PULUMI_SVC_FORCE_BUILD=1 to ignore a pulumi on PATH.
 set -euo pipefail
@@ -27,8 +43,12 @@ version_at_least() { # $1 >= $2 (dotted numeric versions)
   [ "$(printf '%s\n%s\n' "$2" "$1" | sort -V | head -n1)" = "$2" ]
 }
 
-complete_dir() { # a directory holding all three executables
-  [ -x "$1/pulumi" ] && [ -x "$1/pulumi-language-nodejs" ] && [ -x "$1/pulumi-resource-pulumi-nodejs" ]
+complete_dir() { # a directory holding every executable this project runs
+  local f
+  for f in pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-language-python \
+    pulumi-language-python-exec pulumi-resource-pulumi-nodejs; do
+    [ -x "$1/$f" ] || return 1
+  done
 }
 
 # 1. A pulumi already on PATH.
@@ -40,7 +60,7 @@ if [ -z "${PULUMI_SVC_FORCE_BUILD:-}" ] && command -v pulumi >/dev/null 2>&1; th
     echo "$on_path"
     exit 0
   fi
-  say "pulumi on PATH (${found:-unknown version} in $on_path) is older than $PULUMI_MIN_VERSION or lacks the Node.js plugins; using the pinned build"
+  say "pulumi on PATH (${found:-unknown version} in $on_path) is older than $PULUMI_MIN_VERSION or lacks a language host or plugin script; using the pinned build"
 fi
 
 # 2. The cached pinned build.
@@ -66,25 +86,37 @@ flock 9
 if ! complete_dir "$bin_dir"; then
   staging="$(mktemp -d "$cache_root/.staging.XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
-  say "building pulumi v$PULUMI_VERSION and pulumi-language-nodejs with $(go version | cut -d' ' -f3) (first time on this machine: a few minutes)"
+  say "building pulumi v$PULUMI_VERSION and the nodejs, yaml and python language hosts with $(go version | cut -d' ' -f3) (first time on this machine: several minutes)"
   started=$(date +%s)
   (
     cd "$here/pulumi-tools"
     # go.sum is committed and complete, so no checksum-database lookup is needed; GONOSUMDB
     # keeps a partial module mirror from failing the build on a lookup anyway.
-    export GOFLAGS="${GOFLAGS:-} -mod=readonly" GONOSUMDB="${GONOSUMDB:-github.com/pulumi/pulumi}" GOTOOLCHAIN=local
+    export GOFLAGS="${GOFLAGS:-} -mod=readonly" GONOSUMDB="${GONOSUMDB:-github.com/pulumi/pulumi,github.com/pulumi/pulumi-yaml}" GOTOOLCHAIN=local
     export GOBIN="$staging"
+    # (errexit does not apply inside a `( ... ) || ...` subshell, hence the explicit exits.)
+    : >"$staging/build.log"
+    yaml_version="$(go list -m -f '{{.Version}}' github.com/pulumi/pulumi-yaml 2>>"$staging/build.log")" || exit 1
     say "downloading modules and compiling (one progress line per 100 steps)..."
-    go install -v -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION" \
+    go install -v -ldflags "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml_version" \
       github.com/pulumi/pulumi/pkg/v3/cmd/pulumi \
-      github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 2>&1 |
-      tee "$staging/build.log" |
-      awk '{ n++; if (n % 100 == 0) { printf "ensure-pulumi: %d modules downloaded or packages compiled...\n", n > "/dev/stderr" } }'
+      github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 \
+      github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3 \
+      github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml 2>&1 |
+      tee -a "$staging/build.log" |
+      awk '{ n++; if (n % 100 == 0) { printf "ensure-pulumi: %d modules downloaded or packages compiled...\n", n > "/dev/stderr" } }' ||
+      exit 1
+    # The Python host's helper scripts are not Go packages: take them from the sdk/v3 module
+    # (downloaded by the build above) at the pinned version.
+    sdk_dir="$(go list -m -f '{{.Dir}}' github.com/pulumi/pulumi/sdk/v3 2>>"$staging/build.log")" || exit 1
+    cp "$sdk_dir/python/cmd/pulumi-language-python-exec" "$sdk_dir/python/dist/pulumi-resource-pulumi-python" \
+      "$staging/" 2>>"$staging/build.log"
   ) || { say "build failed; last lines:"; tail -n 20 "$staging/build.log" >&2; exit 1; }
   rm -f "$staging/build.log"
-  [ -x "$staging/pulumi" ] && [ -x "$staging/pulumi-language-nodejs" ] || { say "build failed"; exit 1; }
   cp "$dyn_script" "$staging/pulumi-resource-pulumi-nodejs"
-  chmod +x "$staging/pulumi-resource-pulumi-nodejs"
+  chmod 755 "$staging"/pulumi-language-python-exec "$staging"/pulumi-resource-pulumi-python "$staging"/pulumi-resource-pulumi-nodejs
+  complete_dir "$staging" || { say "build failed: $(ls "$staging" | tr '\n' ' ')"; exit 1; }
+  chmod 755 "$staging" # mktemp -d made it private
   mkdir -p "$(dirname "$bin_dir")"
   rm -rf "$bin_dir"
   mv "$staging" "$bin_dir"
