@@ -1,0 +1,47 @@
+/**
+ * The plugin's schema.json is generated (npm run schema) from the resources' TypeScript
+ * declarations and specs: it must match a fresh generation, and say what the code says.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { generateSchema } from "../../scripts/schema";
+import { kinds } from "../../resources/registry";
+
+jest.setTimeout(120_000);
+
+type Schema = {
+  version: string;
+  config: { variables: Record<string, { secret?: boolean }> };
+  resources: Record<string, { inputProperties: Record<string, { replaceOnChange?: boolean; secret?: boolean }>; properties: Record<string, { secret?: boolean }>; requiredInputs: string[] }>;
+  functions: Record<string, { outputs: { properties: Record<string, unknown> } }>;
+};
+
+describe("schema.json", () => {
+  const fresh = generateSchema() as unknown as Schema;
+
+  it("is what npm run schema generates from the code today", () => {
+    const committed = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "schema.json"), "utf8"));
+    expect(committed).toEqual(fresh);
+  });
+
+  it("declares every resource kind, with the package's version", () => {
+    expect(Object.keys(fresh.resources)).toEqual(kinds().map((k) => `svc:index:${k}`));
+    expect(fresh.version).toBe(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")).version);
+  });
+
+  it("marks what replaces, what is secret and what is required from the specs and the Args interfaces", () => {
+    const vpc = fresh.resources["svc:index:Vpc"];
+    expect(vpc.inputProperties.range.replaceOnChange).toBe(true);
+    expect(vpc.inputProperties.workspaceId.replaceOnChange).toBe(true);
+    expect(vpc.inputProperties.name.replaceOnChange).toBeUndefined();
+    expect(vpc.requiredInputs).toEqual(["name", "description", "range"]);
+    expect(fresh.resources["svc:index:ApiToken"].properties.code.secret).toBe(true);
+    expect(fresh.resources["svc:index:RegistryCredential"].inputProperties.password.secret).toBe(true);
+    expect(fresh.config.variables.token.secret).toBe(true);
+  });
+
+  it("answers a list lookup as { items }, as the plugin and the mocks do", () => {
+    expect(Object.keys(fresh.functions["svc:index:getPlans"].outputs.properties)).toEqual(["items"]);
+    expect(fresh.functions["svc:index:getPlan"].outputs.properties).toHaveProperty("id");
+  });
+});
