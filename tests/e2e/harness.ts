@@ -164,6 +164,8 @@ export interface E2EOptions {
   emulator?: TestEmulator;
   /** Run the provider with PULUMI_SVC_VERBOSE=1: every step's progress line, as before it was quiet by default. */
   verbose?: boolean;
+  /** More environment for the CLI and the programs it runs (PYTHONPATH for a generated SDK). */
+  env?: Record<string, string>;
 }
 
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
@@ -173,7 +175,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   const backend = path.join(dir, ".pulumi-state");
   fs.mkdirSync(home);
   fs.mkdirSync(backend);
-  const envVars = pulumiEnv(home, backend, options.verbose);
+  const envVars = { ...pulumiEnv(home, backend, options.verbose), ...options.env };
   const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },

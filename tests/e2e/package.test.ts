@@ -77,6 +77,8 @@ describe("the package installed from a tarball under a scoped name", () => {
   let project: string;
   let emulator: { child: ChildProcess; info: { url: string; token: string; workspaceId: string } } | undefined;
   let stack: Stack;
+  let scoped: string;
+  let pulumiEnv: Record<string, string>;
 
   beforeAll(() => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), "svc-package-"));
@@ -102,7 +104,7 @@ describe("the package installed from a tarball under a scoped name", () => {
     run("tar", ["-xzf", pack(REPO, work), "-C", unpacked], work);
     const manifest = path.join(unpacked, "package", "package.json");
     fs.writeFileSync(manifest, JSON.stringify({ ...JSON.parse(fs.readFileSync(manifest, "utf8")), name: SCOPED }, null, 2));
-    const scoped = pack(path.join(unpacked, "package"), work);
+    scoped = pack(path.join(unpacked, "package"), work);
 
     const manifestOfProject = {
       name: "user-stack",
@@ -144,7 +146,7 @@ describe("the package installed from a tarball under a scoped name", () => {
     const backend = path.join(work, ".pulumi-state");
     fs.mkdirSync(home);
     fs.mkdirSync(backend);
-    const envVars = {
+    const envVars = (pulumiEnv = {
       PULUMI_HOME: home,
       PULUMI_BACKEND_URL: `file://${backend}`,
       PULUMI_CONFIG_PASSPHRASE: "package-e2e",
@@ -154,7 +156,7 @@ describe("the package installed from a tarball under a scoped name", () => {
       SVC_BASE_URL: "",
       SVC_TOKEN: "",
       SVC_WORKSPACE_ID: "",
-    };
+    });
     stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: project }, { workDir: project, envVars, pulumiHome: home });
     const { url, token, workspaceId } = emulator!.info;
     await stack.setAllConfig({ "svc:baseUrl": { value: url }, "svc:token": { value: token, secret: true }, "svc:workspaceId": { value: workspaceId } });
@@ -171,6 +173,29 @@ describe("the package installed from a tarball under a scoped name", () => {
     expect(preview.changeSummary).toEqual({ same: 3 });
 
     await stack.destroy({ color: "never" });
+    const inventory = (await (await fetch(`${url}/_emulator/inventory`)).json()) as { total: number };
+    expect(inventory.total).toBe(0);
+  });
+
+  it("installs its provider plugin with pulumi plugin install --file, and a YAML stack uses it with no plugins section", async () => {
+    // As the README says: an npm prefix holding the package and its SDK, with the launcher on top.
+    const pluginDir = path.join(work, "svc-plugin");
+    run("npm", ["install", "--prefix", pluginDir, "--no-audit", "--no-fund", scoped, `@pulumi/pulumi@${SDK}`], work);
+    fs.copyFileSync(path.join(pluginDir, "node_modules", SCOPED, "bin", "pulumi-resource-svc"), path.join(pluginDir, "pulumi-resource-svc"));
+    const version = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+    execFileSync("pulumi", ["plugin", "install", "resource", "svc", version, "--file", pluginDir], { env: { ...process.env, ...pulumiEnv }, stdio: "pipe" });
+
+    const yamlProject = path.join(work, "yaml-stack");
+    fs.mkdirSync(yamlProject);
+    const program = { name: "yaml-stack", runtime: "yaml", resources: { net: { type: "svc:index:Vpc", properties: { name: "yaml-net", description: "from the installed plugin", range: "10.8.0.0/16" } } }, outputs: { vlan: "${net.vlan}" } };
+    fs.writeFileSync(path.join(yamlProject, "Pulumi.yaml"), JSON.stringify(program, null, 2));
+    const yamlStack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: yamlProject }, { workDir: yamlProject, envVars: pulumiEnv, pulumiHome: pulumiEnv.PULUMI_HOME });
+    const { url, token, workspaceId } = emulator!.info;
+    await yamlStack.setAllConfig({ "svc:baseUrl": { value: url }, "svc:token": { value: token, secret: true }, "svc:workspaceId": { value: workspaceId } });
+    const up = await yamlStack.up({ color: "never" });
+    expect(up.summary.resourceChanges).toEqual({ create: 2 });
+    expect(typeof up.outputs.vlan.value).toBe("number");
+    await yamlStack.destroy({ color: "never" });
     const inventory = (await (await fetch(`${url}/_emulator/inventory`)).json()) as { total: number };
     expect(inventory.total).toBe(0);
   });

@@ -1,0 +1,120 @@
+/**
+ * What the provider plugin gives that the dynamic face cannot, each through the real engine with a
+ * Pulumi YAML program (written by the test as JSON, which YAML reads): explicit providers for two
+ * workspaces, previews of updates with the outputs already known, the `import` option, progress on
+ * the resource's own row, and `customTimeouts`.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { changes, startE2E, type E2E } from "./harness";
+
+jest.setTimeout(600_000);
+
+const BIN = path.join(__dirname, "..", "..", "bin");
+
+type Resources = Record<string, { type: string; properties?: Record<string, unknown>; options?: Record<string, unknown> }>;
+
+const vpc = (name: string, extra: Record<string, unknown> = {}) => ({ type: "svc:index:Vpc", properties: { name, description: `${name} network`, range: "10.1.0.0/16", ...extra } });
+
+describe("the provider plugin", () => {
+  let e2e: E2E;
+  let programDir: string;
+  let secondWorkspace: string;
+  let resources: Resources;
+
+  /** Writes the program and runs pulumi up. */
+  const up = async (next: Resources, outputs: Record<string, unknown> = {}) => {
+    write(next, outputs);
+    return e2e.up([]);
+  };
+  const write = (next: Resources, outputs: Record<string, unknown> = {}) => {
+    resources = next;
+    const project = { name: "svc-plugin", runtime: "yaml", plugins: { providers: [{ name: "svc", path: BIN }] }, resources: next, outputs };
+    fs.writeFileSync(path.join(e2e?.dir ?? programDir, "Pulumi.yaml"), JSON.stringify(project, null, 2));
+  };
+
+  beforeAll(async () => {
+    programDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-plugin-program-"));
+    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), JSON.stringify({ name: "svc-plugin", runtime: "yaml", plugins: { providers: [{ name: "svc", path: BIN }] } }));
+    e2e = await startE2E("plugin", { programDir });
+    secondWorkspace = String((await e2e.emu.api.post("/v1/workspaces", { name: "second workspace" })).body.id);
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    fs.rmSync(programDir, { recursive: true, force: true });
+  });
+
+  it("reaches two workspaces from one program through an explicit provider", async () => {
+    const result = await up(
+      {
+        second: { type: "pulumi:providers:svc", properties: { baseUrl: e2e.emu.emu.url, token: { "fn::secret": e2e.emu.emu.token }, workspaceId: secondWorkspace } },
+        "net-a": vpc("net-a"),
+        "net-b": { ...vpc("net-b"), options: { provider: "${second}" } },
+        // Reads a stable output of net-a: known in a preview of net-a's update (next test).
+        "net-c": vpc("net-c", { description: "beside vlan ${net-a.vlan}", range: "10.3.0.0/16" }),
+      },
+      { vlanA: "${net-a.vlan}" },
+    );
+    expect(changes(result)).toMatchObject({ create: 5 }); // the stack, the explicit provider, three VPCs
+    const a = (await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net-a")}`)).body;
+    const b = (await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net-b")}`)).body;
+    expect(String(a.workspace.id)).toBe(e2e.emu.workspaceId);
+    expect(String(b.workspace.id)).toBe(secondWorkspace);
+    expect(await e2e.rawState()).not.toContain(e2e.emu.emu.token);
+  });
+
+  it("previews an in-place update with the outputs it cannot change already known", async () => {
+    const next = { ...resources, "net-a": vpc("net-a", { description: "renamed" }) };
+    write(next, { vlanA: "${net-a.vlan}" });
+    const preview = await e2e.preview();
+    expect(preview.stdout).toContain('~ description: "net-a network" => "renamed"');
+    // net-c reads net-a's vlan, a stable output: known during the preview, so net-c does not change.
+    expect(preview.changeSummary).toEqual({ update: 1, same: 4 });
+    expect(changes(await e2e.up([]))).toMatchObject({ update: 1 });
+  });
+
+  it("adopts a VPC made outside Pulumi through the import option, sending no create", async () => {
+    const made = (await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "by-hand", description: "by-hand network", range: "10.9.0.0/16" })).body;
+    const since = await e2e.lastSeq();
+    write({ ...resources, "by-hand": { ...vpc("by-hand", { range: "10.9.0.0/16" }), options: { import: String(made.id) } } });
+    const result = await e2e.up([]);
+    expect(changes(result)).toMatchObject({ import: 1 });
+    expect(await e2e.mutations(since)).toEqual([]);
+    expect(await e2e.idOf("by-hand")).toBe(String(made.id));
+  });
+
+  it("writes progress on the resource's own row, not the stack's", async () => {
+    await e2e.emu.control.post("/_emulator/faults", { kind: "status", method: "POST", path: "/v1/workspaces/*/vpcs", status: 429, retryAfterSeconds: 1, times: 1 });
+    const result = await up({ ...resources, flaky: vpc("flaky", { range: "10.4.0.0/16" }) });
+    expect(changes(result)).toMatchObject({ create: 1 });
+    // The engine's diagnostics name the row a line belongs to.
+    expect(result.stdout).toMatch(/svc:index:Vpc \(flaky\):\s*\n\s*svc: Vpc "flaky": [^\n]*429/);
+  });
+
+  it("honours customTimeouts: a create still running at its deadline fails with the deadline's message", async () => {
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 6000 });
+    write({ ...resources, slow: { type: "svc:index:Disk", properties: { name: "slow", size: 10737418240, backend: "LOCAL", region: "NA_01" }, options: { customTimeouts: { create: "1s" } } } });
+    let message = "";
+    try {
+      await e2e.up([]);
+    } catch (err) {
+      message = (err as Error).message;
+    }
+    expect(message).toMatch(/Disk "slow": create did not finish before its deadline .*customTimeouts/);
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+    // The disk was kept in the stack; the next up finishes it.
+    expect((await e2e.resource("slow")).id).toMatch(/^\d+$/);
+    await e2e.up([]);
+    const disk = (await e2e.emu.api.get(`/v1/disks/${await e2e.idOf("slow")}`)).body;
+    expect(disk.name).toBe("slow");
+  });
+
+  it("destroys everything, in both workspaces", async () => {
+    await e2e.destroy();
+    // What is left is the workspace this test made through the API, outside the stack.
+    const { total, resources: left } = await e2e.inventoryTotal();
+    expect(total).toBe(1);
+    expect((left.workspaces as Array<{ id: string }>).map((w) => String(w.id))).toEqual([secondWorkspace]);
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * Another language through the plugin: the Python SDK generated from the plugin's schema
+ * (`pulumi package gen-sdk schema.json --language python`), a Python program using a resource and
+ * an invoke, through the real engine and the Python language host built with the pinned CLI.
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { changes, startE2E, type E2E } from "./harness";
+
+jest.setTimeout(600_000);
+
+const REPO = path.join(__dirname, "..", "..");
+
+const PROGRAM = `import pulumi
+import pulumi_svc as svc
+
+plan = svc.get_plan(name="lightning-1")
+net = svc.Vpc("net", name="py-net", description="from python", range="10.5.0.0/16")
+
+pulumi.export("plan_id", plan.id)
+pulumi.export("vlan", net.vlan)
+`;
+
+describe("a Python program through the plugin", () => {
+  let e2e: E2E;
+  let work: string;
+
+  beforeAll(async () => {
+    work = fs.mkdtempSync(path.join(os.tmpdir(), "svc-python-"));
+    const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+    // The SDK, as the README tells users to make it, installed where the program's interpreter finds it.
+    const sdk = path.join(work, "sdk");
+    execFileSync("pulumi", ["package", "gen-sdk", path.join(REPO, "schema.json"), "--language", "python", "--out", sdk], { stdio: "pipe", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
+    const site = path.join(work, "site");
+    execFileSync(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps", "--no-build-isolation", "--target", site, path.join(sdk, "python")], { stdio: "pipe" });
+
+    const program = path.join(work, "program");
+    fs.mkdirSync(program);
+    const project = { name: "svc-python", runtime: { name: "python", options: { virtualenv: venv } }, plugins: { providers: [{ name: "svc", path: path.join(REPO, "bin") }] } };
+    fs.writeFileSync(path.join(program, "Pulumi.yaml"), JSON.stringify(project, null, 2));
+    fs.writeFileSync(path.join(program, "__main__.py"), PROGRAM);
+    e2e = await startE2E("python", { programDir: program, env: { PYTHONPATH: site } });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    fs.rmSync(work, { recursive: true, force: true });
+  });
+
+  it("comes up with a resource and an invoke, previews clean, and destroys everything", async () => {
+    const result = await e2e.up([]);
+    expect(changes(result)).toEqual({ create: 2 });
+    expect(result.outputs.plan_id.value).toMatch(/^\d+$/);
+    const vpc = (await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net")}`)).body;
+    expect(result.outputs.vlan.value).toBe(vpc.vlan);
+    expect(vpc.description).toBe("from python");
+
+    const preview = await e2e.preview();
+    expect(preview.changeSummary).toEqual({ same: 2 });
+
+    await e2e.destroy();
+    expect((await e2e.inventoryTotal()).total).toBe(0);
+  });
+});
