@@ -4,6 +4,7 @@
  */
 import * as path from "node:path";
 import { startE2E, type E2E } from "./harness";
+import { expectQuickstartOutputs } from "./quickstart";
 
 jest.setTimeout(600_000);
 
@@ -19,20 +20,7 @@ describe("examples/quickstart", () => {
 
   it("comes up with the outputs people care about, matching the API", async () => {
     const result = await e2e.up([]);
-    const outputs = result.outputs;
-    expect(outputs.serviceStatus.value).toBe("RUNNING");
-    expect(outputs.serviceReplicas.value).toBe("2/2");
-    expect(outputs.clusterStatus.value).toBe("ACTIVE");
-    expect(outputs.vpcRange.value).toBe("10.42.0.0/16");
-    const instances = outputs.instances.value as Array<{ id: string; publicIpv4: string; privateIps: Record<string, string> }>;
-    expect(instances).toHaveLength(2);
-    for (const i of instances) {
-      const api = (await e2e.emu.api.get(`/v1/instances/${i.id}`)).body;
-      expect(api.ips.map((ip: { address: string }) => ip.address)).toContain(i.publicIpv4);
-      expect(Object.values(i.privateIps)[0]).toBe(api.vpcs[0].ip);
-    }
-    expect(outputs.dataDisk.value.attachedTo).toBe(instances[0].id);
-    expect(outputs.url.value).toBe(`http://${instances[0].publicIpv4}:8080`);
+    await expectQuickstartOutputs(e2e, result.outputs);
   });
 
   it("keeps the database password out of the state file", async () => {

@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { changes, startE2E, type E2E } from "./harness";
+import { expectQuickstartOutputs } from "./quickstart";
 
 jest.setTimeout(600_000);
 
@@ -31,20 +32,7 @@ describe("examples/yaml-quickstart", () => {
 
   it("comes up with the same outputs as the TypeScript quickstart, matching the API", async () => {
     const result = await e2e.up([]);
-    const outputs = result.outputs;
-    expect(outputs.serviceStatus.value).toBe("RUNNING");
-    expect(outputs.serviceReplicas.value).toBe("2/2");
-    expect(outputs.clusterStatus.value).toBe("ACTIVE");
-    expect(outputs.vpcRange.value).toBe("10.42.0.0/16");
-    const instances = outputs.instances.value as Array<{ id: string; publicIpv4: string; privateIps: Record<string, string> }>;
-    expect(instances).toHaveLength(2);
-    for (const i of instances) {
-      const api = (await e2e.emu.api.get(`/v1/instances/${i.id}`)).body;
-      expect(api.ips.map((ip: { address: string }) => ip.address)).toContain(i.publicIpv4);
-      expect(Object.values(i.privateIps)[0]).toBe(api.vpcs[0].ip);
-    }
-    expect(outputs.dataDisk.value.attachedTo).toBe(instances[0].id);
-    expect(outputs.url.value).toBe(`http://${instances[0].publicIpv4}:8080`);
+    await expectQuickstartOutputs(e2e, result.outputs);
     const types = (await e2e.state()).map((r) => r.type);
     expect(new Set(types)).toEqual(new Set(["svc:index:Vpc", "svc:index:Instance", "svc:index:FirewallRule", "svc:index:Disk", "svc:index:K3sCluster", "svc:index:K3sNode", "svc:index:K3sSecret", "svc:index:K3sService"]));
   });
