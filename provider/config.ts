@@ -12,7 +12,9 @@ import { isIP } from "node:net";
 import { ConfigError } from "./errors";
 
 export interface ProviderConfig {
+  /** Base URL of the API (https; plain http only to a loopback address). */
   baseUrl: string;
+  /** API token (keep it a secret). */
   token: string;
   /** Default workspace for workspace-scoped resources; a resource's own workspaceId wins. */
   workspaceId: string | null;

@@ -8,13 +8,17 @@
  *   `replace` policies, `workspaceId` of workspace-scoped kinds);
  * - functions from the plain lookups exported by resources/lookups (a list result is `{ items }`,
  *   as the plugin and the mocks answer it);
- * - the provider's configuration from provider/config.ts's settings.
+ * - the provider's configuration from provider/config.ts (ProviderConfig's fields, checked against
+ *   its `Setting` names, and the environment variable each is read from), secrecy from the plugin;
+ * - in descriptions, what the schema's types cannot say: the values of a string-literal union, the
+ *   keys of a map over known keys, the shapes of a union of objects (which maps to Any).
  *
  * tests/unit/schema.test.ts fails when the committed schema.json differs from a fresh one.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { PROVIDER_SECRETS } from "../plugin/config";
 import { kinds, sourceFileOf, specFor } from "../resources/registry";
 
 const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
@@ -69,13 +73,77 @@ class TypeMapper {
       const [item] = this.checker.getTypeArguments(t as ts.TypeReference);
       return { type: "array", items: this.toSchema(item, names) };
     }
-    if (t.flags & ts.TypeFlags.Object) {
-      const props = this.checker.getPropertiesOfType(t);
-      const index = this.checker.getIndexTypeOfType(t, ts.IndexKind.String);
-      if (!props.length && index) return { type: "object", additionalProperties: this.toSchema(index, names) };
-      if (props.length) return { $ref: `#/types/${TOKEN(this.named(t, names))}` };
-    }
+    const value = this.mapValue(t);
+    if (value) return { type: "object", additionalProperties: this.toSchema(value, names) };
+    if (t.flags & ts.TypeFlags.Object && this.checker.getPropertiesOfType(t).length) return { $ref: `#/types/${TOKEN(this.named(t, names))}` };
     return { $ref: "pulumi.json#/Any" };
+  }
+
+  /**
+   * The value type of a map: `Record<string, T>` (an index signature), or a mapped type over keys
+   * that are literals (`Partial<Record<GrantKind, T>>`), which the schema can only say as a map of
+   * T. Keys mapped from declared fields (`Pick`, `Omit`) keep their declarations: an object type.
+   */
+  private mapValue(type: ts.Type): ts.Type | undefined {
+    if (!(type.flags & ts.TypeFlags.Object)) return undefined;
+    const props = this.checker.getPropertiesOfType(type);
+    const index = this.checker.getIndexTypeOfType(type, ts.IndexKind.String);
+    if (!props.length) return index;
+    if (!((type as ts.ObjectType).objectFlags & ts.ObjectFlags.Mapped) || props.some((p) => p.declarations?.length)) return undefined;
+    // The checker interns types: one value type is one object. Keys mapped to different types make
+    // no map of one type: Any, described by its keys.
+    const values = new Set(props.map((p) => this.checker.getTypeOfSymbol(p)));
+    return values.size === 1 ? [...values][0] : this.checker.getAnyType();
+  }
+
+  /** The element a property's values are made of: an array's item, a map's value, else itself. */
+  private elementOf(type: ts.Type): ts.Type {
+    const members = this.plainMembers(type);
+    if (members.length !== 1) return type;
+    const [t] = members;
+    if (this.checker.isArrayType(t)) return this.elementOf(this.checker.getTypeArguments(t as ts.TypeReference)[0]);
+    const value = this.mapValue(t);
+    return value ? this.elementOf(value) : type;
+  }
+
+  /**
+   * What the schema's types cannot say about a property, for its description: the values a
+   * string-literal union allows, the keys a mapped type takes, the shapes a union of objects takes
+   * (mapped to Any). Each only when the TSDoc does not already name it all.
+   */
+  notes(type: ts.Type, docs: string): string[] {
+    const notes: string[] = [];
+    const keys = this.mappedKeys(type);
+    if (keys && !mentionsAll(docs, keys)) notes.push(`Keys: ${keys.map(code).join(", ")}.`);
+    const members = this.plainMembers(this.elementOf(type));
+    // Sorted: the checker lists a union's members in the order it created them, not as written.
+    const values = members.every((t) => t.isStringLiteral()) ? members.map((t) => (t as ts.StringLiteralType).value).sort() : [];
+    const [only, ...more] = this.plainMembers(type);
+    const each = only && !more.length && this.mapValue(only) ? "Each value one of" : "One of";
+    if (values.length > 1 && !mentionsAll(docs, values)) notes.push(`${each}: ${values.map(code).join(", ")}.`);
+    if (members.length > 1 && members.every((t) => t.flags & ts.TypeFlags.Object)) notes.push(`One of these shapes: ${members.map((t) => this.shapeOf(t)).join("; ")}.`);
+    // A description echoed from an input carries its notes already.
+    return notes.filter((n) => !docs.includes(n));
+  }
+
+  /** The keys of a map over known keys (through arrays), sorted (the checker's order is its own). */
+  private mappedKeys(type: ts.Type): string[] | undefined {
+    const members = this.plainMembers(type);
+    if (members.length !== 1) return undefined;
+    const [t] = members;
+    if (this.checker.isArrayType(t)) return this.mappedKeys(this.checker.getTypeArguments(t as ts.TypeReference)[0]);
+    const props = this.checker.getPropertiesOfType(t);
+    return this.mapValue(t) && props.length ? props.map((p) => p.getName()).sort() : undefined;
+  }
+
+  /** One member of a union of objects, compactly: `{ type: "URL", url, diskId? }` (a literal field shows its value). */
+  private shapeOf(type: ts.Type): string {
+    const fields = this.checker.getPropertiesOfType(type).map((p) => {
+      const [only, ...more] = this.plainMembers(this.checker.getTypeOfSymbol(p));
+      if (only?.isStringLiteral() && !more.length) return `${p.getName()}: "${only.value}"`;
+      return `${p.getName()}${p.flags & ts.SymbolFlags.Optional ? "?" : ""}`;
+    });
+    return code(`{ ${fields.join(", ")} }`);
   }
 
   /**
@@ -98,17 +166,17 @@ class TypeMapper {
     return name;
   }
 
-  objectOf(type: ts.Type, context: string): ObjectType {
+  /** `echoed`: properties whose descriptions stand for same-named ones without TSDoc (an output echoing an input). */
+  objectOf(type: ts.Type, context: string, echoed: Record<string, Property> = {}): ObjectType {
     const properties: Record<string, Property> = {};
     const required: string[] = [];
     if (this.mapping.has(type)) return { properties, required };
     this.mapping.add(type);
     for (const prop of this.checker.getPropertiesOfType(type)) {
-      const decl = prop.valueDeclaration ?? prop.declarations?.[0];
-      if (!decl) continue;
-      const propType = this.checker.getTypeOfSymbolAtLocation(prop, decl);
+      const propType = this.checker.getTypeOfSymbol(prop);
       const schema: Property = { ...this.toSchema(propType, [pascal(prop.getName()), `${context}${pascal(prop.getName())}`]) };
-      const description = docsOf(prop, this.checker);
+      const docs = docsOf(prop, this.checker) || (echoed[prop.getName()]?.description ?? "");
+      const description = sentences(docs, ...this.notes(propType, docs));
       if (description) schema.description = description;
       properties[prop.getName()] = schema;
       if (!(prop.flags & ts.SymbolFlags.Optional)) required.push(prop.getName());
@@ -119,6 +187,12 @@ class TypeMapper {
 }
 
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+const code = (s: string) => `\`${s}\``;
+/** Whether a description names each of some words already (as whole words). */
+const mentionsAll = (text: string, words: string[]) => words.every((w) => new RegExp(`(^|[^\\w])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w])`).test(text));
+/** The TSDoc, then notes about the type: the TSDoc as written when there are none. */
+const sentences = (docs: string, ...notes: string[]) =>
+  notes.length ? [docs, ...notes].filter(Boolean).map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`)).join(" ") : docs;
 
 /** An exported interface or type alias of a source file, by name. */
 function declaredType(checker: ts.TypeChecker, file: ts.SourceFile, name: string): { type: ts.Type; symbol: ts.Symbol } {
@@ -145,16 +219,13 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
   const replacing = new Set([...Object.entries(spec.policies).filter(([, p]) => p.kind === "replace").map(([f]) => f), ...(spec.workspaceScoped ? ["workspaceId"] : [])]);
 
   const inputs = mapper.objectOf(args.type, `${kind}Args`);
-  const outs = mapper.objectOf(outputs.type, `${kind}Outputs`);
+  // An output that echoes an input is described once, on the input.
+  const outs = mapper.objectOf(outputs.type, `${kind}Outputs`, inputs.properties);
   for (const [name, prop] of Object.entries(inputs.properties)) {
     if (secrets.has(name)) prop.secret = true;
     if (replacing.has(name)) prop.replaceOnChange = true;
   }
-  for (const [name, prop] of Object.entries(outs.properties)) {
-    if (secrets.has(name)) prop.secret = true;
-    // An output that echoes an input is described once, on the input.
-    if (!prop.description && inputs.properties[name]?.description) prop.description = inputs.properties[name].description;
-  }
+  for (const [name, prop] of Object.entries(outs.properties)) if (secrets.has(name)) prop.secret = true;
   return {
     description: classSymbol ? docsOf(classSymbol, checker) : "",
     inputProperties: inputs.properties,
@@ -200,12 +271,49 @@ function lookupDeclaration(program: ts.Program, name: string): ts.FunctionDeclar
   return undefined;
 }
 
-/** The provider's settings: stack config `svc:<name>` for the default provider, properties of an explicit one. */
-const PROVIDER_SETTINGS: Record<string, Property> = {
-  baseUrl: { type: "string", description: "Base URL of the API (https; plain http only to a loopback address). Falls back to SVC_BASE_URL." },
-  token: { type: "string", secret: true, description: "API token. Falls back to SVC_TOKEN." },
-  workspaceId: { type: "string", description: "Default workspace of workspace-scoped resources. Falls back to SVC_WORKSPACE_ID." },
-};
+/** Each setting's environment fallback, from the `pick(sources, "svc:<name>", "<ENV>")` calls of provider/config.ts. */
+function environmentFallbacks(file: ts.SourceFile): Map<string, string> {
+  const fallbacks = new Map<string, string>();
+  const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === "pick") {
+      const [, setting, env] = node.arguments;
+      if (setting && env && ts.isStringLiteral(setting) && ts.isStringLiteral(env)) fallbacks.set(setting.text, env.text);
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(file);
+  return fallbacks;
+}
+
+/**
+ * The provider's settings: stack config `svc:<name>` for the default provider, properties of an
+ * explicit one. Names, types and TSDoc from ProviderConfig, each checked against the `Setting`
+ * names; the environment fallback from where the setting is read; secrecy from the plugin.
+ */
+function providerSettings(program: ts.Program, mapper: TypeMapper): Record<string, Property> {
+  const checker = program.getTypeChecker();
+  const file = sourceFile(program, "provider/config.ts");
+  const config = declaredType(checker, file, "ProviderConfig").type;
+  const setting = declaredType(checker, file, "Setting").type;
+  const settingNames = new Set((setting.isUnion() ? setting.types : [setting]).filter((t) => t.isStringLiteral()).map((t) => (t as ts.StringLiteralType).value));
+  const fallbacks = environmentFallbacks(file);
+  const secrets: readonly string[] = PROVIDER_SECRETS;
+  const settings: Record<string, Property> = {};
+  for (const prop of checker.getPropertiesOfType(config)) {
+    const name = prop.getName();
+    const key = `svc:${name}`;
+    const env = fallbacks.get(key);
+    if (!settingNames.has(key) || !env) throw new Error(`provider/config.ts: ProviderConfig.${name} is no Setting "${key}" read with an environment fallback`);
+    settings[name] = {
+      ...mapper.toSchema(checker.getTypeOfSymbol(prop), []),
+      description: sentences(docsOf(prop, checker), `Falls back to the environment variable ${code(env)}.`),
+      ...(secrets.includes(name) ? { secret: true } : {}),
+    };
+  }
+  const unknown = [...settingNames].filter((k) => !settings[k.replace(/^svc:/, "")]);
+  if (unknown.length) throw new Error(`settings that ProviderConfig does not declare: ${unknown.join(", ")}`);
+  return settings;
+}
 
 export function generateSchema(): Record<string, unknown> {
   const { program, checker } = load();
@@ -214,6 +322,7 @@ export function generateSchema(): Record<string, unknown> {
   const resources: Record<string, unknown> = {};
   for (const kind of kinds()) resources[TOKEN(kind)] = resourceSchema(kind, program, mapper);
   const functions = functionSchemas(program, mapper);
+  const settings = providerSettings(program, mapper);
   const types = Object.fromEntries(
     [...mapper.types.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => [TOKEN(name), { type: "object", properties: t.properties, required: t.required }]),
   );
@@ -224,8 +333,8 @@ export function generateSchema(): Record<string, unknown> {
     description: manifest.description,
     license: manifest.license,
     keywords: ["pulumi", "svc", "category/infrastructure"],
-    config: { variables: PROVIDER_SETTINGS },
-    provider: { description: "The svc provider: one API address, token and default workspace.", inputProperties: PROVIDER_SETTINGS },
+    config: { variables: settings },
+    provider: { description: "The svc provider: one API address, token and default workspace.", inputProperties: settings },
     resources,
     functions,
     types,

@@ -9,10 +9,12 @@ import { kinds } from "../../resources/registry";
 
 jest.setTimeout(120_000);
 
+type Property = { type?: string; additionalProperties?: unknown; description?: string; replaceOnChange?: boolean; secret?: boolean };
 type Schema = {
   version: string;
-  config: { variables: Record<string, { secret?: boolean }> };
-  resources: Record<string, { inputProperties: Record<string, { replaceOnChange?: boolean; secret?: boolean }>; properties: Record<string, { secret?: boolean }>; requiredInputs: string[] }>;
+  config: { variables: Record<string, Property> };
+  provider: { inputProperties: Record<string, Property> };
+  resources: Record<string, { inputProperties: Record<string, Property>; properties: Record<string, Property>; requiredInputs: string[] }>;
   functions: Record<string, { outputs: { properties: Record<string, unknown> } }>;
 };
 
@@ -38,6 +40,21 @@ describe("schema.json", () => {
     expect(fresh.resources["svc:index:ApiToken"].properties.code.secret).toBe(true);
     expect(fresh.resources["svc:index:RegistryCredential"].inputProperties.password.secret).toBe(true);
     expect(fresh.config.variables.token.secret).toBe(true);
+  });
+
+  it("configures the provider as provider/config.ts reads its settings, with their environment fallbacks", () => {
+    expect(Object.keys(fresh.config.variables)).toEqual(["baseUrl", "token", "workspaceId"]);
+    expect(fresh.provider.inputProperties).toEqual(fresh.config.variables);
+    expect(fresh.config.variables.baseUrl.description).toContain("`SVC_BASE_URL`");
+    expect(fresh.config.variables.workspaceId.description).toContain("`SVC_WORKSPACE_ID`");
+  });
+
+  it("says in descriptions what the schema's types cannot: allowed values, map keys", () => {
+    expect(fresh.resources["svc:index:FirewallRule"].inputProperties.protocol.description).toBe("One of: `ICMP`, `TCP`, `UDP`.");
+    // Partial<Record<GrantKind, ...>> is a map, not an object type without properties.
+    const grants = fresh.resources["svc:index:ApiToken"].properties.grants;
+    expect(grants.additionalProperties).toEqual({ type: "string" });
+    expect(grants.description).toContain("`WORKSPACE`");
   });
 
   it("answers a list lookup as { items }, as the plugin and the mocks do", () => {
