@@ -19,4 +19,17 @@ export function main(argv: string[] = process.argv.slice(2)): void {
     }
     process.stdout.write(`${port}\n`);
   });
+  exitWhenOrphaned();
+}
+
+/**
+ * The engine kills the plugins it starts when it is done, but a plugin started by another plugin
+ * (the YAML language host loads schemas through its own provider instances) can outlive its
+ * parent: once re-parented, nobody will call it again, so it leaves.
+ */
+function exitWhenOrphaned(): void {
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) process.exit(0);
+  }, 1000).unref();
 }

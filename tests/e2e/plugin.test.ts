@@ -4,6 +4,7 @@
  * workspaces, previews of updates with the outputs already known, the `import` option, progress on
  * the resource's own row, and `customTimeouts`.
  */
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -11,7 +12,7 @@ import { changes, startE2E, type E2E } from "./harness";
 
 jest.setTimeout(600_000);
 
-const BIN = path.join(__dirname, "..", "..", "bin");
+const REPO_BIN = path.join(__dirname, "..", "..", "bin");
 
 type Resources = Record<string, { type: string; properties?: Record<string, unknown>; options?: Record<string, unknown> }>;
 
@@ -22,6 +23,8 @@ describe("the provider plugin", () => {
   let programDir: string;
   let secondWorkspace: string;
   let resources: Resources;
+  /** This file's own link to the plugin: its processes are told apart by this path. */
+  let BIN: string;
 
   /** Writes the program and runs pulumi up. */
   const up = async (next: Resources, outputs: Record<string, unknown> = {}) => {
@@ -36,6 +39,8 @@ describe("the provider plugin", () => {
 
   beforeAll(async () => {
     programDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-plugin-program-"));
+    BIN = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-plugin-bin-")), "bin");
+    fs.symlinkSync(REPO_BIN, BIN, "dir");
     fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), JSON.stringify({ name: "svc-plugin", runtime: "yaml", plugins: { providers: [{ name: "svc", path: BIN }] } }));
     e2e = await startE2E("plugin", { programDir });
     secondWorkspace = String((await e2e.emu.api.post("/v1/workspaces", { name: "second workspace" })).body.id);
@@ -43,6 +48,7 @@ describe("the provider plugin", () => {
   afterAll(async () => {
     await e2e?.stop();
     fs.rmSync(programDir, { recursive: true, force: true });
+    fs.rmSync(path.dirname(BIN), { recursive: true, force: true });
   });
 
   it("reaches two workspaces from one program through an explicit provider", async () => {
@@ -108,6 +114,12 @@ describe("the provider plugin", () => {
     await e2e.up([]);
     const disk = (await e2e.emu.api.get(`/v1/disks/${await e2e.idOf("slow")}`)).body;
     expect(disk.name).toBe("slow");
+  });
+
+  it("leaves no plugin process behind, after a failed up too", async () => {
+    const ours = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(`${BIN}/pulumi-resource-svc`));
+    for (let i = 0; i < 10 && ours().length; i++) await new Promise((r) => setTimeout(r, 500));
+    expect(ours()).toEqual([]);
   });
 
   it("destroys everything, in both workspaces", async () => {
