@@ -519,6 +519,9 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
 
     async read(id: string, props: Record<string, unknown>) {
       const prior = without(props ?? {}, PROVIDER_KEY);
+      // An import reads by id alone (the engine sends no properties): a workspace-scoped kind,
+      // whose paths name its workspace, is read in the default one.
+      if (spec.workspaceScoped && prior.workspaceId === undefined) prior.workspaceId = runtime.defaultWorkspace() ?? undefined;
       const ctx = context(prior as Partial<I>, "read", id);
       const since = pendingSince(id);
       // A create recorded as pending: the engine takes the real id from read.

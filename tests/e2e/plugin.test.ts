@@ -90,6 +90,14 @@ describe("the provider plugin", () => {
     expect(await e2e.idOf("by-hand")).toBe(String(made.id));
   });
 
+  it("imports with pulumi import a kind whose API paths name its workspace (read in the default one)", async () => {
+    const wid = e2e.emu.workspaceId;
+    const made = (await e2e.emu.api.post(`/v1/workspaces/${wid}/registries`, { registry: "registry.example.com", username: "deploy", password: "s3cret-token" })).body;
+    const printed = await e2e.cli(["import", "svc:index:RegistryCredential", "registry", String(made.id), "--yes", "--protect=false"]);
+    expect(printed).toContain("1 imported");
+    expect(await e2e.resource("registry")).toMatchObject({ id: String(made.id), inputs: { registry: "registry.example.com", username: "deploy", workspaceId: wid } });
+  });
+
   it("writes progress on the resource's own row, not the stack's", async () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "status", method: "POST", path: "/v1/workspaces/*/vpcs", status: 429, retryAfterSeconds: 1, times: 1 });
     const result = await up({ ...resources, flaky: vpc("flaky", { range: "10.4.0.0/16" }) });
