@@ -7,7 +7,7 @@
  */
 import { isTransient } from "./client";
 import { DeadlineError } from "./errors";
-import { pollDelays, POLL_INITIAL_MS, POLL_MAX_MS } from "./workflows";
+import { pollDelays } from "./workflows";
 
 export interface PersistOptions {
   deadline: number;
@@ -20,7 +20,7 @@ export interface PersistOptions {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function persist<T>(attempt: () => Promise<T>, opts: PersistOptions): Promise<T> {
-  const delays = pollDelays(POLL_INITIAL_MS, POLL_MAX_MS);
+  const delays = pollDelays();
   for (;;) {
     try {
       return await attempt();

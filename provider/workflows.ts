@@ -1,6 +1,6 @@
 /**
- * Waiting on asynchronous work, the one way: `waitUntil` polls with backoff (from 200 ms, x1.5,
- * with jitter, never more than 5 s) until a condition holds or a deadline passes.
+ * Waiting on asynchronous work, the one way: `waitUntil` polls on a schedule (POLL_SCHEDULE: every
+ * quarter of the time waited so far, from 250 ms to 5 s) until a condition holds or a deadline passes.
  * `waitForWorkflow` waits for a workflow to end (FAILED, ABORTED and TIMED_OUT become errors
  * naming the operation and the resource); `waitForState` waits for a resource to settle. Each state
  * seen is a detail line (shown with PULUMI_SVC_VERBOSE=1) and goes to `onState`, which the
@@ -18,35 +18,70 @@ export interface PollOptions {
   label: string;
   /** "create", "resize" — names the operation in messages. */
   operation: string;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
+  /** The polling schedule (tests shorten it). */
+  schedule?: PollSchedule;
   /** Told what is being waited on as it changes ("workflow RUNNING", "PROVISIONING"). */
   onState?: (status: string) => void;
 }
 
-export const POLL_INITIAL_MS = 200;
-export const POLL_MAX_MS = 5_000;
+/**
+ * How often to ask whether work has ended. The wait before each poll is a quarter of the time
+ * already waited (at least 250 ms, at most 5 s), so the end of work lasting T is seen within
+ * max(250 ms, T/4) (and 5 s at most), at a cost of about 4 + log1.25(T / 1 s) polls. A schedule
+ * growing by half each poll (200 ms, 300, 450...) costs fewer polls but sees the end up to T/2
+ * late; people wait on the end, and polls are cheap against the API's rate limit (1000/s per
+ * token), so lateness is what the schedule bounds (bench/README.md, workflow polling).
+ */
+export interface PollSchedule {
+  /** The shortest wait, and the first. */
+  stepMs: number;
+  /** Each wait as a share of the time waited so far. */
+  fraction: number;
+  /** The longest wait. */
+  capMs: number;
+  /** Up to this share is taken off each wait at random, so resources waiting together do not poll in step. */
+  jitter: number;
+}
+
+export const POLL_SCHEDULE: PollSchedule = { stepMs: 250, fraction: 0.25, capMs: 5_000, jitter: 0.2 };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * The wait before the next poll: x1.5 per poll, ±20% jitter so that many resources waiting at once
- * do not poll in step, and never more than the cap. Pure, so the schedule is tested without a clock.
+ * The waits between polls, one per `next()`. Jitter only shortens a wait, so the bounds above
+ * hold with it. Pure, so the schedule is tested without a clock.
  */
-export function pollDelays(initialMs: number, capMs: number, random: () => number = Math.random) {
-  let base = initialMs;
+export function pollDelays(schedule: PollSchedule = POLL_SCHEDULE, random: () => number = Math.random) {
+  let waited = 0;
   return {
     next(): number {
-      const wait = Math.min(capMs, Math.round(base * (0.8 + random() * 0.4)));
-      base = Math.min(capMs, base * 1.5);
+      const base = Math.min(schedule.capMs, Math.max(schedule.stepMs, schedule.fraction * waited));
+      const wait = Math.round(base * (1 - schedule.jitter * random()));
+      waited += wait;
       return wait;
     },
   };
 }
 
+/**
+ * What the schedule costs for work that ends `durationMs` after waiting began (no jitter): how
+ * many polls it takes to see the end, and how long after the end the seeing poll comes. The
+ * provider benchmark prints it beside what it measures (bench/provider.bench.ts).
+ */
+export function pollSchedule(durationMs: number, schedule: PollSchedule = POLL_SCHEDULE): { polls: number; noticedAfterMs: number } {
+  const delays = pollDelays(schedule, () => 0);
+  let at = 0;
+  let polls = 0;
+  while (at < durationMs) {
+    at += delays.next();
+    polls++;
+  }
+  return { polls, noticedAfterMs: at - durationMs };
+}
+
 /** Polls `probe` until it returns a value other than undefined; backoff with a cap; deadline. */
 export async function waitUntil<T>(probe: () => Promise<T | undefined>, opts: PollOptions & { describe: () => string }): Promise<T> {
-  const delays = pollDelays(opts.initialDelayMs ?? POLL_INITIAL_MS, opts.maxDelayMs ?? POLL_MAX_MS);
+  const delays = pollDelays(opts.schedule);
   for (;;) {
     const result = await probe();
     if (result !== undefined) return result;

@@ -6,7 +6,7 @@ import { SvcClient, isAmbiguous, type RetryEvent } from "../../../provider/clien
 import { ApiError, DeadlineError, NetworkError, WorkflowError } from "../../../provider/errors";
 import { listAll } from "../../../provider/paging";
 import { workflowOf } from "../../../provider/envelope";
-import { POLL_INITIAL_MS, POLL_MAX_MS, pollDelays, waitForWorkflow } from "../../../provider/workflows";
+import { POLL_SCHEDULE, pollDelays, pollSchedule, waitForWorkflow } from "../../../provider/workflows";
 import { setProgressSink } from "../../../provider/progress";
 import { startTestEmulator, type TestEmulator } from "../../support/emulator";
 
@@ -148,26 +148,43 @@ describe("SvcClient against the emulator", () => {
   });
 });
 
-describe("polling backoff", () => {
-  const schedule = (random: () => number, n: number) => {
-    const delays = pollDelays(POLL_INITIAL_MS, POLL_MAX_MS, random);
+describe("polling schedule", () => {
+  const waits = (random: () => number, n: number) => {
+    const delays = pollDelays(POLL_SCHEDULE, random);
     return Array.from({ length: n }, () => delays.next());
   };
 
-  it("starts at 250 ms or less, grows by half each poll, and is capped at 5 s or less", () => {
-    expect(POLL_INITIAL_MS).toBeLessThanOrEqual(250);
-    expect(POLL_MAX_MS).toBeLessThanOrEqual(5000);
-    const middle = schedule(() => 0.5, 12);
-    expect(middle.slice(0, 4)).toEqual([200, 300, 450, 675]);
+  it("waits 250 ms while little time has passed, then a quarter of the time waited, capped at 5 s", () => {
+    const middle = waits(() => 0, 40);
+    expect(middle.slice(0, 5)).toEqual([250, 250, 250, 250, 250]);
+    let waited = 0;
+    for (const wait of middle) {
+      expect(wait).toBe(Math.min(5000, Math.max(250, Math.round(waited / 4))));
+      waited += wait;
+    }
     expect(middle.slice(-3)).toEqual([5000, 5000, 5000]);
   });
 
-  it("jitters each wait by at most 20%, and the cap holds with jitter too", () => {
-    const low = schedule(() => 0, 12);
-    const high = schedule(() => 1, 12);
-    expect(low[0]).toBe(160);
-    expect(high[0]).toBe(240);
-    expect(Math.max(...high)).toBe(POLL_MAX_MS);
-    expect(Math.min(...low.slice(-3))).toBe(4000);
+  it("jitter only shortens a wait, by at most 20%", () => {
+    const shortest = waits(() => 1, 40);
+    expect(shortest[0]).toBe(200);
+    expect(Math.max(...shortest)).toBe(4000);
+    const random = [0.3, 0.9, 0.1, 0.5];
+    let i = 0;
+    for (const wait of waits(() => random[i++ % random.length], 40)) {
+      expect(wait).toBeGreaterThanOrEqual(200);
+      expect(wait).toBeLessThanOrEqual(5000);
+    }
+  });
+
+  it.each([250, 1000, 4000, 16000, 60000, 600000])("sees the end of %i ms of work within max(250 ms, a quarter of it) and 5 s", (durationMs) => {
+    const { noticedAfterMs, polls } = pollSchedule(durationMs);
+    expect(noticedAfterMs).toBeLessThanOrEqual(Math.min(5000, Math.max(250, durationMs / 4)));
+    expect(polls).toBeGreaterThan(0);
+  });
+
+  it("costs at most 3 + log1.5(T / 250 ms) polls for work up to 3 s, and 4 + log1.25(T / 1 s) beyond until the cap", () => {
+    for (const t of [250, 500, 1000, 2000, 3000]) expect(pollSchedule(t).polls).toBeLessThanOrEqual(3 + Math.log(t / 250) / Math.log(1.5));
+    for (const t of [4000, 8000, 16000]) expect(pollSchedule(t).polls).toBeLessThanOrEqual(Math.ceil(4 + Math.log(t / 1000) / Math.log(1.25)) + 1);
   });
 });
