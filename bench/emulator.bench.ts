@@ -13,26 +13,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
-import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
+import { environment, percentile, REPO, writeResult } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Setup
 
-/** The project root: the nearest directory with package.json (works from bench/ and dist/bench/). */
-function projectRoot(): string {
-  let dir = __dirname;
-  while (!fs.existsSync(path.join(dir, "package.json"))) {
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error("bench: cannot find the project root (package.json)");
-    dir = up;
-  }
-  return dir;
-}
-
-const ROOT = projectRoot();
-const CLI = path.join(ROOT, "dist", "emulator", "cli.js");
+const CLI = path.join(REPO, "dist", "emulator", "cli.js");
 
 interface Options {
   runs: number;
@@ -44,7 +32,7 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { runs: 10, requests: 2000, warmup: 300, concurrency: 8, inProcess: false, out: path.join(ROOT, "bench", "results") };
+  const options: Options = { runs: 10, requests: 2000, warmup: 300, concurrency: 8, inProcess: false, out: path.join(REPO, "bench", "results") };
   const int = (flag: string, value: string | undefined) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive integer`);
@@ -93,13 +81,6 @@ interface Summary {
   maxMs: number;
 }
 
-/** Nearest-rank percentile of sorted samples. */
-function percentile(sorted: number[], p: number): number {
-  if (!sorted.length) return NaN;
-  const rank = Math.ceil((p / 100) * sorted.length);
-  return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
-}
-
 const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
 
 function summarise(samples: number[]): Summary {
@@ -144,7 +125,7 @@ interface Spawned {
 function spawnCli(args: string[] = []): Promise<Spawned> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [CLI, "--port", "0", ...args], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [CLI, "--port", "0", ...args], { cwd: REPO, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     let err = "";
     const onData = (d: string) => {
@@ -360,9 +341,8 @@ async function main(): Promise<void> {
   };
 
   const results = {
-    timestamp: new Date().toISOString(),
-    environment: { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown" },
-    options: { ...options, out: path.relative(ROOT, options.out) || "." },
+    environment: environment(),
+    options: { ...options, out: path.relative(REPO, options.out) || "." },
     startup: {
       inProcess: { ...inProcStart, coldMs: round(inProc.coldMs), samplesMs: inProc.samples.map((x) => round(x)) },
       process: { ...procStart, samplesMs: proc.map((x) => round(x)) },
@@ -393,9 +373,7 @@ async function main(): Promise<void> {
   console.log("\nRatios (same run)");
   console.log(table([["", "ratio"], ...Object.entries(ratios).map(([k, v]) => [k, v.toFixed(2)])]));
 
-  fs.mkdirSync(options.out, { recursive: true });
-  const file = path.join(options.out, `${results.timestamp.replace(/[:.]/g, "-")}.json`);
-  fs.writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
+  const file = writeResult(options.out, "emulator", results);
   console.log(`\nresults: ${path.relative(process.cwd(), file) || file}`);
 }
 

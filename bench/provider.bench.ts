@@ -1,0 +1,250 @@
+/**
+ * Provider benchmark: what pulumi-svc adds on top of the engine's floor for a dynamic resource.
+ *
+ * Two stacks of N resources run through the real `pulumi` CLI against one in-process emulator:
+ * the svc stack (N/2 Disks + N/2 Vpcs, bench/programs/svc) and the no-op stack (N dynamic
+ * resources whose provider answers at once, bench/programs/noop). Each round runs up, preview,
+ * refresh and destroy on both, interleaved and alternating which goes first, so that both see the
+ * same machine; the result is the median ratio svc / no-op per phase. The emulator's request log
+ * gives the API requests per resource per phase. A second part times the provider's workflow
+ * polling against workflows of known durations. See bench/README.md. Nothing here is a test.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+import { startEmulator, type RunningEmulator } from "../emulator";
+import { buildLifecycle } from "../provider/lifecycle";
+import { createRuntime } from "../provider/runtime";
+import { pollSchedule } from "../provider/workflows";
+import { specFor } from "../resources/registry";
+import { parseArgs, median, environment, writeResult, REPO } from "./common";
+
+const execFileAsync = promisify(execFile);
+const PROGRAMS = path.join(REPO, "bench", "programs");
+const PHASES = ["up", "preview", "refresh", "destroy"] as const;
+type Phase = (typeof PHASES)[number];
+type StackName = "svc" | "noop";
+
+/** Each phase as the CLI runs it; up and destroy skip their preview so they time the operation alone. */
+const PHASE_ARGS: Record<Phase, string[]> = {
+  up: ["up", "--yes", "--skip-preview"],
+  preview: ["preview"],
+  refresh: ["refresh", "--yes", "--skip-preview"],
+  destroy: ["destroy", "--yes", "--skip-preview"],
+};
+
+const options = parseArgs({
+  sizes: { default: "100,400", help: "stack sizes N, comma-separated" },
+  rounds: { default: "3", help: "interleaved rounds per size" },
+  workflows: { default: "250,1000,4000,16000", help: "workflow durations (ms) for the polling probe; empty to skip" },
+  out: { default: "bench/results", help: "where the JSON result goes" },
+});
+
+/** The pulumi CLI the project's own script provides (its directory is the script's last line). */
+async function pulumiBinDir(): Promise<string> {
+  const { stdout } = await execFileAsync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], { maxBuffer: 16 * 1024 * 1024 });
+  return stdout.trim().split("\n").pop()!;
+}
+
+interface Project {
+  name: StackName;
+  dir: string;
+  env: NodeJS.ProcessEnv;
+}
+
+/** A temporary project for one program: its own PULUMI_HOME, file backend and stack config. */
+async function makeProject(name: StackName, n: number, emu: RunningEmulator, binDir: string, root: string): Promise<Project> {
+  const dir = path.join(root, `${name}-${n}`);
+  fs.cpSync(path.join(PROGRAMS, name), dir, { recursive: true });
+  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
+  for (const sub of [".home", ".state"]) fs.mkdirSync(path.join(dir, sub));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${binDir}${path.delimiter}${process.env.PATH}`,
+    PULUMI_HOME: path.join(dir, ".home"),
+    PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
+    PULUMI_CONFIG_PASSPHRASE: "bench",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    PULUMI_SVC_VERBOSE: "",
+    BENCH_N: String(n),
+  };
+  const project = { name, dir, env };
+  await pulumi(project, ["stack", "init", "bench"]);
+  await pulumi(project, ["config", "set", "svc:baseUrl", emu.url]);
+  await pulumi(project, ["config", "set", "--secret", "svc:token", emu.token]);
+  await pulumi(project, ["config", "set", "svc:workspaceId", emu.workspaceId]);
+  return project;
+}
+
+async function pulumi(project: Project, args: string[]): Promise<string> {
+  const argv = [...args, "--non-interactive", "--color", "never", ...(args[0] === "stack" ? [] : ["--stack", "bench"])];
+  try {
+    const { stdout } = await execFileAsync("pulumi", argv, { cwd: project.dir, env: project.env, maxBuffer: 256 * 1024 * 1024 });
+    return stdout;
+  } catch (err) {
+    const e = err as { stdout?: string; stderr?: string; message: string };
+    throw new Error(`pulumi ${args.join(" ")} (${project.name}) failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
+  }
+}
+
+/** /v1 requests the emulator logged since `seq` (the control routes are the harness's own). */
+function apiRequestsSince(emu: RunningEmulator, seq: number) {
+  return emu.services.requestLog.list({ since: seq }).filter((r) => r.path.startsWith("/v1/"));
+}
+
+interface PhaseSample {
+  svcMs: number;
+  noopMs: number;
+  ratio: number;
+  /** API requests the svc stack made in this phase, per resource, and by "METHOD /shape". */
+  requestsPerResource: number;
+  requestsByShape: Record<string, number>;
+}
+
+/** "GET /v1/disks/{id}" for "GET /v1/disks/123": counts by what a request is, not which object. */
+const shapeOf = (method: string, p: string) => `${method} ${p.replace(/\/\d+(?=\/|$)/g, "/{id}")}`;
+
+async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n: number): Promise<PhaseSample> {
+  const ms: Partial<Record<StackName, number>> = {};
+  let requests: ReturnType<typeof apiRequestsSince> = [];
+  for (const project of order) {
+    const seq = emu.services.requestLog.lastSeq;
+    const start = process.hrtime.bigint();
+    await pulumi(project, PHASE_ARGS[phase]);
+    ms[project.name] = Number(process.hrtime.bigint() - start) / 1e6;
+    if (project.name === "svc") requests = apiRequestsSince(emu, seq);
+  }
+  const requestsByShape: Record<string, number> = {};
+  for (const r of requests) requestsByShape[shapeOf(r.method, r.path)] = (requestsByShape[shapeOf(r.method, r.path)] ?? 0) + 1;
+  return { svcMs: ms.svc!, noopMs: ms.noop!, ratio: ms.svc! / ms.noop!, requestsPerResource: requests.length / n, requestsByShape };
+}
+
+interface SizeResult {
+  n: number;
+  rounds: Array<Record<Phase, PhaseSample>>;
+  medians: Record<Phase, { ratio: number; svcMs: number; noopMs: number; requestsPerResource: number }>;
+}
+
+async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir: string, root: string): Promise<SizeResult> {
+  const svc = await makeProject("svc", n, emu, binDir, root);
+  const noop = await makeProject("noop", n, emu, binDir, root);
+  const results: SizeResult["rounds"] = [];
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? [svc, noop] : [noop, svc];
+    const samples = {} as Record<Phase, PhaseSample>;
+    for (const phase of PHASES) {
+      samples[phase] = await runPhase(phase, order, emu, n);
+      console.error(`  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)}  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`);
+    }
+    const left = emu.services.store.table("disks").all().filter((d) => !(d as { seed?: boolean }).seed).length;
+    if (left) throw new Error(`N=${n} round ${round + 1}: ${left} disks left after destroy`);
+    results.push(samples);
+  }
+  const medians = {} as SizeResult["medians"];
+  for (const phase of PHASES) {
+    const of = (f: (s: PhaseSample) => number) => median(results.map((r) => f(r[phase])));
+    medians[phase] = { ratio: of((s) => s.ratio), svcMs: of((s) => s.svcMs), noopMs: of((s) => s.noopMs), requestsPerResource: of((s) => s.requestsPerResource) };
+  }
+  return { n, rounds: results, medians };
+}
+
+// ---- workflow polling -------------------------------------------------------------------------
+
+interface WorkflowProbe {
+  durationMs: number;
+  /** Requests the create made after its POST (workflow polls and the settle read). */
+  polls: number;
+  requests: number;
+  /** The issue's bound for a workflow of this duration: 3 + log1.5(T / 250 ms). */
+  requestBound: number;
+  /** From the workflow's end to the poll that saw it. */
+  noticedAfterMs: number;
+  noticeBound: number;
+  /** What the schedule itself predicts (provider/workflows.ts pollSchedule, no jitter). */
+  predictedPolls: number;
+}
+
+/** One Disk created through the provider's lifecycle (no engine): what waiting on its workflow costs. */
+async function probeWorkflow(durationMs: number, emu: RunningEmulator): Promise<WorkflowProbe> {
+  emu.services.settings.workflowMs = durationMs;
+  const runtime = createRuntime();
+  const config: Record<string, string> = { "svc:baseUrl": emu.url, "svc:token": emu.token, "svc:workspaceId": emu.workspaceId };
+  runtime.setSources({ get: (k) => config[k], env: {} });
+  const lifecycle = buildLifecycle(specFor("Disk"), runtime);
+  const seq = emu.services.requestLog.lastSeq;
+  const { id } = await lifecycle.create({ name: `probe-${durationMs}`, size: 1024 ** 3, backend: "LOCAL", region: "NA_01", instanceId: null, workspaceId: emu.workspaceId });
+  const requests = apiRequestsSince(emu, seq);
+  const post = requests.find((r) => r.method === "POST")!;
+  const polls = requests.filter((r) => r.path.startsWith("/v1/workflows/"));
+  const workflow = emu.services.store.table("workflows").all().find((w) => (w as { resource?: { id: string } }).resource?.id === id) as { endsAt: number } | undefined;
+  const sawEnd = Date.parse(polls[polls.length - 1]?.time ?? post.time);
+  const ended = workflow ? workflow.endsAt - emu.services.clock.offset : Date.parse(post.time) + durationMs;
+  await lifecycle.delete(id!, { workspaceId: emu.workspaceId });
+  return {
+    durationMs,
+    polls: polls.length,
+    requests: requests.length - 1,
+    requestBound: 3 + Math.log(durationMs / 250) / Math.log(1.5),
+    noticedAfterMs: Math.max(0, sawEnd - ended),
+    noticeBound: Math.max(250, 0.25 * durationMs),
+    predictedPolls: pollSchedule(durationMs).polls,
+  };
+}
+
+// ---- main -------------------------------------------------------------------------------------
+
+async function main() {
+  const sizes = options.sizes.split(",").map(Number).filter((v) => v > 0);
+  const rounds = Number(options.rounds);
+  const binDir = await pulumiBinDir();
+  const emu = await startEmulator({ port: 0, workflowMs: 0, seed: 7 });
+  // The benchmark measures the provider, not the API's rate limits.
+  emu.services.rateLimiter.settings = { general: { burst: 1e9, perSecond: 1e9 }, lifecycle: { burst: 1e9, perSecond: 1e9 } };
+  // Nor the workspace's quotas (10 VPCs, 4 TiB of storage by default): room for the largest N.
+  const workspaces = emu.services.store.t.workspaces;
+  workspaces.update(emu.workspaceId, { quota: { ...workspaces.get(emu.workspaceId)!.quota, max_vpcs: 1e6, max_storage_bytes: 1e18 } });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-bench-"));
+  // The load average before and after: ratios hold up on a busy machine, absolute times do not.
+  const before = environment();
+  try {
+    const bySize: SizeResult[] = [];
+    for (const n of sizes) {
+      console.error(`N=${n}: ${rounds} rounds of up, preview, refresh, destroy (svc and no-op interleaved)`);
+      bySize.push(await benchSize(n, rounds, emu, binDir, root));
+    }
+    const workflows: WorkflowProbe[] = [];
+    for (const t of options.workflows.split(",").map(Number).filter((v) => v > 0)) {
+      workflows.push(await probeWorkflow(t, emu));
+      const w = workflows[workflows.length - 1];
+      console.error(`  workflow ${t} ms: ${w.requests} requests (bound ${w.requestBound.toFixed(1)}), end noticed after ${w.noticedAfterMs} ms (bound ${w.noticeBound})`);
+    }
+    report(bySize, workflows);
+    const file = writeResult(options.out, "provider", { environment: before, loadAverageAfter: environment().loadAverage, options, sizes: bySize, workflows });
+    console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
+  } finally {
+    await emu.stop();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+function report(bySize: SizeResult[], workflows: WorkflowProbe[]) {
+  console.log("\nMedian ratio svc / no-op (same run), and API requests per svc resource:\n");
+  console.log(`| N | ${PHASES.map((p) => `${p} ratio | ${p} req/res`).join(" | ")} |`);
+  console.log(`|---|${PHASES.map(() => "---|---").join("|")}|`);
+  for (const s of bySize) console.log(`| ${s.n} | ${PHASES.map((p) => `${s.medians[p].ratio.toFixed(2)} | ${s.medians[p].requestsPerResource.toFixed(2)}`).join(" | ")} |`);
+  if (workflows.length) {
+    console.log("\nWaiting on a workflow of duration T (one Disk create through the lifecycle):\n");
+    console.log("| T (ms) | requests after the POST | bound 3+log1.5(T/250ms) | end noticed after (ms) | bound max(250 ms, T/4) |");
+    console.log("|---|---|---|---|---|");
+    for (const w of workflows) console.log(`| ${w.durationMs} | ${w.requests} | ${w.requestBound.toFixed(1)} | ${w.noticedAfterMs} | ${w.noticeBound} |`);
+  }
+}
+
+main().catch((err) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});
