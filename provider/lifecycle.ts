@@ -22,6 +22,7 @@ import type { ProviderConfig } from "./config";
 import { makeContext, runOperation, type OperationContext } from "./context";
 import { deadlineFor, parseDuration, type Timeouts } from "./timeouts";
 import { waitUntil } from "./workflows";
+import type { Workflow } from "./envelope";
 import type { Created, Outputs, Policy, ResourceSpec } from "./spec";
 
 /** The engine's marker for a value not known until `pulumi up` (rpc.unknownValue). */
@@ -238,6 +239,13 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
     };
     if (!spec.api.settled) return read();
     return ctx.waitForState(read, spec.api.settled, spec.api.stateOf ?? (() => "changing"), ctx.operation === "create" ? "create" : "settle");
+  };
+
+  /** The object a synchronous create answered with, when it needs no read to be recorded. */
+  const answeredSettled = (created: Created): O | undefined => {
+    const current = created.current as O | undefined;
+    if (!current || created.workflow) return undefined;
+    return !spec.api.settled || spec.api.settled(current) === true ? current : undefined;
   };
 
   /** Records what exists after a failure midway, so state and the API agree. */
@@ -503,7 +511,7 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
       try {
         await ctx.waitForWorkflow(created.workflow, "create");
         const carry = { ...inputs, ...(created.outputs ?? {}) };
-        let outs = await settle(ctx, created.id, carry);
+        let outs = answeredSettled(created) ?? (await settle(ctx, created.id, carry));
         if (spec.api.afterCreate?.length) {
           const pending = changedFields(outs, inputs);
           if (pending.length) {
@@ -570,7 +578,8 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
         return;
       }
       await spec.api.beforeDelete?.(ctx, id, olds);
-      const sendDelete = async () => ctx.waitForWorkflow((await spec.api.delete(ctx, id, olds)) ?? null, "delete");
+      let workflow: Workflow | null = null;
+      const sendDelete = async () => ctx.waitForWorkflow((workflow = (await spec.api.delete(ctx, id, olds)) ?? null), "delete");
       try {
         await sendDelete();
       } catch (err) {
@@ -590,6 +599,7 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
           throw again;
         }
       }
+      if (spec.api.goneOnAnswer && !workflow) return ctx.detail("deleted");
       const gone = async () => {
         const outs = await spec.api.read(ctx, id, olds as Partial<O> & Partial<I>);
         return outs === undefined || spec.api.isGone?.(outs) ? true : undefined;

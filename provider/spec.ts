@@ -75,6 +75,12 @@ export interface Created {
   workflow?: Workflow | null;
   /** Outputs only the create answer carries (a token's plaintext code): recorded once, kept after. */
   outputs?: Record<string, unknown>;
+  /**
+   * The new object as the create answer shows it, when that answer is the object itself (the
+   * spec's "201 VPC"): recorded as read, so no GET repeats what the POST just said. Ignored when
+   * the create also runs a workflow or the object has not settled.
+   */
+  current?: Outputs;
 }
 
 /** An update step: runs when any of the fields with its policy changed. */
@@ -131,6 +137,12 @@ export interface ResourceApi<I, O extends Outputs> {
   delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
   /** A resource that still reads back but counts as deleted (an instance scheduled for termination). */
   isGone?(outputs: O): boolean;
+  /**
+   * The delete's success answer means the object is gone (the spec's synchronous deletes: 204, or
+   * an audit log entry), so no read confirms it. Not for deletes answered 202 with no workflow,
+   * which the spec calls asynchronous (a load balancer member, a BGP prefix).
+   */
+  goneOnAnswer?: boolean;
   /** Work to do before delete (detach a disk, drain...). */
   beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
 }

@@ -417,6 +417,8 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
         }
       },
     },
+    // Answered 204 once deleted (spec part 2, DELETE /v1/app-templates/{id}).
+    goneOnAnswer: true,
     async delete(ctx, id) {
       try {
         await ctx.client.delete(`/v1/app-templates/${id}`);

@@ -154,6 +154,8 @@ export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
       return found?.id;
     },
     read: (ctx, id, prior) => read(ctx, id, prior),
+    // Answered 204 once deleted (spec part 3, DELETE /v1/coupons/{cid}).
+    goneOnAnswer: true,
     async delete(ctx, id, olds) {
       try {
         await ctx.client.delete(`/v1/coupons/${id}`);

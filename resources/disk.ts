@@ -13,7 +13,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
-import { ifFound } from "../provider/errors";
+import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
@@ -92,6 +92,15 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
   await ctx.waitForState(() => read(ctx, id, {}), (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"), (d) => d?.state ?? "gone", "detach");
 }
 
+/** Detaches the disk when the API shows it attached; whether it did. */
+async function detachIfAttached(ctx: OperationContext, id: string, olds: DiskOutputs): Promise<boolean> {
+  const current = await read(ctx, id, { workspaceId: olds.workspaceId });
+  if (!current?.instanceId) return false;
+  ctx.progress(`detaching from instance ${current.instanceId} before deletion`);
+  await detach(ctx, id);
+  return true;
+}
+
 /** @internal */
 export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   kind: "Disk",
@@ -136,15 +145,20 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
         }
       },
     },
+    // Delete needs a detached disk (spec part 2). One this stack attached is detached first; one
+    // recorded detached is deleted at once, and detached only when the API refuses because it is
+    // attached after all (attached outside Pulumi since the last refresh): no read in the usual case.
     async beforeDelete(ctx, id, olds) {
-      const current = await read(ctx, id, { workspaceId: olds.workspaceId });
-      if (current?.instanceId) {
-        ctx.progress(`detaching from instance ${current.instanceId} before deletion`);
-        await detach(ctx, id);
-      }
+      if (olds.instanceId) await detachIfAttached(ctx, id, olds);
     },
-    async delete(ctx, id) {
-      return workflowOf(await ctx.client.delete(`/v1/disks/${id}`));
+    async delete(ctx, id, olds) {
+      const send = async () => workflowOf(await ctx.client.delete(`/v1/disks/${id}`));
+      try {
+        return await send();
+      } catch (err) {
+        if (!(err instanceof ApiError && err.status === 409) || !(await detachIfAttached(ctx, id, olds))) throw err;
+        return send();
+      }
     },
   },
 };

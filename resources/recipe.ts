@@ -185,6 +185,8 @@ export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
         await ctx.client.patch(`/v1/recipes/${id}`, toApi(news, changed));
       },
     },
+    // Synchronous (spec part 2, DELETE /v1/recipes/{id}).
+    goneOnAnswer: true,
     async delete(ctx, id) {
       await ctx.client.delete(`/v1/recipes/${id}`);
       return null;

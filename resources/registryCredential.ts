@@ -149,6 +149,8 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
         }
       },
     },
+    // Answered 204 once deleted (spec part 1, DELETE /v1/workspaces/{wid}/registries/{id}).
+    goneOnAnswer: true,
     async delete(ctx, id, olds) {
       await ctx.client.delete(path(olds.workspaceId, id));
       return null;

@@ -88,7 +88,8 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   api: {
     async create(ctx, i) {
       const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name, description: i.description, range: i.range });
-      return { id: String(vpc.id) };
+      // The answer is the VPC itself (spec part 3: "201 VPC").
+      return { id: String(vpc.id), current: toOutputs(vpc, i.workspaceId) };
     },
     async findExisting(ctx, i) {
       const found = await listAll<ApiVpc>(ctx.client, `/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name });
@@ -102,6 +103,8 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
         await ctx.client.patch(`/v1/vpcs/${id}`, body);
       },
     },
+    // Answered with an audit log entry once deleted (spec part 3, DELETE /v1/vpcs/{vid}).
+    goneOnAnswer: true,
     async delete(ctx, id) {
       try {
         await ctx.client.delete(`/v1/vpcs/${id}`);
