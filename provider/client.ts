@@ -4,7 +4,7 @@
  * policy of `retry.ts`, and every non-2xx turned into an `ApiError` that names method, path,
  * status and the X-Message reason.
  */
-import axios, { type AxiosInstance, type AxiosResponse } from "axios";
+import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
 import { parseJson, stringifyJson } from "./json";
 import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
@@ -81,6 +81,14 @@ export interface ClientOptions {
   deadline?: number;
 }
 
+/**
+ * axios and what it pulls in (about 60 modules, some 40 ms) load when the first client is made,
+ * not with the package: a program that declares resources and calls no lookup never needs them
+ * (bench/README.md, program side).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const loadAxios = (): AxiosStatic => require("axios");
+
 export class SvcClient {
   private readonly http: AxiosInstance;
 
@@ -89,7 +97,7 @@ export class SvcClient {
     private readonly options: ClientOptions = {},
     shared?: AxiosInstance,
   ) {
-    this.http = shared ?? axios.create({
+    this.http = shared ?? loadAxios().create({
       baseURL: config.baseUrl,
       timeout: options.timeoutMs ?? 60_000,
       headers: { Authorization: `Bearer ${config.token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
