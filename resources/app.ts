@@ -26,25 +26,21 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, emulatorLimit, idOf, type InputsMatch, keysMatching, numberOf, trimmedLength, zId } from "../provider/schema";
+import { compact, emulatorLimit, exactly, idOf, type InputsMatch, keysMatching, noDuplicates, numberOf, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec, type Rule } from "../provider/spec";
 import {
   ENV_NAME,
   envNameRule,
-  exactly,
   fetchTemplate,
   hasPlaceholder,
   mountFromApi,
   mountToApi,
-  noDuplicates,
   parsePlaceholder,
   PLACEHOLDER,
   placeholdersOf,
   resolvesTo,
   zImage,
   zMount,
-  zPort,
-  zProtocol,
   type ApiMount,
   type ApiTemplate,
   type AppMountArgs,

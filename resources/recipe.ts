@@ -16,9 +16,8 @@ import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, trimmedLength } from "../provider/schema";
+import { emulatorLimit, exactly, idOf, type InputsMatch, noDuplicates, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
-import { exactly, noDuplicates } from "./appTemplate";
 
 const WHERE = "spec part 2, Recipe";
 /** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
