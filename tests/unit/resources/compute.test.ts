@@ -3,7 +3,7 @@
  * `check` before any API call. Each constraint has one accepted boundary value and one refused
  * value; a refusal names the property and a message that names the rule and cites the spec.
  */
-import { failuresOf } from "../../support/check";
+import { failuresOf } from "../../support/preview";
 import { diskSpec } from "../../../resources/disk";
 import { imageSpec } from "../../../resources/image";
 import { instanceSpec } from "../../../resources/instance";

@@ -3,19 +3,12 @@
  * secret bodies (emulator/README.md, Managed Kubernetes) is refused by `check`, before any API call,
  * so an up never builds the cluster, instances and nodes only to fail on the service.
  */
-import { checkOnly } from "../../support/check";
+import { failuresOf } from "../../support/preview";
 import { k3sSecretSpec } from "../../../resources/k3sSecret";
 import { k3sServiceSpec } from "../../../resources/k3sService";
 
-const service = checkOnly(k3sServiceSpec);
-const secret = checkOnly(k3sSecretSpec);
-
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
 const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
-
-async function failures(provider: typeof service, inputs: Record<string, unknown>) {
-  return (await provider.check!({}, inputs)).failures ?? [];
-}
 
 describe("K3sService preview checks", () => {
   it("accepts the boundary values", async () => {
@@ -30,7 +23,7 @@ describe("K3sService preview checks", () => {
       environment: { _A1: "x".repeat(32 * 1024) },
       secretRefs: many(64, (i) => `s-${i}`),
     };
-    expect(await failures(service, edge)).toEqual([]);
+    expect(await failuresOf(k3sServiceSpec, edge)).toEqual([]);
   });
 
   it.each([
@@ -50,14 +43,14 @@ describe("K3sService preview checks", () => {
     ["65 secret references", { secretRefs: many(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
     ["a secret reference that is no DNS label", { secretRefs: ["Bad_Name"] }, "secretRefs[0]", /DNS label/],
   ])("refuses %s", async (_what, change, property, reason) => {
-    const found = await failures(service, { ...validService, ...change });
+    const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
 
 describe("K3sSecret preview checks", () => {
   it("accepts a DNS-label name and keys of letters, digits, -, _ and .", async () => {
-    expect(await failures(secret, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
+    expect(await failuresOf(k3sSecretSpec, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
   });
 
   it.each([
@@ -65,7 +58,7 @@ describe("K3sSecret preview checks", () => {
     ["a key with a space", { name: "creds", data: { "a b": "v" } }, "data", /keys must be 1 to 253/],
     ["a value over 1 MiB", { name: "creds", data: { a: "x".repeat(1024 * 1024 + 1) } }, "data.a", /at most 1 MiB/],
   ])("refuses %s", async (_what, inputs, property, reason) => {
-    const found = await failures(secret, inputs);
+    const found = await failuresOf(k3sSecretSpec, inputs);
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
@@ -73,11 +66,11 @@ describe("K3sSecret preview checks", () => {
 describe("K3sService http ports and where each limit comes from", () => {
   it("accepts http on a TCP port and a plain UDP port", async () => {
     const ports = [{ hostPort: 8080, containerPort: 80, http: true }, { hostPort: 5353, containerPort: 53, protocol: "UDP" }];
-    expect(await failures(service, { ...validService, ports })).toEqual([]);
+    expect(await failuresOf(k3sServiceSpec, { ...validService, ports })).toEqual([]);
   });
 
   it("refuses http on a UDP port, on the port's http property", async () => {
-    const found = await failures(service, { ...validService, ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }] });
+    const found = await failuresOf(k3sServiceSpec, { ...validService, ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }] });
     expect(found).toContainEqual({ property: "ports[0].http", reason: "http applies to TCP ports only (the emulator's limit: spec part 3, Kubernetes service gives none)" });
   });
 
@@ -86,7 +79,7 @@ describe("K3sService http ports and where each limit comes from", () => {
     ["replicas", { replicas: 101 }, "must be 1 to 100 (the emulator's limit: spec part 3, Kubernetes service gives none)"],
     ["name", { name: "Bad_Name" }, /^must be a DNS label: .* \(Kubernetes object names; the emulator's limit: spec part 3, Kubernetes service gives none\)$/],
   ])("says the %s limit is the emulator's, not the spec's", async (property, change, reason) => {
-    const found = await failures(service, { ...validService, ...change });
+    const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
     expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
   });
 });
