@@ -167,7 +167,7 @@ export interface AppOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiPort {
   host_port: number;
   container_port: number;
@@ -314,12 +314,13 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
   await ctx.waitForWorkflow(workflowOf(answer), step);
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   kind: "App",
   inputs,
   rules,
-  // 2. What a change does.
+  // What a change does.
   policies: {
     instanceId: replace,
     name: replace,

@@ -25,7 +25,7 @@ const WHERE = "spec part 2, App template";
 /** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// ---------------------------------------------------------------------------------------------
+// 1. Inputs and rules.
 // Shared with apps
 
 /** The part before the tag, as the emulator checks it: lower-case letters and digits, separated by ., _, -, / or :. */
@@ -143,9 +143,6 @@ export function resolvesTo(value: string, actual: string): boolean {
   pattern += escapeRegExp(value.slice(last));
   return new RegExp(`^${pattern}$`).test(actual);
 }
-
-// ---------------------------------------------------------------------------------------------
-// 1. Inputs and rules.
 
 /** Template shapes as recorded, defaults filled in (the schemas below must produce exactly these). */
 export interface TemplateEnv {
@@ -267,7 +264,7 @@ export interface AppTemplateOutputs extends Record<string, unknown> {
   updatedAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 /** @internal */
 export interface ApiTemplatePort {
   name: string;
@@ -336,12 +333,13 @@ export async function fetchTemplate(ctx: OperationContext, id: string): Promise<
   return ifFound(ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`));
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   kind: "AppTemplate",
   inputs,
   rules,
-  // 2. What a change does: PATCH takes every field (lists replace; category null clears).
+  // What a change does: PATCH takes every field (lists replace; category null clears).
   policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
   stableOutputs: ["createdAt"],
   api: {

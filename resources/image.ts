@@ -150,7 +150,7 @@ export interface ImageOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiImage {
   id: string;
   name: string;
@@ -293,6 +293,7 @@ async function discard(ctx: OperationContext, id: string): Promise<void> {
   }
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   kind: "Image",
@@ -310,7 +311,7 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
           : undefined,
     },
   ],
-  // 2. What a change does.
+  // What a change does.
   policies: {
     kind: replace,
     source: sourcePolicy,

@@ -35,6 +35,7 @@ const WHERE = "spec part 3, Kubernetes service";
  */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
+// 1. Inputs.
 /**
  * An image reference with an explicit tag, in the grammar the emulator checks a service's image
  * with: `[registry[:port]/]path:tag`, lowercase components joined by one ., _ or -, at most 512
@@ -69,7 +70,6 @@ const portSpec = z.strictObject(
 
 const volumeSpec = z.strictObject({ hostPath: zAbsolutePath(WHERE), containerPath: zAbsolutePath(WHERE) }, exactly("hostPath, containerPath")) satisfies z.ZodType<K3sServiceVolume>;
 
-// 1. Inputs.
 const inputs = z.object({
   name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
   image: z
@@ -130,7 +130,7 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
   pods: K3sPod[];
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiService {
   id: string;
   name: string;
@@ -222,12 +222,13 @@ const stateOf = (s: K3sServiceOutputs) =>
 
 const PATCHED = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   kind: "K3sService",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
+  // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
   policies: { name: replace, mode: replace, ...Object.fromEntries(PATCHED.map((f) => [f, patch])) },
   keepFromState: ["environment"],
   broken: (s) => s.status === "FAILED",
