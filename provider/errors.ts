@@ -110,3 +110,15 @@ export function sentences(...parts: Array<string | undefined | null | false>): s
     .map((p) => (/[.!?]["')]?$/.test(p) ? p : `${p}.`))
     .join(" ");
 }
+
+/**
+ * An error as it reaches people: its message alone, the stack dropped (the message already says
+ * what failed, where and what to do), unless PULUMI_SVC_DEBUG is set. The dynamic-provider host
+ * prints `${err}: ${err.stack}`, and a program's runtime prints an unhandled error with
+ * util.inspect, which (Node 20) can loop until "RangeError: Invalid string length" on some stack
+ * frames through node_modules, hiding the message. Returns the same error, for `throw forPeople(err)`.
+ */
+export function forPeople(err: unknown): unknown {
+  if (err instanceof Error && !process.env.PULUMI_SVC_DEBUG) err.stack = "";
+  return err;
+}

@@ -15,7 +15,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
-import { ApiError, sentences, WorkflowError } from "./errors";
+import { ApiError, forPeople, sentences, WorkflowError } from "./errors";
 import { isAmbiguous, type SvcClient } from "./client";
 import { pendingId, pendingSince } from "./pending";
 import type { ProviderConfig } from "./config";
@@ -98,31 +98,20 @@ export class PartialFailure extends Error {
 }
 
 /**
- * Errors reach people through `pulumi up`: the dynamic-provider host prints `${err}: ${err.stack}`,
- * so the stack is dropped (the message already says what failed, where and what to do) unless
- * PULUMI_SVC_DEBUG is set.
+ * Each method call is one operation (provider/context.ts: its heartbeat stops when the call ends),
+ * and what it throws reaches people as its message (`forPeople`: the dynamic-provider host prints
+ * `${err}: ${err.stack}`).
  */
-function forPeople<T extends object>(provider: T): T {
-  if (process.env.PULUMI_SVC_DEBUG) return provider;
+function asOperations<T extends object>(provider: T): T {
   const wrapped: Record<string, unknown> = {};
   for (const [name, method] of Object.entries(provider)) {
     wrapped[name] = async (...args: unknown[]) => {
       try {
-        return await (method as (...a: unknown[]) => Promise<unknown>)(...args);
+        return await runOperation(() => (method as (...a: unknown[]) => Promise<unknown>)(...args));
       } catch (err) {
-        if (err instanceof Error) err.stack = "";
-        throw err;
+        throw forPeople(err);
       }
     };
-  }
-  return wrapped as T;
-}
-
-/** Each method call is one operation (provider/context.ts): its heartbeat stops when the call ends. */
-function asOperations<T extends object>(provider: T): T {
-  const wrapped: Record<string, unknown> = {};
-  for (const [name, method] of Object.entries(provider)) {
-    wrapped[name] = (...args: unknown[]) => runOperation(() => (method as (...a: unknown[]) => Promise<unknown>)(...args));
   }
   return wrapped as T;
 }
@@ -163,7 +152,7 @@ export interface Lifecycle {
 export function buildLifecycle<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
   // inputsOf is pure: only the operations are wrapped (one operation each, errors for people).
   const { inputsOf, ...operations } = buildSpecLifecycle(spec, runtime);
-  return { ...forPeople(asOperations(operations)), inputsOf };
+  return { ...asOperations(operations), inputsOf };
 }
 
 /** The dynamic face: the lifecycle as the dynamic-provider host calls it. */

@@ -55,6 +55,60 @@ export const keysMatching =
   };
 
 /**
+ * Objects with exactly these (camelCase) fields, for `z.strictObject(shape, exactly("a, b"))`: a
+ * snake_case or misspelt key is named in the error, with the fields it may have.
+ */
+export const exactly = (fields: string) => ({
+  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
+});
+
+/** A duplicate in a list, reported on the duplicate's index: `what` names the repeated thing, `where` cites the rule. */
+export function noDuplicates<T>(key: (item: T) => string, what: string, where: string) {
+  return (items: T[], ctx: z.RefinementCtx) => {
+    const seen = new Set<string>();
+    items.forEach((item, i) => {
+      const k = key(item);
+      if (seen.has(k)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate ${what} ${k}: each may appear once (${where})` });
+      seen.add(k);
+    });
+  };
+}
+
+/** A TCP or UDP port number, 1 to 65535. */
+export const zPort = (where: string) =>
+  z
+    .number({ error: `must be a port number, 1 to 65535 (${where})` })
+    .int(`must be a whole port number, 1 to 65535 (${where})`)
+    .min(1, `must be 1 to 65535 (${where})`)
+    .max(65535, `must be 1 to 65535 (${where})`);
+
+/** A port's protocol, TCP unless declared. */
+export const zProtocol = (where: string) => z.enum(["TCP", "UDP"], { error: `must be TCP or UDP (${where})` }).default("TCP");
+
+/**
+ * An absolute path with no whitespace (a mount's host or container path), at most 4096 characters
+ * (the emulator's limit: the spec gives none). `what` says which side (`inside the container`),
+ * `shape` names the spec's type when the rule comes from it (`AppVolumeMount`).
+ */
+export const zAbsolutePath = (where: string, { what, shape }: { what?: string; shape?: string } = {}) =>
+  z
+    .string({ error: `must be an absolute path (${where})` })
+    .regex(/^\/\S*$/, `must be an absolute path${what ? ` ${what}` : ""}, starting with / (${shape ? `${where}: ${shape}` : where})`)
+    .max(4096, `must be at most 4096 characters (${emulatorLimit(where)})`);
+
+/** The tag of an image reference: a letter, digit or _, then up to 127 letters, digits, _, . or - (the registry grammar). */
+export const IMAGE_TAG = /[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}/;
+const WHOLE_TAG = new RegExp(`^${IMAGE_TAG.source}$`);
+
+/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). */
+export function hasTag(image: string): boolean {
+  if (/\s|@/.test(image)) return false;
+  const last = image.slice(image.lastIndexOf("/") + 1);
+  const colon = last.indexOf(":");
+  return colon > 0 && WHOLE_TAG.test(last.slice(colon + 1));
+}
+
+/**
  * DDoS protection is an IPv4 feature: the spec's only statement of it is the price part of a
  * floating IP, "ddos (boolean; IPv4 only)" (spec part 3, Billing and usage: estimate part shapes).
  * Returns the reason when an IPv6 address asks for it.

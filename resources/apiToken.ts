@@ -27,6 +27,8 @@ import { compact, idOf, type InputsMatch, wireId, zId, zText } from "../provider
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 1, Tokens";
+
+// 1. Inputs and rules.
 const DAY_MS = 86_400_000;
 
 export const GRANT_KINDS = ["WORKSPACE", "INSTANCE", "DEDIBOX", "APP", "IMAGE", "NET_BALANCER", "DISK", "FLOATING_IP"] as const;
@@ -48,7 +50,6 @@ const zGrants = z
   .transform((map): Grants => Object.fromEntries(Object.entries(map).filter(([, v]) => v !== "NONE")) as Grants)
   .refine((g) => Object.keys(g).length > 0, { message: "may not be empty: grant at least one kind READ or WRITE (kinds set to NONE are dropped; spec part 1, Grants map)" });
 
-// 1. Inputs and rules.
 const inputs = z.object({
   name: zText(4, 48, WHERE),
   /** Lifetime in whole days, 7 to 365; the absolute expiry is computed when the token is created. */
@@ -97,7 +98,7 @@ export interface ApiTokenOutputs extends Record<string, unknown> {
   code?: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiTokenView {
   id: string;
   name: string;
@@ -160,13 +161,14 @@ function createBody(i: Inputs) {
   });
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   kind: "ApiToken",
   workspaceScoped: true,
   inputs,
   rules,
-  // 2. No update endpoint: every field replaces the token.
+  // No update endpoint: every field replaces the token.
   policies: { name: replace, expiresInDays: replace, grants: replace, subject: replace, subjectId: replace },
   secretOutputs: ["code"],
   keepFromState: ["code"],

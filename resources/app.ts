@@ -26,25 +26,21 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, emulatorLimit, idOf, type InputsMatch, keysMatching, numberOf, trimmedLength, zId } from "../provider/schema";
+import { compact, emulatorLimit, exactly, idOf, type InputsMatch, keysMatching, noDuplicates, numberOf, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec, type Rule } from "../provider/spec";
 import {
   ENV_NAME,
   envNameRule,
-  exactly,
   fetchTemplate,
   hasPlaceholder,
   mountFromApi,
   mountToApi,
-  noDuplicates,
   parsePlaceholder,
   PLACEHOLDER,
   placeholdersOf,
   resolvesTo,
   zImage,
   zMount,
-  zPort,
-  zProtocol,
   type ApiMount,
   type ApiTemplate,
   type AppMountArgs,
@@ -171,7 +167,7 @@ export interface AppOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiPort {
   host_port: number;
   container_port: number;
@@ -318,12 +314,13 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
   await ctx.waitForWorkflow(workflowOf(answer), step);
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   kind: "App",
   inputs,
   rules,
-  // 2. What a change does.
+  // What a change does.
   policies: {
     instanceId: replace,
     name: replace,

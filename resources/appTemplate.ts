@@ -18,23 +18,15 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength } from "../provider/schema";
+import { emulatorLimit, exactly, hasTag, idOf, type InputsMatch, noDuplicates, numberOf, trimmedLength, zAbsolutePath, zPort, zProtocol } from "../provider/schema";
 import { patch, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, App template";
 /** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// ---------------------------------------------------------------------------------------------
+// 1. Inputs and rules.
 // Shared with apps
-
-/** An image reference with an explicit tag: the last path segment carries `:tag` (a `host:port/` prefix is no tag). @internal */
-export function hasTag(image: string): boolean {
-  if (/\s|@/.test(image)) return false;
-  const last = image.slice(image.lastIndexOf("/") + 1);
-  const colon = last.indexOf(":");
-  return colon > 0 && /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/.test(last.slice(colon + 1));
-}
 
 /** The part before the tag, as the emulator checks it: lower-case letters and digits, separated by ., _, -, / or :. */
 const REPOSITORY = /^[a-z0-9]+(?:[._/:-]+[a-z0-9]+)*$/;
@@ -54,34 +46,12 @@ export const zImage = (where: string) =>
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/;
 export const envNameRule = (where: string) => `must start with a letter or _ and hold only letters, digits, _, . and -, at most 255 characters (${emulatorLimit(where)})`;
 
-/** @internal */
-export const zPort = (where: string) =>
-  z
-    .number({ error: `must be a port number, 1 to 65535 (${where})` })
-    .int(`must be a whole port number, 1 to 65535 (${where})`)
-    .min(1, `must be 1 to 65535 (${where})`)
-    .max(65535, `must be 1 to 65535 (${where})`);
-
-/** @internal */
-export const zProtocol = (where: string) => z.enum(["TCP", "UDP"], { error: `must be TCP or UDP (${where})` }).default("TCP");
-
-const absolutePath = (where: string, what: string) =>
-  z
-    .string({ error: `must be an absolute path (${where})` })
-    .regex(/^\/\S*$/, `must be an absolute path ${what}, starting with / (${where}: AppVolumeMount)`)
-    .max(4096, `must be at most 4096 characters (${emulatorLimit(where)})`);
-
-/** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. @internal */
-export const exactly = (fields: string) => ({
-  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
-});
-
 /** AppVolumeMount, camelCase. @internal */
 export const zMount = (where: string) =>
   z.strictObject(
     {
-      hostPath: absolutePath(where, "on the instance host"),
-      containerPath: absolutePath(where, "inside the container"),
+      hostPath: zAbsolutePath(where, { what: "on the instance host", shape: "AppVolumeMount" }),
+      containerPath: zAbsolutePath(where, { what: "inside the container", shape: "AppVolumeMount" }),
       readOnly: z.boolean().default(false),
     },
     exactly("hostPath, containerPath, readOnly"),
@@ -104,18 +74,6 @@ export interface ApiMount {
 export const mountToApi = (m: Mount): ApiMount => ({ host_path: m.hostPath, container_path: m.containerPath, read_only: m.readOnly });
 /** @internal */
 export const mountFromApi = (m: ApiMount): Mount => ({ hostPath: m.host_path, containerPath: m.container_path, readOnly: !!m.read_only });
-
-/** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. @internal */
-export function noDuplicates<T>(key: (item: T) => string, what: string, where: string) {
-  return (items: T[], ctx: z.RefinementCtx) => {
-    const seen = new Set<string>();
-    items.forEach((item, i) => {
-      const k = key(item);
-      if (seen.has(k)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate ${what} ${k}: each may appear once (${where})` });
-      seen.add(k);
-    });
-  };
-}
 
 // Placeholders (spec part 2, App template: resolved once at deploy and stored as final values).
 
@@ -185,9 +143,6 @@ export function resolvesTo(value: string, actual: string): boolean {
   pattern += escapeRegExp(value.slice(last));
   return new RegExp(`^${pattern}$`).test(actual);
 }
-
-// ---------------------------------------------------------------------------------------------
-// 1. Inputs and rules.
 
 /** Template shapes as recorded, defaults filled in (the schemas below must produce exactly these). */
 export interface TemplateEnv {
@@ -309,7 +264,7 @@ export interface AppTemplateOutputs extends Record<string, unknown> {
   updatedAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 /** @internal */
 export interface ApiTemplatePort {
   name: string;
@@ -378,12 +333,13 @@ export async function fetchTemplate(ctx: OperationContext, id: string): Promise<
   return ifFound(ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`));
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   kind: "AppTemplate",
   inputs,
   rules,
-  // 2. What a change does: PATCH takes every field (lists replace; category null clears).
+  // What a change does: PATCH takes every field (lists replace; category null clears).
   policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
   stableOutputs: ["createdAt"],
   api: {

@@ -55,7 +55,7 @@ export interface BgpConfigOutputs extends Record<string, unknown> {
   maxPrefixes: number;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiBgp {
   data: { id: string; asn: number | null; instance: { id: string; name?: string } | null; max_prefixes: number };
   live?: { password?: string | null } | null;
@@ -98,12 +98,13 @@ function body(i: Partial<Inputs>, fields: string[]): Record<string, unknown> {
   return out;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   kind: "BgpConfig",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: PATCH takes every field.
+  // What a change does: PATCH takes every field.
   policies: { asn: patch, password: patch, instanceId: patch, maxPrefixes: patch },
   secretOutputs: ["password"],
   label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,

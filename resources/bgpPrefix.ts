@@ -28,6 +28,7 @@ import { fetchBgp } from "./bgpConfig";
 
 const WHERE = "spec part 3, BGP";
 
+// 1. Inputs.
 /** A CIDR with an explicit length, normalised to its network address. */
 const zPrefix = z.string().transform((v, ctx) => {
   const c = v.includes("/") ? parseCidr(v) : null;
@@ -38,7 +39,6 @@ const zPrefix = z.string().transform((v, ctx) => {
   return formatCidr(c);
 });
 
-// 1. Inputs.
 const inputs = z.object({
   prefix: zPrefix,
   enabled: z.boolean({ error: `must be true or false (${WHERE}: enabled)` }).default(true),
@@ -61,7 +61,7 @@ export interface BgpPrefixOutputs extends Record<string, unknown> {
   configId?: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiPrefix {
   /** A bare integer: bigint above 2^53. */
   id: bigint | number | string;
@@ -115,12 +115,13 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return out;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   kind: "BgpPrefix",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: PUT replaces the entry in place (same id); a new configuration is a new session.
+  // What a change does: PUT replaces the entry in place (same id); a new configuration is a new session.
   policies: { prefix: patch, enabled: patch, community: patch, configId: replace },
   // One entry per prefix (create refuses a duplicate): a replacement keeping it withdraws the old one first.
   uniqueKey: ["prefix"],

@@ -28,11 +28,12 @@ import { replace, type ResourceSpec } from "../provider/spec";
 const WHERE = "spec part 3, Billing and usage: POST /v1/coupons";
 /** Limits the spec does not give (maxima, the code and flag patterns, note length): the emulator's (emulator/README.md, Billing: Coupons). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// 1. Inputs.
 /** Workspace flags as the emulator checks them: upper-case identifiers. */
 const FLAG = /^[A-Z][A-Z0-9_]{0,31}$/;
 const positive = (what: string) => z.number().int(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
 
-// 1. Inputs.
 const inputs = z.object({
   /** Credit, micro-USD. */
   amount: positive("amount is an integer number of micro-USD").max(1_000_000_000_000, `must be at most 1,000,000,000,000 micro-USD, 1,000,000 USD (${EMULATOR_LIMIT})`),
@@ -76,7 +77,7 @@ export interface CouponOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiCoupon {
   id: string;
   code: string;
@@ -118,11 +119,12 @@ function operatorOnly(ctx: OperationContext, err: unknown): unknown {
   return err;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
   kind: "Coupon",
   inputs,
-  // 2. No update endpoint: every field replaces the coupon.
+  // No update endpoint: every field replaces the coupon.
   policies: { amount: replace, uses: replace, code: replace, expiryDays: replace, flags: replace, note: replace },
   stableOutputs: ["createdAt", "maxUses"],
   // Codes are unique: a replacement that keeps the code deletes the old coupon first.

@@ -19,10 +19,11 @@ import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, w
 import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec } from "../provider/spec";
 
-// 1. Inputs.
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// 1. Inputs.
 const inputs = z.object({
   name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
   size: z
@@ -53,7 +54,7 @@ export interface DiskOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiDisk {
   id: string;
   name: string;
@@ -101,6 +102,7 @@ async function detachIfAttached(ctx: OperationContext, id: string, olds: DiskOut
   return true;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   kind: "Disk",
@@ -113,7 +115,7 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
       check: (old, next) => (Number(next) < Number(old) ? `cannot shrink a disk from ${old} to ${next} bytes: the API only grows disks (spec part 2, Disks: resize)` : undefined),
     },
   ],
-  // 2. What a change does.
+  // What a change does.
   policies: { name: patch, size: command("resize"), backend: replace, region: replace, instanceId: command("attach") },
   stableOutputs: ["boot", "createdAt"],
   broken: (o) => o.state === "FAILED",

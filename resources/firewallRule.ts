@@ -19,10 +19,11 @@ import { compact, idOf, type InputsMatch, numberOf, zCidr, zId, zText } from "..
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Firewall rules";
+
+// 1. Inputs and rules.
 const port = z.number().int(`must be a whole port number, 1 to 65535 (${WHERE})`).min(1, `must be 1 to 65535 (${WHERE})`).max(65535, `must be 1 to 65535 (${WHERE})`);
 const limit = z.number().int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`).min(1, `must be 1 to 10,000,000,000 (${WHERE})`).max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
 
-// 1. Inputs and rules.
 const inputs = z.object({
   instanceId: zId("instance id"),
   type: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }),
@@ -90,7 +91,7 @@ export interface FirewallRuleOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiRule {
   id: string;
   instance_id: string;
@@ -152,13 +153,14 @@ async function read(ctx: OperationContext, id: string): Promise<FirewallRuleOutp
 
 const FIELDS = ["type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description"] as const;
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   kind: "FirewallRule",
   inputs,
   defaults: (i) => (i.remote === undefined && i.type ? { remote: i.type === "IPv6" ? "::/0" : "0.0.0.0/0" } : {}),
   rules,
-  // 2. No update endpoint: every field replaces the rule.
+  // No update endpoint: every field replaces the rule.
   policies: Object.fromEntries(["instanceId", ...FIELDS].map((f) => [f, replace])),
   stableOutputs: ["createdAt"],
   label: (i, id) => `FirewallRule ${i.action ?? ""} ${i.protocol ?? ""}${i.portStart ? ` ${i.portStart}${i.portEnd ? `-${i.portEnd}` : ""}` : ""} on instance ${i.instanceId ?? id ?? "?"}`.replace(/\s+/g, " "),

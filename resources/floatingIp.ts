@@ -51,7 +51,7 @@ export interface FloatingIpOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 /** @internal */
 export interface ApiFloatingIp {
   id: string;
@@ -93,13 +93,14 @@ const ipsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/ips`;
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 const claimed = new Set<string>();
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   kind: "FloatingIp",
   workspaceScoped: true,
   inputs,
   rules,
-  // 2. What a change does: an address cannot change family or protection; a new one is allocated.
+  // What a change does: an address cannot change family or protection; a new one is allocated.
   policies: { family: replace, ddos: replace },
   stableOutputs: ["address", "createdAt"],
   label: (i, id) => `FloatingIp ${i.family ?? ""}${id ? ` ${id}` : ""}`.replace(/\s+/g, " ").trim(),

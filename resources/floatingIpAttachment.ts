@@ -40,7 +40,7 @@ export interface FloatingIpAttachmentOutputs extends Record<string, unknown> {
   family: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 async function read(ctx: OperationContext, id: string): Promise<FloatingIpAttachmentOutputs | undefined> {
   const ip = await fetchFloatingIp(ctx, id);
   return ip && { ipId: String(ip.id), instanceId: holderOf(ip), address: ip.address, family: ip.family };
@@ -65,11 +65,12 @@ const detach = (ctx: OperationContext, ipId: string) => ctx.client.post(`/v1/com
 /** IPs whose delete found nothing of this attachment's to detach (free, or moved elsewhere). */
 const leftAlone = new Set<string>();
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachmentOutputs> = {
   kind: "FloatingIpAttachment",
   inputs,
-  // 2. What a change does: another IP is another attachment; another instance is a move.
+  // What a change does: another IP is another attachment; another instance is a move.
   policies: { ipId: replace, instanceId: command("move") },
   label: (i, id) => `FloatingIpAttachment of IP ${i.ipId ?? id ?? "?"} to instance ${i.instanceId ?? "?"}`,
   api: {

@@ -28,7 +28,7 @@ import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { compact, emulatorLimit, idOf, type InputsMatch, numberOf, wireId, zId, zText } from "../provider/schema";
+import { compact, emulatorLimit, exactly, idOf, type InputsMatch, numberOf, wireId, zId, zText } from "../provider/schema";
 import { depends, patch, remember, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, Images";
@@ -36,10 +36,6 @@ const WHERE = "spec part 2, Images";
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and rules.
-const exactly = (fields: string) => ({
-  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
-});
-
 /** An image source as recorded (the schema below must produce exactly this). */
 export type ImageSource =
   | { type: "URL"; url: string }
@@ -154,7 +150,7 @@ export interface ImageOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiImage {
   id: string;
   name: string;
@@ -297,6 +293,7 @@ async function discard(ctx: OperationContext, id: string): Promise<void> {
   }
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   kind: "Image",
@@ -314,7 +311,7 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
           : undefined,
     },
   ],
-  // 2. What a change does.
+  // What a change does.
   policies: {
     kind: replace,
     source: sourcePolicy,

@@ -26,6 +26,8 @@ import { command, depends, ignore, patch, remember, replace, type Policy, type R
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// 1. Inputs and rules.
 const MiB = 1024 ** 2;
 const positiveInt = (what: string, field: string) =>
   z
@@ -33,7 +35,6 @@ const positiveInt = (what: string, field: string) =>
     .int(`must be a whole number of ${what} (${WHERE}: ${field} is an integer)`)
     .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
 
-// 1. Inputs and rules.
 /** One disk of a CUSTOM instance, as recorded (the schema below must produce exactly this). */
 export interface InstanceStorageEntry {
   sizeBytes: number;
@@ -183,7 +184,7 @@ export interface InstanceOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiInstance {
   id: string;
   name: string;
@@ -311,6 +312,7 @@ async function runCommand(ctx: OperationContext, path: string, body: Record<stri
   await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/commands/${path}`, body)), step);
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   kind: "Instance",
@@ -328,7 +330,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
       },
     },
   ],
-  // 2. What a change does.
+  // What a change does.
   policies: {
     name: patch,
     boot: patch,

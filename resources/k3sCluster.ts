@@ -30,7 +30,7 @@ export interface K3sClusterOutputs extends Record<string, unknown> {
   status: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 /** @internal */
 export interface ApiCluster {
   id: string;
@@ -71,12 +71,13 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return toOutputs(cluster, workspaceId);
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   kind: "K3sCluster",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: the workspace (added by the lifecycle) replaces; nothing else is managed.
+  // What a change does: the workspace (added by the lifecycle) replaces; nothing else is managed.
   policies: {},
   stableOutputs: ["name"],
   label: (i, id) => `K3sCluster${i.workspaceId ? ` of workspace ${i.workspaceId}` : id ? ` ${id}` : ""}`,

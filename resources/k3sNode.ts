@@ -44,7 +44,7 @@ export interface K3sNodeOutputs extends Record<string, unknown> {
   conditions: Record<string, string> | null;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiNode {
   id: string;
   workspace?: { id: string } | null;
@@ -94,12 +94,13 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return found && toOutputs(found, prior);
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   kind: "K3sNode",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: no update endpoint, another instance is another node.
+  // What a change does: no update endpoint, another instance is another node.
   policies: { instanceId: replace },
   stableOutputs: ["instanceId", "nodeName"],
   label: (i, id) => `K3sNode${i.instanceId ? ` for instance ${i.instanceId}` : id ? ` ${id}` : ""}`,

@@ -54,7 +54,7 @@ export interface K3sSecretOutputs extends Record<string, unknown> {
   keys: string[];
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiSecret {
   id: string;
   name: string;
@@ -89,12 +89,13 @@ async function referencingServices(ctx: OperationContext, workspaceId: string, n
   }
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   kind: "K3sSecret",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: PUT replaces the whole data map; the name cannot change.
+  // What a change does: PUT replaces the whole data map; the name cannot change.
   policies: { name: replace, data: patch },
   secretOutputs: ["data"],
   keepFromState: ["data"],

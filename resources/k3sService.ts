@@ -23,7 +23,7 @@ import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, keysMatching, numberOf, wireId, zDnsLabel, zId } from "../provider/schema";
+import { emulatorLimit, exactly, IMAGE_TAG, idOf, type InputsMatch, keysMatching, noDuplicates, numberOf, wireId, zAbsolutePath, zDnsLabel, zId, zPort, zProtocol } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -35,37 +35,15 @@ const WHERE = "spec part 3, Kubernetes service";
  */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-/** A duplicate in a list (reported on the duplicate's index): `what` names the repeated thing. */
-function noDuplicates<T>(key: (item: T) => string, what: string) {
-  return (items: T[], ctx: z.RefinementCtx) => {
-    const seen = new Set<string>();
-    items.forEach((item, i) => {
-      const k = key(item);
-      if (seen.has(k)) ctx.addIssue({ code: "custom", path: [i], message: `duplicate ${what} ${k}: each may appear once (${WHERE})` });
-      seen.add(k);
-    });
-  };
-}
-
-/** An image reference with an explicit tag: `[registry[:port]/]path:tag`, lowercase path components, at most 512 characters. */
-const IMAGE_WITH_TAG = /^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\d+)?(?:\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*:[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
-const hasTag = (image: string) => image.length <= 512 && IMAGE_WITH_TAG.test(image);
-
-const port = z
-  .number({ error: `must be a port number, 1 to 65535 (${WHERE})` })
-  .int(`must be a whole port number, 1 to 65535 (${WHERE})`)
-  .min(1, `must be 1 to 65535 (${WHERE})`)
-  .max(65535, `must be 1 to 65535 (${WHERE})`);
-
-const absolutePath = z
-  .string({ error: `must be an absolute path (${WHERE})` })
-  .max(4096, `must be at most 4096 characters (${EMULATOR_LIMIT})`)
-  .regex(/^\/\S*$/, `must be an absolute path, starting with / (${WHERE})`);
-
-/** Objects with exactly these (camelCase) fields: a snake_case or misspelt key is named in the error. */
-const exactly = (fields: string) => ({
-  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
-});
+// 1. Inputs.
+/**
+ * An image reference with an explicit tag, in the grammar the emulator checks a service's image
+ * with: `[registry[:port]/]path:tag`, lowercase components joined by one ., _ or -, at most 512
+ * characters. Apps and templates use another (`hasTag` in provider/schema.ts and their repository
+ * check); the tag itself is the same.
+ */
+const SERVICE_IMAGE = new RegExp(`^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\\d+)?(?:\\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*:${IMAGE_TAG.source}$`);
+const isServiceImage = (image: string) => image.length <= 512 && SERVICE_IMAGE.test(image);
 
 /** A port as recorded: protocol and http filled in (the schema below must produce exactly this). */
 export interface K3sServicePort {
@@ -81,37 +59,36 @@ export interface K3sServiceVolume {
 
 const portSpec = z.strictObject(
   {
-    hostPort: port,
-    containerPort: port,
-    protocol: z.enum(["TCP", "UDP"], { error: `must be TCP or UDP (${WHERE})` }).default("TCP"),
+    hostPort: zPort(WHERE),
+    containerPort: zPort(WHERE),
+    protocol: zProtocol(WHERE),
     /** Eligible for a custom subdomain. */
     http: z.boolean().default(false),
   },
   exactly("hostPort, containerPort, protocol, http"),
 ).refine((p) => !p.http || p.protocol === "TCP", { path: ["http"], message: `http applies to TCP ports only (${EMULATOR_LIMIT})` }) satisfies z.ZodType<K3sServicePort>;
 
-const volumeSpec = z.strictObject({ hostPath: absolutePath, containerPath: absolutePath }, exactly("hostPath, containerPath")) satisfies z.ZodType<K3sServiceVolume>;
+const volumeSpec = z.strictObject({ hostPath: zAbsolutePath(WHERE), containerPath: zAbsolutePath(WHERE) }, exactly("hostPath, containerPath")) satisfies z.ZodType<K3sServiceVolume>;
 
-// 1. Inputs.
 const inputs = z.object({
   name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
   image: z
     .string()
-    .refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`),
+    .refine(isServiceImage, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`),
   mode: z.enum(["PINNED", "SPREAD"], { error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})` }),
   targetInstanceIds: z
     .array(zId("instance id"))
     .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
     .max(100, `must list at most 100 instances (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((id) => id, "instance")),
+    .superRefine(noDuplicates((id) => id, "instance", WHERE)),
   replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`).max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`).default(1),
-  ports: z.array(portSpec).max(64, `at most 64 ports (${EMULATOR_LIMIT})`).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol")).default([]),
-  volumes: z.array(volumeSpec).max(64, `at most 64 volumes (${EMULATOR_LIMIT})`).superRefine(noDuplicates((v) => v.containerPath, "container path")).default([]),
+  ports: z.array(portSpec).max(64, `at most 64 ports (${EMULATOR_LIMIT})`).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE)).default([]),
+  volumes: z.array(volumeSpec).max(64, `at most 64 volumes (${EMULATOR_LIMIT})`).superRefine(noDuplicates((v) => v.containerPath, "container path", WHERE)).default([]),
   environment: z
     .record(z.string(), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` }).max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`))
     .superRefine(keysMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`))
     .default({}),
-  secretRefs: z.array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`)).max(64, `at most 64 secrets (${EMULATOR_LIMIT})`).superRefine(noDuplicates((n) => n, "secret")).default([]),
+  secretRefs: z.array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`)).max(64, `at most 64 secrets (${EMULATOR_LIMIT})`).superRefine(noDuplicates((n) => n, "secret", WHERE)).default([]),
   updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
@@ -153,7 +130,7 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
   pods: K3sPod[];
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiService {
   id: string;
   name: string;
@@ -245,12 +222,13 @@ const stateOf = (s: K3sServiceOutputs) =>
 
 const PATCHED = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   kind: "K3sService",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
+  // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
   policies: { name: replace, mode: replace, ...Object.fromEntries(PATCHED.map((f) => [f, patch])) },
   keepFromState: ["environment"],
   broken: (s) => s.status === "FAILED",

@@ -37,6 +37,7 @@ const WHERE = "spec part 3, Network load balancers";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Network load balancers). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
+// 1. Inputs.
 /** An IPv4 or IPv6 address, in the canonical text the API reports (2001:DB8:0::1 -> 2001:db8::1). */
 const zAddress = z.string().transform((v, ctx) => {
   const ip = parseIp(v.trim());
@@ -47,7 +48,6 @@ const zAddress = z.string().transform((v, ctx) => {
   return formatIp(ip.family, ip.value);
 });
 
-// 1. Inputs.
 const inputs = z.object({
   name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
   address: zAddress,
@@ -68,7 +68,7 @@ export interface NetLoadBalancerOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiNetLb {
   id: string;
   name: string;
@@ -127,11 +127,12 @@ function adminOnly(ctx: OperationContext, what: string, err: unknown): never {
 const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs) =>
   (await listAll<ApiNetLb>(ctx.client, `/v1/workspaces/${owner}/net-lbs`, { name: i.name, address: i.address })).find((lb) => lb.name === i.name && lb.address === i.address);
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> = {
   kind: "NetLoadBalancer",
   inputs,
-  // 2. What a change does: PATCH takes name, address and owner.
+  // What a change does: PATCH takes name, address and owner.
   policies: { name: patch, address: patch, ownerWorkspaceId: patch },
   stableOutputs: ["createdAt"],
   label: (i, id) => `NetLoadBalancer${i.name ? ` "${i.name}"` : id ? ` ${id}` : ""}`,

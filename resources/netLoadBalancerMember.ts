@@ -42,7 +42,7 @@ export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
   state: "ACTIVE" | "JOINING";
 }
 
-// 3. API mapping.
+// 2. API mapping.
 /** @internal */
 export const memberId = (loadBalancerId: string, instanceId: string) => `${loadBalancerId}:${instanceId}`;
 
@@ -77,12 +77,13 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & 
   return undefined;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemberOutputs> = {
   kind: "NetLoadBalancerMember",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: a membership is its two ends.
+  // What a change does: a membership is its two ends.
   policies: { loadBalancerId: replace, instanceId: replace },
   // A join that never applied (kept as JOINING) is sent again by replacing the member; keeping
   // both ends, the old one is removed first.

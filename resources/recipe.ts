@@ -16,14 +16,14 @@ import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, trimmedLength } from "../provider/schema";
+import { emulatorLimit, exactly, idOf, type InputsMatch, noDuplicates, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
-import { exactly, noDuplicates } from "./appTemplate";
 
 const WHERE = "spec part 2, Recipe";
 /** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
+// 1. Inputs.
 export const RECIPE_CATEGORIES = [
   "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
   "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
@@ -45,7 +45,6 @@ export interface RecipeCommand {
   args: string[];
 }
 
-// 1. Inputs.
 const commandEntry = z.strictObject(
   {
     path: z
@@ -108,7 +107,7 @@ export interface RecipeOutputs extends Record<string, unknown> {
   variables: Record<string, string>;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 /** @internal */
 export interface ApiRecipe {
   id: string;
@@ -157,12 +156,13 @@ async function ownByName(ctx: OperationContext, workspaceId: string, name: strin
 /** Ids of same-named recipes that existed just before the create request, per operation. */
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
   kind: "Recipe",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: PATCH takes every field; lists replace.
+  // What a change does: PATCH takes every field; lists replace.
   policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
   api: {
     async create(ctx, i) {

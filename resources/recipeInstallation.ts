@@ -54,7 +54,7 @@ export interface RecipeInstallationOutputs extends Record<string, unknown> {
   installState: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 const syntheticId = (instanceId: string, recipeId: string, workflowId: string) => `${instanceId}:${recipeId}:${workflowId}`;
 
 function parseId(id: string): { instanceId: string; recipeId: string; workflowId: string } | undefined {
@@ -100,11 +100,12 @@ function fieldProblems(definitions: RecipeField[], supplied: Record<string, Fiel
 
 const FAILED = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutputs> = {
   kind: "RecipeInstallation",
   inputs,
-  // 2. Nothing can change in place: every field re-installs.
+  // Nothing can change in place: every field re-installs.
   policies: { instanceId: replace, recipeId: replace, fields: replace },
   secretOutputs: ["fields"],
   keepFromState: ["fields"],

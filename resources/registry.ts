@@ -6,57 +6,62 @@ import type * as pulumi from "@pulumi/pulumi";
 import { installProvider } from "../provider/install";
 import type { ResourceSpec } from "../provider/spec";
 
-/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, in the provider process */
-const SPECS: Record<string, () => ResourceSpec> = {
-  Vpc: () => require("./vpc").vpcSpec,
-  Disk: () => require("./disk").diskSpec,
-  FirewallRule: () => require("./firewallRule").firewallRuleSpec,
-  Instance: () => require("./instance").instanceSpec,
+/**
+ * Each kind and the module (resources/<module>.ts) that declares it. The module exports its spec
+ * as `<module>Spec` (vpc.ts: `vpcSpec`), so this one table serves both the provider process
+ * (load on first use) and the generated documentation (which file to read).
+ */
+const MODULES: Record<string, string> = {
+  Vpc: "vpc",
+  Disk: "disk",
+  FirewallRule: "firewallRule",
+  Instance: "instance",
   // k3s (resources/k3s*.ts)
-  K3sCluster: () => require("./k3sCluster").k3sClusterSpec,
-  K3sNode: () => require("./k3sNode").k3sNodeSpec,
-  K3sService: () => require("./k3sService").k3sServiceSpec,
-  K3sSecret: () => require("./k3sSecret").k3sSecretSpec,
+  K3sCluster: "k3sCluster",
+  K3sNode: "k3sNode",
+  K3sService: "k3sService",
+  K3sSecret: "k3sSecret",
   // access and billing (workspace, invites, tokens, SSH keys, registry credentials, coupons)
-  Workspace: () => require("./workspace").workspaceSpec,
-  WorkspaceInvite: () => require("./workspaceInvite").workspaceInviteSpec,
-  ApiToken: () => require("./apiToken").apiTokenSpec,
-  SshKey: () => require("./sshKey").sshKeySpec,
-  RegistryCredential: () => require("./registryCredential").registryCredentialSpec,
-  Coupon: () => require("./coupon").couponSpec,
+  Workspace: "workspace",
+  WorkspaceInvite: "workspaceInvite",
+  ApiToken: "apiToken",
+  SshKey: "sshKey",
+  RegistryCredential: "registryCredential",
+  Coupon: "coupon",
   // apps, images and recipes
-  App: () => require("./app").appSpec,
-  AppTemplate: () => require("./appTemplate").appTemplateSpec,
-  Image: () => require("./image").imageSpec,
-  Snapshot: () => require("./snapshot").snapshotSpec,
-  Recipe: () => require("./recipe").recipeSpec,
-  RecipeInstallation: () => require("./recipeInstallation").recipeInstallationSpec,
+  App: "app",
+  AppTemplate: "appTemplate",
+  Image: "image",
+  Snapshot: "snapshot",
+  Recipe: "recipe",
+  RecipeInstallation: "recipeInstallation",
   // networking (VPC attachments, floating IPs, load balancers, BGP)
-  VpcAttachment: () => require("./vpcAttachment").vpcAttachmentSpec,
-  FloatingIp: () => require("./floatingIp").floatingIpSpec,
-  FloatingIpAttachment: () => require("./floatingIpAttachment").floatingIpAttachmentSpec,
-  NetLoadBalancer: () => require("./netLoadBalancer").netLoadBalancerSpec,
-  NetLoadBalancerMember: () => require("./netLoadBalancerMember").netLoadBalancerMemberSpec,
-  BgpConfig: () => require("./bgpConfig").bgpConfigSpec,
-  BgpPrefix: () => require("./bgpPrefix").bgpPrefixSpec,
+  VpcAttachment: "vpcAttachment",
+  FloatingIp: "floatingIp",
+  FloatingIpAttachment: "floatingIpAttachment",
+  NetLoadBalancer: "netLoadBalancer",
+  NetLoadBalancerMember: "netLoadBalancerMember",
+  BgpConfig: "bgpConfig",
+  BgpPrefix: "bgpPrefix",
 };
-/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** Every resource kind, in registry order. */
 export function kinds(): string[] {
-  return Object.keys(SPECS);
+  return Object.keys(MODULES);
 }
 
 /** The file a kind's spec lives in (for generated documentation). */
 export function sourceFileOf(kind: string): string {
-  const match = /require\("\.\/([^"]+)"\)/.exec(SPECS[kind].toString());
-  return match ? `resources/${match[1]}.ts` : "";
+  return `resources/${MODULES[kind]}.ts`;
 }
 
 export function specFor(kind: string): ResourceSpec {
-  const load = SPECS[kind];
-  if (!load) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);
-  return load();
+  const module = MODULES[kind];
+  if (!module) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, in the provider process
+  const spec = (require(`./${module}`) as Record<string, ResourceSpec | undefined>)[`${module}Spec`];
+  if (spec?.kind !== kind) throw new Error(`internal: resources/${module}.ts exports no ${module}Spec of kind ${kind}`);
+  return spec;
 }
 
 export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {

@@ -66,7 +66,7 @@ export interface RegistryCredentialOutputs extends Record<string, unknown> {
   updatedAt?: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiRegistry {
   id: string;
   registry: string;
@@ -106,12 +106,13 @@ function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
   return err;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutputs> = {
   kind: "RegistryCredential",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does: the host cannot be patched (delete and re-create); username and password are patched.
+  // What a change does: the host cannot be patched (delete and re-create); username and password are patched.
   policies: { registry: replace, username: patch, password: patch },
   secretOutputs: ["password"],
   keepFromState: ["password"],

@@ -51,7 +51,7 @@ export interface SnapshotOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiSnapshot {
   id: string;
   name: string;
@@ -102,11 +102,12 @@ async function newSnapshot(ctx: OperationContext, i: Inputs): Promise<ApiSnapsho
   return fresh[0];
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   kind: "Snapshot",
   inputs,
-  // 2. No update: every field replaces the snapshot.
+  // No update: every field replaces the snapshot.
   policies: { instanceId: replace, diskId: replace },
   stableOutputs: ["name", "size", "createdAt", "workspaceId"],
   label: (i, id) => `Snapshot ${id ?? ""} of instance ${i.instanceId ?? "?"}`.replace(/\s+/g, " "),

@@ -21,6 +21,7 @@ import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 1, SSH keys";
 
+// 1. Inputs.
 /** OpenSSH public key types. @internal */
 export const SSH_KEY_TYPES = [
   "ssh-ed25519",
@@ -50,7 +51,6 @@ export function normalisePublicKey(text: string): { line: string } | { error: st
   return { line: [type, b64, ...comment].join(" ") };
 }
 
-// 1. Inputs.
 const inputs = z.object({
   name: zText(4, 32, WHERE),
   publicKey: z.string().transform((v, ctx) => {
@@ -77,7 +77,7 @@ export interface SshKeyOutputs extends Record<string, unknown> {
   createdAt?: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiSshKey {
   id: string;
   name: string;
@@ -106,12 +106,13 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** Key type and body: the comment does not make a different key. */
 const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   kind: "SshKey",
   workspaceScoped: true,
   inputs,
-  // 2. No update endpoint: every change replaces the key.
+  // No update endpoint: every change replaces the key.
   policies: { name: replace, publicKey: replace },
   stableOutputs: ["fingerprint", "createdAt", "uploadedBy"],
   // The API refuses the same key twice in a workspace: a replacement that keeps the key material

@@ -36,7 +36,7 @@ export interface VpcOutputs extends Record<string, unknown> {
   createdAt: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiVpc {
   id: string;
   name: string;
@@ -77,12 +77,13 @@ async function attachedMessage(ctx: OperationContext, id: string, err: ApiError)
   );
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   kind: "Vpc",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does.
+  // What a change does.
   policies: { name: patch, description: patch, range: replace },
   stableOutputs: ["vlan", "range", "createdAt"],
   api: {

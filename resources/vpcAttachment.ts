@@ -44,7 +44,7 @@ export interface VpcAttachmentOutputs extends Record<string, unknown> {
   instanceName: string | null;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiMembership {
   id: string;
   name?: string | null;
@@ -76,11 +76,12 @@ async function read(ctx: OperationContext, id: string): Promise<VpcAttachmentOut
   return m && { instanceId, vpcId, privateIp: m.ip, instanceName: m.name ?? null };
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   kind: "VpcAttachment",
   inputs,
-  // 2. What a change does: a membership is its two ends; either one changing is another membership.
+  // What a change does: a membership is its two ends; either one changing is another membership.
   policies: { instanceId: replace, vpcId: replace },
   // The same membership cannot exist twice: a replacement that keeps both ends detaches first.
   uniqueKey: ["instanceId", "vpcId"],

@@ -42,7 +42,7 @@ export interface WorkspaceOutputs extends Record<string, unknown> {
   createdAt?: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiWorkspace {
   id: string;
   name: string;
@@ -85,11 +85,12 @@ function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): 
   return err;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   kind: "Workspace",
   inputs,
-  // 2. What a change does: everything is patched in place.
+  // What a change does: everything is patched in place.
   policies: { name: patch, mfaRequired: patch, disableSshPassword: patch },
   stableOutputs: ["owner", "createdAt"],
   // No delete endpoint: destroy only forgets the workspace.

@@ -58,7 +58,7 @@ export interface WorkspaceInviteOutputs extends Record<string, unknown> {
   createdAt?: string;
 }
 
-// 3. API mapping.
+// 2. API mapping.
 interface ApiInvite {
   id: string;
   user?: { id: string; name: string } | null;
@@ -106,12 +106,13 @@ function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
   return err;
 }
 
+// 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> = {
   kind: "WorkspaceInvite",
   workspaceScoped: true,
   inputs,
-  // 2. What a change does.
+  // What a change does.
   policies: { email: replace, accessLevel: patch },
   secretOutputs: ["code"],
   keepFromState: ["code"],

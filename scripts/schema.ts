@@ -261,7 +261,7 @@ function functionSchemas(program: ts.Program, mapper: TypeMapper) {
   return functions;
 }
 
-/** The area function a lookup wraps (index.ts re-exports it through plainForm, which hides its signature and docs). */
+/** The area function a lookup wraps (index.ts makes both forms of it with lookupForms, which hides its signature and docs). */
 function lookupDeclaration(program: ts.Program, name: string): ts.FunctionDeclaration | undefined {
   for (const file of program.getSourceFiles()) {
     if (!file.fileName.includes(`${path.sep}resources${path.sep}lookups${path.sep}`)) continue;

@@ -3,7 +3,7 @@
  * Workspace topology).
  */
 import { idOf, numberOf } from "../../provider/schema";
-import { lookupClient, outputForm, workspaceOf } from "./common";
+import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Quota (GET /v1/workspaces/{wid}/quota)
@@ -59,7 +59,6 @@ export async function getWorkspaceQuota(args: GetWorkspaceQuotaArgs = {}): Promi
     firewallRulesPerIp: numberOf(q.firewall_rules_per_ip)!,
   };
 }
-export const getWorkspaceQuotaOutput = outputForm(getWorkspaceQuota);
 
 // ---------------------------------------------------------------------------------------------
 // Topology (GET /v1/workspaces/{wid}/topology)
@@ -100,4 +99,3 @@ export async function getWorkspaceTopology(args: GetWorkspaceTopologyArgs = {}):
     netBalancers: t.net_balancers ?? [],
   };
 }
-export const getWorkspaceTopologyOutput = outputForm(getWorkspaceTopology);

@@ -6,7 +6,7 @@
 import type { Query } from "../../provider/client";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/schema";
-import { lookupClient, outputForm, workspaceOf } from "./common";
+import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // App templates
@@ -67,7 +67,6 @@ export async function getAppTemplates(args: GetAppTemplatesArgs = {}): Promise<A
   const query: Query = { q: args.q, name: args.name, image: args.image, category: args.category };
   return (await listAll<ApiTemplate>(lookupClient().client, "/v1/app-templates", query)).map(toSummary);
 }
-export const getAppTemplatesOutput = outputForm(getAppTemplates);
 
 /** One app template by its exact name (names are globally unique), with its full detail. */
 export async function getAppTemplate(args: { name: string }): Promise<AppTemplateDetail> {
@@ -78,7 +77,6 @@ export async function getAppTemplate(args: { name: string }): Promise<AppTemplat
   }
   return toDetail(await lookupClient().client.get<ApiTemplate>(`/v1/app-templates/${found.id}`));
 }
-export const getAppTemplateOutput = outputForm(getAppTemplate);
 
 // ---------------------------------------------------------------------------------------------
 // Recipes
@@ -139,7 +137,6 @@ export async function getRecipes(args: GetRecipesArgs = {}): Promise<RecipeSumma
   const all = (await listAll<ApiRecipe>(lookupClient().client, `/v1/workspaces/${workspaceOf(args)}/recipes`, query)).map(toRecipe);
   return args.platform === undefined ? all : all.filter((r) => (r.owner === null) === args.platform);
 }
-export const getRecipesOutput = outputForm(getRecipes);
 
 /**
  * One recipe by its exact name, with its commands and fields. When the workspace has its own
@@ -160,4 +157,3 @@ export async function getRecipe(args: { name: string; workspaceId?: string }): P
     fields: (r.fields ?? []).map((f) => ({ id: f.id, label: f.label, description: f.description ?? null, type: f.type, required: !!f.required })),
   };
 }
-export const getRecipeOutput = outputForm(getRecipe);

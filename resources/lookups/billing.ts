@@ -3,7 +3,7 @@
  * usage; Billing objects). All money is integer micro-USD (1 USD = 1,000,000).
  */
 import { idOf, numberOf } from "../../provider/schema";
-import { lookupClient, outputForm, workspaceOf } from "./common";
+import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Estimate (POST /v1/billing/estimate: read-only, nothing is created)
@@ -93,7 +93,6 @@ export async function getBillingEstimate(args: GetBillingEstimateArgs): Promise<
     })),
   };
 }
-export const getBillingEstimateOutput = outputForm(getBillingEstimate);
 
 // ---------------------------------------------------------------------------------------------
 // Wallet (GET /v1/wallet/{uid})
@@ -118,7 +117,6 @@ export async function getWallet(args: GetWalletArgs = {}): Promise<Wallet> {
   const w = await lookupClient().client.get<{ balance: number; usage: number; overage: number }>(`/v1/wallet/${userPath(args.userId)}`);
   return { balance: numberOf(w.balance)!, usage: numberOf(w.usage)!, overage: numberOf(w.overage)! };
 }
-export const getWalletOutput = outputForm(getWallet);
 
 // ---------------------------------------------------------------------------------------------
 // Usage statements
@@ -232,7 +230,6 @@ export async function getUsage(args: GetUsageArgs): Promise<UserUsage> {
     workspaces: (u.workspaces ?? []).map(toWorkspaceTotals),
   };
 }
-export const getUsageOutput = outputForm(getUsage);
 
 /** One workspace's usage over a period (GET /v1/workspaces/{wid}/usage; needs Read on the workspace). */
 export async function getWorkspaceUsage(args: GetWorkspaceUsageArgs): Promise<WorkspaceUsage> {
@@ -240,7 +237,6 @@ export async function getWorkspaceUsage(args: GetWorkspaceUsageArgs): Promise<Wo
   const w = await lookupClient().client.get<ApiWorkspaceUsage>(`/v1/workspaces/${workspaceOf(args)}/usage`, query);
   return { ...toWorkspaceTotals(w), from: w.from ?? query.from, to: w.to ?? query.to };
 }
-export const getWorkspaceUsageOutput = outputForm(getWorkspaceUsage);
 
 /** One billed resource's usage over a period (GET /v1/workspaces/{wid}/usage/{rid}). */
 export async function getResourceUsage(args: GetResourceUsageArgs): Promise<ResourceUsage> {
@@ -248,4 +244,3 @@ export async function getResourceUsage(args: GetResourceUsageArgs): Promise<Reso
   if (!/^\d+$/.test(String(args.resourceId))) throw new Error("getResourceUsage: resourceId must be a resource id (digits)");
   return toResourceUsage(await lookupClient().client.get<ApiResourceUsage>(`/v1/workspaces/${workspaceOf(args)}/usage/${args.resourceId}`, query));
 }
-export const getResourceUsageOutput = outputForm(getResourceUsage);

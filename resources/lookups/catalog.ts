@@ -4,7 +4,7 @@
 import type { Query } from "../../provider/client";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/schema";
-import { lookupClient, outputForm, workspaceOf } from "./common";
+import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Plans (spec part 2, Plans and nodes: GET /v1/plans, keyset-paged)
@@ -70,7 +70,6 @@ export async function getPlans(args: GetPlansArgs = {}): Promise<Plan[]> {
   const query: Query = { group: args.group, name: args.name, rate: args.maxHourlyRate, disabled: args.includeDisabled ?? false };
   return (await listAll<ApiPlan>(lookupClient().client, "/v1/plans", query)).map(toPlan);
 }
-export const getPlansOutput = outputForm(getPlans);
 
 /** One plan by its exact name; an error lists the names available when there is none. */
 export async function getPlan(args: { name: string }): Promise<Plan> {
@@ -82,7 +81,6 @@ export async function getPlan(args: { name: string }): Promise<Plan> {
   }
   return plan;
 }
-export const getPlanOutput = outputForm(getPlan);
 
 // ---------------------------------------------------------------------------------------------
 // Images (spec part 2, Images: GET /v1/workspaces/{wid}/images, workspace-owned plus platform)
@@ -172,7 +170,6 @@ export async function getImages(args: GetImagesArgs = {}): Promise<ImageInfo[]> 
   };
   return (await listAll<ApiImage>(lookupClient().client, `/v1/workspaces/${workspaceOf(args)}/images`, query)).map(toImage);
 }
-export const getImagesOutput = outputForm(getImages);
 
 /** One image by its exact name. */
 export async function getImage(args: { name: string; workspaceId?: string }): Promise<ImageInfo> {
@@ -181,4 +178,3 @@ export async function getImage(args: { name: string; workspaceId?: string }): Pr
   if (!image) throw new Error(`no image named "${args.name}" is visible in workspace ${workspaceOf(args)}`);
   return image;
 }
-export const getImageOutput = outputForm(getImage);

@@ -10,7 +10,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import * as pulumi from "@pulumi/pulumi";
 import { SvcClient } from "../../provider/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/config";
-import { ApiError, ConfigError, NetworkError } from "../../provider/errors";
+import { ApiError, ConfigError, forPeople, NetworkError } from "../../provider/errors";
 import { fromMocks, underMocks } from "./mocks";
 
 type LookupClient = { client: SvcClient; config: ProviderConfig };
@@ -58,35 +58,23 @@ function sharedProblem(err: unknown): string | undefined {
 const sharedFailures = new Map<string, unknown>();
 
 /**
- * Lookup errors reach people as their message alone. The program's runtime prints an unhandled
- * error with util.inspect, which (Node 20) can loop until "RangeError: Invalid string length" on
- * some stack frames through node_modules, hiding the message; the message already says what
- * failed and what to do. PULUMI_SVC_DEBUG=1 keeps the frames.
- *
- * The runtime reports each error object once, so every lookup that fails on a shared problem
- * (a missing token, an unreachable API) rethrows the first one's error: the program prints it
- * once, not once per lookup.
+ * Lookup errors reach people as their message alone (`forPeople`). The runtime reports each error
+ * object once, so every lookup that fails on a shared problem (a missing token, an unreachable
+ * API) rethrows the first one's error: the program prints it once, not once per lookup.
  */
-function forPeople(err: unknown): never {
+function failOnce(err: unknown): never {
   const key = sharedProblem(err);
   if (key !== undefined) {
     if (sharedFailures.has(key)) throw sharedFailures.get(key);
     sharedFailures.set(key, err);
   }
-  if (err instanceof Error && !process.env.PULUMI_SVC_DEBUG) err.stack = "";
-  throw err;
+  throw forPeople(err);
 }
 
 /** A lookup as users call it: answered by the mocks in unit tests (mocks.ts), by the API otherwise. */
 function answered<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   if (!fn.name) throw new Error("internal: a lookup must be a named function (its name is its mock token)");
   return (...args) => (underMocks() ? fromMocks<R>(fn.name, args[0]) : fn(...args));
-}
-
-/** A plain lookup whose errors are worded for people. */
-export function plainForm<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
-  const lookup = answered(fn);
-  return (...args) => lookup(...args).catch(forPeople);
 }
 
 /**
@@ -98,9 +86,15 @@ export type LookupInputs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 /** The Output form's parameters: optional when the plain lookup's argument is. */
 type OutputFormArgs<P> = undefined extends P ? [args?: LookupInputs<NonNullable<P>>] : [args: LookupInputs<P>];
 
-/** Turns a plain lookup into its Output form; the arguments may be left out when the plain form's may. */
-export function outputForm<P, R>(fn: (args: P) => Promise<R>): (...args: OutputFormArgs<P>) => pulumi.Output<R> {
+/**
+ * The two forms users call of one area lookup, made here for every lookup (resources/lookups/index.ts):
+ * plain (a Promise) and Output (`...Output`, each argument field an Input; the argument may be
+ * left out when the plain form's may). Both are answered by the mocks under unit tests and fail
+ * with errors worded for people.
+ */
+export function lookupForms<A extends [args?: unknown], R>(fn: (...args: A) => Promise<R>): [plain: (...args: A) => Promise<R>, output: (...args: OutputFormArgs<A[0]>) => pulumi.Output<R>] {
   const lookup = answered(fn);
-  return (...args) => pulumi.output(args[0] ?? {}).apply((plain) => lookup(plain as P).catch(forPeople)) as pulumi.Output<R>;
+  const plain = (...args: A) => lookup(...args).catch(failOnce);
+  const output = (...args: OutputFormArgs<A[0]>) => pulumi.output(args[0] ?? {}).apply((inputs) => plain(...([inputs] as unknown as A))) as pulumi.Output<R>;
+  return [plain, output];
 }
-

@@ -1,8 +1,9 @@
 /**
- * Every lookup, plain (Promise) and Output form. One file per area; the plain forms are
- * re-exported here with errors worded for people (see common.ts).
+ * Every lookup, in both forms users call: plain (a Promise) and Output (`...Output`, taking
+ * Inputs). One file per area declares each lookup once, as a plain async function with its TSDoc;
+ * both forms are made here and only here (`lookupForms`, common.ts: mocks, errors worded for people).
  */
-import { plainForm } from "./common";
+import { lookupForms } from "./common";
 import * as catalog from "./catalog";
 import * as access from "./access";
 import * as billing from "./billing";
@@ -10,23 +11,27 @@ import * as network from "./network";
 import * as apps from "./apps";
 
 export * from "./catalog";
-export const getPlans = plainForm(catalog.getPlans);
-export const getPlan = plainForm(catalog.getPlan);
-export const getImages = plainForm(catalog.getImages);
-export const getImage = plainForm(catalog.getImage);
+export const [getPlans, getPlansOutput] = lookupForms(catalog.getPlans);
+export const [getPlan, getPlanOutput] = lookupForms(catalog.getPlan);
+export const [getImages, getImagesOutput] = lookupForms(catalog.getImages);
+export const [getImage, getImageOutput] = lookupForms(catalog.getImage);
+
 export * from "./access";
-export const getWorkspaceQuota = plainForm(access.getWorkspaceQuota);
-export const getWorkspaceTopology = plainForm(access.getWorkspaceTopology);
+export const [getWorkspaceQuota, getWorkspaceQuotaOutput] = lookupForms(access.getWorkspaceQuota);
+export const [getWorkspaceTopology, getWorkspaceTopologyOutput] = lookupForms(access.getWorkspaceTopology);
+
 export * from "./billing";
-export const getBillingEstimate = plainForm(billing.getBillingEstimate);
-export const getWallet = plainForm(billing.getWallet);
-export const getUsage = plainForm(billing.getUsage);
-export const getWorkspaceUsage = plainForm(billing.getWorkspaceUsage);
-export const getResourceUsage = plainForm(billing.getResourceUsage);
+export const [getBillingEstimate, getBillingEstimateOutput] = lookupForms(billing.getBillingEstimate);
+export const [getWallet, getWalletOutput] = lookupForms(billing.getWallet);
+export const [getUsage, getUsageOutput] = lookupForms(billing.getUsage);
+export const [getWorkspaceUsage, getWorkspaceUsageOutput] = lookupForms(billing.getWorkspaceUsage);
+export const [getResourceUsage, getResourceUsageOutput] = lookupForms(billing.getResourceUsage);
+
 export * from "./network";
-export const getNodes = plainForm(network.getNodes);
+export const [getNodes, getNodesOutput] = lookupForms(network.getNodes);
+
 export * from "./apps";
-export const getAppTemplates = plainForm(apps.getAppTemplates);
-export const getAppTemplate = plainForm(apps.getAppTemplate);
-export const getRecipes = plainForm(apps.getRecipes);
-export const getRecipe = plainForm(apps.getRecipe);
+export const [getAppTemplates, getAppTemplatesOutput] = lookupForms(apps.getAppTemplates);
+export const [getAppTemplate, getAppTemplateOutput] = lookupForms(apps.getAppTemplate);
+export const [getRecipes, getRecipesOutput] = lookupForms(apps.getRecipes);
+export const [getRecipe, getRecipeOutput] = lookupForms(apps.getRecipe);

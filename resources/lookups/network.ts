@@ -6,7 +6,7 @@ import type { Query } from "../../provider/client";
 import { ApiError } from "../../provider/errors";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/schema";
-import { lookupClient, outputForm, workspaceOf } from "./common";
+import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Nodes (GET /v1/workspaces/{wid}/nodes and, for operators, GET /v1/nodes; keyset-paged)
@@ -86,4 +86,3 @@ export async function getNodes(args: GetNodesArgs = {}): Promise<Node[]> {
     throw err;
   }
 }
-export const getNodesOutput = outputForm(getNodes);

@@ -8,7 +8,7 @@ import { listAll } from "../../../provider/paging";
 import { workflowOf } from "../../../provider/envelope";
 import { POLL_SCHEDULE, pollDelays, pollSchedule, waitForWorkflow } from "../../../provider/workflows";
 import { setProgressSink } from "../../../provider/progress";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 
 const fast = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50 };
 
@@ -29,15 +29,12 @@ describe("SvcClient against the emulator", () => {
   let retries: RetryEvent[];
   const progress: string[] = [];
 
-  beforeAll(async () => {
-    t = await startTestEmulator();
+  // One emulator for the file, reset to the seed before each test.
+  useTestEmulator((started) => (t = started));
+  beforeAll(() => {
     setProgressSink((line) => progress.push(line));
   });
-  afterAll(async () => {
-    await t.stop();
-  });
-  beforeEach(async () => {
-    await t.control.post("/_emulator/reset");
+  beforeEach(() => {
     retries = [];
     client = new SvcClient({ baseUrl: t.emu.url, token: t.emu.token, workspaceId: t.workspaceId }, { retry: fast, onRetry: (e) => retries.push(e) });
   });

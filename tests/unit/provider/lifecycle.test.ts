@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
+import { buildProvider, UNKNOWN } from "../../../provider/lifecycle";
 import { command, depends, patch, remember, replace, type ResourceSpec } from "../../../provider/spec";
 import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
+import { checkOnlyRuntime } from "../../support/preview";
 
 type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string; deletion?: string; tier?: number };
 
@@ -44,17 +45,7 @@ const spec: ResourceSpec<Inputs> = {
   },
 };
 
-const runtime = (workspace: string | null): ProviderRuntime => ({
-  config: () => {
-    throw new Error("check and diff must not need the API configuration");
-  },
-  client: () => {
-    throw new Error("check and diff must not call the API");
-  },
-  defaultWorkspace: () => workspace,
-});
-
-const provider = buildProvider(spec, runtime("42"));
+const provider = buildProvider(spec, checkOnlyRuntime("42"));
 const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
 
 describe("check", () => {
@@ -98,7 +89,7 @@ describe("check", () => {
   });
 
   it("asks for a workspace when none is configured", async () => {
-    const r = await buildProvider(spec, runtime(null)).check!({}, valid);
+    const r = await buildProvider(spec, checkOnlyRuntime(null)).check!({}, valid);
     expect(r.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/svc:workspaceId/) }]);
   });
 });
@@ -164,7 +155,7 @@ describe("diff", () => {
 describe("check reports the provider's configuration", () => {
   const withPreflight = (answer: Array<{ property: string; reason: string }> = []) => {
     const asked: boolean[] = [];
-    const p = buildProvider(spec, { ...runtime("42"), preflight: async (probe) => (asked.push(probe), answer) });
+    const p = buildProvider(spec, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
     return { p, asked };
   };
   const recorded = { ...valid, workspaceId: "42", __provider: "shim" };

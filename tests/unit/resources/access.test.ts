@@ -2,8 +2,7 @@
  * Access and billing resources: the preview-time checks and the policy tables (check and diff
  * only; no API).
  */
-import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
-import type { ResourceSpec } from "../../../provider/spec";
+import { UNKNOWN } from "../../../provider/lifecycle";
 import { apiTokenSpec } from "../../../resources/apiToken";
 import { couponSpec } from "../../../resources/coupon";
 import { canonicalRegistryHost, registryCredentialSpec } from "../../../resources/registryCredential";
@@ -11,18 +10,8 @@ import { normalisePublicKey, sshKeySpec } from "../../../resources/sshKey";
 import { workspaceSpec } from "../../../resources/workspace";
 import { workspaceInviteSpec } from "../../../resources/workspaceInvite";
 import { estimatePartBody } from "../../../resources/lookups/billing";
+import { checkOnly } from "../../support/preview";
 
-const runtime: ProviderRuntime = {
-  config: () => {
-    throw new Error("check and diff must not need the API configuration");
-  },
-  client: () => {
-    throw new Error("check and diff must not call the API");
-  },
-  defaultWorkspace: () => "42",
-};
-
-const providerOf = (spec: ResourceSpec<never, never>) => buildProvider(spec as unknown as ResourceSpec, runtime);
 
 // A real ed25519 public key (32-byte key), and a second one.
 const blob = (type: string, key: Buffer) => {
@@ -33,7 +22,7 @@ const ED1 = `ssh-ed25519 ${blob("ssh-ed25519", Buffer.alloc(32, 1))} alice@lapto
 const ED2 = `ssh-ed25519 ${blob("ssh-ed25519", Buffer.alloc(32, 2))} bob@laptop`;
 
 describe("Workspace", () => {
-  const p = providerOf(workspaceSpec as never);
+  const p = checkOnly(workspaceSpec);
   it("checks the name length with the rule", async () => {
     const r = await p.check!({}, { name: "abc" });
     expect(r.failures).toEqual([{ property: "name", reason: "must be 4 to 32 characters (spec part 1, Workspaces)" }]);
@@ -51,7 +40,7 @@ describe("Workspace", () => {
 });
 
 describe("WorkspaceInvite", () => {
-  const p = providerOf(workspaceInviteSpec as never);
+  const p = checkOnly(workspaceInviteSpec);
   it("rejects OWNER at preview with the rule", async () => {
     const r = await p.check!({}, { email: "a@example.com", accessLevel: "OWNER" });
     expect(r.failures).toHaveLength(1);
@@ -82,7 +71,7 @@ describe("WorkspaceInvite", () => {
 });
 
 describe("ApiToken", () => {
-  const p = providerOf(apiTokenSpec as never);
+  const p = checkOnly(apiTokenSpec);
   const base = { name: "ci-deploy", expiresInDays: 30, grants: { INSTANCE: "WRITE", DISK: "NONE" } };
   it("drops NONE grants and defaults the subject to WORKSPACE", async () => {
     const r = await p.check!({}, base);
@@ -121,7 +110,7 @@ describe("ApiToken", () => {
 });
 
 describe("SshKey", () => {
-  const p = providerOf(sshKeySpec as never);
+  const p = checkOnly(sshKeySpec);
   it("checks the key's shape and normalises its whitespace", async () => {
     const r = await p.check!({}, { name: "alice", publicKey: `  ${ED1.replace(/ /g, "   ")}\n` });
     expect(r.failures).toEqual([]);
@@ -142,7 +131,7 @@ describe("SshKey", () => {
 });
 
 describe("RegistryCredential", () => {
-  const p = providerOf(registryCredentialSpec as never);
+  const p = checkOnly(registryCredentialSpec);
   it("canonicalises the host like the API", () => {
     expect(canonicalRegistryHost("https://GHCR.io/v2/")).toBe("ghcr.io");
     expect(canonicalRegistryHost("index.docker.io")).toBe("docker.io");
@@ -168,7 +157,7 @@ describe("RegistryCredential", () => {
 });
 
 describe("Coupon", () => {
-  const p = providerOf(couponSpec as never);
+  const p = checkOnly(couponSpec);
   it("fills the API's defaults and drops duplicate flags", async () => {
     const r = await p.check!({}, { amount: 5_000_000, uses: 3, flags: ["BETA", "BETA"] });
     expect(r.failures).toEqual([]);

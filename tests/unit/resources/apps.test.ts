@@ -6,8 +6,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
-import { buildProvider, type ProviderRuntime } from "../../../provider/lifecycle";
-import type { ResourceSpec } from "../../../provider/spec";
+import { checkOnly, failureLines } from "../../support/preview";
 import { appSpec } from "../../../resources/app";
 import { appTemplateSpec, placeholdersOf, resolvesTo } from "../../../resources/appTemplate";
 import { imageSpec } from "../../../resources/image";
@@ -15,29 +14,16 @@ import { recipeSpec } from "../../../resources/recipe";
 import { recipeInstallationSpec } from "../../../resources/recipeInstallation";
 import { snapshotSpec } from "../../../resources/snapshot";
 
-const runtime: ProviderRuntime = {
-  config: () => {
-    throw new Error("check and diff must not need the API configuration");
-  },
-  client: () => {
-    throw new Error("check and diff must not call the API");
-  },
-  defaultWorkspace: () => "42",
-};
-
-const providerOf = (spec: unknown) => buildProvider(spec as ResourceSpec, runtime);
-const failuresOf = async (spec: unknown, news: Record<string, unknown>, olds: Record<string, unknown> = {}) =>
-  ((await providerOf(spec).check!(olds, news)).failures ?? []).map((f) => `${f.property}: ${f.reason}`);
 
 describe("App", () => {
   const custom = { instanceId: "1", name: "web", image: "nginx:1.27", ports: [{ hostPort: 80, containerPort: 80, http: true }], domain: "web.example.com" };
   const fromTemplate = { instanceId: "1", name: "kuma", templateId: "7", environment: { A: "x", B: null, C: "{{random:8}}" } };
 
   it("accepts both modes and fills the defaults", async () => {
-    const r = await providerOf(appSpec).check!({}, custom);
+    const r = await checkOnly(appSpec).check!({}, custom);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({ running: true, ports: [{ hostPort: 80, containerPort: 80, protocol: "TCP", http: true }] });
-    expect(await failuresOf(appSpec, fromTemplate)).toEqual([]);
+    expect(await failureLines(appSpec, fromTemplate)).toEqual([]);
   });
 
   it.each([
@@ -56,11 +42,11 @@ describe("App", () => {
     ["a relative container path", { ...custom, mounts: [{ hostPath: "/a", containerPath: "data" }] }, /mounts\[0\]\.containerPath: must be an absolute path/],
     ["a repeated host port and protocol", { ...custom, ports: [{ hostPort: 80, containerPort: 80, http: true }, { hostPort: 80, containerPort: 81 }] }, /ports\[1\]: duplicate host port and protocol 80\/TCP/],
   ])("rejects %s at preview, naming the property", async (_what, news, message) => {
-    expect((await failuresOf(appSpec, news)).join("\n")).toMatch(message);
+    expect((await failureLines(appSpec, news)).join("\n")).toMatch(message);
   });
 
   it("allows the same host port on TCP and UDP", async () => {
-    expect(await failuresOf(appSpec, { ...custom, ports: [{ hostPort: 53, containerPort: 53, protocol: "UDP" }, { hostPort: 53, containerPort: 53, http: true }] })).toEqual([]);
+    expect(await failureLines(appSpec, { ...custom, ports: [{ hostPort: 53, containerPort: 53, protocol: "UDP" }, { hostPort: 53, containerPort: 53, http: true }] })).toEqual([]);
   });
 
   const recorded = { ...custom, ports: [{ hostPort: 80, containerPort: 80, protocol: "TCP", http: true }], running: true, environment: {}, mounts: [], state: "AVAILABLE" };
@@ -75,7 +61,7 @@ describe("App", () => {
     ["domain", { domain: "www.example.com" }, true],
     ["templateId", { templateId: "9" }, true],
   ])("a change of %s (%o): replaces %s", async (field, change, replaces) => {
-    const d = await providerOf(appSpec).diff!("5", recorded, { ...recorded, ...change });
+    const d = await checkOnly(appSpec).diff!("5", recorded, { ...recorded, ...change });
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual(replaces ? [field] : []);
     // Names (workspace) and host ports (instance) are unique: any replacement deletes first.
@@ -83,7 +69,7 @@ describe("App", () => {
   });
 
   it("a FAILED app is replaced, deleting the old one first", async () => {
-    const d = await providerOf(appSpec).diff!("5", { ...recorded, state: "FAILED" }, recorded);
+    const d = await checkOnly(appSpec).diff!("5", { ...recorded, state: "FAILED" }, recorded);
     expect(d).toMatchObject({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
   });
 });
@@ -121,7 +107,7 @@ describe("AppTemplate", () => {
   };
 
   it("fills the API's defaults so diffs stay quiet", async () => {
-    const r = await providerOf(appTemplateSpec).check!({}, tpl);
+    const r = await checkOnly(appTemplateSpec).check!({}, tpl);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({
       category: null,
@@ -141,13 +127,13 @@ describe("AppTemplate", () => {
     ["a lower-case category", { ...tpl, category: "ai" }, /category: must be one of DEFAULT, .*AI, /],
     ["an empty description", { ...tpl, description: "" }, /description: must not be empty/],
   ])("rejects %s at preview", async (_what, news, message) => {
-    expect((await failuresOf(appTemplateSpec, news)).join("\n")).toMatch(message);
+    expect((await failureLines(appTemplateSpec, news)).join("\n")).toMatch(message);
   });
 
   it("patches every field in place", async () => {
-    const olds = { ...(await providerOf(appTemplateSpec).check!({}, tpl)).inputs };
+    const olds = { ...(await checkOnly(appTemplateSpec).check!({}, tpl)).inputs };
     for (const [field, value] of Object.entries({ name: "x", description: "y", image: "a:1", category: "AI", environment: [], mounts: [{ hostPath: "/a", containerPath: "/b", readOnly: false }], ports: [] })) {
-      const d = await providerOf(appTemplateSpec).diff!("1", olds, { ...olds, [field]: value });
+      const d = await checkOnly(appTemplateSpec).diff!("1", olds, { ...olds, [field]: value });
       expect(d).toMatchObject({ changes: true, replaces: [] });
     }
   });
@@ -166,7 +152,7 @@ describe("Image", () => {
   const urlImage = { kind: "TEMPLATE", name: "golden-image", source: { type: "URL", url: "https://images.example.com/golden.qcow2" } };
 
   it("computes the upload file's SHA-256 at preview", async () => {
-    const r = await providerOf(imageSpec).check!({}, { kind: "ISO", name: "boot-iso", source: { type: "UPLOAD", filePath: iso } });
+    const r = await checkOnly(imageSpec).check!({}, { kind: "ISO", name: "boot-iso", source: { type: "UPLOAD", filePath: iso } });
     expect(r.failures).toEqual([]);
     expect(r.inputs!.fileSha256).toBe(createHash("sha256").update(fs.readFileSync(iso)).digest("hex"));
   });
@@ -182,15 +168,15 @@ describe("Image", () => {
     ["an unknown source type", { ...urlImage, source: { type: "FTP", url: "x" } }, /source\.type: must be a source whose type is URL/],
     ["a backup source without backupId", { ...urlImage, source: { type: "BACKUP" } }, /source\.backupId/],
   ])("rejects %s at preview", async (_what, news, message) => {
-    expect((await failuresOf(imageSpec, news)).join("\n")).toMatch(message);
+    expect((await failureLines(imageSpec, news)).join("\n")).toMatch(message);
   });
 
   it("accepts a 64-character name at creation but refuses renaming in place to more than 32 (PATCH takes 4 to 32)", async () => {
     const long = "n".repeat(64);
-    expect(await failuresOf(imageSpec, { ...urlImage, name: long })).toEqual([]);
+    expect(await failureLines(imageSpec, { ...urlImage, name: long })).toEqual([]);
     const recorded = { ...urlImage, workspaceId: "42" };
-    expect((await failuresOf(imageSpec, { ...urlImage, name: "n".repeat(33) }, recorded)).join("\n")).toMatch(/name: renaming in place goes through PATCH .* 4 to 32 characters/);
-    expect(await failuresOf(imageSpec, { ...urlImage, name: "n".repeat(32) }, recorded)).toEqual([]);
+    expect((await failureLines(imageSpec, { ...urlImage, name: "n".repeat(33) }, recorded)).join("\n")).toMatch(/name: renaming in place goes through PATCH .* 4 to 32 characters/);
+    expect(await failureLines(imageSpec, { ...urlImage, name: "n".repeat(32) }, recorded)).toEqual([]);
   });
 
   const recorded = { ...urlImage, workspaceId: "42", description: "golden", state: "AVAILABLE" };
@@ -203,7 +189,7 @@ describe("Image", () => {
     ["source", { source: { type: "URL", url: "https://images.example.com/other.qcow2" } }, true],
     ["uefi", { uefi: true }, true],
   ])("a change of %s (%o): replaces %s", async (field, change, replaces) => {
-    const d = await providerOf(imageSpec).diff!("5", recorded, { ...recorded, ...change });
+    const d = await checkOnly(imageSpec).diff!("5", recorded, { ...recorded, ...change });
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual(replaces ? [field] : []);
     // The new image is made before the old one is deleted.
@@ -212,9 +198,9 @@ describe("Image", () => {
 
   it("an uploaded ISO is replaced when its file's content changes, not when the file moves", async () => {
     const olds = { kind: "ISO", name: "boot-iso", workspaceId: "42", source: { type: "UPLOAD", filePath: "/old/boot.iso" }, fileSha256: "aa", state: "AVAILABLE" };
-    const moved = await providerOf(imageSpec).diff!("5", olds, { ...olds, source: { type: "UPLOAD", filePath: "/new/boot.iso" } });
+    const moved = await checkOnly(imageSpec).diff!("5", olds, { ...olds, source: { type: "UPLOAD", filePath: "/new/boot.iso" } });
     expect(moved).toMatchObject({ changes: true, replaces: [] });
-    const changed = await providerOf(imageSpec).diff!("5", olds, { ...olds, fileSha256: "bb" });
+    const changed = await checkOnly(imageSpec).diff!("5", olds, { ...olds, fileSha256: "bb" });
     expect(changed.replaces).toEqual(["fileSha256"]);
   });
 });
@@ -222,37 +208,37 @@ describe("Image", () => {
 describe("Snapshot, Recipe and RecipeInstallation", () => {
   it("every snapshot field replaces", async () => {
     const olds = { instanceId: "1", diskId: "2", state: "AVAILABLE" };
-    expect((await providerOf(snapshotSpec).diff!("9", olds, { ...olds, instanceId: "3" })).replaces).toEqual(["instanceId"]);
-    expect(await providerOf(snapshotSpec).diff!("9", olds, { ...olds, diskId: "4" })).toMatchObject({ replaces: ["diskId"], deleteBeforeReplace: false });
+    expect((await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, instanceId: "3" })).replaces).toEqual(["instanceId"]);
+    expect(await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, diskId: "4" })).toMatchObject({ replaces: ["diskId"], deleteBeforeReplace: false });
   });
 
   const recipe = { name: "r", category: "TOOLS", description: "# r", commands: [{ path: "/opt/r.sh" }], fields: [{ id: "A", label: "a", type: "TEXT" }] };
   it("fills a recipe's defaults and checks it at preview", async () => {
-    const r = await providerOf(recipeSpec).check!({}, recipe);
+    const r = await checkOnly(recipeSpec).check!({}, recipe);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({ icon: null, commands: [{ path: "/opt/r.sh", args: [] }], fields: [{ id: "A", label: "a", type: "TEXT", description: null, required: false }] });
-    const bad = await failuresOf(recipeSpec, { ...recipe, category: "GAMING", commands: [], fields: [{ id: "1x", label: "a", type: "TEXT" }] });
+    const bad = await failureLines(recipeSpec, { ...recipe, category: "GAMING", commands: [], fields: [{ id: "1x", label: "a", type: "TEXT" }] });
     expect(bad.join("\n")).toMatch(/category: must be one of DEFAULT/);
     expect(bad.join("\n")).toMatch(/commands: must list at least one command/);
     expect(bad.join("\n")).toMatch(/fields\[0\]\.id: must start with a letter/);
-    expect((await failuresOf(recipeSpec, { ...recipe, fields: [{ id: "db_name", label: "a", type: "TEXT" }, { id: "DB_NAME", label: "b", type: "TEXT" }] })).join("\n")).toMatch(/fields\[1\]: duplicate field id/);
+    expect((await failureLines(recipeSpec, { ...recipe, fields: [{ id: "db_name", label: "a", type: "TEXT" }, { id: "DB_NAME", label: "b", type: "TEXT" }] })).join("\n")).toMatch(/fields\[1\]: duplicate field id/);
   });
 
   it("patches every recipe field in place", async () => {
-    const olds = { ...(await providerOf(recipeSpec).check!({}, recipe)).inputs };
+    const olds = { ...(await checkOnly(recipeSpec).check!({}, recipe)).inputs };
     for (const [field, value] of Object.entries({ name: "x", category: "AI", description: "y", commands: [{ path: "/a", args: [] }], icon: "https://x.example/i.svg", fields: [] })) {
-      expect(await providerOf(recipeSpec).diff!("1", olds, { ...olds, [field]: value })).toMatchObject({ changes: true, replaces: [] });
+      expect(await checkOnly(recipeSpec).diff!("1", olds, { ...olds, [field]: value })).toMatchObject({ changes: true, replaces: [] });
     }
   });
 
   it("an installation re-installs on any change, and a failed one is replaced", async () => {
     const olds = { instanceId: "1", recipeId: "2", fields: { A: "x" }, installState: "COMPLETED", workflowId: "3" };
     for (const [field, value] of Object.entries({ instanceId: "5", recipeId: "6", fields: { A: "y" } })) {
-      const d = await providerOf(recipeInstallationSpec).diff!("1:2:3", olds, { ...olds, [field]: value });
+      const d = await checkOnly(recipeInstallationSpec).diff!("1:2:3", olds, { ...olds, [field]: value });
       // Installed anew before the old one is forgotten: a refused install leaves the recorded one.
       expect(d).toMatchObject({ replaces: [field], deleteBeforeReplace: false });
     }
-    expect((await providerOf(recipeInstallationSpec).diff!("1:2:3", { ...olds, installState: "FAILED" }, olds)).replaces).toEqual(["state"]);
-    expect((await failuresOf(recipeInstallationSpec, { instanceId: "1", recipeId: "2", fields: { A: { nested: true } } })).join("\n")).toMatch(/fields\.A: values must be strings, numbers or booleans/);
+    expect((await checkOnly(recipeInstallationSpec).diff!("1:2:3", { ...olds, installState: "FAILED" }, olds)).replaces).toEqual(["state"]);
+    expect((await failureLines(recipeInstallationSpec, { instanceId: "1", recipeId: "2", fields: { A: { nested: true } } })).join("\n")).toMatch(/fields\.A: values must be strings, numbers or booleans/);
   });
 });

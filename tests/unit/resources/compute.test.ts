@@ -1,10 +1,13 @@
 /**
- * Compute resources (Instance, Disk, Image): the input constraints of spec part 2, checked by
- * `check` before any API call. Each constraint has one accepted boundary value and one refused
- * value; a refusal names the property and a message that names the rule and cites the spec.
+ * Compute resources (Instance, Disk, Image, FirewallRule): the input constraints of spec part 2,
+ * checked by `check` before any API call (each constraint has one accepted boundary value and one
+ * refused value; a refusal names the property and a message that names the rule and cites the
+ * spec), then the preview rules: cross-field rules, defaults, transitions and what each change does.
  */
-import { failuresOf } from "../../support/check";
+import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
+import { UNKNOWN } from "../../../provider/lifecycle";
 import { diskSpec } from "../../../resources/disk";
+import { firewallRuleSpec } from "../../../resources/firewallRule";
 import { imageSpec } from "../../../resources/image";
 import { instanceSpec } from "../../../resources/instance";
 
@@ -63,5 +66,214 @@ describe("compute inputs refused at preview, naming the property and the rule", 
   ])("%s", async (_what, spec, inputs, property, reason) => {
     const found = await failuresOf(spec, inputs);
     expect(found).toContainEqual({ property, reason: expect.stringMatching(reason) });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The preview rules: cross-field rules, defaults, transitions (check) and what a change does (diff),
+// called on the lifecycle directly (tests/support/preview.ts); tests/e2e/compute*.test.ts prove
+// the same decisions through the real CLI, slowly.
+
+describe("Instance rules at preview", () => {
+  it.each<[what: string, inputs: Record<string, unknown>, failure: string]>([
+    ["neither region nor nodeId", { name: "vm", planId: "7" }, "region: set region (for example NA_01) or nodeId (spec part 2, Instances: create body)"],
+    ["a PLAN instance without planId", { name: "vm", type: "PLAN", region: "NA_01" }, "planId: a PLAN instance needs planId (spec part 2, Instances: PLAN adds plan)"],
+    ...(["group", "cpu", "memoryBytes", "storage", "bandwidth"] as const).map((field): [string, Record<string, unknown>, string] => [
+      `${field} on a PLAN instance`,
+      { ...plan, [field]: custom[field as keyof typeof custom] ?? { uploadBytesSec: 1, downloadBytesSec: 1 } },
+      `${field}: ${field} is for CUSTOM instances; a plan fixes the specs (spec part 2, Instances: PLAN adds plan)`,
+    ]),
+    ...(["group", "cpu", "memoryBytes", "storage"] as const).map((field): [string, Record<string, unknown>, string] => [
+      `a CUSTOM instance without ${field}`,
+      { ...custom, [field]: undefined },
+      `${field}: a CUSTOM instance needs ${field} (spec part 2, Instances: CUSTOM adds group, cpu, memory_bytes, storage)`,
+    ]),
+    ["two boot disks", { ...custom, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB, boot: true }] }, "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)"],
+    ["no boot disk", { ...custom, storage: [{ sizeBytes: GiB }] }, "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)"],
+  ])("refuses %s", async (_what, inputs, failure) => {
+    expect(await failureLines(instanceSpec, inputs)).toEqual([failure]);
+  });
+
+  it("accepts a CUSTOM instance without bandwidth, and a node instead of a region", async () => {
+    expect(await failureLines(instanceSpec, { ...custom, bandwidth: undefined })).toEqual([]);
+    expect(await failureLines(instanceSpec, { name: "vm", planId: "7", nodeId: "3" })).toEqual([]);
+  });
+
+  it("skips a rule whose field is unknown until up", async () => {
+    expect(await failureLines(instanceSpec, { name: "vm", type: "PLAN", planId: UNKNOWN, region: "NA_01" })).toEqual([]);
+  });
+
+  it("infers the type from planId and fills the API's defaults, so diffs stay quiet", async () => {
+    expect(await recorded(instanceSpec, plan)).toEqual({ ...plan, type: "PLAN", workspaceId: "42", powerState: "running", applyUpgrades: false, deletion: "immediate" });
+    const c = await recorded(instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB }] });
+    expect(c).toMatchObject({ type: "CUSTOM", storage: [{ sizeBytes: GiB, boot: true, backing: "LOCAL" }, { sizeBytes: GiB, boot: false, backing: "LOCAL" }] });
+    expect((await recorded(instanceSpec, { ...plan, vpcIds: ["9", "3", "9"] })).vpcIds).toEqual(["3", "9"]);
+  });
+
+  it("refuses to shrink the boot disk of a recorded instance, and lets it grow", async () => {
+    const olds = await recorded(instanceSpec, custom);
+    const shrink = { ...custom, storage: [{ sizeBytes: 10 * GiB, boot: true }] };
+    expect(await failureLines(instanceSpec, shrink, olds)).toEqual([
+      `storage: the boot disk cannot shrink (${20 * GiB} -> ${10 * GiB} bytes): upgrade-instance only grows it (spec part 2, Instances: upgrade-instance disk)`,
+    ]);
+    expect(await failureLines(instanceSpec, { ...custom, storage: [{ sizeBytes: 30 * GiB, boot: true }] }, olds)).toEqual([]);
+    // A create has nothing to shrink from.
+    expect(await failureLines(instanceSpec, shrink)).toEqual([]);
+  });
+});
+
+describe("Instance changes at preview", () => {
+  const recordedPlan = async () => ({ ...(await recorded(instanceSpec, plan)), state: "AVAILABLE" });
+  const recordedCustom = async () => ({ ...(await recorded(instanceSpec, custom)), state: "AVAILABLE" });
+
+  it("sees no change in the recorded declaration", async () => {
+    const olds = await recordedPlan();
+    expect(await diff(instanceSpec, olds, await recorded(instanceSpec, plan))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it.each<[string, unknown]>([
+    ["name", "vm-2"],
+    ["boot", "ISO"],
+    ["uefi", true],
+    ["secureBoot", true],
+    ["attachVirtioCdb", true],
+    ["syncHostname", true],
+    ["firewallEnabled", true],
+    ["osName", "Ubuntu (managed)"],
+    ["planId", "8"],
+    ["vpcIds", ["5"]],
+    ["powerState", "stopped"],
+    ["deletion", "scheduled"],
+  ])("changes %s in place", async (field, value) => {
+    const olds = await recordedPlan();
+    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it.each<[string, unknown]>([
+    ["cpu", 4],
+    ["memoryBytes", 4 * GiB],
+    ["bandwidth", { uploadBytesSec: 1, downloadBytesSec: 1 }],
+    ["storage", [{ sizeBytes: 30 * GiB, boot: true, backing: "LOCAL" }]],
+  ])("upgrades a CUSTOM instance's %s in place", async (field, value) => {
+    const olds = await recordedCustom();
+    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it.each<[string, unknown]>([
+    ["a grown boot disk beside a changed data disk", [{ sizeBytes: 30 * GiB, boot: true, backing: "LOCAL" }, { sizeBytes: GiB, boot: false, backing: "LOCAL" }]],
+    ["another backing", [{ sizeBytes: 20 * GiB, boot: true, backing: "CEPH" }]],
+    ["storage unknown until up", UNKNOWN],
+  ])("replaces on storage with %s", async (_what, storage) => {
+    const olds = await recordedCustom();
+    expect(await diff(instanceSpec, olds, { ...olds, storage })).toEqual({ changes: true, replaces: ["storage"], deleteBeforeReplace: false });
+  });
+
+  it.each<[string, unknown]>([
+    ["type", "CUSTOM"],
+    ["group", "RYZEN"],
+    ["region", "EU_01"],
+    ["nodeId", "4"],
+    ["imageId", "12"],
+    ["ips", [{ family: "IPv6", ddos: false }]],
+    ["cloudInit", "#cloud-config\n"],
+    ["disableCloudInit", true],
+    ["workspaceId", "43"],
+  ])("replaces on %s", async (field, value) => {
+    const olds = await recordedPlan();
+    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
+  });
+
+  it("ignores applyUpgrades (an instruction for the next upgrade, not a property)", async () => {
+    const olds = await recordedPlan();
+    expect(await diff(instanceSpec, olds, { ...olds, applyUpgrades: true })).toMatchObject({ changes: false, replaces: [] });
+  });
+
+  it("replaces an instance whose create workflow FAILED, and finishes one recorded mid-create", async () => {
+    const olds = await recordedPlan();
+    expect(await diff(instanceSpec, { ...olds, state: "FAILED" }, olds)).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, { ...olds, state: "PENDING" }, olds)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("Disk rules and changes at preview", () => {
+  it("records a detached disk (instanceId null) by default", async () => {
+    expect(await recorded(diskSpec, disk)).toEqual({ ...disk, instanceId: null, workspaceId: "42" });
+  });
+
+  it("refuses to shrink a recorded disk, and lets it grow", async () => {
+    const olds = await recorded(diskSpec, disk);
+    expect(await failureLines(diskSpec, { ...disk, size: 5 * GiB }, olds)).toEqual([
+      `size: cannot shrink a disk from ${10 * GiB} to ${5 * GiB} bytes: the API only grows disks (spec part 2, Disks: resize)`,
+    ]);
+    expect(await failureLines(diskSpec, { ...disk, size: 20 * GiB }, olds)).toEqual([]);
+  });
+
+  it.each<[string, unknown]>([
+    ["name", "data-2"],
+    ["size", 20 * GiB],
+    ["instanceId", "5"],
+  ])("changes %s in place", async (field, value) => {
+    const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
+    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it.each<[string, unknown]>([
+    ["backend", "CEPH"],
+    ["region", "EU_01"],
+    ["workspaceId", "43"],
+  ])("replaces on %s", async (field, value) => {
+    const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
+    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
+  });
+
+  it("replaces a disk whose create workflow FAILED", async () => {
+    const olds = { ...(await recorded(diskSpec, disk)), state: "FAILED" };
+    expect(await diff(diskSpec, olds, await recorded(diskSpec, disk))).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: false });
+  });
+});
+
+describe("FirewallRule rules and changes at preview", () => {
+  const WHERE = "spec part 3, Firewall rules";
+  const rule = { instanceId: "1", type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 22 };
+
+  it.each<[what: string, inputs: Record<string, unknown>, failure: string]>([
+    ["ports on ICMP", { ...rule, protocol: "ICMP" }, `portStart: ports apply only to TCP and UDP, not ICMP (${WHERE})`],
+    ["portEnd without portStart", { ...rule, portStart: undefined, portEnd: 80 }, `portEnd: portEnd needs portStart (port_start is required when port_end is set; ${WHERE})`],
+    ["portEnd below portStart", { ...rule, portStart: 80, portEnd: 79 }, `portEnd: portEnd (79) must be at least portStart (80) (${WHERE})`],
+    ["bpsLimit and ppsLimit together", { ...rule, bpsLimit: 10, ppsLimit: 10 }, `bpsLimit: bpsLimit and ppsLimit are mutually exclusive; set one (${WHERE})`],
+    ["an IPv6 remote on an IPv4 rule", { ...rule, remote: "2001:db8::/32" }, `type: remote 2001:db8::/32 is not an IPv4 CIDR; a IPv4 rule needs IPv4 CIDRs (${WHERE})`],
+    ["an IPv4 local on an IPv6 rule", { ...rule, type: "IPv6", local: "10.0.0.0/8" }, `type: local 10.0.0.0/8 is not an IPv6 CIDR; a IPv6 rule needs IPv6 CIDRs (${WHERE})`],
+    // The family rules name no property, so their failure is reported on their first field, type.
+  ])("refuses %s", async (_what, inputs, failure) => {
+    expect(await failureLines(firewallRuleSpec, inputs)).toEqual([failure]);
+  });
+
+  it("accepts ICMP without ports and a range whose end equals its start", async () => {
+    expect(await failureLines(firewallRuleSpec, { ...rule, protocol: "ICMP", portStart: undefined })).toEqual([]);
+    expect(await failureLines(firewallRuleSpec, { ...rule, portEnd: 22 })).toEqual([]);
+  });
+
+  it("fills the API's default remote for the rule's family and priority 1, and normalises CIDRs", async () => {
+    expect(await recorded(firewallRuleSpec, rule)).toEqual({ ...rule, remote: "0.0.0.0/0", priority: 1 });
+    expect(await recorded(firewallRuleSpec, { ...rule, type: "IPv6" })).toMatchObject({ remote: "::/0" });
+    expect(await recorded(firewallRuleSpec, { ...rule, remote: "10.1.2.3/16" })).toMatchObject({ remote: "10.1.0.0/16" });
+  });
+
+  it.each<[string, unknown]>([
+    ["instanceId", "2"],
+    ["type", "IPv6"],
+    ["protocol", "UDP"],
+    ["action", "DROP"],
+    ["portStart", 23],
+    ["portEnd", 30],
+    ["remote", "10.0.0.0/8"],
+    ["local", "10.1.0.0/16"],
+    ["bpsLimit", 1000],
+    ["ppsLimit", 1000],
+    ["priority", 2],
+    ["description", "ssh"],
+  ])("replaces on %s (there is no update endpoint)", async (field, value) => {
+    const olds = { ...(await recorded(firewallRuleSpec, rule)), state: "AVAILABLE" };
+    expect(await diff(firewallRuleSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
   });
 });

@@ -4,7 +4,7 @@
  * fails instead of an `up` that stops midway. Each limit has one accepted boundary value and one
  * refused value; a refusal names the property and a message that says the limit is the emulator's.
  */
-import { failuresOf } from "../../support/check";
+import { failuresOf } from "../../support/preview";
 import { emulatorLimit } from "../../../provider/schema";
 import { appSpec } from "../../../resources/app";
 import { appTemplateSpec } from "../../../resources/appTemplate";

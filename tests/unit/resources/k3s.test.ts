@@ -1,21 +1,17 @@
 /**
- * K3sService and K3sSecret preview checks: every limit the emulator documents for the service and
- * secret bodies (emulator/README.md, Managed Kubernetes) is refused by `check`, before any API call,
- * so an up never builds the cluster, instances and nodes only to fail on the service.
+ * Managed Kubernetes at preview. K3sService and K3sSecret: every limit the emulator documents for
+ * the service and secret bodies (emulator/README.md, Managed Kubernetes) is refused by `check`,
+ * before any API call, so an up never builds the cluster, instances and nodes only to fail on the
+ * service. Then every kind's preview rules: defaults, list rules, and what each change does.
  */
-import { checkOnly } from "../../support/check";
+import { checkOnly, diff, failureLines, failuresOf, recorded } from "../../support/preview";
+import { k3sClusterSpec } from "../../../resources/k3sCluster";
+import { k3sNodeSpec } from "../../../resources/k3sNode";
 import { k3sSecretSpec } from "../../../resources/k3sSecret";
 import { k3sServiceSpec } from "../../../resources/k3sService";
 
-const service = checkOnly(k3sServiceSpec);
-const secret = checkOnly(k3sSecretSpec);
-
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
 const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
-
-async function failures(provider: typeof service, inputs: Record<string, unknown>) {
-  return (await provider.check!({}, inputs)).failures ?? [];
-}
 
 describe("K3sService preview checks", () => {
   it("accepts the boundary values", async () => {
@@ -30,7 +26,7 @@ describe("K3sService preview checks", () => {
       environment: { _A1: "x".repeat(32 * 1024) },
       secretRefs: many(64, (i) => `s-${i}`),
     };
-    expect(await failures(service, edge)).toEqual([]);
+    expect(await failuresOf(k3sServiceSpec, edge)).toEqual([]);
   });
 
   it.each([
@@ -50,14 +46,14 @@ describe("K3sService preview checks", () => {
     ["65 secret references", { secretRefs: many(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
     ["a secret reference that is no DNS label", { secretRefs: ["Bad_Name"] }, "secretRefs[0]", /DNS label/],
   ])("refuses %s", async (_what, change, property, reason) => {
-    const found = await failures(service, { ...validService, ...change });
+    const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
 
 describe("K3sSecret preview checks", () => {
   it("accepts a DNS-label name and keys of letters, digits, -, _ and .", async () => {
-    expect(await failures(secret, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
+    expect(await failuresOf(k3sSecretSpec, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
   });
 
   it.each([
@@ -65,7 +61,7 @@ describe("K3sSecret preview checks", () => {
     ["a key with a space", { name: "creds", data: { "a b": "v" } }, "data", /keys must be 1 to 253/],
     ["a value over 1 MiB", { name: "creds", data: { a: "x".repeat(1024 * 1024 + 1) } }, "data.a", /at most 1 MiB/],
   ])("refuses %s", async (_what, inputs, property, reason) => {
-    const found = await failures(secret, inputs);
+    const found = await failuresOf(k3sSecretSpec, inputs);
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
@@ -73,11 +69,11 @@ describe("K3sSecret preview checks", () => {
 describe("K3sService http ports and where each limit comes from", () => {
   it("accepts http on a TCP port and a plain UDP port", async () => {
     const ports = [{ hostPort: 8080, containerPort: 80, http: true }, { hostPort: 5353, containerPort: 53, protocol: "UDP" }];
-    expect(await failures(service, { ...validService, ports })).toEqual([]);
+    expect(await failuresOf(k3sServiceSpec, { ...validService, ports })).toEqual([]);
   });
 
   it("refuses http on a UDP port, on the port's http property", async () => {
-    const found = await failures(service, { ...validService, ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }] });
+    const found = await failuresOf(k3sServiceSpec, { ...validService, ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }] });
     expect(found).toContainEqual({ property: "ports[0].http", reason: "http applies to TCP ports only (the emulator's limit: spec part 3, Kubernetes service gives none)" });
   });
 
@@ -86,7 +82,185 @@ describe("K3sService http ports and where each limit comes from", () => {
     ["replicas", { replicas: 101 }, "must be 1 to 100 (the emulator's limit: spec part 3, Kubernetes service gives none)"],
     ["name", { name: "Bad_Name" }, /^must be a DNS label: .* \(Kubernetes object names; the emulator's limit: spec part 3, Kubernetes service gives none\)$/],
   ])("says the %s limit is the emulator's, not the spec's", async (property, change, reason) => {
-    const found = await failures(service, { ...validService, ...change });
+    const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
     expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The preview rules of every k3s kind: defaults, list rules, what each change does (diff) and when
+// a replacement deletes first (one cluster per workspace, a node per instance, unique names),
+// called on the lifecycle directly; tests/e2e/k3s.test.ts proves the same through the real CLI.
+
+const SERVICE = "spec part 3, Kubernetes service";
+
+describe("K3sService defaults and list rules", () => {
+  it("records the API's defaults, so an omitted field (cleared by PUT) diffs quietly", async () => {
+    expect(await recorded(k3sServiceSpec, { ...validService, ports: [{ hostPort: 80, containerPort: 8080 }] })).toEqual({
+      ...validService,
+      workspaceId: "42",
+      ports: [{ hostPort: 80, containerPort: 8080, protocol: "TCP", http: false }],
+      volumes: [],
+      environment: {},
+      secretRefs: [],
+      updateStrategy: "ROLLING",
+    });
+    expect((await recorded(k3sServiceSpec, { ...validService, replicas: undefined })).replicas).toBe(1);
+  });
+
+  it.each<[what: string, change: Record<string, unknown>, failure: string]>([
+    ["a target instance listed twice", { targetInstanceIds: ["1", "2", "1"] }, `targetInstanceIds[2]: duplicate instance 1: each may appear once (${SERVICE})`],
+    [
+      "a host port published twice for one protocol",
+      { ports: [{ hostPort: 80, containerPort: 80 }, { hostPort: 80, containerPort: 81, protocol: "TCP" }] },
+      `ports[1]: duplicate host port and protocol 80/TCP: each may appear once (${SERVICE})`,
+    ],
+    [
+      "a container path mounted twice",
+      { volumes: [{ hostPath: "/a", containerPath: "/data" }, { hostPath: "/b", containerPath: "/data" }] },
+      `volumes[1]: duplicate container path /data: each may appear once (${SERVICE})`,
+    ],
+    ["a secret referenced twice", { secretRefs: ["creds", "creds"] }, `secretRefs[1]: duplicate secret creds: each may appear once (${SERVICE})`],
+    ["no target instance", { targetInstanceIds: [] }, `targetInstanceIds: must list at least one instance (${SERVICE}: target_instances is required)`],
+    ["a snake_case port field", { ports: [{ hostPort: 80, host_port: 80, containerPort: 80 }] }, "ports[0]: unknown field host_port: the fields are hostPort, containerPort, protocol, http"],
+    ["a relative volume path", { volumes: [{ hostPath: "srv/data", containerPath: "/data" }] }, `volumes[0].hostPath: must be an absolute path, starting with / (${SERVICE})`],
+    ["port 0", { ports: [{ hostPort: 0, containerPort: 80 }] }, `ports[0].hostPort: must be 1 to 65535 (${SERVICE})`],
+    ["a mode other than PINNED or SPREAD", { mode: "RANDOM" }, `mode: must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${SERVICE})`],
+    ["another update strategy", { updateStrategy: "RECREATE" }, `updateStrategy: must be ROLLING or START_FIRST (${SERVICE})`],
+  ])("refuses %s", async (_what, change, failure) => {
+    expect(await failureLines(k3sServiceSpec, { ...validService, ...change })).toEqual([failure]);
+  });
+
+  it("accepts one host port once per protocol", async () => {
+    const ports = [{ hostPort: 53, containerPort: 53 }, { hostPort: 53, containerPort: 53, protocol: "UDP" }];
+    expect(await failureLines(k3sServiceSpec, { ...validService, ports })).toEqual([]);
+  });
+});
+
+describe("K3sService changes at preview", () => {
+  const running = { status: "RUNNING", updating: false, desiredReplicas: 2, availableReplicas: 2 };
+  const recordedService = async () => ({ ...(await recorded(k3sServiceSpec, validService)), ...running });
+
+  it("sees no change in the recorded declaration", async () => {
+    const olds = await recordedService();
+    expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it.each<[string, unknown]>([
+    ["image", "nginx:1.28"],
+    ["targetInstanceIds", ["1", "2"]],
+    ["replicas", 3],
+    ["ports", [{ hostPort: 8080, containerPort: 80, protocol: "TCP", http: true }]],
+    ["volumes", [{ hostPath: "/srv/web", containerPath: "/usr/share/nginx/html" }]],
+    ["environment", { LOG_LEVEL: "debug" }],
+    ["secretRefs", ["app-creds"]],
+    ["updateStrategy", "START_FIRST"],
+  ])("PUTs a new %s in place", async (field, value) => {
+    const olds = await recordedService();
+    expect(await diff(k3sServiceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces on a new name, creating the new service first (the names differ)", async () => {
+    const olds = await recordedService();
+    expect(await diff(k3sServiceSpec, olds, { ...olds, name: "web-v2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+  });
+
+  it("replaces on a new mode, deleting the old service first (it keeps the name)", async () => {
+    const olds = await recordedService();
+    expect(await diff(k3sServiceSpec, olds, { ...olds, mode: "PINNED" })).toEqual({ changes: true, replaces: ["mode"], deleteBeforeReplace: true });
+  });
+
+  it("replaces on another workspace, deleting first when the name stays (the unique key is the name)", async () => {
+    const olds = await recordedService();
+    expect(await diff(k3sServiceSpec, olds, { ...olds, workspaceId: "43" })).toEqual({ changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true });
+  });
+
+  it("replaces a FAILED service (deleting first: same name), and finishes one recorded mid-rollout", async () => {
+    const olds = await recordedService();
+    const news = await recorded(k3sServiceSpec, validService);
+    expect(await diff(k3sServiceSpec, { ...olds, status: "FAILED" }, news)).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
+    expect(await diff(k3sServiceSpec, { ...olds, status: "DEPLOYING" }, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("shows no change for a RUNNING service short of replicas (degraded, not unfinished)", async () => {
+    const olds = { ...(await recordedService()), availableReplicas: 1 };
+    expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toMatchObject({ changes: false });
+  });
+});
+
+describe("K3sSecret changes at preview", () => {
+  const creds = { name: "app-creds", data: { DB_PASSWORD: "s3cret" } };
+  const recordedSecret = async () => ({ ...(await recorded(k3sSecretSpec, creds)), keys: ["DB_PASSWORD"] });
+
+  it("PUTs new data in place", async () => {
+    const olds = await recordedSecret();
+    expect(await diff(k3sSecretSpec, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("writes the data again when the recorded data no longer matches the API's keys (null)", async () => {
+    const olds = { ...(await recordedSecret()), data: null };
+    expect(await diff(k3sSecretSpec, olds, await recorded(k3sSecretSpec, creds))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces on a new name; the old secret goes after the new one exists", async () => {
+    const olds = await recordedSecret();
+    expect(await diff(k3sSecretSpec, olds, { ...olds, name: "app-creds-v2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+  });
+
+  it("replaces on another workspace, deleting first when the name stays (names are unique in a workspace)", async () => {
+    const olds = await recordedSecret();
+    expect(await diff(k3sSecretSpec, olds, { ...olds, workspaceId: "43" })).toEqual({ changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true });
+  });
+});
+
+describe("K3sNode at preview", () => {
+  const recordedNode = async (instanceId = "7") => ({ ...(await recorded(k3sNodeSpec, { instanceId })), nodeName: "node-7", status: "READY" });
+
+  it("refuses an instance id that is not one", async () => {
+    expect(await failureLines(k3sNodeSpec, { instanceId: "vm-7" })).toEqual(["instanceId: must be the instance id (digits)"]);
+  });
+
+  it("replaces on another instance (there is no update endpoint), the new node first", async () => {
+    const olds = await recordedNode();
+    expect(await diff(k3sNodeSpec, olds, { ...olds, instanceId: "8" })).toEqual({ changes: true, replaces: ["instanceId"], deleteBeforeReplace: false });
+  });
+
+  it("replaces a FAILED node deleting it first: an instance is a node at most once", async () => {
+    const olds = await recordedNode();
+    expect(await diff(k3sNodeSpec, { ...olds, status: "FAILED" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
+  });
+
+  it("finishes a node recorded while it was still joining", async () => {
+    const olds = await recordedNode();
+    expect(await diff(k3sNodeSpec, { ...olds, status: "JOINING" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("K3sCluster at preview", () => {
+  const recordedCluster = async () => ({ ...(await recorded(k3sClusterSpec, {})), name: "ns-42", status: "ACTIVE" });
+
+  it("belongs to the provider's default workspace unless told otherwise, and needs one", async () => {
+    expect(await recorded(k3sClusterSpec, {})).toEqual({ workspaceId: "42" });
+    const none = await checkOnly(k3sClusterSpec, null).check!({}, {});
+    expect(none.failures).toEqual([{ property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" }]);
+  });
+
+  it("refuses inputs it does not have", async () => {
+    expect(await failureLines(k3sClusterSpec, { name: "mine" })).toEqual([expect.stringMatching(/^\(inputs\): .*name/)]);
+  });
+
+  it("has nothing to change in place: the same workspace is no change", async () => {
+    const olds = await recordedCluster();
+    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+  });
+
+  it("replaces on another workspace, the new cluster first (one cluster per workspace: they differ)", async () => {
+    const olds = await recordedCluster();
+    expect(await diff(k3sClusterSpec, olds, { workspaceId: "43" })).toEqual({ changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false });
+  });
+
+  it("replaces a FAILED cluster deleting it first: the workspace holds one cluster", async () => {
+    const olds = { ...(await recordedCluster()), status: "FAILED" };
+    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
   });
 });

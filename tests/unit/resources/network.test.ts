@@ -5,8 +5,7 @@
 import type { SvcClient } from "../../../provider/client";
 import type { OperationContext } from "../../../provider/context";
 import { ApiError } from "../../../provider/errors";
-import { buildProvider, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
-import type { ResourceSpec } from "../../../provider/spec";
+import { UNKNOWN } from "../../../provider/lifecycle";
 import { bgpConfigSpec } from "../../../resources/bgpConfig";
 import { bgpPrefixSpec } from "../../../resources/bgpPrefix";
 import { firewallRuleSpec } from "../../../resources/firewallRule";
@@ -15,28 +14,8 @@ import { floatingIpAttachmentSpec } from "../../../resources/floatingIpAttachmen
 import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
 import { netLoadBalancerMemberSpec } from "../../../resources/netLoadBalancerMember";
 import { vpcAttachmentSpec } from "../../../resources/vpcAttachment";
+import { check, diff } from "../../support/preview";
 
-const runtime: ProviderRuntime = {
-  config: () => {
-    throw new Error("check and diff must not need the API configuration");
-  },
-  client: () => {
-    throw new Error("check and diff must not call the API");
-  },
-  defaultWorkspace: () => "42",
-};
-
-const providerOf = (spec: unknown) => buildProvider(spec as ResourceSpec, runtime);
-
-async function check(spec: unknown, news: Record<string, unknown>, olds: Record<string, unknown> = {}) {
-  const r = await providerOf(spec).check!(olds, news);
-  return { inputs: r.inputs as Record<string, unknown>, failures: (r.failures ?? []).map((f) => `${f.property}: ${f.reason}`) };
-}
-
-async function diff(spec: unknown, olds: Record<string, unknown>, news: Record<string, unknown>) {
-  const d = await providerOf(spec).diff!("1", olds, news);
-  return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
-}
 
 const I1 = "9007199254740993";
 const I2 = "9007199254740995";

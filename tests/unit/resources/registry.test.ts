@@ -1,0 +1,35 @@
+/**
+ * The registry (resources/registry.ts): every kind names a module that declares it, found from the
+ * table alone, and an unknown kind is refused with a message that says why it may appear. Each
+ * resource file keeps the recipe's numbered sections (resources/README.md).
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { kinds, sourceFileOf, specFor } from "../../../resources/registry";
+
+const ROOT = path.resolve(__dirname, "../../..");
+
+describe("resources/registry.ts", () => {
+  it.each(kinds())("loads the spec of %s from the file it names", (kind) => {
+    expect(specFor(kind).kind).toBe(kind);
+    expect(fs.existsSync(path.join(ROOT, sourceFileOf(kind)))).toBe(true);
+  });
+
+  it("lists every resource file of resources/ once", () => {
+    const files = fs.readdirSync(path.join(ROOT, "resources")).filter((f) => f.endsWith(".ts") && f !== "registry.ts");
+    expect(kinds().map(sourceFileOf).sort()).toEqual(files.map((f) => `resources/${f}`).sort());
+  });
+
+  // resources/README.md: every file reads in the same order, its sections numbered as they come.
+  it.each(kinds())("numbers the sections of %s's file 1 to 4 in reading order", (kind) => {
+    const text = fs.readFileSync(path.join(ROOT, sourceFileOf(kind)), "utf8");
+    const headers = [...text.matchAll(/^\/\/ (\d)\. ([^.:]+)/gm)].map((m) => `${m[1]}. ${m[2]}`);
+    expect(headers.map((h) => h.slice(0, 2))).toEqual(["1.", "2.", "3.", "4."]);
+    expect(headers.slice(1)).toEqual(["2. API mapping", "3. The spec", "4. The class"]);
+    expect(headers[0]).toMatch(/^1\. Inputs/);
+  });
+
+  it("refuses a kind it does not know", () => {
+    expect(() => specFor("Teapot")).toThrow('pulumi-svc has no resource kind "Teapot" (state written by another version of pulumi-svc?)');
+  });
+});
