@@ -3,14 +3,9 @@
  * spec. Nothing here knows any one resource: behaviour comes from the spec's schema, rules,
  * policy table and API mapping.
  *
- * Facts about the engine this relies on (pulumi 3.163, see ARCHITECTURE.md):
- * - `check` gets old *inputs*; `diff` and `update` get old *outputs*, so outputs echo the inputs
- *   (as the API reports them) and drift shows up as a diff after a refresh.
- * - During preview, values that depend on resources not yet created arrive as the unknown
- *   sentinel; checks that read them wait for `pulumi up`.
- * - An error carrying `id` and `properties` from create/update keeps the resource in state
- *   (ErrorResourceInitFailed): a create whose workflow fails is never orphaned.
- * - A read answering an empty id removes the resource from state (deleted outside Pulumi).
+ * What the engine does with each answer (old inputs to check, old outputs to diff, which errors
+ * keep a resource in state, what an empty id from read means) is written once, in ARCHITECTURE.md
+ * ("The engine facts the design rests on").
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
