@@ -1,0 +1,99 @@
+/**
+ * The policy pack `pulumi-svc` (policy/ in the package): `pulumi preview --policy-pack
+ * node_modules/pulumi-svc/policy` prices every svc resource of the stack through the API and
+ *
+ *  - `svc-cost` (advisory, reports only): prints the stack's estimated monthly and hourly cost, the
+ *    change against the current state, and a line per priced resource;
+ *  - `svc-budget` (mandatory; config `maxMonthlyCost` in USD): fails when the estimate is above the
+ *    budget, naming the budget, the estimate and the biggest contributors. `advisory` only warns.
+ *
+ * Both are stack policies: the engine runs them after the preview has planned every change, with
+ * each resource as it will be (a change's inputs, the recorded outputs of the rest), so a preview,
+ * and therefore `pulumi up`, which previews first, stops before anything is changed.
+ *
+ * The API is reached with the stack's own settings (svc:baseUrl, svc:token, svc:workspaceId, or the
+ * SVC_* environment): the CLI hands a policy pack the stack's configuration.
+ */
+import { PolicyPack, type PolicyResource, type StackValidationPolicy } from "@pulumi/policy";
+import { getBillingEstimate, type GetBillingEstimateArgs } from "../resources/lookups/billing";
+import { getPlans } from "../resources/lookups/catalog";
+import { costOf, type Priceable } from "./estimate";
+import { STANDALONE_IP_REGION, type PriceApi } from "./pricing";
+import { breakdownLines, budgetExceeded, stackLine, type StackCost } from "./report";
+import { recordedResources } from "./state";
+
+/** One price per distinct question within a deployment: both policies and both states share them. */
+function memo<A, R>(fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
+  const seen = new Map<string, Promise<R>>();
+  return (a) => {
+    const key = JSON.stringify(a);
+    if (!seen.has(key)) seen.set(key, fn(a));
+    return seen.get(key)!;
+  };
+}
+
+const plansById = memo(async (_: null) => new Map((await getPlans({ includeDisabled: true })).map((p) => [p.id, p])));
+
+const api: PriceApi = {
+  estimate: memo((args: GetBillingEstimateArgs) => getBillingEstimate(args)),
+  async plan(id) {
+    const plan = (await plansById(null)).get(id);
+    if (!plan) throw new Error(`no plan with id ${id}`);
+    return plan;
+  },
+};
+
+const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+
+/** The current state's cost, or why it is not known. Asked once per deployment. */
+const currentCost = memo(async (standaloneIpRegion: string): Promise<StackCost | string> => {
+  try {
+    const recorded = await recordedResources();
+    return await costOf(recorded.map((r) => ({ name: nameOf(r.urn), type: r.type, props: r.outputs ?? {} })), api, standaloneIpRegion);
+  } catch (err) {
+    return (err as Error).message.split("\n")[0];
+  }
+});
+
+const asPriceable = (resources: PolicyResource[]): Priceable[] => resources.map((r) => ({ name: r.name, type: r.type, props: r.props }));
+
+interface CostConfig {
+  standaloneIpRegion?: string;
+}
+
+const costPolicy: StackValidationPolicy = {
+  name: "svc-cost",
+  description: "Reports the stack's estimated monthly and hourly cost from the svc API's rate cards, and the change against the current state.",
+  enforcementLevel: "advisory",
+  configSchema: { properties: { standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } } },
+  validateStack: async (args) => {
+    const region = args.getConfig<CostConfig>().standaloneIpRegion ?? STANDALONE_IP_REGION;
+    const [proposed, current] = await Promise.all([costOf(asPriceable(args.resources), api, region), currentCost(region)]);
+    const stack = process.env.PULUMI_STACK ?? "(unknown)";
+    // The CLI shows what a policy pack prints among the deployment's diagnostics.
+    console.log([stackLine(stack, proposed, current), ...breakdownLines(proposed)].join("\n"));
+  },
+};
+
+interface BudgetConfig extends CostConfig {
+  /** USD per month; without it there is no budget to check. */
+  maxMonthlyCost?: number;
+}
+
+const budgetPolicy: StackValidationPolicy = {
+  name: "svc-budget",
+  description: "Stops a preview (and so an up) whose estimated monthly cost is above maxMonthlyCost (USD).",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: { maxMonthlyCost: { type: "number", minimum: 0 }, standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } },
+  },
+  validateStack: async (args, reportViolation) => {
+    const config = args.getConfig<BudgetConfig>();
+    if (config.maxMonthlyCost === undefined) return;
+    const proposed = await costOf(asPriceable(args.resources), api, config.standaloneIpRegion ?? STANDALONE_IP_REGION);
+    const exceeded = budgetExceeded(Math.round(config.maxMonthlyCost * 1_000_000), proposed);
+    if (exceeded) reportViolation(exceeded);
+  },
+};
+
+new PolicyPack("pulumi-svc", { policies: [costPolicy, budgetPolicy] });
