@@ -45,11 +45,17 @@ const api: PriceApi = {
 
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 
-/** The current state's cost, or why it is not known. Asked once per deployment. */
+/**
+ * The state as the deployment found it: asked when the CLI starts the pack, before any step (an up
+ * records each step as it completes).
+ */
+const recorded = recordedResources();
+recorded.catch(() => undefined); // reported by currentCost when asked
+
+/** The current state's cost, or why it is not known. */
 const currentCost = memo(async (standaloneIpRegion: string): Promise<StackCost | string> => {
   try {
-    const recorded = await recordedResources();
-    return await costOf(recorded.map((r) => ({ name: nameOf(r.urn), type: r.type, props: r.outputs ?? {} })), api, standaloneIpRegion);
+    return await costOf((await recorded).map((r) => ({ name: nameOf(r.urn), type: r.type, props: r.outputs ?? {} })), api, standaloneIpRegion);
   } catch (err) {
     return (err as Error).message.split("\n")[0];
   }

@@ -92,18 +92,42 @@ const PRICERS: Record<string, (p: Props, standaloneIpRegion: string) => Pricing>
 };
 
 /**
- * How to price a resource of this kind with these properties. A property the engine does not know
- * yet (preview of something that depends on another resource's output) leaves it unpriced, named.
+ * Properties as plain data. @pulumi/policy hands a policy proxies that throw on a value unknown
+ * during preview (and break array methods); an unknown value is left out here, so a pricer that
+ * needs it reports it by name.
+ */
+export function plainProps(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  const read = (key: string | number) => {
+    try {
+      return plainProps((value as Record<string | number, unknown>)[key]);
+    } catch {
+      return undefined;
+    }
+  };
+  if (Array.isArray(value)) return Array.from({ length: value.length }, (_, i) => read(i));
+  return Object.fromEntries(Object.keys(value).map((k) => [k, read(k)]));
+}
+
+/** The fields a kind's price depends on (the rest of its properties do not matter here). */
+const NEEDS: Record<string, (p: Props) => string[]> = {
+  Instance: (p) => ((p.type ?? (p.planId ? "PLAN" : "CUSTOM")) === "PLAN" ? ["planId"] : ["cpu", "memoryBytes", "group"]),
+  Disk: () => ["size", "backend", "region"],
+  FloatingIp: () => ["family"],
+};
+
+/**
+ * How to price a resource of this kind with these properties. A field the price depends on that
+ * the engine does not know yet (preview of something built from another resource's output) leaves
+ * the resource unpriced, named.
  */
 export function pricingOf(kind: string, props: Props, standaloneIpRegion = STANDALONE_IP_REGION): Pricing {
   const pricer = PRICERS[kind];
   if (!pricer) return { free: true };
-  try {
-    return pricer(props, standaloneIpRegion);
-  } catch (err) {
-    // @pulumi/policy throws when a policy reads a value unknown during preview.
-    return { unpriced: `not known until apply (${(err as Error).message.split("\n")[0]})` };
-  }
+  const plain = plainProps(props) as Props;
+  const missing = NEEDS[kind](plain).filter((field) => plain[field] === undefined || plain[field] === null);
+  if (missing.length) return { unpriced: `${missing.join(", ")} not known until apply` };
+  return pricer(plain, standaloneIpRegion);
 }
 
 /** One priced line of a resource: the plan or an estimate part. */
