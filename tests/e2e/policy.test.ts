@@ -7,16 +7,15 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { HOURS_PER_MONTH } from "../../policy/pricing";
+import { usd } from "../../policy/report";
 import { startE2E, type E2E } from "./harness";
 
 jest.setTimeout(300_000);
 
 const REPO = path.resolve(__dirname, "..", "..");
 const POLICY = path.join(REPO, "policy");
-const HOURS_PER_MONTH = 672;
 const GIB = 1024 ** 3;
-
-const usd = (micro: number, places = 2) => `${micro < 0 ? "-" : ""}$${(Math.abs(micro) / 1_000_000).toFixed(places)}`;
 
 /** The emulator's own price of the quickstart, micro-USD per hour: two plan instances with their default addresses, and the 20 GiB LOCAL disk. */
 async function quickstartHourly(e2e: E2E, planName: string): Promise<number> {
