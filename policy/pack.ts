@@ -7,19 +7,21 @@
  *  - `svc-budget` (mandatory; config `maxMonthlyCost` in USD): fails when the estimate is above the
  *    budget, naming the budget, the estimate and the biggest contributors. `advisory` only warns.
  *
- * Both are stack policies: the engine runs them after the preview has planned every change, with
- * each resource as it will be (a change's inputs, the recorded outputs of the rest), so a preview,
- * and therefore `pulumi up`, which previews first, stops before anything is changed.
+ * `svc-cost` is a stack policy: the engine runs it once every change is planned, with each
+ * resource as it will be (a change's inputs, the recorded outputs of the rest). `svc-budget` is a
+ * resource policy keeping a running total (budget.ts), so it stops a preview, and an up even
+ * without its preview, before the resource that takes the stack over the budget is made.
  *
  * The API is reached with the stack's own settings (svc:baseUrl, svc:token, svc:workspaceId, or the
  * SVC_* environment): the CLI hands a policy pack the stack's configuration.
  */
-import { PolicyPack, type PolicyResource, type StackValidationPolicy } from "@pulumi/policy";
+import { PolicyPack, type PolicyResource, type ResourceValidationPolicy, type StackValidationPolicy } from "@pulumi/policy";
 import { getBillingEstimate, type GetBillingEstimateArgs } from "../resources/lookups/billing";
 import { getPlans } from "../resources/lookups/catalog";
+import { RunningBudget } from "./budget";
 import { costOf, type Priceable } from "./estimate";
 import { STANDALONE_IP_REGION, type PriceApi } from "./pricing";
-import { breakdownLines, budgetExceeded, stackLine, type StackCost } from "./report";
+import { breakdownLines, stackLine, type StackCost } from "./report";
 import { recordedResources } from "./state";
 
 /** One price per distinct question within a deployment: both policies and both states share them. */
@@ -86,18 +88,22 @@ interface BudgetConfig extends CostConfig {
   maxMonthlyCost?: number;
 }
 
-const budgetPolicy: StackValidationPolicy = {
+/** One running total per deployment (the CLI starts the pack for each), made at the first resource. */
+let running: RunningBudget | undefined;
+
+const budgetPolicy: ResourceValidationPolicy = {
   name: "svc-budget",
-  description: "Stops a preview (and so an up) whose estimated monthly cost is above maxMonthlyCost (USD).",
+  description: "Stops a preview or an up whose estimated monthly cost is above maxMonthlyCost (USD).",
   enforcementLevel: "mandatory",
   configSchema: {
     properties: { maxMonthlyCost: { type: "number", minimum: 0 }, standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } },
   },
-  validateStack: async (args, reportViolation) => {
+  validateResource: async (args, reportViolation) => {
     const config = args.getConfig<BudgetConfig>();
     if (config.maxMonthlyCost === undefined) return;
-    const proposed = await costOf(asPriceable(args.resources), api, config.standaloneIpRegion ?? STANDALONE_IP_REGION);
-    const exceeded = budgetExceeded(Math.round(config.maxMonthlyCost * 1_000_000), proposed);
+    running ??= new RunningBudget(Math.round(config.maxMonthlyCost * 1_000_000));
+    const cost = await costOf([{ name: args.name, type: args.type, props: args.props }], api, config.standaloneIpRegion ?? STANDALONE_IP_REGION);
+    const exceeded = running.add(args.urn, cost.resources[0]);
     if (exceeded) reportViolation(exceeded);
   },
 };

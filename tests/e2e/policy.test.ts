@@ -17,17 +17,19 @@ const REPO = path.resolve(__dirname, "..", "..");
 const POLICY = path.join(REPO, "policy");
 const GIB = 1024 ** 3;
 
-/** The emulator's own price of the quickstart, micro-USD per hour: two plan instances with their default addresses, and the 20 GiB LOCAL disk. */
-async function quickstartHourly(e2e: E2E, planName: string): Promise<number> {
+/** The emulator's own prices (micro-USD per hour) of the quickstart's parts: its plans' flat rates and POST /v1/billing/estimate. */
+async function emulatorPrices(e2e: E2E, planName: string): Promise<{ instance: number; stack: number }> {
   const plans = (await e2e.emu.api.get("/v1/plans", { name: planName })).body.items as Array<{ name: string; rate: number }>;
   const plan = plans.find((p) => p.name === planName)!;
-  const addresses = [
-    { type: "FLOATING_IP", family: "IPv4", ddos: false },
-    { type: "FLOATING_IP", family: "IPv6" },
-  ];
-  const estimate = (await e2e.emu.api.post("/v1/billing/estimate", { region: "NA_01", parts: [...addresses, ...addresses, { type: "STORAGE", storage_bytes: 20 * GIB, storage_backing: "local" }] })).body;
-  return 2 * plan.rate + estimate.hourly_rate;
+  const estimate = async (parts: object[]) => (await e2e.emu.api.post("/v1/billing/estimate", { region: "NA_01", parts })).body.hourly_rate as number;
+  // A plan instance with its default addresses (one IPv4, one IPv6), and the 20 GiB LOCAL disk.
+  const instance = plan.rate + (await estimate([{ type: "FLOATING_IP", family: "IPv4", ddos: false }, { type: "FLOATING_IP", family: "IPv6" }]));
+  const disk = await estimate([{ type: "STORAGE", storage_bytes: 20 * GIB, storage_backing: "local" }]);
+  return { instance, stack: 2 * instance + disk };
 }
+
+/** The emulator's price of the whole quickstart, micro-USD per hour. */
+const quickstartHourly = async (e2e: E2E, planName: string) => (await emulatorPrices(e2e, planName)).stack;
 
 /** The stack's line the pack prints for this estimate. */
 const stackLine = (hourly: number) => `${usd(hourly * HOURS_PER_MONTH)}/month (${usd(hourly, 4)}/hour)`;
@@ -64,11 +66,29 @@ describe("policy pack on the TypeScript quickstart (dynamic resources)", () => {
       () => "",
       (err: Error & { stdout?: string }) => `${err.message}\n${err.stdout ?? ""}`,
     );
+    const { instance } = await emulatorPrices(e2e, "lightning-2");
     expect(failure).toContain("[mandatory]  svc-budget");
-    expect(failure).toContain(`estimated ${usd(hourly * HOURS_PER_MONTH)}/month exceeds the budget maxMonthlyCost $10.00/month; biggest contributors: web-1 `);
+    // The first instance the engine sees takes it over (the two register in either order).
+    const first = /biggest contributors: (web-[12]) (\S+) \(reached at (web-[12]);/.exec(failure);
+    expect(failure).toContain(`estimated ${usd(instance * HOURS_PER_MONTH)}/month exceeds the budget maxMonthlyCost $10.00/month`);
+    expect(first?.slice(2)).toEqual([usd(instance * HOURS_PER_MONTH), first?.[1]]);
     // The estimate is a POST that creates nothing (spec part 3, Billing and usage); nothing else was sent.
     expect((await e2e.mutations(since)).filter((r) => r.path !== "/v1/billing/estimate")).toEqual([]);
     expect(await e2e.state()).toEqual([]);
+  });
+
+  it("without its preview (the automation API's up), it stops at the resource that takes the stack over the budget", async () => {
+    const since = await e2e.lastSeq();
+    const failure = await e2e.stack.up({ policyPacks: [POLICY], policyPackConfigs: [budget(e2e, "mandatory", 20)], color: "never" }).then(
+      () => "",
+      (err: Error) => err.message,
+    );
+    const { instance } = await emulatorPrices(e2e, "lightning-2");
+    expect(failure).toContain(`estimated ${usd(2 * instance * HOURS_PER_MONTH)}/month exceeds the budget maxMonthlyCost $20.00/month`);
+    // One instance is made; the other, which takes the stack over the budget, is not.
+    const created = (await e2e.mutations(since)).filter((r) => r.method === "POST" && r.path.endsWith("/instances")).map((r) => (r.body as { name: string }).name);
+    expect(created).toEqual([expect.stringMatching(/^web-[12]$/)]);
+    expect(failure).toContain(`(reached at ${created[0] === "web-1" ? "web-2" : "web-1"};`);
   });
 
   it("an advisory budget only warns", async () => {

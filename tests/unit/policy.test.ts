@@ -6,6 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EstimatePart, GetBillingEstimateArgs } from "../../resources/lookups/billing";
+import { RunningBudget } from "../../policy/budget";
 import { costOf } from "../../policy/estimate";
 import { kindOf, plainProps, pricingOf, type PriceApi } from "../../policy/pricing";
 import { breakdownLines, budgetExceeded, stackLine, usd } from "../../policy/report";
@@ -150,6 +151,27 @@ describe("costOf and the report", () => {
 
   it("formats micro-USD as dollars", () => {
     expect([usd(0), usd(1_234_567), usd(-500_000), usd(51_600, 4)]).toEqual(["$0.00", "$1.23", "-$0.50", "$0.0516"]);
+  });
+});
+
+describe("RunningBudget", () => {
+  const cost = (name: string, monthly: number) => ({ name, kind: "Instance", hourly: monthly / 672, monthly, lines: [] });
+
+  it("answers once, at the resource that takes the running total over the budget", () => {
+    const budget = new RunningBudget(25_000_000);
+    expect(budget.add("urn:a", cost("a", 10_000_000))).toBeUndefined();
+    expect(budget.add("urn:free", undefined)).toBeUndefined();
+    expect(budget.add("urn:b", cost("b", 15_000_000))).toBeUndefined();
+    expect(budget.add("urn:c", cost("c", 1_000_000))).toBe(
+      "estimated $26.00/month exceeds the budget maxMonthlyCost $25.00/month; biggest contributors: b $15.00, a $10.00, c $1.00 (reached at c; resources declared after it are not counted)",
+    );
+    expect(budget.add("urn:d", cost("d", 5_000_000))).toBeUndefined();
+  });
+
+  it("counts a resource analyzed twice (a replacement's second pass) once", () => {
+    const budget = new RunningBudget(25_000_000);
+    expect(budget.add("urn:a", cost("a", 20_000_000))).toBeUndefined();
+    expect(budget.add("urn:a", cost("a", 20_000_000))).toBeUndefined();
   });
 });
 
