@@ -76,10 +76,16 @@ const costPolicy: StackValidationPolicy = {
   configSchema: { properties: { standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } } },
   validateStack: async (args) => {
     const region = args.getConfig<CostConfig>().standaloneIpRegion ?? STANDALONE_IP_REGION;
-    const [proposed, current] = await Promise.all([costOf(asPriceable(args.resources), api, region), currentCost(region)]);
     const stack = process.env.PULUMI_STACK ?? "(unknown)";
-    // The CLI shows what a policy pack prints among the deployment's diagnostics.
-    console.log([stackLine(stack, proposed, current), ...breakdownLines(proposed)].join("\n"));
+    // The CLI shows what a policy pack prints among the deployment's diagnostics. A report that
+    // cannot be made (the API unreachable) says why and lets the deployment go on: the budget,
+    // which fails on the same error, is the policy that guards.
+    try {
+      const [proposed, current] = await Promise.all([costOf(asPriceable(args.resources), api, region), currentCost(region)]);
+      console.log([stackLine(stack, proposed, current), ...breakdownLines(proposed)].join("\n"));
+    } catch (err) {
+      console.log(`svc cost of stack ${stack}: not known (${(err as Error).message.split("\n")[0]})`);
+    }
   },
 };
 

@@ -116,10 +116,12 @@ describe("policy pack on the YAML quickstart (provider plugin)", () => {
     await e2e?.stop();
   });
 
-  it("prints the same estimate as the emulator's", async () => {
+  it("prints the same estimate as the emulator's, and the budget sees the plugin's resources too", async () => {
     const hourly = await quickstartHourly(e2e, "lightning-2");
-    const preview = await e2e.stack.preview({ policyPacks: [POLICY], color: "never" });
+    const preview = await e2e.stack.preview({ policyPacks: [POLICY], policyPackConfigs: [budget(e2e, "advisory", 1)], color: "never" });
     expect(preview.stdout).toContain(`svc cost of stack e2e: ${stackLine(hourly)}`);
     expect(preview.stdout).toMatch(/web-2 \(Instance\): \$[\d.]+\/month = plan lightning-2 /);
+    expect(preview.stdout).toContain("[advisory]  svc-budget  (svc:index:Instance: web-");
+    expect(preview.stdout).toContain("exceeds the budget maxMonthlyCost $1.00/month");
   });
 });
