@@ -34,12 +34,14 @@ function memo<A, R>(fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
   };
 }
 
-const plansById = memo(async (_: null) => new Map((await getPlans({ includeDisabled: true })).map((p) => [p.id, p])));
+let plans: Promise<Map<string, { name: string; rate: number }>> | undefined;
+/** Every plan, disabled ones too (a recorded instance may use one), asked once. */
+const plansById = () => (plans ??= getPlans({ includeDisabled: true }).then((all) => new Map(all.map((p) => [p.id, p]))));
 
 const api: PriceApi = {
   estimate: memo((args: GetBillingEstimateArgs) => getBillingEstimate(args)),
   async plan(id) {
-    const plan = (await plansById(null)).get(id);
+    const plan = (await plansById()).get(id);
     if (!plan) throw new Error(`no plan with id ${id}`);
     return plan;
   },
@@ -68,12 +70,13 @@ const asPriceable = (resources: PolicyResource[]): Priceable[] => resources.map(
 interface CostConfig {
   standaloneIpRegion?: string;
 }
+const COST_CONFIG_SCHEMA = { standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } } as const;
 
 const costPolicy: StackValidationPolicy = {
   name: "svc-cost",
   description: "Reports the stack's estimated monthly and hourly cost from the svc API's rate cards, and the change against the current state.",
   enforcementLevel: "advisory",
-  configSchema: { properties: { standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } } },
+  configSchema: { properties: COST_CONFIG_SCHEMA },
   validateStack: async (args) => {
     const region = args.getConfig<CostConfig>().standaloneIpRegion ?? STANDALONE_IP_REGION;
     const stack = process.env.PULUMI_STACK ?? "(unknown)";
@@ -102,7 +105,7 @@ const budgetPolicy: ResourceValidationPolicy = {
   description: "Stops a preview or an up whose estimated monthly cost is above maxMonthlyCost (USD).",
   enforcementLevel: "mandatory",
   configSchema: {
-    properties: { maxMonthlyCost: { type: "number", minimum: 0 }, standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } },
+    properties: { maxMonthlyCost: { type: "number", minimum: 0 }, ...COST_CONFIG_SCHEMA },
   },
   validateResource: async (args, reportViolation) => {
     const config = args.getConfig<BudgetConfig>();
