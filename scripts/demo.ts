@@ -1,6 +1,7 @@
 /**
  * `npm run demo`: the main job. Runs the quickstart (top-level Pulumi.yaml -> examples/quickstart)
- * with the real pulumi CLI: `pulumi up`, prints the outputs, shows that `pulumi preview` then
+ * with the real pulumi CLI: prints what it will cost (`pulumi preview --policy-pack policy`, the
+ * package's policy pack), `pulumi up`, prints the outputs, shows that `pulumi preview` then
  * reports no changes, and destroys the stack.
  *
  * Against the embedded emulator by default; against a real API when SVC_BASE_URL and SVC_TOKEN
@@ -15,6 +16,7 @@ import { LocalWorkspace, type OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../emulator";
 
 const REPO = path.resolve(__dirname, "..", "..");
+const POLICY_PACK = path.join(REPO, "policy");
 const STACK = "demo";
 
 const say = (text: string) => console.log(`\n\x1b[1m== ${text}\x1b[0m`);
@@ -23,6 +25,12 @@ const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 function ensurePulumi(): string {
   const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
   return out.trim().split("\n").pop()!;
+}
+
+/** The pack's cost report among a preview's diagnostics: the stack's line and the one per resource. */
+function costReport(previewOutput: string): string[] {
+  const diagnostics = previewOutput.slice(previewOutput.indexOf("Diagnostics:"));
+  return diagnostics.split("\n").filter((line) => /svc cost of stack |\(\w+\): \$[\d.]+\/month = |: not priced \(/.test(line));
 }
 
 function printOutputs(outputs: OutputMap): void {
@@ -71,6 +79,12 @@ async function main(): Promise<void> {
       "svc:workspaceId": { value: target.workspaceId },
       "svc-quickstart:dbPassword": { value: randomBytes(12).toString("base64url"), secret: true },
     });
+
+    say("what it will cost: pulumi preview --policy-pack policy");
+    const estimate = await stack.preview({ policyPacks: [POLICY_PACK], color: "never" });
+    const report = costReport(estimate.stdout);
+    if (!report.length) failed = true;
+    console.log(report.length ? report.join("\n") : "  the policy pack printed no estimate");
 
     say("pulumi up");
     const upStarted = Date.now();

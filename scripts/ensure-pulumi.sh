@@ -21,9 +21,11 @@
 #        - pulumi-language-python-exec and pulumi-resource-pulumi-python from the sdk/v3 module
 #          (sdk/python/cmd and sdk/python/dist): the Python host runs the program through the
 #          -exec script found next to its own executable, and fails without it;
-#        - pulumi-resource-pulumi-nodejs from node_modules/@pulumi/pulumi.
-#      A cached directory missing any of these (e.g. one built before a host was added) is
-#      rebuilt. Python programs also need the `pulumi` SDK in a virtualenv: see
+#        - pulumi-resource-pulumi-nodejs (the dynamic-provider host) and pulumi-analyzer-policy
+#          (what `--policy-pack` starts for a Node.js policy pack, such as policy/) from
+#          node_modules/@pulumi/pulumi, which ships both.
+#      A cached directory missing a built executable (e.g. one built before a host was added) is
+#      rebuilt; one missing only these Node.js scripts gets them copied in. Python programs also need the `pulumi` SDK in a virtualenv: see
 #      scripts/ensure-python.sh.
 #
 # Set PULUMI_SVC_FORCE_BUILD=1 to ignore a pulumi on PATH.
@@ -35,7 +37,9 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
 cache_root="${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-svc}"
 bin_dir="$cache_root/pulumi-v$PULUMI_VERSION/bin"
-dyn_script="$repo/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs"
+node_sdk="$repo/node_modules/@pulumi/pulumi"
+# Plain scripts the Node.js SDK ships, copied beside the built executables.
+node_scripts=(pulumi-resource-pulumi-nodejs pulumi-analyzer-policy)
 
 say() { echo "ensure-pulumi: $*" >&2; }
 
@@ -46,7 +50,7 @@ version_at_least() { # $1 >= $2 (dotted numeric versions)
 complete_dir() { # a directory holding every executable this project runs
   local f
   for f in pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-language-python \
-    pulumi-language-python-exec pulumi-resource-pulumi-nodejs; do
+    pulumi-language-python-exec "${node_scripts[@]}"; do
     [ -x "$1/$f" ] || return 1
   done
 }
@@ -63,15 +67,30 @@ if [ -z "${PULUMI_SVC_FORCE_BUILD:-}" ] && command -v pulumi >/dev/null 2>&1; th
   say "pulumi on PATH (${found:-unknown version} in $on_path) is older than $PULUMI_MIN_VERSION or lacks a language host or plugin script; using the pinned build"
 fi
 
-# 2. The cached pinned build.
+copy_node_scripts() { # into $1, from the installed @pulumi/pulumi
+  local f
+  for f in "${node_scripts[@]}"; do
+    [ -f "$node_sdk/$f" ] || { say "missing $node_sdk/$f: run 'npm ci' first (it ships in @pulumi/pulumi)"; return 1; }
+    cp "$node_sdk/$f" "$1/$f.tmp" && chmod 755 "$1/$f.tmp" && mv "$1/$f.tmp" "$1/$f"
+  done
+}
+
+# 2. The cached pinned build (a build that predates one of the Node.js scripts gets it copied in).
+if [ -x "$bin_dir/pulumi" ] && ! complete_dir "$bin_dir"; then
+  mkdir -p "$cache_root"
+  exec 9>"$cache_root/.build-v$PULUMI_VERSION.lock"
+  flock 9
+  complete_dir "$bin_dir" || copy_node_scripts "$bin_dir" || exit 1
+  exec 9>&-
+fi
 if complete_dir "$bin_dir"; then
   say "using cached pulumi v$PULUMI_VERSION"
   echo "$bin_dir"
   exit 0
 fi
 
-if [ ! -f "$dyn_script" ]; then
-  say "missing $dyn_script: run 'npm ci' first (the dynamic-provider plugin ships in @pulumi/pulumi)"
+if [ ! -f "$node_sdk/pulumi-analyzer-policy" ]; then
+  say "missing $node_sdk: run 'npm ci' first (the dynamic-provider and policy-pack scripts ship in @pulumi/pulumi)"
   exit 1
 fi
 if ! command -v go >/dev/null 2>&1; then
@@ -113,8 +132,8 @@ if ! complete_dir "$bin_dir"; then
       "$staging/" 2>>"$staging/build.log"
   ) || { say "build failed; last lines:"; tail -n 20 "$staging/build.log" >&2; exit 1; }
   rm -f "$staging/build.log"
-  cp "$dyn_script" "$staging/pulumi-resource-pulumi-nodejs"
-  chmod 755 "$staging"/pulumi-language-python-exec "$staging"/pulumi-resource-pulumi-python "$staging"/pulumi-resource-pulumi-nodejs
+  copy_node_scripts "$staging" || exit 1
+  chmod 755 "$staging"/pulumi-language-python-exec "$staging"/pulumi-resource-pulumi-python
   complete_dir "$staging" || { say "build failed: $(ls "$staging" | tr '\n' ' ')"; exit 1; }
   chmod 755 "$staging" # mktemp -d made it private
   mkdir -p "$(dirname "$bin_dir")"

@@ -90,10 +90,10 @@ describe("the package installed from a tarball under a scoped name", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("packs only what users run: built code, README, LICENSE", () => {
+  it("packs only what users run: built code, the policy pack, README, LICENSE", () => {
     const tarball = pack(REPO, work);
     const files = run("tar", ["-tzf", tarball], work).trim().split("\n");
-    expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/README.md", "package/LICENSE", "package/dist/index.js", "package/dist/index.d.ts", "package/dist/emulator/cli.js"]));
+    expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/README.md", "package/LICENSE", "package/dist/index.js", "package/dist/index.d.ts", "package/dist/emulator/cli.js", "package/policy/index.js", "package/policy/package.json", "package/policy/PulumiPolicy.yaml", "package/dist/policy/pack.js"]));
     expect(files.filter((f) => /^package\/(tests|bench|scripts|\.ci|examples|provider|resources|emulator\/.*\.ts)\b/.test(f) || /\.map$|tsbuildinfo/.test(f))).toEqual([]);
   });
 
@@ -175,6 +175,12 @@ describe("the package installed from a tarball under a scoped name", () => {
     await stack.destroy({ color: "never" });
     const inventory = (await (await fetch(`${url}/_emulator/inventory`)).json()) as { total: number };
     expect(inventory.total).toBe(0);
+  });
+
+  it("prices the stack with its policy pack where npm put it (--policy-pack node_modules/<package>/policy)", async () => {
+    const preview = await stack.preview({ color: "never", policyPacks: [path.join(project, "node_modules", SCOPED, "policy")] });
+    expect(preview.stdout).toMatch(/svc cost of stack dev: \$[\d.]+\/month \(\$[\d.]+\/hour\)/);
+    expect(preview.stdout).toMatch(/vm \(Instance\): \$[\d.]+\/month = plan lightning-1 /);
   });
 
   it("installs its provider plugin with pulumi plugin install --file, and a YAML stack uses it with no plugins section", async () => {

@@ -1,0 +1,120 @@
+/**
+ * The policy pack `pulumi-svc` (policy/ in the package): `pulumi preview --policy-pack
+ * node_modules/pulumi-svc/policy` prices every svc resource of the stack through the API and
+ *
+ *  - `svc-cost` (advisory, reports only): prints the stack's estimated monthly and hourly cost, the
+ *    change against the current state, and a line per priced resource;
+ *  - `svc-budget` (mandatory; config `maxMonthlyCost` in USD): fails when the estimate is above the
+ *    budget, naming the budget, the estimate and the biggest contributors. `advisory` only warns.
+ *
+ * `svc-cost` is a stack policy: the engine runs it once every change is planned, with each
+ * resource as it will be (a change's inputs, the recorded outputs of the rest). `svc-budget` is a
+ * resource policy keeping a running total (budget.ts), so it stops a preview, and an up even
+ * without its preview, before the resource that takes the stack over the budget is made.
+ *
+ * The API is reached with the stack's own settings (svc:baseUrl, svc:token, svc:workspaceId, or the
+ * SVC_* environment): the CLI hands a policy pack the stack's configuration.
+ */
+import { PolicyPack, type PolicyResource, type ResourceValidationPolicy, type StackValidationPolicy } from "@pulumi/policy";
+import { getBillingEstimate, type GetBillingEstimateArgs } from "../resources/lookups/billing";
+import { getPlans } from "../resources/lookups/catalog";
+import { RunningBudget } from "./budget";
+import { costOf, type Priceable } from "./estimate";
+import { STANDALONE_IP_REGION, type PriceApi } from "./pricing";
+import { breakdownLines, stackLine, type StackCost } from "./report";
+import { recordedResources } from "./state";
+
+/** One price per distinct question within a deployment: both policies and both states share them. */
+function memo<A, R>(fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
+  const seen = new Map<string, Promise<R>>();
+  return (a) => {
+    const key = JSON.stringify(a);
+    if (!seen.has(key)) seen.set(key, fn(a));
+    return seen.get(key)!;
+  };
+}
+
+let plans: Promise<Map<string, { name: string; rate: number }>> | undefined;
+/** Every plan, disabled ones too (a recorded instance may use one), asked once. */
+const plansById = () => (plans ??= getPlans({ includeDisabled: true }).then((all) => new Map(all.map((p) => [p.id, p]))));
+
+const api: PriceApi = {
+  estimate: memo((args: GetBillingEstimateArgs) => getBillingEstimate(args)),
+  async plan(id) {
+    const plan = (await plansById()).get(id);
+    if (!plan) throw new Error(`no plan with id ${id}`);
+    return plan;
+  },
+};
+
+const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
+
+/**
+ * The state as the deployment found it: asked when the CLI starts the pack, before any step (an up
+ * records each step as it completes).
+ */
+const recorded = recordedResources();
+recorded.catch(() => undefined); // reported by currentCost when asked
+
+/** The current state's cost, or why it is not known. */
+const currentCost = memo(async (standaloneIpRegion: string): Promise<StackCost | string> => {
+  try {
+    return await costOf((await recorded).map((r) => ({ name: nameOf(r.urn), type: r.type, props: r.outputs ?? {} })), api, standaloneIpRegion);
+  } catch (err) {
+    return (err as Error).message.split("\n")[0];
+  }
+});
+
+const asPriceable = (resources: PolicyResource[]): Priceable[] => resources.map((r) => ({ name: r.name, type: r.type, props: r.props }));
+
+interface CostConfig {
+  standaloneIpRegion?: string;
+}
+const COST_CONFIG_SCHEMA = { standaloneIpRegion: { type: "string", default: STANDALONE_IP_REGION } } as const;
+
+const costPolicy: StackValidationPolicy = {
+  name: "svc-cost",
+  description: "Reports the stack's estimated monthly and hourly cost from the svc API's rate cards, and the change against the current state.",
+  enforcementLevel: "advisory",
+  configSchema: { properties: COST_CONFIG_SCHEMA },
+  validateStack: async (args) => {
+    const region = args.getConfig<CostConfig>().standaloneIpRegion ?? STANDALONE_IP_REGION;
+    const stack = process.env.PULUMI_STACK ?? "(unknown)";
+    // The CLI shows what a policy pack prints among the deployment's diagnostics. A report that
+    // cannot be made (the API unreachable) says why and lets the deployment go on: the budget,
+    // which fails on the same error, is the policy that guards.
+    try {
+      const [proposed, current] = await Promise.all([costOf(asPriceable(args.resources), api, region), currentCost(region)]);
+      console.log([stackLine(stack, proposed, current), ...breakdownLines(proposed)].join("\n"));
+    } catch (err) {
+      console.log(`svc cost of stack ${stack}: not known (${(err as Error).message.split("\n")[0]})`);
+    }
+  },
+};
+
+interface BudgetConfig extends CostConfig {
+  /** USD per month; without it there is no budget to check. */
+  maxMonthlyCost?: number;
+}
+
+/** One running total per deployment (the CLI starts the pack for each), made at the first resource. */
+let running: RunningBudget | undefined;
+
+const budgetPolicy: ResourceValidationPolicy = {
+  name: "svc-budget",
+  description: "Stops a preview or an up whose estimated monthly cost is above maxMonthlyCost (USD).",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: { maxMonthlyCost: { type: "number", minimum: 0 }, ...COST_CONFIG_SCHEMA },
+  },
+  validateResource: async (args, reportViolation) => {
+    const config = args.getConfig<BudgetConfig>();
+    if (config.maxMonthlyCost === undefined) return;
+    running ??= new RunningBudget(Math.round(config.maxMonthlyCost * 1_000_000));
+    const cost = await costOf([{ name: args.name, type: args.type, props: args.props }], api, config.standaloneIpRegion ?? STANDALONE_IP_REGION);
+    const exceeded = running.add(args.urn, cost.resources[0]);
+    if (exceeded) reportViolation(exceeded);
+  },
+};
+
+new PolicyPack("pulumi-svc", { policies: [costPolicy, budgetPolicy] });
