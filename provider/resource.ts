@@ -3,7 +3,7 @@
  * provider is the tiny shim, whose outputs are registered by name, and whose secret outputs are
  * marked through `additionalSecretOutputs`.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { shimProvider } from "./shim";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();

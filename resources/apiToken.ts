@@ -16,7 +16,8 @@
  * the message Only login sessions can create tokens" (spec part 1, Tokens rule 1) — and this
  * provider always authenticates with an API token (svc:token).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
@@ -243,7 +244,7 @@ const SECRETS = ["code"] as const;
  * User-scope tokens are not offered: the API lets only a browser login session create them
  * (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
  */
-export class ApiToken extends pulumi.dynamic.Resource {
+export class ApiToken extends DynamicResource {
   constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("ApiToken"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "ApiToken");
   }

@@ -18,7 +18,9 @@
  * values; placeholders in a new value are resolved the way the API resolves them at deploy.
  */
 import { randomInt } from "node:crypto";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { secret } from "@pulumi/pulumi/output";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
@@ -447,10 +449,10 @@ const OUTPUTS = outputNames<AppOutputs>()([
 const SECRETS = ["environment", "resolvedEnvironment"] as const;
 
 /** A container app on an instance, from a custom image or an app template. */
-export class App extends pulumi.dynamic.Resource {
+export class App extends DynamicResource {
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
     // The environment may carry secrets: make it secret in state whatever the caller passed.
-    const secretArgs = args.environment === undefined ? args : { ...args, environment: pulumi.secret(args.environment) };
+    const secretArgs = args.environment === undefined ? args : { ...args, environment: secret(args.environment) };
     super(providerFor("App"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "App");
   }
 }

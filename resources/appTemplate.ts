@@ -12,7 +12,8 @@
  * shapes, and the placeholder language of environment values ({{host_port.<name>}},
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -450,7 +451,7 @@ const OUTPUTS = outputNames<AppTemplateOutputs>()(["name", "description", "image
  * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
  * place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
  */
-export class AppTemplate extends pulumi.dynamic.Resource {
+export class AppTemplate extends DynamicResource {
   constructor(name: string, args: AppTemplateArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("AppTemplate"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "AppTemplate");
   }

@@ -19,7 +19,9 @@
  * Destroying the configuration removes every prefix of the workspace with it (BgpPrefix
  * resources read as gone afterwards).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -177,10 +179,10 @@ const SECRETS = ["password"] as const;
  * ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
  * `adoptId`. Destroying it removes all of the workspace's prefixes.
  */
-export class BgpConfig extends pulumi.dynamic.Resource {
+export class BgpConfig extends DynamicResource {
   constructor(name: string, args: BgpConfigArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
-    const secretArgs = args.password === undefined ? args : { ...args, password: pulumi.secret(args.password) };
+    const secretArgs = args.password === undefined ? args : { ...args, password: secret(args.password) };
     super(providerFor("BgpConfig"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "BgpConfig");
   }
 }

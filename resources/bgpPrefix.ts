@@ -15,7 +15,8 @@
  * (max_prefixes: the API's refusal is reported). Destroy waits until the withdrawal completes.
  * Deleting the configuration removes its prefixes: they then read as gone.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
@@ -192,7 +193,7 @@ const OUTPUTS = outputNames<BgpPrefixOutputs>()(["workspaceId", "prefix", "sourc
  * A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
  * exact decimal digits. Destroy waits until the withdrawal has completed.
  */
-export class BgpPrefix extends pulumi.dynamic.Resource {
+export class BgpPrefix extends DynamicResource {
   constructor(name: string, args: BgpPrefixArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("BgpPrefix"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "BgpPrefix");
   }

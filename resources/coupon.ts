@@ -15,7 +15,8 @@
  * replaces the coupon. A fully redeemed coupon cannot be deleted (the API keeps it for the
  * record): destroy then fails with a message saying how to let go of it.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
@@ -201,7 +202,7 @@ const OUTPUTS = outputNames<CouponOutputs>()(["amount", "uses", "code", "expiryD
  * A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
  * system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
  */
-export class Coupon extends pulumi.dynamic.Resource {
+export class Coupon extends DynamicResource {
   constructor(name: string, args: CouponArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Coupon"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Coupon");
   }

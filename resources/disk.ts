@@ -9,7 +9,8 @@
  *   POST   /v1/disks/{did}/detach       (disk attached)
  *   DELETE /v1/disks/{did}              workflow; the disk must be detached (so it is detached first)
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
@@ -182,7 +183,7 @@ export interface DiskArgs extends WorkspaceArgs {
 const OUTPUTS = outputNames<DiskOutputs>()(["workspaceId", "name", "size", "backend", "region", "instanceId", "boot", "state", "usagePct", "createdAt"]);
 
 /** A standalone block volume, optionally attached to an instance. */
-export class Disk extends pulumi.dynamic.Resource {
+export class Disk extends DynamicResource {
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Disk"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Disk");
   }

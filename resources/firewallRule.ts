@@ -8,7 +8,8 @@
  * There is no update endpoint, so every field replaces the rule. Rules are enforced only while
  * the instance's firewallEnabled is true.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
@@ -214,7 +215,7 @@ export interface FirewallRuleArgs extends CommonArgs {
 const OUTPUTS = outputNames<FirewallRuleOutputs>()(["instanceId", "type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description", "state", "createdAt"]);
 
 /** A firewall rule on an instance. Every change replaces it (the API has no update). */
-export class FirewallRule extends pulumi.dynamic.Resource {
+export class FirewallRule extends DynamicResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("FirewallRule"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FirewallRule");
   }

@@ -16,7 +16,8 @@
  * There, allocating and releasing need the ADMINISTRATOR role (or OWNER) and FLOATING_IP WRITE.
  * Against an API whose unshown endpoints differ, this resource fails with the API's answer.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -170,7 +171,7 @@ const OUTPUTS = outputNames<FloatingIpOutputs>()(["workspaceId", "family", "ddos
  * GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
  * address if something still holds it, then releases it.
  */
-export class FloatingIp extends pulumi.dynamic.Resource {
+export class FloatingIp extends DynamicResource {
   constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("FloatingIp"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIp");
   }

@@ -12,7 +12,8 @@
  * moved) outside Pulumi shows as drift and the next `pulumi up` attaches it back; an IP that no
  * longer exists makes the attachment gone.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
@@ -138,7 +139,7 @@ const OUTPUTS = outputNames<FloatingIpAttachmentOutputs>()(["ipId", "instanceId"
  * Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
  * instance it manages).
  */
-export class FloatingIpAttachment extends pulumi.dynamic.Resource {
+export class FloatingIpAttachment extends DynamicResource {
   constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("FloatingIpAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIpAttachment");
   }

@@ -21,7 +21,9 @@ import * as fs from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
 import * as path from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { output } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
@@ -409,11 +411,11 @@ const OUTPUTS = outputNames<ImageOutputs>()(["workspaceId", "kind", "name", "sou
 
 /** Resolves an UPLOAD source's relative file path against the program's working directory. */
 function absoluteSource(src: pulumi.Input<ImageSourceArgs>): pulumi.Input<ImageSourceArgs> {
-  return pulumi.output(src).apply((s) => (s.type === "UPLOAD" ? { ...s, filePath: path.resolve(s.filePath) } : s)) as pulumi.Output<ImageSourceArgs>;
+  return output(src).apply((s) => (s.type === "UPLOAD" ? { ...s, filePath: path.resolve(s.filePath) } : s)) as pulumi.Output<ImageSourceArgs>;
 }
 
 /** A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file. */
-export class Image extends pulumi.dynamic.Resource {
+export class Image extends DynamicResource {
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Image"), name, withOutputs({ ...args, source: absoluteSource(args.source) }, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Image");
   }

@@ -12,7 +12,8 @@
  *   DELETE /v1/instances/{id}                     immediate deletion
  *   POST   /v1/commands/terminate-instance        immediate false: scheduled deletion in 3 days (refused while locked)
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
@@ -491,7 +492,7 @@ const OUTPUTS = outputNames<InstanceOutputs>()([
 ]);
 
 /** A virtual server. */
-export class Instance extends pulumi.dynamic.Resource {
+export class Instance extends DynamicResource {
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Instance"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Instance");
   }

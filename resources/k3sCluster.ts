@@ -9,7 +9,8 @@
  * The create answer is a bare workflow (no resource attached), so the new cluster's id is read
  * back with GET. The cluster has no updatable field: its only input is the workspace.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
@@ -140,7 +141,7 @@ const OUTPUTS = outputNames<K3sClusterOutputs>()(["workspaceId", "name", "status
  * need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
  * node, service and secret in it.
  */
-export class K3sCluster extends pulumi.dynamic.Resource {
+export class K3sCluster extends DynamicResource {
   constructor(name: string, args: K3sClusterArgs = {}, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("K3sCluster"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sCluster");
   }

@@ -10,7 +10,8 @@
  * The join answer is a bare workflow, so the node id is read back through the instance. There
  * is no update endpoint: the instance replaces the node.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
@@ -154,7 +155,7 @@ export interface K3sNodeArgs extends WorkspaceArgs {
 const OUTPUTS = outputNames<K3sNodeOutputs>()(["workspaceId", "instanceId", "nodeName", "status", "ready", "allocatable", "conditions"]);
 
 /** An instance enrolled as a worker node of the workspace's Kubernetes cluster. */
-export class K3sNode extends pulumi.dynamic.Resource {
+export class K3sNode extends DynamicResource {
   constructor(name: string, args: K3sNodeArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("K3sNode"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sNode");
   }

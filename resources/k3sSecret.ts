@@ -12,7 +12,9 @@
  * key names differ (changed outside Pulumi), `data` is dropped from the outputs so the next up
  * writes it again; a value changed outside Pulumi under the same key cannot be detected.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { secret } from "@pulumi/pulumi/output";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
@@ -164,10 +166,10 @@ const OUTPUTS = outputNames<K3sSecretOutputs>()(["workspaceId", "name", "data", 
 const SECRETS = ["data"] as const;
 
 /** Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state. */
-export class K3sSecret extends pulumi.dynamic.Resource {
+export class K3sSecret extends DynamicResource {
   constructor(name: string, args: K3sSecretArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
-    const secretArgs = { ...args, data: pulumi.secret(args.data) };
+    const secretArgs = { ...args, data: secret(args.data) };
     super(providerFor("K3sSecret"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "K3sSecret");
   }
 }

@@ -16,7 +16,8 @@
  * is done when the rollout is: status RUNNING, not updating, every desired replica available.
  * The environment map is write-only (never returned): it is kept from state.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
@@ -338,7 +339,7 @@ const OUTPUTS = outputNames<K3sServiceOutputs>()([
  * A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
  * the nodes of its target instances (and reference secrets through their `name` output).
  */
-export class K3sService extends pulumi.dynamic.Resource {
+export class K3sService extends DynamicResource {
   constructor(name: string, args: K3sServiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("K3sService"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sService");
   }

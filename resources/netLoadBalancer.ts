@@ -22,7 +22,8 @@
  * Members are NetLoadBalancerMember resources. Changing the owner moves the balancer (PATCH
  * owner); members whose instance is not in the new workspace are dropped by the API.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
@@ -200,7 +201,7 @@ const OUTPUTS = outputNames<NetLoadBalancerOutputs>()(["name", "address", "owner
  * A network load balancer. Creating and deleting one is Administrator-only: run the stack with
  * an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
  */
-export class NetLoadBalancer extends pulumi.dynamic.Resource {
+export class NetLoadBalancer extends DynamicResource {
   constructor(name: string, args: NetLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("NetLoadBalancer"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancer");
   }

@@ -13,7 +13,8 @@
  * longer listed. The API reports no failure of either: a join that never completes ends at
  * `timeouts.create`, is kept in the stack as JOINING, and the next `pulumi up` sends it again.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
@@ -137,7 +138,7 @@ const OUTPUTS = outputNames<NetLoadBalancerMemberOutputs>()(["workspaceId", "loa
  * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
  * `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
  */
-export class NetLoadBalancerMember extends pulumi.dynamic.Resource {
+export class NetLoadBalancerMember extends DynamicResource {
   constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("NetLoadBalancerMember"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancerMember");
   }

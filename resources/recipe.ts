@@ -10,7 +10,8 @@
  * Each field's value reaches the commands as the environment variable SVC_FIELDS_<ID>. Install a
  * recipe on an instance with a RecipeInstallation.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
@@ -233,7 +234,7 @@ export interface RecipeArgs extends WorkspaceArgs {
 const OUTPUTS = outputNames<RecipeOutputs>()(["workspaceId", "name", "category", "description", "commands", "icon", "fields", "variables"]);
 
 /** A workspace-owned install script; every change is made in place. */
-export class Recipe extends pulumi.dynamic.Resource {
+export class Recipe extends DynamicResource {
   constructor(name: string, args: RecipeArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Recipe"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Recipe");
   }

@@ -16,7 +16,9 @@
  * A lost install answer cannot be recovered (the API lists no installations), so the error asks
  * to check the instance before running again.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
@@ -179,10 +181,10 @@ const SECRETS = ["fields"] as const;
  * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
  * change re-installs (a new installation replaces the recorded one).
  */
-export class RecipeInstallation extends pulumi.dynamic.Resource {
+export class RecipeInstallation extends DynamicResource {
   constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
     // Field values may be passwords: secret in state whatever the caller passed.
-    const secretArgs = { ...args, fields: pulumi.secret(args.fields ?? {}) };
+    const secretArgs = { ...args, fields: secret(args.fields ?? {}) };
     super(providerFor("RecipeInstallation"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RecipeInstallation");
   }
 }

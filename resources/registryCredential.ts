@@ -21,7 +21,9 @@
  * credential a person stored). With adoptId, the username and password converge with PATCH and
  * `pulumi destroy` deletes it like one this stack created.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -183,10 +185,10 @@ const SECRETS = ["password"] as const;
  * live registry; a credential the workspace already has for the host is adopted, not duplicated.
  * Apps pulling from that registry can no longer pull updates once it is deleted.
  */
-export class RegistryCredential extends pulumi.dynamic.Resource {
+export class RegistryCredential extends DynamicResource {
   constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
-    const secretArgs = { ...args, password: pulumi.secret(args.password) };
+    const secretArgs = { ...args, password: secret(args.password) };
     super(providerFor("RegistryCredential"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RegistryCredential");
   }
 }

@@ -15,7 +15,8 @@
  * without these endpoints it fails with a message saying so. Every field replaces the snapshot
  * (there is no update); snapshots go away with their instance.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
@@ -154,7 +155,7 @@ const OUTPUTS = outputNames<SnapshotOutputs>()(["workspaceId", "instanceId", "di
  * A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
  * Relies on the snapshot endpoints the spec does not show (see the module comment).
  */
-export class Snapshot extends pulumi.dynamic.Resource {
+export class Snapshot extends DynamicResource {
   constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Snapshot"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Snapshot");
   }

@@ -10,7 +10,8 @@
  * There is no update endpoint: every change replaces the key. Deleting a key does not change
  * instances already provisioned.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -159,7 +160,7 @@ export interface SshKeyArgs extends WorkspaceArgs {
 const OUTPUTS = outputNames<SshKeyOutputs>()(["workspaceId", "name", "publicKey", "fingerprint", "uploadedBy", "createdAt"]);
 
 /** A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it. */
-export class SshKey extends pulumi.dynamic.Resource {
+export class SshKey extends DynamicResource {
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("SshKey"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "SshKey");
   }

@@ -6,7 +6,8 @@
  *   PATCH  /v1/vpcs/{vid}               name, description
  *   DELETE /v1/vpcs/{vid}               audit entry; 400 while any instance is attached
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -130,7 +131,7 @@ export interface VpcArgs extends WorkspaceArgs {
 const OUTPUTS = outputNames<VpcOutputs>()(["workspaceId", "name", "description", "range", "vlan", "createdAt"]);
 
 /** A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`. */
-export class Vpc extends pulumi.dynamic.Resource {
+export class Vpc extends DynamicResource {
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Vpc"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Vpc");
   }

@@ -16,7 +16,8 @@
  * An Instance's own `vpcIds` input manages the same memberships: use one or the other for an
  * instance, never both (leave `vpcIds` unset on instances whose VPCs are attached here).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
@@ -139,7 +140,7 @@ const OUTPUTS = outputNames<VpcAttachmentOutputs>()(["instanceId", "vpcId", "pri
  * range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
  * `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
  */
-export class VpcAttachment extends pulumi.dynamic.Resource {
+export class VpcAttachment extends DynamicResource {
   constructor(name: string, args: VpcAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("VpcAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "VpcAttachment");
   }

@@ -10,7 +10,8 @@
  * with whatever it still holds, and can be taken back with `adoptId`). Creating one needs a
  * user-scoped token (a person becomes its OWNER); a workspace or resource token is refused.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -157,7 +158,7 @@ const OUTPUTS = outputNames<WorkspaceOutputs>()(["name", "mfaRequired", "disable
  * removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
  * Its `id` is what workspace-scoped resources take as `workspaceId`.
  */
-export class Workspace extends pulumi.dynamic.Resource {
+export class Workspace extends DynamicResource {
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("Workspace"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Workspace");
   }

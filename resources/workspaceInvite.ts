@@ -18,7 +18,8 @@
  * - an expired invite (seen by `pulumi refresh`) can no longer be accepted: the next `pulumi up`
  *   replaces it with a fresh one (deleting the expired one first).
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -181,7 +182,7 @@ const SECRETS = ["code"] as const;
  * `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
  * the next `pulumi up`. Deleting an accepted invite removes the member.
  */
-export class WorkspaceInvite extends pulumi.dynamic.Resource {
+export class WorkspaceInvite extends DynamicResource {
   constructor(name: string, args: WorkspaceInviteArgs, opts?: pulumi.CustomResourceOptions) {
     super(providerFor("WorkspaceInvite"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "WorkspaceInvite");
   }
