@@ -345,8 +345,8 @@ async function receiveUpload(ctx: RouteContext) {
   verifyUploadUrl(ctx, image);
   const expected = image.upload.maxSizeBytes;
   if (received !== expected) {
-    // The image keeps waiting: the URL stays usable for a correct upload until it expires.
-    ctx.store.t.images.update(image.id, { upload: { ...image.upload, received } });
+    // The image keeps waiting: the URL stays usable for a correct upload until it expires
+    // (and a failed request changes nothing, so there is nothing to record).
     throw badRequest(`Upload must be exactly ${expected} bytes; received ${received}`, [{ field: "(body)", message: `expected ${expected} bytes, received ${received}` }]);
   }
   ctx.store.t.images.update(image.id, { size: received, upload: { ...image.upload, used: true, received } });
