@@ -5,8 +5,8 @@
  * POST /_emulator/settings) before they are stored; the password is stored encrypted and never
  * returned.
  */
-import { canonicalRegistryHost } from "../../provider/registryHost";
 import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
+import { canonicalRegistryHost } from "../registryHost";
 import { z } from "zod";
 import type { Domain } from "../core/domain";
 import { badRequest, fieldError, notFound } from "../core/errors";
@@ -35,7 +35,7 @@ declare module "../core/store" {
   }
 }
 
-// Host canonicalisation (part 1, Registry credential): shared with the provider.
+// Host canonicalisation (part 1, Registry credential): the emulator's own, independent of the provider's.
 export { canonicalRegistryHost };
 
 // ---------------------------------------------------------------------------------------------
