@@ -23,7 +23,7 @@ import { defineWorkflowEffect } from "../core/workflows";
 import { onHook } from "../core/hooks";
 import { workflowData, workflowWithResource } from "../core/choices";
 import { formatCidr, parseCidr } from "../network";
-import { loadInstance } from "./instances";
+import { loadInstance } from "../domain/instances";
 
 const TYPES = ["IPv4", "IPv6"] as const;
 const PROTOCOLS = ["TCP", "UDP", "ICMP"] as const;

@@ -21,7 +21,7 @@ import { accepted, noContent, ok, okEmpty, type RouteContext } from "../core/rou
 import type { Services } from "../core/services";
 import { contains, parseWith, pathId, queryBool, queryEnum, queryIds, queryList, zId, zInt } from "../core/validation";
 import { defineWorkflowEffect } from "../core/workflows";
-import { applyStagedUpgrades, setOnline } from "./instances";
+import { applyStagedUpgrades, setOnline } from "../domain/instanceLifecycle";
 import { RESOURCE_STATES, type DiskRow, type ImageKind, type ImageRow, type InstanceRow, type WorkflowOutcome, type WorkflowRow } from "../model";
 
 const IMAGE_KINDS = ["TEMPLATE", "BACKUP", "ISO"] as const;

@@ -15,7 +15,8 @@ import { audit, type Services } from "../core/services";
 import { parseWith, zId } from "../core/validation";
 import { defineWorkflowEffect } from "../core/workflows";
 import type { FloatingIpRow, InstanceRow } from "../model";
-import { allocateFloatingIp, checkIpQuota, floatingIpView, loadInstance, releaseFloatingIp } from "./instances";
+import { loadInstance } from "../domain/instances";
+import { allocateFloatingIp, checkIpQuota, floatingIpView, releaseFloatingIp } from "../domain/floatingIps";
 
 type Family = FloatingIpRow["family"];
 

@@ -27,8 +27,8 @@ import { onHook } from "../core/hooks";
 import { formatIp, parseIp } from "../network";
 import type { NetLbMemberRow, NetLbRow } from "../model";
 import { instanceSummary } from "./netcommands";
-import { filterInstances, loadInstance } from "./instances";
-import { workspaceSummary } from "./catalog";
+import { filterInstances, loadInstance } from "../domain/instances";
+import { workspaceSummary } from "../domain/catalog";
 
 const READ: AccessNeed = { grant: ["NET_BALANCER", "READ"] };
 const WRITE: AccessNeed = { role: "EDITOR", grant: ["NET_BALANCER", "WRITE"] };
@@ -235,7 +235,7 @@ function deleteMember(locate: Locate) {
   };
 }
 
-/** The instance area drops memberships of a deleted instance; repeated here, idempotently. */
+/** A deleted instance leaves every load balancer: the one place its memberships are removed. */
 onHook("instance.deleted", (services, event) => {
   for (const m of services.store.t.netLbMembers.filter((m) => m.instanceId === event.instanceId)) services.store.t.netLbMembers.delete(m.id);
 });
