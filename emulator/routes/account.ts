@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import type { Domain } from "../core/domain";
-import { redeemCoupon } from "./billing";
+import { redeemCoupon } from "../domain/coupons";
 import { hashSecret } from "../core/auth";
 import { ApiError, badRequest, conflict, fieldError, unauthorized, forbidden } from "../core/errors";
 import { paginate } from "../core/paging";
