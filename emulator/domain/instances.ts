@@ -82,6 +82,11 @@ export function buildIndex(services: Services, only?: string): InstanceIndex {
 const byId = (a: { id: string }, b: { id: string }) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0);
 const byCreated = (a: { created: string; id: string }, b: { created: string; id: string }) => a.created.localeCompare(b.created) || byId(a, b);
 
+/** Instance summary embedded in other resources (part 1: summaries carry id and name). */
+export function instanceSummary(instance: InstanceRow): { id: string; name: string } {
+  return { id: instance.id, name: instance.name };
+}
+
 function summary<T extends { id: string; name: string }>(row: T | undefined): { id: string; name: string } | null {
   return row ? { id: row.id, name: row.name } : null;
 }

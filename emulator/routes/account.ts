@@ -18,9 +18,9 @@ import type { Row } from "../core/store";
 import { newTotpSecret, otpauthUri, verifyTotp } from "../core/totp";
 import { parseWith } from "../core/validation";
 import type { MailKind, UserRow } from "../model";
-import { issueSession, resolveUserParam, revokeSessions, tokenView } from "./tokens";
-import { acceptInvite, findInviteByCode, inviteListOptions, inviteView, pendingInvitesFor } from "./invites";
-import { createWorkspace, requireUserSubject } from "./workspaces";
+import { issueSession, resolveUserParam, revokeSessions, tokenView } from "../domain/tokens";
+import { acceptInvite, findInviteByCode, inviteListOptions, inviteView, pendingInvitesFor } from "../domain/invites";
+import { createWorkspace, requireUserSubject } from "../domain/workspaces";
 
 const HOUR_MS = 3_600_000;
 /** Name of the workspace registration creates (a "not shown" choice; 4 to 32 characters). */

@@ -27,7 +27,7 @@ import { contains, parseWith, pathId, queryBool, queryEnum, queryIds, zId, zInt 
 import { defineWorkflowEffect } from "../core/workflows";
 import { onHook } from "../core/hooks";
 import { formatCidr, parseCidr } from "../network";
-import { instanceSummary } from "./netcommands";
+import { instanceSummary } from "../domain/instances";
 
 export interface BgpConfigRow extends Row {
   workspaceId: string;

@@ -14,23 +14,15 @@ import { accepted, ok, type RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
 import { parseWith, zId } from "../core/validation";
 import { defineWorkflowEffect } from "../core/workflows";
-import type { FloatingIpRow, InstanceRow } from "../model";
-import { loadInstance } from "../domain/instances";
+import type { FloatingIpRow } from "../model";
+import { instanceSummary, loadInstance } from "../domain/instances";
 import { allocateFloatingIp, checkIpQuota, floatingIpView, releaseFloatingIp } from "../domain/floatingIps";
 
 type Family = FloatingIpRow["family"];
 
-// ---------------------------------------------------------------------------------------------
-// Helpers shared by the networking areas (firewall, VPCs, load balancers, BGP).
-
-/** Instance summary embedded in other resources (part 1: summaries carry id and name). */
-export function instanceSummary(instance: InstanceRow): { id: string; name: string } {
-  return { id: instance.id, name: instance.name };
-}
-
-// The instance loader (404 missing or invisible, 403 role/grant) and the floating IP object
-// (id, address, family, ddos, protected, instance_id, instance, workspace, created) are the
-// compute area's (routes/instances.ts), so both areas answer with one shape.
+// The instance loader and summary (404 missing or invisible, 403 role/grant) and the floating
+// IP object are the compute areas' (domain/instances.ts, domain/floatingIps.ts), so every area
+// answers with one shape.
 
 // ---------------------------------------------------------------------------------------------
 // attach-ip / detach-ip

@@ -26,8 +26,7 @@ import { defineWorkflowEffect } from "../core/workflows";
 import { onHook } from "../core/hooks";
 import { formatIp, parseIp } from "../network";
 import type { NetLbMemberRow, NetLbRow } from "../model";
-import { instanceSummary } from "./netcommands";
-import { filterInstances, loadInstance } from "../domain/instances";
+import { filterInstances, instanceSummary, loadInstance } from "../domain/instances";
 import { workspaceSummary } from "../domain/catalog";
 
 const READ: AccessNeed = { grant: ["NET_BALANCER", "READ"] };

@@ -15,7 +15,7 @@ import { created, noContent, ok, type RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
 import type { Row } from "../core/store";
 import { contains, parseWith, pathId, queryIds } from "../core/validation";
-import { loadWorkspaceRow, userRef, workspaceRef } from "./workspaces";
+import { loadWorkspaceRow, userRef, workspaceRef } from "../domain/workspaces";
 
 export interface RegistryRow extends Row {
   workspaceId: string;

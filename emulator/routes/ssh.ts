@@ -12,7 +12,7 @@ import { accepted, created, ok, type RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
 import type { Row } from "../core/store";
 import { contains, parseWith, pathId, queryIds } from "../core/validation";
-import { loadWorkspaceRow, userRef, workspaceRef } from "./workspaces";
+import { loadWorkspaceRow, userRef, workspaceRef } from "../domain/workspaces";
 
 export interface SshKeyRow extends Row {
   workspaceId: string;

@@ -1,67 +1,17 @@
 /**
  * Part 1 Workspaces: list, create, read, update, quota and topology.
- *
- * This module is also the base layer of the part 1 areas (tokens, account, invites, SSH keys,
- * registries import from it): the user/workspace summary shapes, creating a workspace with its
- * OWNER membership, and the "user token only" check for account-level actions.
+ * The shared part 1 helpers (summaries, loading, creating a workspace, the user-token check)
+ * are the area's domain (domain/workspaces.ts).
  */
 import { z } from "zod";
 import type { Domain } from "../core/domain";
-import { conflict, forbidden, notFound } from "../core/errors";
+import { conflict, forbidden } from "../core/errors";
 import { paginate } from "../core/paging";
 import { created, ok, type RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
-import { contains, parseWith, pathId } from "../core/validation";
-import { DEFAULT_QUOTA, type Role, type UserRow, type WorkspaceRow } from "../model";
-
-// ---------------------------------------------------------------------------------------------
-// Shared helpers for the part 1 areas.
-
-/** Embedded user summary (token user/created_by, invite user, SSH key user): a "not shown" choice. */
-export function userRef(user: UserRow | undefined): { id: string; name: string } | null {
-  return user ? { id: user.id, name: user.name } : null;
-}
-
-/** Embedded workspace summary (part 1, Workspace: "summary objects embedded in other resources carry id and name"). */
-export function workspaceRef(ws: WorkspaceRow | undefined): { id: string; name: string } | null {
-  return ws ? { id: ws.id, name: ws.name } : null;
-}
-
-/**
- * Account-level actions (workspaces, invites accepted, tokens of a user, profile changes) act for
- * a person, so they need a USER-subject token; a workspace or resource token is refused.
- */
-export function requireUserSubject(ctx: RouteContext): UserRow {
-  if (ctx.principal.token.subject !== "USER") {
-    throw forbidden("This action needs a user token; workspace and resource tokens cannot act on accounts");
-  }
-  return ctx.principal.user;
-}
-
-/** Loads a workspace by path id; a missing row answers 404 like an invisible one. */
-export function loadWorkspaceRow(ctx: RouteContext, param: string | undefined, name = "id"): WorkspaceRow {
-  const ws = ctx.store.t.workspaces.get(pathId(param, name));
-  if (!ws) throw notFound("Workspace");
-  return ws;
-}
-
-/** A new workspace owned by `owner`, with the default quota and an OWNER membership. */
-export function createWorkspace(services: Services, owner: UserRow, name: string): WorkspaceRow {
-  const { store, clock } = services;
-  const ws = store.t.workspaces.insert({
-    id: store.newId(),
-    name,
-    ownerId: owner.id,
-    flags: [],
-    mfaRequired: false,
-    disableSshPassword: false,
-    privateCloud: false,
-    quota: { ...DEFAULT_QUOTA },
-    created: clock.iso(),
-  });
-  store.t.memberships.insert({ id: store.newId(), workspaceId: ws.id, userId: owner.id, role: "OWNER", inviteId: null });
-  return ws;
-}
+import { contains, parseWith } from "../core/validation";
+import type { Role, UserRow, WorkspaceRow } from "../model";
+import { createWorkspace, loadWorkspaceRow, requireUserSubject, userRef } from "../domain/workspaces";
 
 // ---------------------------------------------------------------------------------------------
 // Views.
