@@ -4,11 +4,12 @@
  * the invite mail within seven days and becomes a member. Registration and the account area
  * accept invites through `acceptInvite`.
  */
-import { hashSecret } from "../core/auth";
-import { conflict, forbidden } from "../core/errors";
-import { audit, type Services } from "../core/services";
+import { hashSecret, roleRank } from "../core/auth";
+import { conflict, forbidden, notFound } from "../core/errors";
+import type { RouteContext } from "../core/router";
+import { audit, sendMail, type Services } from "../core/services";
 import type { Row } from "../core/store";
-import type { UserRow } from "../model";
+import type { Role, UserRow, WorkspaceRow } from "../model";
 import { userRef, workspaceRef } from "./workspaces";
 
 /** OWNER is never assignable by invite (part 1, Invite). */
@@ -111,3 +112,93 @@ export const inviteListOptions = {
   sortable: { created: (i: InviteRow) => i.created, expires: (i: InviteRow) => i.expires, email: (i: InviteRow) => i.email },
   defaultSort: { field: "created", dir: "desc" as const },
 };
+
+// ---------------------------------------------------------------------------------------------
+// Changes
+
+/** "A role cannot be assigned by invite at or above the assigner's own level" (part 1, Authentication 5). */
+function requireLowerThan(callerRole: Role, role: Role, what: string): void {
+  if (roleRank(role) >= roleRank(callerRole)) {
+    throw forbidden(`${what} must be lower than your own role (${callerRole})`);
+  }
+}
+
+export function loadInvite(services: Services, id: string): InviteRow {
+  const invite = services.store.t.invites.get(id);
+  if (!invite) throw notFound("Invite");
+  return invite;
+}
+
+/** The invite is addressed to the caller (their own invite). */
+export function isOwnInvite(ctx: RouteContext, invite: InviteRow): boolean {
+  const me = ctx.principal.user;
+  return invite.acceptedById === me.id || invite.email === me.email.toLowerCase();
+}
+
+/** Readable by members of its workspace and by the person it is addressed to. */
+export function requireReadable(ctx: RouteContext, invite: InviteRow): void {
+  if (!(ctx.principal.token.subject === "USER" && isOwnInvite(ctx, invite))) {
+    ctx.access(invite.workspaceId, { grant: ["WORKSPACE", "READ"] });
+  }
+}
+
+/** A new invite (the route checked the caller's role, `callerRole`): the code goes out by mail and in this answer only. */
+export function createInvite(ctx: RouteContext, ws: WorkspaceRow, callerRole: Role, body: { email: string; access_level: InviteRole }): { invite: InviteRow; code: string } {
+  requireLowerThan(callerRole, body.access_level, "access_level");
+  const email = body.email.toLowerCase();
+  const t = ctx.store.t;
+  const member = t.memberships.find((m) => m.workspaceId === ws.id && t.users.get(m.userId)?.email.toLowerCase() === email);
+  if (member) throw conflict(`${email} is already a member of this workspace`);
+  if (t.invites.find((i) => i.workspaceId === ws.id && i.email === email && inviteState(ctx.services, i) === "PENDING")) {
+    throw conflict(`A pending invite for ${email} already exists in this workspace`);
+  }
+  const code = ctx.store.rng.alnum(32);
+  const now = ctx.clock.now(); // one instant for created and expires, so the lifetime is exact
+  const invite = t.invites.insert({
+    id: ctx.store.newId(),
+    workspaceId: ws.id,
+    creatorId: ctx.principal.user.id,
+    email,
+    role: body.access_level,
+    codeHash: hashSecret(code),
+    expires: ctx.clock.iso(now + INVITE_LIFETIME_MS),
+    state: "PENDING",
+    acceptedById: null,
+    acceptedAt: null,
+    created: ctx.clock.iso(now),
+  });
+  sendMail(ctx.services, email, "INVITE", code);
+  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "invite.create", target: { kind: "INVITE", id: invite.id } });
+  return { invite, code };
+}
+
+/** PATCH access_level (the route checked the caller's role): an accepted invite's membership changes with it. */
+export function changeInviteRole(ctx: RouteContext, invite: InviteRow, callerRole: Role, body: { access_level: InviteRole }): InviteRow {
+  if (isOwnInvite(ctx, invite)) throw forbidden("You cannot edit your own invite");
+  requireLowerThan(callerRole, body.access_level, "access_level");
+  // Choice: an invite already at or above the caller's level is not theirs to change either.
+  requireLowerThan(callerRole, invite.role, "The invite's current access_level");
+  if (inviteState(ctx.services, invite) === "EXPIRED") throw conflict("This invite has expired");
+  const t = ctx.store.t;
+  t.invites.update(invite.id, { role: body.access_level });
+  // An accepted invite carries the member's role: the change applies to the membership at once.
+  const membership = t.memberships.find((m) => m.inviteId === invite.id);
+  if (membership) t.memberships.update(membership.id, { role: body.access_level });
+  audit(ctx.services, { workspaceId: invite.workspaceId, actorId: ctx.principal.user.id, action: "invite.update", target: { kind: "INVITE", id: invite.id } });
+  return invite;
+}
+
+/** DELETE: the accepted member loses access at once; never the last membership record of the workspace. */
+export function deleteInvite(ctx: RouteContext, invite: InviteRow, callerRole: Role): void {
+  // Choice: removing a member at or above your own level is refused, except leaving through your own invite.
+  if (!isOwnInvite(ctx, invite)) requireLowerThan(callerRole, invite.role, "The invite's access_level");
+  const t = ctx.store.t;
+  const membership = t.memberships.find((m) => m.inviteId === invite.id);
+  if (membership) {
+    const members = t.memberships.count((m) => m.workspaceId === invite.workspaceId);
+    if (members <= 1) throw conflict("This invite holds the last membership record of the workspace and cannot be deleted");
+    t.memberships.delete(membership.id);
+  }
+  t.invites.delete(invite.id);
+  audit(ctx.services, { workspaceId: invite.workspaceId, actorId: ctx.principal.user.id, action: "invite.delete", target: { kind: "INVITE", id: invite.id } });
+}
