@@ -5,8 +5,8 @@
  */
 import type { Services } from "./core/services";
 
-export { parseIp, formatIp, parseCidr, formatCidr, cidrContains, isRfc1918, type Cidr } from "../provider/cidr";
-import { parseCidr, formatIp } from "../provider/cidr";
+export { parseIp, formatIp, parseCidr, formatCidr, cidrContains, isRfc1918, type Cidr } from "./cidr";
+import { parseCidr, formatIp } from "./cidr";
 
 /**
  * The next free host address in a VPC range (skipping the network address, the first host,

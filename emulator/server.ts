@@ -2,8 +2,9 @@
  * The emulator's HTTP server: a fastify app that mounts every route table of the API under /v1
  * and the test controls under /_emulator, with one request pipeline:
  *
- *   advance workflows -> rate limit -> injected faults -> authenticate -> handler
- *   -> persist (--state) -> log -> (injected connection drop)
+ *   advance workflows -> rate limit -> injected faults -> authenticate -> handler (atomic:
+ *   a handler that throws leaves the store as it was) -> persist (--state) -> log
+ *   -> (injected connection drop)
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Readable } from "node:stream";
@@ -229,7 +230,7 @@ export function buildApp(services: Services, reset: () => void, routes: RouteDef
             principal = authenticate(services, request.headers.authorization, request.ip);
           }
           const ctx = makeContext(services, request, principal, state.faults);
-          const result = await route.handler(ctx);
+          const result = await services.store.atomically(() => route.handler(ctx));
           persist(services);
           if (state.faults.dropAfterWrite) {
             // The write is committed; the client never hears about it.

@@ -68,3 +68,13 @@ export class Rng {
     [this.a, this.b, this.c, this.d] = s;
   }
 }
+
+/** A small stable hash of a string, for deterministic "live" figures. */
+export function stableHash(text: string): number {
+  let h = 2166136261;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 16777619) >>> 0;
+  }
+  return h >>> 0;
+}

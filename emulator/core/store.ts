@@ -8,6 +8,7 @@
  *
  * so each area of the API keeps its row types next to its routes.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { Rng } from "./rng";
@@ -21,14 +22,20 @@ export interface Row {
   seed?: boolean;
 }
 
+/** Called before a table changes a row (the store journals it and marks itself dirty). */
+type BeforeWrite = (table: Table<Row>, id: string, op: "insert" | "update" | "delete") => void;
+
 export class Table<T extends Row> {
   readonly rows = new Map<string, T>();
+
+  constructor(private readonly beforeWrite: BeforeWrite = () => undefined) {}
 
   get(id: string | undefined | null): T | undefined {
     return id == null ? undefined : this.rows.get(String(id));
   }
 
   insert(row: T): T {
+    this.beforeWrite(this as unknown as Table<Row>, row.id, "insert");
     this.rows.set(row.id, row);
     return row;
   }
@@ -36,11 +43,13 @@ export class Table<T extends Row> {
   update(id: string, patch: Partial<T>): T {
     const row = this.rows.get(id);
     if (!row) throw new Error(`internal: update of missing row ${id}`);
+    this.beforeWrite(this as unknown as Table<Row>, id, "update");
     Object.assign(row, patch);
     return row;
   }
 
   delete(id: string): boolean {
+    this.beforeWrite(this as unknown as Table<Row>, id, "delete");
     return this.rows.delete(id);
   }
 
@@ -82,6 +91,20 @@ interface PersistedState {
   tables: Record<string, Row[]>;
 }
 
+/**
+ * What one request changed, so that a handler that throws can be undone: each row as it was
+ * before its first change (undefined: it did not exist), a table's row order when a row was
+ * deleted, and the identifiers issued.
+ */
+interface Journal {
+  rows: Map<Table<Row>, Map<string, Row | undefined>>;
+  order: Map<Table<Row>, string[]>;
+  issuedIds: string[];
+  rng: [number, number, number, number];
+  sequence: number;
+  dirty: boolean;
+}
+
 export class Store {
   readonly rng: Rng;
   private readonly tables = new Map<string, Table<Row>>();
@@ -89,6 +112,8 @@ export class Store {
   private sequence = 0;
   /** Set by any write; the server flushes to the state file after a request that wrote. */
   dirty = false;
+  /** The journal of the request running in this async context (see `atomically`). */
+  private readonly journals = new AsyncLocalStorage<Journal>();
 
   /** Typed access to every table: `store.t.disks.get(id)`. */
   readonly t: TableMap;
@@ -106,18 +131,72 @@ export class Store {
   table(name: string): Table<Row> {
     let table = this.tables.get(name);
     if (!table) {
-      table = new Table<Row>();
-      // Any insert/update/delete marks the store dirty for persistence.
-      const markDirty = <A extends unknown[], R>(fn: (...args: A) => R) => (...args: A): R => {
-        this.dirty = true;
-        return fn(...args);
-      };
-      table.insert = markDirty(table.insert.bind(table));
-      table.update = markDirty(table.update.bind(table));
-      table.delete = markDirty(table.delete.bind(table));
+      table = new Table<Row>((changed, id, op) => this.beforeWrite(changed, id, op));
       this.tables.set(name, table);
     }
     return table;
+  }
+
+  /** Any insert/update/delete marks the store dirty for persistence and, inside `atomically`, is journaled. */
+  private beforeWrite(table: Table<Row>, id: string, op: "insert" | "update" | "delete"): void {
+    this.dirty = true;
+    const journal = this.journals.getStore();
+    if (!journal) return;
+    let before = journal.rows.get(table);
+    if (!before) journal.rows.set(table, (before = new Map()));
+    const current = table.rows.get(id);
+    if (!before.has(id)) before.set(id, current === undefined ? undefined : structuredClone(current));
+    if (op === "delete" && current !== undefined && !journal.order.has(table)) journal.order.set(table, [...table.rows.keys()]);
+  }
+
+  /**
+   * Runs one request's handler as a single change: when it throws, every row it inserted,
+   * updated or deleted is as it was, so a failed request leaves nothing behind (nor in the
+   * --state file). Rows change only through insert/update/delete, which is what makes the
+   * journal complete. A handler that finished synchronously also gets the id generator back;
+   * one that awaited (uploads) may have shared it with other requests meanwhile, so the
+   * identifiers it drew are simply never issued.
+   */
+  atomically<R>(fn: () => R | Promise<R>): Promise<R> {
+    const journal: Journal = { rows: new Map(), order: new Map(), issuedIds: [], rng: this.rng.save(), sequence: this.sequence, dirty: this.dirty };
+    let result: R | Promise<R>;
+    try {
+      result = this.journals.run(journal, fn);
+    } catch (err) {
+      this.rollback(journal, true);
+      return Promise.reject(err);
+    }
+    if (!(result instanceof Promise)) return Promise.resolve(result);
+    return result.catch((err: unknown) => {
+      this.rollback(journal, false);
+      throw err;
+    });
+  }
+
+  private rollback(journal: Journal, alone: boolean): void {
+    for (const [table, before] of journal.rows) {
+      for (const [id, row] of before) {
+        const current = table.rows.get(id);
+        if (row === undefined) table.rows.delete(id);
+        else if (current) {
+          // Restored in place: the handler may have handed the object to others (views, caches).
+          for (const key of Object.keys(current)) delete (current as unknown as Record<string, unknown>)[key];
+          Object.assign(current, row);
+        } else table.rows.set(id, row);
+      }
+      const order = journal.order.get(table);
+      if (order) {
+        const rows = new Map(table.rows);
+        table.rows.clear();
+        for (const id of order) if (rows.has(id)) table.rows.set(id, rows.get(id)!);
+      }
+    }
+    if (alone) {
+      for (const id of journal.issuedIds) this.usedIds.delete(id);
+      this.rng.restore(journal.rng);
+      this.sequence = journal.sequence;
+      this.dirty = journal.dirty;
+    }
   }
 
   tableNames(): string[] {
@@ -126,6 +205,12 @@ export class Store {
 
   /** A new unique identifier, as a decimal string (identifiers are strings everywhere inside the emulator). */
   newId(): string {
+    const id = this.nextId();
+    this.journals.getStore()?.issuedIds.push(id);
+    return id;
+  }
+
+  private nextId(): string {
     if (this.idMode === "small") {
       let id: string;
       do id = String(++this.sequence);

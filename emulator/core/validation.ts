@@ -75,6 +75,15 @@ export function queryEnum<T extends string>(value: unknown, name: string, allowe
   return value as T;
 }
 
+/** A repeatable enum query parameter (`?state=PENDING&state=FAILED` or comma separated). */
+export function queryEnumList<T extends string>(value: unknown, name: string, allowed: readonly T[]): T[] {
+  const items = queryList(value);
+  for (const item of items) {
+    if (!allowed.includes(item as T)) throw badRequest(`Invalid query: ${name} must be one of ${allowed.join(", ")}`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
+  }
+  return items as T[];
+}
+
 /** Case-insensitive substring match, for name/description filters and `q`. */
 export function contains(haystack: string | null | undefined, needle: unknown): boolean {
   if (needle === undefined || needle === "") return true;

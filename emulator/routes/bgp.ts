@@ -1,95 +1,39 @@
 /**
- * Part 3 BGP: at most one configuration per workspace, and the prefixes it announces.
+ * Part 3 BGP, the HTTP side: request schemas, the prefix list and the route table. The rules
+ * (one configuration per workspace, prefixes, the encrypted session password, access) are the
+ * area's domain (domain/bgp.ts).
  *
  * - GET /v1/workspaces/{wid}/bgp: `{ data: {id, asn, instance, max_prefixes}, live: {password} }`,
  *   404 until a configuration exists; PATCH creates it when missing; DELETE removes it and every
  *   prefix (200, no body).
  * - Prefixes: list (ADMINISTRATOR), POST (all four fields), PUT (replaces), DELETE (200, no
  *   body; the withdrawal is asynchronous: the entry stays listed until its workflow completes).
- *   Prefix `id` is an integer in responses (a bigint, written exactly above 2^53).
- *
- * Access: reads need the WORKSPACE READ grant; every mutation needs the ADMINISTRATOR role and
- * WORKSPACE WRITE. The prefix list is marked "Administrator" in its row of the spec (while the
- * section's preamble says lists need read): it needs the ADMINISTRATOR role.
- *
- * The session password is stored encrypted (AES-256-GCM) and only decrypted into live.password.
  */
-import { createCipheriv, createDecipheriv, createHash } from "node:crypto";
 import { z } from "zod";
 import type { Domain } from "../core/domain";
-import type { Row } from "../core/store";
 import type { AccessNeed } from "../core/auth";
-import { badRequest, conflict, fieldError, notFound } from "../core/errors";
 import { created, ok, okEmpty, type RouteContext } from "../core/router";
-import type { Services } from "../core/services";
 import { paginate } from "../core/paging";
 import { contains, parseWith, pathId, queryBool, queryEnum, queryIds, zId, zInt } from "../core/validation";
-import { defineWorkflowEffect } from "../core/workflows";
-import { onHook } from "../core/hooks";
-import { formatCidr, parseCidr } from "../network";
-import { instanceSummary } from "./netcommands";
-
-export interface BgpConfigRow extends Row {
-  workspaceId: string;
-  asn: number | null;
-  /** `enc:v1:<iv>:<tag>:<ciphertext>` (base64); never the plaintext. */
-  passwordEncrypted: string | null;
-  instanceId: string | null;
-  maxPrefixes: number;
-  created: string;
-}
-
-const SOURCES = ["MANUAL"] as const;
-const COMMUNITIES = ["DEFAULT", "PROTECTED"] as const;
-
-export interface BgpPrefixRow extends Row {
-  workspaceId: string;
-  configId: string;
-  /** Canonical CIDR. */
-  prefix: string;
-  source: (typeof SOURCES)[number];
-  enabled: boolean;
-  community: (typeof COMMUNITIES)[number];
-  /** AVAILABLE while announced; DELETING while the withdrawal workflow runs. */
-  state: "AVAILABLE" | "DELETING";
-  created: string;
-}
-
-declare module "../core/store" {
-  interface Tables {
-    bgpConfigs: BgpConfigRow;
-    bgpPrefixes: BgpPrefixRow;
-  }
-}
-
-const READ: AccessNeed = { grant: ["WORKSPACE", "READ"] };
-const ADMIN_READ: AccessNeed = { role: "ADMINISTRATOR", grant: ["WORKSPACE", "READ"] };
-const ADMIN_WRITE: AccessNeed = { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] };
-
-/** max_prefixes of a configuration created without one (not shown; chosen). */
-const DEFAULT_MAX_PREFIXES = 100;
-
-// ---------------------------------------------------------------------------------------------
-// Password encryption at rest. The key is fixed for the emulator so persisted state stays readable.
-
-const KEY = createHash("sha256").update("pulumi-svc emulator: BGP session passwords").digest();
-
-function encrypt(services: Services, plaintext: string): string {
-  const iv = Buffer.from(services.store.rng.hex(24), "hex");
-  const cipher = createCipheriv("aes-256-gcm", KEY, iv);
-  const body = Buffer.concat([cipher.update(plaintext, "utf8"), cipher.final()]);
-  return ["enc", "v1", iv.toString("base64"), cipher.getAuthTag().toString("base64"), body.toString("base64")].join(":");
-}
-
-function decrypt(sealed: string): string {
-  const [, , iv, tag, body] = sealed.split(":");
-  const decipher = createDecipheriv("aes-256-gcm", KEY, Buffer.from(iv, "base64"));
-  decipher.setAuthTag(Buffer.from(tag, "base64"));
-  return Buffer.concat([decipher.update(Buffer.from(body, "base64")), decipher.final()]).toString("utf8");
-}
-
-// ---------------------------------------------------------------------------------------------
-// Configuration
+import { parseCidr } from "../network";
+import {
+  configView,
+  createPrefix,
+  deleteConfig,
+  loadPrefix,
+  prefixView,
+  replacePrefix,
+  requireConfig,
+  updateConfig,
+  withdrawPrefix,
+  BGP_ADMIN_READ,
+  BGP_ADMIN_WRITE,
+  BGP_READ,
+  COMMUNITIES,
+  SOURCES,
+  type BgpConfigRow,
+  type BgpPrefixRow,
+} from "../domain/bgp";
 
 const UpdateConfig = z.object({
   asn: zInt.pipe(z.number().min(1, "must be from 1 to 4294967295").max(4294967295, "must be from 1 to 4294967295")).optional(),
@@ -98,31 +42,12 @@ const UpdateConfig = z.object({
   max_prefixes: zInt.pipe(z.number().min(1, "must be at least 1")).optional(),
 });
 
-/** Fetch shape (part 3): `data` (id, asn, instance, max_prefixes) and `live` (password; null when none set). */
-function configView(services: Services, config: BgpConfigRow) {
-  const instance = config.instanceId ? services.store.t.instances.get(config.instanceId) : undefined;
-  return {
-    data: { id: config.id, asn: config.asn, instance: instance ? instanceSummary(instance) : null, max_prefixes: config.maxPrefixes },
-    live: { password: config.passwordEncrypted ? decrypt(config.passwordEncrypted) : null },
-  };
-}
-
-const configOf = (services: Services, workspaceId: string) => services.store.t.bgpConfigs.find((c) => c.workspaceId === workspaceId);
-
-function requireConfig(ctx: RouteContext, workspaceId: string): BgpConfigRow {
-  const config = configOf(ctx.services, workspaceId);
-  if (!config) throw notFound("BGP configuration");
-  return config;
-}
-
-/** The BGP endpoint must be an instance of the workspace: 404 when unknown or invisible, 400 when elsewhere. */
-function endpointInstance(ctx: RouteContext, workspaceId: string, id: string): string {
-  const instance = ctx.store.t.instances.get(id);
-  if (!instance) throw notFound("Instance");
-  ctx.access(instance.workspaceId);
-  if (instance.workspaceId !== workspaceId) throw fieldError("instance_id", "must be an instance of this workspace");
-  return instance.id;
-}
+const PrefixInput = z.object({
+  prefix: z.string().refine((v) => v.includes("/") && parseCidr(v) !== null, "must be a CIDR such as 203.0.113.0/24 or 2001:db8::/48"),
+  source: z.enum(SOURCES),
+  enabled: z.boolean(),
+  community: z.enum(COMMUNITIES),
+});
 
 function workspaceParam(ctx: RouteContext, need: AccessNeed): string {
   const wid = pathId(ctx.params.wid, "wid");
@@ -130,63 +55,8 @@ function workspaceParam(ctx: RouteContext, need: AccessNeed): string {
   return wid;
 }
 
-function getConfig(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, READ);
-  return ok(configView(ctx.services, requireConfig(ctx, wid)));
-}
-
-function patchConfig(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, ADMIN_WRITE);
-  const body = parseWith(UpdateConfig, ctx.body ?? {});
-  const patch: Partial<BgpConfigRow> = {};
-  if (body.asn !== undefined) patch.asn = body.asn;
-  if (body.password !== undefined) patch.passwordEncrypted = encrypt(ctx.services, body.password);
-  if (body.instance_id !== undefined) patch.instanceId = body.instance_id === null ? null : endpointInstance(ctx, wid, body.instance_id);
-  if (body.max_prefixes !== undefined) patch.maxPrefixes = body.max_prefixes;
-  const existing = configOf(ctx.services, wid);
-  const config = existing
-    ? ctx.store.t.bgpConfigs.update(existing.id, patch)
-    : ctx.store.t.bgpConfigs.insert({
-        id: ctx.store.newId(),
-        workspaceId: wid,
-        asn: null,
-        passwordEncrypted: null,
-        instanceId: null,
-        maxPrefixes: DEFAULT_MAX_PREFIXES,
-        created: ctx.clock.iso(),
-        ...patch,
-      });
-  return ok(configView(ctx.services, config));
-}
-
-function deleteConfig(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, ADMIN_WRITE);
-  const config = requireConfig(ctx, wid);
-  for (const p of ctx.store.t.bgpPrefixes.filter((p) => p.configId === config.id)) ctx.store.t.bgpPrefixes.delete(p.id);
-  ctx.store.t.bgpConfigs.delete(config.id);
-  return okEmpty();
-}
-
-// ---------------------------------------------------------------------------------------------
-// Prefixes
-
-const PrefixInput = z.object({
-  prefix: z.string().refine((v) => v.includes("/") && parseCidr(v) !== null, "must be a CIDR such as 203.0.113.0/24 or 2001:db8::/48"),
-  source: z.enum(SOURCES),
-  enabled: z.boolean(),
-  community: z.enum(COMMUNITIES),
-});
-type PrefixInput = z.infer<typeof PrefixInput>;
-
-/** Prefix entry (part 3): id is an integer, so a bigint here (exact above 2^53 in the JSON). */
-function prefixView(p: BgpPrefixRow) {
-  return { id: BigInt(p.id), prefix: p.prefix, source: p.source, enabled: p.enabled, community: p.community };
-}
-
-const prefixFields = (b: PrefixInput) => ({ prefix: formatCidr(parseCidr(b.prefix)!), source: b.source, enabled: b.enabled, community: b.community });
-
 function listPrefixes(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, ADMIN_READ);
+  const wid = workspaceParam(ctx, BGP_ADMIN_READ);
   const ids = new Set(queryIds(ctx.query.id, "id"));
   const source = queryEnum(ctx.query.source, "source", SOURCES);
   const enabled = queryBool(ctx.query.enabled, "enabled");
@@ -201,80 +71,58 @@ function listPrefixes(ctx: RouteContext) {
   return ok(paginate(rows, ctx.query, prefixView, { id: (p) => p.id, sortable: { prefix: (p) => p.prefix, created: (p) => p.created } }));
 }
 
-function createPrefix(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, ADMIN_WRITE);
-  const body = parseWith(PrefixInput, ctx.body);
-  const config = requireConfig(ctx, wid);
-  // Entries being withdrawn still hold their slot until the withdrawal completes.
-  const count = ctx.store.t.bgpPrefixes.count((p) => p.configId === config.id);
-  if (count >= config.maxPrefixes) throw badRequest(`The BGP session already has ${config.maxPrefixes} prefixes (max_prefixes)`);
-  const prefix = ctx.store.t.bgpPrefixes.insert({
-    id: ctx.store.newId(),
-    workspaceId: wid,
-    configId: config.id,
-    ...prefixFields(body),
-    state: "AVAILABLE",
-    created: ctx.clock.iso(),
-  });
-  return created(prefixView(prefix));
-}
-
-function loadPrefix(ctx: RouteContext, wid: string): BgpPrefixRow {
-  const prefix = ctx.store.t.bgpPrefixes.get(pathId(ctx.params.id, "id"));
-  if (!prefix || prefix.workspaceId !== wid) throw notFound("BGP prefix");
-  return prefix;
-}
-
-function replacePrefix(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, ADMIN_WRITE);
-  const body = parseWith(PrefixInput, ctx.body);
-  const prefix = loadPrefix(ctx, wid);
-  if (prefix.state === "DELETING") throw conflict("The prefix is being withdrawn");
-  return ok(prefixView(ctx.store.t.bgpPrefixes.update(prefix.id, prefixFields(body))));
-}
-
-const PREFIX_WITHDRAWN = defineWorkflowEffect("bgp.prefix.withdrawn", (services, wf) => {
-  const prefix = services.store.t.bgpPrefixes.get(wf.resource?.id);
-  if (prefix?.state === "DELETING") services.store.t.bgpPrefixes.delete(prefix.id);
-});
-/** A failed withdrawal leaves the prefix announced. */
-const PREFIX_WITHDRAW_FAILED = defineWorkflowEffect("bgp.prefix.withdrawFailed", (services, wf) => {
-  const prefix = services.store.t.bgpPrefixes.get(wf.resource?.id);
-  if (prefix?.state === "DELETING") services.store.t.bgpPrefixes.update(prefix.id, { state: "AVAILABLE" });
-});
-
-/** DELETE: 200, no body; the entry stays listed until the (unreturned) withdrawal workflow completes. */
-function deletePrefix(ctx: RouteContext) {
-  const wid = workspaceParam(ctx, ADMIN_WRITE);
-  const prefix = loadPrefix(ctx, wid);
-  if (prefix.state === "DELETING") return okEmpty();
-  ctx.store.t.bgpPrefixes.update(prefix.id, { state: "DELETING" });
-  ctx.startWorkflow({
-    name: "bgp-prefix.withdraw",
-    workspaceId: wid,
-    resource: { kind: "bgpPrefixes", id: prefix.id },
-    onComplete: PREFIX_WITHDRAWN,
-    onFail: PREFIX_WITHDRAW_FAILED,
-  });
-  return okEmpty();
-}
-
-/** A deleted instance stops being the BGP endpoint. */
-onHook("instance.deleted", (services, event) => {
-  const config = configOf(services, event.workspaceId);
-  if (config?.instanceId === event.instanceId) services.store.t.bgpConfigs.update(config.id, { instanceId: null });
-});
-
 export const bgpDomain: Domain = {
   name: "bgp",
   routes: [
-    { method: "GET", path: "/v1/workspaces/:wid/bgp", handler: getConfig },
-    { method: "PATCH", path: "/v1/workspaces/:wid/bgp", handler: patchConfig },
-    { method: "DELETE", path: "/v1/workspaces/:wid/bgp", handler: deleteConfig },
+    {
+      method: "GET",
+      path: "/v1/workspaces/:wid/bgp",
+      handler: (ctx) => ok(configView(ctx.services, requireConfig(ctx.services, workspaceParam(ctx, BGP_READ)))),
+    },
+    {
+      method: "PATCH",
+      path: "/v1/workspaces/:wid/bgp",
+      handler: (ctx) => {
+        const wid = workspaceParam(ctx, BGP_ADMIN_WRITE);
+        return ok(configView(ctx.services, updateConfig(ctx, wid, parseWith(UpdateConfig, ctx.body ?? {}))));
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/v1/workspaces/:wid/bgp",
+      handler: (ctx) => {
+        deleteConfig(ctx, workspaceParam(ctx, BGP_ADMIN_WRITE));
+        return okEmpty();
+      },
+    },
     { method: "GET", path: "/v1/workspaces/:wid/bgp/prefixes", handler: listPrefixes },
-    { method: "POST", path: "/v1/workspaces/:wid/bgp/prefixes", handler: createPrefix },
-    { method: "PUT", path: "/v1/workspaces/:wid/bgp/prefixes/:id", handler: replacePrefix },
-    { method: "DELETE", path: "/v1/workspaces/:wid/bgp/prefixes/:id", handler: deletePrefix },
+    {
+      method: "POST",
+      path: "/v1/workspaces/:wid/bgp/prefixes",
+      handler: (ctx) => {
+        const wid = workspaceParam(ctx, BGP_ADMIN_WRITE);
+        return created(prefixView(createPrefix(ctx, wid, parseWith(PrefixInput, ctx.body))));
+      },
+    },
+    {
+      method: "PUT",
+      path: "/v1/workspaces/:wid/bgp/prefixes/:id",
+      handler: (ctx) => {
+        const wid = workspaceParam(ctx, BGP_ADMIN_WRITE);
+        const body = parseWith(PrefixInput, ctx.body);
+        return ok(prefixView(replacePrefix(ctx, loadPrefix(ctx.services, wid, pathId(ctx.params.id, "id")), body)));
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/v1/workspaces/:wid/bgp/prefixes/:id",
+      handler: (ctx) => {
+        // 200, no body.
+        const wid = workspaceParam(ctx, BGP_ADMIN_WRITE);
+        withdrawPrefix(ctx, loadPrefix(ctx.services, wid, pathId(ctx.params.id, "id")));
+        return okEmpty();
+      },
+    },
   ],
   inventory: {
     bgpConfigs: { workspaceOf: (c: BgpConfigRow) => c.workspaceId, label: (c: BgpConfigRow) => `AS${c.asn ?? "?"}` },

@@ -11,7 +11,9 @@ import { invitesDomain } from "./invites";
 import { sshDomain } from "./ssh";
 import { registriesDomain } from "./registries";
 import { instancesDomain } from "./instances";
+import { floatingIpsDomain } from "./floatingIps";
 import { commandsDomain } from "./commands";
+import { snapshotsDomain } from "./snapshots";
 import { disksDomain } from "./disks";
 import { catalogDomain } from "./catalog";
 import { appsDomain } from "./apps";
@@ -37,7 +39,9 @@ export const allDomains: Domain[] = [
   registriesDomain,
   // Part 2: compute.
   instancesDomain,
+  floatingIpsDomain,
   commandsDomain,
+  snapshotsDomain,
   disksDomain,
   catalogDomain,
   appsDomain,

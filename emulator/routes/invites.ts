@@ -1,124 +1,34 @@
 /**
- * Part 1 Invites: an ADMINISTRATOR invites an email address to a workspace at a role lower than
- * their own; the addressee accepts with the single-use code from the invite mail within seven
- * days and becomes a member; deleting the invite revokes that membership at once.
+ * Part 1 Invites, the HTTP side: request schemas, the list, lookup and acceptance by code, and
+ * the route table. The rules (roles below the inviter's own, the single-use code, acceptance,
+ * what deleting an invite revokes) are the area's domain (domain/invites.ts).
  */
 import { z } from "zod";
+import type { AccessNeed } from "../core/auth";
 import type { Domain } from "../core/domain";
-import { roleRank } from "../core/auth";
-import { conflict, fieldError, forbidden, notFound } from "../core/errors";
+import { fieldError, notFound } from "../core/errors";
 import { paginate } from "../core/paging";
 import { accepted, created, ok, type RouteContext } from "../core/router";
-import { audit, sendMail, type Services } from "../core/services";
 import { contains, parseWith, pathId, queryEnum, queryIds } from "../core/validation";
-import { hashSecret } from "../core/auth";
-import type { Row } from "../core/store";
-import type { Role, UserRow } from "../model";
-import { loadWorkspaceRow, requireUserSubject, userRef, workspaceRef } from "./workspaces";
-
-/** OWNER is never assignable by invite (part 1, Invite). */
-export const INVITE_ROLES = ["VIEWER", "EDITOR", "ADMINISTRATOR"] as const;
-export type InviteRole = (typeof INVITE_ROLES)[number];
-
-/** Invite lifetime: seven days (part 1, Limits). */
-const INVITE_LIFETIME_MS = 7 * 24 * 3_600_000;
-
-export interface InviteRow extends Row {
-  workspaceId: string;
-  /** The administrator who created it. */
-  creatorId: string;
-  /** Lower-cased address the invite is for. */
-  email: string;
-  role: InviteRole;
-  /** sha256 of the single-use code (the plaintext is only in the creation response and the mail). */
-  codeHash: string;
-  expires: string;
-  /** PENDING until accepted; expiry is derived from `expires` and the emulator clock. */
-  state: "PENDING" | "ACCEPTED";
-  acceptedById: string | null;
-  acceptedAt: string | null;
-  created: string;
-}
-
-declare module "../core/store" {
-  interface Tables {
-    invites: InviteRow;
-  }
-}
-
-export type InviteState = "PENDING" | "ACCEPTED" | "EXPIRED";
-
-export function inviteState(services: Services, row: InviteRow): InviteState {
-  if (row.state === "ACCEPTED") return "ACCEPTED";
-  return Date.parse(row.expires) <= services.clock.now() ? "EXPIRED" : "PENDING";
-}
-
-/** Invite object (part 1, Invite) plus `state` and `created` (a "not shown" choice); `code` only where given. */
-export function inviteView(services: Services, row: InviteRow, code?: string) {
-  const t = services.store.t;
-  return {
-    id: row.id,
-    user: userRef(t.users.get(row.creatorId)),
-    target: row.acceptedById,
-    email: row.email,
-    workspace: workspaceRef(t.workspaces.get(row.workspaceId)),
-    expires: row.expires,
-    access_level: row.role,
-    state: inviteState(services, row),
-    created: row.created,
-    ...(code !== undefined ? { code } : {}),
-  };
-}
-
-/** The lookup detail (part 1, GET /v1/invites/lookup): id, user, email, workspace, expires, access_level; never the code. */
-function lookupView(services: Services, row: InviteRow) {
-  const { id, user, email, workspace, expires, access_level } = inviteView(services, row);
-  return { id, user, email, workspace, expires, access_level };
-}
-
-export function findInviteByCode(services: Services, code: string): InviteRow | undefined {
-  const hash = hashSecret(code);
-  return services.store.t.invites.find((i) => i.codeHash === hash);
-}
-
-/**
- * Accepts an invite for `user`: the invite must be pending, unexpired and addressed to the user's
- * email, and the user not yet a member. The user becomes a member with the invite's role, and
- * the email counts as verified (they received the code there).
- */
-export function acceptInvite(services: Services, invite: InviteRow, user: UserRow): void {
-  const state = inviteState(services, invite);
-  if (state === "ACCEPTED") throw conflict("This invite has already been accepted");
-  if (state === "EXPIRED") throw conflict("This invite has expired");
-  if (invite.email !== user.email.toLowerCase()) throw forbidden("This invite is addressed to another email address");
-  const t = services.store.t;
-  if (t.memberships.find((m) => m.workspaceId === invite.workspaceId && m.userId === user.id)) {
-    throw conflict("You are already a member of this workspace");
-  }
-  const ws = t.workspaces.get(invite.workspaceId);
-  if (ws?.mfaRequired && !user.totp?.active) {
-    throw forbidden("This workspace requires two-factor authentication; activate it before accepting the invite");
-  }
-  t.memberships.insert({ id: services.store.newId(), workspaceId: invite.workspaceId, userId: user.id, role: invite.role, inviteId: invite.id });
-  t.invites.update(invite.id, { state: "ACCEPTED", acceptedById: user.id, acceptedAt: services.clock.iso() });
-  if (!user.flags.includes("EMAIL_VERIFIED")) t.users.update(user.id, { flags: [...user.flags, "EMAIL_VERIFIED"] });
-  audit(services, { workspaceId: invite.workspaceId, actorId: user.id, action: "invite.accept", target: { kind: "INVITE", id: invite.id } });
-}
-
-/** Pending, unexpired invites addressed to an email (GET /v1/users/{uid}/invites). */
-export function pendingInvitesFor(services: Services, email: string): InviteRow[] {
-  const lower = email.toLowerCase();
-  return services.store.t.invites.filter((i) => i.email === lower && inviteState(services, i) === "PENDING");
-}
-
-export const inviteListOptions = {
-  id: (i: InviteRow) => i.id,
-  sortable: { created: (i: InviteRow) => i.created, expires: (i: InviteRow) => i.expires, email: (i: InviteRow) => i.email },
-  defaultSort: { field: "created", dir: "desc" as const },
-};
+import { loadWorkspaceRow, requireUserSubject } from "../domain/workspaces";
+import {
+  acceptInvite,
+  changeInviteRole,
+  createInvite,
+  deleteInvite,
+  findInviteByCode,
+  inviteListOptions,
+  inviteState,
+  inviteView,
+  loadInvite,
+  lookupView,
+  requireReadable,
+  INVITE_ROLES,
+  type InviteRow,
+} from "../domain/invites";
 
 // ---------------------------------------------------------------------------------------------
-// Request bodies and rules.
+// Request bodies
 
 const accessLevel = z.enum(INVITE_ROLES, { error: "must be VIEWER, EDITOR or ADMINISTRATOR (OWNER is never assignable by invite)" });
 
@@ -127,27 +37,10 @@ const CreateInvite = z.object({
   access_level: accessLevel,
 });
 
-/** "A role cannot be assigned by invite at or above the assigner's own level" (part 1, Authentication 5). */
-function requireLowerThan(callerRole: Role, role: Role, what: string): void {
-  if (roleRank(role) >= roleRank(callerRole)) {
-    throw forbidden(`${what} must be lower than your own role (${callerRole})`);
-  }
-}
-
-function loadInvite(ctx: RouteContext): InviteRow {
-  const invite = ctx.store.t.invites.get(pathId(ctx.params.id, "id"));
-  if (!invite) throw notFound("Invite");
-  return invite;
-}
-
-/** The invite is addressed to the caller (their own invite). */
-function isOwnInvite(ctx: RouteContext, invite: InviteRow): boolean {
-  const me = ctx.principal.user;
-  return invite.acceptedById === me.id || invite.email === me.email.toLowerCase();
-}
+const INVITE_ADMIN: AccessNeed = { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] };
 
 // ---------------------------------------------------------------------------------------------
-// Handlers.
+// Lists, lookup and acceptance
 
 function listWorkspaceInvites(ctx: RouteContext) {
   const ws = loadWorkspaceRow(ctx, ctx.params.wid, "wid");
@@ -169,38 +62,6 @@ function listWorkspaceInvites(ctx: RouteContext) {
   return ok(paginate(rows, q, (i) => inviteView(ctx.services, i), inviteListOptions));
 }
 
-function createInvite(ctx: RouteContext) {
-  const ws = loadWorkspaceRow(ctx, ctx.params.wid, "wid");
-  const callerRole = ctx.access(ws.id, { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] });
-  const body = parseWith(CreateInvite, ctx.body);
-  requireLowerThan(callerRole, body.access_level, "access_level");
-  const email = body.email.toLowerCase();
-  const t = ctx.store.t;
-  const member = t.memberships.find((m) => m.workspaceId === ws.id && t.users.get(m.userId)?.email.toLowerCase() === email);
-  if (member) throw conflict(`${email} is already a member of this workspace`);
-  if (t.invites.find((i) => i.workspaceId === ws.id && i.email === email && inviteState(ctx.services, i) === "PENDING")) {
-    throw conflict(`A pending invite for ${email} already exists in this workspace`);
-  }
-  const code = ctx.store.rng.alnum(32);
-  const now = ctx.clock.now(); // one instant for created and expires, so the lifetime is exact
-  const invite = t.invites.insert({
-    id: ctx.store.newId(),
-    workspaceId: ws.id,
-    creatorId: ctx.principal.user.id,
-    email,
-    role: body.access_level,
-    codeHash: hashSecret(code),
-    expires: ctx.clock.iso(now + INVITE_LIFETIME_MS),
-    state: "PENDING",
-    acceptedById: null,
-    acceptedAt: null,
-    created: ctx.clock.iso(now),
-  });
-  sendMail(ctx.services, email, "INVITE", code);
-  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "invite.create", target: { kind: "INVITE", id: invite.id } });
-  return created(inviteView(ctx.services, invite, code));
-}
-
 /** GET /v1/invites/lookup?code=: no authentication; 404 once accepted or expired; never the code. */
 function lookupInvite(ctx: RouteContext) {
   const code = ctx.query.code;
@@ -219,61 +80,51 @@ function acceptInviteRoute(ctx: RouteContext) {
   return ok(inviteView(ctx.services, invite));
 }
 
-/** Readable by members of its workspace and by the person it is addressed to. */
-function getInvite(ctx: RouteContext) {
-  const invite = loadInvite(ctx);
-  if (!(ctx.principal.token.subject === "USER" && isOwnInvite(ctx, invite))) {
-    ctx.access(invite.workspaceId, { grant: ["WORKSPACE", "READ"] });
-  }
-  return ok(inviteView(ctx.services, invite));
-}
-
-function patchInvite(ctx: RouteContext) {
-  const invite = loadInvite(ctx);
-  const callerRole = ctx.access(invite.workspaceId, { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] });
-  const body = parseWith(z.object({ access_level: accessLevel }), ctx.body);
-  if (isOwnInvite(ctx, invite)) throw forbidden("You cannot edit your own invite");
-  requireLowerThan(callerRole, body.access_level, "access_level");
-  // Choice: an invite already at or above the caller's level is not theirs to change either.
-  requireLowerThan(callerRole, invite.role, "The invite's current access_level");
-  if (inviteState(ctx.services, invite) === "EXPIRED") throw conflict("This invite has expired");
-  const t = ctx.store.t;
-  t.invites.update(invite.id, { role: body.access_level });
-  // An accepted invite carries the member's role: the change applies to the membership at once.
-  const membership = t.memberships.find((m) => m.inviteId === invite.id);
-  if (membership) t.memberships.update(membership.id, { role: body.access_level });
-  audit(ctx.services, { workspaceId: invite.workspaceId, actorId: ctx.principal.user.id, action: "invite.update", target: { kind: "INVITE", id: invite.id } });
-  return ok(inviteView(ctx.services, invite));
-}
-
-/** DELETE: the accepted member loses access at once; never the last membership record of the workspace. */
-function deleteInvite(ctx: RouteContext) {
-  const invite = loadInvite(ctx);
-  const callerRole = ctx.access(invite.workspaceId, { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] });
-  // Choice: removing a member at or above your own level is refused, except leaving through your own invite.
-  if (!isOwnInvite(ctx, invite)) requireLowerThan(callerRole, invite.role, "The invite's access_level");
-  const t = ctx.store.t;
-  const membership = t.memberships.find((m) => m.inviteId === invite.id);
-  if (membership) {
-    const members = t.memberships.count((m) => m.workspaceId === invite.workspaceId);
-    if (members <= 1) throw conflict("This invite holds the last membership record of the workspace and cannot be deleted");
-    t.memberships.delete(membership.id);
-  }
-  t.invites.delete(invite.id);
-  audit(ctx.services, { workspaceId: invite.workspaceId, actorId: ctx.principal.user.id, action: "invite.delete", target: { kind: "INVITE", id: invite.id } });
-  return accepted();
-}
-
 export const invitesDomain: Domain = {
   name: "invites",
   routes: [
     { method: "GET", path: "/v1/workspaces/:wid/invites", handler: listWorkspaceInvites },
-    { method: "POST", path: "/v1/workspaces/:wid/invites", handler: createInvite },
+    {
+      method: "POST",
+      path: "/v1/workspaces/:wid/invites",
+      handler: (ctx) => {
+        const ws = loadWorkspaceRow(ctx, ctx.params.wid, "wid");
+        const callerRole = ctx.access(ws.id, INVITE_ADMIN);
+        const { invite, code } = createInvite(ctx, ws, callerRole, parseWith(CreateInvite, ctx.body));
+        return created(inviteView(ctx.services, invite, code));
+      },
+    },
     { method: "GET", path: "/v1/invites/lookup", auth: "none", handler: lookupInvite },
     { method: "POST", path: "/v1/invites", handler: acceptInviteRoute },
-    { method: "GET", path: "/v1/invites/:id", handler: getInvite },
-    { method: "PATCH", path: "/v1/invites/:id", handler: patchInvite },
-    { method: "DELETE", path: "/v1/invites/:id", handler: deleteInvite },
+    {
+      method: "GET",
+      path: "/v1/invites/:id",
+      handler: (ctx) => {
+        const invite = loadInvite(ctx.services, pathId(ctx.params.id, "id"));
+        requireReadable(ctx, invite);
+        return ok(inviteView(ctx.services, invite));
+      },
+    },
+    {
+      method: "PATCH",
+      path: "/v1/invites/:id",
+      handler: (ctx) => {
+        const invite = loadInvite(ctx.services, pathId(ctx.params.id, "id"));
+        const callerRole = ctx.access(invite.workspaceId, INVITE_ADMIN);
+        const body = parseWith(z.object({ access_level: accessLevel }), ctx.body);
+        return ok(inviteView(ctx.services, changeInviteRole(ctx, invite, callerRole, body)));
+      },
+    },
+    {
+      method: "DELETE",
+      path: "/v1/invites/:id",
+      handler: (ctx) => {
+        // The accepted member loses access at once; never the last membership record of the workspace.
+        const invite = loadInvite(ctx.services, pathId(ctx.params.id, "id"));
+        deleteInvite(ctx, invite, ctx.access(invite.workspaceId, INVITE_ADMIN));
+        return accepted();
+      },
+    },
   ],
   inventory: {
     invites: { workspaceOf: (row: InviteRow) => row.workspaceId, label: (row: InviteRow) => row.email },

@@ -1,77 +1,17 @@
 /**
- * Part 3 network commands (POST /v1/commands/...): attach-ip, detach-ip, network-auto-attach,
- * suspend-network and unsuspend-network. Also the instance summary the networking areas embed.
- *
- * Floating IP rows belong to the compute area (model.ts FloatingIpRow); these commands only
- * move them between instances, and network-auto-attach may allocate new ones.
+ * Part 3 network commands (POST /v1/commands/...), the HTTP side: request schemas and the
+ * route table. The rules are the area's domain (domain/netcommands.ts).
  */
 import { z } from "zod";
 import type { Domain } from "../core/domain";
-import type { AccessNeed } from "../core/auth";
-import type { Row } from "../core/store";
-import { conflict, fieldError, notFound } from "../core/errors";
-import { accepted, ok, type RouteContext } from "../core/router";
-import { audit, type Services } from "../core/services";
+import { accepted, ok } from "../core/router";
 import { parseWith, zId } from "../core/validation";
-import { defineWorkflowEffect } from "../core/workflows";
-import type { FloatingIpRow, InstanceRow } from "../model";
-import { allocateFloatingIp, checkIpQuota, floatingIpView, loadInstance, releaseFloatingIp } from "./instances";
-
-type Family = FloatingIpRow["family"];
-
-// ---------------------------------------------------------------------------------------------
-// Helpers shared by the networking areas (firewall, VPCs, load balancers, BGP).
-
-/** Instance summary embedded in other resources (part 1: summaries carry id and name). */
-export function instanceSummary(instance: InstanceRow): { id: string; name: string } {
-  return { id: instance.id, name: instance.name };
-}
-
-// The instance loader (404 missing or invisible, 403 role/grant) and the floating IP object
-// (id, address, family, ddos, protected, instance_id, instance, workspace, created) are the
-// compute area's (routes/instances.ts), so both areas answer with one shape.
-
-// ---------------------------------------------------------------------------------------------
-// attach-ip / detach-ip
-
-const FLOATING_IP_WRITE: AccessNeed = { role: "EDITOR", grant: ["FLOATING_IP", "WRITE"] };
-const INSTANCE_WRITE: AccessNeed = { role: "EDITOR", grant: ["INSTANCE", "WRITE"] };
-
-function loadFloatingIp(ctx: RouteContext, id: string): FloatingIpRow {
-  const ip = ctx.store.t.floatingIps.get(id);
-  if (!ip) throw notFound("Floating IP");
-  ctx.access(ip.workspaceId, FLOATING_IP_WRITE);
-  return ip;
-}
+import { loadInstance } from "../domain/instances";
+import { floatingIpView, loadFloatingIp } from "../domain/floatingIps";
+import { attachIp, detachIp, networkAutoAttach, setNetworkSuspended, FLOATING_IP_WRITE, INSTANCE_WRITE } from "../domain/netcommands";
 
 const AttachIpBody = z.object({ ip: zId, instance: zId });
 const DetachIpBody = z.object({ ip: zId });
-
-function attachIp(ctx: RouteContext) {
-  const body = parseWith(AttachIpBody, ctx.body);
-  const ip = loadFloatingIp(ctx, body.ip);
-  const instance = loadInstance(ctx, body.instance, INSTANCE_WRITE);
-  if (instance.workspaceId !== ip.workspaceId) throw fieldError("instance", "must belong to the floating IP's workspace");
-  if (ip.instanceId && ip.instanceId !== instance.id) {
-    throw conflict(`Floating IP ${ip.address} is attached to another instance; detach it first`);
-  }
-  // Applied immediately (part 3, Network commands); attaching to its current holder is a no-op.
-  ctx.store.t.floatingIps.update(ip.id, { instanceId: instance.id });
-  return ok(floatingIpView(ctx.services, ip));
-}
-
-function detachIp(ctx: RouteContext) {
-  const body = parseWith(DetachIpBody, ctx.body);
-  const ip = loadFloatingIp(ctx, body.ip);
-  // A detached address lives on in the workspace on its own, so it is no longer released with
-  // the instance it came with (origin becomes ALLOCATED). Detaching a free address is a no-op.
-  if (ip.instanceId) ctx.store.t.floatingIps.update(ip.id, { instanceId: null, origin: "ALLOCATED" });
-  return ok(floatingIpView(ctx.services, ip));
-}
-
-// ---------------------------------------------------------------------------------------------
-// network-auto-attach
-
 const FamilyOptions = z.object({ filtered: z.boolean() });
 const AutoAttachBody = z.object({
   instance: zId,
@@ -79,145 +19,43 @@ const AutoAttachBody = z.object({
   v4: FamilyOptions.nullish(),
   v6: FamilyOptions.nullish(),
 });
-
-/** Request field for each family, in the order families are handled. */
-const FAMILY_FIELDS: Array<{ family: Family; field: "v4" | "v6" }> = [
-  { family: "IPv4", field: "v4" },
-  { family: "IPv6", field: "v6" },
-];
-
-interface AutoAttachArgs extends Record<string, unknown> {
-  instanceId: string;
-  /** Floating IPs to attach when the workflow completes. */
-  planned: string[];
-  /** Those allocated by this request (released again if the workflow fails). */
-  allocated: string[];
-}
-
-/**
- * Addresses promised to an auto-attach whose workflow has not ended yet (keyed by floating IP
- * id), so that a second auto-attach does not pick the same free address meanwhile.
- */
-interface IpReservationRow extends Row {
-  workflowId: string;
-}
-
-declare module "../core/store" {
-  interface Tables {
-    ipReservations: IpReservationRow;
-  }
-}
-
-function releaseReservations(services: Services, args: AutoAttachArgs): void {
-  for (const id of args.planned) services.store.t.ipReservations.delete(id);
-}
-
-/** "filtered" restricts candidates to DDoS-filtered addresses; a matching IP satisfies skip_duplicate. */
-const matches = (ip: FloatingIpRow, family: Family, filtered: boolean) => ip.family === family && (!filtered || ip.ddos);
-
-/** A free address of the workspace to reuse: cheapest first (unfiltered before filtered), then oldest. */
-function freeCandidate(ctx: RouteContext, workspaceId: string, family: Family, filtered: boolean): FloatingIpRow | undefined {
-  const free = ctx.store.t.floatingIps.filter(
-    (ip) => ip.workspaceId === workspaceId && ip.instanceId === null && matches(ip, family, filtered) && !ctx.store.t.ipReservations.get(ip.id),
-  );
-  free.sort((a, b) => Number(a.ddos) - Number(b.ddos) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
-  return free[0];
-}
-
-type FamilyEntry = (typeof FAMILY_FIELDS)[number];
-
-const AUTO_ATTACH_APPLY = defineWorkflowEffect("netcommands.autoAttach.apply", (services, wf) => {
-  const args = wf.args as AutoAttachArgs;
-  releaseReservations(services, args);
-  if (!services.store.t.instances.get(args.instanceId)) return;
-  for (const id of args.planned) {
-    const ip = services.store.t.floatingIps.get(id);
-    // Taken meanwhile by another attach: leave it where it is.
-    if (ip && ip.instanceId === null) services.store.t.floatingIps.update(id, { instanceId: args.instanceId });
-  }
-});
-
-const AUTO_ATTACH_RELEASE = defineWorkflowEffect("netcommands.autoAttach.release", (services, wf) => {
-  releaseReservations(services, wf.args as AutoAttachArgs);
-  for (const id of (wf.args as AutoAttachArgs).allocated) {
-    const ip = services.store.t.floatingIps.get(id);
-    if (!ip || ip.instanceId !== null) continue;
-    releaseFloatingIp(services, id);
-  }
-});
-
-/**
- * AttachResult (fields not shown). Chosen: `{ workflow, result: { instance, attached, skipped } }`
- * where `attached` lists the addresses (id, address, family, ddos) attached when the workflow
- * completes and `skipped` the families left alone because of skip_duplicate.
- */
-function networkAutoAttach(ctx: RouteContext) {
-  const body = parseWith(AutoAttachBody, ctx.body);
-  const instance = loadInstance(ctx, body.instance, INSTANCE_WRITE);
-  ctx.access(instance.workspaceId, FLOATING_IP_WRITE);
-  const held = ctx.store.t.floatingIps.filter((ip) => ip.instanceId === instance.id);
-  const skipped: Family[] = [];
-  const wanted: Array<{ entry: FamilyEntry; filtered: boolean; reuse: FloatingIpRow | undefined }> = [];
-  for (const entry of FAMILY_FIELDS) {
-    const options = body[entry.field];
-    if (!options) continue;
-    if (body.skip_duplicate && held.some((ip) => matches(ip, entry.family, options.filtered))) skipped.push(entry.family);
-    else wanted.push({ entry, filtered: options.filtered, reuse: freeCandidate(ctx, instance.workspaceId, entry.family, options.filtered) });
-  }
-  // Quotas are checked for every new address before any is allocated.
-  checkIpQuota(ctx.services, instance.workspaceId, wanted.filter((w) => !w.reuse).map((w) => w.entry.family));
-  const allocated: string[] = [];
-  const planned = wanted.map((w) => {
-    if (w.reuse) return w.reuse;
-    // Allocated (and billed) now so the answer can name it; attached when the workflow completes.
-    const ip = allocateFloatingIp(ctx.services, { workspaceId: instance.workspaceId, family: w.entry.family, ddos: w.filtered, origin: "ALLOCATED", instanceId: null, region: instance.region });
-    allocated.push(ip.id);
-    return ip;
-  });
-  const args: AutoAttachArgs = { instanceId: instance.id, planned: planned.map((ip) => ip.id), allocated };
-  const wf = ctx.startWorkflow({
-    name: "network-auto-attach",
-    workspaceId: instance.workspaceId,
-    resource: { kind: "instances", id: instance.id },
-    onComplete: AUTO_ATTACH_APPLY,
-    onFail: AUTO_ATTACH_RELEASE,
-    args,
-  });
-  for (const ip of planned) ctx.store.t.ipReservations.insert({ id: ip.id, workflowId: wf.id });
-  const attached = planned.map((ip) => ({ id: ip.id, address: ip.address, family: ip.family, ddos: ip.ddos }));
-  return accepted({ workflow: ctx.workflows.view(wf), result: { instance: instanceSummary(instance), attached, skipped } });
-}
-
-// ---------------------------------------------------------------------------------------------
-// suspend-network / unsuspend-network (Administrator only)
-
 const InstanceBody = z.object({ instance: zId });
 
-function setNetworkSuspended(suspended: boolean) {
-  return (ctx: RouteContext) => {
-    ctx.requireStaff();
-    const body = parseWith(InstanceBody, ctx.body);
-    const instance = ctx.store.t.instances.get(body.instance);
-    if (!instance) throw notFound("Instance");
-    ctx.store.t.instances.update(instance.id, { networkSuspended: suspended });
-    return ok(
-      audit(ctx.services, {
-        workspaceId: instance.workspaceId,
-        actorId: ctx.principal.user.id,
-        action: suspended ? "instance.network.suspend" : "instance.network.unsuspend",
-        target: { kind: "INSTANCE", id: instance.id },
-      }),
-    );
-  };
-}
+const networkSuspension = (suspended: boolean) => (ctx: Parameters<typeof setNetworkSuspended>[0]) => {
+  ctx.requireStaff();
+  return ok(setNetworkSuspended(ctx, parseWith(InstanceBody, ctx.body).instance, suspended));
+};
 
 export const netCommandsDomain: Domain = {
   name: "netcommands",
   routes: [
-    { method: "POST", path: "/v1/commands/attach-ip", handler: attachIp },
-    { method: "POST", path: "/v1/commands/detach-ip", handler: detachIp },
-    { method: "POST", path: "/v1/commands/network-auto-attach", handler: networkAutoAttach },
-    { method: "POST", path: "/v1/commands/suspend-network", handler: setNetworkSuspended(true) },
-    { method: "POST", path: "/v1/commands/unsuspend-network", handler: setNetworkSuspended(false) },
+    {
+      method: "POST",
+      path: "/v1/commands/attach-ip",
+      handler: (ctx) => {
+        const body = parseWith(AttachIpBody, ctx.body);
+        const ip = loadFloatingIp(ctx, body.ip, FLOATING_IP_WRITE);
+        const instance = loadInstance(ctx, body.instance, INSTANCE_WRITE);
+        return ok(floatingIpView(ctx.services, attachIp(ctx, ip, instance)));
+      },
+    },
+    {
+      method: "POST",
+      path: "/v1/commands/detach-ip",
+      handler: (ctx) => {
+        const body = parseWith(DetachIpBody, ctx.body);
+        return ok(floatingIpView(ctx.services, detachIp(ctx, loadFloatingIp(ctx, body.ip, FLOATING_IP_WRITE))));
+      },
+    },
+    {
+      method: "POST",
+      path: "/v1/commands/network-auto-attach",
+      handler: (ctx) => {
+        const body = parseWith(AutoAttachBody, ctx.body);
+        return accepted(networkAutoAttach(ctx, loadInstance(ctx, body.instance, INSTANCE_WRITE), body));
+      },
+    },
+    { method: "POST", path: "/v1/commands/suspend-network", handler: networkSuspension(true) },
+    { method: "POST", path: "/v1/commands/unsuspend-network", handler: networkSuspension(false) },
   ],
 };

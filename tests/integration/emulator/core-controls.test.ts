@@ -6,7 +6,7 @@
 import { totpCode } from "../../../emulator";
 import { DEFAULT_RATE_LIMITS } from "../../../emulator/core/ratelimit";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, startTestEmulator, type TestEmulator } from "../../support/emulator";
 import { ed25519Key } from "./part1-support";
 import { createInstance, member } from "./part2-support";
 
@@ -15,15 +15,9 @@ let ws: string;
 const GiB = 1024 ** 3;
 const DAY = 86_400_000;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   ws = `/v1/workspaces/${t.workspaceId}`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const vpcBody = (name = "control-net") => ({ name, description: "controls", range: "10.30.0.0/16" });

@@ -3,7 +3,7 @@
  * Every kind (status, drop, slow, workflow, stuck), rule selection by method and path glob,
  * `share` and `times`.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 
 let t: TestEmulator;
 let vpcsPath: string;
@@ -11,17 +11,11 @@ let disksPath: string;
 let wsPath: string;
 const GiB = 1024 ** 3;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   wsPath = `/v1/workspaces/${t.workspaceId}`;
   vpcsPath = `${wsPath}/vpcs`;
   disksPath = `${wsPath}/disks`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 interface FaultRule {

@@ -5,20 +5,14 @@
  * cursors, and keyset stability under inserts and deletes.
  */
 import { DEFAULT_QUOTA } from "../../../emulator/model";
-import { startTestEmulator, type TestApi, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestApi, type TestEmulator } from "../../support/emulator";
 
 let t: TestEmulator;
 let vpcsPath: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   vpcsPath = `/v1/workspaces/${t.workspaceId}/vpcs`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 interface Envelope<T> {

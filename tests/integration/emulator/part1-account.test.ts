@@ -2,17 +2,13 @@
  * Part 1 Account and sign-in: login, registration onboarding, password reset, email
  * verification, account lock, the user profile, password change and TOTP.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { lastMail, login, mailCount, RELAXED_LIMITS, signUp } from "./part1-support";
 
 let t: TestEmulator;
 
-beforeAll(async () => {
-  t = await startTestEmulator(RELAXED_LIMITS);
-});
-afterAll(() => t.stop());
+useTestEmulator((started) => (t = started), RELAXED_LIMITS);
 beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
   await t.control.post("/_emulator/settings", RELAXED_LIMITS);
 });
 

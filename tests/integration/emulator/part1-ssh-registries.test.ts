@@ -5,17 +5,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_REGISTRY_ACCOUNTS } from "../../../emulator/server";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, startTestEmulator, type TestEmulator } from "../../support/emulator";
 import { daysFromNow, ecdsaKey, ed25519Key, joinWorkspace, login, RELAXED_LIMITS, rsaKey, signUp } from "./part1-support";
 
 let t: TestEmulator;
 
-beforeAll(async () => {
-  t = await startTestEmulator(RELAXED_LIMITS);
-});
-afterAll(() => t.stop());
+useTestEmulator((started) => (t = started), RELAXED_LIMITS);
 beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
   // Reset leaves settings alone: put the simulated live registry back as well.
   await t.control.post("/_emulator/settings", { registryAccounts: DEFAULT_REGISTRY_ACCOUNTS });
 });

@@ -3,18 +3,14 @@
  * and revocation, workspace and resource tokens.
  */
 import { createHash } from "node:crypto";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { daysFromNow, insertRow, joinWorkspace, login, RELAXED_LIMITS, signUp, type Session } from "./part1-support";
 
 let t: TestEmulator;
 let demo: Session;
 
-beforeAll(async () => {
-  t = await startTestEmulator(RELAXED_LIMITS);
-});
-afterAll(() => t.stop());
+useTestEmulator((started) => (t = started), RELAXED_LIMITS);
 beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
   demo = await login(t, t.emu.email, t.emu.password);
 });
 

@@ -2,18 +2,12 @@
  * Part 1 Workspaces (list, create, read, update, quota, topology) and Invites (create, lookup,
  * accept, expiry, edit, delete).
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { daysFromNow, insertRow, joinWorkspace, lastMail, login, RELAXED_LIMITS, signUp, type Account } from "./part1-support";
 
 let t: TestEmulator;
 
-beforeAll(async () => {
-  t = await startTestEmulator(RELAXED_LIMITS);
-});
-afterAll(() => t.stop());
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+useTestEmulator((started) => (t = started), RELAXED_LIMITS);
 
 const totpNow = async (secret: string) => (await t.control.get("/_emulator/totp", { secret })).body.code as string;
 

@@ -2,21 +2,15 @@
  * Part 2 POST /v1/instances/{iid}/apps/from-template: environment overrides and required values,
  * placeholder resolution (stored once), host-port allocation, mounts and domain rules.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, type InstanceFixture } from "./part2-apps.fixtures";
 
 let t: TestEmulator;
 const templates: Record<string, string> = {};
 
+useTestEmulator((started) => (t = started));
 beforeAll(async () => {
-  t = await startTestEmulator();
   for (const item of (await t.api.get("/v1/app-templates", { limit: 100 })).body.items) templates[item.name] = item.id;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const N8N_USER = { N8N_BASIC_AUTH_USER: "admin" };

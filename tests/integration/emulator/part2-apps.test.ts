@@ -3,21 +3,13 @@
  * delete, lists with filters and paging, metrics, authorization and cross-area hooks.
  */
 import { fireHook } from "../../../emulator/core/hooks";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, resourceToken, restrictedToken, type InstanceFixture } from "./part2-apps.fixtures";
 
 let t: TestEmulator;
 
-beforeAll(async () => {
-  // Long enough that a state read right after a request still sees PENDING/DELETING.
-  t = await startTestEmulator({ workflowMs: 150 });
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
-});
+// Long enough that a state read right after a request still sees PENDING/DELETING.
+useTestEmulator((started) => (t = started), { workflowMs: 150 });
 
 const web = (host_port = 8080, extra: Record<string, unknown> = {}) => ({
   name: `web-${host_port}`,

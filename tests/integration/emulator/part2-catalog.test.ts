@@ -2,17 +2,12 @@
  * Part 2 Plans and nodes: keyset-paged plan list with its filters, plan detail with io_limits,
  * the administrator node list, node detail, and the workspace node list (private cloud only).
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { member, newUser, nodeId, otherWorkspace, planId } from "./part2-support";
 
 let t: TestEmulator;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
-});
-afterAll(async () => {
-  await t.stop();
-});
+useTestEmulator((started) => (t = started), {}, { resetEachTest: false });
 
 const names = (body: { items: Array<{ name: string }> }) => body.items.map((i) => i.name);
 const privateCloudId = () => t.emu.services.store.t.workspaces.find((w) => w.privateCloud)!.id;

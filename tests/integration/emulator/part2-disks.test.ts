@@ -2,22 +2,16 @@
  * Part 2 Disks: create, fetch, rename, attach, detach, resize, delete, the workspace list and
  * the administrator list.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { advanceClock, createInstance, member, otherWorkspace, patchRow, withSlowWorkflows } from "./part2-support";
 
 let t: TestEmulator;
 let wsPath: string;
 const GiB = 1024 ** 3;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   wsPath = `/v1/workspaces/${t.workspaceId}`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const store = () => t.emu.services.store;

@@ -2,7 +2,7 @@
  * Part 2 Instances: create (PLAN and CUSTOM), list, fetch, settings, power, delete, metrics,
  * and the floating-IP allocation endpoints (a documented choice).
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { onHook } from "../../../emulator/core/hooks";
 import { createInstance, imageId, member, newUser, nodeId, otherWorkspace, patchRow, planId, resourceToken, advanceClock, withSlowWorkflows } from "./part2-support";
 
@@ -14,15 +14,9 @@ const deletedEvents: Array<{ instanceId: string; workspaceId: string }> = [];
 onHook("instance.power", (_s, e) => void powerEvents.push(e));
 onHook("instance.deleted", (_s, e) => void deletedEvents.push(e));
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   wsPath = `/v1/workspaces/${t.workspaceId}`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const store = () => t.emu.services.store;

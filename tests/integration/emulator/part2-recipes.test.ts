@@ -4,21 +4,15 @@
  * access rules, and install-recipe field validation, preconditions and password masking.
  */
 import { stringifyJson } from "../../../emulator/core/json";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID } from "./part2-apps.fixtures";
 
 let t: TestEmulator;
 const seeded: Record<string, string> = {};
 
+useTestEmulator((started) => (t = started));
 beforeAll(async () => {
-  t = await startTestEmulator();
   for (const r of (await t.api.get(`/v1/workspaces/${t.workspaceId}/recipes`, { limit: 100 })).body.items) seeded[r.name] = r.id;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const recipesPath = () => `/v1/workspaces/${t.workspaceId}/recipes`;

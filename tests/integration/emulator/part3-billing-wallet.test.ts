@@ -4,21 +4,15 @@
  * the coupon catalogue and redemption. The clock is moved to a fixed instant so the metering
  * of running resources is exact.
  */
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeSubject, makeUser, makeWorkspace, setClock } from "./part3-k3s-billing-fixtures";
 
 let t: TestEmulator;
 let me: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   me = `/v1/wallet/${t.emu.userId}`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const HOUR = 3_600_000;

@@ -4,23 +4,19 @@
  * follow stream.
  */
 import type { InstanceRow } from "../../../emulator/model";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeInstance, makeUser, sleep } from "./part3-k3s-billing-fixtures";
 
 let t: TestEmulator;
 let k3s: string;
 let services: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   k3s = `/v1/workspaces/${t.workspaceId}/k3s`;
   services = `${k3s}/services`;
 });
-afterAll(async () => {
-  await t.stop();
-});
 beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
   await t.control.post("/_emulator/settings", { workflowMs: 30 });
 });
 

@@ -4,21 +4,17 @@
  * part3-k3s-services.test.ts.
  */
 import { fireHook } from "../../../emulator/core/hooks";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeInstance, makeUser, makeWorkspace } from "./part3-k3s-billing-fixtures";
 
 let t: TestEmulator;
 let k3s: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   k3s = `/v1/workspaces/${t.workspaceId}/k3s`;
 });
-afterAll(async () => {
-  await t.stop();
-});
 beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
   // Reset keeps settings: put the quick workflow clock back after tests that slowed it.
   await t.control.post("/_emulator/settings", { workflowMs: 30 });
 });

@@ -2,23 +2,17 @@
  * Part 3 BGP configuration and prefixes against the emulator over real HTTP.
  */
 import { fireHook } from "../../../emulator/core/hooks";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { collectAfter, makeInstance, makeUser, makeWorkspace } from "./part3-network-fixtures";
 
 let t: TestEmulator;
 let bgpPath: string;
 let prefixesPath: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   bgpPath = `/v1/workspaces/${t.workspaceId}/bgp`;
   prefixesPath = `${bgpPath}/prefixes`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const prefix = (over: Record<string, unknown> = {}) => ({ prefix: "203.0.113.0/24", source: "MANUAL", enabled: true, community: "DEFAULT", ...over });

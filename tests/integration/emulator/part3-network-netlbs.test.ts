@@ -2,21 +2,15 @@
  * Part 3 network load balancers (and their Administrator mirrors) against the emulator.
  */
 import { fireHook } from "../../../emulator/core/hooks";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { collectAfter, makeFloatingIp, makeInstance, makeUser, makeWorkspace } from "./part3-network-fixtures";
 
 let t: TestEmulator;
 let lbsPath: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   lbsPath = `/v1/workspaces/${t.workspaceId}/net-lbs`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 /** Creates a balancer as staff; the owner goes out as a raw JSON integer (above 2^53). */

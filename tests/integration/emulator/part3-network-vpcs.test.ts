@@ -3,21 +3,15 @@
  */
 import { fireHook } from "../../../emulator/core/hooks";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { collectAfter, makeInstance, makeUser, makeWorkspace } from "./part3-network-fixtures";
 
 let t: TestEmulator;
 let vpcsPath: string;
 
-beforeAll(async () => {
-  t = await startTestEmulator();
+useTestEmulator((started) => {
+  t = started;
   vpcsPath = `/v1/workspaces/${t.workspaceId}/vpcs`;
-});
-afterAll(async () => {
-  await t.stop();
-});
-beforeEach(async () => {
-  await t.control.post("/_emulator/reset");
 });
 
 const newVpc = (over: Record<string, unknown> = {}) => ({ name: "backend", description: "private backend network", range: "10.1.2.3/16", ...over });
