@@ -7,8 +7,8 @@ import { totpCode } from "../../../emulator";
 import { DEFAULT_RATE_LIMITS } from "../../../emulator/core/ratelimit";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
 import { useTestEmulator, startTestEmulator, type TestEmulator } from "../../support/emulator";
-import { ed25519Key } from "./part1-support";
-import { createInstance, member } from "./part2-support";
+import { ed25519Key } from "./accounts";
+import { createInstance, member } from "./compute";
 
 let t: TestEmulator;
 let ws: string;

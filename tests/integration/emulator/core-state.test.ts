@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { startEmulator } from "../../../emulator";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
 import { startTestEmulator, type TestEmulator } from "../../support/emulator";
-import { ed25519Key } from "./part1-support";
+import { ed25519Key } from "./accounts";
 
 const GiB = 1024 ** 3;
 let root: string;

@@ -3,7 +3,7 @@
  * verification, account lock, the user profile, password change and TOTP.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { lastMail, login, mailCount, RELAXED_LIMITS, signUp } from "./part1-support";
+import { lastMail, login, mailCount, RELAXED_LIMITS, signUp } from "./accounts";
 
 let t: TestEmulator;
 

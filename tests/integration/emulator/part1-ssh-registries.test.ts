@@ -6,7 +6,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { DEFAULT_REGISTRY_ACCOUNTS } from "../../../emulator/server";
 import { useTestEmulator, startTestEmulator, type TestEmulator } from "../../support/emulator";
-import { daysFromNow, ecdsaKey, ed25519Key, joinWorkspace, login, RELAXED_LIMITS, rsaKey, signUp } from "./part1-support";
+import { daysFromNow, ecdsaKey, ed25519Key, joinWorkspace, login, RELAXED_LIMITS, rsaKey, signUp } from "./accounts";
 
 let t: TestEmulator;
 

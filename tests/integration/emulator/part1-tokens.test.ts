@@ -4,7 +4,7 @@
  */
 import { createHash } from "node:crypto";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { daysFromNow, insertRow, joinWorkspace, login, RELAXED_LIMITS, signUp, type Session } from "./part1-support";
+import { daysFromNow, insertRow, joinWorkspace, login, RELAXED_LIMITS, signUp, type Session } from "./accounts";
 
 let t: TestEmulator;
 let demo: Session;

@@ -3,7 +3,7 @@
  * accept, expiry, edit, delete).
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { daysFromNow, insertRow, joinWorkspace, lastMail, login, RELAXED_LIMITS, signUp, type Account } from "./part1-support";
+import { daysFromNow, insertRow, joinWorkspace, lastMail, login, RELAXED_LIMITS, signUp, type Account } from "./accounts";
 
 let t: TestEmulator;
 

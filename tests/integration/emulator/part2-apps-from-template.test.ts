@@ -3,7 +3,7 @@
  * placeholder resolution (stored once), host-port allocation, mounts and domain rules.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, type InstanceFixture } from "./part2-apps.fixtures";
+import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, type InstanceFixture } from "./apps";
 
 let t: TestEmulator;
 const templates: Record<string, string> = {};

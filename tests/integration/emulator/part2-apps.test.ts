@@ -4,7 +4,7 @@
  */
 import { fireHook } from "../../../emulator/core/hooks";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, resourceToken, restrictedToken, type InstanceFixture } from "./part2-apps.fixtures";
+import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, resourceToken, restrictedToken, type InstanceFixture } from "./apps";
 
 let t: TestEmulator;
 

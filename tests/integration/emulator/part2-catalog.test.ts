@@ -3,7 +3,7 @@
  * the administrator node list, node detail, and the workspace node list (private cloud only).
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { member, newUser, nodeId, otherWorkspace, planId } from "./part2-support";
+import { member, newUser, nodeId, otherWorkspace, planId } from "./compute";
 
 let t: TestEmulator;
 

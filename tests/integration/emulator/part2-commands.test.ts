@@ -3,7 +3,7 @@
  * snapshot endpoints chosen for the "not shown" list, fetch and delete.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { advanceClock, command, createInstance, imageId, member, nodeId, otherWorkspace, patchRow, planId, withSlowWorkflows } from "./part2-support";
+import { advanceClock, command, createInstance, imageId, member, nodeId, otherWorkspace, patchRow, planId, withSlowWorkflows } from "./compute";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));

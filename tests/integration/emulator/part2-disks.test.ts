@@ -3,7 +3,7 @@
  * the administrator list.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { advanceClock, createInstance, member, otherWorkspace, patchRow, withSlowWorkflows } from "./part2-support";
+import { advanceClock, createInstance, member, otherWorkspace, patchRow, withSlowWorkflows } from "./compute";
 
 let t: TestEmulator;
 let wsPath: string;

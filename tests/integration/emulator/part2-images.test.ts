@@ -4,7 +4,7 @@
  * (ISO uploads through the signed URL: part2-images-upload.test.ts.)
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, restrictedToken } from "./part2-apps.fixtures";
+import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, restrictedToken } from "./apps";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started), { workflowMs: 100 });

@@ -4,7 +4,7 @@
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { onHook } from "../../../emulator/core/hooks";
-import { createInstance, imageId, member, newUser, nodeId, otherWorkspace, patchRow, planId, resourceToken, advanceClock, withSlowWorkflows } from "./part2-support";
+import { createInstance, imageId, member, newUser, nodeId, otherWorkspace, patchRow, planId, resourceToken, advanceClock, withSlowWorkflows } from "./compute";
 
 let t: TestEmulator;
 let wsPath: string;

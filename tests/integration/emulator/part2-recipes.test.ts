@@ -5,7 +5,7 @@
  */
 import { stringifyJson } from "../../../emulator/core/json";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID } from "./part2-apps.fixtures";
+import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID } from "./apps";
 
 let t: TestEmulator;
 const seeded: Record<string, string> = {};

@@ -4,7 +4,7 @@
  * rules, delete, lists with filters and paging.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeMember, MISSING_BIG_ID } from "./part2-apps.fixtures";
+import { makeMember, MISSING_BIG_ID } from "./apps";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));

@@ -5,7 +5,7 @@
  * of running resources is exact.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeSubject, makeUser, makeWorkspace, setClock } from "./part3-k3s-billing-fixtures";
+import { makeSubject, makeUser, makeWorkspace, setClock } from "./k3sBilling";
 
 let t: TestEmulator;
 let me: string;

@@ -3,7 +3,7 @@
  * dating) and usage statements. Wallets and coupons are in part3-billing-wallet.test.ts.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeSubject, makeUser, makeWorkspace } from "./part3-k3s-billing-fixtures";
+import { makeSubject, makeUser, makeWorkspace } from "./k3sBilling";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));

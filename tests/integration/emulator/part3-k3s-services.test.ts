@@ -5,7 +5,7 @@
  */
 import type { InstanceRow } from "../../../emulator/model";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeInstance, makeUser, sleep } from "./part3-k3s-billing-fixtures";
+import { makeInstance, makeUser, sleep } from "./k3sBilling";
 
 let t: TestEmulator;
 let k3s: string;

@@ -5,7 +5,7 @@
  */
 import { fireHook } from "../../../emulator/core/hooks";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeInstance, makeUser, makeWorkspace } from "./part3-k3s-billing-fixtures";
+import { makeInstance, makeUser, makeWorkspace } from "./k3sBilling";
 
 let t: TestEmulator;
 let k3s: string;

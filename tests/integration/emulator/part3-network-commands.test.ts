@@ -4,7 +4,7 @@
  */
 import { DEFAULT_QUOTA } from "../../../emulator/model";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeFloatingIp, makeInstance, makeUser, makeWorkspace } from "./part3-network-fixtures";
+import { makeFloatingIp, makeInstance, makeUser, makeWorkspace } from "./network";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));

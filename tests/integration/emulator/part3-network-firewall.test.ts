@@ -4,7 +4,7 @@
 import { fireHook } from "../../../emulator/core/hooks";
 import { DEFAULT_QUOTA } from "../../../emulator/model";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { collectAfter, makeInstance, makeInstanceToken, makeUser, makeWorkspace } from "./part3-network-fixtures";
+import { collectAfter, makeInstance, makeInstanceToken, makeUser, makeWorkspace } from "./network";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));

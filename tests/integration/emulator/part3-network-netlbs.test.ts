@@ -3,7 +3,7 @@
  */
 import { fireHook } from "../../../emulator/core/hooks";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { collectAfter, makeFloatingIp, makeInstance, makeUser, makeWorkspace } from "./part3-network-fixtures";
+import { collectAfter, makeFloatingIp, makeInstance, makeUser, makeWorkspace } from "./network";
 
 let t: TestEmulator;
 let lbsPath: string;
