@@ -22,7 +22,13 @@ export const REPO = projectRoot();
 
 /** The machine a result was measured on: numbers are per machine, ratios travel. */
 export function environment() {
-  return { node: process.version, platform: `${os.platform()} ${os.arch()}`, cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model ?? "unknown", loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100) };
+  return {
+    node: process.version,
+    platform: `${os.platform()} ${os.arch()}`,
+    cpus: os.cpus().length,
+    cpuModel: os.cpus()[0]?.model ?? "unknown",
+    loadAverage: os.loadavg().map((l) => Math.round(l * 100) / 100),
+  };
 }
 
 /** Nearest-rank percentile of sorted samples. */
@@ -32,7 +38,11 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length, Math.max(1, rank)) - 1];
 }
 
-export const median = (samples: number[]) => percentile([...samples].sort((a, b) => a - b), 50);
+export const median = (samples: number[]) =>
+  percentile(
+    [...samples].sort((a, b) => a - b),
+    50,
+  );
 
 /** Writes `bench/results/<timestamp>[-<name>].json`; returns its path. */
 export function writeResult(dir: string, name: string, result: object): string {
@@ -49,8 +59,11 @@ export function parseArgs<K extends string>(spec: Record<K, { default: string; h
     options: { ...Object.fromEntries(Object.keys(spec).map((k) => [k, { type: "string" as const }])), help: { type: "boolean" as const } },
   });
   if (values.help) {
-    for (const [k, v] of Object.entries(spec) as Array<[K, { default: string; help: string }]>) console.log(`  --${k} <value>  ${v.help} (default ${v.default})`);
+    for (const [k, v] of Object.entries(spec) as Array<[K, { default: string; help: string }]>)
+      console.log(`  --${k} <value>  ${v.help} (default ${v.default})`);
     process.exit(0);
   }
-  return Object.fromEntries(Object.entries(spec).map(([k, v]) => [k, (values as Record<string, unknown>)[k] ?? (v as { default: string }).default])) as Record<K, string>;
+  return Object.fromEntries(
+    Object.entries(spec).map(([k, v]) => [k, (values as Record<string, unknown>)[k] ?? (v as { default: string }).default]),
+  ) as Record<K, string>;
 }

@@ -32,7 +32,14 @@ interface Options {
 }
 
 function parseOptions(argv: string[]): Options {
-  const options: Options = { runs: 10, requests: 2000, warmup: 300, concurrency: 8, inProcess: false, out: path.join(REPO, "bench", "results") };
+  const options: Options = {
+    runs: 10,
+    requests: 2000,
+    warmup: 300,
+    concurrency: 8,
+    inProcess: false,
+    out: path.join(REPO, "bench", "results"),
+  };
   const int = (flag: string, value: string | undefined) => {
     const n = Number(value);
     if (!Number.isInteger(n) || n < 1) throw new Error(`${flag} needs a positive integer`);
@@ -62,7 +69,9 @@ function parseOptions(argv: string[]): Options {
         options.out = path.resolve(value() ?? "");
         break;
       default:
-        throw new Error(`unknown option ${flag}\nusage: emulator.bench [--runs n] [--requests n] [--warmup n] [--concurrency n] [--in-process] [--out dir]`);
+        throw new Error(
+          `unknown option ${flag}\nusage: emulator.bench [--runs n] [--requests n] [--warmup n] [--concurrency n] [--in-process] [--out dir]`,
+        );
     }
   }
   return options;
@@ -200,7 +209,14 @@ class Client {
   request(method: string, pathname: string, headers: Record<string, string> = {}, body?: string): Promise<number> {
     return new Promise((resolve, reject) => {
       const req = http.request(
-        { host: this.base.hostname, port: this.base.port, method, path: pathname, agent: this.agent, headers: body ? { ...headers, "content-type": "application/json" } : headers },
+        {
+          host: this.base.hostname,
+          port: this.base.port,
+          method,
+          path: pathname,
+          agent: this.agent,
+          headers: body ? { ...headers, "content-type": "application/json" } : headers,
+        },
         (res) => {
           res.on("data", () => undefined);
           res.on("end", () => resolve(res.statusCode ?? 0));
@@ -225,7 +241,12 @@ interface Probe {
 }
 
 /** Sequential latency of each probe, interleaved in blocks so they see the same conditions. */
-async function latencies(client: Client, probes: Probe[], requests: number, warmup: number): Promise<Map<string, { samples: number[]; totalMs: number }>> {
+async function latencies(
+  client: Client,
+  probes: Probe[],
+  requests: number,
+  warmup: number,
+): Promise<Map<string, { samples: number[]; totalMs: number }>> {
   const out = new Map(probes.map((p) => [p.label, { samples: [] as number[], totalMs: 0 }]));
   const hit = async (p: Probe) => {
     const t0 = performance.now();
@@ -293,12 +314,19 @@ async function main(): Promise<void> {
   const inProc = await inProcessStarts(options.runs);
   const proc = await processStarts(options.runs);
 
-  log(`bench: ${options.requests} requests per probe after ${options.warmup} warm-up, against ${options.inProcess ? "an in-process" : "a spawned"} emulator...`);
+  log(
+    `bench: ${options.requests} requests per probe after ${options.warmup} warm-up, against ${options.inProcess ? "an in-process" : "a spawned"} emulator...`,
+  );
   const target = await startTarget(options.inProcess);
   const base = new URL(target.url);
   const control = new Client(base, 1);
   // The general bucket (2000 burst, 1000/s per token) would throttle a benchmark; lift it.
-  const lifted = await control.request("POST", "/_emulator/settings", {}, JSON.stringify({ rateLimits: { general: { burst: 1e9, perSecond: 1e9 } } }));
+  const lifted = await control.request(
+    "POST",
+    "/_emulator/settings",
+    {},
+    JSON.stringify({ rateLimits: { general: { burst: 1e9, perSecond: 1e9 } } }),
+  );
   if (lifted !== 200) throw new Error(`could not lift the rate limits (${lifted})`);
   control.close();
 
@@ -323,7 +351,12 @@ async function main(): Promise<void> {
   const procStart = summarise(proc);
   const requests = probes.map((p) => {
     const m = measured.get(p.label)!;
-    return { label: p.label, path: p.path.replace(target.workspaceId, "{wid}"), ...summarise(m.samples), rps: round((m.samples.length / m.totalMs) * 1000, 1) };
+    return {
+      label: p.label,
+      path: p.path.replace(target.workspaceId, "{wid}"),
+      ...summarise(m.samples),
+      rps: round((m.samples.length / m.totalMs) * 1000, 1),
+    };
   });
   const [get, ctl, plans] = requests;
   const ratios = {
@@ -357,7 +390,14 @@ async function main(): Promise<void> {
   console.log(
     table([
       ["", "runs", "median", "p95", "min", "max"],
-      ["in-process startEmulator()", inProcStart.n, ms(inProcStart.medianMs), ms(inProcStart.p95Ms), ms(inProcStart.minMs), ms(inProcStart.maxMs)],
+      [
+        "in-process startEmulator()",
+        inProcStart.n,
+        ms(inProcStart.medianMs),
+        ms(inProcStart.p95Ms),
+        ms(inProcStart.minMs),
+        ms(inProcStart.maxMs),
+      ],
       ["process: spawn -> JSON line", procStart.n, ms(procStart.medianMs), ms(procStart.p95Ms), ms(procStart.minMs), ms(procStart.maxMs)],
     ]),
   );

@@ -138,16 +138,26 @@ async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir
     const samples = {} as Record<Phase, PhaseSample>;
     for (const phase of PHASES) {
       samples[phase] = await runPhase(phase, order, emu, n);
-      console.error(`  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)}  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`);
+      console.error(
+        `  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)}  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
+      );
     }
-    const left = emu.services.store.table("disks").all().filter((d) => !(d as { seed?: boolean }).seed).length;
+    const left = emu.services.store
+      .table("disks")
+      .all()
+      .filter((d) => !(d as { seed?: boolean }).seed).length;
     if (left) throw new Error(`N=${n} round ${round + 1}: ${left} disks left after destroy`);
     results.push(samples);
   }
   const medians = {} as SizeResult["medians"];
   for (const phase of PHASES) {
     const of = (f: (s: PhaseSample) => number) => median(results.map((r) => f(r[phase])));
-    medians[phase] = { ratio: of((s) => s.ratio), svcMs: of((s) => s.svcMs), noopMs: of((s) => s.noopMs), requestsPerResource: of((s) => s.requestsPerResource) };
+    medians[phase] = {
+      ratio: of((s) => s.ratio),
+      svcMs: of((s) => s.svcMs),
+      noopMs: of((s) => s.noopMs),
+      requestsPerResource: of((s) => s.requestsPerResource),
+    };
   }
   return { n, rounds: results, medians };
 }
@@ -176,11 +186,21 @@ async function probeWorkflow(durationMs: number, emu: RunningEmulator): Promise<
   runtime.setSources({ get: (k) => config[k], env: {} });
   const lifecycle = buildLifecycle(specFor("Disk"), runtime);
   const seq = emu.services.requestLog.lastSeq;
-  const { id } = await lifecycle.create({ name: `probe-${durationMs}`, size: 1024 ** 3, backend: "LOCAL", region: "NA_01", instanceId: null, workspaceId: emu.workspaceId });
+  const { id } = await lifecycle.create({
+    name: `probe-${durationMs}`,
+    size: 1024 ** 3,
+    backend: "LOCAL",
+    region: "NA_01",
+    instanceId: null,
+    workspaceId: emu.workspaceId,
+  });
   const requests = apiRequestsSince(emu, seq);
   const post = requests.find((r) => r.method === "POST")!;
   const polls = requests.filter((r) => r.path.startsWith("/v1/workflows/"));
-  const workflow = emu.services.store.table("workflows").all().find((w) => (w as { resource?: { id: string } }).resource?.id === id) as { endsAt: number } | undefined;
+  const workflow = emu.services.store
+    .table("workflows")
+    .all()
+    .find((w) => (w as { resource?: { id: string } }).resource?.id === id) as { endsAt: number } | undefined;
   const sawEnd = Date.parse(polls[polls.length - 1]?.time ?? post.time);
   const ended = workflow ? workflow.endsAt - emu.services.clock.offset : Date.parse(post.time) + durationMs;
   await lifecycle.delete(id!, { workspaceId: emu.workspaceId });
@@ -198,7 +218,10 @@ async function probeWorkflow(durationMs: number, emu: RunningEmulator): Promise<
 // ---- main -------------------------------------------------------------------------------------
 
 async function main() {
-  const sizes = options.sizes.split(",").map(Number).filter((v) => v > 0);
+  const sizes = options.sizes
+    .split(",")
+    .map(Number)
+    .filter((v) => v > 0);
   const rounds = Number(options.rounds);
   const binDir = await pulumiBinDir();
   const emu = await startEmulator({ port: 0, workflowMs: 0, seed: 7 });
@@ -217,13 +240,24 @@ async function main() {
       bySize.push(await benchSize(n, rounds, emu, binDir, root));
     }
     const workflows: WorkflowProbe[] = [];
-    for (const t of options.workflows.split(",").map(Number).filter((v) => v > 0)) {
+    for (const t of options.workflows
+      .split(",")
+      .map(Number)
+      .filter((v) => v > 0)) {
       workflows.push(await probeWorkflow(t, emu));
       const w = workflows[workflows.length - 1];
-      console.error(`  workflow ${t} ms: ${w.requests} requests (bound ${w.requestBound.toFixed(1)}), end noticed after ${w.noticedAfterMs} ms (bound ${w.noticeBound})`);
+      console.error(
+        `  workflow ${t} ms: ${w.requests} requests (bound ${w.requestBound.toFixed(1)}), end noticed after ${w.noticedAfterMs} ms (bound ${w.noticeBound})`,
+      );
     }
     report(bySize, workflows);
-    const file = writeResult(options.out, "provider", { environment: before, loadAverageAfter: environment().loadAverage, options, sizes: bySize, workflows });
+    const file = writeResult(options.out, "provider", {
+      environment: before,
+      loadAverageAfter: environment().loadAverage,
+      options,
+      sizes: bySize,
+      workflows,
+    });
     console.log(`\nwritten ${path.relative(process.cwd(), file)}`);
   } finally {
     await emu.stop();
@@ -235,12 +269,16 @@ function report(bySize: SizeResult[], workflows: WorkflowProbe[]) {
   console.log("\nMedian ratio svc / no-op (same run), and API requests per svc resource:\n");
   console.log(`| N | ${PHASES.map((p) => `${p} ratio | ${p} req/res`).join(" | ")} |`);
   console.log(`|---|${PHASES.map(() => "---|---").join("|")}|`);
-  for (const s of bySize) console.log(`| ${s.n} | ${PHASES.map((p) => `${s.medians[p].ratio.toFixed(2)} | ${s.medians[p].requestsPerResource.toFixed(2)}`).join(" | ")} |`);
+  for (const s of bySize)
+    console.log(
+      `| ${s.n} | ${PHASES.map((p) => `${s.medians[p].ratio.toFixed(2)} | ${s.medians[p].requestsPerResource.toFixed(2)}`).join(" | ")} |`,
+    );
   if (workflows.length) {
     console.log("\nWaiting on a workflow of duration T (one Disk create through the lifecycle):\n");
     console.log("| T (ms) | requests after the POST | bound 3+log1.5(T/250ms) | end noticed after (ms) | bound max(250 ms, T/4) |");
     console.log("|---|---|---|---|---|");
-    for (const w of workflows) console.log(`| ${w.durationMs} | ${w.requests} | ${w.requestBound.toFixed(1)} | ${w.noticedAfterMs} | ${w.noticeBound} |`);
+    for (const w of workflows)
+      console.log(`| ${w.durationMs} | ${w.requests} | ${w.requestBound.toFixed(1)} | ${w.noticedAfterMs} | ${w.noticeBound} |`);
   }
 }
 

@@ -114,7 +114,9 @@ export function formatCidr(c: Cidr): string {
 
 /** Whether every address of `inner` lies in `outer`. */
 export function cidrContains(outer: Cidr, inner: Cidr): boolean {
-  return outer.family === inner.family && inner.prefix >= outer.prefix && networkOf(inner.family, inner.network, outer.prefix) === outer.network;
+  return (
+    outer.family === inner.family && inner.prefix >= outer.prefix && networkOf(inner.family, inner.network, outer.prefix) === outer.network
+  );
 }
 
 /** The private IPv4 blocks of RFC 1918 §3. */

@@ -15,7 +15,8 @@ function parseArgs(argv: string[]): EmulatorOptions {
   const options: EmulatorOptions = { port: 0 };
   const int = (flag: string, value: string | undefined, min: number, max: number) => {
     const n = Number(value);
-    if (value === undefined || !Number.isInteger(n) || n < min || n > max) throw new Error(`${flag} needs an integer from ${min} to ${max}\n${USAGE}`);
+    if (value === undefined || !Number.isInteger(n) || n < min || n > max)
+      throw new Error(`${flag} needs an integer from ${min} to ${max}\n${USAGE}`);
     return n;
   };
   for (let i = 0; i < argv.length; i++) {
@@ -69,7 +70,9 @@ async function main(): Promise<void> {
   process.on("SIGTERM", stop);
   process.stdout.write(JSON.stringify({ url, token, workspaceId, staffToken }) + "\n");
   console.log(`svc API emulator listening on ${url} (started in ${Math.round(performance.now() - started)} ms)`);
-  console.log(`  workflows take ${emulator.services.settings.workflowMs} ms; ${options.stateFile ? `state persisted to ${options.stateFile}` : "state in memory only"}`);
+  console.log(
+    `  workflows take ${emulator.services.settings.workflowMs} ms; ${options.stateFile ? `state persisted to ${options.stateFile}` : "state in memory only"}`,
+  );
   console.log(`  try: curl -H "Authorization: Bearer ${token}" ${url}/v1/workspaces/${workspaceId}`);
 }
 

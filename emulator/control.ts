@@ -19,7 +19,11 @@ function send(reply: FastifyReply, status: number, body?: unknown) {
 }
 
 function problem(reply: FastifyReply, status: number, message: string) {
-  return reply.code(status).header("X-Message", message.replace(/[\r\n]+/g, " ")).type("application/json").send(JSON.stringify({ message }));
+  return reply
+    .code(status)
+    .header("X-Message", message.replace(/[\r\n]+/g, " "))
+    .type("application/json")
+    .send(JSON.stringify({ message }));
 }
 
 export interface InventoryItem {
@@ -82,7 +86,8 @@ export function registerControlRoutes(app: FastifyInstance, services: Services, 
   app.get("/_emulator/faults", async (_request, reply) => send(reply, 200, { faults: services.faults.list() }));
   app.post("/_emulator/faults", async (request, reply) => {
     const parsed = FaultRuleInput.safeParse(request.body);
-    if (!parsed.success) return problem(reply, 400, `invalid fault rule: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      return problem(reply, 400, `invalid fault rule: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     try {
       return send(reply, 201, services.faults.add(parsed.data));
     } catch (err) {
@@ -117,11 +122,16 @@ export function registerControlRoutes(app: FastifyInstance, services: Services, 
   });
 
   app.get("/_emulator/settings", async (_request, reply) =>
-    send(reply, 200, { workflowMs: services.settings.workflowMs, rateLimits: services.rateLimiter.settings, registryAccounts: services.settings.registryAccounts }),
+    send(reply, 200, {
+      workflowMs: services.settings.workflowMs,
+      rateLimits: services.rateLimiter.settings,
+      registryAccounts: services.settings.registryAccounts,
+    }),
   );
   app.post("/_emulator/settings", async (request, reply) => {
     const parsed = SettingsInput.safeParse(request.body);
-    if (!parsed.success) return problem(reply, 400, `invalid settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      return problem(reply, 400, `invalid settings: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     const s = parsed.data;
     if (s.workflowMs !== undefined) services.settings.workflowMs = s.workflowMs;
     if (s.registryAccounts) services.settings.registryAccounts = s.registryAccounts;

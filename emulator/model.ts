@@ -176,7 +176,14 @@ export interface ImageRow extends Row {
   description: string | null;
   group: string | null;
   kind: ImageKind;
-  source: { type: "URL" | "BACKUP" | "INSTANCE" | "UPLOAD" | "PLATFORM"; url?: string; backup_id?: string; instance_id?: string; disk_id?: string; size_bytes?: number };
+  source: {
+    type: "URL" | "BACKUP" | "INSTANCE" | "UPLOAD" | "PLATFORM";
+    url?: string;
+    backup_id?: string;
+    instance_id?: string;
+    disk_id?: string;
+    size_bytes?: number;
+  };
   os: { family: "LINUX" | "WINDOWS" | "BSD"; name: string | null } | null;
   size: number;
   uefi: boolean;
@@ -217,7 +224,7 @@ export interface InstanceRow extends Row {
   locked: boolean;
   pendingUpgrades: boolean;
   /** Hardware staged by upgrade-instance on an online instance, applied at next restart or apply-upgrades. */
-  staged: Partial<Pick<InstanceRow, "planId" | "cpu" | "memoryBytes" | "bandwidth" | "ioLimits">> & { bootDiskSize?: number } | null;
+  staged: (Partial<Pick<InstanceRow, "planId" | "cpu" | "memoryBytes" | "bandwidth" | "ioLimits">> & { bootDiskSize?: number }) | null;
   /** Set by terminate with immediate false: deletion time. */
   terminationScheduledAt: string | null;
   networkSuspended: boolean;

@@ -28,14 +28,20 @@ export interface PricedPart {
 }
 
 /** Which rate-card type and selectors a part needs, and how many units it is. */
-function selectorOf(part: EstimatePart): { type: RateType; quantity: number; match: (r: RateCardRow) => boolean; specificity: (r: RateCardRow) => number } {
+function selectorOf(part: EstimatePart): {
+  type: RateType;
+  quantity: number;
+  match: (r: RateCardRow) => boolean;
+  specificity: (r: RateCardRow) => number;
+} {
   switch (part.type) {
     case "CPU":
       return {
         type: "CPU",
         quantity: part.cpu,
         // An omitted selector ("omit for any") takes the unscoped card, never an arbitrary scoped one.
-        match: (r) => (r.serviceGroup === null || r.serviceGroup === part.service_group) && (r.cpuModel === null || r.cpuModel === part.cpu_model),
+        match: (r) =>
+          (r.serviceGroup === null || r.serviceGroup === part.service_group) && (r.cpuModel === null || r.cpuModel === part.cpu_model),
         specificity: (r) => (r.serviceGroup ? 2 : 0) + (r.cpuModel ? 1 : 0),
       };
     case "MEMORY":
@@ -48,7 +54,12 @@ function selectorOf(part: EstimatePart): { type: RateType; quantity: number; mat
         specificity: (r) => (r.storageBacking ? 1 : 0),
       };
     case "BANDWIDTH":
-      return { type: "BANDWIDTH", quantity: part.speed_bytes_sec / 1_000_000, match: (r) => r.direction === part.direction, specificity: () => 0 };
+      return {
+        type: "BANDWIDTH",
+        quantity: part.speed_bytes_sec / 1_000_000,
+        match: (r) => r.direction === part.direction,
+        specificity: () => 0,
+      };
     case "FLOATING_IP":
       return {
         type: "IP",
@@ -97,7 +108,10 @@ export function customInstanceHourlyRate(
 }
 
 /** Starts metering a resource for usage reports. */
-export function startBilling(services: Services, s: { workspaceId: string; resourceId: string; resourceKind: string; resourceName: string; hourlyRate: number }): void {
+export function startBilling(
+  services: Services,
+  s: { workspaceId: string; resourceId: string; resourceKind: string; resourceName: string; hourlyRate: number },
+): void {
   const { store, clock } = services;
   store.t.billingSubjects.insert({ id: store.newId(), ...s, startedAt: clock.now(), endedAt: null });
 }
@@ -115,5 +129,11 @@ export function rebill(services: Services, resourceId: string, hourlyRate: numbe
   const current = services.store.t.billingSubjects.find((b) => b.resourceId === resourceId && b.endedAt === null);
   if (!current || current.hourlyRate === hourlyRate) return;
   stopBilling(services, resourceId);
-  startBilling(services, { workspaceId: current.workspaceId, resourceId, resourceKind: current.resourceKind, resourceName: current.resourceName, hourlyRate });
+  startBilling(services, {
+    workspaceId: current.workspaceId,
+    resourceId,
+    resourceKind: current.resourceKind,
+    resourceName: current.resourceName,
+    hourlyRate,
+  });
 }

@@ -63,7 +63,10 @@ function sleep(ms: number): Promise<void> {
 
 /** X-Message must be a single header line of visible Latin-1. */
 function headerSafe(text: string): string {
-  return text.replace(/[\r\n]+/g, " ").replace(/[^\x20-\x7e\xa0-\xff]/g, "?").slice(0, 1000);
+  return text
+    .replace(/[\r\n]+/g, " ")
+    .replace(/[^\x20-\x7e\xa0-\xff]/g, "?")
+    .slice(0, 1000);
 }
 
 function sendError(reply: FastifyReply, err: ApiError): void {
@@ -144,7 +147,14 @@ export function buildServices(options: EmulatorOptions): { services: Services; b
     clock.offset = store.restore(persisted);
     const saved = store.t.bootstrap.get("bootstrap");
     if (!saved) throw new Error(`emulator state file ${options.stateFile} has no bootstrap record; move it away or fix it`);
-    bootstrap = { token: saved.token, staffToken: saved.staffToken, workspaceId: saved.workspaceId, userId: saved.userId, email: saved.email, password: saved.password };
+    bootstrap = {
+      token: saved.token,
+      staffToken: saved.staffToken,
+      workspaceId: saved.workspaceId,
+      userId: saved.userId,
+      email: saved.email,
+      password: saved.password,
+    };
   } else {
     bootstrap = seedStore(services);
     // A deep copy: snapshot() shares the live row objects, which later updates mutate in place.

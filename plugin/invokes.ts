@@ -18,6 +18,11 @@ export function lookupNames(): string[] {
 
 export function lookupFor(token: string): Lookup {
   const name = token.startsWith(PREFIX) ? token.slice(PREFIX.length) : "";
-  if (!lookupNames().includes(name)) throw new Error(`pulumi-svc has no function "${token}"; functions: ${lookupNames().map((n) => PREFIX + n).join(", ")}`);
+  if (!lookupNames().includes(name))
+    throw new Error(
+      `pulumi-svc has no function "${token}"; functions: ${lookupNames()
+        .map((n) => PREFIX + n)
+        .join(", ")}`,
+    );
   return (lookups as unknown as Record<string, Lookup>)[name];
 }

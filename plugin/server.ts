@@ -80,7 +80,13 @@ function unary<Req, Res>(answer: (req: Req) => Promise<Res>, secretsOf: (req: Re
 }
 
 const unimplemented = (what: string) => (_call: unknown, callback: Callback<never>) =>
-  callback({ code: grpc.status.UNIMPLEMENTED, details: `pulumi-svc does not implement ${what}`, name: "", message: "", metadata: new grpc.Metadata() });
+  callback({
+    code: grpc.status.UNIMPLEMENTED,
+    details: `pulumi-svc does not implement ${what}`,
+    name: "",
+    message: "",
+    metadata: new grpc.Metadata(),
+  });
 
 /** A request that names a resource (all CRUD requests do). */
 interface ForResource {
@@ -97,7 +103,12 @@ export function providerService(): grpc.UntypedServiceImplementation {
   const kindOf = (req: ForResource) => {
     const type = typeOfUrn(req.getUrn());
     const kind = type.startsWith(TOKEN_PREFIX) ? type.slice(TOKEN_PREFIX.length) : "";
-    if (!kinds().includes(kind)) throw new Error(`pulumi-svc has no resource type "${type}"; types: ${kinds().map((k) => TOKEN_PREFIX + k).join(", ")}`);
+    if (!kinds().includes(kind))
+      throw new Error(
+        `pulumi-svc has no resource type "${type}"; types: ${kinds()
+          .map((k) => TOKEN_PREFIX + k)
+          .join(", ")}`,
+      );
     return kind;
   };
   const lifecycleOf = (req: ForResource): Lifecycle => {
@@ -149,7 +160,9 @@ export function providerService(): grpc.UntypedServiceImplementation {
     diffConfig: unary(async (req: rpc.DiffRequest) => {
       const olds = fromStruct(req.getOldInputs() ?? req.getOlds());
       const news = fromStruct(req.getNews());
-      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter((k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]));
+      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+        (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+      );
       const res = new rpc.DiffResponse();
       // A new address, token or workspace changes where later operations go; the resources stay.
       res.setChanges(changed.length ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);

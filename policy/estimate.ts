@@ -24,4 +24,3 @@ export async function costOf(resources: Priceable[], prices: PriceApi, standalon
   }
   return stackCost(await Promise.all(priced), unpriced);
 }
-

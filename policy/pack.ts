@@ -59,7 +59,11 @@ recorded.catch(() => undefined); // reported by currentCost when asked
 /** The current state's cost, or why it is not known. */
 const currentCost = memo(async (standaloneIpRegion: string): Promise<StackCost | string> => {
   try {
-    return await costOf((await recorded).map((r) => ({ name: nameOf(r.urn), type: r.type, props: r.outputs ?? {} })), api, standaloneIpRegion);
+    return await costOf(
+      (await recorded).map((r) => ({ name: nameOf(r.urn), type: r.type, props: r.outputs ?? {} })),
+      api,
+      standaloneIpRegion,
+    );
   } catch (err) {
     return (err as Error).message.split("\n")[0];
   }
@@ -74,7 +78,8 @@ const COST_CONFIG_SCHEMA = { standaloneIpRegion: { type: "string", default: STAN
 
 const costPolicy: StackValidationPolicy = {
   name: "svc-cost",
-  description: "Reports the stack's estimated monthly and hourly cost from the svc API's rate cards, and the change against the current state.",
+  description:
+    "Reports the stack's estimated monthly and hourly cost from the svc API's rate cards, and the change against the current state.",
   enforcementLevel: "advisory",
   configSchema: { properties: COST_CONFIG_SCHEMA },
   validateStack: async (args) => {
@@ -111,7 +116,11 @@ const budgetPolicy: ResourceValidationPolicy = {
     const config = args.getConfig<BudgetConfig>();
     if (config.maxMonthlyCost === undefined) return;
     running ??= new RunningBudget(Math.round(config.maxMonthlyCost * 1_000_000));
-    const cost = await costOf([{ name: args.name, type: args.type, props: args.props }], api, config.standaloneIpRegion ?? STANDALONE_IP_REGION);
+    const cost = await costOf(
+      [{ name: args.name, type: args.type, props: args.props }],
+      api,
+      config.standaloneIpRegion ?? STANDALONE_IP_REGION,
+    );
     const exceeded = running.add(args.urn, cost.resources[0]);
     if (exceeded) reportViolation(exceeded);
   },

@@ -46,7 +46,8 @@ export const STANDALONE_IP_REGION = "NA_01";
 
 type IpLike = { family: "IPv4" | "IPv6"; ddos?: boolean };
 
-const ipParts = (ips: IpLike[]): EstimatePart[] => ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
+const ipParts = (ips: IpLike[]): EstimatePart[] =>
+  ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
 
 /** The instance's addresses: as declared, else as recorded (outputs), else the create default. */
 function instanceIps(p: Props): IpLike[] {
@@ -69,7 +70,9 @@ function instancePricing(p: Props): Pricing {
   const parts: EstimatePart[] = [
     { type: "CPU", cpu: p.cpu as number, serviceGroup: p.group as string },
     { type: "MEMORY", memoryBytes: p.memoryBytes as number },
-    ...storage.map((s): EstimatePart => ({ type: "STORAGE", storageBytes: s.sizeBytes, storageBacking: (s.backing ?? "LOCAL").toLowerCase() })),
+    ...storage.map(
+      (s): EstimatePart => ({ type: "STORAGE", storageBytes: s.sizeBytes, storageBacking: (s.backing ?? "LOCAL").toLowerCase() }),
+    ),
     ...ips,
   ];
   return { request: { region: p.region, parts } };
@@ -77,7 +80,10 @@ function instancePricing(p: Props): Pricing {
 
 /** A disk: its size in its region, at its backend's storage rate (rate cards name backings in lower case). */
 const diskPricing = (p: Props): Pricing => ({
-  request: { region: p.region as string, parts: [{ type: "STORAGE", storageBytes: p.size as number, storageBacking: String(p.backend).toLowerCase() }] },
+  request: {
+    region: p.region as string,
+    parts: [{ type: "STORAGE", storageBytes: p.size as number, storageBacking: String(p.backend).toLowerCase() }],
+  },
 });
 
 const floatingIpPricing = (p: Props, standaloneIpRegion: string): Pricing => ({

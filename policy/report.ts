@@ -46,7 +46,9 @@ export function stackLine(stack: string, proposed: StackCost, current: StackCost
 /** One line per resource: its total and what makes it up. */
 export function breakdownLines(proposed: StackCost): string[] {
   return [
-    ...proposed.resources.map((r) => `  ${r.name} (${r.kind}): ${usd(r.monthly)}/month = ${r.lines.map((l) => `${l.label} ${usd(l.hourly, 4)}/h`).join(" + ")}`),
+    ...proposed.resources.map(
+      (r) => `  ${r.name} (${r.kind}): ${usd(r.monthly)}/month = ${r.lines.map((l) => `${l.label} ${usd(l.hourly, 4)}/h`).join(" + ")}`,
+    ),
     ...proposed.unpriced.map((u) => `  ${u.name}: not priced (${u.reason})`),
   ];
 }

@@ -28,7 +28,11 @@ export function stackRef(env: NodeJS.ProcessEnv): string | undefined {
 export async function recordedResources(env: NodeJS.ProcessEnv = process.env): Promise<RecordedResource[]> {
   const ref = stackRef(env);
   if (!ref) throw new Error("no stack in PULUMI_PROJECT / PULUMI_STACK");
-  const { stdout } = await run("pulumi", ["stack", "export", "--stack", ref, "--non-interactive"], { env, maxBuffer: 256 * 1024 * 1024, timeout: 60_000 });
+  const { stdout } = await run("pulumi", ["stack", "export", "--stack", ref, "--non-interactive"], {
+    env,
+    maxBuffer: 256 * 1024 * 1024,
+    timeout: 60_000,
+  });
   const exported = JSON.parse(stdout) as { deployment?: { resources?: RecordedResource[] } };
   return exported.deployment?.resources ?? [];
 }

@@ -51,7 +51,10 @@ export function formatIp(family: "IPv4" | "IPv6", value: bigint): string {
   // Compress the longest run of zero groups.
   let best = { start: -1, len: 0 };
   for (let i = 0; i < 8; ) {
-    if (groups[i] !== "0") { i++; continue; }
+    if (groups[i] !== "0") {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === "0") j++;
     if (j - i > best.len && j - i > 1) best = { start: i, len: j - i };
@@ -92,4 +95,3 @@ export function cidrContains(outer: Cidr, inner: Cidr): boolean {
 export function isRfc1918(c: Cidr): boolean {
   return c.family === "IPv4" && RFC1918.some((r) => cidrContains(r, c));
 }
-

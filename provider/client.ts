@@ -97,17 +97,19 @@ export class SvcClient {
     private readonly options: ClientOptions = {},
     shared?: AxiosInstance,
   ) {
-    this.http = shared ?? loadAxios().create({
-      baseURL: config.baseUrl,
-      timeout: options.timeoutMs ?? 60_000,
-      headers: { Authorization: `Bearer ${config.token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
-      responseType: "text",
-      transformResponse: [(data) => data],
-      transformRequest: [(data) => (data === undefined ? undefined : stringifyJson(data))],
-      paramsSerializer: { serialize: serializeQuery },
-      validateStatus: () => true,
-      maxRedirects: 0,
-    });
+    this.http =
+      shared ??
+      loadAxios().create({
+        baseURL: config.baseUrl,
+        timeout: options.timeoutMs ?? 60_000,
+        headers: { Authorization: `Bearer ${config.token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
+        responseType: "text",
+        transformResponse: [(data) => data],
+        transformRequest: [(data) => (data === undefined ? undefined : stringifyJson(data))],
+        paramsSerializer: { serialize: serializeQuery },
+        validateStatus: () => true,
+        maxRedirects: 0,
+      });
   }
 
   /**
@@ -134,14 +136,27 @@ export class SvcClient {
         });
       } catch (err) {
         const code = (err as { code?: string }).code ?? "ERROR";
-        network = NOT_SENT_CODES.has(code) ? new UnreachableError(method, path, code, this.config.baseUrl) : new NetworkError(method, path, code, false);
+        network = NOT_SENT_CODES.has(code)
+          ? new UnreachableError(method, path, code, this.config.baseUrl)
+          : new NetworkError(method, path, code, false);
       }
       if (response && response.status < 300) return this.parse<T>(response);
 
       const status = response?.status;
       const retryAfterMs = parseRetryAfter(response?.headers["retry-after"] as string | undefined);
       const remainingMs = this.options.deadline === undefined ? undefined : this.options.deadline - Date.now();
-      const decision = decide({ method, attempt, status, network: network && { notSent: network.notSent }, retryAfterMs, repeatable: opts.repeatable, remainingMs }, policy);
+      const decision = decide(
+        {
+          method,
+          attempt,
+          status,
+          network: network && { notSent: network.notSent },
+          retryAfterMs,
+          repeatable: opts.repeatable,
+          remainingMs,
+        },
+        policy,
+      );
       const failure = network ?? this.apiError(method, path, response!);
       if (!decision.retry) {
         if (decision.ambiguous) (failure as AmbiguousMarked).ambiguous = true;

@@ -32,7 +32,10 @@ export interface ConfigSources {
  * `127.0.0.1.nip.io` and `127.evil.example` are names that resolve wherever their owner likes.
  */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.toLowerCase().replace(/^\[(.*)\]$/, "$1").replace(/\.$/, "");
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, "$1")
+    .replace(/\.$/, "");
   if (host === "localhost") return true;
   if (isIP(host) === 4) return host.split(".")[0] === "127";
   // WHATWG URL parsing already writes IPv6 in its shortest form, so loopback is exactly ::1.
@@ -75,7 +78,11 @@ export interface ConfigProblem {
 export function configProblems(sources: ConfigSources): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const rawUrl = pick(sources, "svc:baseUrl", "SVC_BASE_URL");
-  if (!rawUrl) problems.push({ setting: "svc:baseUrl", message: "no API address: set svc:baseUrl (pulumi config set svc:baseUrl https://...) or SVC_BASE_URL" });
+  if (!rawUrl)
+    problems.push({
+      setting: "svc:baseUrl",
+      message: "no API address: set svc:baseUrl (pulumi config set svc:baseUrl https://...) or SVC_BASE_URL",
+    });
   else {
     try {
       validateBaseUrl(rawUrl);
@@ -83,7 +90,11 @@ export function configProblems(sources: ConfigSources): ConfigProblem[] {
       problems.push({ setting: "svc:baseUrl", message: (err as Error).message });
     }
   }
-  if (!pick(sources, "svc:token", "SVC_TOKEN")) problems.push({ setting: "svc:token", message: "no API token: set svc:token (pulumi config set --secret svc:token <token>) or SVC_TOKEN" });
+  if (!pick(sources, "svc:token", "SVC_TOKEN"))
+    problems.push({
+      setting: "svc:token",
+      message: "no API token: set svc:token (pulumi config set --secret svc:token <token>) or SVC_TOKEN",
+    });
   const workspaceId = pick(sources, "svc:workspaceId", "SVC_WORKSPACE_ID");
   if (workspaceId !== undefined && !/^\d+$/.test(workspaceId)) {
     problems.push({ setting: "svc:workspaceId", message: `svc:workspaceId "${workspaceId}" is not a workspace identifier (digits only)` });

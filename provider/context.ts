@@ -55,7 +55,13 @@ export async function runOperation<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function makeContext(shared: SvcClient, config: ProviderConfig, label: string, operation: OperationContext["operation"], deadline: number): OperationContext {
+export function makeContext(
+  shared: SvcClient,
+  config: ProviderConfig,
+  label: string,
+  operation: OperationContext["operation"],
+  deadline: number,
+): OperationContext {
   // Every request of the operation retries only while its wait ends before the deadline, and
   // says so under the resource's name.
   const client = shared.withDeadline(deadline, (e) => notice(label, retryMessage(e)));

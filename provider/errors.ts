@@ -38,7 +38,12 @@ export class ApiError extends Error {
   static describe(method: string, path: string, status: number, reason: string | null, fieldErrors: FieldError[]): string {
     const head = `${method} ${path} answered ${status} ${STATUS_TEXT[status] ?? ""}`.trimEnd();
     const fields = fieldErrors.length ? ` (${fieldErrors.map((f) => `${f.field}: ${f.message}`).join("; ")})` : "";
-    const hint = status === 401 ? " Check svc:token / SVC_TOKEN: the token is unknown or expired." : status === 403 ? " Check the token's grants and your role in the workspace." : "";
+    const hint =
+      status === 401
+        ? " Check svc:token / SVC_TOKEN: the token is unknown or expired."
+        : status === 403
+          ? " Check the token's grants and your role in the workspace."
+          : "";
     return `${head}${reason ? `: ${reason}` : ""}${fields}.${hint}`;
   }
 

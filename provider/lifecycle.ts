@@ -138,24 +138,38 @@ export interface Lifecycle {
   diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>): Promise<DiffResult>;
   create(props: Record<string, unknown>, call?: CallOptions): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Record<string, unknown>): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Record<string, unknown>, news: Record<string, unknown>, call?: CallOptions): Promise<pulumi.dynamic.UpdateResult>;
+  update(
+    id: string,
+    olds: Record<string, unknown>,
+    news: Record<string, unknown>,
+    call?: CallOptions,
+  ): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Record<string, unknown>, call?: CallOptions): Promise<void>;
   /** The declarable inputs a set of outputs echoes (what a refresh or an import records as inputs). */
   inputsOf(outputs: Record<string, unknown>): Record<string, unknown>;
 }
 
-export function buildLifecycle<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
+export function buildLifecycle<I extends Record<string, unknown>, O extends Outputs>(
+  spec: ResourceSpec<I, O>,
+  runtime: ProviderRuntime,
+): Lifecycle {
   // inputsOf is pure: only the operations are wrapped (one operation each, errors for people).
   const { inputsOf, ...operations } = buildSpecLifecycle(spec, runtime);
   return { ...asOperations(operations), inputsOf };
 }
 
 /** The dynamic face: the lifecycle as the dynamic-provider host calls it. */
-export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): pulumi.dynamic.ResourceProvider {
+export function buildProvider<I extends Record<string, unknown>, O extends Outputs>(
+  spec: ResourceSpec<I, O>,
+  runtime: ProviderRuntime,
+): pulumi.dynamic.ResourceProvider {
   return buildLifecycle(spec, runtime);
 }
 
-function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
+function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs>(
+  spec: ResourceSpec<I, O>,
+  runtime: ProviderRuntime,
+): Lifecycle {
   const shape = {
     ...spec.inputs.shape,
     ...(spec.workspaceScoped ? workspaceInput : {}),
@@ -173,7 +187,8 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
   const schemaRelaxing = (fields: string[]): z.ZodType<Record<string, unknown>> => {
     const key = fields.join(",");
     let schema = schemas.get(key);
-    if (!schema) schemas.set(key, (schema = strict.partial(Object.fromEntries(fields.map((k) => [k, true as const])) as Record<string, never>)));
+    if (!schema)
+      schemas.set(key, (schema = strict.partial(Object.fromEntries(fields.map((k) => [k, true as const])) as Record<string, never>)));
     return schema;
   };
   const managedFields = Object.keys(policies).filter((f) => policies[f].kind !== "ignore");
@@ -210,7 +225,8 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
     const result: Record<string, unknown> = { ...outs };
     const remembered = Object.keys(policies).filter((f) => policies[f].kind === "remember");
     // timeouts ride along so that delete (which sees only recorded outputs) honours timeouts.delete.
-    for (const key of [...(spec.keepFromState ?? []), ...remembered, "timeouts"]) if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
+    for (const key of [...(spec.keepFromState ?? []), ...remembered, "timeouts"])
+      if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
     if (spec.workspaceScoped && result.workspaceId === undefined) result.workspaceId = carry.workspaceId;
     return result;
   };
@@ -218,11 +234,21 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
   const settle = async (ctx: OperationContext, id: string, prior: Record<string, unknown>): Promise<O> => {
     const read = async () => {
       const outs = await spec.api.read(ctx, id, prior as Partial<O> & Partial<I>);
-      if (!outs) throw new WorkflowError("", "GONE", `${ctx.label}: the resource ${id} disappeared while it was being ${ctx.operation === "create" ? "created" : "changed"}`);
+      if (!outs)
+        throw new WorkflowError(
+          "",
+          "GONE",
+          `${ctx.label}: the resource ${id} disappeared while it was being ${ctx.operation === "create" ? "created" : "changed"}`,
+        );
       return outs;
     };
     if (!spec.api.settled) return read();
-    return ctx.waitForState(read, spec.api.settled, spec.api.stateOf ?? (() => "changing"), ctx.operation === "create" ? "create" : "settle");
+    return ctx.waitForState(
+      read,
+      spec.api.settled,
+      spec.api.stateOf ?? (() => "changing"),
+      ctx.operation === "create" ? "create" : "settle",
+    );
   };
 
   /** The object a synchronous create answered with, when it needs no read to be recorded. */
@@ -233,7 +259,13 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
   };
 
   /** Records what exists after a failure midway, so state and the API agree. */
-  const partialFailure = async (ctx: OperationContext, id: string, inputs: Record<string, unknown>, provider: unknown, err: unknown): Promise<PartialFailure> => {
+  const partialFailure = async (
+    ctx: OperationContext,
+    id: string,
+    inputs: Record<string, unknown>,
+    provider: unknown,
+    err: unknown,
+  ): Promise<PartialFailure> => {
     let outs: Record<string, unknown> = {};
     try {
       outs = (await spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
@@ -241,7 +273,9 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
       // The API may be what failed; record the inputs and the id.
     }
     const reason = (err as Error).message ?? String(err);
-    const hint = ctx.operation === "create" && `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;
+    const hint =
+      ctx.operation === "create" &&
+      `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;
     return new PartialFailure(sentences(reason, hint), id, { ...inputs, ...finalize(outs as O, inputs), [PROVIDER_KEY]: provider });
   };
 
@@ -317,11 +351,15 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
           throw pendingFailure(ctx, inputs, provider, `${ctx.label}: ${(err as Error).message}; ${(lookupErr as Error).message}`);
         }
         if (existing) {
-          ctx.progress(`the create answer was lost (${(err as Error).message}); found the ${spec.kind} the API created (id ${existing}) and adopted it`);
+          ctx.progress(
+            `the create answer was lost (${(err as Error).message}); found the ${spec.kind} the API created (id ${existing}) and adopted it`,
+          );
           return { id: existing, workflow: null };
         }
         if (attempt >= 3) throw err;
-        ctx.progress(`the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`);
+        ctx.progress(
+          `the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`,
+        );
       }
     }
   };
@@ -387,8 +425,12 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
     const differing = changedFields(current, inputs);
     const unreplaceable = differing.filter((f) => policyOf(f, current[f], inputs[f]).kind === "replace");
     if (unreplaceable.length) {
-      const detail = unreplaceable.map((f) => `${f} (declared ${JSON.stringify(inputs[f])}, actual ${JSON.stringify(current[f])})`).join("; ");
-      throw new Error(`${ctx.label}: cannot adopt ${spec.kind} ${id}: fields that can only be set at creation differ: ${detail}. Change the declaration to match, or drop adoptId to create a new one.`);
+      const detail = unreplaceable
+        .map((f) => `${f} (declared ${JSON.stringify(inputs[f])}, actual ${JSON.stringify(current[f])})`)
+        .join("; ");
+      throw new Error(
+        `${ctx.label}: cannot adopt ${spec.kind} ${id}: fields that can only be set at creation differ: ${detail}. Change the declaration to match, or drop adoptId to create a new one.`,
+      );
     }
     ctx.progress(`adopting existing ${spec.kind} ${id}${differing.length ? `; converging ${differing.join(", ")}` : ""}`);
     try {
@@ -404,7 +446,9 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
    * undefined): the next up sets them back to the declaration, in place or by replacement.
    */
   const driftNotice = (recorded: Record<string, unknown>, current: Record<string, unknown>): string | undefined => {
-    const drifted = managedFields.filter((f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isEqual(recorded[f], current[f]));
+    const drifted = managedFields.filter(
+      (f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isEqual(recorded[f], current[f]),
+    );
     if (!drifted.length) return undefined;
     const replacing = drifted.filter((f) => current[f] !== undefined && policyOf(f, current[f], recorded[f]).kind === "replace");
     const next = replacing.length
@@ -420,7 +464,11 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
       if (spec.workspaceScoped && raw.workspaceId === undefined) {
         const ws = runtime.defaultWorkspace();
         if (ws) raw.workspaceId = ws;
-        else failures.push({ property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" });
+        else
+          failures.push({
+            property: "workspaceId",
+            reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID",
+          });
       }
       // Like the engine's import option, adoptId applies only while the resource is not in the
       // stack yet; once it is, a replacement must create anew, not re-adopt the id it deletes.
@@ -434,8 +482,8 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
       if (parsed.success) {
         const withDefaults = spec.defaults ? { ...parsed.data, ...spec.defaults(parsed.data as Partial<I>) } : parsed.data;
         inputs = { ...withDefaults, ...Object.fromEntries(unknownKeys.map((k) => [k, raw[k]])) };
-      }
-      else for (const issue of parsed.error.issues) failures.push({ property: issuePath(issue.path) || "(inputs)", reason: issue.message });
+      } else
+        for (const issue of parsed.error.issues) failures.push({ property: issuePath(issue.path) || "(inputs)", reason: issue.message });
       if (parsed.success && olds && Object.keys(olds).length) {
         for (const t of spec.transitions ?? []) {
           const before = olds[t.field];
@@ -463,7 +511,14 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
 
     async diff(id: string, olds: Record<string, unknown>, news: Record<string, unknown>) {
       // A create recorded as pending is replaced: its delete removes what the attempt made, first.
-      if (pendingSince(id) !== undefined) return { changes: true, replaces: ["id"], stables: [], deleteBeforeReplace: true, detailedDiff: { id: { kind: "update", replace: true } } };
+      if (pendingSince(id) !== undefined)
+        return {
+          changes: true,
+          replaces: ["id"],
+          stables: [],
+          deleteBeforeReplace: true,
+          detailedDiff: { id: { kind: "update", replace: true } },
+        };
       const changed = changedFields(olds, news);
       const replaces = changed.filter((f) => policyOf(f, olds[f], news[f]).kind === "replace");
       const broken = spec.broken?.(olds as O) ?? false;
@@ -604,4 +659,3 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
   };
   return provider;
 }
-

@@ -27,7 +27,8 @@ export async function persist<T>(attempt: () => Promise<T>, opts: PersistOptions
     } catch (err) {
       if (!isTransient(err)) throw err;
       const delay = delays.next();
-      if (Date.now() + delay > opts.deadline) throw new DeadlineError(`${opts.what} kept failing until the deadline; the last answer: ${(err as Error).message}`);
+      if (Date.now() + delay > opts.deadline)
+        throw new DeadlineError(`${opts.what} kept failing until the deadline; the last answer: ${(err as Error).message}`);
       opts.onRetry?.(err as Error, delay);
       await sleep(delay);
     }

@@ -31,7 +31,9 @@ export type OutputProperties<O> = { readonly [K in keyof O as string extends K ?
  */
 export const outputNames =
   <O>() =>
-  <const N extends readonly OutputFields<O>[]>(names: N & ([Exclude<OutputFields<O>, N[number]>] extends [never] ? unknown : { missing: Exclude<OutputFields<O>, N[number]> })): N =>
+  <const N extends readonly OutputFields<O>[]>(
+    names: N & ([Exclude<OutputFields<O>, N[number]>] extends [never] ? unknown : { missing: Exclude<OutputFields<O>, N[number]> }),
+  ): N =>
     names;
 
 /** Inputs plus every output name (as undefined), so the SDK creates an Output for each. */
@@ -42,7 +44,10 @@ export function withOutputs(args: object, outputNames: readonly string[]): Recor
 }
 
 /** Resource options with the kind's secret outputs marked. */
-export function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secretOutputs: readonly string[]): pulumi.CustomResourceOptions {
+export function withSecretOutputs(
+  opts: pulumi.CustomResourceOptions | undefined,
+  secretOutputs: readonly string[],
+): pulumi.CustomResourceOptions {
   if (!secretOutputs.length) return opts ?? {};
   return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])] };
 }

@@ -32,7 +32,13 @@ export interface RetryPolicy {
  * Ten attempts: a request that fails a third of the time still gets through 99.998% of the time.
  * Four when nothing answers at the address: about 1-2 s of waiting, then the error names it.
  */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = { maxAttempts: 10, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000, maxNotSentAttempts: 4 };
+export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+  maxAttempts: 10,
+  baseDelayMs: 250,
+  maxDelayMs: 8_000,
+  maxRetryAfterMs: 60_000,
+  maxNotSentAttempts: 4,
+};
 
 /**
  * Statuses that mean "try again later": 429 (spec part 1, "Errors": back off and retry) and the
@@ -81,7 +87,8 @@ export function decide(a: Attempt, policy: RetryPolicy = DEFAULT_RETRY_POLICY, r
   if (!repeatable && !unprocessed) return { retry: false, ambiguous: true };
   const limit = a.network?.notSent ? Math.min(policy.maxAttempts, policy.maxNotSentAttempts ?? policy.maxAttempts) : policy.maxAttempts;
   if (a.attempt >= limit) return { retry: false, ambiguous: !repeatable && !unprocessed };
-  const delayMs = a.retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, policy, random);
+  const delayMs =
+    a.retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, policy, random);
   if (a.remainingMs !== undefined && delayMs >= a.remainingMs) return { retry: false, ambiguous: !repeatable && !unprocessed };
   return { retry: true, delayMs };
 }

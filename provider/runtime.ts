@@ -8,7 +8,15 @@
  * problem is reported in full once per process.
  */
 import { SvcClient } from "./client";
-import { configProblems, reportOnce, resolveConfig, type ConfigFailure, type ConfigProblem, type ConfigSources, type ProviderConfig } from "./config";
+import {
+  configProblems,
+  reportOnce,
+  resolveConfig,
+  type ConfigFailure,
+  type ConfigProblem,
+  type ConfigSources,
+  type ProviderConfig,
+} from "./config";
 import { ApiError, NetworkError } from "./errors";
 import type { ProviderRuntime } from "./lifecycle";
 
@@ -79,19 +87,37 @@ const answered = (err: ApiError) => `GET ${PROBE_PATH} answered ${err.status}${e
  * One cheap authenticated GET: a problem when nothing answers at the base URL or the API rejects
  * the token. Anything else (a 5xx, a timeout) is left to the operations, which retry.
  */
-export async function probeApi(config: ProviderConfig, client: SvcClient = new SvcClient(config, { timeoutMs: 10_000 })): Promise<ConfigProblem[]> {
+export async function probeApi(
+  config: ProviderConfig,
+  client: SvcClient = new SvcClient(config, { timeoutMs: 10_000 }),
+): Promise<ConfigProblem[]> {
   try {
     await client.withDeadline(Date.now() + 15_000).request("GET", PROBE_PATH, { query: { limit: 1 } });
     return [];
   } catch (err) {
     if (err instanceof NetworkError && err.notSent) {
-      return [{ setting: "svc:baseUrl", message: `the API at ${config.baseUrl} cannot be reached (${err.code}): check svc:baseUrl (or SVC_BASE_URL) and that the API is reachable from here` }];
+      return [
+        {
+          setting: "svc:baseUrl",
+          message: `the API at ${config.baseUrl} cannot be reached (${err.code}): check svc:baseUrl (or SVC_BASE_URL) and that the API is reachable from here`,
+        },
+      ];
     }
     if (err instanceof ApiError && err.status === 401) {
-      return [{ setting: "svc:token", message: `the API at ${config.baseUrl} rejects the token (${answered(err)}): set a valid API token with pulumi config set --secret svc:token <token> (or SVC_TOKEN)` }];
+      return [
+        {
+          setting: "svc:token",
+          message: `the API at ${config.baseUrl} rejects the token (${answered(err)}): set a valid API token with pulumi config set --secret svc:token <token> (or SVC_TOKEN)`,
+        },
+      ];
     }
     if (err instanceof ApiError && err.status === 403) {
-      return [{ setting: "svc:token", message: `the API at ${config.baseUrl} refuses the token (${answered(err)}): check its grants, or set another with pulumi config set --secret svc:token <token> (or SVC_TOKEN)` }];
+      return [
+        {
+          setting: "svc:token",
+          message: `the API at ${config.baseUrl} refuses the token (${answered(err)}): check its grants, or set another with pulumi config set --secret svc:token <token> (or SVC_TOKEN)`,
+        },
+      ];
     }
     return [];
   }

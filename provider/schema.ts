@@ -31,7 +31,8 @@ export const trimmedLength =
   (max: number, limit: string) =>
   (value: string, ctx: z.RefinementCtx): void => {
     const length = value.trim().length;
-    if (value !== "" && length === 0) ctx.addIssue({ code: "custom", message: `must not be blank: the API trims it and then finds it empty (${limit})` });
+    if (value !== "" && length === 0)
+      ctx.addIssue({ code: "custom", message: `must not be blank: the API trims it and then finds it empty (${limit})` });
     else if (length > max) ctx.addIssue({ code: "custom", message: `must be at most ${max} characters (${limit})` });
   };
 
@@ -42,7 +43,10 @@ export const trimmedLength =
 export const zDnsLabel = (where: string) =>
   z
     .string({ error: `must be a name (${where})` })
-    .regex(/^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, `must be a DNS label: 1 to 63 lowercase letters, digits and -, starting and ending with a letter or digit (${where})`);
+    .regex(
+      /^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/,
+      `must be a DNS label: 1 to 63 lowercase letters, digits and -, starting and ending with a letter or digit (${where})`,
+    );
 
 /**
  * A check on a record's keys, reported on the key itself (zod's own key schema reports only
@@ -59,7 +63,8 @@ export const keysMatching =
  * snake_case or misspelt key is named in the error, with the fields it may have.
  */
 export const exactly = (fields: string) => ({
-  error: (issue: { code?: string; keys?: string[] }) => (issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined),
+  error: (issue: { code?: string; keys?: string[] }) =>
+    issue.code === "unrecognized_keys" ? `unknown field ${issue.keys?.join(", ")}: the fields are ${fields}` : undefined,
 });
 
 /** A duplicate in a list, reported on the duplicate's index: `what` names the repeated thing, `where` cites the rule. */
@@ -114,14 +119,19 @@ export function hasTag(image: string): boolean {
  * Returns the reason when an IPv6 address asks for it.
  */
 export const ddosProblem = (family: string | undefined, ddos: boolean | undefined): string | undefined =>
-  ddos && family === "IPv6" ? "ddos protection is for IPv4 addresses only: set ddos false for IPv6 (spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only)" : undefined;
+  ddos && family === "IPv6"
+    ? "ddos protection is for IPv4 addresses only: set ddos false for IPv6 (spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only)"
+    : undefined;
 
 /** A CIDR of a family, normalised to its network address as the API does. */
 export const zCidr = (where: string, family?: "IPv4" | "IPv6") =>
   z.string().transform((v, ctx) => {
     const c = parseCidr(v);
     if (!c || (family && c.family !== family)) {
-      ctx.addIssue({ code: "custom", message: `must be ${family ? `an ${family}` : "a"} CIDR such as ${family === "IPv6" ? "2001:db8::/64" : "10.0.0.0/16"} (${where})` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be ${family ? `an ${family}` : "a"} CIDR such as ${family === "IPv6" ? "2001:db8::/64" : "10.0.0.0/16"} (${where})`,
+      });
       return z.NEVER;
     }
     return formatCidr(c);
@@ -131,7 +141,10 @@ export const zCidr = (where: string, family?: "IPv4" | "IPv6") =>
 export const zPrivateRange = z.string().transform((v, ctx) => {
   const c = parseCidr(v);
   if (!c || c.family !== "IPv4" || !isRfc1918(c)) {
-    ctx.addIssue({ code: "custom", message: "must be an RFC 1918 private range inside 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16 (spec part 3, VPCs)" });
+    ctx.addIssue({
+      code: "custom",
+      message: "must be an RFC 1918 private range inside 10.0.0.0/8, 172.16.0.0/12 or 192.168.0.0/16 (spec part 3, VPCs)",
+    });
     return z.NEVER;
   }
   return formatCidr(c);
@@ -166,6 +179,9 @@ type LifecycleInputs = "timeouts" | "adoptId" | "workspaceId";
  * neither can gain one alone. `true` when they match; otherwise a type naming the strays, which
  * `const _: InputsMatch<VpcArgs, z.infer<typeof inputs>> = true` fails to accept.
  */
-export type InputsMatch<Args, Schema> = [Exclude<keyof Args, keyof Schema | LifecycleInputs>, Exclude<keyof Schema, keyof Args>] extends [never, never]
+export type InputsMatch<Args, Schema> = [Exclude<keyof Args, keyof Schema | LifecycleInputs>, Exclude<keyof Schema, keyof Args>] extends [
+  never,
+  never,
+]
   ? true
   : { onlyInArgs: Exclude<keyof Args, keyof Schema | LifecycleInputs>; onlyInSchema: Exclude<keyof Schema, keyof Args> };

@@ -117,7 +117,11 @@ export async function waitForWorkflow(client: SvcClient, start: Workflow, opts: 
     { ...opts, describe: () => `workflow ${last.id} still ${last.state}` },
   );
   if (FAILED_STATES.has(done.state)) {
-    throw new WorkflowError(done.id, done.state, `${opts.label}: ${opts.operation} failed: workflow ${done.name ? `${done.name} ` : ""}${done.id} ended ${done.state}`);
+    throw new WorkflowError(
+      done.id,
+      done.state,
+      `${opts.label}: ${opts.operation} failed: workflow ${done.name ? `${done.name} ` : ""}${done.id} ended ${done.state}`,
+    );
   }
   return done;
 }
@@ -126,7 +130,11 @@ export async function waitForWorkflow(client: SvcClient, start: Workflow, opts: 
  * Polls `read` until `settled` says the resource is done moving. `settled` returns true (done),
  * false (keep waiting) or a string (the resource ended in a failure state; the message).
  */
-export async function waitForState<R>(read: () => Promise<R>, settled: (r: R) => boolean | string, opts: PollOptions & { stateOf: (r: R) => string }): Promise<R> {
+export async function waitForState<R>(
+  read: () => Promise<R>,
+  settled: (r: R) => boolean | string,
+  opts: PollOptions & { stateOf: (r: R) => string },
+): Promise<R> {
   let current: R | undefined;
   let lastState = "";
   const result = await waitUntil(

@@ -23,7 +23,15 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch, wireId, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -44,12 +52,18 @@ const zGrants = z
   .superRefine((map, ctx) => {
     for (const key of Object.keys(map)) {
       if (!(GRANT_KINDS as readonly string[]).includes(key)) {
-        ctx.addIssue({ code: "custom", path: [key], message: `unknown resource kind; the grants map takes ${GRANT_KINDS.join(", ")} (spec part 1, Grants map)` });
+        ctx.addIssue({
+          code: "custom",
+          path: [key],
+          message: `unknown resource kind; the grants map takes ${GRANT_KINDS.join(", ")} (spec part 1, Grants map)`,
+        });
       }
     }
   })
   .transform((map): Grants => Object.fromEntries(Object.entries(map).filter(([, v]) => v !== "NONE")) as Grants)
-  .refine((g) => Object.keys(g).length > 0, { message: "may not be empty: grant at least one kind READ or WRITE (kinds set to NONE are dropped; spec part 1, Grants map)" });
+  .refine((g) => Object.keys(g).length > 0, {
+    message: "may not be empty: grant at least one kind READ or WRITE (kinds set to NONE are dropped; spec part 1, Grants map)",
+  });
 
 const inputs = z.object({
   name: zText(4, 48, WHERE),
@@ -181,7 +195,9 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
         token = await ctx.client.post<ApiTokenView>(`/v1/workspaces/${i.workspaceId}/tokens`, createBody(i));
       } catch (err) {
         if (err instanceof ApiError && err.status === 403) {
-          throw new Error(`${ctx.label}: the API refused to create the token: ${err.reason ?? err.message} (${WHERE}: a workspace token needs the ADMINISTRATOR role and WRITE on WORKSPACE).`);
+          throw new Error(
+            `${ctx.label}: the API refused to create the token: ${err.reason ?? err.message} (${WHERE}: a workspace token needs the ADMINISTRATOR role and WRITE on WORKSPACE).`,
+          );
         }
         throw err;
       }
@@ -192,9 +208,13 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
     // revoked, and the lifecycle then creates it again.
     async findExisting(ctx, i) {
       const found = await listAll<ApiTokenView>(ctx.client, `/v1/workspaces/${i.workspaceId}/tokens`, { name: i.name, origin: "API" });
-      const orphans = found.filter((t) => t.name === i.name && t.subject === i.subject && isEqual(t.grants, i.grants) && createdDuring(ctx, t.created));
+      const orphans = found.filter(
+        (t) => t.name === i.name && t.subject === i.subject && isEqual(t.grants, i.grants) && createdDuring(ctx, t.created),
+      );
       for (const t of orphans) {
-        ctx.progress(`the create answer was lost with the token's code; revoking the token the API created (id ${t.id}) so it can be created again`);
+        ctx.progress(
+          `the create answer was lost with the token's code; revoking the token the API created (id ${t.id}) so it can be created again`,
+        );
         try {
           await ctx.client.delete(`/v1/tokens/${t.id}`);
         } catch (err) {
@@ -233,7 +253,19 @@ export interface ApiTokenArgs extends WorkspaceArgs {
   subjectId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = outputNames<ApiTokenOutputs>()(["workspaceId", "name", "subject", "subjectId", "grants", "expiresInDays", "expires", "origin", "created", "lastUsed", "code"]);
+const OUTPUTS = outputNames<ApiTokenOutputs>()([
+  "workspaceId",
+  "name",
+  "subject",
+  "subjectId",
+  "grants",
+  "expiresInDays",
+  "expires",
+  "origin",
+  "created",
+  "lastUsed",
+  "code",
+]);
 const SECRETS = ["code"] as const;
 
 /**

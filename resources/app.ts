@@ -27,8 +27,29 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { compact, emulatorLimit, exactly, idOf, type InputsMatch, keysMatching, noDuplicates, numberOf, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
+import {
+  compact,
+  emulatorLimit,
+  exactly,
+  idOf,
+  type InputsMatch,
+  keysMatching,
+  noDuplicates,
+  numberOf,
+  trimmedLength,
+  zId,
+  zPort,
+  zProtocol,
+} from "../provider/schema";
 import { command, patch, replace, type ResourceSpec, type Rule } from "../provider/spec";
 import {
   ENV_NAME,
@@ -75,7 +96,10 @@ const portMapping = z.strictObject(
 
 const inputs = z.object({
   instanceId: zId("instance id"),
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
+  name: z
+    .string()
+    .min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`)
+    .superRefine(trimmedLength(64, EMULATOR_LIMIT)),
   image: zImage(WHERE).optional(),
   templateId: zId("app template id").optional(),
   environment: z
@@ -97,7 +121,10 @@ const inputs = z.object({
     .optional(),
   domain: z
     .string()
-    .regex(/^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/, `must be a domain name such as app.example.com (${WHERE})`)
+    .regex(
+      /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/,
+      `must be a domain name such as app.example.com (${WHERE})`,
+    )
     .optional(),
   running: z.boolean().default(true),
 });
@@ -119,19 +146,26 @@ const rules: Rule<Inputs>[] = [
   {
     fields: ["templateId", "ports"],
     property: "ports",
-    check: (i) => (i.templateId !== undefined && i.ports !== undefined ? `a template app takes its ports from the template (host ports are allocated at deploy); ports are for custom-image apps (${WHERE}: from-template)` : undefined),
+    check: (i) =>
+      i.templateId !== undefined && i.ports !== undefined
+        ? `a template app takes its ports from the template (host ports are allocated at deploy); ports are for custom-image apps (${WHERE}: from-template)`
+        : undefined,
   },
   {
     fields: ["templateId", "environment"],
     property: "environment",
     check: (i) => {
-      const nulls = Object.entries(i.environment ?? {}).filter(([, v]) => v === null).map(([k]) => k);
-      if (i.templateId === undefined && nulls.length) return `null removes a template default, so it is only for template apps; give ${nulls.join(", ")} a string value or drop it (${WHERE})`;
+      const nulls = Object.entries(i.environment ?? {})
+        .filter(([, v]) => v === null)
+        .map(([k]) => k);
+      if (i.templateId === undefined && nulls.length)
+        return `null removes a template default, so it is only for template apps; give ${nulls.join(", ")} a string value or drop it (${WHERE})`;
       if (i.templateId === undefined) return undefined;
       for (const [key, value] of Object.entries(i.environment ?? {})) {
         if (value === null) continue;
         const found = placeholdersOf(value);
-        if (typeof found === "string") return `environment.${key}: ${found} (spec part 2, App template: unknown placeholders fail the request)`;
+        if (typeof found === "string")
+          return `environment.${key}: ${found} (spec part 2, App template: unknown placeholders fail the request)`;
       }
       return undefined;
     },
@@ -194,7 +228,12 @@ interface ApiApp {
   created?: string;
 }
 
-const portFromApi = (p: ApiPort): AppPort => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol, http: !!p.http });
+const portFromApi = (p: ApiPort): AppPort => ({
+  hostPort: numberOf(p.host_port)!,
+  containerPort: numberOf(p.container_port)!,
+  protocol: p.protocol,
+  http: !!p.http,
+});
 const portToApi = (p: AppPort): ApiPort => ({ host_port: p.hostPort, container_port: p.containerPort, protocol: p.protocol, http: p.http });
 
 /**
@@ -202,7 +241,11 @@ const portToApi = (p: AppPort): ApiPort => ({ host_port: p.hostPort, container_p
  * template app each declared override is compared with the stored final value: null matches an
  * absent variable, a value with placeholders matches what it could resolve to.
  */
-function environmentEcho(api: Record<string, string>, templateApp: boolean, declared: Record<string, string | null> | undefined): Record<string, string | null> {
+function environmentEcho(
+  api: Record<string, string>,
+  templateApp: boolean,
+  declared: Record<string, string | null> | undefined,
+): Record<string, string | null> {
   if (!templateApp) return { ...api };
   const echo: Record<string, string | null> = {};
   for (const [key, value] of Object.entries(declared ?? {})) {
@@ -248,12 +291,21 @@ const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
  * template port's slug (its host port is the app's mapping of that container port and protocol),
  * addresses from the instance, random values from a CSPRNG.
  */
-async function resolvePlaceholders(ctx: OperationContext, value: string, key: string, app: ApiApp, template: ApiTemplate | undefined): Promise<string> {
+async function resolvePlaceholders(
+  ctx: OperationContext,
+  value: string,
+  key: string,
+  app: ApiApp,
+  template: ApiTemplate | undefined,
+): Promise<string> {
   let instance: { ips?: Array<{ address: string; family: string }> } | undefined;
   const address = async (family: "IPv4" | "IPv6") => {
     instance ??= await ctx.client.get(`/v1/instances/${idOf(app.instance)}`);
     const found = instance?.ips?.find((ip) => ip.family === family)?.address;
-    if (!found) throw new Error(`${ctx.label}: environment.${key}: {{instance.${family === "IPv4" ? "ip4" : "ip6"}}}: instance ${idOf(app.instance)} has no ${family} address`);
+    if (!found)
+      throw new Error(
+        `${ctx.label}: environment.${key}: {{instance.${family === "IPv4" ? "ip4" : "ip6"}}}: instance ${idOf(app.instance)} has no ${family} address`,
+      );
     return found;
   };
   let out = "";
@@ -268,11 +320,19 @@ async function resolvePlaceholders(ctx: OperationContext, value: string, key: st
     else if (p.kind === "ip6") out += await address("IPv6");
     else {
       const port = template?.ports?.find((tp) => tp.name === p.port);
-      if (!port) throw new Error(`${ctx.label}: environment.${key}: {{${p.kind}.${p.port}}}: ${template ? `the template has no port named ${p.port}` : "the app's template no longer exists"}`);
+      if (!port)
+        throw new Error(
+          `${ctx.label}: environment.${key}: {{${p.kind}.${p.port}}}: ${template ? `the template has no port named ${p.port}` : "the app's template no longer exists"}`,
+        );
       if (p.kind === "container_port") out += String(numberOf(port.container_port));
       else {
-        const mapped = (app.ports ?? []).find((m) => numberOf(m.container_port) === numberOf(port.container_port) && m.protocol === port.protocol);
-        if (!mapped) throw new Error(`${ctx.label}: environment.${key}: {{host_port.${p.port}}}: the app maps no host port to container port ${port.container_port}/${port.protocol}`);
+        const mapped = (app.ports ?? []).find(
+          (m) => numberOf(m.container_port) === numberOf(port.container_port) && m.protocol === port.protocol,
+        );
+        if (!mapped)
+          throw new Error(
+            `${ctx.label}: environment.${key}: {{host_port.${p.port}}}: the app maps no host port to container port ${port.container_port}/${port.protocol}`,
+          );
         out += String(numberOf(mapped.host_port));
       }
     }
@@ -303,10 +363,16 @@ async function templateEnvironment(ctx: OperationContext, id: string, olds: AppO
     }
     // No longer overridden: back to the template's default.
     const t = await templateOnce();
-    if (!t) throw new Error(`${ctx.label}: environment.${key} is no longer declared, but template ${news.templateId} no longer exists to restore its default; declare ${key} explicitly (or null to remove it)`);
+    if (!t)
+      throw new Error(
+        `${ctx.label}: environment.${key} is no longer declared, but template ${news.templateId} no longer exists to restore its default; declare ${key} explicitly (or null to remove it)`,
+      );
     const entry = t.environment?.find((e) => e.key === key);
     if (!entry) delete env[key];
-    else if (entry.value === null) throw new Error(`${ctx.label}: environment.${key}: the template leaves ${key} for you to supply (its default is null); keep a value for it`);
+    else if (entry.value === null)
+      throw new Error(
+        `${ctx.label}: environment.${key}: the template leaves ${key} for you to supply (its default is null); keep a value for it`,
+      );
     else env[key] = await resolvePlaceholders(ctx, entry.value, key, app, t);
   }
   return env;
@@ -347,18 +413,38 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
         const template = await fetchTemplate(ctx, i.templateId);
         if (!template) throw new Error(`${ctx.label}: templateId ${i.templateId}: no such app template`);
         if (i.domain !== undefined && !(template.ports ?? []).some((p) => p.http)) {
-          throw new Error(`${ctx.label}: domain: template "${template.name}" has no http port, so the app cannot take a domain (spec part 2, from-template: domain only when the template has an http port)`);
+          throw new Error(
+            `${ctx.label}: domain: template "${template.name}" has no http port, so the app cannot take a domain (spec part 2, from-template: domain only when the template has an http port)`,
+          );
         }
-        const missing = (template.environment ?? []).filter((e) => e.value === null && typeof i.environment?.[e.key] !== "string").map((e) => e.key);
-        if (missing.length) throw new Error(`${ctx.label}: environment: template "${template.name}" leaves ${missing.join(", ")} for you to supply (TemplateEnv value null); set ${missing.length > 1 ? "them" : "it"} in environment`);
+        const missing = (template.environment ?? [])
+          .filter((e) => e.value === null && typeof i.environment?.[e.key] !== "string")
+          .map((e) => e.key);
+        if (missing.length)
+          throw new Error(
+            `${ctx.label}: environment: template "${template.name}" leaves ${missing.join(", ")} for you to supply (TemplateEnv value null); set ${missing.length > 1 ? "them" : "it"} in environment`,
+          );
         answer = await ctx.client.post(
           `/v1/instances/${i.instanceId}/apps/from-template`,
-          compact({ template_id: String(i.templateId), name: i.name, environment: i.environment ?? {}, mounts: i.mounts?.map(mountToApi), domain: i.domain }),
+          compact({
+            template_id: String(i.templateId),
+            name: i.name,
+            environment: i.environment ?? {},
+            mounts: i.mounts?.map(mountToApi),
+            domain: i.domain,
+          }),
         );
       } else {
         answer = await ctx.client.post(
           `/v1/instances/${i.instanceId}/apps`,
-          compact({ name: i.name, image: i.image, environment: i.environment ?? {}, mounts: (i.mounts ?? []).map(mountToApi), ports: (i.ports ?? []).map(portToApi), domain: i.domain }),
+          compact({
+            name: i.name,
+            image: i.image,
+            environment: i.environment ?? {},
+            mounts: (i.mounts ?? []).map(mountToApi),
+            ports: (i.ports ?? []).map(portToApi),
+            domain: i.domain,
+          }),
         );
       }
       return { id: idOf(resourceOf<ApiApp>(answer, ["app"]).id)!, workflow: workflowOf(answer) };
@@ -368,8 +454,16 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
       const instance = await ifFound(ctx.client.get<{ workspace?: { id: string } | null }>(`/v1/instances/${i.instanceId}`));
       const workspaceId = idOf(instance?.workspace);
       if (!workspaceId) return undefined;
-      const found = (await listAll<ApiApp>(ctx.client, `/v1/workspaces/${workspaceId}/apps`, { name: i.name })).find((a) => a.name === i.name);
-      return found && { id: String(found.id), description: `an app named "${i.name}" already exists in the workspace (id ${found.id}, ${found.state})`, alternative: "choose another name" };
+      const found = (await listAll<ApiApp>(ctx.client, `/v1/workspaces/${workspaceId}/apps`, { name: i.name })).find(
+        (a) => a.name === i.name,
+      );
+      return (
+        found && {
+          id: String(found.id),
+          description: `an app named "${i.name}" already exists in the workspace (id ${found.id}, ${found.state})`,
+          alternative: "choose another name",
+        }
+      );
     },
     async findExisting(ctx, i) {
       const found = await listAll<ApiApp>(ctx.client, `/v1/instances/${i.instanceId}/apps`, { name: i.name });
@@ -390,7 +484,8 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
         if (changed.includes("image")) body.image = news.image;
         if (changed.includes("mounts")) body.mounts = (news.mounts ?? []).map(mountToApi);
         if (changed.includes("ports")) body.ports = (news.ports ?? []).map(portToApi);
-        if (changed.includes("environment")) body.environment = news.templateId !== undefined ? await templateEnvironment(ctx, id, olds, news) : news.environment;
+        if (changed.includes("environment"))
+          body.environment = news.templateId !== undefined ? await templateEnvironment(ctx, id, olds, news) : news.environment;
         await runWorkflow(ctx, await ctx.client.patch(`/v1/apps/${id}`, body), "redeploy");
       },
       async power(ctx, id, _olds, news) {
@@ -443,8 +538,21 @@ export interface AppArgs extends CommonArgs {
 }
 
 const OUTPUTS = outputNames<AppOutputs>()([
-  "workspaceId", "instanceId", "name", "image", "templateId", "environment", "resolvedEnvironment", "mounts", "ports", "domain",
-  "running", "state", "containerId", "portAllocations", "createdAt",
+  "workspaceId",
+  "instanceId",
+  "name",
+  "image",
+  "templateId",
+  "environment",
+  "resolvedEnvironment",
+  "mounts",
+  "ports",
+  "domain",
+  "running",
+  "state",
+  "containerId",
+  "portAllocations",
+  "createdAt",
 ]);
 const SECRETS = ["environment", "resolvedEnvironment"] as const;
 

@@ -18,8 +18,28 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
-import { emulatorLimit, exactly, hasTag, idOf, type InputsMatch, noDuplicates, numberOf, trimmedLength, zAbsolutePath, zPort, zProtocol } from "../provider/schema";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
+import {
+  emulatorLimit,
+  exactly,
+  hasTag,
+  idOf,
+  type InputsMatch,
+  noDuplicates,
+  numberOf,
+  trimmedLength,
+  zAbsolutePath,
+  zPort,
+  zProtocol,
+} from "../provider/schema";
 import { patch, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 2, App template";
@@ -45,7 +65,8 @@ export const zImage = (where: string) =>
 
 /** Environment variable names, as the emulator checks them (the spec says only "variable name"). */
 export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/;
-export const envNameRule = (where: string) => `must start with a letter or _ and hold only letters, digits, _, . and -, at most 255 characters (${emulatorLimit(where)})`;
+export const envNameRule = (where: string) =>
+  `must start with a letter or _ and hold only letters, digits, _, . and -, at most 255 characters (${emulatorLimit(where)})`;
 
 /** AppVolumeMount, camelCase. @internal */
 export const zMount = (where: string) =>
@@ -127,7 +148,7 @@ const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
  * digits, an address is address characters, {{random:n}} is n alphanumerics). This is how a
  * declared value with placeholders is compared with the final value the API stored.
  * @internal
-  */
+ */
 export function resolvesTo(value: string, actual: string): boolean {
   let pattern = "";
   let last = 0;
@@ -180,7 +201,10 @@ const portEntry = z.strictObject(
   {
     name: z
       .string()
-      .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`)
+      .regex(
+        /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/,
+        `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`,
+      )
       .max(32, `must be at most 32 characters (${EMULATOR_LIMIT})`),
     description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""),
     containerPort: zPort(WHERE),
@@ -195,13 +219,27 @@ const portEntry = z.strictObject(
  * emulator closes the list with the recipe categories (spec part 2, Recipe: category).
  */
 const CATEGORIES: readonly string[] = [
-  "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
-  "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
+  "DEFAULT",
+  "GAMES",
+  "SOFTWARE",
+  "INFRASTRUCTURE",
+  "AI",
+  "MEDIA",
+  "TOOLS",
+  "DATABASES",
+  "MONITORING",
+  "PRODUCTIVITY",
+  "DEVOPS",
+  "AUTOMATION",
+  "NETWORK",
 ];
 
 const inputs = z.object({
   name: z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-  description: z.string().min(1, `must not be empty (${WHERE}: description is required)`).max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
+  description: z
+    .string()
+    .min(1, `must not be empty (${WHERE}: description is required)`)
+    .max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
   image: zImage(WHERE),
   /** null (the default) means no category. */
   category: z
@@ -231,7 +269,10 @@ const _fieldsMatch: InputsMatch<AppTemplateArgs, z.infer<typeof inputs>> = true;
 const rules: Rule<Inputs>[] = [
   {
     fields: ["ports"],
-    check: (i) => ((i.ports ?? []).filter((p) => p.http).length > 1 ? `at most one port per template may have http true (${WHERE}: TemplatePort http)` : undefined),
+    check: (i) =>
+      (i.ports ?? []).filter((p) => p.http).length > 1
+        ? `at most one port per template may have http true (${WHERE}: TemplatePort http)`
+        : undefined,
   },
   {
     fields: ["environment", "ports"],
@@ -241,7 +282,8 @@ const rules: Rule<Inputs>[] = [
       for (const [index, e] of (i.environment ?? []).entries()) {
         if (e.value === null) continue;
         const found = placeholdersOf(e.value);
-        if (typeof found === "string") return `environment[${index}] (${e.key}): ${found} (${WHERE}: unknown placeholders fail the request)`;
+        if (typeof found === "string")
+          return `environment[${index}] (${e.key}): ${found} (${WHERE}: unknown placeholders fail the request)`;
         for (const p of found) {
           if ((p.kind === "host_port" || p.kind === "container_port") && !slugs.has(p.port)) {
             return `environment[${index}] (${e.key}): {{${p.kind}.${p.port}}} names no port of this template (ports: ${[...slugs].join(", ") || "none"}) (${WHERE}: unresolvable references fail the request)`;
@@ -296,7 +338,13 @@ const toOutputs = (t: ApiTemplate): AppTemplateOutputs => ({
   category: t.category ?? null,
   environment: (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
   mounts: (t.mounts ?? []).map(mountFromApi),
-  ports: (t.ports ?? []).map((p) => ({ name: p.name, description: p.description ?? "", containerPort: numberOf(p.container_port)!, protocol: p.protocol, http: !!p.http })),
+  ports: (t.ports ?? []).map((p) => ({
+    name: p.name,
+    description: p.description ?? "",
+    containerPort: numberOf(p.container_port)!,
+    protocol: p.protocol,
+    http: !!p.http,
+  })),
   createdAt: t.created ?? "",
   updatedAt: t.updated ?? "",
 });
@@ -308,7 +356,14 @@ function toApi(i: Partial<Inputs>, fields: readonly string[]): Record<string, un
   for (const f of fields) {
     if (f === "environment") body.environment = i.environment!.map((e) => ({ key: e.key, value: e.value, description: e.description }));
     else if (f === "mounts") body.mounts = i.mounts!.map(mountToApi);
-    else if (f === "ports") body.ports = i.ports!.map((p) => ({ name: p.name, description: p.description, container_port: p.containerPort, protocol: p.protocol, http: p.http }));
+    else if (f === "ports")
+      body.ports = i.ports!.map((p) => ({
+        name: p.name,
+        description: p.description,
+        container_port: p.containerPort,
+        protocol: p.protocol,
+        http: p.http,
+      }));
     else body[f] = i[f as keyof Inputs];
   }
   return body;
@@ -347,7 +402,13 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
     // The name is globally unique.
     async conflict(ctx, i) {
       const existing = await templateByName(ctx, i.name);
-      return existing ? { id: String(existing.id), description: `an app template named "${i.name}" already exists (id ${existing.id})`, alternative: "choose another name" } : undefined;
+      return existing
+        ? {
+            id: String(existing.id),
+            description: `an app template named "${i.name}" already exists (id ${existing.id})`,
+            alternative: "choose another name",
+          }
+        : undefined;
     },
     async create(ctx, i) {
       try {
@@ -445,7 +506,17 @@ export interface AppTemplateArgs extends CommonArgs {
   ports?: pulumi.Input<pulumi.Input<TemplatePortArgs>[]>;
 }
 
-const OUTPUTS = outputNames<AppTemplateOutputs>()(["name", "description", "image", "category", "environment", "mounts", "ports", "createdAt", "updatedAt"]);
+const OUTPUTS = outputNames<AppTemplateOutputs>()([
+  "name",
+  "description",
+  "image",
+  "category",
+  "environment",
+  "mounts",
+  "ports",
+  "createdAt",
+  "updatedAt",
+]);
 
 /**
  * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in

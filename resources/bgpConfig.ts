@@ -25,7 +25,15 @@ import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
@@ -41,7 +49,11 @@ const inputs = z.object({
   password: z.string({ error: `must be a string (${WHERE}: password)` }).optional(),
   /** BGP endpoint instance; null (the default) means none. */
   instanceId: zId("instance id").nullable().default(null),
-  maxPrefixes: z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
+  maxPrefixes: z
+    .number()
+    .int(`must be a whole number (${WHERE}: max_prefixes)`)
+    .min(1, `must be at least 1 (${WHERE}: max_prefixes)`)
+    .optional(),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
 // The public BgpConfigArgs and the schema above declare the same fields (checked by the compiler).
@@ -115,7 +127,12 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
     // taken over without adoptId.
     async conflict(ctx, i) {
       const existing = await fetchBgp(ctx, i.workspaceId);
-      return existing && { id: String(existing.data.id), description: `workspace ${i.workspaceId} already has a BGP configuration (id ${existing.data.id}, AS${existing.data.asn ?? "?"}); a workspace has at most one` };
+      return (
+        existing && {
+          id: String(existing.data.id),
+          description: `workspace ${i.workspaceId} already has a BGP configuration (id ${existing.data.id}, AS${existing.data.asn ?? "?"}); a workspace has at most one`,
+        }
+      );
     },
     async create(ctx, i) {
       try {

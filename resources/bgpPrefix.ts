@@ -22,7 +22,15 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { idOf, type InputsMatch, zId } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
@@ -87,10 +95,14 @@ async function byPrefix(ctx: OperationContext, workspaceId: string, prefix: stri
 /** Explains the API's refusals that have a known cause. */
 function explain(ctx: OperationContext, err: unknown): never {
   if (err instanceof ApiError && err.status === 400 && /max_prefixes/i.test(err.reason ?? "")) {
-    throw new Error(`${ctx.label}: ${err.message} The BGP session announces at most max_prefixes prefixes: raise the BgpConfig's maxPrefixes, or remove a prefix.`);
+    throw new Error(
+      `${ctx.label}: ${err.message} The BGP session announces at most max_prefixes prefixes: raise the BgpConfig's maxPrefixes, or remove a prefix.`,
+    );
   }
   if (err instanceof ApiError && err.status === 404 && err.method === "POST") {
-    throw new Error(`${ctx.label}: ${err.message} The workspace has no BGP configuration: create a BgpConfig first (pass its id as configId).`);
+    throw new Error(
+      `${ctx.label}: ${err.message} The workspace has no BGP configuration: create a BgpConfig first (pass its id as configId).`,
+    );
   }
   if (err instanceof ApiError && err.status === 403) {
     throw new Error(`${ctx.label}: ${err.message} BGP prefixes need the ADMINISTRATOR role (or OWNER) in the workspace (${WHERE}).`);
@@ -108,7 +120,13 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
     throw err;
   }
   if (!found) return undefined;
-  const out: BgpPrefixOutputs = { workspaceId, prefix: found.prefix, source: found.source, enabled: found.enabled, community: found.community };
+  const out: BgpPrefixOutputs = {
+    workspaceId,
+    prefix: found.prefix,
+    source: found.source,
+    enabled: found.enabled,
+    community: found.community,
+  };
   if (prior.configId !== undefined) {
     const config = await fetchBgp(ctx, workspaceId);
     if (config) out.configId = idOf(config.data.id)!;
@@ -132,7 +150,9 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
       if (i.configId !== undefined) {
         const config = await fetchBgp(ctx, i.workspaceId);
         if (!config || idOf(config.data.id) !== i.configId) {
-          throw new Error(`${ctx.label}: configId ${i.configId} is not workspace ${i.workspaceId}'s BGP configuration (${config ? `that is ${config.data.id}` : "it has none"})`);
+          throw new Error(
+            `${ctx.label}: configId ${i.configId} is not workspace ${i.workspaceId}'s BGP configuration (${config ? `that is ${config.data.id}` : "it has none"})`,
+          );
         }
       }
       try {
@@ -145,7 +165,9 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
     // A prefix is announced once per workspace.
     async conflict(ctx, i) {
       const existing = await byPrefix(ctx, i.workspaceId, i.prefix);
-      return existing && { id: prefixId(existing), description: `the workspace already announces ${i.prefix} (prefix id ${prefixId(existing)})` };
+      return (
+        existing && { id: prefixId(existing), description: `the workspace already announces ${i.prefix} (prefix id ${prefixId(existing)})` }
+      );
     },
     // conflict showed the prefix was not announced before the POST: an entry found now is ours.
     async findExisting(ctx, i) {
@@ -159,7 +181,9 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
           await ctx.client.put(`${prefixesPath(news.workspaceId)}/${id}`, entry(news));
         } catch (err) {
           if (err instanceof ApiError && err.status === 409) {
-            throw new Error(`${ctx.label}: ${err.message} The prefix is being withdrawn; run pulumi up again once the withdrawal has completed (it is then created anew).`);
+            throw new Error(
+              `${ctx.label}: ${err.message} The prefix is being withdrawn; run pulumi up again once the withdrawal has completed (it is then created anew).`,
+            );
           }
           explain(ctx, err);
         }

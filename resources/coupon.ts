@@ -22,7 +22,15 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { compact, emulatorLimit, type InputsMatch, numberOf } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -33,26 +41,38 @@ const EMULATOR_LIMIT = emulatorLimit(WHERE);
 // 1. Inputs.
 /** Workspace flags as the emulator checks them: upper-case identifiers. */
 const FLAG = /^[A-Z][A-Z0-9_]{0,31}$/;
-const positive = (what: string) => z.number().int(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
+const positive = (what: string) =>
+  z.number().int(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
 
 const inputs = z.object({
   /** Credit, micro-USD. */
-  amount: positive("amount is an integer number of micro-USD").max(1_000_000_000_000, `must be at most 1,000,000,000,000 micro-USD, 1,000,000 USD (${EMULATOR_LIMIT})`),
+  amount: positive("amount is an integer number of micro-USD").max(
+    1_000_000_000_000,
+    `must be at most 1,000,000,000,000 micro-USD, 1,000,000 USD (${EMULATOR_LIMIT})`,
+  ),
   /** Distinct users who may redeem it. */
   uses: positive("uses is the number of distinct users who may redeem").max(1_000_000, `must be at most 1,000,000 (${EMULATOR_LIMIT})`),
   code: z
     .string()
     .min(1, `must not be empty; omit it to have one generated (${WHERE}: code)`)
-    .refine((c) => c === "" || /^[A-Za-z0-9][A-Za-z0-9-]{2,31}$/.test(c), `must be 3 to 32 letters, digits or -, not starting with - (${EMULATOR_LIMIT})`)
+    .refine(
+      (c) => c === "" || /^[A-Za-z0-9][A-Za-z0-9-]{2,31}$/.test(c),
+      `must be 3 to 32 letters, digits or -, not starting with - (${EMULATOR_LIMIT})`,
+    )
     .optional(),
-  expiryDays: positive("expiry_days is the number of days until the unused credit expires").max(3650, `must be at most 3650 days (${EMULATOR_LIMIT})`).default(30),
+  expiryDays: positive("expiry_days is the number of days until the unused credit expires")
+    .max(3650, `must be at most 3650 days (${EMULATOR_LIMIT})`)
+    .default(30),
   /** Workspace flags applied on redemption; duplicates dropped as the API does. */
   flags: z
     .array(
       z
         .string()
         .min(1, `flags must not be empty strings (${WHERE}: flags)`)
-        .refine((f) => f === "" || FLAG.test(f), `flags must be upper-case identifiers such as BETA_ACCESS: a letter, then letters, digits or _, at most 32 characters (${EMULATOR_LIMIT})`),
+        .refine(
+          (f) => f === "" || FLAG.test(f),
+          `flags must be upper-case identifiers such as BETA_ACCESS: a letter, then letters, digits or _, at most 32 characters (${EMULATOR_LIMIT})`,
+        ),
     )
     .transform((f) => [...new Set(f)])
     .refine((f) => f.length <= 32, `must list at most 32 distinct flags (${EMULATOR_LIMIT})`)
@@ -115,7 +135,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** Operator-only endpoints refuse other tokens with 400 (user-scoped) or 403. */
 function operatorOnly(ctx: OperationContext, err: unknown): unknown {
   if (err instanceof ApiError && (err.status === 403 || (err.status === 400 && /staff|administrator|operator/i.test(err.reason ?? "")))) {
-    return new Error(`${ctx.label}: coupons are operator only (${WHERE}): the API refused this token (${err.reason ?? err.status}). Set svc:token to an operator (staff or system) token for the stack that declares coupons.`);
+    return new Error(
+      `${ctx.label}: coupons are operator only (${WHERE}): the API refused this token (${err.reason ?? err.status}). Set svc:token to an operator (staff or system) token for the stack that declares coupons.`,
+    );
   }
   return err;
 }
@@ -134,7 +156,10 @@ export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
   api: {
     async create(ctx, i) {
       try {
-        const c = await ctx.client.post<ApiCoupon>(`/v1/coupons`, compact({ amount: i.amount, uses: i.uses, code: i.code, expiry_days: i.expiryDays, flags: i.flags, note: i.note }));
+        const c = await ctx.client.post<ApiCoupon>(
+          `/v1/coupons`,
+          compact({ amount: i.amount, uses: i.uses, code: i.code, expiry_days: i.expiryDays, flags: i.flags, note: i.note }),
+        );
         return { id: String(c.id) };
       } catch (err) {
         throw operatorOnly(ctx, err);
@@ -196,7 +221,17 @@ export interface CouponArgs extends CommonArgs {
   note?: pulumi.Input<string>;
 }
 
-const OUTPUTS = outputNames<CouponOutputs>()(["amount", "uses", "code", "expiryDays", "flags", "note", "maxUses", "usesRemaining", "createdAt"]);
+const OUTPUTS = outputNames<CouponOutputs>()([
+  "amount",
+  "uses",
+  "code",
+  "expiryDays",
+  "flags",
+  "note",
+  "maxUses",
+  "usesRemaining",
+  "createdAt",
+]);
 
 /**
  * A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or

@@ -16,7 +16,15 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, patch, replace, type ResourceSpec } from "../provider/spec";
 
@@ -91,7 +99,12 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** Detaches the disk from whatever instance holds it and waits until it is free. */
 async function detach(ctx: OperationContext, id: string): Promise<void> {
   await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/disks/${id}/detach`)), "detach");
-  await ctx.waitForState(() => read(ctx, id, {}), (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"), (d) => d?.state ?? "gone", "detach");
+  await ctx.waitForState(
+    () => read(ctx, id, {}),
+    (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"),
+    (d) => d?.state ?? "gone",
+    "detach",
+  );
 }
 
 /** Detaches the disk when the API shows it attached; whether it did. */
@@ -113,7 +126,10 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   transitions: [
     {
       field: "size",
-      check: (old, next) => (Number(next) < Number(old) ? `cannot shrink a disk from ${old} to ${next} bytes: the API only grows disks (spec part 2, Disks: resize)` : undefined),
+      check: (old, next) =>
+        Number(next) < Number(old)
+          ? `cannot shrink a disk from ${old} to ${next} bytes: the API only grows disks (spec part 2, Disks: resize)`
+          : undefined,
     },
   ],
   // What a change does.
@@ -122,7 +138,12 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   broken: (o) => o.state === "FAILED",
   api: {
     async create(ctx, i) {
-      const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, { name: i.name, size: i.size, backend: i.backend, region: i.region });
+      const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, {
+        name: i.name,
+        size: i.size,
+        backend: i.backend,
+        region: i.region,
+      });
       return { id: String(resourceOf<ApiDisk>(answer, ["disk"]).id), workflow: workflowOf(answer) };
     },
     async findExisting(ctx, i) {
@@ -180,7 +201,18 @@ export interface DiskArgs extends WorkspaceArgs {
   instanceId?: pulumi.Input<string | null>;
 }
 
-const OUTPUTS = outputNames<DiskOutputs>()(["workspaceId", "name", "size", "backend", "region", "instanceId", "boot", "state", "usagePct", "createdAt"]);
+const OUTPUTS = outputNames<DiskOutputs>()([
+  "workspaceId",
+  "name",
+  "size",
+  "backend",
+  "region",
+  "instanceId",
+  "boot",
+  "state",
+  "usagePct",
+  "createdAt",
+]);
 
 /** A standalone block volume, optionally attached to an instance. */
 export class Disk extends DynamicResource {

@@ -15,15 +15,31 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch, numberOf, zCidr, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Firewall rules";
 
 // 1. Inputs and rules.
-const port = z.number().int(`must be a whole port number, 1 to 65535 (${WHERE})`).min(1, `must be 1 to 65535 (${WHERE})`).max(65535, `must be 1 to 65535 (${WHERE})`);
-const limit = z.number().int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`).min(1, `must be 1 to 10,000,000,000 (${WHERE})`).max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
+const port = z
+  .number()
+  .int(`must be a whole port number, 1 to 65535 (${WHERE})`)
+  .min(1, `must be 1 to 65535 (${WHERE})`)
+  .max(65535, `must be 1 to 65535 (${WHERE})`);
+const limit = z
+  .number()
+  .int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`)
+  .min(1, `must be 1 to 10,000,000,000 (${WHERE})`)
+  .max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
 
 const inputs = z.object({
   instanceId: zId("instance id"),
@@ -37,7 +53,12 @@ const inputs = z.object({
   local: zCidr(WHERE).optional(),
   bpsLimit: limit.optional(),
   ppsLimit: limit.optional(),
-  priority: z.number().int(`must be a whole number, 1 to 100 (${WHERE})`).min(1, `must be 1 to 100 (${WHERE})`).max(100, `must be 1 to 100 (${WHERE})`).default(1),
+  priority: z
+    .number()
+    .int(`must be a whole number, 1 to 100 (${WHERE})`)
+    .min(1, `must be 1 to 100 (${WHERE})`)
+    .max(100, `must be 1 to 100 (${WHERE})`)
+    .default(1),
   description: zText(0, 255, WHERE).optional(),
 });
 type Inputs = z.infer<typeof inputs>;
@@ -50,27 +71,40 @@ const rules: Rule<Inputs>[] = [
   {
     fields: ["protocol", "portStart", "portEnd"],
     property: "portStart",
-    check: (i) => (i.protocol === "ICMP" && (i.portStart !== undefined || i.portEnd !== undefined) ? `ports apply only to TCP and UDP, not ICMP (${WHERE})` : undefined),
+    check: (i) =>
+      i.protocol === "ICMP" && (i.portStart !== undefined || i.portEnd !== undefined)
+        ? `ports apply only to TCP and UDP, not ICMP (${WHERE})`
+        : undefined,
   },
   {
     fields: ["portStart", "portEnd"],
     property: "portEnd",
-    check: (i) => (i.portEnd !== undefined && i.portStart === undefined ? `portEnd needs portStart (port_start is required when port_end is set; ${WHERE})` : undefined),
+    check: (i) =>
+      i.portEnd !== undefined && i.portStart === undefined
+        ? `portEnd needs portStart (port_start is required when port_end is set; ${WHERE})`
+        : undefined,
   },
   {
     fields: ["portStart", "portEnd"],
     property: "portEnd",
-    check: (i) => (i.portEnd !== undefined && i.portStart !== undefined && i.portEnd < i.portStart ? `portEnd (${i.portEnd}) must be at least portStart (${i.portStart}) (${WHERE})` : undefined),
+    check: (i) =>
+      i.portEnd !== undefined && i.portStart !== undefined && i.portEnd < i.portStart
+        ? `portEnd (${i.portEnd}) must be at least portStart (${i.portStart}) (${WHERE})`
+        : undefined,
   },
   {
     fields: ["bpsLimit", "ppsLimit"],
     property: "bpsLimit",
-    check: (i) => (i.bpsLimit !== undefined && i.ppsLimit !== undefined ? `bpsLimit and ppsLimit are mutually exclusive; set one (${WHERE})` : undefined),
+    check: (i) =>
+      i.bpsLimit !== undefined && i.ppsLimit !== undefined ? `bpsLimit and ppsLimit are mutually exclusive; set one (${WHERE})` : undefined,
   },
   ...(["remote", "local"] as const).map(
     (field): Rule<Inputs> => ({
       fields: ["type", field],
-      check: (i) => (i[field] !== undefined && i.type && familyOf(i[field]!) !== i.type ? `${field} ${i[field]} is not an ${i.type} CIDR; a ${i.type} rule needs ${i.type} CIDRs (${WHERE})` : undefined),
+      check: (i) =>
+        i[field] !== undefined && i.type && familyOf(i[field]!) !== i.type
+          ? `${field} ${i[field]} is not an ${i.type} CIDR; a ${i.type} rule needs ${i.type} CIDRs (${WHERE})`
+          : undefined,
     }),
   ),
 ];
@@ -152,7 +186,19 @@ async function read(ctx: OperationContext, id: string): Promise<FirewallRuleOutp
   return found && toOutputs(found);
 }
 
-const FIELDS = ["type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description"] as const;
+const FIELDS = [
+  "type",
+  "protocol",
+  "action",
+  "portStart",
+  "portEnd",
+  "remote",
+  "local",
+  "bpsLimit",
+  "ppsLimit",
+  "priority",
+  "description",
+] as const;
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
@@ -164,7 +210,11 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   // No update endpoint: every field replaces the rule.
   policies: Object.fromEntries(["instanceId", ...FIELDS].map((f) => [f, replace])),
   stableOutputs: ["createdAt"],
-  label: (i, id) => `FirewallRule ${i.action ?? ""} ${i.protocol ?? ""}${i.portStart ? ` ${i.portStart}${i.portEnd ? `-${i.portEnd}` : ""}` : ""} on instance ${i.instanceId ?? id ?? "?"}`.replace(/\s+/g, " "),
+  label: (i, id) =>
+    `FirewallRule ${i.action ?? ""} ${i.protocol ?? ""}${i.portStart ? ` ${i.portStart}${i.portEnd ? `-${i.portEnd}` : ""}` : ""} on instance ${i.instanceId ?? id ?? "?"}`.replace(
+      /\s+/g,
+      " ",
+    ),
   broken: (o) => o.state === "FAILED",
   api: {
     async create(ctx, i) {
@@ -173,7 +223,11 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
     },
     // No unique name: a rule is the one with exactly these fields, created during this operation.
     async findExisting(ctx, i) {
-      const found = await listAll<ApiRule>(ctx.client, `/v1/instances/${i.instanceId}/firewall-rules`, { type: i.type, protocol: i.protocol, action: i.action });
+      const found = await listAll<ApiRule>(ctx.client, `/v1/instances/${i.instanceId}/firewall-rules`, {
+        type: i.type,
+        protocol: i.protocol,
+        action: i.action,
+      });
       const wanted = { ...i, instanceId: String(i.instanceId) };
       return found.find((r) => createdDuring(ctx, r.created) && FIELDS.every((f) => toOutputs(r)[f] === wanted[f]))?.id;
     },
@@ -212,7 +266,22 @@ export interface FirewallRuleArgs extends CommonArgs {
   description?: pulumi.Input<string>;
 }
 
-const OUTPUTS = outputNames<FirewallRuleOutputs>()(["instanceId", "type", "protocol", "action", "portStart", "portEnd", "remote", "local", "bpsLimit", "ppsLimit", "priority", "description", "state", "createdAt"]);
+const OUTPUTS = outputNames<FirewallRuleOutputs>()([
+  "instanceId",
+  "type",
+  "protocol",
+  "action",
+  "portStart",
+  "portEnd",
+  "remote",
+  "local",
+  "bpsLimit",
+  "ppsLimit",
+  "priority",
+  "description",
+  "state",
+  "createdAt",
+]);
 
 /** A firewall rule on an instance. Every change replaces it (the API has no update). */
 export class FirewallRule extends DynamicResource {

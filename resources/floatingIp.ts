@@ -22,7 +22,15 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { ddosProblem, idOf, type InputsMatch, wireId } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -116,7 +124,14 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
     async findExisting(ctx, i) {
       const before = seenBefore.get(ctx) ?? new Set<string>();
       const now = await listAll<ApiFloatingIp>(ctx.client, ipsPath(i.workspaceId), { family: i.family, ddos: i.ddos });
-      const candidates = now.filter((ip) => !before.has(String(ip.id)) && !claimed.has(String(ip.id)) && holderOf(ip) === null && !!ip.ddos === i.ddos && createdDuring(ctx, ip.created));
+      const candidates = now.filter(
+        (ip) =>
+          !before.has(String(ip.id)) &&
+          !claimed.has(String(ip.id)) &&
+          holderOf(ip) === null &&
+          !!ip.ddos === i.ddos &&
+          createdDuring(ctx, ip.created),
+      );
       if (candidates.length > 1) {
         throw new Error(
           `${ctx.label}: the create answer was lost and ${candidates.length} new ${i.family} addresses appeared meanwhile (${candidates.map((c) => `${c.id} ${c.address}`).join(", ")}); ` +
@@ -145,7 +160,9 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
         await ctx.client.delete(`/v1/ips/${id}`);
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) {
-          throw new Error(`${ctx.label}: the API refuses to release the address (${err.reason ?? "conflict"}): a protected address must be unprotected first, and an attached one detached.`);
+          throw new Error(
+            `${ctx.label}: the API refuses to release the address (${err.reason ?? "conflict"}): a protected address must be unprotected first, and an attached one detached.`,
+          );
         }
         throw err;
       }

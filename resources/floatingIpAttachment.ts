@@ -17,7 +17,15 @@ import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { command, replace, type ResourceSpec } from "../provider/spec";
 import { fetchFloatingIp, holderOf } from "./floatingIp";
@@ -52,10 +60,14 @@ async function attach(ctx: OperationContext, ipId: string, instanceId: string): 
     await ctx.client.post(`/v1/commands/attach-ip`, { ip: wireId(ipId), instance: wireId(instanceId) });
   } catch (err) {
     if (err instanceof ApiError && err.status === 409) {
-      throw new Error(`${ctx.label}: the API refused to attach floating IP ${ipId} (${err.reason ?? "conflict"}): it is attached to another instance (${WHERE}). Detach it there first, or adopt that attachment with adoptId: "${ipId}".`);
+      throw new Error(
+        `${ctx.label}: the API refused to attach floating IP ${ipId} (${err.reason ?? "conflict"}): it is attached to another instance (${WHERE}). Detach it there first, or adopt that attachment with adoptId: "${ipId}".`,
+      );
     }
     if (err instanceof ApiError && err.status === 400) {
-      throw new Error(`${ctx.label}: the API refused the attachment (${err.message}) — the instance must be in the floating IP's workspace.`);
+      throw new Error(
+        `${ctx.label}: the API refused the attachment (${err.message}) — the instance must be in the floating IP's workspace.`,
+      );
     }
     throw err;
   }
@@ -80,7 +92,9 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
       if (!ip) throw new Error(`${ctx.label}: floating IP ${i.ipId} does not exist or is not visible to this token`);
       const holder = holderOf(ip);
       if (holder && holder !== i.instanceId) {
-        throw new Error(`${ctx.label}: floating IP ${i.ipId} (${ip.address}) is attached to instance ${holder}; adopt that attachment with adoptId: "${i.ipId}" (the next up moves it), or detach it first.`);
+        throw new Error(
+          `${ctx.label}: floating IP ${i.ipId} (${ip.address}) is attached to instance ${holder}; adopt that attachment with adoptId: "${i.ipId}" (the next up moves it), or detach it first.`,
+        );
       }
       // Attaching to the current holder is a no-op (the IP is "not attached to another instance").
       await attach(ctx, i.ipId, i.instanceId);
@@ -141,7 +155,14 @@ const OUTPUTS = outputNames<FloatingIpAttachmentOutputs>()(["ipId", "instanceId"
  */
 export class FloatingIpAttachment extends DynamicResource {
   constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("FloatingIpAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIpAttachment");
+    super(
+      providerFor("FloatingIpAttachment"),
+      name,
+      withOutputs(args, OUTPUTS),
+      withSecretOutputs(opts, []),
+      MODULE,
+      "FloatingIpAttachment",
+    );
   }
 }
 

@@ -29,7 +29,15 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { compact, emulatorLimit, exactly, idOf, type InputsMatch, numberOf, wireId, zId, zText } from "../provider/schema";
 import { depends, patch, remember, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -48,12 +56,26 @@ export type ImageSource =
 const source = z.discriminatedUnion(
   "type",
   [
-    z.strictObject({ type: z.literal("URL"), url: z.string().url(`must be an http or https URL (${WHERE}: source url)`).max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`) }, exactly("type, url")),
+    z.strictObject(
+      {
+        type: z.literal("URL"),
+        url: z
+          .string()
+          .url(`must be an http or https URL (${WHERE}: source url)`)
+          .max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`),
+      },
+      exactly("type, url"),
+    ),
     z.strictObject({ type: z.literal("BACKUP"), backupId: zId("backup image id") }, exactly("type, backupId")),
-    z.strictObject({ type: z.literal("INSTANCE"), instanceId: zId("instance id"), diskId: zId("disk id").optional() }, exactly("type, instanceId, diskId")),
+    z.strictObject(
+      { type: z.literal("INSTANCE"), instanceId: zId("instance id"), diskId: zId("disk id").optional() },
+      exactly("type, instanceId, diskId"),
+    ),
     z.strictObject({ type: z.literal("UPLOAD"), filePath: z.string().min(1, "must name a local file") }, exactly("type, filePath")),
   ],
-  { error: `must be a source whose type is URL (url), BACKUP (backupId), INSTANCE (instanceId, diskId) or UPLOAD (filePath) (${WHERE}: source type)` },
+  {
+    error: `must be a source whose type is URL (url), BACKUP (backupId), INSTANCE (instanceId, diskId) or UPLOAD (filePath) (${WHERE}: source type)`,
+  },
 ) satisfies z.ZodType<ImageSource>;
 
 const inputs = z.object({
@@ -116,12 +138,16 @@ const rules: Rule<Inputs>[] = [
   {
     fields: ["kind", "source"],
     property: "source",
-    check: (i) => (i.source?.type === "UPLOAD" && i.kind !== "ISO" ? `an UPLOAD source is for ISO images (${WHERE}: ISO images with source type UPLOAD get an upload URL); use kind ISO, or a URL source` : undefined),
+    check: (i) =>
+      i.source?.type === "UPLOAD" && i.kind !== "ISO"
+        ? `an UPLOAD source is for ISO images (${WHERE}: ISO images with source type UPLOAD get an upload URL); use kind ISO, or a URL source`
+        : undefined,
   },
   {
     fields: ["source"],
     property: "source",
-    check: (i) => (i.source?.type === "UPLOAD" ? fileProblem(i.source.filePath) && `source.filePath: ${fileProblem(i.source.filePath)}` : undefined),
+    check: (i) =>
+      i.source?.type === "UPLOAD" ? fileProblem(i.source.filePath) && `source.filePath: ${fileProblem(i.source.filePath)}` : undefined,
   },
 ];
 
@@ -159,7 +185,14 @@ interface ApiImage {
   description: string | null;
   group: string | null;
   kind: string;
-  source?: { type: string; url?: string | null; backup_id?: string | null; instance_id?: string | null; disk_id?: string | null; size_bytes?: number | null } | null;
+  source?: {
+    type: string;
+    url?: string | null;
+    backup_id?: string | null;
+    instance_id?: string | null;
+    disk_id?: string | null;
+    size_bytes?: number | null;
+  } | null;
   os: { family: string; name: string | null } | null;
   size: number;
   uefi: boolean;
@@ -207,7 +240,12 @@ const toOutputs = (i: ApiImage, prior: Partial<Inputs>): ImageOutputs =>
     source: sourceEcho(i.source, prior.source),
     description: i.description ?? undefined,
     group: i.group ?? undefined,
-    os: i.os === null || i.os === undefined ? (prior.os === undefined ? undefined : null) : compact({ family: i.os.family, name: i.os.name ?? undefined }),
+    os:
+      i.os === null || i.os === undefined
+        ? prior.os === undefined
+          ? undefined
+          : null
+        : compact({ family: i.os.family, name: i.os.name ?? undefined }),
     uefi: !!i.uefi,
     size: numberOf(i.size) ?? 0,
     state: i.state,
@@ -227,7 +265,11 @@ function sourceToApi(s: ImageSource, sizeBytes?: number): Record<string, unknown
     case "BACKUP":
       return { type: "BACKUP", backup_id: wireId(s.backupId) };
     case "INSTANCE":
-      return compact({ type: "INSTANCE", instance_id: wireId(s.instanceId), disk_id: s.diskId === undefined ? undefined : wireId(s.diskId) });
+      return compact({
+        type: "INSTANCE",
+        instance_id: wireId(s.instanceId),
+        disk_id: s.diskId === undefined ? undefined : wireId(s.diskId),
+      });
     case "UPLOAD":
       return { type: "UPLOAD", size_bytes: sizeBytes };
   }
@@ -248,7 +290,10 @@ function uploadOf(answer: unknown): Upload | undefined {
 async function streamUpload(ctx: OperationContext, filePath: string, upload: Upload): Promise<number> {
   const expected = Number(upload.max_size_bytes);
   const size = (await fs.promises.stat(filePath)).size;
-  if (size !== expected) throw new Error(`${ctx.label}: the upload URL takes exactly ${expected} bytes, but the file now has ${size} (it changed during the operation); run pulumi up again`);
+  if (size !== expected)
+    throw new Error(
+      `${ctx.label}: the upload URL takes exactly ${expected} bytes, but the file now has ${size} (it changed during the operation); run pulumi up again`,
+    );
   const url = new URL(upload.url);
   const transport = url.protocol === "https:" ? https : http;
   let sent = 0;
@@ -256,17 +301,23 @@ async function streamUpload(ctx: OperationContext, filePath: string, upload: Upl
   const started = Date.now();
   ctx.progress(`uploading the ISO file: ${size} bytes to the signed upload URL`);
   await new Promise<void>((resolve, reject) => {
-    const req = transport.request(url, { method: "PUT", headers: { "Content-Type": "application/octet-stream", "Content-Length": String(size) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => {
-        const status = res.statusCode ?? 0;
-        if (status >= 200 && status < 300) return resolve();
-        const reason = (res.headers["x-message"] as string | undefined) ?? Buffer.concat(chunks).toString("utf8").slice(0, 300);
-        reject(new Error(`${ctx.label}: the upload was refused: PUT <signed upload URL> answered ${status}${reason ? `: ${reason}` : ""}`));
-      });
-      res.on("error", reject);
-    });
+    const req = transport.request(
+      url,
+      { method: "PUT", headers: { "Content-Type": "application/octet-stream", "Content-Length": String(size) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => {
+          const status = res.statusCode ?? 0;
+          if (status >= 200 && status < 300) return resolve();
+          const reason = (res.headers["x-message"] as string | undefined) ?? Buffer.concat(chunks).toString("utf8").slice(0, 300);
+          reject(
+            new Error(`${ctx.label}: the upload was refused: PUT <signed upload URL> answered ${status}${reason ? `: ${reason}` : ""}`),
+          );
+        });
+        res.on("error", reject);
+      },
+    );
     req.setTimeout(120_000, () => req.destroy(new Error("no progress for 120 s")));
     req.on("error", (err) => reject(new Error(`${ctx.label}: the upload failed after ${sent} of ${size} bytes: ${err.message}`)));
     const file = fs.createReadStream(filePath, { highWaterMark: 1 << 20 });
@@ -331,15 +382,25 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
     async create(ctx, i) {
       const upload = i.source.type === "UPLOAD" ? i.source.filePath : undefined;
       const sizeBytes = upload ? (await fs.promises.stat(upload)).size : undefined;
-      const body = compact({ kind: i.kind, name: i.name, source: sourceToApi(i.source, sizeBytes), description: i.description, group: i.group, os: osToApi(i.os), uefi: i.uefi });
+      const body = compact({
+        kind: i.kind,
+        name: i.name,
+        source: sourceToApi(i.source, sizeBytes),
+        description: i.description,
+        group: i.group,
+        os: osToApi(i.os),
+        uefi: i.uefi,
+      });
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/images`, body);
       const id = idOf(resourceOf<ApiImage>(answer, ["image"]).id)!;
       const workflow = workflowOf(answer);
       if (upload) {
         try {
           const target = uploadOf(answer);
-          if (!target) throw new Error(`${ctx.label}: the API answered without an upload object (url, max_size_bytes) for an UPLOAD source`);
-          if (Number(target.max_size_bytes) !== sizeBytes) throw new Error(`${ctx.label}: the API expects ${target.max_size_bytes} bytes, but the file has ${sizeBytes}`);
+          if (!target)
+            throw new Error(`${ctx.label}: the API answered without an upload object (url, max_size_bytes) for an UPLOAD source`);
+          if (Number(target.max_size_bytes) !== sizeBytes)
+            throw new Error(`${ctx.label}: the API expects ${target.max_size_bytes} bytes, but the file has ${sizeBytes}`);
           await streamUpload(ctx, upload, target);
         } catch (err) {
           await discard(ctx, id);
@@ -349,8 +410,9 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
       return { id, workflow };
     },
     async findExisting(ctx, i) {
-      const found = (await listAll<ApiImage>(ctx.client, `/v1/workspaces/${i.workspaceId}/images`, { name: i.name, official: false }))
-        .find((m) => m.name === i.name && m.kind === i.kind && createdDuring(ctx, m.created));
+      const found = (await listAll<ApiImage>(ctx.client, `/v1/workspaces/${i.workspaceId}/images`, { name: i.name, official: false })).find(
+        (m) => m.name === i.name && m.kind === i.kind && createdDuring(ctx, m.created),
+      );
       if (!found) return undefined;
       if (i.source.type === "UPLOAD") {
         // Its single-use upload URL was lost with the answer: remove it so the create is sent again.
@@ -407,17 +469,41 @@ export interface ImageArgs extends WorkspaceArgs {
   uefi?: pulumi.Input<boolean>;
 }
 
-const OUTPUTS = outputNames<ImageOutputs>()(["workspaceId", "kind", "name", "source", "description", "group", "os", "uefi", "fileSha256", "size", "state", "official", "deprecated", "createdAt"]);
+const OUTPUTS = outputNames<ImageOutputs>()([
+  "workspaceId",
+  "kind",
+  "name",
+  "source",
+  "description",
+  "group",
+  "os",
+  "uefi",
+  "fileSha256",
+  "size",
+  "state",
+  "official",
+  "deprecated",
+  "createdAt",
+]);
 
 /** Resolves an UPLOAD source's relative file path against the program's working directory. */
 function absoluteSource(src: pulumi.Input<ImageSourceArgs>): pulumi.Input<ImageSourceArgs> {
-  return output(src).apply((s) => (s.type === "UPLOAD" ? { ...s, filePath: path.resolve(s.filePath) } : s)) as pulumi.Output<ImageSourceArgs>;
+  return output(src).apply((s) =>
+    s.type === "UPLOAD" ? { ...s, filePath: path.resolve(s.filePath) } : s,
+  ) as pulumi.Output<ImageSourceArgs>;
 }
 
 /** A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file. */
 export class Image extends DynamicResource {
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Image"), name, withOutputs({ ...args, source: absoluteSource(args.source) }, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Image");
+    super(
+      providerFor("Image"),
+      name,
+      withOutputs({ ...args, source: absoluteSource(args.source) }, OUTPUTS),
+      withSecretOutputs(opts, []),
+      MODULE,
+      "Image",
+    );
   }
 }
 

@@ -20,7 +20,15 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { compact, ddosProblem, emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
 import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -44,11 +52,17 @@ export interface InstanceStorageEntry {
 }
 type Storage = InstanceStorageEntry[];
 
-const storageEntry = z.object({
-  sizeBytes: positiveInt("bytes", "storage size_bytes"),
-  boot: z.boolean().default(false),
-  backing: z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE}: CUSTOM storage backing, such as LOCAL; part 2, Disks: backend LOCAL or CEPH)` }).default("LOCAL"),
-}).strict() satisfies z.ZodType<InstanceStorageEntry>;
+const storageEntry = z
+  .object({
+    sizeBytes: positiveInt("bytes", "storage size_bytes"),
+    boot: z.boolean().default(false),
+    backing: z
+      .enum(["LOCAL", "CEPH"], {
+        error: `must be LOCAL or CEPH (${WHERE}: CUSTOM storage backing, such as LOCAL; part 2, Disks: backend LOCAL or CEPH)`,
+      })
+      .default("LOCAL"),
+  })
+  .strict() satisfies z.ZodType<InstanceStorageEntry>;
 
 const inputs = z.object({
   name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
@@ -56,9 +70,14 @@ const inputs = z.object({
   planId: zId("plan id").optional(),
   group: z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(),
   cpu: positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(),
-  memoryBytes: positiveInt("bytes", "CUSTOM memory_bytes").min(512 * MiB, `must be at least 512 MiB, ${512 * MiB} bytes (${EMULATOR_LIMIT})`).optional(),
+  memoryBytes: positiveInt("bytes", "CUSTOM memory_bytes")
+    .min(512 * MiB, `must be at least 512 MiB, ${512 * MiB} bytes (${EMULATOR_LIMIT})`)
+    .optional(),
   bandwidth: z
-    .object({ uploadBytesSec: positiveInt("bytes per second", "bandwidth upload_bytes_sec"), downloadBytesSec: positiveInt("bytes per second", "bandwidth download_bytes_sec") })
+    .object({
+      uploadBytesSec: positiveInt("bytes per second", "bandwidth upload_bytes_sec"),
+      downloadBytesSec: positiveInt("bytes per second", "bandwidth download_bytes_sec"),
+    })
     .strict()
     .optional(),
   storage: z
@@ -72,7 +91,10 @@ const inputs = z.object({
   ips: z
     .array(
       z
-        .object({ family: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE}: ips family)` }), ddos: z.boolean().default(false) })
+        .object({
+          family: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE}: ips family)` }),
+          ddos: z.boolean().default(false),
+        })
         .strict()
         .superRefine((ip, ctx) => {
           const problem = ddosProblem(ip.family, ip.ddos);
@@ -111,9 +133,25 @@ const _fieldsMatch: InputsMatch<InstanceArgs, z.infer<typeof inputs>> = true;
 const CUSTOM_ONLY = ["group", "cpu", "memoryBytes", "storage", "bandwidth"] as const;
 
 const rules: Rule<Inputs>[] = [
-  { fields: ["region", "nodeId"], property: "region", check: (i) => (i.region === undefined && i.nodeId === undefined ? `set region (for example NA_01) or nodeId (${WHERE}: create body)` : undefined) },
-  { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "PLAN" && !i.planId ? `a PLAN instance needs planId (${WHERE}: PLAN adds plan)` : undefined) },
-  { fields: ["type", "planId"], property: "planId", check: (i) => (i.type === "CUSTOM" && i.planId ? `a CUSTOM instance has no planId; set type PLAN or drop planId (${WHERE}: plan is the PLAN body's field)` : undefined) },
+  {
+    fields: ["region", "nodeId"],
+    property: "region",
+    check: (i) =>
+      i.region === undefined && i.nodeId === undefined ? `set region (for example NA_01) or nodeId (${WHERE}: create body)` : undefined,
+  },
+  {
+    fields: ["type", "planId"],
+    property: "planId",
+    check: (i) => (i.type === "PLAN" && !i.planId ? `a PLAN instance needs planId (${WHERE}: PLAN adds plan)` : undefined),
+  },
+  {
+    fields: ["type", "planId"],
+    property: "planId",
+    check: (i) =>
+      i.type === "CUSTOM" && i.planId
+        ? `a CUSTOM instance has no planId; set type PLAN or drop planId (${WHERE}: plan is the PLAN body's field)`
+        : undefined,
+  },
   ...CUSTOM_ONLY.map(
     (field): Rule<Inputs> => ({
       fields: ["type", field],
@@ -128,7 +166,10 @@ const rules: Rule<Inputs>[] = [
   ),
   {
     fields: ["storage"],
-    check: (i) => (i.storage && i.storage.filter((s) => s.boot).length !== 1 ? `exactly one storage entry must have boot true (${WHERE}: CUSTOM storage)` : undefined),
+    check: (i) =>
+      i.storage && i.storage.filter((s) => s.boot).length !== 1
+        ? `exactly one storage entry must have boot true (${WHERE}: CUSTOM storage)`
+        : undefined,
   },
 ];
 
@@ -215,13 +256,22 @@ interface ApiInstance {
   ips: Array<{ id: string; address: string; family: string; ddos: boolean }>;
   vpcs: Array<{ id: string; ip: string }>;
   disks: Array<{ id: string; size: number; boot: boolean }>;
-  staged?: { plan: { id: string } | null; cpu: number | null; memory: number | null; bandwidth: { upload_bytes_sec: number; download_bytes_sec: number } | null; boot_disk_size: number | null } | null;
+  staged?: {
+    plan: { id: string } | null;
+    cpu: number | null;
+    memory: number | null;
+    bandwidth: { upload_bytes_sec: number; download_bytes_sec: number } | null;
+    boot_disk_size: number | null;
+  } | null;
   termination_scheduled_at: string | null;
   workspace?: { id: string };
   created?: string;
 }
 
-const camelBandwidth = (b: { upload_bytes_sec: number; download_bytes_sec: number }) => ({ uploadBytesSec: numberOf(b.upload_bytes_sec)!, downloadBytesSec: numberOf(b.download_bytes_sec)! });
+const camelBandwidth = (b: { upload_bytes_sec: number; download_bytes_sec: number }) => ({
+  uploadBytesSec: numberOf(b.upload_bytes_sec)!,
+  downloadBytesSec: numberOf(b.download_bytes_sec)!,
+});
 
 /** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). */
 function toOutputs(v: ApiInstance, prior: Partial<Inputs & InstanceOutputs>): InstanceOutputs {
@@ -327,7 +377,9 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
       check: (old, next) => {
         const o = old as Storage;
         const n = next as Storage;
-        return bootSize(n) < bootSize(o) ? `the boot disk cannot shrink (${bootSize(o)} -> ${bootSize(n)} bytes): upgrade-instance only grows it (${WHERE}: upgrade-instance disk)` : undefined;
+        return bootSize(n) < bootSize(o)
+          ? `the boot disk cannot shrink (${bootSize(o)} -> ${bootSize(n)} bytes): upgrade-instance only grows it (${WHERE}: upgrade-instance disk)`
+          : undefined;
       },
     },
   ],
@@ -394,8 +446,10 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
           const body: Record<string, unknown> = { type: "CUSTOM", instance: wireId(id) };
           if (changed.includes("cpu")) body.cpu = news.cpu;
           if (changed.includes("memoryBytes")) body.memory = news.memoryBytes;
-          if (changed.includes("bandwidth") && news.bandwidth) Object.assign(body, { upload: news.bandwidth.uploadBytesSec, download: news.bandwidth.downloadBytesSec });
-          if (changed.includes("storage") && news.storage && olds.storage && bootSize(news.storage) > bootSize(olds.storage)) body.disk = bootSize(news.storage);
+          if (changed.includes("bandwidth") && news.bandwidth)
+            Object.assign(body, { upload: news.bandwidth.uploadBytesSec, download: news.bandwidth.downloadBytesSec });
+          if (changed.includes("storage") && news.storage && olds.storage && bootSize(news.storage) > bootSize(olds.storage))
+            body.disk = bootSize(news.storage);
           await runCommand(ctx, "upgrade-instance", body, "upgrade");
         }
         const after = await fetchInstance(ctx, id);
@@ -424,7 +478,9 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
         const current = await fetchInstance(ctx, id);
         if (!current) return null;
         if (current.locked) {
-          throw new Error(`${ctx.label}: instance ${id} is locked, and a scheduled termination refuses locked instances (${WHERE}: terminate with immediate false). Unlock it, or set deletion: "immediate".`);
+          throw new Error(
+            `${ctx.label}: instance ${id} is locked, and a scheduled termination refuses locked instances (${WHERE}: terminate with immediate false). Unlock it, or set deletion: "immediate".`,
+          );
         }
         ctx.progress("scheduling termination: the instance is powered off now and deleted by the API in 3 days");
         return workflowOf(await ctx.client.post(`/v1/commands/terminate-instance`, { instance: wireId(id), immediate: false }));
@@ -485,10 +541,40 @@ export interface InstanceArgs extends WorkspaceArgs {
 }
 
 const OUTPUTS = outputNames<InstanceOutputs>()([
-  "workspaceId", "name", "type", "planId", "group", "cpu", "memoryBytes", "bandwidth", "storage", "region", "nodeId", "imageId", "vpcIds",
-  "disableCloudInit", "boot", "uefi", "secureBoot", "attachVirtioCdb", "syncHostname", "firewallEnabled", "osName", "powerState",
-  "state", "online", "locked", "pendingUpgrades", "hostname", "ipv4Address", "ipv6Address", "ipAddresses", "privateIps", "bootDiskId",
-  "terminationScheduledAt", "createdAt",
+  "workspaceId",
+  "name",
+  "type",
+  "planId",
+  "group",
+  "cpu",
+  "memoryBytes",
+  "bandwidth",
+  "storage",
+  "region",
+  "nodeId",
+  "imageId",
+  "vpcIds",
+  "disableCloudInit",
+  "boot",
+  "uefi",
+  "secureBoot",
+  "attachVirtioCdb",
+  "syncHostname",
+  "firewallEnabled",
+  "osName",
+  "powerState",
+  "state",
+  "online",
+  "locked",
+  "pendingUpgrades",
+  "hostname",
+  "ipv4Address",
+  "ipv6Address",
+  "ipAddresses",
+  "privateIps",
+  "bootDiskId",
+  "terminationScheduledAt",
+  "createdAt",
 ]);
 
 /** A virtual server. */

@@ -15,7 +15,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { idOf } from "../provider/schema";
 import type { ResourceSpec } from "../provider/spec";
 
@@ -52,7 +60,7 @@ export async function clusterOf(ctx: OperationContext, workspaceId: string): Pro
  * gone or being torn down, in which case the teardown removes the object anyway and the caller
  * only has to wait for it to disappear (spec part 3: DELETE k3s removes nodes, services, secrets).
  * @internal
-  */
+ */
 export async function clusterTearingDown(ctx: OperationContext, workspaceId: string): Promise<boolean> {
   const cluster = await clusterOf(ctx, workspaceId);
   return !cluster || cluster.status === "DEPROVISIONING";

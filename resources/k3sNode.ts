@@ -16,7 +16,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
@@ -112,11 +120,21 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
     // An instance is a node at most once (spec part 3).
     async conflict(ctx, i) {
       const existing = await nodeOfInstance(ctx, i.instanceId);
-      return existing && { id: String(existing.id), description: `instance ${i.instanceId} is already a node of the cluster (node ${existing.id}, ${existing.status})` };
+      return (
+        existing && {
+          id: String(existing.id),
+          description: `instance ${i.instanceId} is already a node of the cluster (node ${existing.id}, ${existing.status})`,
+        }
+      );
     },
     async create(ctx, i) {
       // The answer is a bare workflow: the lifecycle finds the node through its instance.
-      return { workflow: workflowOf(await ctx.client.post(`/v1/workspaces/${i.workspaceId}/k3s/nodes`, { instance_id: wireId(i.instanceId) }), "node join answer") };
+      return {
+        workflow: workflowOf(
+          await ctx.client.post(`/v1/workspaces/${i.workspaceId}/k3s/nodes`, { instance_id: wireId(i.instanceId) }),
+          "node join answer",
+        ),
+      };
     },
     // conflict showed the instance was no node before the POST, so a node found now is the one
     // this create made.

@@ -20,7 +20,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, keysMatching, zDnsLabel } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
@@ -35,7 +43,9 @@ const inputs = z.object({
   data: z
     .record(
       z.string(),
-      z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }).max(1024 * 1024, `values must be at most 1 MiB (${EMULATOR_LIMIT})`),
+      z
+        .string({ error: `values must be strings (${WHERE}: data is an object of key to value)` })
+        .max(1024 * 1024, `values must be at most 1 MiB (${EMULATOR_LIMIT})`),
       { error: `must be an object of key to value (${WHERE})` },
     )
     .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${EMULATOR_LIMIT})`)),
@@ -67,9 +77,14 @@ const secretsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s/
 
 const listSecrets = (ctx: OperationContext, workspaceId: string) => listAll<ApiSecret>(ctx.client, secretsPath(workspaceId));
 
-const secretByName = async (ctx: OperationContext, workspaceId: string, name: string) => (await listSecrets(ctx, workspaceId)).find((s) => s.name === name);
+const secretByName = async (ctx: OperationContext, workspaceId: string, name: string) =>
+  (await listSecrets(ctx, workspaceId)).find((s) => s.name === name);
 
-async function read(ctx: OperationContext, id: string, prior: Partial<K3sSecretOutputs> & Partial<Inputs>): Promise<K3sSecretOutputs | undefined> {
+async function read(
+  ctx: OperationContext,
+  id: string,
+  prior: Partial<K3sSecretOutputs> & Partial<Inputs>,
+): Promise<K3sSecretOutputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   const found = (await listSecrets(ctx, workspaceId)).find((s) => idOf(s.id) === id);
   if (!found) return undefined;
@@ -84,8 +99,14 @@ async function read(ctx: OperationContext, id: string, prior: Partial<K3sSecretO
 /** Names of the services whose secret_refs list the secret (for the 409 message). */
 async function referencingServices(ctx: OperationContext, workspaceId: string, name: string): Promise<string[]> {
   try {
-    const views = await listAll<{ service?: { name: string; secret_refs?: string[] } }>(ctx.client, `/v1/workspaces/${workspaceId}/k3s/services`);
-    return views.map((v) => v.service ?? (v as unknown as { name: string; secret_refs?: string[] })).filter((s) => s.secret_refs?.includes(name)).map((s) => s.name);
+    const views = await listAll<{ service?: { name: string; secret_refs?: string[] } }>(
+      ctx.client,
+      `/v1/workspaces/${workspaceId}/k3s/services`,
+    );
+    return views
+      .map((v) => v.service ?? (v as unknown as { name: string; secret_refs?: string[] }))
+      .filter((s) => s.secret_refs?.includes(name))
+      .map((s) => s.name);
   } catch {
     return [];
   }
@@ -107,7 +128,13 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
     // Names are unique in the workspace (spec part 3).
     async conflict(ctx, i) {
       const existing = await secretByName(ctx, i.workspaceId, i.name);
-      return existing && { id: String(existing.id), description: `a secret named "${i.name}" already exists in the workspace (id ${existing.id})`, alternative: "choose another name" };
+      return (
+        existing && {
+          id: String(existing.id),
+          description: `a secret named "${i.name}" already exists in the workspace (id ${existing.id})`,
+          alternative: "choose another name",
+        }
+      );
     },
     async create(ctx, i) {
       const secret = await ctx.client.post<ApiSecret>(secretsPath(i.workspaceId), { name: i.name, data: i.data });

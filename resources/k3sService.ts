@@ -23,8 +23,31 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
-import { emulatorLimit, exactly, IMAGE_TAG, idOf, type InputsMatch, keysMatching, noDuplicates, numberOf, wireId, zAbsolutePath, zDnsLabel, zId, zPort, zProtocol } from "../provider/schema";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
+import {
+  emulatorLimit,
+  exactly,
+  IMAGE_TAG,
+  idOf,
+  type InputsMatch,
+  keysMatching,
+  noDuplicates,
+  numberOf,
+  wireId,
+  zAbsolutePath,
+  zDnsLabel,
+  zId,
+  zPort,
+  zProtocol,
+} from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -58,38 +81,78 @@ export interface K3sServiceVolume {
   containerPath: string;
 }
 
-const portSpec = z.strictObject(
-  {
-    hostPort: zPort(WHERE),
-    containerPort: zPort(WHERE),
-    protocol: zProtocol(WHERE),
-    /** Eligible for a custom subdomain. */
-    http: z.boolean().default(false),
-  },
-  exactly("hostPort, containerPort, protocol, http"),
-).refine((p) => !p.http || p.protocol === "TCP", { path: ["http"], message: `http applies to TCP ports only (${EMULATOR_LIMIT})` }) satisfies z.ZodType<K3sServicePort>;
+const portSpec = z
+  .strictObject(
+    {
+      hostPort: zPort(WHERE),
+      containerPort: zPort(WHERE),
+      protocol: zProtocol(WHERE),
+      /** Eligible for a custom subdomain. */
+      http: z.boolean().default(false),
+    },
+    exactly("hostPort, containerPort, protocol, http"),
+  )
+  .refine((p) => !p.http || p.protocol === "TCP", {
+    path: ["http"],
+    message: `http applies to TCP ports only (${EMULATOR_LIMIT})`,
+  }) satisfies z.ZodType<K3sServicePort>;
 
-const volumeSpec = z.strictObject({ hostPath: zAbsolutePath(WHERE), containerPath: zAbsolutePath(WHERE) }, exactly("hostPath, containerPath")) satisfies z.ZodType<K3sServiceVolume>;
+const volumeSpec = z.strictObject(
+  { hostPath: zAbsolutePath(WHERE), containerPath: zAbsolutePath(WHERE) },
+  exactly("hostPath, containerPath"),
+) satisfies z.ZodType<K3sServiceVolume>;
 
 const inputs = z.object({
   name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
   image: z
     .string()
-    .refine(isServiceImage, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`),
-  mode: z.enum(["PINNED", "SPREAD"], { error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})` }),
+    .refine(
+      isServiceImage,
+      `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`,
+    ),
+  mode: z.enum(["PINNED", "SPREAD"], {
+    error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})`,
+  }),
   targetInstanceIds: z
     .array(zId("instance id"))
     .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
     .max(100, `must list at most 100 instances (${EMULATOR_LIMIT})`)
     .superRefine(noDuplicates((id) => id, "instance", WHERE)),
-  replicas: z.number().int(`must be a whole number (${WHERE})`).min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`).max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`).default(1),
-  ports: z.array(portSpec).max(64, `at most 64 ports (${EMULATOR_LIMIT})`).superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE)).default([]),
-  volumes: z.array(volumeSpec).max(64, `at most 64 volumes (${EMULATOR_LIMIT})`).superRefine(noDuplicates((v) => v.containerPath, "container path", WHERE)).default([]),
+  replicas: z
+    .number()
+    .int(`must be a whole number (${WHERE})`)
+    .min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`)
+    .max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`)
+    .default(1),
+  ports: z
+    .array(portSpec)
+    .max(64, `at most 64 ports (${EMULATOR_LIMIT})`)
+    .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
+    .default([]),
+  volumes: z
+    .array(volumeSpec)
+    .max(64, `at most 64 volumes (${EMULATOR_LIMIT})`)
+    .superRefine(noDuplicates((v) => v.containerPath, "container path", WHERE))
+    .default([]),
   environment: z
-    .record(z.string(), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` }).max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`))
-    .superRefine(keysMatching(/^[A-Za-z_][A-Za-z0-9_]*$/, `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`))
+    .record(
+      z.string(),
+      z
+        .string({ error: `environment values must be strings (${WHERE}: flat key to value)` })
+        .max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`),
+    )
+    .superRefine(
+      keysMatching(
+        /^[A-Za-z_][A-Za-z0-9_]*$/,
+        `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`,
+      ),
+    )
     .default({}),
-  secretRefs: z.array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`)).max(64, `at most 64 secrets (${EMULATOR_LIMIT})`).superRefine(noDuplicates((n) => n, "secret", WHERE)).default([]),
+  secretRefs: z
+    .array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`))
+    .max(64, `at most 64 secrets (${EMULATOR_LIMIT})`)
+    .superRefine(noDuplicates((n) => n, "secret", WHERE))
+    .default([]),
   updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
 });
 type Inputs = z.infer<typeof inputs> & { workspaceId: string };
@@ -176,7 +239,12 @@ function toOutputs(v: ApiServiceView, workspaceId: string): K3sServiceOutputs {
     image: s.image,
     targetInstanceIds: (s.target_instances ?? []).map((t) => idOf(t)!),
     replicas: numberOf(s.replicas)!,
-    ports: (s.ports ?? []).map((p) => ({ hostPort: numberOf(p.host_port)!, containerPort: numberOf(p.container_port)!, protocol: p.protocol as K3sServicePort["protocol"], http: !!p.http })),
+    ports: (s.ports ?? []).map((p) => ({
+      hostPort: numberOf(p.host_port)!,
+      containerPort: numberOf(p.container_port)!,
+      protocol: p.protocol as K3sServicePort["protocol"],
+      http: !!p.http,
+    })),
     volumes: (s.volumes ?? []).map((m) => ({ hostPath: m.host_path, containerPath: m.container_path })),
     secretRefs: [...(s.secret_refs ?? [])],
     updateStrategy: s.update_strategy,
@@ -185,7 +253,13 @@ function toOutputs(v: ApiServiceView, workspaceId: string): K3sServiceOutputs {
     availableReplicas: live ? numberOf(live.available_replicas) : null,
     updatedReplicas: live ? numberOf(live.updated_replicas) : null,
     updating: live?.updating ?? false,
-    pods: (live?.pods ?? []).map((p) => ({ name: p.name, phase: p.phase, ready: !!p.ready, restartCount: numberOf(p.restart_count) ?? 0, nodeName: p.node_name ?? null })),
+    pods: (live?.pods ?? []).map((p) => ({
+      name: p.name,
+      phase: p.phase,
+      ready: !!p.ready,
+      restartCount: numberOf(p.restart_count) ?? 0,
+      nodeName: p.node_name ?? null,
+    })),
   };
 }
 
@@ -219,7 +293,9 @@ function settled(s: K3sServiceOutputs): boolean | string {
 }
 
 const stateOf = (s: K3sServiceOutputs) =>
-  s.desiredReplicas === null ? `${s.status} (live status unavailable)` : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
+  s.desiredReplicas === null
+    ? `${s.status} (live status unavailable)`
+    : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
 
 const PATCHED = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
 
@@ -239,11 +315,22 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
     // Names are unique in the workspace (spec part 3).
     async conflict(ctx, i) {
       const existing = await serviceByName(ctx, i.workspaceId, i.name);
-      return existing && { id: String(existing.id), description: `a service named "${i.name}" already exists in the workspace (id ${existing.id}, ${existing.status})`, alternative: "choose another name" };
+      return (
+        existing && {
+          id: String(existing.id),
+          description: `a service named "${i.name}" already exists in the workspace (id ${existing.id}, ${existing.status})`,
+          alternative: "choose another name",
+        }
+      );
     },
     async create(ctx, i) {
       // The answer is a bare workflow: the lifecycle finds the new service by name.
-      return { workflow: workflowOf(await ctx.client.post(servicesPath(i.workspaceId), { name: i.name, mode: i.mode, ...desiredState(i) }), "service create answer") };
+      return {
+        workflow: workflowOf(
+          await ctx.client.post(servicesPath(i.workspaceId), { name: i.name, mode: i.mode, ...desiredState(i) }),
+          "service create answer",
+        ),
+      };
     },
     // conflict showed the name was free before the POST, so a service found by name now is the
     // one this create made.
@@ -331,8 +418,23 @@ export interface K3sServiceArgs extends WorkspaceArgs {
 }
 
 const OUTPUTS = outputNames<K3sServiceOutputs>()([
-  "workspaceId", "name", "mode", "image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy",
-  "status", "desiredReplicas", "availableReplicas", "updatedReplicas", "updating", "pods",
+  "workspaceId",
+  "name",
+  "mode",
+  "image",
+  "targetInstanceIds",
+  "replicas",
+  "ports",
+  "volumes",
+  "environment",
+  "secretRefs",
+  "updateStrategy",
+  "status",
+  "desiredReplicas",
+  "availableReplicas",
+  "updatedReplicas",
+  "updating",
+  "pods",
 ]);
 
 /**

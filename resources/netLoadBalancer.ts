@@ -30,7 +30,15 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
@@ -126,7 +134,9 @@ function adminOnly(ctx: OperationContext, what: string, err: unknown): never {
 }
 
 const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs) =>
-  (await listAll<ApiNetLb>(ctx.client, `/v1/workspaces/${owner}/net-lbs`, { name: i.name, address: i.address })).find((lb) => lb.name === i.name && lb.address === i.address);
+  (await listAll<ApiNetLb>(ctx.client, `/v1/workspaces/${owner}/net-lbs`, { name: i.name, address: i.address })).find(
+    (lb) => lb.name === i.name && lb.address === i.address,
+  );
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
@@ -150,7 +160,13 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
     async conflict(ctx, i) {
       const owner = ownerOf(ctx, i.ownerWorkspaceId);
       const existing = await byNameAndAddress(ctx, owner, i);
-      return existing && { id: String(existing.id), description: `workspace ${owner} already has a balancer named "${i.name}" on ${i.address} (id ${existing.id})`, alternative: "change the name" };
+      return (
+        existing && {
+          id: String(existing.id),
+          description: `workspace ${owner} already has a balancer named "${i.name}" on ${i.address} (id ${existing.id})`,
+          alternative: "change the name",
+        }
+      );
     },
     // conflict showed no balancer had this name and address before the POST: one found now is ours.
     async findExisting(ctx, i) {
@@ -195,7 +211,14 @@ export interface NetLoadBalancerArgs extends CommonArgs {
   ownerWorkspaceId?: pulumi.Input<string>;
 }
 
-const OUTPUTS = outputNames<NetLoadBalancerOutputs>()(["name", "address", "ownerWorkspaceId", "ownerWorkspaceName", "memberInstanceIds", "createdAt"]);
+const OUTPUTS = outputNames<NetLoadBalancerOutputs>()([
+  "name",
+  "address",
+  "ownerWorkspaceId",
+  "ownerWorkspaceName",
+  "memberInstanceIds",
+  "createdAt",
+]);
 
 /**
  * A network load balancer. Creating and deleting one is Administrator-only: run the stack with

@@ -19,7 +19,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { idOf, type InputsMatch, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -56,9 +64,16 @@ function keyOf(id: string): { loadBalancerId: string; instanceId: string } {
 const membersPath = (workspaceId: string, loadBalancerId: string) => `/v1/workspaces/${workspaceId}/net-lbs/${loadBalancerId}/instances`;
 
 /** The member's summary; null when not listed; undefined when the balancer itself is gone. */
-async function findMember(ctx: OperationContext, workspaceId: string, loadBalancerId: string, instanceId: string): Promise<{ id: string; name?: string | null } | null | undefined> {
+async function findMember(
+  ctx: OperationContext,
+  workspaceId: string,
+  loadBalancerId: string,
+  instanceId: string,
+): Promise<{ id: string; name?: string | null } | null | undefined> {
   try {
-    const members = await listAll<{ id: string; name?: string | null }>(ctx.client, membersPath(workspaceId, loadBalancerId), { id: instanceId });
+    const members = await listAll<{ id: string; name?: string | null }>(ctx.client, membersPath(workspaceId, loadBalancerId), {
+      id: instanceId,
+    });
     return members.find((m) => idOf(m.id) === instanceId) ?? null;
   } catch (err) {
     if (err instanceof ApiError && err.notFound) return undefined;
@@ -66,7 +81,11 @@ async function findMember(ctx: OperationContext, workspaceId: string, loadBalanc
   }
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<NetLoadBalancerMemberOutputs | undefined> {
+async function read(
+  ctx: OperationContext,
+  id: string,
+  prior: Partial<Inputs> & { adoptId?: string },
+): Promise<NetLoadBalancerMemberOutputs | undefined> {
   const { loadBalancerId, instanceId } = keyOf(id);
   const workspaceId = prior.workspaceId ?? "";
   const member = await findMember(ctx, workspaceId, loadBalancerId, instanceId);
@@ -91,17 +110,21 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
   broken: (o) => o.state === "JOINING",
   uniqueKey: ["loadBalancerId", "instanceId"],
   adoptIdPattern: /^\d+:\d+$/,
-  label: (i, id) => `NetLoadBalancerMember instance ${i.instanceId ?? id?.split(":")[1] ?? "?"} in balancer ${i.loadBalancerId ?? id?.split(":")[0] ?? "?"}`,
+  label: (i, id) =>
+    `NetLoadBalancerMember instance ${i.instanceId ?? id?.split(":")[1] ?? "?"} in balancer ${i.loadBalancerId ?? id?.split(":")[0] ?? "?"}`,
   api: {
     async create(ctx, i) {
       const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);
-      if (existing === undefined) throw new Error(`${ctx.label}: load balancer ${i.loadBalancerId} does not exist in workspace ${i.workspaceId}`);
+      if (existing === undefined)
+        throw new Error(`${ctx.label}: load balancer ${i.loadBalancerId} does not exist in workspace ${i.workspaceId}`);
       try {
         // PUT is idempotent: the client resends it after a lost answer, so no lookup is needed.
         await ctx.client.put(`${membersPath(i.workspaceId, i.loadBalancerId)}/${i.instanceId}`);
       } catch (err) {
         if (err instanceof ApiError && err.status === 400) {
-          throw new Error(`${ctx.label}: the API refused the member (${err.message}) — the instance must be in the balancer's workspace (${WHERE}).`);
+          throw new Error(
+            `${ctx.label}: the API refused the member (${err.message}) — the instance must be in the balancer's workspace (${WHERE}).`,
+          );
         }
         throw err;
       }
@@ -110,7 +133,12 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
     // An instance is a member of a balancer once.
     async conflict(ctx, i) {
       const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);
-      return existing ? { id: memberId(i.loadBalancerId, i.instanceId), description: `instance ${i.instanceId} is already a member of load balancer ${i.loadBalancerId}` } : undefined;
+      return existing
+        ? {
+            id: memberId(i.loadBalancerId, i.instanceId),
+            description: `instance ${i.instanceId} is already a member of load balancer ${i.loadBalancerId}`,
+          }
+        : undefined;
     },
     read,
     settled: (o) => o.state === "ACTIVE",
@@ -140,7 +168,14 @@ const OUTPUTS = outputNames<NetLoadBalancerMemberOutputs>()(["workspaceId", "loa
  */
 export class NetLoadBalancerMember extends DynamicResource {
   constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("NetLoadBalancerMember"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancerMember");
+    super(
+      providerFor("NetLoadBalancerMember"),
+      name,
+      withOutputs(args, OUTPUTS),
+      withSecretOutputs(opts, []),
+      MODULE,
+      "NetLoadBalancerMember",
+    );
   }
 }
 

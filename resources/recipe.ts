@@ -16,7 +16,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { emulatorLimit, exactly, idOf, type InputsMatch, noDuplicates, trimmedLength } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
@@ -26,8 +34,19 @@ const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs.
 export const RECIPE_CATEGORIES = [
-  "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
-  "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
+  "DEFAULT",
+  "GAMES",
+  "SOFTWARE",
+  "INFRASTRUCTURE",
+  "AI",
+  "MEDIA",
+  "TOOLS",
+  "DATABASES",
+  "MONITORING",
+  "PRODUCTIVITY",
+  "DEVOPS",
+  "AUTOMATION",
+  "NETWORK",
 ] as const;
 export const FIELD_TYPES = ["TEXT", "PASSWORD", "NUMBER", "EMAIL", "BOOLEAN"] as const;
 export type RecipeCategory = (typeof RECIPE_CATEGORIES)[number];
@@ -53,7 +72,11 @@ const commandEntry = z.strictObject(
       .regex(/^\/\S*$/, `must be an absolute script path on the instance, starting with / (${WHERE}: commands path)`)
       .max(4096, `must be at most 4096 characters (${EMULATOR_LIMIT})`),
     args: z
-      .array(z.string({ error: `args must be strings (${WHERE}: commands args is string[])` }).max(4096, `args must be at most 4096 characters each (${EMULATOR_LIMIT})`))
+      .array(
+        z
+          .string({ error: `args must be strings (${WHERE}: commands args is string[])` })
+          .max(4096, `args must be at most 4096 characters each (${EMULATOR_LIMIT})`),
+      )
       .max(100, `must have at most 100 args (${EMULATOR_LIMIT})`)
       .default([]),
   },
@@ -64,7 +87,10 @@ const fieldEntry = z.strictObject(
   {
     id: z
       .string()
-      .regex(/^[A-Za-z][A-Za-z0-9_]*$/, `must start with a letter and hold only letters, digits and _, since it becomes the variable SVC_FIELDS_<ID> (${WHERE}: fields id)`)
+      .regex(
+        /^[A-Za-z][A-Za-z0-9_]*$/,
+        `must start with a letter and hold only letters, digits and _, since it becomes the variable SVC_FIELDS_<ID> (${WHERE}: fields id)`,
+      )
       .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
     label: z.string().min(1, `must not be empty (${WHERE}: fields label)`).max(100, `must be at most 100 characters (${EMULATOR_LIMIT})`),
     description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).nullable().default(null),
@@ -78,13 +104,20 @@ const inputs = z.object({
   name: z.string().min(1, `must not be empty (${WHERE}: name)`).superRefine(trimmedLength(100, EMULATOR_LIMIT)),
   category: z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }),
   /** Markdown. */
-  description: z.string({ error: `must be a markdown string (${WHERE}: description is required)` }).max(100_000, `must be at most 100000 characters (${EMULATOR_LIMIT})`),
+  description: z
+    .string({ error: `must be a markdown string (${WHERE}: description is required)` })
+    .max(100_000, `must be at most 100000 characters (${EMULATOR_LIMIT})`),
   commands: z
     .array(commandEntry)
     .min(1, `must list at least one command (${WHERE}: commands are required)`)
     .max(50, `must list at most 50 commands (${EMULATOR_LIMIT})`),
   /** Icon URL; null (the default) for none. */
-  icon: z.string().url(`must be a URL (${WHERE}: icon)`).max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`).nullable().default(null),
+  icon: z
+    .string()
+    .url(`must be a URL (${WHERE}: icon)`)
+    .max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`)
+    .nullable()
+    .default(null),
   fields: z
     .array(fieldEntry)
     .max(50, `must have at most 50 fields (${EMULATOR_LIMIT})`)

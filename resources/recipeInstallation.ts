@@ -23,7 +23,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
@@ -36,7 +44,10 @@ const inputs = z.object({
   recipeId: zId("recipe id"),
   /** Recipe field id -> value ({} when the recipe has no fields). */
   fields: z
-    .record(z.string().min(1, `field ids must not be empty (${WHERE})`), z.union([z.string(), z.number(), z.boolean()], { error: `values must be strings, numbers or booleans (${WHERE}: fields object)` }))
+    .record(
+      z.string().min(1, `field ids must not be empty (${WHERE})`),
+      z.union([z.string(), z.number(), z.boolean()], { error: `values must be strings, numbers or booleans (${WHERE}: fields object)` }),
+    )
     .default({}),
 });
 type Inputs = z.infer<typeof inputs>;
@@ -78,16 +89,21 @@ async function exists(ctx: OperationContext, path: string): Promise<boolean> {
 const TYPE_CHECKS: Record<RecipeField["type"], (v: FieldValue) => string | undefined> = {
   TEXT: (v) => (typeof v === "string" ? undefined : "must be a string (TEXT)"),
   PASSWORD: (v) => (typeof v === "string" ? undefined : "must be a string (PASSWORD)"),
-  NUMBER: (v) => (typeof v === "number" || (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v))) ? undefined : "must be a number (NUMBER)"),
+  NUMBER: (v) =>
+    typeof v === "number" || (typeof v === "string" && v.trim() !== "" && Number.isFinite(Number(v)))
+      ? undefined
+      : "must be a number (NUMBER)",
   EMAIL: (v) => (typeof v === "string" && /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v) ? undefined : "must be an email address (EMAIL)"),
-  BOOLEAN: (v) => (typeof v === "boolean" || /^(true|false|yes|no|on|off|1|0)$/i.test(String(v)) ? undefined : "must be a boolean (BOOLEAN)"),
+  BOOLEAN: (v) =>
+    typeof v === "boolean" || /^(true|false|yes|no|on|off|1|0)$/i.test(String(v)) ? undefined : "must be a boolean (BOOLEAN)",
 };
 
 /** The supplied values against the recipe's field definitions; every problem, named by field. */
 function fieldProblems(definitions: RecipeField[], supplied: Record<string, FieldValue>): string[] {
   const problems: string[] = [];
   const known = new Set(definitions.map((f) => f.id));
-  for (const id of Object.keys(supplied)) if (!known.has(id)) problems.push(`fields.${id}: the recipe has no such field (fields: ${[...known].join(", ") || "none"})`);
+  for (const id of Object.keys(supplied))
+    if (!known.has(id)) problems.push(`fields.${id}: the recipe has no such field (fields: ${[...known].join(", ") || "none"})`);
   for (const f of definitions) {
     const v = supplied[f.id];
     if (v === undefined || v === "") {
@@ -120,7 +136,10 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
       const recipe = await fetchRecipe(ctx, i.recipeId);
       if (!recipe) throw new Error(`${ctx.label}: recipeId ${i.recipeId}: no such recipe is visible to this token`);
       const problems = fieldProblems(fieldsFromApi(recipe), i.fields);
-      if (problems.length) throw new Error(`${ctx.label}: the fields do not match recipe "${recipe.name}": ${problems.join("; ")} (${WHERE}; the recipe's field definitions are only known from the API, so this is checked at create, not at preview)`);
+      if (problems.length)
+        throw new Error(
+          `${ctx.label}: the fields do not match recipe "${recipe.name}": ${problems.join("; ")} (${WHERE}; the recipe's field definitions are only known from the API, so this is checked at create, not at preview)`,
+        );
       let instance: { state?: string; online?: boolean };
       try {
         instance = await ctx.client.get(`/v1/instances/${i.instanceId}`);
@@ -129,9 +148,15 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
         throw err;
       }
       if (instance.state !== "AVAILABLE" || !instance.online) {
-        throw new Error(`${ctx.label}: instance ${i.instanceId} is ${instance.state}, ${instance.online ? "online" : "offline"}: a recipe installs only on an instance that is online and AVAILABLE (${WHERE}); start it (powerState: "running") and run pulumi up again`);
+        throw new Error(
+          `${ctx.label}: instance ${i.instanceId} is ${instance.state}, ${instance.online ? "online" : "offline"}: a recipe installs only on an instance that is online and AVAILABLE (${WHERE}); start it (powerState: "running") and run pulumi up again`,
+        );
       }
-      const answer = await ctx.client.post("/v1/commands/install-recipe", { instance: wireId(i.instanceId), recipe: wireId(i.recipeId), fields: i.fields });
+      const answer = await ctx.client.post("/v1/commands/install-recipe", {
+        instance: wireId(i.instanceId),
+        recipe: wireId(i.recipeId),
+        fields: i.fields,
+      });
       const workflow = workflowOf(answer);
       return { id: syntheticId(i.instanceId, i.recipeId, workflow.id), workflow };
     },
@@ -147,9 +172,18 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
       } catch (err) {
         if (!(err instanceof ApiError && err.notFound)) throw err;
       }
-      return { instanceId: parts.instanceId, recipeId: parts.recipeId, recipeName: recipe.name, workflowId: parts.workflowId, installState };
+      return {
+        instanceId: parts.instanceId,
+        recipeId: parts.recipeId,
+        recipeName: recipe.name,
+        workflowId: parts.workflowId,
+        installState,
+      };
     },
-    settled: (o) => (FAILED.has(o.installState) ? `install workflow ${o.workflowId} ended ${o.installState}` : o.installState !== "QUEUED" && o.installState !== "RUNNING"),
+    settled: (o) =>
+      FAILED.has(o.installState)
+        ? `install workflow ${o.workflowId} ended ${o.installState}`
+        : o.installState !== "QUEUED" && o.installState !== "RUNNING",
     stateOf: (o) => o.installState,
     async delete(ctx, id) {
       ctx.progress(`the API has no uninstall: forgetting installation ${id}; what the recipe did stays on the instance`);
@@ -185,7 +219,14 @@ export class RecipeInstallation extends DynamicResource {
   constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
     // Field values may be passwords: secret in state whatever the caller passed.
     const secretArgs = { ...args, fields: secret(args.fields ?? {}) };
-    super(providerFor("RecipeInstallation"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RecipeInstallation");
+    super(
+      providerFor("RecipeInstallation"),
+      name,
+      withOutputs(secretArgs, OUTPUTS),
+      withSecretOutputs(opts, SECRETS),
+      MODULE,
+      "RecipeInstallation",
+    );
   }
 }
 

@@ -28,7 +28,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 import { canonicalRegistryHost } from "../provider/registryHost";
@@ -45,7 +53,10 @@ const inputs = z.object({
   registry: z.string().transform((v, ctx) => {
     const host = canonicalRegistryHost(v);
     if (!host) {
-      ctx.addIssue({ code: "custom", message: `must be a registry host, full URL or alias, for example ghcr.io or https://registry.example.com (${WHERE}: registry)` });
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a registry host, full URL or alias, for example ghcr.io or https://registry.example.com (${WHERE}: registry)`,
+      });
       return z.NEVER;
     }
     return host;
@@ -103,7 +114,9 @@ async function credentialFor(ctx: OperationContext, workspaceId: string, host: s
 /** The live registry's refusal (400), with the rule. */
 function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
   if (err instanceof ApiError && err.status === 400) {
-    return new Error(`${ctx.label}: the API refused the credentials for ${host}: ${err.reason ?? err.message} (${WHERE}: credentials are validated against the live registry before being stored). Check the username and password.`);
+    return new Error(
+      `${ctx.label}: the API refused the credentials for ${host}: ${err.reason ?? err.message} (${WHERE}: credentials are validated against the live registry before being stored). Check the username and password.`,
+    );
   }
   return err;
 }
@@ -125,11 +138,21 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
     // credential for the host is taken over only through adoptId.
     async conflict(ctx, i) {
       const existing = await credentialFor(ctx, i.workspaceId, i.registry);
-      return existing && { id: String(existing.id), description: `the workspace already has a credential for ${i.registry} (id ${existing.id}); a workspace holds one per host`, alternative: "delete it first" };
+      return (
+        existing && {
+          id: String(existing.id),
+          description: `the workspace already has a credential for ${i.registry} (id ${existing.id}); a workspace holds one per host`,
+          alternative: "delete it first",
+        }
+      );
     },
     async create(ctx, i) {
       try {
-        const created = await ctx.client.post<ApiRegistry>(path(i.workspaceId), { registry: i.registry, username: i.username, password: i.password });
+        const created = await ctx.client.post<ApiRegistry>(path(i.workspaceId), {
+          registry: i.registry,
+          username: i.username,
+          password: i.password,
+        });
         return { id: String(created.id) };
       } catch (err) {
         throw rejected(ctx, err, i.registry);
@@ -189,7 +212,14 @@ export class RegistryCredential extends DynamicResource {
   constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = { ...args, password: secret(args.password) };
-    super(providerFor("RegistryCredential"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "RegistryCredential");
+    super(
+      providerFor("RegistryCredential"),
+      name,
+      withOutputs(secretArgs, OUTPUTS),
+      withSecretOutputs(opts, SECRETS),
+      MODULE,
+      "RegistryCredential",
+    );
   }
 }
 

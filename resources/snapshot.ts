@@ -22,11 +22,20 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
-const NOT_SHOWN = "the spec says snapshot list and delete endpoints exist but does not show them (spec part 2, Plans and nodes, last line); this provider uses GET /v1/instances/{iid}/snapshots, GET and DELETE /v1/snapshots/{id}";
+const NOT_SHOWN =
+  "the spec says snapshot list and delete endpoints exist but does not show them (spec part 2, Plans and nodes, last line); this provider uses GET /v1/instances/{iid}/snapshots, GET and DELETE /v1/snapshots/{id}";
 
 // 1. Inputs.
 const inputs = z.object({
@@ -88,7 +97,9 @@ async function listSnapshots(ctx: OperationContext, instanceId: string): Promise
     } catch {
       throw err; // the instance itself is gone: the API's own message says so
     }
-    throw new Error(`${ctx.label}: the API has no snapshot list (GET ${listPath(instanceId)} answered 404): ${NOT_SHOWN}, which this API does not offer.`);
+    throw new Error(
+      `${ctx.label}: the API has no snapshot list (GET ${listPath(instanceId)} answered 404): ${NOT_SHOWN}, which this API does not offer.`,
+    );
   }
 }
 
@@ -98,7 +109,9 @@ const seenBefore = new WeakMap<OperationContext, Set<string>>();
 /** The snapshot this operation created: on the instance (and disk), absent before the request, newest first. */
 async function newSnapshot(ctx: OperationContext, i: Inputs): Promise<ApiSnapshot | undefined> {
   const before = seenBefore.get(ctx) ?? new Set<string>();
-  const fresh = (await listSnapshots(ctx, i.instanceId)).filter((s) => !before.has(idOf(s.id)!) && (i.diskId === undefined || idOf(s.disk) === i.diskId));
+  const fresh = (await listSnapshots(ctx, i.instanceId)).filter(
+    (s) => !before.has(idOf(s.id)!) && (i.diskId === undefined || idOf(s.disk) === i.diskId),
+  );
   fresh.sort((a, b) => (b.created ?? "").localeCompare(a.created ?? ""));
   return fresh[0];
 }
@@ -116,7 +129,10 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   api: {
     async create(ctx, i) {
       seenBefore.set(ctx, new Set((await listSnapshots(ctx, i.instanceId)).map((s) => idOf(s.id)!)));
-      const answer = await ctx.client.post("/v1/commands/create-snapshot", compact({ instance_id: wireId(i.instanceId), disk_id: i.diskId === undefined ? undefined : wireId(i.diskId) }));
+      const answer = await ctx.client.post(
+        "/v1/commands/create-snapshot",
+        compact({ instance_id: wireId(i.instanceId), disk_id: i.diskId === undefined ? undefined : wireId(i.diskId) }),
+      );
       const workflow = workflowOf(answer);
       const created = await newSnapshot(ctx, i);
       if (!created) {

@@ -16,7 +16,15 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -39,7 +47,7 @@ export const SSH_KEY_TYPES = [
  * starts with the type again (RFC 4253 section 6.6). Returns the line with its whitespace
  * normalised (single spaces, trimmed), or the reason it is not well-formed.
  * @internal
-  */
+ */
 export function normalisePublicKey(text: string): { line: string } | { error: string } {
   const trimmed = text.trim();
   if (/[\r\n]/.test(trimmed)) return { error: "must be a single line" };
@@ -48,7 +56,8 @@ export function normalisePublicKey(text: string): { line: string } | { error: st
   if (!b64 || !/^[A-Za-z0-9+/]+={0,2}$/.test(b64) || b64.length % 4 !== 0) return { error: `the key body after "${type}" must be base64` };
   const blob = Buffer.from(b64, "base64");
   const len = blob.length >= 4 ? blob.readUInt32BE(0) : -1;
-  if (len < 0 || 4 + len > blob.length || blob.subarray(4, 4 + len).toString() !== type) return { error: `the base64 body is not a ${type} key (its first field must repeat the key type)` };
+  if (len < 0 || 4 + len > blob.length || blob.subarray(4, 4 + len).toString() !== type)
+    return { error: `the base64 body is not a ${type} key (its first field must repeat the key type)` };
   return { line: [type, b64, ...comment].join(" ") };
 }
 
@@ -57,7 +66,10 @@ const inputs = z.object({
   publicKey: z.string().transform((v, ctx) => {
     const r = normalisePublicKey(v);
     if ("error" in r) {
-      ctx.addIssue({ code: "custom", message: `${r.error}: a well-formed public key looks like "ssh-ed25519 AAAAC3Nza... user@host" (${WHERE}: public_key)` });
+      ctx.addIssue({
+        code: "custom",
+        message: `${r.error}: a well-formed public key looks like "ssh-ed25519 AAAAC3Nza... user@host" (${WHERE}: public_key)`,
+      });
       return z.NEVER;
     }
     return r.line;
@@ -126,10 +138,14 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
         return { id: String(key.id) };
       } catch (err) {
         if (err instanceof ApiError && err.status === 400 && /quota/i.test(err.reason ?? "")) {
-          throw new Error(`${ctx.label}: the workspace's SSH key quota is reached: ${err.reason} (${WHERE}: key count capped by max_ssh_keys; see getWorkspaceQuota). Delete a key or ask for a higher quota.`);
+          throw new Error(
+            `${ctx.label}: the workspace's SSH key quota is reached: ${err.reason} (${WHERE}: key count capped by max_ssh_keys; see getWorkspaceQuota). Delete a key or ask for a higher quota.`,
+          );
         }
         if (err instanceof ApiError && err.status === 409) {
-          throw new Error(`${ctx.label}: ${err.reason ?? "this public key is already stored in the workspace"}; adopt the existing key with adoptId, or remove the other declaration of it.`);
+          throw new Error(
+            `${ctx.label}: ${err.reason ?? "this public key is already stored in the workspace"}; adopt the existing key with adoptId, or remove the other declaration of it.`,
+          );
         }
         throw err;
       }

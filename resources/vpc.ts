@@ -12,7 +12,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { idOf, type InputsMatch, zPrivateRange, zText } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 
@@ -49,7 +57,14 @@ interface ApiVpc {
 }
 
 function toOutputs(v: ApiVpc, workspaceId: string): VpcOutputs {
-  return { workspaceId: idOf(v.workspace) ?? workspaceId, name: v.name, description: v.description, range: v.range, vlan: Number(v.vlan), createdAt: v.created ?? "" };
+  return {
+    workspaceId: idOf(v.workspace) ?? workspaceId,
+    name: v.name,
+    description: v.description,
+    range: v.range,
+    vlan: Number(v.vlan),
+    createdAt: v.created ?? "",
+  };
 }
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<VpcOutputs | undefined> {
@@ -64,13 +79,18 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 async function attachedMessage(ctx: OperationContext, id: string, err: ApiError): Promise<string> {
   let attached: string[] = [];
   try {
-    const members = await listAll<{ id?: unknown; name?: string; instance?: { id?: unknown; name?: string } }>(ctx.client, `/v1/vpcs/${id}/instances`);
+    const members = await listAll<{ id?: unknown; name?: string; instance?: { id?: unknown; name?: string } }>(
+      ctx.client,
+      `/v1/vpcs/${id}/instances`,
+    );
     attached = members.map((m) => m.instance ?? m).map((i) => `${i.name ?? "instance"} (id ${String(i.id)})`);
   } catch {
     // The listing only makes the message better; the refusal stands on its own.
   }
   const one = attached.length === 1;
-  const which = attached.length ? `${one ? "instance" : "instances"} ${attached.join(", ")} ${one ? "is" : "are"} attached` : "instances are attached";
+  const which = attached.length
+    ? `${one ? "instance" : "instances"} ${attached.join(", ")} ${one ? "is" : "are"} attached`
+    : "instances are attached";
   const them = one ? "it" : "them";
   return (
     `${ctx.label}: the API refuses to delete VPC ${id} while ${which} (${err.reason ?? err.message}). ` +
@@ -89,7 +109,11 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   stableOutputs: ["vlan", "range", "createdAt"],
   api: {
     async create(ctx, i) {
-      const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name, description: i.description, range: i.range });
+      const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, {
+        name: i.name,
+        description: i.description,
+        range: i.range,
+      });
       // The answer is the VPC itself (spec part 3: "201 VPC").
       return { id: String(vpc.id), current: toOutputs(vpc, i.workspaceId) };
     },

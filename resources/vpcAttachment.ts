@@ -22,7 +22,15 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -94,7 +102,9 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
         await ctx.client.post(`/v1/instances/${i.instanceId}/vpcs`, { vpc: wireId(i.vpcId) });
       } catch (err) {
         if (err instanceof ApiError && err.status === 400) {
-          throw new Error(`${ctx.label}: the API refused the attachment (${err.message}) — the instance and the VPC must be in the same workspace (${WHERE}).`);
+          throw new Error(
+            `${ctx.label}: the API refused the attachment (${err.message}) — the instance and the VPC must be in the same workspace (${WHERE}).`,
+          );
         }
         throw err;
       }

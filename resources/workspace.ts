@@ -16,7 +16,15 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs } from "../provider/resource";
+import {
+  type CommonArgs,
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
 import { patch, type ResourceSpec } from "../provider/spec";
 
@@ -81,7 +89,9 @@ function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): 
     );
   }
   if (err.status === 403) {
-    return new Error(`${ctx.label}: the API refused the change of ${changed.join(", ")}: ${err.reason ?? err.message} (${WHERE}: name and mfa_required need the OWNER role; disable_ssh_password needs ADMINISTRATOR).`);
+    return new Error(
+      `${ctx.label}: the API refused the change of ${changed.join(", ")}: ${err.reason ?? err.message} (${WHERE}: name and mfa_required need the OWNER role; disable_ssh_password needs ADMINISTRATOR).`,
+    );
   }
   return err;
 }

@@ -24,7 +24,15 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { MODULE, outputNames, type OutputProperties, providerFor, withOutputs, withSecretOutputs, type WorkspaceArgs } from "../provider/resource";
+import {
+  MODULE,
+  outputNames,
+  type OutputProperties,
+  providerFor,
+  withOutputs,
+  withSecretOutputs,
+  type WorkspaceArgs,
+} from "../provider/resource";
 import { compact, idOf, type InputsMatch } from "../provider/schema";
 import { patch, replace, type ResourceSpec } from "../provider/spec";
 
@@ -101,7 +109,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
   if (!(err instanceof ApiError)) return err;
   if (err.status === 403) {
-    return new Error(`${ctx.label}: the API refused to ${what}: ${err.reason ?? err.message} (${WHERE}: needs ADMINISTRATOR; the level must be lower than your own role; your own invite cannot be edited).`);
+    return new Error(
+      `${ctx.label}: the API refused to ${what}: ${err.reason ?? err.message} (${WHERE}: needs ADMINISTRATOR; the level must be lower than your own role; your own invite cannot be edited).`,
+    );
   }
   if (err.status === 409) return new Error(`${ctx.label}: the API refused to ${what}: ${err.reason ?? err.message}.`);
   return err;
@@ -127,7 +137,10 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
     async create(ctx, i) {
       let invite: ApiInvite;
       try {
-        invite = await ctx.client.post<ApiInvite>(`/v1/workspaces/${i.workspaceId}/invites`, { email: i.email, access_level: i.accessLevel });
+        invite = await ctx.client.post<ApiInvite>(`/v1/workspaces/${i.workspaceId}/invites`, {
+          email: i.email,
+          access_level: i.accessLevel,
+        });
       } catch (err) {
         throw refusal(ctx, err, `invite ${i.email} as ${i.accessLevel}`);
       }
@@ -173,7 +186,17 @@ export interface WorkspaceInviteArgs extends WorkspaceArgs {
   accessLevel: pulumi.Input<"VIEWER" | "EDITOR" | "ADMINISTRATOR">;
 }
 
-const OUTPUTS = outputNames<WorkspaceInviteOutputs>()(["workspaceId", "email", "accessLevel", "state", "expires", "acceptedBy", "invitedBy", "code", "createdAt"]);
+const OUTPUTS = outputNames<WorkspaceInviteOutputs>()([
+  "workspaceId",
+  "email",
+  "accessLevel",
+  "state",
+  "expires",
+  "acceptedBy",
+  "invitedBy",
+  "code",
+  "createdAt",
+]);
 const SECRETS = ["code"] as const;
 
 /**

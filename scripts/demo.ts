@@ -23,7 +23,10 @@ const say = (text: string) => console.log(`\n\x1b[1m== ${text}\x1b[0m`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
 function ensurePulumi(): string {
-  const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   return out.trim().split("\n").pop()!;
 }
 
@@ -70,7 +73,10 @@ async function main(): Promise<void> {
   fs.mkdirSync(path.join(scratch, "state"));
   fs.mkdirSync(path.join(scratch, "home"));
 
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: STACK, workDir: REPO }, { workDir: REPO, envVars, pulumiHome: envVars.PULUMI_HOME });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { stackName: STACK, workDir: REPO },
+    { workDir: REPO, envVars, pulumiHome: envVars.PULUMI_HOME },
+  );
   let failed = false;
   try {
     await stack.setAllConfig({
@@ -110,7 +116,9 @@ async function main(): Promise<void> {
       console.log(`  emulator inventory after destroy: ${inventory.total} live resources`);
       if (inventory.total !== 0) failed = true;
     }
-    say(`done in ${seconds(Date.now() - started)}: up ${seconds(upMs)}, preview ${changes.length ? "had changes" : "clean"}, destroy complete`);
+    say(
+      `done in ${seconds(Date.now() - started)}: up ${seconds(upMs)}, preview ${changes.length ? "had changes" : "clean"}, destroy complete`,
+    );
   } finally {
     await stack.workspace.removeStack(STACK).catch(() => undefined);
     fs.rmSync(scratch, { recursive: true, force: true });

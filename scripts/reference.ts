@@ -18,7 +18,9 @@ const END = "<!-- reference:end -->";
 function endpointsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(REPO, file), "utf8");
   const header = text.slice(0, text.indexOf("*/"));
-  return [...header.matchAll(/^\s*\*\s+((?:GET|POST|PUT|PATCH|DELETE)(?:, (?:GET|POST|PUT|PATCH|DELETE))*\s+\/\S+(?:, \S+)*)/gm)].map((m) => m[1].replace(/\s+/g, " "));
+  return [...header.matchAll(/^\s*\*\s+((?:GET|POST|PUT|PATCH|DELETE)(?:, (?:GET|POST|PUT|PATCH|DELETE))*\s+\/\S+(?:, \S+)*)/gm)].map((m) =>
+    m[1].replace(/\s+/g, " "),
+  );
 }
 
 function describe(policy: Policy): string {
@@ -37,20 +39,22 @@ function describe(policy: Policy): string {
 }
 
 export function referenceTable(): string {
-  const rows = [
-    "| Resource | API endpoints | Replace on change | Changed in place (how) | Secret outputs |",
-    "|---|---|---|---|---|",
-  ];
+  const rows = ["| Resource | API endpoints | Replace on change | Changed in place (how) | Secret outputs |", "|---|---|---|---|---|"];
   for (const kind of kinds()) {
     const spec = specFor(kind);
-    const policies: Record<string, Policy> = { ...spec.policies, ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}) };
+    const policies: Record<string, Policy> = {
+      ...spec.policies,
+      ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}),
+    };
     const replace = Object.keys(policies).filter((f) => policies[f].kind === "replace");
     const inPlace = Object.keys(policies)
       .filter((f) => !["replace", "ignore"].includes(policies[f].kind))
       .map((f) => `${f} (${describe(policies[f])})`);
     const endpoints = endpointsOf(sourceFileOf(kind)).map((e) => `\`${e}\``);
     const cell = (items: string[]) => (items.length ? items.join("<br>") : "—");
-    rows.push(`| \`${kind}\`${spec.retainOnDelete ? " (retained on destroy)" : ""} | ${cell(endpoints)} | ${cell(replace)} | ${cell(inPlace)} | ${cell(spec.secretOutputs ?? [])} |`);
+    rows.push(
+      `| \`${kind}\`${spec.retainOnDelete ? " (retained on destroy)" : ""} | ${cell(endpoints)} | ${cell(replace)} | ${cell(inPlace)} | ${cell(spec.secretOutputs ?? [])} |`,
+    );
   }
   return rows.join("\n");
 }

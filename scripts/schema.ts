@@ -75,7 +75,8 @@ class TypeMapper {
     }
     const value = this.mapValue(t);
     if (value) return { type: "object", additionalProperties: this.toSchema(value, names) };
-    if (t.flags & ts.TypeFlags.Object && this.checker.getPropertiesOfType(t).length) return { $ref: `#/types/${TOKEN(this.named(t, names))}` };
+    if (t.flags & ts.TypeFlags.Object && this.checker.getPropertiesOfType(t).length)
+      return { $ref: `#/types/${TOKEN(this.named(t, names))}` };
     return { $ref: "pulumi.json#/Any" };
   }
 
@@ -121,7 +122,8 @@ class TypeMapper {
     const [only, ...more] = this.plainMembers(type);
     const each = only && !more.length && this.mapValue(only) ? "Each value one of" : "One of";
     if (values.length > 1 && !mentionsAll(docs, values)) notes.push(`${each}: ${values.map(code).join(", ")}.`);
-    if (members.length > 1 && members.every((t) => t.flags & ts.TypeFlags.Object)) notes.push(`One of these shapes: ${members.map((t) => this.shapeOf(t)).join("; ")}.`);
+    if (members.length > 1 && members.every((t) => t.flags & ts.TypeFlags.Object))
+      notes.push(`One of these shapes: ${members.map((t) => this.shapeOf(t)).join("; ")}.`);
     // A description echoed from an input carries its notes already.
     return notes.filter((n) => !docs.includes(n));
   }
@@ -155,7 +157,8 @@ class TypeMapper {
     const alias = type.aliasSymbol && !type.aliasTypeArguments?.length ? type.aliasSymbol.getName() : undefined;
     const declared = alias ?? type.getSymbol()?.getName();
     const shape = this.objectOf(type, names[names.length - 1]);
-    const fits = (n: string) => !this.types.has(n) || Object.keys(this.types.get(n)!.properties).join() === Object.keys(shape.properties).join();
+    const fits = (n: string) =>
+      !this.types.has(n) || Object.keys(this.types.get(n)!.properties).join() === Object.keys(shape.properties).join();
     const name = declared && !declared.startsWith("__") ? declared.replace(/Args$/, "") : (names.find(fits) ?? names[names.length - 1]);
     const known = this.types.get(name);
     // An input shape and an output shape of the same name: one type with every field, required where both require it.
@@ -189,10 +192,16 @@ class TypeMapper {
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 const code = (s: string) => `\`${s}\``;
 /** Whether a description names each of some words already (as whole words). */
-const mentionsAll = (text: string, words: string[]) => words.every((w) => new RegExp(`(^|[^\\w])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w])`).test(text));
+const mentionsAll = (text: string, words: string[]) =>
+  words.every((w) => new RegExp(`(^|[^\\w])${w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}($|[^\\w])`).test(text));
 /** The TSDoc, then notes about the type: the TSDoc as written when there are none. */
 const sentences = (docs: string, ...notes: string[]) =>
-  notes.length ? [docs, ...notes].filter(Boolean).map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`)).join(" ") : docs;
+  notes.length
+    ? [docs, ...notes]
+        .filter(Boolean)
+        .map((p) => (/[.!?)]$/.test(p) ? p : `${p}.`))
+        .join(" ")
+    : docs;
 
 /** An exported interface or type alias of a source file, by name. */
 function declaredType(checker: ts.TypeChecker, file: ts.SourceFile, name: string): { type: ts.Type; symbol: ts.Symbol } {
@@ -216,7 +225,12 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
   const classSymbol = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.getName() === kind);
   const spec = specFor(kind);
   const secrets = new Set(spec.secretOutputs ?? []);
-  const replacing = new Set([...Object.entries(spec.policies).filter(([, p]) => p.kind === "replace").map(([f]) => f), ...(spec.workspaceScoped ? ["workspaceId"] : [])]);
+  const replacing = new Set([
+    ...Object.entries(spec.policies)
+      .filter(([, p]) => p.kind === "replace")
+      .map(([f]) => f),
+    ...(spec.workspaceScoped ? ["workspaceId"] : []),
+  ]);
 
   const inputs = mapper.objectOf(args.type, `${kind}Args`);
   // An output that echoes an input is described once, on the input.
@@ -239,7 +253,9 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
 function functionSchemas(program: ts.Program, mapper: TypeMapper) {
   const checker = program.getTypeChecker();
   const index = sourceFile(program, "resources/lookups/index.ts");
-  const exported = checker.getExportsOfModule(checker.getSymbolAtLocation(index)!).filter((s) => /^get[A-Z]/.test(s.getName()) && !s.getName().endsWith("Output"));
+  const exported = checker
+    .getExportsOfModule(checker.getSymbolAtLocation(index)!)
+    .filter((s) => /^get[A-Z]/.test(s.getName()) && !s.getName().endsWith("Output"));
   const functions: Record<string, unknown> = {};
   for (const symbol of exported.sort((a, b) => a.getName().localeCompare(b.getName()))) {
     const name = symbol.getName();
@@ -247,13 +263,20 @@ function functionSchemas(program: ts.Program, mapper: TypeMapper) {
     const signature = declaration && checker.getSignatureFromDeclaration(declaration);
     if (!declaration || !signature) throw new Error(`no function declaration for the lookup ${name} in resources/lookups`);
     const [param] = declaration.parameters;
-    const inputs = param ? mapper.objectOf(checker.getNonNullableType(checker.getTypeAtLocation(param)), `${pascal(name)}Args`) : { properties: {}, required: [] };
+    const inputs = param
+      ? mapper.objectOf(checker.getNonNullableType(checker.getTypeAtLocation(param)), `${pascal(name)}Args`)
+      : { properties: {}, required: [] };
     // An argument that may be left out (`args = {}`) makes every field optional.
     if (param && (param.questionToken || param.initializer)) inputs.required = [];
     const promised = checker.getAwaitedType(signature.getReturnType()) ?? signature.getReturnType();
     const item = pascal(name.replace(/^get/, "")).replace(/s$/, "");
     const outputs = checker.isArrayType(promised)
-      ? { properties: { items: { type: "array", items: mapper.toSchema(checker.getTypeArguments(promised as ts.TypeReference)[0], [item]) } }, required: ["items"] }
+      ? {
+          properties: {
+            items: { type: "array", items: mapper.toSchema(checker.getTypeArguments(promised as ts.TypeReference)[0], [item]) },
+          },
+          required: ["items"],
+        }
       : mapper.objectOf(promised, `${pascal(name)}Result`);
     const docs = checker.getSymbolAtLocation(declaration.name!);
     functions[TOKEN(name)] = { description: docs ? docsOf(docs, checker) : "", inputs, outputs };
@@ -295,7 +318,9 @@ function providerSettings(program: ts.Program, mapper: TypeMapper): Record<strin
   const file = sourceFile(program, "provider/config.ts");
   const config = declaredType(checker, file, "ProviderConfig").type;
   const setting = declaredType(checker, file, "Setting").type;
-  const settingNames = new Set((setting.isUnion() ? setting.types : [setting]).filter((t) => t.isStringLiteral()).map((t) => (t as ts.StringLiteralType).value));
+  const settingNames = new Set(
+    (setting.isUnion() ? setting.types : [setting]).filter((t) => t.isStringLiteral()).map((t) => (t as ts.StringLiteralType).value),
+  );
   const fallbacks = environmentFallbacks(file);
   const secrets: readonly string[] = PROVIDER_SECRETS;
   const settings: Record<string, Property> = {};
@@ -303,7 +328,8 @@ function providerSettings(program: ts.Program, mapper: TypeMapper): Record<strin
     const name = prop.getName();
     const key = `svc:${name}`;
     const env = fallbacks.get(key);
-    if (!settingNames.has(key) || !env) throw new Error(`provider/config.ts: ProviderConfig.${name} is no Setting "${key}" read with an environment fallback`);
+    if (!settingNames.has(key) || !env)
+      throw new Error(`provider/config.ts: ProviderConfig.${name} is no Setting "${key}" read with an environment fallback`);
     settings[name] = {
       ...mapper.toSchema(checker.getTypeOfSymbol(prop), []),
       description: sentences(docsOf(prop, checker), `Falls back to the environment variable ${code(env)}.`),
@@ -318,13 +344,20 @@ function providerSettings(program: ts.Program, mapper: TypeMapper): Record<strin
 export function generateSchema(): Record<string, unknown> {
   const { program, checker } = load();
   const mapper = new TypeMapper(checker);
-  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string; description: string; license: string };
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as {
+    name: string;
+    version: string;
+    description: string;
+    license: string;
+  };
   const resources: Record<string, unknown> = {};
   for (const kind of kinds()) resources[TOKEN(kind)] = resourceSchema(kind, program, mapper);
   const functions = functionSchemas(program, mapper);
   const settings = providerSettings(program, mapper);
   const types = Object.fromEntries(
-    [...mapper.types.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, t]) => [TOKEN(name), { type: "object", properties: t.properties, required: t.required }]),
+    [...mapper.types.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([name, t]) => [TOKEN(name), { type: "object", properties: t.properties, required: t.required }]),
   );
   return {
     name: "svc",

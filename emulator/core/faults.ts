@@ -43,7 +43,12 @@ export interface RequestFaults {
 function globToRegExp(glob: string): RegExp {
   const escaped = glob
     .split("**")
-    .map((part) => part.split("*").map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join("[^/]+"))
+    .map((part) =>
+      part
+        .split("*")
+        .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&"))
+        .join("[^/]+"),
+    )
     .join(".*");
   return new RegExp(`^${escaped}$`);
 }

@@ -53,7 +53,8 @@ function encodeCursor(c: Cursor): string {
 function decodeCursor(text: string, name: string, sortField: string): Cursor {
   try {
     const raw = JSON.parse(Buffer.from(text, "base64url").toString("utf8")) as { k: unknown; id: unknown; s: unknown };
-    const k = raw.k && typeof raw.k === "object" && "big" in (raw.k as object) ? BigInt((raw.k as { big: string }).big) : (raw.k as SortKey);
+    const k =
+      raw.k && typeof raw.k === "object" && "big" in (raw.k as object) ? BigInt((raw.k as { big: string }).big) : (raw.k as SortKey);
     if (typeof raw.id !== "string" || !/^\d{1,20}$/.test(raw.id) || raw.s !== sortField) throw new Error("bad cursor");
     return { k, id: raw.id, s: raw.s };
   } catch {
@@ -65,7 +66,9 @@ function intParam(value: unknown, name: string, def: number, min: number, max: n
   if (value === undefined || value === "") return def;
   const n = Number(value);
   if (!Number.isInteger(n) || n < min || n > max) {
-    throw badRequest(`Invalid query: ${name} must be an integer from ${min} to ${max}`, [{ field: name, message: `must be an integer from ${min} to ${max}` }]);
+    throw badRequest(`Invalid query: ${name} must be an integer from ${min} to ${max}`, [
+      { field: name, message: `must be an integer from ${min} to ${max}` },
+    ]);
   }
   return n;
 }
@@ -77,15 +80,17 @@ export function paginate<T, V>(rows: T[], query: Record<string, unknown>, view: 
   const sortField = (query.sort as string | undefined) || opts.defaultSort?.field || "id";
   const keyOf = sortable[sortField];
   if (!keyOf) {
-    throw badRequest(`Invalid query: sort must be one of ${Object.keys(sortable).join(", ")}`, [{ field: "sort", message: "unknown sort field" }]);
+    throw badRequest(`Invalid query: sort must be one of ${Object.keys(sortable).join(", ")}`, [
+      { field: "sort", message: "unknown sort field" },
+    ]);
   }
-  const dirParam = (query.dir as string | undefined) || (query.sort ? "asc" : opts.defaultSort?.dir ?? "asc");
-  if (dirParam !== "asc" && dirParam !== "desc") throw badRequest("Invalid query: dir must be asc or desc", [{ field: "dir", message: "must be asc or desc" }]);
+  const dirParam = (query.dir as string | undefined) || (query.sort ? "asc" : (opts.defaultSort?.dir ?? "asc"));
+  if (dirParam !== "asc" && dirParam !== "desc")
+    throw badRequest("Invalid query: dir must be asc or desc", [{ field: "dir", message: "must be asc or desc" }]);
   const sign = dirParam === "asc" ? 1 : -1;
 
   const keyed = rows.map((row) => ({ row, k: keyOf(row), id: BigInt(opts.id(row)) }));
-  const order = (a: { k: SortKey; id: bigint }, b: { k: SortKey; id: bigint }) =>
-    sign * (compareKeys(a.k, b.k) || compareKeys(a.id, b.id));
+  const order = (a: { k: SortKey; id: bigint }, b: { k: SortKey; id: bigint }) => sign * (compareKeys(a.k, b.k) || compareKeys(a.id, b.id));
   keyed.sort(order);
 
   let slice: typeof keyed;

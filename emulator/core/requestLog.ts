@@ -36,7 +36,12 @@ export class RequestLog {
   constructor(private readonly capacity = 50_000) {}
 
   record(entry: Omit<LoggedRequest, "seq">): void {
-    this.entries.push({ ...entry, seq: ++this.seq, query: maskSecrets(entry.query) as Record<string, unknown>, body: maskSecrets(entry.body) });
+    this.entries.push({
+      ...entry,
+      seq: ++this.seq,
+      query: maskSecrets(entry.query) as Record<string, unknown>,
+      body: maskSecrets(entry.body),
+    });
     if (this.entries.length > this.capacity) this.entries.splice(0, this.entries.length - this.capacity);
   }
 

@@ -158,7 +158,14 @@ export class Store {
    * identifiers it drew are simply never issued.
    */
   atomically<R>(fn: () => R | Promise<R>): Promise<R> {
-    const journal: Journal = { rows: new Map(), order: new Map(), issuedIds: [], rng: this.rng.save(), sequence: this.sequence, dirty: this.dirty };
+    const journal: Journal = {
+      rows: new Map(),
+      order: new Map(),
+      issuedIds: [],
+      rng: this.rng.save(),
+      sequence: this.sequence,
+      dirty: this.dirty,
+    };
     let result: R | Promise<R>;
     try {
       result = this.journals.run(journal, fn);

@@ -32,13 +32,12 @@ export const zId = z
 export const zStringId = z.string().regex(/^\d+$/, "must be a string of digits");
 
 /** Plain integer quantities (sizes, counts, rates); bigint accepted when above 2^53 but safe to number. */
-export const zInt = z
-  .union([z.number().int(), z.bigint()], { error: "must be an integer" })
-  .transform((v) => Number(v));
+export const zInt = z.union([z.number().int(), z.bigint()], { error: "must be an integer" }).transform((v) => Number(v));
 
 /** A path identifier: digits only. */
 export function pathId(value: string | undefined, name = "id"): string {
-  if (!value || !/^\d{1,20}$/.test(value)) throw badRequest(`Invalid path: ${name} must be an integer`, [{ field: name, message: "must be an integer" }]);
+  if (!value || !/^\d{1,20}$/.test(value))
+    throw badRequest(`Invalid path: ${name} must be an integer`, [{ field: name, message: "must be an integer" }]);
   return BigInt(value).toString();
 }
 
@@ -46,7 +45,10 @@ export function pathId(value: string | undefined, name = "id"): string {
 export function queryList(value: unknown): string[] {
   if (value === undefined || value === null || value === "") return [];
   const items = Array.isArray(value) ? value : [value];
-  return items.flatMap((v) => String(v).split(",")).map((s) => s.trim()).filter(Boolean);
+  return items
+    .flatMap((v) => String(v).split(","))
+    .map((s) => s.trim())
+    .filter(Boolean);
 }
 
 export function queryIds(value: unknown, name: string): string[] {
@@ -70,7 +72,9 @@ export function queryInt(value: unknown, name: string): number | undefined {
 export function queryEnum<T extends string>(value: unknown, name: string, allowed: readonly T[]): T | undefined {
   if (value === undefined || value === "") return undefined;
   if (!allowed.includes(value as T)) {
-    throw badRequest(`Invalid query: ${name} must be one of ${allowed.join(", ")}`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
+    throw badRequest(`Invalid query: ${name} must be one of ${allowed.join(", ")}`, [
+      { field: name, message: `must be one of ${allowed.join(", ")}` },
+    ]);
   }
   return value as T;
 }
@@ -79,7 +83,10 @@ export function queryEnum<T extends string>(value: unknown, name: string, allowe
 export function queryEnumList<T extends string>(value: unknown, name: string, allowed: readonly T[]): T[] {
   const items = queryList(value);
   for (const item of items) {
-    if (!allowed.includes(item as T)) throw badRequest(`Invalid query: ${name} must be one of ${allowed.join(", ")}`, [{ field: name, message: `must be one of ${allowed.join(", ")}` }]);
+    if (!allowed.includes(item as T))
+      throw badRequest(`Invalid query: ${name} must be one of ${allowed.join(", ")}`, [
+        { field: name, message: `must be one of ${allowed.join(", ")}` },
+      ]);
   }
   return items as T[];
 }

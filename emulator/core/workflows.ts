@@ -100,7 +100,9 @@ export class Workflows {
 
   /** Workflows still running on a resource (table name and id). */
   activeFor(kind: string, id: string): WorkflowRow[] {
-    return this.store.t.workflows.filter((w) => (w.state === "QUEUED" || w.state === "RUNNING") && w.resource?.kind === kind && w.resource.id === id);
+    return this.store.t.workflows.filter(
+      (w) => (w.state === "QUEUED" || w.state === "RUNNING") && w.resource?.kind === kind && w.resource.id === id,
+    );
   }
 
   /** Ends workflows as ABORTED without their effects (a delete that abandons a pending create). */

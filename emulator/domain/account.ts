@@ -70,7 +70,9 @@ function mailCode(services: Services, purpose: CodePurpose, user: UserRow, email
 function findCode(services: Services, purposes: CodePurpose[], code: string): { row: AccountCodeRow; user: UserRow } | undefined {
   const hash = hashSecret(code);
   const now = services.clock.now();
-  const row = services.store.t.accountCodes.find((c) => c.codeHash === hash && purposes.includes(c.purpose) && !c.used && c.expiresAt > now);
+  const row = services.store.t.accountCodes.find(
+    (c) => c.codeHash === hash && purposes.includes(c.purpose) && !c.used && c.expiresAt > now,
+  );
   const user = row && services.store.t.users.get(row.userId);
   return row && user && !user.deactivated ? { row, user } : undefined;
 }
@@ -126,7 +128,10 @@ export function login(services: Services, body: { email: string; password: strin
 }
 
 /** Registration onboarding (part 1, Account rule 4): verification mail, a default workspace, optional coupon and invite. */
-export function register(services: Services, body: { name: string; email: string; password: string; coupon?: string; invite_code?: string }): void {
+export function register(
+  services: Services,
+  body: { name: string; email: string; password: string; coupon?: string; invite_code?: string },
+): void {
   const existing = findUserByEmail(services, body.email);
   if (existing) {
     // Rule 1: existence is not revealed; the address gets a password-reset mail instead.
@@ -292,6 +297,7 @@ export function activateTotp(services: Services, user: UserRow, code: string): v
 export function disableTotp(services: Services, user: UserRow, code: string | undefined): void {
   if (!code) throw badRequest("The X-MFA header with the current TOTP code is required", [{ field: "X-MFA", message: "is required" }]);
   if (!user.totp?.active) throw conflict("Two-factor authentication is not active");
-  if (!verifyTotp(user.totp.secret, code, services.clock.now())) throw badRequest("X-MFA is not the current TOTP code", [{ field: "X-MFA", message: "is not the current TOTP code" }]);
+  if (!verifyTotp(user.totp.secret, code, services.clock.now()))
+    throw badRequest("X-MFA is not the current TOTP code", [{ field: "X-MFA", message: "is not the current TOTP code" }]);
   services.store.t.users.update(user.id, { totp: null });
 }

@@ -11,7 +11,16 @@ import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
 import type { InstanceRow } from "../model";
 import { expandPlaceholders, loadTemplate, type AppTemplateRow, type Mount } from "./appTemplates";
-import { allocateHostPort, assertInstanceReady, assertNameFree, deployNewApp, portKey, takenPorts, type AppRow, type PortMapping } from "./apps";
+import {
+  allocateHostPort,
+  assertInstanceReady,
+  assertNameFree,
+  deployNewApp,
+  portKey,
+  takenPorts,
+  type AppRow,
+  type PortMapping,
+} from "./apps";
 
 /** First address of a family on the instance (oldest floating IP first). */
 function firstAddress(services: Services, instanceId: string, family: "IPv4" | "IPv6"): string | null {
@@ -44,7 +53,13 @@ function mergeEnvironment(template: AppTemplateRow, overrides: Record<string, st
   return env as Map<string, string>;
 }
 
-function resolveEnvironment(services: Services, instance: InstanceRow, template: AppTemplateRow, env: Map<string, string>, ports: Map<string, PortMapping>) {
+function resolveEnvironment(
+  services: Services,
+  instance: InstanceRow,
+  template: AppTemplateRow,
+  env: Map<string, string>,
+  ports: Map<string, PortMapping>,
+) {
   const resolver = {
     hostPort: (name: string) => ports.get(name)?.host_port ?? null,
     containerPort: (name: string) => ports.get(name)?.container_port ?? null,
@@ -68,7 +83,8 @@ export function deployFromTemplate(
   input: { template_id: string; name: string; environment: Record<string, string | null>; mounts?: Mount[]; domain: string | null },
 ): { app: AppRow; workflow: WorkflowView } {
   const template = loadTemplate(ctx.services, input.template_id);
-  if (input.domain && !template.ports.some((p) => p.http)) throw fieldError("domain", "the template has no http port, so it cannot take a domain");
+  if (input.domain && !template.ports.some((p) => p.http))
+    throw fieldError("domain", "the template has no http port, so it cannot take a domain");
   const env = mergeEnvironment(template, input.environment);
   assertInstanceReady(instance);
   assertNameFree(ctx.services, instance.workspaceId, input.name);

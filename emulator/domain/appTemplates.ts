@@ -16,8 +16,19 @@ import type { Row } from "../core/store";
 
 /** Categories of templates: the spec names AI, AUTOMATION, ... "and others"; chosen: the recipe category list. */
 export const APP_CATEGORIES = [
-  "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
-  "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
+  "DEFAULT",
+  "GAMES",
+  "SOFTWARE",
+  "INFRASTRUCTURE",
+  "AI",
+  "MEDIA",
+  "TOOLS",
+  "DATABASES",
+  "MONITORING",
+  "PRODUCTIVITY",
+  "DEVOPS",
+  "AUTOMATION",
+  "NETWORK",
 ] as const;
 
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
@@ -36,7 +47,10 @@ export const zImageRef = z
   .max(255)
   .refine(isTaggedImage, { message: "must be a container image reference with a tag, e.g. nginx:1.27" });
 
-const zAbsolutePath = z.string().max(4096).regex(/^\/\S*$/, "must be an absolute path");
+const zAbsolutePath = z
+  .string()
+  .max(4096)
+  .regex(/^\/\S*$/, "must be an absolute path");
 
 /** AppVolumeMount (part 2). */
 export const zMount = z.object({
@@ -167,7 +181,8 @@ type TemplateContent = Pick<AppTemplateRow, "environment" | "ports">;
 export function checkTemplateContent(t: TemplateContent): void {
   const seenPorts = new Set<string>();
   t.ports.forEach((p, i) => {
-    if (seenPorts.has(p.name)) throw fieldError(`ports[${i}].name`, `port name ${p.name} is used twice; names must be unique within the template`);
+    if (seenPorts.has(p.name))
+      throw fieldError(`ports[${i}].name`, `port name ${p.name} is used twice; names must be unique within the template`);
     seenPorts.add(p.name);
   });
   if (t.ports.filter((p) => p.http).length > 1) throw fieldError("ports", "at most one port per template may have http true");
@@ -214,7 +229,11 @@ export function createTemplate(services: Services, input: Omit<AppTemplateRow, "
 }
 
 /** PATCH: the given fields replace the template's, and the result must still hold together. */
-export function updateTemplate(services: Services, row: AppTemplateRow, changes: Partial<Omit<AppTemplateRow, "id" | "seed" | "created" | "updated">>): AppTemplateRow {
+export function updateTemplate(
+  services: Services,
+  row: AppTemplateRow,
+  changes: Partial<Omit<AppTemplateRow, "id" | "seed" | "created" | "updated">>,
+): AppTemplateRow {
   const merged = { ...row, ...Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) } as AppTemplateRow;
   checkTemplateContent(merged);
   if (changes.name !== undefined) assertNameFree(services, changes.name, row.id);
@@ -233,7 +252,13 @@ export function deleteTemplate(services: Services, row: AppTemplateRow): void {
 type SeedTemplate = Omit<AppTemplateRow, "id" | "seed" | "created" | "updated">;
 
 const env = (key: string, value: string | null, description: string): TemplateEnv => ({ key, value, description });
-const port = (name: string, container_port: number, protocol: "TCP" | "UDP", http: boolean, description: string): TemplatePort => ({ name, description, container_port, protocol, http });
+const port = (name: string, container_port: number, protocol: "TCP" | "UDP", http: boolean, description: string): TemplatePort => ({
+  name,
+  description,
+  container_port,
+  protocol,
+  http,
+});
 const mount = (host_path: string, container_path: string, read_only = false): Mount => ({ host_path, container_path, read_only });
 
 export const SEED_TEMPLATES: SeedTemplate[] = [
@@ -289,7 +314,11 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     category: "AI",
     environment: [
       env("OLLAMA_HOST", "0.0.0.0:{{container_port.api}}", "Listen address inside the container"),
-      env("OLLAMA_ORIGINS", "http://[{{instance.ip6}}]:{{host_port.api}},http://{{instance.ip4}}:{{host_port.api}}", "Allowed browser origins"),
+      env(
+        "OLLAMA_ORIGINS",
+        "http://[{{instance.ip6}}]:{{host_port.api}},http://{{instance.ip4}}:{{host_port.api}}",
+        "Allowed browser origins",
+      ),
     ],
     mounts: [mount("/opt/ollama", "/root/.ollama")],
     ports: [port("api", 11434, "TCP", true, "HTTP API")],
@@ -299,9 +328,7 @@ export const SEED_TEMPLATES: SeedTemplate[] = [
     description: "Media server for films, series and music, with DLNA and client discovery.",
     image: "jellyfin/jellyfin:10.9.11",
     category: "MEDIA",
-    environment: [
-      env("JELLYFIN_PublishedServerUrl", "http://{{instance.ip4}}:{{host_port.web}}", "URL announced to clients"),
-    ],
+    environment: [env("JELLYFIN_PublishedServerUrl", "http://{{instance.ip4}}:{{host_port.web}}", "URL announced to clients")],
     mounts: [mount("/opt/jellyfin/config", "/config"), mount("/opt/jellyfin/cache", "/cache"), mount("/srv/media", "/media", true)],
     ports: [
       port("web", 8096, "TCP", true, "Web interface"),

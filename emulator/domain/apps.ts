@@ -319,7 +319,11 @@ export function deployNewApp(ctx: RouteContext, instance: InstanceRow, spec: New
 }
 
 /** An app from a custom image (POST /v1/instances/{iid}/apps). */
-export function createApp(ctx: RouteContext, instance: InstanceRow, input: Omit<NewApp, "templateId">): { app: AppRow; workflow: WorkflowView } {
+export function createApp(
+  ctx: RouteContext,
+  instance: InstanceRow,
+  input: Omit<NewApp, "templateId">,
+): { app: AppRow; workflow: WorkflowView } {
   checkPortsWellFormed(input.ports);
   checkDomain(input.domain, input.ports);
   assertInstanceReady(instance);
@@ -327,7 +331,11 @@ export function createApp(ctx: RouteContext, instance: InstanceRow, input: Omit<
 }
 
 /** PATCH: a redeploy with the changed image, environment, mounts or ports. */
-export function patchApp(ctx: RouteContext, app: AppRow, input: Partial<Pick<AppRow, "image" | "environment" | "mounts" | "ports">>): WorkflowView {
+export function patchApp(
+  ctx: RouteContext,
+  app: AppRow,
+  input: Partial<Pick<AppRow, "image" | "environment" | "mounts" | "ports">>,
+): WorkflowView {
   const ports = input.ports ?? app.ports;
   checkPortsWellFormed(ports);
   checkDomain(app.domain, ports);
@@ -350,7 +358,12 @@ export function containerAction(ctx: RouteContext, app: AppRow, action: "start" 
 export function deleteApp(ctx: RouteContext, app: AppRow): WorkflowView {
   if (app.state === "DELETING") throw conflict("App is already being deleted");
   ctx.store.t.apps.update(app.id, { state: "DELETING", updated: ctx.clock.iso() });
-  const wf = ctx.startWorkflow({ name: "delete-app", workspaceId: app.workspaceId, resource: { kind: "apps", id: app.id }, onComplete: APP_REMOVED });
+  const wf = ctx.startWorkflow({
+    name: "delete-app",
+    workspaceId: app.workspaceId,
+    resource: { kind: "apps", id: app.id },
+    onComplete: APP_REMOVED,
+  });
   return ctx.workflows.view(wf);
 }
 

@@ -115,7 +115,11 @@ function endpointInstance(ctx: RouteContext, workspaceId: string, id: string): s
 }
 
 /** PATCH creates the configuration when missing; the password is stored encrypted. */
-export function updateConfig(ctx: RouteContext, wid: string, body: { asn?: number; password?: string; instance_id?: string | null; max_prefixes?: number }): BgpConfigRow {
+export function updateConfig(
+  ctx: RouteContext,
+  wid: string,
+  body: { asn?: number; password?: string; instance_id?: string | null; max_prefixes?: number },
+): BgpConfigRow {
   const patch: Partial<BgpConfigRow> = {};
   if (body.asn !== undefined) patch.asn = body.asn;
   if (body.password !== undefined) patch.passwordEncrypted = encrypt(ctx.services, body.password);
@@ -159,7 +163,12 @@ export function prefixView(p: BgpPrefixRow) {
   return { id: BigInt(p.id), prefix: p.prefix, source: p.source, enabled: p.enabled, community: p.community };
 }
 
-const prefixFields = (b: PrefixRequest) => ({ prefix: formatCidr(parseCidr(b.prefix)!), source: b.source, enabled: b.enabled, community: b.community });
+const prefixFields = (b: PrefixRequest) => ({
+  prefix: formatCidr(parseCidr(b.prefix)!),
+  source: b.source,
+  enabled: b.enabled,
+  community: b.community,
+});
 
 export function createPrefix(ctx: RouteContext, wid: string, body: PrefixRequest): BgpPrefixRow {
   const config = requireConfig(ctx.services, wid);

@@ -83,7 +83,8 @@ export function byResource(subjects: BillingSubjectRow[]): BillingSubjectRow[][]
   return [...groups.values()];
 }
 
-export const subjectsOf = (services: Services, workspaceIds: Set<string>) => services.store.t.billingSubjects.filter((s) => workspaceIds.has(s.workspaceId));
+export const subjectsOf = (services: Services, workspaceIds: Set<string>) =>
+  services.store.t.billingSubjects.filter((s) => workspaceIds.has(s.workspaceId));
 
 /** Usage of one workspace: resources that ran in the window, and totals. */
 export function workspaceUsage(services: Services, ws: WorkspaceRow, w: UsageWindow) {
@@ -110,7 +111,8 @@ export function spendBefore(subjects: BillingSubjectRow[], t: number, now: numbe
   return total;
 }
 
-export const userSubjects = (services: Services, userId: string) => subjectsOf(services, new Set(ownedWorkspaces(services, userId).map((w) => w.id)));
+export const userSubjects = (services: Services, userId: string) =>
+  subjectsOf(services, new Set(ownedWorkspaces(services, userId).map((w) => w.id)));
 
 /** Usage of one resource a workspace billed (404 when it never billed it; zeros outside the window). */
 export function billedResourceUsage(services: Services, ws: WorkspaceRow, resourceId: string, w: UsageWindow): ResourceUsage {

@@ -45,7 +45,9 @@ const CODE_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 /** XXXX-XXXX-XXXX from the seeded generator, unique among coupons. */
 function newCouponCode(services: Services): string {
   for (;;) {
-    const groups = Array.from({ length: 3 }, () => Array.from({ length: 4 }, () => CODE_ALPHABET[services.store.rng.int(0, CODE_ALPHABET.length - 1)]).join(""));
+    const groups = Array.from({ length: 3 }, () =>
+      Array.from({ length: 4 }, () => CODE_ALPHABET[services.store.rng.int(0, CODE_ALPHABET.length - 1)]).join(""),
+    );
     const code = groups.join("-");
     if (!couponByCode(services, code)) return code;
   }
@@ -53,7 +55,10 @@ function newCouponCode(services: Services): string {
 
 const couponByCode = (services: Services, code: string) => services.store.t.coupons.find((c) => c.code === code.toUpperCase());
 
-export function createCoupon(services: Services, input: { amount: number; uses: number; code?: string; expiry_days: number; flags: string[]; note?: string }): CouponRow {
+export function createCoupon(
+  services: Services,
+  input: { amount: number; uses: number; code?: string; expiry_days: number; flags: string[]; note?: string },
+): CouponRow {
   if (input.code && couponByCode(services, input.code)) throw conflict(`A coupon with code ${input.code} already exists`);
   return services.store.t.coupons.insert({
     id: services.store.newId(),
@@ -100,7 +105,14 @@ export function redeemCoupon(services: Services, userId: string, code: string): 
   services.store.t.coupons.update(coupon.id, { redeemedBy: [...coupon.redeemedBy, userId] });
   const grant = addGrant(
     services,
-    { userId, type: "coupon", amount: coupon.amount, expiresAt: services.clock.now() + coupon.expiryDays * DAY_MS, code: coupon.code, paymentRef: null },
+    {
+      userId,
+      type: "coupon",
+      amount: coupon.amount,
+      expiresAt: services.clock.now() + coupon.expiryDays * DAY_MS,
+      code: coupon.code,
+      paymentRef: null,
+    },
     { type: "COUPON", memo: coupon.note, reference: coupon.code },
   );
   const owned = coupon.flags.length ? ownedWorkspaces(services, userId) : [];

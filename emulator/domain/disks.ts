@@ -74,12 +74,23 @@ export function checkStorageQuota(services: Services, workspaceId: string, extra
 
 /** Hourly STORAGE rate of a disk (micro-USD), from the rate card of its region and backend. */
 export function diskHourlyRate(services: Services, disk: Pick<DiskRow, "region" | "size" | "backend">): number {
-  const priced = pricePart(services, disk.region, { type: "STORAGE", storage_bytes: disk.size, storage_backing: disk.backend.toLowerCase() }, services.clock.now());
+  const priced = pricePart(
+    services,
+    disk.region,
+    { type: "STORAGE", storage_bytes: disk.size, storage_backing: disk.backend.toLowerCase() },
+    services.clock.now(),
+  );
   return "hourly_rate" in priced ? priced.hourly_rate : 0;
 }
 
 export function startDiskBilling(services: Services, disk: DiskRow): void {
-  startBilling(services, { workspaceId: disk.workspaceId, resourceId: disk.id, resourceKind: "DISK", resourceName: disk.name, hourlyRate: diskHourlyRate(services, disk) });
+  startBilling(services, {
+    workspaceId: disk.workspaceId,
+    resourceId: disk.id,
+    resourceKind: "DISK",
+    resourceName: disk.name,
+    hourlyRate: diskHourlyRate(services, disk),
+  });
 }
 
 export function isDiskBilled(services: Services, diskId: string): boolean {
@@ -141,7 +152,6 @@ const DISK_DELETED = defineWorkflowEffect("disk.deleted", (services, wf) => {
   destroyDisk(services, wf.resource!.id);
 });
 
-
 /** Loads a disk and checks the caller may act on it; missing and invisible both answer 404. */
 export function loadDisk(ctx: RouteContext, id: string, need: AccessNeed): DiskRow {
   const disk = ctx.store.t.disks.get(id);
@@ -164,7 +174,8 @@ function attachTarget(ctx: RouteContext, disk: DiskRow, instanceId: string): Ins
   const instance = ctx.store.t.instances.get(instanceId);
   if (!instance || effectiveRole(ctx.services, ctx.principal, instance.workspaceId) === null) throw notFound("Instance");
   if (instance.workspaceId !== disk.workspaceId) throw fieldError("instance_id", "the instance must belong to the disk's workspace");
-  if (instance.region !== disk.region) throw fieldError("instance_id", `the instance is in ${instance.region}; the disk is in ${disk.region}`);
+  if (instance.region !== disk.region)
+    throw fieldError("instance_id", `the instance is in ${instance.region}; the disk is in ${disk.region}`);
   if (instance.state === "DELETING") throw conflict("Instance is being deleted");
   return instance;
 }
@@ -172,11 +183,26 @@ function attachTarget(ctx: RouteContext, disk: DiskRow, instanceId: string): Ins
 // ---------------------------------------------------------------------------------------------
 // Commands: each checks the disk's state, marks it busy and starts the workflow that settles it
 
-export function createDisk(ctx: RouteContext, wid: string, input: { name: string; size: number; backend: DiskBackend; region: string }): { disk: DiskRow; workflow: WorkflowView } {
-  if (nodesInRegion(ctx.services, wid, input.region).length === 0) throw fieldError("region", `unknown region ${input.region}, or no node there serves this workspace`);
-  if (!regionSupportsBackend(ctx.services, wid, input.region, input.backend)) throw fieldError("backend", `CEPH disks need a CEPH node in ${input.region}`);
+export function createDisk(
+  ctx: RouteContext,
+  wid: string,
+  input: { name: string; size: number; backend: DiskBackend; region: string },
+): { disk: DiskRow; workflow: WorkflowView } {
+  if (nodesInRegion(ctx.services, wid, input.region).length === 0)
+    throw fieldError("region", `unknown region ${input.region}, or no node there serves this workspace`);
+  if (!regionSupportsBackend(ctx.services, wid, input.region, input.backend))
+    throw fieldError("backend", `CEPH disks need a CEPH node in ${input.region}`);
   checkStorageQuota(ctx.services, wid, input.size, "size");
-  const disk = insertDisk(ctx.services, { workspaceId: wid, name: input.name, backend: input.backend, boot: false, size: input.size, instanceId: null, state: "PENDING", region: input.region });
+  const disk = insertDisk(ctx.services, {
+    workspaceId: wid,
+    name: input.name,
+    backend: input.backend,
+    boot: false,
+    size: input.size,
+    instanceId: null,
+    state: "PENDING",
+    region: input.region,
+  });
   startDiskBilling(ctx.services, disk);
   return { disk, workflow: diskWorkflow(ctx, disk, "create-disk", DISK_CREATED) };
 }

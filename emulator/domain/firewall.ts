@@ -168,6 +168,7 @@ export function deleteRule(ctx: RouteContext, rule: FirewallRuleRow): WorkflowVi
 
 /** An instance that is deleted takes its rules with it (idempotent). */
 function removeRulesOf(services: Services, event: { instanceId: string }): void {
-  for (const rule of services.store.t.firewallRules.filter((r) => r.instanceId === event.instanceId)) services.store.t.firewallRules.delete(rule.id);
+  for (const rule of services.store.t.firewallRules.filter((r) => r.instanceId === event.instanceId))
+    services.store.t.firewallRules.delete(rule.id);
 }
 onHook("instance.deleted", removeRulesOf);

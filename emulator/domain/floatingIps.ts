@@ -62,7 +62,8 @@ export function checkIpQuota(services: Services, workspaceId: string, families: 
     ["max_floating_ips", held.length + wanted.length, ws.quota.max_floating_ips],
   ];
   for (const [name, total, max] of limits) {
-    if (total > max) throw badRequest(`Floating IP quota exceeded: ${name} is ${max}`, [{ field: "ips", message: `quota ${name} (${max}) exceeded` }]);
+    if (total > max)
+      throw badRequest(`Floating IP quota exceeded: ${name} is ${max}`, [{ field: "ips", message: `quota ${name} (${max}) exceeded` }]);
   }
 }
 
@@ -83,14 +84,26 @@ export function allocateFloatingIp(
     created: clock.iso(),
   });
   const priced = pricePart(services, a.region, { type: "FLOATING_IP", family: a.family, ddos: a.ddos }, clock.now());
-  startBilling(services, { workspaceId: a.workspaceId, resourceId: ip.id, resourceKind: "FLOATING_IP", resourceName: ip.address, hourlyRate: "hourly_rate" in priced ? priced.hourly_rate : 0 });
+  startBilling(services, {
+    workspaceId: a.workspaceId,
+    resourceId: ip.id,
+    resourceKind: "FLOATING_IP",
+    resourceName: ip.address,
+    hourlyRate: "hourly_rate" in priced ? priced.hourly_rate : 0,
+  });
   return ip;
 }
 
 /** POST /v1/workspaces/{wid}/ips: an address of its own, held until released. */
 export function allocateStandaloneIp(services: Services, workspaceId: string, request: { family: IpFamily; ddos: boolean }): FloatingIpRow {
   checkIpQuota(services, workspaceId, [request.family]);
-  return allocateFloatingIp(services, { workspaceId, ...request, origin: "ALLOCATED", instanceId: null, region: STANDALONE_IP_PRICING_REGION });
+  return allocateFloatingIp(services, {
+    workspaceId,
+    ...request,
+    origin: "ALLOCATED",
+    instanceId: null,
+    region: STANDALONE_IP_PRICING_REGION,
+  });
 }
 
 export function releaseFloatingIp(services: Services, ipId: string): void {

@@ -40,7 +40,11 @@ async function countBytes(body: unknown): Promise<number> {
 }
 
 /** Checks the URL is genuine, unexpired and unused; answers as a storage service would. */
-function verifyUploadUrl(services: Services, query: UploadQuery, image: ImageRow | undefined): asserts image is ImageRow & { upload: NonNullable<ImageRow["upload"]> } {
+function verifyUploadUrl(
+  services: Services,
+  query: UploadQuery,
+  image: ImageRow | undefined,
+): asserts image is ImageRow & { upload: NonNullable<ImageRow["upload"]> } {
   if (!image?.upload) throw notFound("Upload");
   const { upload } = image;
   const expires = String(Math.floor(Date.parse(upload.expiresAt) / 1000));
@@ -70,7 +74,9 @@ export async function receiveUpload(services: Services, token: string, query: Up
   if (received !== expected) {
     // The image keeps waiting: the URL stays usable for a correct upload until it expires
     // (and a failed request changes nothing, so there is nothing to record).
-    throw badRequest(`Upload must be exactly ${expected} bytes; received ${received}`, [{ field: "(body)", message: `expected ${expected} bytes, received ${received}` }]);
+    throw badRequest(`Upload must be exactly ${expected} bytes; received ${received}`, [
+      { field: "(body)", message: `expected ${expected} bytes, received ${received}` },
+    ]);
   }
   services.store.t.images.update(image.id, { size: received, upload: { ...image.upload, used: true, received } });
   startParkedWorkflow(services, image.id);

@@ -136,7 +136,9 @@ interface ResolvedSource {
 }
 
 /** One resolver per source type: checks the reference and says what the image starts from. */
-const SOURCE_RESOLVERS: { [T in SourceType]: (ctx: RouteContext, wid: string, s: Extract<ImageSourceRequest, { type: T }>) => ResolvedSource } = {
+const SOURCE_RESOLVERS: {
+  [T in SourceType]: (ctx: RouteContext, wid: string, s: Extract<ImageSourceRequest, { type: T }>) => ResolvedSource;
+} = {
   URL: (_ctx, _wid, s) => ({ source: { type: "URL", url: s.url }, size: 0 }),
   BACKUP: (ctx, wid, s) => {
     const backup = ctx.store.t.images.get(s.backup_id);
@@ -163,7 +165,8 @@ function checkIsoQuota(services: Services, wid: string, size: number): void {
   const workspace = services.store.t.workspaces.get(wid);
   if (!workspace) throw notFound("Workspace");
   const isos = services.store.t.images.filter((i) => i.workspaceId === wid && i.kind === "ISO");
-  if (isos.length >= workspace.quota.iso_count) throw conflict(`ISO quota reached: the workspace may hold ${workspace.quota.iso_count} ISOs`);
+  if (isos.length >= workspace.quota.iso_count)
+    throw conflict(`ISO quota reached: the workspace may hold ${workspace.quota.iso_count} ISOs`);
   // An ISO waiting for its upload already reserves the bytes it will hold.
   const used = isos.reduce((sum, i) => sum + Math.max(i.size, i.upload?.maxSizeBytes ?? 0), 0);
   if (used + size > workspace.quota.iso_storage_bytes) {
@@ -194,7 +197,10 @@ export function signature(imageId: string, token: string, expiresAt: string): st
 
 function uploadUrl(services: Services, image: ImageRow): string {
   const upload = image.upload!;
-  const query = new URLSearchParams({ expires: String(Math.floor(Date.parse(upload.expiresAt) / 1000)), signature: signature(image.id, upload.token, upload.expiresAt) });
+  const query = new URLSearchParams({
+    expires: String(Math.floor(Date.parse(upload.expiresAt) / 1000)),
+    signature: signature(image.id, upload.token, upload.expiresAt),
+  });
   return `${services.settings.baseUrl}/uploads/${upload.token}?${query}`;
 }
 
@@ -212,20 +218,30 @@ function parkUntilUploaded(services: Services, wf: WorkflowRow, expiresAtMs: num
 }
 
 export function waitingUploadWorkflow(services: Services, imageId: string): WorkflowRow | undefined {
-  return services.store.t.workflows.find((w) => w.resource?.kind === "images" && w.resource.id === imageId && w.state === "QUEUED" && w.name === "create-image");
+  return services.store.t.workflows.find(
+    (w) => w.resource?.kind === "images" && w.resource.id === imageId && w.state === "QUEUED" && w.name === "create-image",
+  );
 }
 
 /** A new image (PENDING) and its workflow; an UPLOAD source also gets its signed upload URL. */
-export function createImage(ctx: RouteContext, wid: string, input: ImageRequest): { image: ImageRow; workflow: WorkflowView; upload: { url: string; expires_at: string; max_size_bytes: number } | null } {
+export function createImage(
+  ctx: RouteContext,
+  wid: string,
+  input: ImageRequest,
+): { image: ImageRow; workflow: WorkflowView; upload: { url: string; expires_at: string; max_size_bytes: number } | null } {
   if (!KINDS_BY_SOURCE[input.source.type].includes(input.kind)) {
-    throw fieldError("source.type", `a ${input.kind} image cannot come from source ${input.source.type} (allowed: ${KINDS_BY_SOURCE[input.source.type].join(", ")})`);
+    throw fieldError(
+      "source.type",
+      `a ${input.kind} image cannot come from source ${input.source.type} (allowed: ${KINDS_BY_SOURCE[input.source.type].join(", ")})`,
+    );
   }
   const { source, size } = resolveSource(ctx, wid, input.source);
   if (input.kind === "ISO") checkIsoQuota(ctx.services, wid, size);
   const now = ctx.clock.now();
-  const upload = input.source.type === "UPLOAD"
-    ? { token: ctx.store.rng.alnum(40), expiresAt: ctx.clock.iso(now + UPLOAD_TTL_MS), maxSizeBytes: size, used: false, received: 0 }
-    : null;
+  const upload =
+    input.source.type === "UPLOAD"
+      ? { token: ctx.store.rng.alnum(40), expiresAt: ctx.clock.iso(now + UPLOAD_TTL_MS), maxSizeBytes: size, used: false, received: 0 }
+      : null;
   const image = ctx.store.t.images.insert({
     id: ctx.store.newId(),
     workspaceId: wid,
@@ -243,16 +259,29 @@ export function createImage(ctx: RouteContext, wid: string, input: ImageRequest)
     created: ctx.clock.iso(now),
     upload,
   });
-  const wf = ctx.startWorkflow({ name: "create-image", workspaceId: wid, resource: { kind: "images", id: image.id }, onComplete: IMAGE_AVAILABLE });
+  const wf = ctx.startWorkflow({
+    name: "create-image",
+    workspaceId: wid,
+    resource: { kind: "images", id: image.id },
+    onComplete: IMAGE_AVAILABLE,
+  });
   if (!upload) return { image, workflow: ctx.workflows.view(wf), upload: null };
   parkUntilUploaded(ctx.services, wf, now + UPLOAD_TTL_MS);
-  return { image, workflow: ctx.workflows.view(wf), upload: { url: uploadUrl(ctx.services, image), expires_at: upload.expiresAt, max_size_bytes: upload.maxSizeBytes } };
+  return {
+    image,
+    workflow: ctx.workflows.view(wf),
+    upload: { url: uploadUrl(ctx.services, image), expires_at: upload.expiresAt, max_size_bytes: upload.maxSizeBytes },
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
 // Changes
 
-export function updateImage(ctx: RouteContext, image: ImageRow, input: Partial<Pick<ImageRow, "name" | "description" | "group" | "os">>): void {
+export function updateImage(
+  ctx: RouteContext,
+  image: ImageRow,
+  input: Partial<Pick<ImageRow, "name" | "description" | "group" | "os">>,
+): void {
   if (image.state === "DELETING") throw conflict("Image is being deleted");
   const changes = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined));
   ctx.store.t.images.update(image.id, changes);
@@ -265,7 +294,12 @@ export function deleteImage(ctx: RouteContext, image: ImageRow & { workspaceId: 
   const waiting = waitingUploadWorkflow(ctx.services, image.id);
   if (waiting) ctx.store.t.workflows.update(waiting.id, { state: "ABORTED" });
   ctx.store.t.images.update(image.id, { state: "DELETING" });
-  const wf = ctx.startWorkflow({ name: "delete-image", workspaceId: image.workspaceId, resource: { kind: "images", id: image.id }, onComplete: IMAGE_REMOVED });
+  const wf = ctx.startWorkflow({
+    name: "delete-image",
+    workspaceId: image.workspaceId,
+    resource: { kind: "images", id: image.id },
+    onComplete: IMAGE_REMOVED,
+  });
   return ctx.workflows.view(wf);
 }
 
@@ -277,7 +311,8 @@ const IMAGE_RESTORED = defineWorkflowEffect("image.restored", (services, wf) => 
   const instance = services.store.t.instances.get(wf.resource?.id);
   if (!instance) return;
   const image = services.store.t.images.get(String(wf.args.imageId));
-  if (wf.args.bootDisk && image) services.store.t.instances.update(instance.id, { imageId: image.id, osName: image.os?.name ?? instance.osName });
+  if (wf.args.bootDisk && image)
+    services.store.t.instances.update(instance.id, { imageId: image.id, osName: image.os?.name ?? instance.osName });
   if (wf.args.restart) {
     applyStagedUpgrades(services, instance);
     setOnline(services, instance, true);
@@ -288,7 +323,11 @@ const IMAGE_RESTORED = defineWorkflowEffect("image.restored", (services, wf) => 
 const IMAGE_RESTORE_FAILED = defineWorkflowEffect("image.restore-failed", () => undefined);
 
 /** Restores an image onto an instance's disk (the boot disk unless disk_id); the instance must be offline unless restart. */
-export function restoreImage(ctx: RouteContext, image: ImageRow, input: { instance_id: string; disk_id?: string; restart: boolean }): WorkflowView {
+export function restoreImage(
+  ctx: RouteContext,
+  image: ImageRow,
+  input: { instance_id: string; disk_id?: string; restart: boolean },
+): WorkflowView {
   const instance = ctx.store.t.instances.get(input.instance_id);
   if (!instance) throw notFound("Instance");
   ctx.access(instance.workspaceId, { role: "EDITOR", grant: ["INSTANCE", "WRITE"], resource: { kind: "INSTANCE", id: instance.id } });

@@ -17,13 +17,28 @@ import { defineWorkflowEffect } from "../core/workflows";
 import type { InstanceRow, NodeRow } from "../model";
 import { leastLoaded, nodeUsableBy } from "./catalog";
 import { INSTANCE_ADMIN, INSTANCE_OPERATE, requireInstanceState, requireNotLocked, requireOffline } from "./instances";
-import { applyPower, cancelTermination, instanceWorkflow, NOTHING, removeInstance, scheduleTermination, setOnline, startInstanceRemoval, type PowerAction } from "./instanceLifecycle";
+import {
+  applyPower,
+  cancelTermination,
+  instanceWorkflow,
+  NOTHING,
+  removeInstance,
+  scheduleTermination,
+  setOnline,
+  startInstanceRemoval,
+  type PowerAction,
+} from "./instanceLifecycle";
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 
 function auditInstance(ctx: RouteContext, inst: InstanceRow, action: string) {
-  return audit(ctx.services, { workspaceId: inst.workspaceId, actorId: ctx.principal.user.id, action, target: { kind: "INSTANCE", id: inst.id } });
+  return audit(ctx.services, {
+    workspaceId: inst.workspaceId,
+    actorId: ctx.principal.user.id,
+    action,
+    target: { kind: "INSTANCE", id: inst.id },
+  });
 }
 
 /** OS family of an instance, from the image it was built from (null when unknown, e.g. an ISO install). */
@@ -110,7 +125,8 @@ const MIGRATED = defineWorkflowEffect("instance.migrated", (services, wf) => {
   if (!inst || !node) return;
   services.store.t.instances.update(inst.id, { nodeId: node.id, region: node.region });
   // The instance's disks travel with it.
-  for (const d of services.store.t.disks.filter((x) => x.instanceId === inst.id)) services.store.t.disks.update(d.id, { region: node.region });
+  for (const d of services.store.t.disks.filter((x) => x.instanceId === inst.id))
+    services.store.t.disks.update(d.id, { region: node.region });
 });
 
 /** Suspend: SUSPENDED and powered off. Resume: AVAILABLE, offline (the spec leaves the state unnamed). */
@@ -129,16 +145,28 @@ function setSuspended(services: Services, inst: InstanceRow, suspend: boolean): 
 /** Where migrate-instance moves an instance: the node named, a node of the region named, or the platform's pick. */
 function migrationTarget(ctx: RouteContext, inst: InstanceRow, nodeId?: string, region?: string): NodeRow {
   const suitable = (n: NodeRow) =>
-    n.id !== inst.nodeId && n.group === inst.group && nodeUsableBy(n, inst.workspaceId) && n.cores >= inst.cpu && n.maxMemory >= inst.memoryBytes;
+    n.id !== inst.nodeId &&
+    n.group === inst.group &&
+    nodeUsableBy(n, inst.workspaceId) &&
+    n.cores >= inst.cpu &&
+    n.maxMemory >= inst.memoryBytes;
   if (nodeId) {
     const node = ctx.store.t.nodes.get(nodeId);
     if (!node) throw notFound("Node");
     if (node.id === inst.nodeId) throw fieldError("node", "the instance already runs on this node");
-    if (!suitable(node)) throw fieldError("node", `node ${node.name} cannot host this instance (group ${inst.group}, ${inst.cpu} cores, ${inst.memoryBytes} bytes, owner)`);
+    if (!suitable(node))
+      throw fieldError(
+        "node",
+        `node ${node.name} cannot host this instance (group ${inst.group}, ${inst.cpu} cores, ${inst.memoryBytes} bytes, owner)`,
+      );
     return node;
   }
   const all = ctx.store.t.nodes.filter(suitable);
-  const candidates = region ? all.filter((n) => n.region === region) : all.filter((n) => n.region === inst.region).length ? all.filter((n) => n.region === inst.region) : all;
+  const candidates = region
+    ? all.filter((n) => n.region === region)
+    : all.filter((n) => n.region === inst.region).length
+      ? all.filter((n) => n.region === inst.region)
+      : all;
   const target = leastLoaded(ctx.services, candidates);
   if (!target) {
     if (region) throw fieldError("region", `no other node in ${region} can host this instance`);
@@ -154,7 +182,8 @@ function migrationTarget(ctx: RouteContext, inst: InstanceRow, nodeId?: string, 
 export function attachIso(ctx: RouteContext, inst: InstanceRow, isoId: string): WorkflowView {
   requireInstanceState(inst, "AVAILABLE", "attach an ISO");
   const iso = ctx.store.t.images.get(isoId);
-  if (!iso || (iso.workspaceId !== null && iso.workspaceId !== inst.workspaceId) || (iso.workspaceId === null && !iso.official)) throw notFound("ISO");
+  if (!iso || (iso.workspaceId !== null && iso.workspaceId !== inst.workspaceId) || (iso.workspaceId === null && !iso.official))
+    throw notFound("ISO");
   if (iso.kind !== "ISO") throw fieldError("iso", `image ${iso.name} is a ${iso.kind}, not an ISO`);
   if (iso.state !== "AVAILABLE") throw conflict(`ISO is ${iso.state}; it must be AVAILABLE`);
   ctx.store.t.instances.update(inst.id, { isoId: iso.id });
@@ -242,7 +271,11 @@ export function batchPower(ctx: RouteContext, ids: string[], action: PowerAction
 
 /** ADMINISTRATOR on each instance's workspace; locked skipped; immediate false schedules deletion in 3 days. */
 export function batchTerminate(ctx: RouteContext, ids: string[], immediate: boolean): WorkflowView {
-  const eligible = eligibleBatch(ctx, ids, (i) => canAccess(ctx, i, INSTANCE_ADMIN) && !i.locked && i.state !== "DELETING" && (immediate || !i.terminationScheduledAt));
+  const eligible = eligibleBatch(
+    ctx,
+    ids,
+    (i) => canAccess(ctx, i, INSTANCE_ADMIN) && !i.locked && i.state !== "DELETING" && (immediate || !i.terminationScheduledAt),
+  );
   if (immediate) {
     for (const inst of eligible) ctx.store.t.instances.update(inst.id, { state: "DELETING" });
     return ctx.workflows.view(batchWorkflow(ctx, "batch-instance-terminate", eligible, BATCH_REMOVED, { immediate: true }));
@@ -253,6 +286,8 @@ export function batchTerminate(ctx: RouteContext, ids: string[], immediate: bool
 
 /** Administrator only (the route checks); suspend needs AVAILABLE, resume needs SUSPENDED. */
 export function batchSuspend(ctx: RouteContext, ids: string[], suspendThem: boolean): WorkflowView {
-  const eligible = eligibleBatch(ctx, ids, (i) => (suspendThem ? i.state === "AVAILABLE" : i.state === "SUSPENDED" && !i.terminationScheduledAt));
+  const eligible = eligibleBatch(ctx, ids, (i) =>
+    suspendThem ? i.state === "AVAILABLE" : i.state === "SUSPENDED" && !i.terminationScheduledAt,
+  );
   return ctx.workflows.view(batchWorkflow(ctx, "batch-instance-suspend", eligible, BATCH_SUSPENDED, { suspend: suspendThem }));
 }

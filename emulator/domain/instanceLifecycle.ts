@@ -121,7 +121,9 @@ export function scheduleTermination(services: Services, inst: InstanceRow): void
 
 function abortScheduledDeletion(services: Services, instanceId: string): void {
   const { workflows } = services.store.t;
-  for (const wf of workflows.filter((w) => w.onComplete === SCHEDULED_DELETION && w.resource?.id === instanceId && (w.state === "QUEUED" || w.state === "RUNNING"))) {
+  for (const wf of workflows.filter(
+    (w) => w.onComplete === SCHEDULED_DELETION && w.resource?.id === instanceId && (w.state === "QUEUED" || w.state === "RUNNING"),
+  )) {
     workflows.update(wf.id, { state: "ABORTED" });
   }
 }
@@ -141,7 +143,8 @@ export function cancelTermination(services: Services, inst: InstanceRow): boolea
 export const INSTANCE_CREATED = defineWorkflowEffect("instance.created", (services, wf) => {
   const inst = services.store.t.instances.get(wf.resource!.id);
   if (!inst) return;
-  for (const d of services.store.t.disks.filter((x) => x.instanceId === inst.id && x.state === "PENDING")) services.store.t.disks.update(d.id, { state: "AVAILABLE" });
+  for (const d of services.store.t.disks.filter((x) => x.instanceId === inst.id && x.state === "PENDING"))
+    services.store.t.disks.update(d.id, { state: "AVAILABLE" });
   services.store.t.instances.update(inst.id, { state: "AVAILABLE" });
   setOnline(services, inst, wf.args.start !== false);
 });
@@ -149,7 +152,8 @@ export const INSTANCE_CREATED = defineWorkflowEffect("instance.created", (servic
 export const INSTANCE_CREATE_FAILED = defineWorkflowEffect("instance.create-failed", (services, wf) => {
   const inst = services.store.t.instances.get(wf.resource!.id);
   if (!inst) return;
-  for (const d of services.store.t.disks.filter((x) => x.instanceId === inst.id && x.state === "PENDING")) services.store.t.disks.update(d.id, { state: "FAILED" });
+  for (const d of services.store.t.disks.filter((x) => x.instanceId === inst.id && x.state === "PENDING"))
+    services.store.t.disks.update(d.id, { state: "FAILED" });
   services.store.t.instances.update(inst.id, { state: "FAILED" });
 });
 
@@ -168,7 +172,9 @@ export const NOTHING = defineWorkflowEffect("compute.unchanged", () => undefined
 // Requests: settings, power, delete
 
 /** Settings the owner may change (PATCH); the route maps body fields to these row fields. */
-export type InstanceSettings = Partial<Pick<InstanceRow, "name" | "boot" | "uefi" | "secureBoot" | "attachVirtioCdb" | "syncHostname" | "firewallEnabled" | "osName">>;
+export type InstanceSettings = Partial<
+  Pick<InstanceRow, "name" | "boot" | "uefi" | "secureBoot" | "attachVirtioCdb" | "syncHostname" | "firewallEnabled" | "osName">
+>;
 
 export function changeSettings(ctx: RouteContext, inst: InstanceRow, settings: InstanceSettings): InstanceRow {
   if (inst.state === "DELETING") throw conflict("Instance is being deleted");
@@ -177,7 +183,14 @@ export function changeSettings(ctx: RouteContext, inst: InstanceRow, settings: I
 }
 
 /** Starts a workflow on one instance; by default a failure leaves the instance as it was. */
-export function instanceWorkflow(ctx: RouteContext, inst: InstanceRow, name: string, onComplete: string | null, args: Record<string, unknown> = {}, onFail: string | null = NOTHING) {
+export function instanceWorkflow(
+  ctx: RouteContext,
+  inst: InstanceRow,
+  name: string,
+  onComplete: string | null,
+  args: Record<string, unknown> = {},
+  onFail: string | null = NOTHING,
+) {
   return ctx.startWorkflow({ name, workspaceId: inst.workspaceId, resource: { kind: "instances", id: inst.id }, onComplete, onFail, args });
 }
 
@@ -198,7 +211,12 @@ export function requestPower(ctx: RouteContext, inst: InstanceRow, action: Power
 /** Starts the removal of an instance: DELETING now, removed when the workflow completes. */
 export function startInstanceRemoval(ctx: RouteContext, inst: InstanceRow, name: string) {
   ctx.store.t.instances.update(inst.id, { state: "DELETING" });
-  return ctx.startWorkflow({ name, workspaceId: inst.workspaceId, resource: { kind: "instances", id: inst.id }, onComplete: INSTANCE_REMOVED });
+  return ctx.startWorkflow({
+    name,
+    workspaceId: inst.workspaceId,
+    resource: { kind: "instances", id: inst.id },
+    onComplete: INSTANCE_REMOVED,
+  });
 }
 
 export function requestDeletion(ctx: RouteContext, inst: InstanceRow): WorkflowView {

@@ -96,9 +96,11 @@ function placeInstance(ctx: RouteContext, wid: string, body: InstanceRequest, sp
   if (body.node) {
     const node = ctx.store.t.nodes.get(body.node);
     if (!node || !nodeUsableBy(node, wid)) throw notFound("Node");
-    if (body.region && body.region !== node.region) throw fieldError("region", `node ${node.name} is in ${node.region}, not ${body.region}`);
+    if (body.region && body.region !== node.region)
+      throw fieldError("region", `node ${node.name} is in ${node.region}, not ${body.region}`);
     if (node.group !== spec.group) throw fieldError("node", `node ${node.name} serves ${node.group}; the instance needs ${spec.group}`);
-    if (needsCeph && !node.flags.includes("CEPH")) throw fieldError("storage", `node ${node.name} is not in the Ceph cluster; CEPH storage needs a CEPH node`);
+    if (needsCeph && !node.flags.includes("CEPH"))
+      throw fieldError("storage", `node ${node.name} is not in the Ceph cluster; CEPH storage needs a CEPH node`);
     if (!fits(node)) throw fieldError("node", `node ${node.name} cannot host ${spec.cpu} cores and ${spec.memoryBytes} bytes of memory`);
     return node;
   }
@@ -108,7 +110,8 @@ function placeInstance(ctx: RouteContext, wid: string, body: InstanceRequest, sp
   const withStorage = needsCeph ? inGroup.filter((n) => n.flags.includes("CEPH")) : inGroup;
   if (!withStorage.length) throw fieldError("storage", `no CEPH node in region ${region}; CEPH storage needs one`);
   const candidates = withStorage.filter(fits);
-  if (!candidates.length) throw fieldError("cpu", `no node in region ${region} can host ${spec.cpu} cores and ${spec.memoryBytes} bytes of memory`);
+  if (!candidates.length)
+    throw fieldError("cpu", `no node in region ${region} can host ${spec.cpu} cores and ${spec.memoryBytes} bytes of memory`);
   return leastLoaded(ctx.services, candidates)!;
 }
 
@@ -125,7 +128,13 @@ function resolveImage(ctx: RouteContext, wid: string, imageId: string | undefine
 }
 
 /** A row of another table referenced from a body: must exist, be visible, and be in the workspace. */
-function sameWorkspaceRow<T extends { workspaceId: string }>(ctx: RouteContext, row: T | undefined, wid: string, field: string, what: string): T {
+function sameWorkspaceRow<T extends { workspaceId: string }>(
+  ctx: RouteContext,
+  row: T | undefined,
+  wid: string,
+  field: string,
+  what: string,
+): T {
   if (!row || effectiveRole(ctx.services, ctx.principal, row.workspaceId) === null) throw notFound(what);
   if (row.workspaceId !== wid) throw fieldError(field, `${what} belongs to another workspace`);
   return row;
@@ -139,7 +148,11 @@ function checkInstanceQuota(ctx: RouteContext, wid: string): void {
 }
 
 /** Creates an instance (PENDING) with its disks, addresses and VPC memberships, and the workflow that settles it. */
-export function provisionInstance(ctx: RouteContext, wid: string, body: InstanceRequest): { instance: InstanceRow; workflow: WorkflowView } {
+export function provisionInstance(
+  ctx: RouteContext,
+  wid: string,
+  body: InstanceRequest,
+): { instance: InstanceRow; workflow: WorkflowView } {
   const spec = resolveSpec(ctx, body);
   const node = placeInstance(ctx, wid, body, spec);
   const bootSize = spec.storage.find((s) => s.boot)!.size;
@@ -149,8 +162,17 @@ export function provisionInstance(ctx: RouteContext, wid: string, body: Instance
   const ips = body.ips ?? DEFAULT_IPS;
   const vpcs = planMemberships(ctx, wid, body.vpcs ?? [], (vpc) => sameWorkspaceRow(ctx, vpc, wid, "vpcs", "VPC"));
   checkInstanceQuota(ctx, wid);
-  checkStorageQuota(ctx.services, wid, spec.storage.reduce((sum, s) => sum + s.size, 0), "storage");
-  checkIpQuota(ctx.services, wid, ips.map((ip) => ip.family));
+  checkStorageQuota(
+    ctx.services,
+    wid,
+    spec.storage.reduce((sum, s) => sum + s.size, 0),
+    "storage",
+  );
+  checkIpQuota(
+    ctx.services,
+    wid,
+    ips.map((ip) => ip.family),
+  );
 
   const { store, clock } = ctx;
   const template = image && !iso ? image : null;
@@ -203,9 +225,23 @@ export function provisionInstance(ctx: RouteContext, wid: string, body: Instance
     // A PLAN's boot disk is in the flat price; every other disk is billed on its own.
     if (!(spec.type === "PLAN" && s.boot)) startDiskBilling(ctx.services, disk);
   });
-  for (const ip of ips) allocateFloatingIp(ctx.services, { workspaceId: wid, family: ip.family, ddos: ip.ddos, origin: "INSTANCE", instanceId: inst.id, region: node.region });
+  for (const ip of ips)
+    allocateFloatingIp(ctx.services, {
+      workspaceId: wid,
+      family: ip.family,
+      ddos: ip.ddos,
+      origin: "INSTANCE",
+      instanceId: inst.id,
+      region: node.region,
+    });
   joinPlanned(ctx.services, inst.id, vpcs);
-  startBilling(ctx.services, { workspaceId: wid, resourceId: inst.id, resourceKind: "INSTANCE", resourceName: inst.name, hourlyRate: instanceHourlyRate(ctx.services, inst) });
+  startBilling(ctx.services, {
+    workspaceId: wid,
+    resourceId: inst.id,
+    resourceKind: "INSTANCE",
+    resourceName: inst.name,
+    hourlyRate: instanceHourlyRate(ctx.services, inst),
+  });
 
   const wf = ctx.startWorkflow({
     name: "create-instance",

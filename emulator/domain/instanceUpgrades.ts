@@ -13,7 +13,14 @@ import { defineWorkflowEffect } from "../core/workflows";
 import { rebill, startBilling, stopBilling } from "../pricing";
 import type { InstanceRow } from "../model";
 import { checkStorageQuota, diskHourlyRate, isDiskBilled } from "./disks";
-import { instanceHourlyRate, rebillInstance, requireInstanceState, requireNotLocked, requireOffline, syncBootDiskBilling } from "./instances";
+import {
+  instanceHourlyRate,
+  rebillInstance,
+  requireInstanceState,
+  requireNotLocked,
+  requireOffline,
+  syncBootDiskBilling,
+} from "./instances";
 import { applyStagedUpgrades, instanceWorkflow, restartInstance } from "./instanceLifecycle";
 
 /** An upgrade-instance request as the route has validated it. */
@@ -69,7 +76,14 @@ function rebillBootDisk(services: Services, inst: Pick<InstanceRow, "id" | "type
   }
   const rate = diskHourlyRate(services, { ...disk, size });
   if (billed) rebill(services, disk.id, rate);
-  else startBilling(services, { workspaceId: disk.workspaceId, resourceId: disk.id, resourceKind: "DISK", resourceName: disk.name, hourlyRate: rate });
+  else
+    startBilling(services, {
+      workspaceId: disk.workspaceId,
+      resourceId: disk.id,
+      resourceKind: "DISK",
+      resourceName: disk.name,
+      hourlyRate: rate,
+    });
 }
 
 type Staged = NonNullable<InstanceRow["staged"]>;
@@ -83,8 +97,10 @@ function upgradeTarget(ctx: RouteContext, inst: InstanceRow, body: UpgradeReques
     const plan = ctx.store.t.plans.get(body.plan);
     if (!plan) throw notFound("Plan");
     if (plan.disabled) throw fieldError("plan", `plan ${plan.name} is disabled`);
-    if (plan.group !== inst.group) throw fieldError("plan", `plan ${plan.name} is ${plan.group}; the instance runs on ${inst.group} (migrate it first)`);
-    if (plan.diskSize < bootSize) throw fieldError("plan", `plan ${plan.name} has a ${plan.diskSize}-byte disk; the boot disk (${bootSize} bytes) can only grow`);
+    if (plan.group !== inst.group)
+      throw fieldError("plan", `plan ${plan.name} is ${plan.group}; the instance runs on ${inst.group} (migrate it first)`);
+    if (plan.diskSize < bootSize)
+      throw fieldError("plan", `plan ${plan.name} has a ${plan.diskSize}-byte disk; the boot disk (${bootSize} bytes) can only grow`);
     if (!fits(plan.cpu, plan.memory)) throw fieldError("plan", `the instance's node cannot host plan ${plan.name}`);
     return {
       planId: plan.id,
@@ -104,7 +120,10 @@ function upgradeTarget(ctx: RouteContext, inst: InstanceRow, body: UpgradeReques
     planId: null,
     cpu,
     memoryBytes,
-    bandwidth: { upload_bytes_sec: body.upload ?? base.bandwidth.upload_bytes_sec, download_bytes_sec: body.download ?? base.bandwidth.download_bytes_sec },
+    bandwidth: {
+      upload_bytes_sec: body.upload ?? base.bandwidth.upload_bytes_sec,
+      download_bytes_sec: body.download ?? base.bandwidth.download_bytes_sec,
+    },
     ioLimits: body.io_limits ?? base.ioLimits,
     ...(body.disk !== undefined && body.disk > bootSize ? { bootDiskSize: body.disk } : {}),
   };

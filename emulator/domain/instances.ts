@@ -73,14 +73,24 @@ export function buildIndex(services: Services, only?: string): InstanceIndex {
   const { t } = services.store;
   const mine = <T>(rows: T[], key: (r: T) => string | null) => (only ? rows.filter((r) => key(r) === only) : rows);
   return {
-    ips: groupBy(mine(t.floatingIps.all(), (r) => r.instanceId), (r) => r.instanceId),
-    disks: groupBy(mine(t.disks.all(), (r) => r.instanceId), (r) => r.instanceId),
-    vpcs: groupBy(mine(t.vpcMembers.all(), (r) => r.instanceId), (r) => r.instanceId),
+    ips: groupBy(
+      mine(t.floatingIps.all(), (r) => r.instanceId),
+      (r) => r.instanceId,
+    ),
+    disks: groupBy(
+      mine(t.disks.all(), (r) => r.instanceId),
+      (r) => r.instanceId,
+    ),
+    vpcs: groupBy(
+      mine(t.vpcMembers.all(), (r) => r.instanceId),
+      (r) => r.instanceId,
+    ),
   };
 }
 
 const byId = (a: { id: string }, b: { id: string }) => (BigInt(a.id) < BigInt(b.id) ? -1 : BigInt(a.id) > BigInt(b.id) ? 1 : 0);
-const byCreated = (a: { created: string; id: string }, b: { created: string; id: string }) => a.created.localeCompare(b.created) || byId(a, b);
+const byCreated = (a: { created: string; id: string }, b: { created: string; id: string }) =>
+  a.created.localeCompare(b.created) || byId(a, b);
 
 /** Instance summary embedded in other resources (part 1: summaries carry id and name). */
 export function instanceSummary(instance: InstanceRow): { id: string; name: string } {
@@ -122,7 +132,10 @@ export function instanceView(services: Services, inst: InstanceRow, index: Insta
     os_name: inst.osName,
     hostname: inst.hostname,
     disable_cloud_init: inst.disableCloudInit,
-    ips: (index.ips.get(inst.id) ?? []).slice().sort(byCreated).map((ip) => floatingIpView(services, ip)),
+    ips: (index.ips.get(inst.id) ?? [])
+      .slice()
+      .sort(byCreated)
+      .map((ip) => floatingIpView(services, ip)),
     vpcs: vpcs.map((m) => ({ id: m.vpcId, name: t.vpcs.get(m.vpcId)?.name ?? "", ip: m.ip })),
     disks: disks.map((d) => ({ id: d.id, name: d.name, size: d.size, boot: d.boot, backend: d.backend })),
     // Not shown in the spec; chosen: the hardware an upgrade staged on an online instance,
@@ -192,10 +205,19 @@ function addressesByInstance(services: Services): Map<string, string[]> {
 // Billing
 
 /** Hourly rate of an instance's compute: the plan's flat rate, or CPU and memory for CUSTOM. */
-export function instanceHourlyRate(services: Services, spec: Pick<InstanceRow, "type" | "planId" | "region" | "group" | "cpu" | "memoryBytes">): number {
+export function instanceHourlyRate(
+  services: Services,
+  spec: Pick<InstanceRow, "type" | "planId" | "region" | "group" | "cpu" | "memoryBytes">,
+): number {
   if (spec.type === "PLAN" && spec.planId) return services.store.t.plans.get(spec.planId)?.rate ?? 0;
   // Storage of a CUSTOM instance is billed per disk (its own subjects), so it is left out here.
-  return customInstanceHourlyRate(services, { region: spec.region, group: spec.group, cpu: spec.cpu, memoryBytes: spec.memoryBytes, storage: [] });
+  return customInstanceHourlyRate(services, {
+    region: spec.region,
+    group: spec.group,
+    cpu: spec.cpu,
+    memoryBytes: spec.memoryBytes,
+    storage: [],
+  });
 }
 
 /**
@@ -229,7 +251,9 @@ export function metricsFor(inst: InstanceRow, start: number, end: number, step: 
   const series = (name: string, value: (t: number) => number) => times.map((t) => ({ time: t, value: value(t) }));
   const round2 = (v: number) => Math.round(v * 100) / 100;
   return {
-    cpu: series("cpu", (t) => round2(100 * Math.min(1, 0.05 + 0.5 * wave(t, 3600) * noise(inst.id, "cpu", t) + 0.1 * noise(inst.id, "cpu2", t)))),
+    cpu: series("cpu", (t) =>
+      round2(100 * Math.min(1, 0.05 + 0.5 * wave(t, 3600) * noise(inst.id, "cpu", t) + 0.1 * noise(inst.id, "cpu2", t))),
+    ),
     memory: series("memory", (t) => Math.round(inst.memoryBytes * (0.3 + 0.4 * noise(inst.id, "memory", t)))),
     disk_read: series("disk_read", (t) => Math.round(50_000_000 * noise(inst.id, "disk_read", t) * wave(t, 900))),
     disk_write: series("disk_write", (t) => Math.round(20_000_000 * noise(inst.id, "disk_write", t) * wave(t, 1200))),
@@ -240,6 +264,10 @@ export function metricsFor(inst: InstanceRow, start: number, end: number, step: 
 
 /** A hostname derived from the instance name (RFC 1123 label characters). */
 export function hostnameFrom(name: string): string {
-  const cleaned = name.toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 32);
+  const cleaned = name
+    .toLowerCase()
+    .replace(/[^a-z0-9-]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 32);
   return cleaned.length >= 4 ? cleaned : `${cleaned || "host"}-vm`.slice(0, 32);
 }

@@ -95,10 +95,21 @@ export function acceptInvite(services: Services, invite: InviteRow, user: UserRo
   if (ws?.mfaRequired && !user.totp?.active) {
     throw forbidden("This workspace requires two-factor authentication; activate it before accepting the invite");
   }
-  t.memberships.insert({ id: services.store.newId(), workspaceId: invite.workspaceId, userId: user.id, role: invite.role, inviteId: invite.id });
+  t.memberships.insert({
+    id: services.store.newId(),
+    workspaceId: invite.workspaceId,
+    userId: user.id,
+    role: invite.role,
+    inviteId: invite.id,
+  });
   t.invites.update(invite.id, { state: "ACCEPTED", acceptedById: user.id, acceptedAt: services.clock.iso() });
   if (!user.flags.includes("EMAIL_VERIFIED")) t.users.update(user.id, { flags: [...user.flags, "EMAIL_VERIFIED"] });
-  audit(services, { workspaceId: invite.workspaceId, actorId: user.id, action: "invite.accept", target: { kind: "INVITE", id: invite.id } });
+  audit(services, {
+    workspaceId: invite.workspaceId,
+    actorId: user.id,
+    action: "invite.accept",
+    target: { kind: "INVITE", id: invite.id },
+  });
 }
 
 /** Pending, unexpired invites addressed to an email (GET /v1/users/{uid}/invites). */
@@ -143,7 +154,12 @@ export function requireReadable(ctx: RouteContext, invite: InviteRow): void {
 }
 
 /** A new invite (the route checked the caller's role, `callerRole`): the code goes out by mail and in this answer only. */
-export function createInvite(ctx: RouteContext, ws: WorkspaceRow, callerRole: Role, body: { email: string; access_level: InviteRole }): { invite: InviteRow; code: string } {
+export function createInvite(
+  ctx: RouteContext,
+  ws: WorkspaceRow,
+  callerRole: Role,
+  body: { email: string; access_level: InviteRole },
+): { invite: InviteRow; code: string } {
   requireLowerThan(callerRole, body.access_level, "access_level");
   const email = body.email.toLowerCase();
   const t = ctx.store.t;
@@ -168,7 +184,12 @@ export function createInvite(ctx: RouteContext, ws: WorkspaceRow, callerRole: Ro
     created: ctx.clock.iso(now),
   });
   sendMail(ctx.services, email, "INVITE", code);
-  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "invite.create", target: { kind: "INVITE", id: invite.id } });
+  audit(ctx.services, {
+    workspaceId: ws.id,
+    actorId: ctx.principal.user.id,
+    action: "invite.create",
+    target: { kind: "INVITE", id: invite.id },
+  });
   return { invite, code };
 }
 
@@ -184,7 +205,12 @@ export function changeInviteRole(ctx: RouteContext, invite: InviteRow, callerRol
   // An accepted invite carries the member's role: the change applies to the membership at once.
   const membership = t.memberships.find((m) => m.inviteId === invite.id);
   if (membership) t.memberships.update(membership.id, { role: body.access_level });
-  audit(ctx.services, { workspaceId: invite.workspaceId, actorId: ctx.principal.user.id, action: "invite.update", target: { kind: "INVITE", id: invite.id } });
+  audit(ctx.services, {
+    workspaceId: invite.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "invite.update",
+    target: { kind: "INVITE", id: invite.id },
+  });
   return invite;
 }
 
@@ -200,5 +226,10 @@ export function deleteInvite(ctx: RouteContext, invite: InviteRow, callerRole: R
     t.memberships.delete(membership.id);
   }
   t.invites.delete(invite.id);
-  audit(ctx.services, { workspaceId: invite.workspaceId, actorId: ctx.principal.user.id, action: "invite.delete", target: { kind: "INVITE", id: invite.id } });
+  audit(ctx.services, {
+    workspaceId: invite.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "invite.delete",
+    target: { kind: "INVITE", id: invite.id },
+  });
 }

@@ -220,7 +220,14 @@ export const SERVICE_REMOVED = defineWorkflowEffect("k3s.service.removed", (serv
   if (wf.resource) services.store.t.k3sServices.delete(wf.resource.id);
 });
 
-export function startK3sWorkflow(ctx: RouteContext, name: string, ws: WorkspaceRow, kind: K3sTable, id: string, onComplete: string): WorkflowRow {
+export function startK3sWorkflow(
+  ctx: RouteContext,
+  name: string,
+  ws: WorkspaceRow,
+  kind: K3sTable,
+  id: string,
+  onComplete: string,
+): WorkflowRow {
   return ctx.startWorkflow({ name, workspaceId: ws.id, resource: { kind, id }, onComplete, onFail: K3S_FAILED });
 }
 
@@ -240,14 +247,21 @@ export function requireCluster(services: Services, ws: WorkspaceRow): K3sCluster
 export function createCluster(ctx: RouteContext, ws: WorkspaceRow): WorkflowView {
   const existing = clusterOf(ctx, ws.id);
   if (existing) throw conflict(`The workspace already has a Kubernetes cluster (${existing.status})`);
-  const cluster = ctx.store.t.k3sClusters.insert({ id: ctx.store.newId(), workspaceId: ws.id, name: clusterName(ws.id), status: "PROVISIONING", created: ctx.clock.iso() });
+  const cluster = ctx.store.t.k3sClusters.insert({
+    id: ctx.store.newId(),
+    workspaceId: ws.id,
+    name: clusterName(ws.id),
+    status: "PROVISIONING",
+    created: ctx.clock.iso(),
+  });
   const wf = startK3sWorkflow(ctx, "k3s-cluster-create", ws, "k3sClusters", cluster.id, CLUSTER_READY);
   return ctx.workflows.view(wf);
 }
 
 export function deleteCluster(ctx: RouteContext, ws: WorkspaceRow): WorkflowView {
   const cluster = requireCluster(ctx.services, ws);
-  if (cluster.status === "PROVISIONING" || cluster.status === "DEPROVISIONING") throw conflict(`The Kubernetes cluster is ${cluster.status}; wait for it to settle`);
+  if (cluster.status === "PROVISIONING" || cluster.status === "DEPROVISIONING")
+    throw conflict(`The Kubernetes cluster is ${cluster.status}; wait for it to settle`);
   ctx.store.t.k3sClusters.update(cluster.id, { status: "DEPROVISIONING" });
   const wf = startK3sWorkflow(ctx, "k3s-cluster-delete", ws, "k3sClusters", cluster.id, CLUSTER_REMOVED);
   return ctx.workflows.view(wf);
@@ -259,7 +273,12 @@ export function deleteCluster(ctx: RouteContext, ws: WorkspaceRow): WorkflowView
 
 /** Name inside the cluster: the instance hostname as a DNS label, made unique in the workspace. */
 function nodeNameFor(ctx: RouteContext, ws: WorkspaceRow, inst: InstanceRow): string {
-  const base = (inst.hostname || inst.name).toLowerCase().replace(/[^a-z0-9-]+/g, "-").replace(/^-+|-+$/g, "").slice(0, 40) || "node";
+  const base =
+    (inst.hostname || inst.name)
+      .toLowerCase()
+      .replace(/[^a-z0-9-]+/g, "-")
+      .replace(/^-+|-+$/g, "")
+      .slice(0, 40) || "node";
   const taken = new Set(ctx.store.t.k3sNodes.filter((n) => n.workspaceId === ws.id).map((n) => n.nodeName));
   if (!taken.has(base)) return base;
   return `${base}-${inst.id.slice(-6)}`;
@@ -271,7 +290,14 @@ export function joinNode(ctx: RouteContext, ws: WorkspaceRow, instanceId: string
   if (!inst || inst.workspaceId !== ws.id) throw fieldError("instance_id", "must be an instance of this workspace");
   if (nodeOfInstance(ctx, inst.id)) throw conflict("The instance is already a node of the cluster");
   if (!instanceRunning(inst)) throw conflict("The instance must be running (online and AVAILABLE) to join the cluster");
-  const node = ctx.store.t.k3sNodes.insert({ id: ctx.store.newId(), workspaceId: ws.id, instanceId: inst.id, nodeName: nodeNameFor(ctx, ws, inst), status: "JOINING", created: ctx.clock.iso() });
+  const node = ctx.store.t.k3sNodes.insert({
+    id: ctx.store.newId(),
+    workspaceId: ws.id,
+    instanceId: inst.id,
+    nodeName: nodeNameFor(ctx, ws, inst),
+    status: "JOINING",
+    created: ctx.clock.iso(),
+  });
   const wf = startK3sWorkflow(ctx, "k3s-node-join", ws, "k3sNodes", node.id, NODE_READY);
   return ctx.workflows.view(wf);
 }
@@ -303,7 +329,10 @@ onHook("instance.deleted", (services, { instanceId }) => {
     t.k3sServices.update(svc.id, {
       spec: withoutInstance(svc.spec, instanceId),
       history: svc.history.map((h) => ({ revision: h.revision, spec: withoutInstance(h.spec, instanceId) })),
-      rollout: svc.rollout && { ...svc.rollout, previous: svc.rollout.previous && { ...svc.rollout.previous, spec: withoutInstance(svc.rollout.previous.spec, instanceId) } },
+      rollout: svc.rollout && {
+        ...svc.rollout,
+        previous: svc.rollout.previous && { ...svc.rollout.previous, spec: withoutInstance(svc.rollout.previous.spec, instanceId) },
+      },
     });
   }
 });

@@ -8,7 +8,18 @@
 import { createHash } from "node:crypto";
 import type { Services } from "../core/services";
 import type { InstanceRow, WorkspaceRow } from "../model";
-import { clusterOf, instanceRunning, nodeOfInstance, type K3sClusterRow, type K3sNodeRow, type K3sPodSet, type K3sRollout, type K3sSecretRow, type K3sServiceRow, type K3sServiceSpec } from "./k3s";
+import {
+  clusterOf,
+  instanceRunning,
+  nodeOfInstance,
+  type K3sClusterRow,
+  type K3sNodeRow,
+  type K3sPodSet,
+  type K3sRollout,
+  type K3sSecretRow,
+  type K3sServiceRow,
+  type K3sServiceSpec,
+} from "./k3s";
 
 // ---------------------------------------------------------------------------------------------
 // Views
@@ -21,7 +32,12 @@ function instanceSummary(services: Services, id: string) {
 }
 
 export function clusterView(services: Services, c: K3sClusterRow) {
-  return { id: c.id, owner: workspaceSummary(services.store.t.workspaces.get(c.workspaceId), c.workspaceId), name: c.name, status: c.status };
+  return {
+    id: c.id,
+    owner: workspaceSummary(services.store.t.workspaces.get(c.workspaceId), c.workspaceId),
+    name: c.name,
+    status: c.status,
+  };
 }
 
 /** Allocatable resources the kubelet reports (the whole instance; nothing reserved). */
@@ -40,7 +56,13 @@ function nodeLive(services: Services, node: K3sNodeRow) {
   const readyCondition = !joined ? "False" : up ? "True" : "Unknown";
   return {
     ready: joined && up,
-    conditions: { Ready: readyCondition, MemoryPressure: "False", DiskPressure: "False", PIDPressure: "False", NetworkUnavailable: "False" },
+    conditions: {
+      Ready: readyCondition,
+      MemoryPressure: "False",
+      DiskPressure: "False",
+      PIDPressure: "False",
+      NetworkUnavailable: "False",
+    },
     allocatable: allocatable(inst),
   };
 }
@@ -201,7 +223,9 @@ function logMessage(svc: K3sServiceRow, pod: string, k: number): string {
   const startup = [
     `[info] starting ${svc.spec.image}`,
     `[info] configuration loaded: ${Object.keys(svc.spec.environment).length} environment variables, ${svc.spec.secretRefs.length} secrets`,
-    port ? `[info] listening on 0.0.0.0:${port.container_port}/${port.protocol.toLowerCase()}` : "[info] no ports published; running in the background",
+    port
+      ? `[info] listening on 0.0.0.0:${port.container_port}/${port.protocol.toLowerCase()}`
+      : "[info] no ports published; running in the background",
   ];
   if (k < startup.length) return startup[k];
   return k % 2 === 1 ? `[info] GET /healthz 200 ${1 + ((k * 7) % 40)}ms` : `[debug] heartbeat pod=${pod} seq=${k}`;

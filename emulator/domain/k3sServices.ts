@@ -80,8 +80,10 @@ function checkTargets(ctx: RouteContext, ws: WorkspaceRow, ids: string[]): void 
   rejectDuplicates(ids, "target_instances", (id) => id, "instance");
   ids.forEach((id, i) => {
     const inst = ctx.store.t.instances.get(id);
-    if (!inst || inst.workspaceId !== ws.id) throw fieldError(`target_instances[${i}]`, `instance ${id} is not an instance of this workspace`);
-    if (nodeOfInstance(ctx.services, id)?.status !== "READY") throw conflict(`Instance ${id} is not a READY node of the workspace's Kubernetes cluster`);
+    if (!inst || inst.workspaceId !== ws.id)
+      throw fieldError(`target_instances[${i}]`, `instance ${id} is not an instance of this workspace`);
+    if (nodeOfInstance(ctx.services, id)?.status !== "READY")
+      throw conflict(`Instance ${id} is not a READY node of the workspace's Kubernetes cluster`);
   });
 }
 
@@ -136,14 +138,29 @@ function startRollout(ctx: RouteContext, ws: WorkspaceRow, svc: K3sServiceRow, n
   return ctx.workflows.view(wf);
 }
 
-export function createService(ctx: RouteContext, ws: WorkspaceRow, body: ServiceSpecInput & { name: string; mode: K3sServiceRow["mode"] }): WorkflowView {
+export function createService(
+  ctx: RouteContext,
+  ws: WorkspaceRow,
+  body: ServiceSpecInput & { name: string; mode: K3sServiceRow["mode"] },
+): WorkflowView {
   requireActiveCluster(ctx.services, ws);
-  if (ctx.store.t.k3sServices.find((s) => s.workspaceId === ws.id && s.name === body.name)) throw conflict(`A service named ${body.name} already exists in the workspace`);
+  if (ctx.store.t.k3sServices.find((s) => s.workspaceId === ws.id && s.name === body.name))
+    throw conflict(`A service named ${body.name} already exists in the workspace`);
   const spec = specFrom(ctx, ws, body);
   const now = ctx.clock.now();
   const svc = ctx.store.t.k3sServices.insert({
-    id: ctx.store.newId(), workspaceId: ws.id, name: body.name, mode: body.mode, spec, revision: 1, history: [], generation: 1,
-    status: "DEPLOYING", rollout: null, podsSince: now, created: ctx.clock.iso(now),
+    id: ctx.store.newId(),
+    workspaceId: ws.id,
+    name: body.name,
+    mode: body.mode,
+    spec,
+    revision: 1,
+    history: [],
+    generation: 1,
+    status: "DEPLOYING",
+    rollout: null,
+    podsSince: now,
+    created: ctx.clock.iso(now),
   });
   return startRollout(ctx, ws, svc, "k3s-service-deploy", null);
 }
@@ -155,7 +172,12 @@ function requireSettled(svc: K3sServiceRow): void {
   }
 }
 
-export function replaceService(ctx: RouteContext, ws: WorkspaceRow, svc: K3sServiceRow, body: ServiceSpecInput & { name?: string; mode?: string }): WorkflowView {
+export function replaceService(
+  ctx: RouteContext,
+  ws: WorkspaceRow,
+  svc: K3sServiceRow,
+  body: ServiceSpecInput & { name?: string; mode?: string },
+): WorkflowView {
   if (body.name !== undefined && body.name !== svc.name) throw fieldError("name", "cannot change; delete and re-create the service");
   if (body.mode !== undefined && body.mode !== svc.mode) throw fieldError("mode", "cannot change; delete and re-create the service");
   requireActiveCluster(ctx.services, ws);
@@ -185,7 +207,12 @@ export function rollbackService(ctx: RouteContext, ws: WorkspaceRow, svc: K3sSer
   const target = svc.history[svc.history.length - 1];
   if (!target) throw conflict("The service has no previous revision to roll back to");
   const previous = currentSet(svc);
-  ctx.store.t.k3sServices.update(svc.id, { spec: target.spec, revision: target.revision, history: svc.history.slice(0, -1), generation: svc.generation + 1 });
+  ctx.store.t.k3sServices.update(svc.id, {
+    spec: target.spec,
+    revision: target.revision,
+    history: svc.history.slice(0, -1),
+    generation: svc.generation + 1,
+  });
   return startRollout(ctx, ws, svc, "k3s-service-rollback", previous);
 }
 
@@ -204,7 +231,13 @@ export function deleteService(ctx: RouteContext, ws: WorkspaceRow, svc: K3sServi
 export function createSecret(ctx: RouteContext, ws: WorkspaceRow, body: { name: string; data: Record<string, string> }): K3sSecretRow {
   requireActiveCluster(ctx.services, ws);
   if (secretByName(ctx.services, ws.id, body.name)) throw conflict(`A secret named ${body.name} already exists in the workspace`);
-  const secret = ctx.store.t.k3sSecrets.insert({ id: ctx.store.newId(), workspaceId: ws.id, name: body.name, sealed: sealAll(ctx.services, body.data), created: ctx.clock.iso() });
+  const secret = ctx.store.t.k3sSecrets.insert({
+    id: ctx.store.newId(),
+    workspaceId: ws.id,
+    name: body.name,
+    sealed: sealAll(ctx.services, body.data),
+    created: ctx.clock.iso(),
+  });
   return secret;
 }
 

@@ -87,7 +87,8 @@ const matches = (ip: FloatingIpRow, family: Family, filtered: boolean) => ip.fam
 /** A free address of the workspace to reuse: cheapest first (unfiltered before filtered), then oldest. */
 function freeCandidate(ctx: RouteContext, workspaceId: string, family: Family, filtered: boolean): FloatingIpRow | undefined {
   const free = ctx.store.t.floatingIps.filter(
-    (ip) => ip.workspaceId === workspaceId && ip.instanceId === null && matches(ip, family, filtered) && !ctx.store.t.ipReservations.get(ip.id),
+    (ip) =>
+      ip.workspaceId === workspaceId && ip.instanceId === null && matches(ip, family, filtered) && !ctx.store.t.ipReservations.get(ip.id),
   );
   free.sort((a, b) => Number(a.ddos) - Number(b.ddos) || a.created.localeCompare(b.created) || a.id.localeCompare(b.id));
   return free[0];
@@ -129,15 +130,27 @@ export function networkAutoAttach(ctx: RouteContext, instance: InstanceRow, body
     const options = body[entry.field];
     if (!options) continue;
     if (body.skip_duplicate && held.some((ip) => matches(ip, entry.family, options.filtered))) skipped.push(entry.family);
-    else wanted.push({ entry, filtered: options.filtered, reuse: freeCandidate(ctx, instance.workspaceId, entry.family, options.filtered) });
+    else
+      wanted.push({ entry, filtered: options.filtered, reuse: freeCandidate(ctx, instance.workspaceId, entry.family, options.filtered) });
   }
   // Quotas are checked for every new address before any is allocated.
-  checkIpQuota(ctx.services, instance.workspaceId, wanted.filter((w) => !w.reuse).map((w) => w.entry.family));
+  checkIpQuota(
+    ctx.services,
+    instance.workspaceId,
+    wanted.filter((w) => !w.reuse).map((w) => w.entry.family),
+  );
   const allocated: string[] = [];
   const planned = wanted.map((w) => {
     if (w.reuse) return w.reuse;
     // Allocated (and billed) now so the answer can name it; attached when the workflow completes.
-    const ip = allocateFloatingIp(ctx.services, { workspaceId: instance.workspaceId, family: w.entry.family, ddos: w.filtered, origin: "ALLOCATED", instanceId: null, region: instance.region });
+    const ip = allocateFloatingIp(ctx.services, {
+      workspaceId: instance.workspaceId,
+      family: w.entry.family,
+      ddos: w.filtered,
+      origin: "ALLOCATED",
+      instanceId: null,
+      region: instance.region,
+    });
     allocated.push(ip.id);
     return ip;
   });

@@ -70,7 +70,13 @@ function ownerWorkspace(ctx: RouteContext, id: string, need: AccessNeed): string
 /** Administrator create (the route checks staff): the balancer in the owner workspace. */
 export function createLb(ctx: RouteContext, body: { name: string; address: string; owner: string }): NetLbRow {
   const owner = ownerWorkspace(ctx, body.owner, {});
-  return ctx.store.t.netLbs.insert({ id: ctx.store.newId(), workspaceId: owner, name: body.name, address: canonicalIp(body.address), created: ctx.clock.iso() });
+  return ctx.store.t.netLbs.insert({
+    id: ctx.store.newId(),
+    workspaceId: owner,
+    name: body.name,
+    address: canonicalIp(body.address),
+    created: ctx.clock.iso(),
+  });
 }
 
 /** Moving a balancer to another workspace drops members outside it (members share the owner's workspace). */
@@ -137,7 +143,14 @@ export function addMember(ctx: RouteContext, lb: NetLbRow, instance: InstanceRow
   let member: NetLbMemberRow;
   if (existing) member = ctx.store.t.netLbMembers.update(existing.id, { state: "PENDING" });
   else {
-    const row: NetLbMember = { id: ctx.store.newId(), lbId: lb.id, instanceId: instance.id, state: "PENDING", workspaceId: lb.workspaceId, created: ctx.clock.iso() };
+    const row: NetLbMember = {
+      id: ctx.store.newId(),
+      lbId: lb.id,
+      instanceId: instance.id,
+      state: "PENDING",
+      workspaceId: lb.workspaceId,
+      created: ctx.clock.iso(),
+    };
     member = ctx.store.t.netLbMembers.insert(row);
   }
   startMemberWorkflow(ctx, lb, member, true);
@@ -154,5 +167,6 @@ export function removeMember(ctx: RouteContext, lb: NetLbRow, instanceId: string
 
 /** A deleted instance leaves every load balancer: the one place its memberships are removed. */
 onHook("instance.deleted", (services, event) => {
-  for (const m of services.store.t.netLbMembers.filter((m) => m.instanceId === event.instanceId)) services.store.t.netLbMembers.delete(m.id);
+  for (const m of services.store.t.netLbMembers.filter((m) => m.instanceId === event.instanceId))
+    services.store.t.netLbMembers.delete(m.id);
 });

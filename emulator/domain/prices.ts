@@ -42,7 +42,8 @@ export function estimate(services: Services, region: string, parts: EstimatePart
   if (!knownRegion(services, region)) throw fieldError("region", `unknown region ${region}`);
   const at = services.clock.now();
   const priced = parts.map((part, i) => {
-    if (part.type === "FLOATING_IP" && part.family === "IPv6" && part.ddos) throw fieldError(`parts[${i}].ddos`, "DDoS protection applies to IPv4 only");
+    if (part.type === "FLOATING_IP" && part.family === "IPv6" && part.ddos)
+      throw fieldError(`parts[${i}].ddos`, "DDoS protection applies to IPv4 only");
     const result = pricePart(services, region, part, at);
     if ("error" in result) throw fieldError(`parts[${i}]`, result.error);
     return result;

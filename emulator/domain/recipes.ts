@@ -21,8 +21,19 @@ import type { Row } from "../core/store";
 import { defineWorkflowEffect } from "../core/workflows";
 
 export const RECIPE_CATEGORIES = [
-  "DEFAULT", "GAMES", "SOFTWARE", "INFRASTRUCTURE", "AI", "MEDIA", "TOOLS", "DATABASES",
-  "MONITORING", "PRODUCTIVITY", "DEVOPS", "AUTOMATION", "NETWORK",
+  "DEFAULT",
+  "GAMES",
+  "SOFTWARE",
+  "INFRASTRUCTURE",
+  "AI",
+  "MEDIA",
+  "TOOLS",
+  "DATABASES",
+  "MONITORING",
+  "PRODUCTIVITY",
+  "DEVOPS",
+  "AUTOMATION",
+  "NETWORK",
 ] as const;
 export const FIELD_TYPES = ["TEXT", "PASSWORD", "NUMBER", "EMAIL", "BOOLEAN"] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
@@ -134,13 +145,27 @@ export function updateRecipe(services: Services, recipe: RecipeRow, input: Parti
 
 export function deleteRecipe(ctx: RouteContext, recipe: RecipeRow): AuditEntryView {
   ctx.store.t.recipes.delete(recipe.id);
-  return audit(ctx.services, { workspaceId: recipe.workspaceId, actorId: ctx.principal.user.id, action: "recipe.delete", target: { kind: "RECIPE", id: recipe.id } });
+  return audit(ctx.services, {
+    workspaceId: recipe.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "recipe.delete",
+    target: { kind: "RECIPE", id: recipe.id },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // install-recipe
 
-const BOOLEAN_WORDS = new Map<string, boolean>([["true", true], ["false", false], ["1", true], ["0", false], ["yes", true], ["no", false], ["on", true], ["off", false]]);
+const BOOLEAN_WORDS = new Map<string, boolean>([
+  ["true", true],
+  ["false", false],
+  ["1", true],
+  ["0", false],
+  ["yes", true],
+  ["no", false],
+  ["on", true],
+  ["off", false],
+]);
 
 /** One check per field type: the value as the script receives it, or why it is refused. */
 const FIELD_CHECKS: Record<FieldType, (value: unknown) => { value: string } | { error: string }> = {
@@ -161,7 +186,10 @@ const FIELD_CHECKS: Record<FieldType, (value: unknown) => { value: string } | { 
 const isBlank = (v: unknown) => v === undefined || v === null || v === "";
 
 /** Validates the supplied fields against the recipe; returns what may be recorded (passwords only as "set"). */
-function checkInstallFields(recipe: RecipeRow, supplied: Record<string, unknown>): { values: Record<string, string>; passwordsSet: string[] } {
+function checkInstallFields(
+  recipe: RecipeRow,
+  supplied: Record<string, unknown>,
+): { values: Record<string, string>; passwordsSet: string[] } {
   const known = new Map(recipe.fields.map((f) => [f.id, f]));
   for (const id of Object.keys(supplied)) {
     if (!known.has(id)) throw fieldError(`fields.${id}`, "the recipe has no field with this id");
@@ -186,7 +214,10 @@ function checkInstallFields(recipe: RecipeRow, supplied: Record<string, unknown>
 const RECIPE_INSTALL_FAILED = defineWorkflowEffect("recipe.install-failed", () => undefined);
 
 /** install-recipe: the instance must be online and AVAILABLE; PASSWORD values are recorded only as set. */
-export function installRecipe(ctx: RouteContext, input: { instance: string; recipe: string; fields: Record<string, unknown> }): WorkflowView {
+export function installRecipe(
+  ctx: RouteContext,
+  input: { instance: string; recipe: string; fields: Record<string, unknown> },
+): WorkflowView {
   const instance = ctx.store.t.instances.get(input.instance);
   if (!instance) throw notFound("Instance");
   ctx.access(instance.workspaceId, { ...RECIPE_WRITE, resource: { kind: "INSTANCE", id: instance.id } });
@@ -194,7 +225,9 @@ export function installRecipe(ctx: RouteContext, input: { instance: string; reci
   if (!recipe || (recipe.workspaceId !== null && recipe.workspaceId !== instance.workspaceId)) throw notFound("Recipe");
   const { values, passwordsSet } = checkInstallFields(recipe, input.fields);
   if (instance.state !== "AVAILABLE" || !instance.online) {
-    throw conflict(`Instance must be online and AVAILABLE to install a recipe (it is ${instance.state}, ${instance.online ? "online" : "offline"})`);
+    throw conflict(
+      `Instance must be online and AVAILABLE to install a recipe (it is ${instance.state}, ${instance.online ? "online" : "offline"})`,
+    );
   }
   const wf = ctx.startWorkflow({
     name: "install-recipe",
@@ -212,7 +245,13 @@ export function installRecipe(ctx: RouteContext, input: { instance: string; reci
 
 type SeedRecipe = Omit<RecipeRow, "id" | "seed" | "workspaceId" | "created" | "updated">;
 
-const field = (id: string, label: string, type: FieldType, required: boolean, description: string | null = null): RecipeField => ({ id, label, description, type, required });
+const field = (id: string, label: string, type: FieldType, required: boolean, description: string | null = null): RecipeField => ({
+  id,
+  label,
+  description,
+  type,
+  required,
+});
 const command = (path: string, ...args: string[]): RecipeCommand => ({ path, args });
 const v = (id: string) => `$${fieldVariable(id)}`;
 
@@ -229,7 +268,15 @@ export const SEED_RECIPES: SeedRecipe[] = [
       field("ENABLE_SSL", "Request a Let's Encrypt certificate", "BOOLEAN", false),
     ],
     commands: [
-      command("/opt/svc/recipes/wordpress/install.sh", "--title", v("SITE_TITLE"), "--admin-email", v("ADMIN_EMAIL"), "--admin-password", v("ADMIN_PASSWORD")),
+      command(
+        "/opt/svc/recipes/wordpress/install.sh",
+        "--title",
+        v("SITE_TITLE"),
+        "--admin-email",
+        v("ADMIN_EMAIL"),
+        "--admin-password",
+        v("ADMIN_PASSWORD"),
+      ),
       command("/opt/svc/recipes/wordpress/ssl.sh", "--enable", v("ENABLE_SSL"), "--email", v("ADMIN_EMAIL")),
     ],
   },
@@ -244,7 +291,19 @@ export const SEED_RECIPES: SeedRecipe[] = [
       field("RCON_PASSWORD", "RCON password", "PASSWORD", false, "Leave empty to disable RCON"),
       field("ONLINE_MODE", "Verify players with Mojang", "BOOLEAN", false),
     ],
-    commands: [command("/opt/svc/recipes/minecraft/install.sh", "--max-players", v("MAX_PLAYERS"), "--motd", v("MOTD"), "--rcon-password", v("RCON_PASSWORD"), "--online-mode", v("ONLINE_MODE"))],
+    commands: [
+      command(
+        "/opt/svc/recipes/minecraft/install.sh",
+        "--max-players",
+        v("MAX_PLAYERS"),
+        "--motd",
+        v("MOTD"),
+        "--rcon-password",
+        v("RCON_PASSWORD"),
+        "--online-mode",
+        v("ONLINE_MODE"),
+      ),
+    ],
   },
   {
     name: "PostgreSQL 16",
@@ -275,7 +334,10 @@ export const SEED_RECIPES: SeedRecipe[] = [
     category: "MONITORING",
     icon: null,
     description: "Real-time system monitoring; optionally connected to Netdata Cloud.",
-    fields: [field("CLAIM_TOKEN", "Netdata Cloud claim token", "PASSWORD", false), field("STABLE_CHANNEL", "Use the stable release channel", "BOOLEAN", true)],
+    fields: [
+      field("CLAIM_TOKEN", "Netdata Cloud claim token", "PASSWORD", false),
+      field("STABLE_CHANNEL", "Use the stable release channel", "BOOLEAN", true),
+    ],
     commands: [command("/opt/svc/recipes/netdata/install.sh", "--claim-token", v("CLAIM_TOKEN"), "--stable", v("STABLE_CHANNEL"))],
   },
 ];
@@ -283,6 +345,13 @@ export const SEED_RECIPES: SeedRecipe[] = [
 export function seedRecipes(services: Services, _catalog: SeedCatalog): void {
   const now = services.clock.iso();
   for (const r of SEED_RECIPES) {
-    services.store.t.recipes.insert({ id: services.store.newId(), seed: true, workspaceId: null, ...structuredClone(r), created: now, updated: now });
+    services.store.t.recipes.insert({
+      id: services.store.newId(),
+      seed: true,
+      workspaceId: null,
+      ...structuredClone(r),
+      created: now,
+      updated: now,
+    });
   }
 }

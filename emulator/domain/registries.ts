@@ -92,7 +92,11 @@ export function loadRegistry(services: Services, ws: WorkspaceRow, id: string): 
 }
 
 /** Validated against the live registry first; a credential for a host the workspace already has replaces it. */
-export function createRegistry(ctx: RouteContext, ws: WorkspaceRow, body: { registry: string; username: string; password: string }): RegistryRow {
+export function createRegistry(
+  ctx: RouteContext,
+  ws: WorkspaceRow,
+  body: { registry: string; username: string; password: string },
+): RegistryRow {
   const host = canonicalRegistryHost(body.registry);
   if (!host) throw fieldError("registry", "must be a registry host, URL or known alias");
   requireAccepted(ctx.services, host, body.username, body.password);
@@ -110,7 +114,12 @@ export function createRegistry(ctx: RouteContext, ws: WorkspaceRow, body: { regi
     created: now,
     updated: now,
   });
-  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "registry.create", target: { kind: "REGISTRY", id: row.id } });
+  audit(ctx.services, {
+    workspaceId: ws.id,
+    actorId: ctx.principal.user.id,
+    action: "registry.create",
+    target: { kind: "REGISTRY", id: row.id },
+  });
   return row;
 }
 
@@ -120,13 +129,23 @@ export function updateRegistry(ctx: RouteContext, row: RegistryRow, body: { user
   const password = body.password ?? decryptSecret(row.passwordEnc);
   requireAccepted(ctx.services, row.host, username, password);
   ctx.store.t.registries.update(row.id, { username, passwordEnc: encryptSecret(ctx.services, password), updated: ctx.clock.iso() });
-  audit(ctx.services, { workspaceId: row.workspaceId, actorId: ctx.principal.user.id, action: "registry.update", target: { kind: "REGISTRY", id: row.id } });
+  audit(ctx.services, {
+    workspaceId: row.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "registry.update",
+    target: { kind: "REGISTRY", id: row.id },
+  });
   return row;
 }
 
 export function deleteRegistry(ctx: RouteContext, row: RegistryRow): void {
   ctx.store.t.registries.delete(row.id);
-  audit(ctx.services, { workspaceId: row.workspaceId, actorId: ctx.principal.user.id, action: "registry.delete", target: { kind: "REGISTRY", id: row.id } });
+  audit(ctx.services, {
+    workspaceId: row.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "registry.delete",
+    target: { kind: "REGISTRY", id: row.id },
+  });
 }
 
 /** POST .../test: passes while the live registry still accepts the stored credentials, else 400 with the reason. */
@@ -136,7 +155,11 @@ export function testRegistry(services: Services, row: RegistryRow): void {
 }
 
 /** The stored credentials of a workspace for a host (for areas that pull images), password decrypted. */
-export function registryCredentialFor(services: Services, workspaceId: string, hostOrUrl: string): { username: string; password: string } | null {
+export function registryCredentialFor(
+  services: Services,
+  workspaceId: string,
+  hostOrUrl: string,
+): { username: string; password: string } | null {
   const host = canonicalRegistryHost(hostOrUrl);
   const row = host ? services.store.t.registries.find((r) => r.workspaceId === workspaceId && r.host === host) : undefined;
   return row ? { username: row.username, password: decryptSecret(row.passwordEnc) } : null;

@@ -99,7 +99,12 @@ export function createSnapshot(ctx: RouteContext, inst: InstanceRow, diskId: str
     state: "PENDING",
     created: clock.iso(),
   });
-  const wf = ctx.startWorkflow({ name: "create-snapshot", workspaceId: inst.workspaceId, resource: { kind: "snapshots", id: snap.id }, onComplete: SNAPSHOT_READY });
+  const wf = ctx.startWorkflow({
+    name: "create-snapshot",
+    workspaceId: inst.workspaceId,
+    resource: { kind: "snapshots", id: snap.id },
+    onComplete: SNAPSHOT_READY,
+  });
   return ctx.workflows.view(wf);
 }
 
@@ -117,6 +122,11 @@ export function restoreSnapshot(ctx: RouteContext, snap: SnapshotRow, restart: b
 export function deleteSnapshot(ctx: RouteContext, snap: SnapshotRow): WorkflowView {
   if (snap.state === "PENDING" || snap.state === "DELETING") throw conflict(`Snapshot is ${snap.state}`);
   ctx.store.t.snapshots.update(snap.id, { state: "DELETING" });
-  const wf = ctx.startWorkflow({ name: "delete-snapshot", workspaceId: snap.workspaceId, resource: { kind: "snapshots", id: snap.id }, onComplete: SNAPSHOT_DELETED });
+  const wf = ctx.startWorkflow({
+    name: "delete-snapshot",
+    workspaceId: snap.workspaceId,
+    resource: { kind: "snapshots", id: snap.id },
+    onComplete: SNAPSHOT_DELETED,
+  });
   return ctx.workflows.view(wf);
 }

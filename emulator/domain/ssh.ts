@@ -116,7 +116,12 @@ export function createKey(ctx: RouteContext, ws: WorkspaceRow, body: { name: str
     userId: ctx.principal.user.id,
     created: ctx.clock.iso(),
   });
-  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "ssh_key.create", target: { kind: "SSH_KEY", id: row.id } });
+  audit(ctx.services, {
+    workspaceId: ws.id,
+    actorId: ctx.principal.user.id,
+    action: "ssh_key.create",
+    target: { kind: "SSH_KEY", id: row.id },
+  });
   return row;
 }
 
@@ -129,5 +134,10 @@ export function loadKey(ctx: RouteContext, id: string, need: "READ" | "WRITE"): 
 
 export function deleteKey(ctx: RouteContext, key: SshKeyRow): void {
   ctx.store.t.sshKeys.delete(key.id);
-  audit(ctx.services, { workspaceId: key.workspaceId, actorId: ctx.principal.user.id, action: "ssh_key.delete", target: { kind: "SSH_KEY", id: key.id } });
+  audit(ctx.services, {
+    workspaceId: key.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "ssh_key.delete",
+    target: { kind: "SSH_KEY", id: key.id },
+  });
 }

@@ -173,7 +173,11 @@ function resourceSubject(services: Services, workspaceId: string, id: string): "
 }
 
 /** An API token of a user (the route checked the session and whose tokens the path names). */
-export function createUserToken(ctx: RouteContext, user: UserRow, body: { name: string; expires: string; grants: Grants }): { row: TokenRow; code: string } {
+export function createUserToken(
+  ctx: RouteContext,
+  user: UserRow,
+  body: { name: string; expires: string; grants: Grants },
+): { row: TokenRow; code: string } {
   const expires = checkExpiry(ctx.services, body.expires);
   const { row, code } = issueToken(ctx.services, {
     name: body.name,
@@ -219,7 +223,12 @@ export function createWorkspaceToken(
     createdById: ctx.principal.user.id,
     expires,
   });
-  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "token.create", target: { kind: "TOKEN", id: row.id } });
+  audit(ctx.services, {
+    workspaceId: ws.id,
+    actorId: ctx.principal.user.id,
+    action: "token.create",
+    target: { kind: "TOKEN", id: row.id },
+  });
   return { row, code };
 }
 
@@ -234,13 +243,21 @@ export function loadVisibleToken(ctx: RouteContext, id: string, mode: "read" | "
     if (ctx.principal.token.subject !== "USER" || token.userId !== ctx.principal.user.id) throw notFound("Token");
     return token;
   }
-  ctx.access(token.workspaceId!, mode === "read" ? { role: "EDITOR", grant: ["WORKSPACE", "READ"] } : { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] });
+  ctx.access(
+    token.workspaceId!,
+    mode === "read" ? { role: "EDITOR", grant: ["WORKSPACE", "READ"] } : { role: "ADMINISTRATOR", grant: ["WORKSPACE", "WRITE"] },
+  );
   return token;
 }
 
 export function deleteToken(ctx: RouteContext, token: TokenRow): void {
   ctx.store.t.tokens.delete(token.id);
-  audit(ctx.services, { workspaceId: token.workspaceId, actorId: ctx.principal.user.id, action: "token.delete", target: { kind: "TOKEN", id: token.id } });
+  audit(ctx.services, {
+    workspaceId: token.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "token.delete",
+    target: { kind: "TOKEN", id: token.id },
+  });
 }
 
 /** POST /v1/tokens/refresh: SESSION tokens only, and only in the last 6 hours of their lifetime. */

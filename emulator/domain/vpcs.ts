@@ -81,7 +81,8 @@ export function loadVpc(ctx: RouteContext, id: string, need: AccessNeed): VpcRow
 }
 
 export const membersOfVpc = (services: Services, vpcId: string) => services.store.t.vpcMembers.filter((m) => m.vpcId === vpcId);
-const findMember = (services: Services, vpcId: string, instanceId: string) => services.store.t.vpcMembers.find((m) => m.vpcId === vpcId && m.instanceId === instanceId);
+const findMember = (services: Services, vpcId: string, instanceId: string) =>
+  services.store.t.vpcMembers.find((m) => m.vpcId === vpcId && m.instanceId === instanceId);
 
 /** RFC 1918 range, normalised to its network address (10.1.2.3/16 -> 10.1.0.0/16). */
 function normaliseRange(text: string): string {
@@ -123,7 +124,10 @@ export function createVpc(ctx: RouteContext, workspaceId: string, input: { name:
 }
 
 export function updateVpc(ctx: RouteContext, vpc: VpcRow, changes: { name?: string; description?: string }): VpcRow {
-  return ctx.store.t.vpcs.update(vpc.id, { ...(changes.name !== undefined && { name: changes.name }), ...(changes.description !== undefined && { description: changes.description }) });
+  return ctx.store.t.vpcs.update(vpc.id, {
+    ...(changes.name !== undefined && { name: changes.name }),
+    ...(changes.description !== undefined && { description: changes.description }),
+  });
 }
 
 export function deleteVpc(ctx: RouteContext, vpc: VpcRow): AuditEntryView {
@@ -131,22 +135,42 @@ export function deleteVpc(ctx: RouteContext, vpc: VpcRow): AuditEntryView {
   // Part 1 "Errors": an attached VPC blocks deletion with 400.
   if (attached) throw badRequest(`VPC ${vpc.name} still has ${attached} attached instance(s); detach them first`);
   ctx.store.t.vpcs.delete(vpc.id);
-  return audit(ctx.services, { workspaceId: vpc.workspaceId, actorId: ctx.principal.user.id, action: "vpc.delete", target: { kind: "VPC", id: vpc.id } });
+  return audit(ctx.services, {
+    workspaceId: vpc.workspaceId,
+    actorId: ctx.principal.user.id,
+    action: "vpc.delete",
+    target: { kind: "VPC", id: vpc.id },
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
 // Memberships
 
 function attachAudit(ctx: RouteContext, action: string, instance: InstanceRow, vpc: VpcRow): AuditEntryView {
-  return audit(ctx.services, { workspaceId: vpc.workspaceId, actorId: ctx.principal.user.id, action, target: { kind: "INSTANCE", id: instance.id } });
+  return audit(ctx.services, {
+    workspaceId: vpc.workspaceId,
+    actorId: ctx.principal.user.id,
+    action,
+    target: { kind: "INSTANCE", id: instance.id },
+  });
 }
 
 export function attachVpc(ctx: RouteContext, instance: InstanceRow, vpc: VpcRow): AuditEntryView {
   if (vpc.workspaceId !== instance.workspaceId) throw fieldError("vpc", "must be in the instance's workspace");
   if (findMember(ctx.services, vpc.id, instance.id)) throw conflict(`Instance ${instance.name} is already attached to VPC ${vpc.name}`);
-  const ip = allocateInRange(vpc.range, membersOfVpc(ctx.services, vpc.id).map((m) => m.ip));
+  const ip = allocateInRange(
+    vpc.range,
+    membersOfVpc(ctx.services, vpc.id).map((m) => m.ip),
+  );
   if (!ip) throw conflict(`VPC ${vpc.name} has no free address left in ${vpc.range}`);
-  const member: VpcMember = { id: ctx.store.newId(), vpcId: vpc.id, instanceId: instance.id, ip, created: ctx.clock.iso(), workspaceId: vpc.workspaceId };
+  const member: VpcMember = {
+    id: ctx.store.newId(),
+    vpcId: vpc.id,
+    instanceId: instance.id,
+    ip,
+    created: ctx.clock.iso(),
+    workspaceId: vpc.workspaceId,
+  };
   ctx.store.t.vpcMembers.insert(member);
   return attachAudit(ctx, "vpc.attach", instance, vpc);
 }
@@ -159,7 +183,12 @@ export function detachVpc(ctx: RouteContext, instance: InstanceRow, vpc: VpcRow)
 }
 
 /** The VPCs a new instance joins, each with the private address it will get (checked before anything is written). */
-export function planMemberships(ctx: RouteContext, workspaceId: string, vpcIds: string[], visible: (vpc: VpcRow | undefined) => VpcRow): Array<{ vpc: VpcRow; ip: string }> {
+export function planMemberships(
+  ctx: RouteContext,
+  workspaceId: string,
+  vpcIds: string[],
+  visible: (vpc: VpcRow | undefined) => VpcRow,
+): Array<{ vpc: VpcRow; ip: string }> {
   return vpcIds.map((id) => {
     const vpc = visible(ctx.store.t.vpcs.get(id));
     const taken = membersOfVpc(ctx.services, vpc.id).map((m) => m.ip);

@@ -181,7 +181,14 @@ export const grantView = (g: WalletGrantRow) => ({
   payment_ref: g.paymentRef,
 });
 
-export const movementView = (m: WalletMovementRow) => ({ id: m.id, type: m.type, amount: m.amount, memo: m.memo, reference: m.reference, created_at: iso(m.createdAt) });
+export const movementView = (m: WalletMovementRow) => ({
+  id: m.id,
+  type: m.type,
+  amount: m.amount,
+  memo: m.memo,
+  reference: m.reference,
+  created_at: iso(m.createdAt),
+});
 
 // ---------------------------------------------------------------------------------------------
 // Bookkeeping and operator writes
@@ -189,21 +196,57 @@ export const movementView = (m: WalletMovementRow) => ({ id: m.id, type: m.type,
 
 const nextMovementSeq = (services: Services): number => services.store.t.walletMovements.count() + 1;
 
-export function addGrant(services: Services, g: Omit<WalletGrantRow, "id" | "effectiveAt">, movement: { type: MovementType; memo: string | null; reference: string | null }): WalletGrantRow {
+export function addGrant(
+  services: Services,
+  g: Omit<WalletGrantRow, "id" | "effectiveAt">,
+  movement: { type: MovementType; memo: string | null; reference: string | null },
+): WalletGrantRow {
   const { store, clock } = services;
   const now = clock.now();
   const grant = store.t.walletGrants.insert({ id: store.newId(), ...g, effectiveAt: now });
-  store.t.walletMovements.insert({ id: store.newId(), userId: g.userId, type: movement.type, amount: g.amount, memo: movement.memo, reference: movement.reference, createdAt: now, seq: nextMovementSeq(services), grantId: grant.id });
+  store.t.walletMovements.insert({
+    id: store.newId(),
+    userId: g.userId,
+    type: movement.type,
+    amount: g.amount,
+    memo: movement.memo,
+    reference: movement.reference,
+    createdAt: now,
+    seq: nextMovementSeq(services),
+    grantId: grant.id,
+  });
   return grant;
 }
 
-function addDebit(services: Services, userId: string, type: MovementType, amount: number, memo: string | null, reference: string | null): void {
+function addDebit(
+  services: Services,
+  userId: string,
+  type: MovementType,
+  amount: number,
+  memo: string | null,
+  reference: string | null,
+): void {
   const { store, clock } = services;
-  store.t.walletMovements.insert({ id: store.newId(), userId, type, amount: -amount, memo, reference, createdAt: clock.now(), seq: nextMovementSeq(services), grantId: null });
+  store.t.walletMovements.insert({
+    id: store.newId(),
+    userId,
+    type,
+    amount: -amount,
+    memo,
+    reference,
+    createdAt: clock.now(),
+    seq: nextMovementSeq(services),
+    grantId: null,
+  });
 }
 
 /** The same payment_ref twice: the second call is a no-op returning the first grant (200, not 201). */
-export function topup(services: Services, userId: string, amount: number, paymentRef: string | undefined): { grant: WalletGrantRow; created: boolean } {
+export function topup(
+  services: Services,
+  userId: string,
+  amount: number,
+  paymentRef: string | undefined,
+): { grant: WalletGrantRow; created: boolean } {
   if (paymentRef !== undefined) {
     const existing = services.store.t.walletGrants.find((g) => g.paymentRef === paymentRef);
     if (existing && existing.userId !== userId) throw conflict("payment_ref was already used for another wallet");
@@ -220,7 +263,11 @@ export function topup(services: Services, userId: string, amount: number, paymen
 /** A positive adjustment is a grant; a negative one a debit. */
 export function adjust(services: Services, userId: string, amount: number, memo: string | null): void {
   if (amount > 0) {
-    addGrant(services, { userId, type: "adjustment", amount, expiresAt: null, code: null, paymentRef: null }, { type: "ADJUSTMENT", memo, reference: null });
+    addGrant(
+      services,
+      { userId, type: "adjustment", amount, expiresAt: null, code: null, paymentRef: null },
+      { type: "ADJUSTMENT", memo, reference: null },
+    );
   } else {
     addDebit(services, userId, "ADJUSTMENT", -amount, memo, null);
   }
@@ -231,7 +278,13 @@ export function refund(services: Services, userId: string, amount: number, memo:
 }
 
 /** Coupon credit granted directly by an operator (no coupon row): expires after expiry_days. */
-export function grantCouponCredit(services: Services, userId: string, amount: number, code: string | null, expiryDays: number): WalletGrantRow {
+export function grantCouponCredit(
+  services: Services,
+  userId: string,
+  amount: number,
+  code: string | null,
+  expiryDays: number,
+): WalletGrantRow {
   return addGrant(
     services,
     { userId, type: "coupon", amount, expiresAt: services.clock.now() + expiryDays * DAY_MS, code, paymentRef: null },
@@ -241,16 +294,24 @@ export function grantCouponCredit(services: Services, userId: string, amount: nu
 
 /** Grants in the order they took effect. */
 export function grantsOf(services: Services, userId: string): WalletGrantRow[] {
-  return services.store.t.walletGrants.filter((g) => g.userId === userId).sort((a, b) => a.effectiveAt - b.effectiveAt || (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  return services.store.t.walletGrants
+    .filter((g) => g.userId === userId)
+    .sort((a, b) => a.effectiveAt - b.effectiveAt || (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
 }
 
 /** The wallet by segment of `window` (HOUR, DAY, WEEK, MONTH; case-insensitive, default DAY) from `from` to `to`. */
 export function walletHistory(services: Services, userId: string, w: UsageWindow, window: string) {
   const step = WINDOW_STEPS[window.toUpperCase()];
-  if (!step) throw badRequest(`Invalid query: window must be one of ${Object.keys(WINDOW_STEPS).join(", ")}`, [{ field: "window", message: "unknown window" }]);
+  if (!step)
+    throw badRequest(`Invalid query: window must be one of ${Object.keys(WINDOW_STEPS).join(", ")}`, [
+      { field: "window", message: "unknown window" },
+    ]);
   const bounds = [w.from];
   while (bounds[bounds.length - 1] < w.to) {
-    if (bounds.length > MAX_SEGMENTS) throw badRequest(`Invalid query: more than ${MAX_SEGMENTS} segments; use a larger window`, [{ field: "window", message: "too many segments" }]);
+    if (bounds.length > MAX_SEGMENTS)
+      throw badRequest(`Invalid query: more than ${MAX_SEGMENTS} segments; use a larger window`, [
+        { field: "window", message: "too many segments" },
+      ]);
     bounds.push(Math.min(step(bounds[bounds.length - 1]), w.to));
   }
   const ends = bounds.slice(1);
@@ -274,7 +335,15 @@ const WINDOW_STEPS: Record<string, (t: number) => number> = {
   WEEK: (t) => t + 7 * DAY_MS,
   MONTH: (t) => {
     const d = new Date(t);
-    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds());
+    return Date.UTC(
+      d.getUTCFullYear(),
+      d.getUTCMonth() + 1,
+      d.getUTCDate(),
+      d.getUTCHours(),
+      d.getUTCMinutes(),
+      d.getUTCSeconds(),
+      d.getUTCMilliseconds(),
+    );
   },
 };
 const MAX_SEGMENTS = 1000;

@@ -153,14 +153,20 @@ function membersWithoutMfa(services: Services, workspaceId: string): UserRow[] {
 }
 
 /** PATCH: the role it needs depends on what it changes; mfa_required waits for every member's 2FA. */
-export function updateWorkspace(ctx: RouteContext, ws: WorkspaceRow, body: { name?: string; mfa_required?: boolean; disable_ssh_password?: boolean }): WorkspaceRow {
+export function updateWorkspace(
+  ctx: RouteContext,
+  ws: WorkspaceRow,
+  body: { name?: string; mfa_required?: boolean; disable_ssh_password?: boolean },
+): WorkspaceRow {
   // name and mfa_required need OWNER (spec); disable_ssh_password is an ADMINISTRATOR setting (choice).
   const ownerOnly = body.name !== undefined || body.mfa_required !== undefined;
   ctx.access(ws.id, { grant: ["WORKSPACE", "WRITE"], role: ownerOnly ? "OWNER" : "ADMINISTRATOR" });
   if (body.mfa_required === true && !ws.mfaRequired) {
     const missing = membersWithoutMfa(ctx.services, ws.id);
     if (missing.length) {
-      throw conflict(`mfa_required can only be enabled when every member has two-factor authentication active; ${missing.length} member(s) do not`);
+      throw conflict(
+        `mfa_required can only be enabled when every member has two-factor authentication active; ${missing.length} member(s) do not`,
+      );
     }
   }
   ctx.store.t.workspaces.update(ws.id, {
@@ -168,6 +174,11 @@ export function updateWorkspace(ctx: RouteContext, ws: WorkspaceRow, body: { nam
     ...(body.mfa_required !== undefined ? { mfaRequired: body.mfa_required } : {}),
     ...(body.disable_ssh_password !== undefined ? { disableSshPassword: body.disable_ssh_password } : {}),
   });
-  audit(ctx.services, { workspaceId: ws.id, actorId: ctx.principal.user.id, action: "workspace.update", target: { kind: "WORKSPACE", id: ws.id } });
+  audit(ctx.services, {
+    workspaceId: ws.id,
+    actorId: ctx.principal.user.id,
+    action: "workspace.update",
+    target: { kind: "WORKSPACE", id: ws.id },
+  });
   return ws;
 }

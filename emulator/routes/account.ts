@@ -54,7 +54,8 @@ const RegisterBody = z.object({
  * present must be exactly one of the documented sets, else 400 naming the sets.
  */
 function pickFieldSet<K extends string>(body: unknown, sets: Record<K, string[]>, describe: string): K {
-  const present = body && typeof body === "object" ? Object.keys(body as object).filter((k) => (body as Record<string, unknown>)[k] !== undefined) : [];
+  const present =
+    body && typeof body === "object" ? Object.keys(body as object).filter((k) => (body as Record<string, unknown>)[k] !== undefined) : [];
   const known = new Set(Object.values<string[]>(sets).flat());
   const sent = present.filter((k) => known.has(k)).sort();
   for (const [name, fields] of Object.entries<string[]>(sets)) {
@@ -73,7 +74,11 @@ function ownAccount(ctx: RouteContext): UserRow {
 // Lifecycle endpoints (no bearer token).
 
 function resetPassword(ctx: RouteContext): Reply {
-  const step = pickFieldSet(ctx.body, { request: ["email"], complete: ["code", "password"] }, "email (step 1), or code and password (step 2)");
+  const step = pickFieldSet(
+    ctx.body,
+    { request: ["email"], complete: ["code", "password"] },
+    "email (step 1), or code and password (step 2)",
+  );
   if (step === "request") requestPasswordReset(ctx.services, parseWith(z.object({ email }), ctx.body).email);
   else {
     const body = parseWith(z.object({ code: requiredString, password: newPassword }), ctx.body);

@@ -36,7 +36,10 @@ const zTemplateEnv = z.object({
 });
 
 const zTemplatePort = z.object({
-  name: z.string().max(32).regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "must be a lowercase slug (letters, digits, - and _)"),
+  name: z
+    .string()
+    .max(32)
+    .regex(/^[a-z0-9]+(?:[-_][a-z0-9]+)*$/, "must be a lowercase slug (letters, digits, - and _)"),
   description: z.string().max(1000).default(""),
   container_port: zPortNumber,
   protocol: zProtocol.default("TCP"),
@@ -89,7 +92,12 @@ function listTemplates(ctx: RouteContext) {
       contains(t.image, q.image) &&
       (!category || t.category === category),
   );
-  return ok(paginate(rows, q, templateSummary, { id: (t) => t.id, sortable: { name: (t) => t.name.toLowerCase(), created: (t) => t.created, category: (t) => t.category } }));
+  return ok(
+    paginate(rows, q, templateSummary, {
+      id: (t) => t.id,
+      sortable: { name: (t) => t.name.toLowerCase(), created: (t) => t.created, category: (t) => t.category },
+    }),
+  );
 }
 
 function createTemplateHandler(ctx: RouteContext) {
@@ -119,7 +127,11 @@ export const appTemplatesDomain: Domain = {
   routes: [
     { method: "GET", path: "/v1/app-templates", handler: listTemplates },
     { method: "POST", path: "/v1/app-templates", handler: createTemplateHandler },
-    { method: "GET", path: "/v1/app-templates/:id", handler: (ctx) => ok(templateDetail(loadTemplate(ctx.services, pathId(ctx.params.id, "id")))) },
+    {
+      method: "GET",
+      path: "/v1/app-templates/:id",
+      handler: (ctx) => ok(templateDetail(loadTemplate(ctx.services, pathId(ctx.params.id, "id")))),
+    },
     { method: "PATCH", path: "/v1/app-templates/:id", handler: patchTemplate },
     { method: "DELETE", path: "/v1/app-templates/:id", handler: deleteTemplateHandler },
   ],

@@ -13,7 +13,18 @@ import { accepted, created, ok, type RouteContext } from "../core/router";
 import { contains, parseWith, pathId, queryIds, queryInt, queryList, zStringId } from "../core/validation";
 import { RESOURCE_STATES } from "../model";
 import { zEnvKey, zImageRef, zMount, zPortNumber, zProtocol } from "../domain/appTemplates";
-import { appView, containerAction, createApp, deleteApp, loadApp, loadAppInstance, metricsSeries, patchApp, APP_READ, type AppRow } from "../domain/apps";
+import {
+  appView,
+  containerAction,
+  createApp,
+  deleteApp,
+  loadApp,
+  loadAppInstance,
+  metricsSeries,
+  patchApp,
+  APP_READ,
+  type AppRow,
+} from "../domain/apps";
 import { deployFromTemplate } from "../domain/appFromTemplate";
 
 // ---------------------------------------------------------------------------------------------
@@ -29,7 +40,10 @@ const zPortMapping = z.object({
 const zDomain = z
   .string()
   .max(253)
-  .regex(/^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/, "must be a domain name such as app.example.com");
+  .regex(
+    /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/,
+    "must be a domain name such as app.example.com",
+  );
 
 /** App names: not constrained by the spec beyond uniqueness; chosen 1 to 64 characters. */
 const zAppName = z.string().trim().min(1).max(64);
@@ -71,7 +85,8 @@ const app = (ctx: RouteContext, write: boolean) => loadApp(ctx, pathId(ctx.param
 function stateFilter(value: unknown): Set<string> {
   const states = queryList(value);
   for (const s of states) {
-    if (!(RESOURCE_STATES as readonly string[]).includes(s)) throw badRequest(`Invalid query: state must be one of ${RESOURCE_STATES.join(", ")}`, [{ field: "state", message: "unknown state" }]);
+    if (!(RESOURCE_STATES as readonly string[]).includes(s))
+      throw badRequest(`Invalid query: state must be one of ${RESOURCE_STATES.join(", ")}`, [{ field: "state", message: "unknown state" }]);
   }
   return new Set(states);
 }
@@ -100,12 +115,20 @@ function listApps(ctx: RouteContext, rows: AppRow[], allowInstanceFilter: boolea
 function listWorkspaceApps(ctx: RouteContext) {
   const wid = pathId(ctx.params.wid, "wid");
   ctx.access(wid, APP_READ);
-  return listApps(ctx, ctx.store.t.apps.filter((a) => a.workspaceId === wid), true);
+  return listApps(
+    ctx,
+    ctx.store.t.apps.filter((a) => a.workspaceId === wid),
+    true,
+  );
 }
 
 function listInstanceApps(ctx: RouteContext) {
   const instance = instanceOf(ctx, false);
-  return listApps(ctx, ctx.store.t.apps.filter((a) => a.instanceId === instance.id), false);
+  return listApps(
+    ctx,
+    ctx.store.t.apps.filter((a) => a.instanceId === instance.id),
+    false,
+  );
 }
 
 /** AppMetrics: start, end (Unix seconds) and step (seconds, minimum 15), all required. */
@@ -124,10 +147,15 @@ function appMetrics(ctx: RouteContext) {
   const start = requiredInt(ctx.query.start, "start");
   const end = requiredInt(ctx.query.end, "end");
   const step = requiredInt(ctx.query.step, "step");
-  if (step < MIN_STEP) throw badRequest(`Invalid query: step must be at least ${MIN_STEP} seconds`, [{ field: "step", message: `must be at least ${MIN_STEP}` }]);
+  if (step < MIN_STEP)
+    throw badRequest(`Invalid query: step must be at least ${MIN_STEP} seconds`, [
+      { field: "step", message: `must be at least ${MIN_STEP}` },
+    ]);
   if (end < start) throw badRequest("Invalid query: end must not be before start", [{ field: "end", message: "must not be before start" }]);
   if (Math.floor((end - start) / step) + 1 > MAX_POINTS) {
-    throw badRequest(`Invalid query: at most ${MAX_POINTS} points per series; raise step or narrow the range`, [{ field: "step", message: "too many points" }]);
+    throw badRequest(`Invalid query: at most ${MAX_POINTS} points per series; raise step or narrow the range`, [
+      { field: "step", message: "too many points" },
+    ]);
   }
   return ok({ start, end, step, ...metricsSeries(ctx.services, app, start, end, step) });
 }

@@ -13,7 +13,18 @@ import { parseWith, pathId } from "../core/validation";
 import type { RateType, UserRow, WorkspaceRow } from "../model";
 import type { EstimatePart } from "../pricing";
 import { billedResourceUsage, iso, userUsage, workspaceUsage, type UsageWindow } from "../domain/billingUsage";
-import { adjust, grantCouponCredit, grantsOf, grantView, MAX_AMOUNT, movementView, refund, topup, walletHistory, walletView } from "../domain/wallet";
+import {
+  adjust,
+  grantCouponCredit,
+  grantsOf,
+  grantView,
+  MAX_AMOUNT,
+  movementView,
+  refund,
+  topup,
+  walletHistory,
+  walletView,
+} from "../domain/wallet";
 import { couponView, createCoupon, deleteCoupon, loadCoupon, redeemCoupon, type CouponRow } from "../domain/coupons";
 import { createPrice, currentPrices, estimate, pricesOfType, rateView, RATE_TYPES } from "../domain/prices";
 
@@ -26,7 +37,10 @@ const zMemo = z.string().max(500);
 const zReference = z.string().min(1).max(128);
 const zExpiryDays = z.number().int().min(1).max(3650);
 const COUPON_CODE = /^[A-Za-z0-9][A-Za-z0-9-]{2,31}$/;
-const zCouponCode = z.string().regex(COUPON_CODE, "must be 3 to 32 letters, digits or '-'").transform((c) => c.toUpperCase());
+const zCouponCode = z
+  .string()
+  .regex(COUPON_CODE, "must be 3 to 32 letters, digits or '-'")
+  .transform((c) => c.toUpperCase());
 const zFlag = z.string().regex(/^[A-Z][A-Z0-9_]{0,31}$/, "must be an uppercase workspace flag such as BETA_ACCESS");
 
 const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}/;
@@ -35,8 +49,10 @@ const ISO_PREFIX = /^\d{4}-\d{2}-\d{2}/;
 function queryInstant(ctx: RouteContext, name: string): number {
   const raw = ctx.query[name];
   const at = typeof raw === "string" && ISO_PREFIX.test(raw) ? Date.parse(raw) : NaN;
-  if (raw === undefined || raw === "") throw badRequest(`Invalid query: ${name} is required`, [{ field: name, message: "required (ISO 8601)" }]);
-  if (Number.isNaN(at)) throw badRequest(`Invalid query: ${name} must be an ISO 8601 timestamp`, [{ field: name, message: "must be an ISO 8601 timestamp" }]);
+  if (raw === undefined || raw === "")
+    throw badRequest(`Invalid query: ${name} is required`, [{ field: name, message: "required (ISO 8601)" }]);
+  if (Number.isNaN(at))
+    throw badRequest(`Invalid query: ${name} must be an ISO 8601 timestamp`, [{ field: name, message: "must be an ISO 8601 timestamp" }]);
   return at;
 }
 
@@ -52,7 +68,12 @@ const windowEcho = (w: UsageWindow) => ({ from: iso(w.from), to: iso(w.to) });
 
 const TopupBody = z.object({ amount: zAmount, payment_ref: zReference.optional() });
 const AdjustBody = z.object({
-  amount: z.number().int().min(-MAX_AMOUNT).max(MAX_AMOUNT).refine((n) => n !== 0, "must not be zero"),
+  amount: z
+    .number()
+    .int()
+    .min(-MAX_AMOUNT)
+    .max(MAX_AMOUNT)
+    .refine((n) => n !== 0, "must not be zero"),
   memo: zMemo.optional(),
 });
 const RefundBody = z.object({ amount: zAmount, reference: zReference.optional(), memo: zMemo.optional() });
@@ -69,7 +90,12 @@ const RedeemBody = z.object({ code: z.string().min(1).max(64) });
 
 const zCount = z.number().int().min(1);
 const EstimatePartBody = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("CPU"), cpu: zCount.max(4096), service_group: z.string().min(1).optional(), cpu_model: z.string().min(1).optional() }),
+  z.object({
+    type: z.literal("CPU"),
+    cpu: zCount.max(4096),
+    service_group: z.string().min(1).optional(),
+    cpu_model: z.string().min(1).optional(),
+  }),
   z.object({ type: z.literal("MEMORY"), memory_bytes: zCount }),
   z.object({ type: z.literal("STORAGE"), storage_bytes: zCount, storage_backing: z.string().min(1).optional() }),
   z.object({ type: z.literal("BANDWIDTH"), direction: z.enum(["UPLOAD", "DOWNLOAD"]), speed_bytes_sec: zCount }),
@@ -90,7 +116,12 @@ const PriceCommon = {
 };
 /** POST /v1/prices body ("not shown", chosen): the rate view's selector fields for the type. */
 const PriceBody = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("CPU"), ...PriceCommon, service_group: zSelector.nullable().optional(), cpu_model: zSelector.nullable().optional() }),
+  z.object({
+    type: z.literal("CPU"),
+    ...PriceCommon,
+    service_group: zSelector.nullable().optional(),
+    cpu_model: zSelector.nullable().optional(),
+  }),
   z.object({ type: z.literal("MEMORY"), ...PriceCommon }),
   z.object({ type: z.literal("STORAGE"), ...PriceCommon, storage_backing: zSelector.nullable().optional() }),
   z.object({ type: z.literal("BANDWIDTH"), ...PriceCommon, direction: z.enum(["UPLOAD", "DOWNLOAD"]) }),
@@ -200,7 +231,17 @@ export const billingDomain: Domain = {
       handler: (ctx) => {
         const user = readWallet(ctx);
         const rows = ctx.store.t.walletMovements.filter((m) => m.userId === user.id);
-        return ok(paginate(rows, ctx.query, movementView, { id: (m) => m.id, sortable: { created_at: (m) => BigInt(m.createdAt) * 1_000_000_000n + BigInt(m.seq), amount: (m) => m.amount, type: (m) => m.type }, defaultSort: { field: "created_at", dir: "desc" } }));
+        return ok(
+          paginate(rows, ctx.query, movementView, {
+            id: (m) => m.id,
+            sortable: {
+              created_at: (m) => BigInt(m.createdAt) * 1_000_000_000n + BigInt(m.seq),
+              amount: (m) => m.amount,
+              type: (m) => m.type,
+            },
+            defaultSort: { field: "created_at", dir: "desc" },
+          }),
+        );
       },
     },
     {
@@ -258,7 +299,13 @@ export const billingDomain: Domain = {
       handler: (ctx) => {
         ctx.requireStaff();
         const rows = ctx.store.t.coupons.all();
-        return ok(paginate(rows, ctx.query, couponView, { id: (c) => c.id, sortable: { created_at: (c) => c.created, code: (c) => c.code, amount: (c) => c.amount }, defaultSort: { field: "created_at", dir: "desc" } }));
+        return ok(
+          paginate(rows, ctx.query, couponView, {
+            id: (c) => c.id,
+            sortable: { created_at: (c) => c.created, code: (c) => c.code, amount: (c) => c.amount },
+            defaultSort: { field: "created_at", dir: "desc" },
+          }),
+        );
       },
     },
     {
@@ -300,7 +347,8 @@ export const billingDomain: Domain = {
       handler: (ctx) => {
         ctx.requireStaff();
         const type = ctx.params.type as RateType;
-        if (!RATE_TYPES.includes(type)) throw badRequest(`Invalid path: type must be one of ${RATE_TYPES.join(", ")}`, [{ field: "type", message: "unknown rate type" }]);
+        if (!RATE_TYPES.includes(type))
+          throw badRequest(`Invalid path: type must be one of ${RATE_TYPES.join(", ")}`, [{ field: "type", message: "unknown rate type" }]);
         return ok(pricesOfType(ctx.services, type).map(rateView));
       },
     },

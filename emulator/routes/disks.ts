@@ -12,7 +12,19 @@ import { contains, parseWith, pathId, queryBool, queryEnumList, queryIds, zId, z
 import { workflowWithResource } from "../core/choices";
 import type { AccessNeed } from "../core/auth";
 import { RESOURCE_STATES, type DiskRow } from "../model";
-import { attachDisk, createDisk, deleteDisk, detachDisk, diskView, loadDisk, renameDisk, resizeDisk, DISK_BACKENDS, DISK_READ, DISK_WRITE } from "../domain/disks";
+import {
+  attachDisk,
+  createDisk,
+  deleteDisk,
+  detachDisk,
+  diskView,
+  loadDisk,
+  renameDisk,
+  resizeDisk,
+  DISK_BACKENDS,
+  DISK_READ,
+  DISK_WRITE,
+} from "../domain/disks";
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -83,7 +95,10 @@ export const disksDomain: Domain = {
       handler: (ctx) => {
         const wid = pathId(ctx.params.wid, "wid");
         ctx.access(wid, DISK_READ);
-        return listDisks(ctx, ctx.store.t.disks.filter((d) => d.workspaceId === wid));
+        return listDisks(
+          ctx,
+          ctx.store.t.disks.filter((d) => d.workspaceId === wid),
+        );
       },
     },
     {

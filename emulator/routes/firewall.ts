@@ -15,7 +15,19 @@ import { parseWith, pathId, queryEnum, zInt } from "../core/validation";
 import { workflowData, workflowWithResource } from "../core/choices";
 import { parseCidr } from "../network";
 import { loadInstance } from "../domain/instances";
-import { createRule, deleteRule, firewallRuleView, loadRule, ACTIONS, FIREWALL_READ, FIREWALL_WRITE, PROTOCOLS, TYPES, type FirewallRuleRow, type RuleRequest } from "../domain/firewall";
+import {
+  createRule,
+  deleteRule,
+  firewallRuleView,
+  loadRule,
+  ACTIONS,
+  FIREWALL_READ,
+  FIREWALL_WRITE,
+  PROTOCOLS,
+  TYPES,
+  type FirewallRuleRow,
+  type RuleRequest,
+} from "../domain/firewall";
 
 const PORTED_PROTOCOLS = new Set(["TCP", "UDP"]);
 
@@ -56,7 +68,11 @@ function listInstanceRules(ctx: RouteContext) {
   const protocol = queryEnum(ctx.query.protocol, "protocol", PROTOCOLS);
   const action = queryEnum(ctx.query.action, "action", ACTIONS);
   const rows = ctx.store.t.firewallRules.filter(
-    (r) => r.instanceId === instance.id && (!type || r.type === type) && (!protocol || r.protocol === protocol) && (!action || r.action === action),
+    (r) =>
+      r.instanceId === instance.id &&
+      (!type || r.type === type) &&
+      (!protocol || r.protocol === protocol) &&
+      (!action || r.action === action),
   );
   return ok(
     paginate(rows, ctx.query, firewallRuleView, {
@@ -72,7 +88,8 @@ function listWorkspaceRules(ctx: RouteContext) {
   const wid = pathId(ctx.params.wid, "wid");
   ctx.access(wid, FIREWALL_READ);
   const counts = new Map<string, number>();
-  for (const r of ctx.store.t.firewallRules.filter((r) => r.workspaceId === wid)) counts.set(r.instanceId, (counts.get(r.instanceId) ?? 0) + 1);
+  for (const r of ctx.store.t.firewallRules.filter((r) => r.workspaceId === wid))
+    counts.set(r.instanceId, (counts.get(r.instanceId) ?? 0) + 1);
   const entries = [...counts].flatMap(([instanceId, rules]) => {
     const instance = ctx.store.t.instances.get(instanceId);
     return instance ? [{ instance: instance.id, name: instance.name, rules }] : [];

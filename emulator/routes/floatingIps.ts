@@ -33,7 +33,11 @@ function filterIps(ctx: RouteContext, rows: FloatingIpRow[]): FloatingIpRow[] {
   );
 }
 
-const IP_SORTS = { created: (ip: FloatingIpRow) => ip.created, address: (ip: FloatingIpRow) => ip.address, family: (ip: FloatingIpRow) => ip.family };
+const IP_SORTS = {
+  created: (ip: FloatingIpRow) => ip.created,
+  address: (ip: FloatingIpRow) => ip.address,
+  family: (ip: FloatingIpRow) => ip.family,
+};
 
 const ip = (ctx: RouteContext, need: AccessNeed) => loadFloatingIp(ctx, pathId(ctx.params.id, "id"), need);
 
@@ -58,8 +62,17 @@ export const floatingIpsDomain: Domain = {
       handler: (ctx) => {
         const wid = pathId(ctx.params.wid, "wid");
         ctx.access(wid, IP_READ);
-        const rows = filterIps(ctx, ctx.store.t.floatingIps.filter((row) => row.workspaceId === wid));
-        return ok(paginate(rows, ctx.query, (row) => floatingIpView(ctx.services, row), { id: (row) => row.id, sortable: IP_SORTS, defaultSort: { field: "created", dir: "desc" } }));
+        const rows = filterIps(
+          ctx,
+          ctx.store.t.floatingIps.filter((row) => row.workspaceId === wid),
+        );
+        return ok(
+          paginate(rows, ctx.query, (row) => floatingIpView(ctx.services, row), {
+            id: (row) => row.id,
+            sortable: IP_SORTS,
+            defaultSort: { field: "created", dir: "desc" },
+          }),
+        );
       },
     },
     { method: "GET", path: "/v1/ips/:id", handler: (ctx) => ok(floatingIpView(ctx.services, ip(ctx, IP_READ))) },

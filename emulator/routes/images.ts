@@ -10,7 +10,19 @@ import { paginate } from "../core/paging";
 import { accepted, noContent, ok, okEmpty, type RouteContext } from "../core/router";
 import { contains, parseWith, pathId, queryBool, queryEnum, queryIds, queryList, zId, zInt } from "../core/validation";
 import { RESOURCE_STATES, type ImageRow } from "../model";
-import { createImage, deleteImage, imageView, loadImage, loadOwnImage, restoreImage, updateImage, IMAGE_KINDS, IMAGE_READ, IMAGE_WRITE, OS_FAMILIES } from "../domain/images";
+import {
+  createImage,
+  deleteImage,
+  imageView,
+  loadImage,
+  loadOwnImage,
+  restoreImage,
+  updateImage,
+  IMAGE_KINDS,
+  IMAGE_READ,
+  IMAGE_WRITE,
+  OS_FAMILIES,
+} from "../domain/images";
 import { receiveUpload } from "../domain/imageUploads";
 
 // ---------------------------------------------------------------------------------------------
@@ -19,20 +31,26 @@ import { receiveUpload } from "../domain/imageUploads";
 const zHttpUrl = z
   .string()
   .max(2048)
-  .refine((text) => {
-    try {
-      const url = new URL(text);
-      return url.protocol === "http:" || url.protocol === "https:";
-    } catch {
-      return false;
-    }
-  }, { message: "must be an http or https URL" });
+  .refine(
+    (text) => {
+      try {
+        const url = new URL(text);
+        return url.protocol === "http:" || url.protocol === "https:";
+      } catch {
+        return false;
+      }
+    },
+    { message: "must be an http or https URL" },
+  );
 
 const zSource = z.discriminatedUnion("type", [
   z.object({ type: z.literal("URL"), url: zHttpUrl }),
   z.object({ type: z.literal("BACKUP"), backup_id: zId }),
   z.object({ type: z.literal("INSTANCE"), instance_id: zId, disk_id: zId.optional() }),
-  z.object({ type: z.literal("UPLOAD"), size_bytes: zInt.refine((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER, { message: "must be a positive byte count" }) }),
+  z.object({
+    type: z.literal("UPLOAD"),
+    size_bytes: zInt.refine((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER, { message: "must be a positive byte count" }),
+  }),
 ]);
 
 const zOs = z.object({ family: z.enum(OS_FAMILIES), name: z.string().min(1).max(64).nullable().default(null) });
@@ -93,7 +111,13 @@ function pageImages(ctx: RouteContext, rows: ImageRow[]) {
   return ok(
     paginate(rows.filter(listFilter(ctx.query)), ctx.query, (i) => imageView(ctx.services, i), {
       id: (i) => i.id,
-      sortable: { name: (i) => i.name.toLowerCase(), created: (i) => i.created, size: (i) => i.size, kind: (i) => i.kind, state: (i) => i.state },
+      sortable: {
+        name: (i) => i.name.toLowerCase(),
+        created: (i) => i.created,
+        size: (i) => i.size,
+        kind: (i) => i.kind,
+        state: (i) => i.state,
+      },
     }),
   );
 }
@@ -101,7 +125,10 @@ function pageImages(ctx: RouteContext, rows: ImageRow[]) {
 function listWorkspaceImages(ctx: RouteContext) {
   const wid = pathId(ctx.params.wid, "wid");
   ctx.access(wid, IMAGE_READ);
-  return pageImages(ctx, ctx.store.t.images.filter((i) => i.workspaceId === null || i.workspaceId === wid));
+  return pageImages(
+    ctx,
+    ctx.store.t.images.filter((i) => i.workspaceId === null || i.workspaceId === wid),
+  );
 }
 
 function listAllImages(ctx: RouteContext) {

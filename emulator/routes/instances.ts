@@ -15,7 +15,16 @@ import { workflowWithResource } from "../core/choices";
 import type { InstanceRow } from "../model";
 import { PLAN_GROUPS } from "../domain/catalog";
 import { DISK_BACKENDS } from "../domain/disks";
-import { buildIndex, filterInstances, instanceView, loadInstance, metricsFor, INSTANCE_ADMIN, INSTANCE_OPERATE, INSTANCE_READ } from "../domain/instances";
+import {
+  buildIndex,
+  filterInstances,
+  instanceView,
+  loadInstance,
+  metricsFor,
+  INSTANCE_ADMIN,
+  INSTANCE_OPERATE,
+  INSTANCE_READ,
+} from "../domain/instances";
 import { changeSettings, requestDeletion, requestPower, POWER_ACTIONS, type InstanceSettings } from "../domain/instanceLifecycle";
 import { provisionInstance, type InstanceRequest } from "../domain/instanceProvisioning";
 
@@ -59,22 +68,26 @@ const StorageEntry = z.object({
 const Bandwidth = z.object({ upload_bytes_sec: positive("rate"), download_bytes_sec: positive("rate") });
 
 const CreateInstance = z
-  .discriminatedUnion("type", [
-    z.object({ type: z.literal("PLAN"), plan: zId, ...CommonCreate }),
-    z.object({
-      type: z.literal("CUSTOM"),
-      group: z.enum(PLAN_GROUPS),
-      cpu: zInt.refine((v) => v >= 1 && v <= 128, "must be from 1 to 128 cores"),
-      memory_bytes: zInt.refine((v) => v >= 512 * 1024 ** 2, "must be at least 512 MiB"),
-      storage: z
-        .array(StorageEntry)
-        .min(1, "needs at least one entry")
-        .max(16, "at most 16 entries")
-        .refine((s) => s.filter((e) => e.boot).length === 1, "exactly one entry must have boot true"),
-      bandwidth: Bandwidth.optional(),
-      ...CommonCreate,
-    }),
-  ], { error: "type must be PLAN or CUSTOM" })
+  .discriminatedUnion(
+    "type",
+    [
+      z.object({ type: z.literal("PLAN"), plan: zId, ...CommonCreate }),
+      z.object({
+        type: z.literal("CUSTOM"),
+        group: z.enum(PLAN_GROUPS),
+        cpu: zInt.refine((v) => v >= 1 && v <= 128, "must be from 1 to 128 cores"),
+        memory_bytes: zInt.refine((v) => v >= 512 * 1024 ** 2, "must be at least 512 MiB"),
+        storage: z
+          .array(StorageEntry)
+          .min(1, "needs at least one entry")
+          .max(16, "at most 16 entries")
+          .refine((s) => s.filter((e) => e.boot).length === 1, "exactly one entry must have boot true"),
+        bandwidth: Bandwidth.optional(),
+        ...CommonCreate,
+      }),
+    ],
+    { error: "type must be PLAN or CUSTOM" },
+  )
   .refine((b) => b.region !== undefined || b.node !== undefined, { message: "send region (for example NA_01) or node", path: ["region"] });
 
 const PatchInstance = z.object({
@@ -123,16 +136,20 @@ function requiredQueryInt(ctx: RouteContext, name: string): number {
 }
 
 function instanceMetrics(ctx: RouteContext) {
-  if (ctx.query.instance === undefined || ctx.query.instance === "") throw badRequest("Invalid query: instance is required", [{ field: "instance", message: "is required" }]);
+  if (ctx.query.instance === undefined || ctx.query.instance === "")
+    throw badRequest("Invalid query: instance is required", [{ field: "instance", message: "is required" }]);
   const instanceId = pathId(String(ctx.query.instance), "instance");
   const start = requiredQueryInt(ctx, "start");
   const end = requiredQueryInt(ctx, "end");
   const step = requiredQueryInt(ctx, "step");
   if (step < 15) throw badRequest("Invalid query: step must be at least 15 seconds", [{ field: "step", message: "must be at least 15" }]);
-  if (start < 0) throw badRequest("Invalid query: start must be a Unix time in seconds", [{ field: "start", message: "must not be negative" }]);
+  if (start < 0)
+    throw badRequest("Invalid query: start must be a Unix time in seconds", [{ field: "start", message: "must not be negative" }]);
   if (end < start) throw badRequest("Invalid query: end must not be before start", [{ field: "end", message: "must not be before start" }]);
   if (Math.floor((end - start) / step) + 1 > MAX_METRIC_POINTS) {
-    throw badRequest(`Invalid query: at most ${MAX_METRIC_POINTS} points per series; widen step`, [{ field: "step", message: "too many points" }]);
+    throw badRequest(`Invalid query: at most ${MAX_METRIC_POINTS} points per series; widen step`, [
+      { field: "step", message: "too many points" },
+    ]);
   }
   const inst = loadInstance(ctx, instanceId, INSTANCE_READ);
   return ok({ instance: inst.id, start, end, step, series: metricsFor(inst, start, end, step) });
@@ -154,9 +171,19 @@ export const instancesDomain: Domain = {
       handler: (ctx) => {
         const wid = pathId(ctx.params.wid, "wid");
         ctx.access(wid, INSTANCE_READ);
-        const rows = filterInstances(ctx.services, ctx.store.t.instances.filter((i) => i.workspaceId === wid), ctx.query);
+        const rows = filterInstances(
+          ctx.services,
+          ctx.store.t.instances.filter((i) => i.workspaceId === wid),
+          ctx.query,
+        );
         const index = buildIndex(ctx.services);
-        return ok(paginate(rows, ctx.query, (i) => instanceView(ctx.services, i, index), { id: (i) => i.id, sortable: INSTANCE_SORTS, defaultSort: { field: "created", dir: "desc" } }));
+        return ok(
+          paginate(rows, ctx.query, (i) => instanceView(ctx.services, i, index), {
+            id: (i) => i.id,
+            sortable: INSTANCE_SORTS,
+            defaultSort: { field: "created", dir: "desc" },
+          }),
+        );
       },
     },
     {

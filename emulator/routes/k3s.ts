@@ -35,8 +35,27 @@ import {
   type K3sSecretRow,
   type K3sServiceRow,
 } from "../domain/k3s";
-import { clusterView, currentSet, lastLineIndex, lineRange, logLine, nodeView, secretView, serviceView, settledPods } from "../domain/k3sLive";
-import { createSecret, createService, deleteSecret, deleteService, redeployService, replaceSecret, replaceService, rollbackService } from "../domain/k3sServices";
+import {
+  clusterView,
+  currentSet,
+  lastLineIndex,
+  lineRange,
+  logLine,
+  nodeView,
+  secretView,
+  serviceView,
+  settledPods,
+} from "../domain/k3sLive";
+import {
+  createSecret,
+  createService,
+  deleteSecret,
+  deleteService,
+  redeployService,
+  replaceSecret,
+  replaceService,
+  rollbackService,
+} from "../domain/k3sServices";
 
 // ---------------------------------------------------------------------------------------------
 // Requests
@@ -58,11 +77,17 @@ const zPortSpec = z.object({
   http: z.boolean().default(false),
 });
 
-const zAbsolutePath = z.string().max(4096).regex(/^\/\S*$/, "must be an absolute path");
+const zAbsolutePath = z
+  .string()
+  .max(4096)
+  .regex(/^\/\S*$/, "must be an absolute path");
 const zVolumeSpec = z.object({ host_path: zAbsolutePath, container_path: zAbsolutePath });
 
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const zEnvironment = z.record(z.string().regex(ENV_NAME, "environment names must be letters, digits and '_', not starting with a digit"), z.string().max(32_768));
+const zEnvironment = z.record(
+  z.string().regex(ENV_NAME, "environment names must be letters, digits and '_', not starting with a digit"),
+  z.string().max(32_768),
+);
 
 /** Everything PUT replaces (spec part 3: "full desired state"); optional fields default when omitted. */
 const SpecFields = {
@@ -79,7 +104,10 @@ const SpecFields = {
 const ServiceCreateBody = z.object({ name: zName, mode: z.enum(SERVICE_MODES), ...SpecFields });
 const ServicePutBody = z.object({ name: z.string().optional(), mode: z.string().optional(), ...SpecFields });
 
-const zSecretData = z.record(z.string().regex(/^[-._a-zA-Z0-9]{1,253}$/, "secret keys must be letters, digits, '-', '_' or '.'"), z.string().max(1_048_576));
+const zSecretData = z.record(
+  z.string().regex(/^[-._a-zA-Z0-9]{1,253}$/, "secret keys must be letters, digits, '-', '_' or '.'"),
+  z.string().max(1_048_576),
+);
 const SecretCreateBody = z.object({ name: zName, data: zSecretData });
 const SecretPutBody = z.object({ data: zSecretData });
 const NodeCreateBody = z.object({ instance_id: zId });
@@ -121,9 +149,18 @@ function listNodes(ctx: RouteContext): Reply {
   const instances = queryIds(ctx.query.instance, "instance");
   const status = queryEnum(ctx.query.status, "status", NODE_STATUSES);
   const rows = ctx.store.t.k3sNodes.filter(
-    (n) => n.workspaceId === ws.id && (!ids.length || ids.includes(n.id)) && (!instances.length || instances.includes(n.instanceId)) && (!status || n.status === status),
+    (n) =>
+      n.workspaceId === ws.id &&
+      (!ids.length || ids.includes(n.id)) &&
+      (!instances.length || instances.includes(n.instanceId)) &&
+      (!status || n.status === status),
   );
-  return ok(paginate(rows, ctx.query, (n) => nodeView(ctx.services, n), { id: (n) => n.id, sortable: { node_name: (n) => n.nodeName, status: (n) => n.status, created: (n) => n.created } }));
+  return ok(
+    paginate(rows, ctx.query, (n) => nodeView(ctx.services, n), {
+      id: (n) => n.id,
+      sortable: { node_name: (n) => n.nodeName, status: (n) => n.status, created: (n) => n.created },
+    }),
+  );
 }
 
 function instanceNode(ctx: RouteContext): Reply {
@@ -150,7 +187,12 @@ function listServices(ctx: RouteContext): Reply {
       (!status || s.status === status) &&
       (q === undefined || q === "" || contains(s.name, q) || s.id === String(q)),
   );
-  return ok(paginate(rows, ctx.query, (s) => serviceView(ctx.services, s), { id: (s) => s.id, sortable: { name: (s) => s.name, status: (s) => s.status, created: (s) => s.created } }));
+  return ok(
+    paginate(rows, ctx.query, (s) => serviceView(ctx.services, s), {
+      id: (s) => s.id,
+      sortable: { name: (s) => s.name, status: (s) => s.status, created: (s) => s.created },
+    }),
+  );
 }
 
 function listSecrets(ctx: RouteContext): Reply {
@@ -176,7 +218,8 @@ function followFlag(value: unknown): boolean {
 
 function boundedQueryInt(ctx: RouteContext, name: string, def: number, min: number, max: number): number {
   const value = queryInt(ctx.query[name], name) ?? def;
-  if (value < min || value > max) throw badRequest(`Invalid query: ${name} must be from ${min} to ${max}`, [{ field: name, message: `must be from ${min} to ${max}` }]);
+  if (value < min || value > max)
+    throw badRequest(`Invalid query: ${name} must be from ${min} to ${max}`, [{ field: name, message: `must be from ${min} to ${max}` }]);
   return value;
 }
 
@@ -220,7 +263,9 @@ function logsHandler(ctx: RouteContext): Reply {
   const podIndex = boundedQueryInt(ctx, "pod_index", 0, 0, 10_000);
   const pods = settledPods(ctx.services, svc, currentSet(svc));
   if (podIndex >= pods.length) {
-    throw badRequest(`Invalid query: pod_index ${podIndex} is out of range (the service has ${pods.length} pods)`, [{ field: "pod_index", message: "out of range" }]);
+    throw badRequest(`Invalid query: pod_index ${podIndex} is out of range (the service has ${pods.length} pods)`, [
+      { field: "pod_index", message: "out of range" },
+    ]);
   }
   const [first, last] = lineRange(svc, ctx.clock.now(), tail, since);
   if (followFlag(ctx.query.follow)) return { status: 200, stream: followStream(ctx.services, svc.id, pods[podIndex].name, first) };

@@ -18,7 +18,19 @@ import { contains, parseWith, pathId, queryIds, zId } from "../core/validation";
 import { parseIp } from "../network";
 import type { NetLbRow } from "../model";
 import { filterInstances, instanceSummary, loadInstance } from "../domain/instances";
-import { addMember, appliedMembers, createLb, deleteLb, lbDetail, lbView, removeMember, updateLb, LB_READ, LB_WRITE, type NetLbMember } from "../domain/netlbs";
+import {
+  addMember,
+  appliedMembers,
+  createLb,
+  deleteLb,
+  lbDetail,
+  lbView,
+  removeMember,
+  updateLb,
+  LB_READ,
+  LB_WRITE,
+  type NetLbMember,
+} from "../domain/netlbs";
 
 /** Name limits are not shown; chosen: 1 to 64 characters. */
 const Name = z.string().min(1, "must not be empty").max(64, "must be at most 64 characters");
@@ -67,7 +79,12 @@ function listLbs(ctx: RouteContext) {
       (!q || contains(lb.name, q) || contains(lb.address, q) || lb.id === String(q)) &&
       (!members.size || hasMember(lb)),
   );
-  return ok(paginate(rows, ctx.query, (lb) => lbView(ctx.services, lb), { id: (lb) => lb.id, sortable: { name: (lb) => lb.name, address: (lb) => lb.address, created: (lb) => lb.created } }));
+  return ok(
+    paginate(rows, ctx.query, (lb) => lbView(ctx.services, lb), {
+      id: (lb) => lb.id,
+      sortable: { name: (lb) => lb.name, address: (lb) => lb.address, created: (lb) => lb.created },
+    }),
+  );
 }
 
 function listMembers(locate: Locate) {

@@ -30,12 +30,17 @@ import {
 // Schemas
 
 const zCommand = z.object({
-  path: z.string().max(4096).regex(/^\/\S*$/, "must be an absolute script path"),
+  path: z
+    .string()
+    .max(4096)
+    .regex(/^\/\S*$/, "must be an absolute script path"),
   args: z.array(z.string().max(4096)).max(100).default([]),
 });
 
 const zField = z.object({
-  id: z.string().regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, "must start with a letter and hold only letters, digits and _ (it becomes SVC_FIELDS_<ID>)"),
+  id: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_]{0,63}$/, "must start with a letter and hold only letters, digits and _ (it becomes SVC_FIELDS_<ID>)"),
   label: z.string().min(1).max(100),
   description: z.string().max(1000).nullable().default(null),
   type: z.enum(FIELD_TYPES),
@@ -90,7 +95,12 @@ function pageRecipes(ctx: RouteContext, rows: RecipeRow[]) {
       contains(r.description, q.description) &&
       (!category || r.category === category),
   );
-  return ok(paginate(filtered, q, (r) => recipeSummary(ctx.services, r), { id: (r) => r.id, sortable: { name: (r) => r.name.toLowerCase(), category: (r) => r.category } }));
+  return ok(
+    paginate(filtered, q, (r) => recipeSummary(ctx.services, r), {
+      id: (r) => r.id,
+      sortable: { name: (r) => r.name.toLowerCase(), category: (r) => r.category },
+    }),
+  );
 }
 
 function listAllRecipes(ctx: RouteContext) {
@@ -101,7 +111,10 @@ function listAllRecipes(ctx: RouteContext) {
 function listWorkspaceRecipes(ctx: RouteContext) {
   const wid = pathId(ctx.params.wid, "wid");
   ctx.access(wid, RECIPE_READ);
-  return pageRecipes(ctx, ctx.store.t.recipes.filter((r) => r.workspaceId === null || r.workspaceId === wid));
+  return pageRecipes(
+    ctx,
+    ctx.store.t.recipes.filter((r) => r.workspaceId === null || r.workspaceId === wid),
+  );
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -11,7 +11,15 @@ import { created, noContent, ok, type RouteContext } from "../core/router";
 import { contains, parseWith, pathId, queryIds } from "../core/validation";
 import type { WorkspaceRow } from "../model";
 import { loadWorkspaceRow } from "../domain/workspaces";
-import { createRegistry, deleteRegistry, loadRegistry, registryView, testRegistry, updateRegistry, type RegistryRow } from "../domain/registries";
+import {
+  createRegistry,
+  deleteRegistry,
+  loadRegistry,
+  registryView,
+  testRegistry,
+  updateRegistry,
+  type RegistryRow,
+} from "../domain/registries";
 
 const REGISTRY_READ: AccessNeed = { grant: ["WORKSPACE", "READ"] };
 const REGISTRY_WRITE: AccessNeed = { role: "EDITOR", grant: ["WORKSPACE", "WRITE"] };
@@ -35,7 +43,8 @@ function workspace(ctx: RouteContext, need: AccessNeed): WorkspaceRow {
   return ws;
 }
 
-const registry = (ctx: RouteContext, need: AccessNeed): RegistryRow => loadRegistry(ctx.services, workspace(ctx, need), pathId(ctx.params.id, "id"));
+const registry = (ctx: RouteContext, need: AccessNeed): RegistryRow =>
+  loadRegistry(ctx.services, workspace(ctx, need), pathId(ctx.params.id, "id"));
 
 function listRegistries(ctx: RouteContext) {
   const ws = workspace(ctx, REGISTRY_READ);
@@ -69,7 +78,11 @@ export const registriesDomain: Domain = {
         return created(registryView(ctx.services, createRegistry(ctx, ws, parseWith(CreateRegistry, ctx.body))));
       },
     },
-    { method: "GET", path: "/v1/workspaces/:wid/registries/:id", handler: (ctx) => ok(registryView(ctx.services, registry(ctx, REGISTRY_READ))) },
+    {
+      method: "GET",
+      path: "/v1/workspaces/:wid/registries/:id",
+      handler: (ctx) => ok(registryView(ctx.services, registry(ctx, REGISTRY_READ))),
+    },
     {
       method: "PATCH",
       path: "/v1/workspaces/:wid/registries/:id",

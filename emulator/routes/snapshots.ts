@@ -56,6 +56,10 @@ export const snapshotsDomain: Domain = {
         );
       },
     },
-    { method: "DELETE", path: "/v1/snapshots/:id", handler: (ctx) => accepted(deleteSnapshot(ctx, loadSnapshot(ctx, pathId(ctx.params.id, "id"), INSTANCE_OPERATE))) },
+    {
+      method: "DELETE",
+      path: "/v1/snapshots/:id",
+      handler: (ctx) => accepted(deleteSnapshot(ctx, loadSnapshot(ctx, pathId(ctx.params.id, "id"), INSTANCE_OPERATE))),
+    },
   ],
 };

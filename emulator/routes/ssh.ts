@@ -48,7 +48,11 @@ export const sshDomain: Domain = {
         return created(sshKeyView(ctx.services, createKey(ctx, ws, parseWith(CreateSshKey, ctx.body))));
       },
     },
-    { method: "GET", path: "/v1/ssh/:id", handler: (ctx) => ok(sshKeyView(ctx.services, loadKey(ctx, pathId(ctx.params.id, "id"), "READ"))) },
+    {
+      method: "GET",
+      path: "/v1/ssh/:id",
+      handler: (ctx) => ok(sshKeyView(ctx.services, loadKey(ctx, pathId(ctx.params.id, "id"), "READ"))),
+    },
     {
       method: "DELETE",
       path: "/v1/ssh/:id",

@@ -33,7 +33,9 @@ const LEVELS = ["NONE", "READ", "WRITE"] as const;
 
 /** Grants map (part 1): keys are resource kinds, values NONE/READ/WRITE; NONE is dropped; may not be empty. */
 const GrantsInput = z
-  .record(z.string(), z.enum(LEVELS, { error: "must be NONE, READ or WRITE" }), { error: "must be an object of resource kind to NONE, READ or WRITE" })
+  .record(z.string(), z.enum(LEVELS, { error: "must be NONE, READ or WRITE" }), {
+    error: "must be an object of resource kind to NONE, READ or WRITE",
+  })
   .superRefine((map, issue) => {
     for (const key of Object.keys(map)) {
       if (!(GRANT_KINDS as readonly string[]).includes(key)) {
@@ -108,14 +110,19 @@ function listUserTokens(ctx: RouteContext) {
   requireUserSubject(ctx);
   const user = resolveUserParam(ctx, ctx.params.uid);
   // The user's list: their SESSION and API origin tokens (part 1, Tokens).
-  const rows = ctx.store.t.tokens.filter((t) => t.subject === "USER" && t.userId === user.id && (t.origin === "SESSION" || t.origin === "API"));
+  const rows = ctx.store.t.tokens.filter(
+    (t) => t.subject === "USER" && t.userId === user.id && (t.origin === "SESSION" || t.origin === "API"),
+  );
   return listTokens(ctx, rows);
 }
 
 function listWorkspaceTokens(ctx: RouteContext) {
   const ws = loadWorkspaceRow(ctx, ctx.params.wid, "wid");
   ctx.access(ws.id, { role: "EDITOR", grant: ["WORKSPACE", "READ"] });
-  return listTokens(ctx, ctx.store.t.tokens.filter((t) => t.subject !== "USER" && t.workspaceId === ws.id));
+  return listTokens(
+    ctx,
+    ctx.store.t.tokens.filter((t) => t.subject !== "USER" && t.workspaceId === ws.id),
+  );
 }
 
 function revokeUserSessions(ctx: RouteContext) {
@@ -132,9 +139,14 @@ export const tokensDomain: Domain = {
     {
       method: "POST",
       path: "/v1/tokens/refresh",
-      handler: (ctx) => ok(refreshSession(ctx, parseWith(z.object({ code: z.string({ error: "is required" }).min(1, "is required") }), ctx.body).code)),
+      handler: (ctx) =>
+        ok(refreshSession(ctx, parseWith(z.object({ code: z.string({ error: "is required" }).min(1, "is required") }), ctx.body).code)),
     },
-    { method: "GET", path: "/v1/tokens/:id", handler: (ctx) => ok(tokenView(ctx.services, loadVisibleToken(ctx, pathId(ctx.params.id, "id"), "read"))) },
+    {
+      method: "GET",
+      path: "/v1/tokens/:id",
+      handler: (ctx) => ok(tokenView(ctx.services, loadVisibleToken(ctx, pathId(ctx.params.id, "id"), "read"))),
+    },
     {
       method: "DELETE",
       path: "/v1/tokens/:id",

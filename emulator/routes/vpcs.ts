@@ -10,7 +10,21 @@ import { paginate } from "../core/paging";
 import { contains, parseWith, pathId, queryIds, zId } from "../core/validation";
 import type { VpcRow } from "../model";
 import { loadInstance } from "../domain/instances";
-import { attachVpc, createVpc, deleteVpc, detachVpc, loadVpc, memberMatches, membersOfVpc, memberView, updateVpc, vpcView, VPC_READ, VPC_WRITE, type VpcMember } from "../domain/vpcs";
+import {
+  attachVpc,
+  createVpc,
+  deleteVpc,
+  detachVpc,
+  loadVpc,
+  memberMatches,
+  membersOfVpc,
+  memberView,
+  updateVpc,
+  vpcView,
+  VPC_READ,
+  VPC_WRITE,
+  type VpcMember,
+} from "../domain/vpcs";
 
 const Name = z.string().min(4, "must be 4 to 32 characters").max(32, "must be 4 to 32 characters");
 const Description = z.string().max(240, "must be at most 240 characters");
@@ -34,19 +48,34 @@ function listVpcs(ctx: RouteContext) {
       contains(v.description, description) &&
       (!q || contains(v.name, q) || contains(v.description, q) || v.id === String(q)),
   );
-  return ok(paginate(rows, ctx.query, (v) => vpcView(ctx.services, v), { id: (v) => v.id, sortable: { name: (v) => v.name, created: (v) => v.created, vlan: (v) => v.vlan } }));
+  return ok(
+    paginate(rows, ctx.query, (v) => vpcView(ctx.services, v), {
+      id: (v) => v.id,
+      sortable: { name: (v) => v.name, created: (v) => v.created, vlan: (v) => v.vlan },
+    }),
+  );
 }
 
 function listVpcMembers(ctx: RouteContext) {
   const target = vpc(ctx, VPC_READ);
   const rows = membersOfVpc(ctx.services, target.id).filter((m) => memberMatches(ctx.services, m, ctx.query.q));
-  return ok(paginate(rows, ctx.query, (m) => memberView(ctx.services, m), { id: (m) => m.instanceId, sortable: { ip: (m) => m.ip, created: (m) => m.created } }));
+  return ok(
+    paginate(rows, ctx.query, (m) => memberView(ctx.services, m), {
+      id: (m) => m.instanceId,
+      sortable: { ip: (m) => m.ip, created: (m) => m.created },
+    }),
+  );
 }
 
 function listInstanceVpcs(ctx: RouteContext) {
   const member = instance(ctx, VPC_READ);
   const rows = ctx.store.t.vpcMembers.filter((m) => m.instanceId === member.id && memberMatches(ctx.services, m, ctx.query.q));
-  return ok(paginate(rows, ctx.query, (m) => memberView(ctx.services, m), { id: (m) => m.vpcId, sortable: { ip: (m) => m.ip, created: (m) => m.created } }));
+  return ok(
+    paginate(rows, ctx.query, (m) => memberView(ctx.services, m), {
+      id: (m) => m.vpcId,
+      sortable: { ip: (m) => m.ip, created: (m) => m.created },
+    }),
+  );
 }
 
 export const vpcsDomain: Domain = {

@@ -11,7 +11,15 @@ import { paginate } from "../core/paging";
 import { created, ok, type RouteContext } from "../core/router";
 import { contains, parseWith } from "../core/validation";
 import type { WorkspaceRow } from "../model";
-import { createOwnWorkspace, loadWorkspaceRow, topologyView, updateWorkspace, visibleWorkspaces, workspaceCreator, workspaceView } from "../domain/workspaces";
+import {
+  createOwnWorkspace,
+  loadWorkspaceRow,
+  topologyView,
+  updateWorkspace,
+  visibleWorkspaces,
+  workspaceCreator,
+  workspaceView,
+} from "../domain/workspaces";
 
 const workspaceName = z.string({ error: "must be a string" }).min(4, "must be 4 to 32 characters").max(32, "must be 4 to 32 characters");
 

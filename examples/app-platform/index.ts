@@ -75,7 +75,10 @@ const bootstrap = new svc.Recipe("bootstrap", {
   description: "# App host bootstrap\nHardens SSH and registers the host with the on-call tooling.",
   commands: [
     { path: "/opt/bootstrap/harden.sh" },
-    { path: "/opt/bootstrap/register.sh", args: ["--email", "$SVC_FIELDS_ADMIN_EMAIL", "--token", "$SVC_FIELDS_ADMIN_TOKEN", "--verbose", "$SVC_FIELDS_VERBOSE"] },
+    {
+      path: "/opt/bootstrap/register.sh",
+      args: ["--email", "$SVC_FIELDS_ADMIN_EMAIL", "--token", "$SVC_FIELDS_ADMIN_TOKEN", "--verbose", "$SVC_FIELDS_VERBOSE"],
+    },
   ],
   fields: [
     { id: "ADMIN_EMAIL", label: "On-call email", type: "EMAIL", required: true },
@@ -86,7 +89,11 @@ const bootstrap = new svc.Recipe("bootstrap", {
 const installed = new svc.RecipeInstallation("bootstrap-on-host", {
   instanceId: host.id,
   recipeId: bootstrap.id,
-  fields: { ADMIN_EMAIL: config.get("adminEmail") ?? "oncall@example.com", ADMIN_TOKEN: config.getSecret("adminToken") ?? pulumi.secret("change-me-token"), VERBOSE: true },
+  fields: {
+    ADMIN_EMAIL: config.get("adminEmail") ?? "oncall@example.com",
+    ADMIN_TOKEN: config.getSecret("adminToken") ?? pulumi.secret("change-me-token"),
+    VERBOSE: true,
+  },
 });
 
 // A platform recipe with no fields, found by name.

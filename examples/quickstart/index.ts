@@ -35,8 +35,25 @@ const web = [1, 2].map(
 
 // Default-deny from the first rule: allow SSH from the admin range and HTTP from anywhere.
 web.forEach((instance, i) => {
-  new svc.FirewallRule(`web-${i + 1}-ssh`, { instanceId: instance.id, type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 22, remote: adminCidr, priority: 10, description: "ssh from admins" });
-  new svc.FirewallRule(`web-${i + 1}-http`, { instanceId: instance.id, type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 8080, priority: 5, description: "web service" });
+  new svc.FirewallRule(`web-${i + 1}-ssh`, {
+    instanceId: instance.id,
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    portStart: 22,
+    remote: adminCidr,
+    priority: 10,
+    description: "ssh from admins",
+  });
+  new svc.FirewallRule(`web-${i + 1}-http`, {
+    instanceId: instance.id,
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    portStart: 8080,
+    priority: 5,
+    description: "web service",
+  });
 });
 
 const data = new svc.Disk("data", { name: "web-1-data", size: 20 * 1024 ** 3, backend: "LOCAL", region, instanceId: web[0].id });

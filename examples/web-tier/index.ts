@@ -40,9 +40,34 @@ const web = Array.from({ length: webCount }, (_, i) => {
   const publicIp = new svc.FloatingIp(`${name}-ip`, { family: "IPv4" });
   new svc.FloatingIpAttachment(`${name}-ip-attachment`, { ipId: publicIp.id, instanceId: instance.id });
   // Default-deny from the first rule: HTTP and HTTPS from anywhere, SSH from the admin range.
-  new svc.FirewallRule(`${name}-http`, { instanceId: instance.id, type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 80, priority: 10, description: "http" });
-  new svc.FirewallRule(`${name}-https`, { instanceId: instance.id, type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 443, priority: 10, description: "https" });
-  new svc.FirewallRule(`${name}-ssh`, { instanceId: instance.id, type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 22, remote: adminCidr, priority: 20, description: "ssh from admins" });
+  new svc.FirewallRule(`${name}-http`, {
+    instanceId: instance.id,
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    portStart: 80,
+    priority: 10,
+    description: "http",
+  });
+  new svc.FirewallRule(`${name}-https`, {
+    instanceId: instance.id,
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    portStart: 443,
+    priority: 10,
+    description: "https",
+  });
+  new svc.FirewallRule(`${name}-ssh`, {
+    instanceId: instance.id,
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    portStart: 22,
+    remote: adminCidr,
+    priority: 20,
+    description: "ssh from admins",
+  });
   const member = new svc.NetLoadBalancerMember(`${name}-lb`, { loadBalancerId: balancer.id, instanceId: instance.id });
   return { instance, nic, publicIp, member };
 });
@@ -50,6 +75,17 @@ const web = Array.from({ length: webCount }, (_, i) => {
 export const planName = plan.name;
 export const imageName = image.name;
 export const vpcRange = network.range;
-export const loadBalancer = { id: balancer.id, name: balancer.name, address: balancer.address, members: web.map((w) => w.member.instanceId) };
-export const instances = web.map((w) => ({ name: w.instance.name, id: w.instance.id, publicIp: w.publicIp.address, privateIp: w.nic.privateIp, state: w.instance.state }));
+export const loadBalancer = {
+  id: balancer.id,
+  name: balancer.name,
+  address: balancer.address,
+  members: web.map((w) => w.member.instanceId),
+};
+export const instances = web.map((w) => ({
+  name: w.instance.name,
+  id: w.instance.id,
+  publicIp: w.publicIp.address,
+  privateIp: w.nic.privateIp,
+  state: w.instance.state,
+}));
 export const url = pulumi.interpolate`http://${balancer.address}/`;

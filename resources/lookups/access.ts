@@ -92,8 +92,19 @@ interface ApiTopology {
 export async function getWorkspaceTopology(args: GetWorkspaceTopologyArgs = {}): Promise<WorkspaceTopology> {
   const t = await lookupClient().client.get<ApiTopology>(`/v1/workspaces/${workspaceOf(args)}/topology`);
   return {
-    instances: (t.instances ?? []).map((i) => ({ id: idOf(i.id)!, name: i.name, online: !!i.online, plan: i.plan ? { id: idOf(i.plan.id)!, name: i.plan.name } : null, state: i.state })),
-    ips: (t.ips ?? []).map((ip) => ({ id: idOf(ip.id)!, instanceId: idOf(ip.instance_id), address: ip.address, protected: !!ip.protected })),
+    instances: (t.instances ?? []).map((i) => ({
+      id: idOf(i.id)!,
+      name: i.name,
+      online: !!i.online,
+      plan: i.plan ? { id: idOf(i.plan.id)!, name: i.plan.name } : null,
+      state: i.state,
+    })),
+    ips: (t.ips ?? []).map((ip) => ({
+      id: idOf(ip.id)!,
+      instanceId: idOf(ip.instance_id),
+      address: ip.address,
+      protected: !!ip.protected,
+    })),
     vpcs: t.vpcs ?? [],
     dediboxes: t.dediboxes ?? [],
     netBalancers: t.net_balancers ?? [],

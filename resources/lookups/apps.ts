@@ -49,7 +49,13 @@ interface ApiTemplate {
   ports?: Array<{ name: string; description?: string; container_port: number; protocol: "TCP" | "UDP"; http: boolean }>;
 }
 
-const toSummary = (t: ApiTemplate): AppTemplateSummary => ({ id: idOf(t.id)!, name: t.name, description: t.description, image: t.image, category: t.category ?? null });
+const toSummary = (t: ApiTemplate): AppTemplateSummary => ({
+  id: idOf(t.id)!,
+  name: t.name,
+  description: t.description,
+  image: t.image,
+  category: t.category ?? null,
+});
 
 const toDetail = (t: ApiTemplate): AppTemplateDetail => {
   const environment = (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" }));
@@ -57,7 +63,13 @@ const toDetail = (t: ApiTemplate): AppTemplateDetail => {
     ...toSummary(t),
     environment,
     mounts: (t.mounts ?? []).map((m) => ({ hostPath: m.host_path, containerPath: m.container_path, readOnly: !!m.read_only })),
-    ports: (t.ports ?? []).map((p) => ({ name: p.name, description: p.description ?? "", containerPort: numberOf(p.container_port)!, protocol: p.protocol, http: !!p.http })),
+    ports: (t.ports ?? []).map((p) => ({
+      name: p.name,
+      description: p.description ?? "",
+      containerPort: numberOf(p.container_port)!,
+      protocol: p.protocol,
+      http: !!p.http,
+    })),
     requiredEnvironment: environment.filter((e) => e.value === null).map((e) => e.key),
   };
 };
@@ -93,7 +105,13 @@ export interface RecipeSummary {
 
 export interface RecipeDetail extends RecipeSummary {
   commands: Array<{ path: string; args: string[] }>;
-  fields: Array<{ id: string; label: string; description: string | null; type: "TEXT" | "PASSWORD" | "NUMBER" | "EMAIL" | "BOOLEAN"; required: boolean }>;
+  fields: Array<{
+    id: string;
+    label: string;
+    description: string | null;
+    type: "TEXT" | "PASSWORD" | "NUMBER" | "EMAIL" | "BOOLEAN";
+    required: boolean;
+  }>;
 }
 
 export interface GetRecipesArgs {
@@ -119,7 +137,13 @@ interface ApiRecipe {
   description: string | null;
   owner: { id: string; name: string } | null;
   commands?: Array<{ path: string; args?: string[] }>;
-  fields?: Array<{ id: string; label: string; description?: string | null; type: RecipeDetail["fields"][number]["type"]; required?: boolean }>;
+  fields?: Array<{
+    id: string;
+    label: string;
+    description?: string | null;
+    type: RecipeDetail["fields"][number]["type"];
+    required?: boolean;
+  }>;
 }
 
 const toRecipe = (r: ApiRecipe): RecipeSummary => ({
@@ -148,12 +172,20 @@ export async function getRecipe(args: { name: string; workspaceId?: string }): P
   const pick = own.length ? own : found;
   if (pick.length !== 1) {
     if (!pick.length) throw new Error(`no recipe named "${args.name}" is visible in workspace ${workspaceOf(args)}`);
-    throw new Error(`${pick.length} recipes are named "${args.name}" (ids ${pick.map((r) => r.id).join(", ")}); use getRecipes and pick one by id`);
+    throw new Error(
+      `${pick.length} recipes are named "${args.name}" (ids ${pick.map((r) => r.id).join(", ")}); use getRecipes and pick one by id`,
+    );
   }
   const r = await lookupClient().client.get<ApiRecipe>(`/v1/recipes/${pick[0].id}`);
   return {
     ...toRecipe(r),
     commands: (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
-    fields: (r.fields ?? []).map((f) => ({ id: f.id, label: f.label, description: f.description ?? null, type: f.type, required: !!f.required })),
+    fields: (r.fields ?? []).map((f) => ({
+      id: f.id,
+      label: f.label,
+      description: f.description ?? null,
+      type: f.type,
+      required: !!f.required,
+    })),
   };
 }

@@ -47,7 +47,8 @@ const WHERE = "spec part 3, Billing and usage: estimate part shapes";
 /** The API's snake_case part; an unknown type or a missing field is reported before any request. */
 export function estimatePartBody(part: EstimatePart, index: number): Record<string, unknown> {
   const need = (field: string, value: unknown) => {
-    if (value === undefined || value === null) throw new Error(`getBillingEstimate: parts[${index}].${field} is required for a ${part.type} part (${WHERE})`);
+    if (value === undefined || value === null)
+      throw new Error(`getBillingEstimate: parts[${index}].${field} is required for a ${part.type} part (${WHERE})`);
     return value;
   };
   const drop = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined));
@@ -59,7 +60,11 @@ export function estimatePartBody(part: EstimatePart, index: number): Record<stri
     case "STORAGE":
       return drop({ type: "STORAGE", storage_bytes: need("storageBytes", part.storageBytes), storage_backing: part.storageBacking });
     case "BANDWIDTH":
-      return { type: "BANDWIDTH", direction: need("direction", part.direction), speed_bytes_sec: need("speedBytesSec", part.speedBytesSec) };
+      return {
+        type: "BANDWIDTH",
+        direction: need("direction", part.direction),
+        speed_bytes_sec: need("speedBytesSec", part.speedBytesSec),
+      };
     case "FLOATING_IP":
       if (part.family === "IPv6" && part.ddos) throw new Error(`getBillingEstimate: parts[${index}].ddos applies to IPv4 only (${WHERE})`);
       return drop({ type: "FLOATING_IP", family: need("family", part.family), ddos: part.ddos });
@@ -77,10 +82,15 @@ interface ApiPricedPart {
 }
 
 export async function getBillingEstimate(args: GetBillingEstimateArgs): Promise<BillingEstimate> {
-  if (!args.parts?.length) throw new Error(`getBillingEstimate: parts must list at least one part (spec part 3, Billing and usage: parts is required)`);
+  if (!args.parts?.length)
+    throw new Error(`getBillingEstimate: parts must list at least one part (spec part 3, Billing and usage: parts is required)`);
   const body = { region: args.region, parts: args.parts.map(estimatePartBody) };
   // Read-only: safe to repeat after an ambiguous failure.
-  const r = await lookupClient().client.post<{ hourly_rate: number; monthly_price: number; parts: ApiPricedPart[] }>(`/v1/billing/estimate`, body, { repeatable: true });
+  const r = await lookupClient().client.post<{ hourly_rate: number; monthly_price: number; parts: ApiPricedPart[] }>(
+    `/v1/billing/estimate`,
+    body,
+    { repeatable: true },
+  );
   return {
     hourlyRate: numberOf(r.hourly_rate)!,
     monthlyPrice: numberOf(r.monthly_price)!,
@@ -211,7 +221,9 @@ function period(args: Period, fn: string): { from: string; to: string } {
   for (const key of ["from", "to"] as const) {
     const v = args[key];
     if (typeof v !== "string" || !/^\d{4}-\d{2}-\d{2}/.test(v) || Number.isNaN(Date.parse(v))) {
-      throw new Error(`${fn}: ${key} must be an ISO 8601 timestamp (spec part 3, Billing and usage: from and to are required; from inclusive, to exclusive)`);
+      throw new Error(
+        `${fn}: ${key} must be an ISO 8601 timestamp (spec part 3, Billing and usage: from and to are required; from inclusive, to exclusive)`,
+      );
     }
   }
   if (Date.parse(args.from) >= Date.parse(args.to)) throw new Error(`${fn}: from must be before to`);
@@ -221,7 +233,13 @@ function period(args: Period, fn: string): { from: string; to: string } {
 /** A user's usage over a period, across the workspaces the wallet pays for (GET /v1/wallet/{uid}/usage). */
 export async function getUsage(args: GetUsageArgs): Promise<UserUsage> {
   const query = period(args, "getUsage");
-  const u = await lookupClient().client.get<{ from: string; to: string; total_minutes: number; total_cost: number; workspaces: ApiWorkspaceUsage[] }>(`/v1/wallet/${userPath(args.userId)}/usage`, query);
+  const u = await lookupClient().client.get<{
+    from: string;
+    to: string;
+    total_minutes: number;
+    total_cost: number;
+    workspaces: ApiWorkspaceUsage[];
+  }>(`/v1/wallet/${userPath(args.userId)}/usage`, query);
   return {
     from: u.from,
     to: u.to,
@@ -242,5 +260,7 @@ export async function getWorkspaceUsage(args: GetWorkspaceUsageArgs): Promise<Wo
 export async function getResourceUsage(args: GetResourceUsageArgs): Promise<ResourceUsage> {
   const query = period(args, "getResourceUsage");
   if (!/^\d+$/.test(String(args.resourceId))) throw new Error("getResourceUsage: resourceId must be a resource id (digits)");
-  return toResourceUsage(await lookupClient().client.get<ApiResourceUsage>(`/v1/workspaces/${workspaceOf(args)}/usage/${args.resourceId}`, query));
+  return toResourceUsage(
+    await lookupClient().client.get<ApiResourceUsage>(`/v1/workspaces/${workspaceOf(args)}/usage/${args.resourceId}`, query),
+  );
 }

@@ -92,9 +92,12 @@ type OutputFormArgs<P> = undefined extends P ? [args?: LookupInputs<NonNullable<
  * left out when the plain form's may). Both are answered by the mocks under unit tests and fail
  * with errors worded for people.
  */
-export function lookupForms<A extends [args?: unknown], R>(fn: (...args: A) => Promise<R>): [plain: (...args: A) => Promise<R>, output: (...args: OutputFormArgs<A[0]>) => pulumi.Output<R>] {
+export function lookupForms<A extends [args?: unknown], R>(
+  fn: (...args: A) => Promise<R>,
+): [plain: (...args: A) => Promise<R>, output: (...args: OutputFormArgs<A[0]>) => pulumi.Output<R>] {
   const lookup = answered(fn);
   const plain = (...args: A) => lookup(...args).catch(failOnce);
-  const output = (...args: OutputFormArgs<A[0]>) => pulumi.output(args[0] ?? {}).apply((inputs) => plain(...([inputs] as unknown as A))) as pulumi.Output<R>;
+  const output = (...args: OutputFormArgs<A[0]>) =>
+    pulumi.output(args[0] ?? {}).apply((inputs) => plain(...([inputs] as unknown as A))) as pulumi.Output<R>;
   return [plain, output];
 }

@@ -74,14 +74,17 @@ const toNode = (n: ApiNode): Node => ({
 
 export async function getNodes(args: GetNodesArgs = {}): Promise<Node[]> {
   const scope = args.scope ?? "workspace";
-  if (scope !== "workspace" && scope !== "platform") throw new Error(`getNodes: scope must be "workspace" or "platform", not ${JSON.stringify(scope)}`);
+  if (scope !== "workspace" && scope !== "platform")
+    throw new Error(`getNodes: scope must be "workspace" or "platform", not ${JSON.stringify(scope)}`);
   const query: Query = { q: args.q, name: args.name, group: args.group, region: args.region, id: args.ids, owner: args.ownerWorkspaceIds };
   const path = scope === "platform" ? "/v1/nodes" : `/v1/workspaces/${workspaceOf(args)}/nodes`;
   try {
     return (await listAll<ApiNode>(lookupClient().client, path, query)).map(toNode);
   } catch (err) {
     if (scope === "platform" && err instanceof ApiError && (err.status === 400 || err.status === 403) && !err.fieldErrors.length) {
-      throw new Error(`getNodes: listing platform nodes (GET /v1/nodes) is administrator-only and the API refused it (${err.message}). Use scope "workspace" for the workspace's own nodes, or an operator token.`);
+      throw new Error(
+        `getNodes: listing platform nodes (GET /v1/nodes) is administrator-only and the API refused it (${err.message}). Use scope "workspace" for the workspace's own nodes, or an operator token.`,
+      );
     }
     throw err;
   }

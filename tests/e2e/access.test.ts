@@ -40,7 +40,12 @@ describe("Access resources through the real pulumi engine", () => {
     demoUserId = (await e2e.emu.api.get("/v1/users/@me")).body.id;
     // An instance for a RESOURCE-subject token and the topology lookup.
     const plans = (await e2e.emu.api.get("/v1/plans", { name: "lightning-1" })).body.items as Array<{ id: string; name: string }>;
-    const vm = await e2e.emu.api.post(`/v1/workspaces/${wid}/instances`, { type: "PLAN", name: "agent-vm", region: "NA_01", plan: BigInt(plans.find((p) => p.name === "lightning-1")!.id) });
+    const vm = await e2e.emu.api.post(`/v1/workspaces/${wid}/instances`, {
+      type: "PLAN",
+      name: "agent-vm",
+      region: "NA_01",
+      plan: BigInt(plans.find((p) => p.name === "lightning-1")!.id),
+    });
     expect(vm.status).toBe(202);
     vmId = String(vm.body.resource.id);
     await e2e.emu.waitFor(`/v1/instances/${vmId}`, (b: { state: string }) => b.state === "AVAILABLE", 10_000);
@@ -52,10 +57,18 @@ describe("Access resources through the real pulumi engine", () => {
   // The declaration, changed test by test.
   const ws: Record<string, unknown> = { name: "e2e-team-a" };
   const invite: Record<string, unknown> = { workspaceId: ref("ws.id"), email: "First.Member@Example.com", accessLevel: "VIEWER" };
-  const token: Record<string, unknown> = { name: "ci-deploy", expiresInDays: 30, grants: { WORKSPACE: "READ", INSTANCE: "WRITE", DISK: "NONE" } };
+  const token: Record<string, unknown> = {
+    name: "ci-deploy",
+    expiresInDays: 30,
+    grants: { WORKSPACE: "READ", INSTANCE: "WRITE", DISK: "NONE" },
+  };
   const rtoken: Record<string, unknown> = { name: "vm-agent", expiresInDays: 60, grants: { INSTANCE: "READ" }, subject: "RESOURCE" };
   const key: Record<string, unknown> = { name: "alice-key", publicKey: KEY_1 };
-  const reg: Record<string, unknown> = { registry: "https://Registry.Example.com/v2/", username: "deploy", password: secret("s3cret-token") };
+  const reg: Record<string, unknown> = {
+    registry: "https://Registry.Example.com/v2/",
+    username: "deploy",
+    password: secret("s3cret-token"),
+  };
   const extra: Declaration[] = [];
   const declaration = (): Declaration[] => [
     { type: "Workspace", name: "ws", args: { ...ws } },
@@ -86,20 +99,43 @@ describe("Access resources through the real pulumi engine", () => {
     const wsId = await e2e.idOf("ws");
     const apiWs = await get(`/v1/workspaces/${wsId}`);
     expect(apiWs).toMatchObject({ name: "e2e-team-a", owner: { id: demoUserId }, mfa_required: false });
-    expect(await e2e.outputsOf("ws")).toMatchObject({ name: "e2e-team-a", mfaRequired: false, disableSshPassword: false, owner: { id: demoUserId }, flags: [] });
+    expect(await e2e.outputsOf("ws")).toMatchObject({
+      name: "e2e-team-a",
+      mfaRequired: false,
+      disableSshPassword: false,
+      owner: { id: demoUserId },
+      flags: [],
+    });
     const summaries = (await api().get("/v1/workspaces", { name: "e2e-team-a" })).body.items;
     expect(summaries).toEqual([{ id: wsId, name: "e2e-team-a", access_level: "OWNER" }]);
 
     // The invite lives in the new workspace; its code (secret output) is the one the API mailed.
     const inv = await e2e.resource("invite");
-    expect(inv.outputs).toMatchObject({ workspaceId: wsId, email: "first.member@example.com", accessLevel: "VIEWER", state: "PENDING", acceptedBy: null });
+    expect(inv.outputs).toMatchObject({
+      workspaceId: wsId,
+      email: "first.member@example.com",
+      accessLevel: "VIEWER",
+      state: "PENDING",
+      acceptedBy: null,
+    });
     const code = (await exported("invite")).code as string;
     expect(code).toMatch(/^\w{16,}$/);
-    expect((await api().as(null).get("/v1/invites/lookup", { code })).body).toMatchObject({ id: inv.id, email: "first.member@example.com", access_level: "VIEWER" });
+    expect((await api().as(null).get("/v1/invites/lookup", { code })).body).toMatchObject({
+      id: inv.id,
+      email: "first.member@example.com",
+      access_level: "VIEWER",
+    });
 
     // The token's code works as a bearer token, within its grants.
     const tok = await e2e.resource("token");
-    expect(tok.outputs).toMatchObject({ name: "ci-deploy", subject: "WORKSPACE", grants: { WORKSPACE: "READ", INSTANCE: "WRITE" }, expiresInDays: 30, origin: "API", workspaceId: wid });
+    expect(tok.outputs).toMatchObject({
+      name: "ci-deploy",
+      subject: "WORKSPACE",
+      grants: { WORKSPACE: "READ", INSTANCE: "WRITE" },
+      expiresInDays: 30,
+      origin: "API",
+      workspaceId: wid,
+    });
     expect(Date.parse(tok.outputs.expires as string) - Date.parse(tok.outputs.created as string)).toBeGreaterThan(29.9 * DAY_MS);
     expect((await get(`/v1/tokens/${tok.id}`)).grants).toEqual({ WORKSPACE: "READ", INSTANCE: "WRITE" });
     const tokenCode = (await exported("token")).code;
@@ -114,7 +150,12 @@ describe("Access resources through the real pulumi engine", () => {
     expect((await withToken(rcode).get(`/v1/workspaces/${wid}`)).status).toBe(403);
 
     const k = await e2e.resource("key");
-    expect(k.outputs).toMatchObject({ name: "alice-key", publicKey: KEY_1, workspaceId: wid, fingerprint: expect.stringMatching(/^SHA256:/) });
+    expect(k.outputs).toMatchObject({
+      name: "alice-key",
+      publicKey: KEY_1,
+      workspaceId: wid,
+      fingerprint: expect.stringMatching(/^SHA256:/),
+    });
     expect((await get(`/v1/ssh/${k.id}`)).public_key).toBe(KEY_1);
 
     const r = await e2e.resource("reg");
@@ -124,14 +165,24 @@ describe("Access resources through the real pulumi engine", () => {
 
     // Lookups, checked against the API.
     expect(await exported("quota")).toEqual({
-      maxInstances: 25, maxSshKeys: 20, maxVpcs: 10, maxFloatingIpv4: 20, maxFloatingIpv6: 20, maxFloatingIps: 30,
-      maxStorageBytes: 4096 * 1024 ** 3, isoCount: 5, isoStorageBytes: 50 * 1024 ** 3, firewallRulesPerIp: 50,
+      maxInstances: 25,
+      maxSshKeys: 20,
+      maxVpcs: 10,
+      maxFloatingIpv4: 20,
+      maxFloatingIpv6: 20,
+      maxFloatingIps: 30,
+      maxStorageBytes: 4096 * 1024 ** 3,
+      isoCount: 5,
+      isoStorageBytes: 50 * 1024 ** 3,
+      firewallRulesPerIp: 50,
     });
     expect((await get(`/v1/workspaces/${wid}/quota`)).max_ssh_keys).toBe(20);
     expect((await exported("wsQuota")).maxSshKeys).toBe((await get(`/v1/workspaces/${wsId}/quota`)).max_ssh_keys);
     const topology = await exported("topology");
     const apiTopology = await get(`/v1/workspaces/${wid}/topology`);
-    expect(topology.instances).toEqual([{ id: vmId, name: "agent-vm", online: true, plan: { id: expect.any(String), name: "lightning-1" }, state: "AVAILABLE" }]);
+    expect(topology.instances).toEqual([
+      { id: vmId, name: "agent-vm", online: true, plan: { id: expect.any(String), name: "lightning-1" }, state: "AVAILABLE" },
+    ]);
     expect((topology.ips as unknown[]).length).toBe(apiTopology.ips.length);
     expect((topology.ips as Array<{ instanceId: string }>).every((ip) => ip.instanceId === vmId)).toBe(true);
   });
@@ -173,7 +224,9 @@ describe("Access resources through the real pulumi engine", () => {
     Object.assign(reg, { username: "ci-bot", password: secret("n3w-token") });
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ update: 3 });
-    expect(requestLines(mutations).sort()).toEqual([`PATCH /v1/invites/${invId}`, `PATCH /v1/workspaces/${wid}/registries/${regId}`, `PATCH /v1/workspaces/${wsId}`].sort());
+    expect(requestLines(mutations).sort()).toEqual(
+      [`PATCH /v1/invites/${invId}`, `PATCH /v1/workspaces/${wid}/registries/${regId}`, `PATCH /v1/workspaces/${wsId}`].sort(),
+    );
     expect(mutations.find((m) => m.path === `/v1/workspaces/${wsId}`)!.body).toEqual({ name: "e2e-team-b", disable_ssh_password: true });
     expect(await Promise.all(["ws", "invite", "reg"].map(e2e.idOf))).toEqual([wsId, invId, regId]);
     expect(await get(`/v1/workspaces/${wsId}`)).toMatchObject({ name: "e2e-team-b", disable_ssh_password: true });
@@ -185,7 +238,9 @@ describe("Access resources through the real pulumi engine", () => {
     const regId = await e2e.idOf("reg");
     reg.password = secret("wrong-password");
     const message = await e2e.upFails(declaration());
-    expect(message).toMatch(/RegistryCredential registry\.example\.com: the API refused the credentials for registry\.example\.com: Registry registry\.example\.com rejected the credentials \(401 Unauthorized\)/);
+    expect(message).toMatch(
+      /RegistryCredential registry\.example\.com: the API refused the credentials for registry\.example\.com: Registry registry\.example\.com rejected the credentials \(401 Unauthorized\)/,
+    );
     expect((await api().post(`/v1/workspaces/${wid}/registries/${regId}/test`)).status).toBe(204);
     reg.password = secret("n3w-token");
     await e2e.up(declaration());
@@ -196,7 +251,9 @@ describe("Access resources through the real pulumi engine", () => {
     const wsId = await e2e.idOf("ws");
     ws.mfaRequired = true;
     const message = await e2e.upFails(declaration());
-    expect(message).toMatch(/the API refused mfaRequired: mfa_required can only be enabled when every member has two-factor authentication active; 1 member\(s\) do not.*every member already has two-factor/s);
+    expect(message).toMatch(
+      /the API refused mfaRequired: mfa_required can only be enabled when every member has two-factor authentication active; 1 member\(s\) do not.*every member already has two-factor/s,
+    );
     expect((await get(`/v1/workspaces/${wsId}`)).mfa_required).toBe(false);
 
     // The only member (the token's user) activates 2FA.
@@ -214,7 +271,9 @@ describe("Access resources through the real pulumi engine", () => {
   });
 
   it("replaces tokens, keys, invites and registry credentials on a change of a replace field: new id, old one gone", async () => {
-    const before = Object.fromEntries(await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await e2e.idOf(n)] as const)));
+    const before = Object.fromEntries(
+      await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await e2e.idOf(n)] as const)),
+    );
     const oldCode = (await exported("token")).code;
     token.grants = { WORKSPACE: "READ", INSTANCE: "READ" };
     key.name = "alice-key-2";
@@ -222,7 +281,9 @@ describe("Access resources through the real pulumi engine", () => {
     Object.assign(reg, { registry: "GHCR.io", username: "octo-bot", password: secret("ghp_emulatorToken") });
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ replace: 4 });
-    const after = Object.fromEntries(await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await e2e.idOf(n)] as const)));
+    const after = Object.fromEntries(
+      await Promise.all(["token", "key", "invite", "reg"].map(async (n) => [n, await e2e.idOf(n)] as const)),
+    );
     for (const n of Object.keys(before)) expect(after[n]).not.toBe(before[n]);
     expect((await api().get(`/v1/tokens/${before.token}`)).status).toBe(404);
     expect((await api().get(`/v1/ssh/${before.key}`)).status).toBe(404);
@@ -245,7 +306,9 @@ describe("Access resources through the real pulumi engine", () => {
     await e2e.emu.control.patch(`/_emulator/tables/workspaces/${wid}`, { quota: { ...quota, max_ssh_keys: 1 } });
     const decl = [...declaration(), { type: "SshKey", name: "key-over", args: { name: "over-quota", publicKey: KEY_4 } }];
     const message = await e2e.upFails(decl);
-    expect(message).toMatch(/SshKey "over-quota": the workspace's SSH key quota is reached: SSH key quota reached: the workspace allows 1 keys \(max_ssh_keys\)/);
+    expect(message).toMatch(
+      /SshKey "over-quota": the workspace's SSH key quota is reached: SSH key quota reached: the workspace allows 1 keys \(max_ssh_keys\)/,
+    );
     await e2e.emu.control.patch(`/_emulator/tables/workspaces/${wid}`, { quota });
     expect((await e2e.state()).some((r) => r.urn.endsWith("::key-over"))).toBe(false);
   });
@@ -288,27 +351,59 @@ describe("Access resources through the real pulumi engine", () => {
   it("adopts existing resources by adoptId and converges them; a credential for a host the workspace has is never taken over without it", async () => {
     const made = {
       ws: await api().post(`/v1/workspaces`, { name: "legacy-team" }),
-      token: await api().post(`/v1/workspaces/${wid}/tokens`, { name: "legacy-token", expires: new Date((await emulatorNow()) + 30 * DAY_MS).toISOString(), grants: { IMAGE: "READ" } }),
+      token: await api().post(`/v1/workspaces/${wid}/tokens`, {
+        name: "legacy-token",
+        expires: new Date((await emulatorNow()) + 30 * DAY_MS).toISOString(),
+        grants: { IMAGE: "READ" },
+      }),
       key: await api().post(`/v1/workspaces/${wid}/ssh`, { name: "legacy-key", public_key: KEY_2 }),
-      reg: await api().post(`/v1/workspaces/${wid}/registries`, { registry: "registry.internal:5000", username: "robot", password: "r0bot-pass" }),
+      reg: await api().post(`/v1/workspaces/${wid}/registries`, {
+        registry: "registry.internal:5000",
+        username: "robot",
+        password: "r0bot-pass",
+      }),
       invite: await api().post(`/v1/workspaces/${wid}/invites`, { email: "legacy.member@example.com", access_level: "VIEWER" }),
-      byHost: await api().post(`/v1/workspaces/${wid}/registries`, { registry: "registry.example.com", username: "deploy", password: "s3cret-token" }),
+      byHost: await api().post(`/v1/workspaces/${wid}/registries`, {
+        registry: "registry.example.com",
+        username: "deploy",
+        password: "s3cret-token",
+      }),
     };
     for (const res of Object.values(made)) expect(res.status).toBe(201);
     const id = (k: keyof typeof made) => String(made[k].body.id);
-    const byHost: Declaration = { type: "RegistryCredential", name: "by-host", args: { registry: "https://registry.example.com", username: "deploy", password: secret("s3cret-token") } };
+    const byHost: Declaration = {
+      type: "RegistryCredential",
+      name: "by-host",
+      args: { registry: "https://registry.example.com", username: "deploy", password: secret("s3cret-token") },
+    };
     // One credential per host: the one a person stored is named, not silently replaced or taken over.
     const refused = await e2e.upFails([...declaration(), byHost]);
     // The host as check canonicalises it (spec part 1: aliases and full URLs normalise to one form).
-    expect(refused).toContain(`RegistryCredential registry.example.com: the workspace already has a credential for registry.example.com (id ${id("byHost")}); a workspace holds one per host.`);
-    expect(refused).toContain(`This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "${id("byHost")}"; otherwise delete it first.`);
+    expect(refused).toContain(
+      `RegistryCredential registry.example.com: the workspace already has a credential for registry.example.com (id ${id("byHost")}); a workspace holds one per host.`,
+    );
+    expect(refused).toContain(
+      `This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "${id("byHost")}"; otherwise delete it first.`,
+    );
     expect((await api().get(`/v1/workspaces/${wid}/registries/${id("byHost")}`)).status).toBe(200);
     extra.push(
       { type: "Workspace", name: "legacy-ws", args: { name: "legacy-team-managed", adoptId: id("ws") } },
-      { type: "ApiToken", name: "legacy-token", args: { name: "legacy-token", expiresInDays: 30, grants: { IMAGE: "READ" }, adoptId: id("token") } },
+      {
+        type: "ApiToken",
+        name: "legacy-token",
+        args: { name: "legacy-token", expiresInDays: 30, grants: { IMAGE: "READ" }, adoptId: id("token") },
+      },
       { type: "SshKey", name: "legacy-key", args: { name: "legacy-key", publicKey: KEY_2, adoptId: id("key") } },
-      { type: "RegistryCredential", name: "legacy-reg", args: { registry: "registry.internal:5000", username: "robot", password: secret("r0bot-pass"), adoptId: id("reg") } },
-      { type: "WorkspaceInvite", name: "legacy-invite", args: { email: "legacy.member@example.com", accessLevel: "EDITOR", adoptId: id("invite") } },
+      {
+        type: "RegistryCredential",
+        name: "legacy-reg",
+        args: { registry: "registry.internal:5000", username: "robot", password: secret("r0bot-pass"), adoptId: id("reg") },
+      },
+      {
+        type: "WorkspaceInvite",
+        name: "legacy-invite",
+        args: { email: "legacy.member@example.com", accessLevel: "EDITOR", adoptId: id("invite") },
+      },
       { ...byHost, args: { ...byHost.args, adoptId: id("byHost") } },
     );
     const { result, mutations } = await upLogged();
@@ -322,7 +417,14 @@ describe("Access resources through the real pulumi engine", () => {
         `PATCH /v1/workspaces/${wid}/registries/${id("byHost")}`,
       ].sort(),
     );
-    for (const [name, key] of [["legacy-ws", "ws"], ["legacy-token", "token"], ["legacy-key", "key"], ["legacy-reg", "reg"], ["legacy-invite", "invite"], ["by-host", "byHost"]] as const) {
+    for (const [name, key] of [
+      ["legacy-ws", "ws"],
+      ["legacy-token", "token"],
+      ["legacy-key", "key"],
+      ["legacy-reg", "reg"],
+      ["legacy-invite", "invite"],
+      ["by-host", "byHost"],
+    ] as const) {
       expect(await e2e.idOf(name)).toBe(id(key));
     }
     expect((await get(`/v1/workspaces/${id("ws")}`)).name).toBe("legacy-team-managed");
@@ -342,7 +444,13 @@ describe("Access resources through the real pulumi engine", () => {
   });
 
   it("recovers from lost create answers: one of each, adopted; a token is revoked and created again so its code is known", async () => {
-    for (const path of ["/v1/workspaces", "/v1/workspaces/*/invites", "/v1/workspaces/*/tokens", "/v1/workspaces/*/ssh", "/v1/workspaces/*/registries"]) {
+    for (const path of [
+      "/v1/workspaces",
+      "/v1/workspaces/*/invites",
+      "/v1/workspaces/*/tokens",
+      "/v1/workspaces/*/ssh",
+      "/v1/workspaces/*/registries",
+    ]) {
       expect((await e2e.emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path, times: 1 })).status).toBe(201);
     }
     extra.push(
@@ -350,11 +458,18 @@ describe("Access resources through the real pulumi engine", () => {
       { type: "WorkspaceInvite", name: "dropped-invite", args: { email: "dropped.member@example.com", accessLevel: "VIEWER" } },
       { type: "ApiToken", name: "dropped-token", args: { name: "dropped-token", expiresInDays: 30, grants: { WORKSPACE: "READ" } } },
       { type: "SshKey", name: "dropped-key", args: { name: "dropped-key", publicKey: KEY_3 } },
-      { type: "RegistryCredential", name: "dropped-reg", args: { registry: "registry.other.io", username: "dropper", password: secret("dr0p-pass") } },
+      {
+        type: "RegistryCredential",
+        name: "dropped-reg",
+        args: { registry: "registry.other.io", username: "dropper", password: secret("dr0p-pass") },
+      },
     );
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ create: 5 });
-    const posts = (suffix: string) => mutations.filter((m) => m.method === "POST" && (suffix === "" ? m.path === "/v1/workspaces" : m.path === `/v1/workspaces/${wid}/${suffix}`));
+    const posts = (suffix: string) =>
+      mutations.filter(
+        (m) => m.method === "POST" && (suffix === "" ? m.path === "/v1/workspaces" : m.path === `/v1/workspaces/${wid}/${suffix}`),
+      );
     expect(posts("")).toHaveLength(1);
     expect(posts("invites")).toHaveLength(1);
     expect(posts("ssh")).toHaveLength(1);
@@ -383,7 +498,13 @@ describe("Access resources through the real pulumi engine", () => {
     const wsId = await e2e.idOf("ws");
     const inviteId = await e2e.idOf("invite");
     // The addressee registers, signs in and accepts with the code kept in the stack.
-    expect((await api().as(null).post("/v1/register", { name: "Second Member", email: "second.member@example.com", password: "member-password-1" })).status).toBe(201);
+    expect(
+      (
+        await api()
+          .as(null)
+          .post("/v1/register", { name: "Second Member", email: "second.member@example.com", password: "member-password-1" })
+      ).status,
+    ).toBe(201);
     const login = await api().as(null).post("/v1/login", { email: "second.member@example.com", password: "member-password-1" });
     expect(login.status).toBe(200);
     const member = api().as(login.body.code);
@@ -405,11 +526,20 @@ describe("Access resources through the real pulumi engine", () => {
     // Each expired invite is deleted before its replacement is created (one pending invite per address).
     const inviteCalls = requestLines(mutations).filter((c) => c.includes("invites"));
     expect(inviteCalls.filter((c) => c.startsWith("DELETE")).sort()).toEqual(expiring.map((id) => `DELETE /v1/invites/${id}`).sort());
-    expect(inviteCalls.filter((c) => c.startsWith("POST"))).toEqual([`POST /v1/workspaces/${wid}/invites`, `POST /v1/workspaces/${wid}/invites`]);
+    expect(inviteCalls.filter((c) => c.startsWith("POST"))).toEqual([
+      `POST /v1/workspaces/${wid}/invites`,
+      `POST /v1/workspaces/${wid}/invites`,
+    ]);
     expect(inviteCalls[0]).toMatch(/^DELETE /);
     for (const name of ["dropped-invite", "legacy-invite"]) expect(await e2e.outputsOf(name)).toMatchObject({ state: "PENDING" });
     // A fresh invite: its code is known again.
-    expect((await api().as(null).get("/v1/invites/lookup", { code: String((await exported("dropped-invite")).code) })).body.id).toBe(await e2e.idOf("dropped-invite"));
+    expect(
+      (
+        await api()
+          .as(null)
+          .get("/v1/invites/lookup", { code: String((await exported("dropped-invite")).code) })
+      ).body.id,
+    ).toBe(await e2e.idOf("dropped-invite"));
     expect(await e2e.outputsOf("legacy-invite")).toMatchObject({ accessLevel: "EDITOR" });
     expect(await e2e.idOf("invite")).toBe(inviteId);
     for (const id of expiring) expect((await api().get(`/v1/invites/${id}`)).status).toBe(404);

@@ -4,7 +4,19 @@
  * RecipeInstallation through the real pulumi engine. The instance the apps run on is an
  * Instance of the same stack. Each test builds on the previous one's state.
  */
-import { changes, failureOf, markedSecret, plain, ref, secret, startE2E, withReplaced, writes, type Declaration, type E2E } from "./harness";
+import {
+  changes,
+  failureOf,
+  markedSecret,
+  plain,
+  ref,
+  secret,
+  startE2E,
+  withReplaced,
+  writes,
+  type Declaration,
+  type E2E,
+} from "./harness";
 
 jest.setTimeout(900_000);
 
@@ -23,7 +35,9 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     e2e = await startE2E("apps");
     staff = await startE2E("apps-staff", { staff: true, emulator: e2e.emu });
     wid = e2e.emu.workspaceId;
-    plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-2" })).body.items.find((p: { name: string }) => p.name === "lightning-2").id;
+    plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-2" })).body.items.find(
+      (p: { name: string }) => p.name === "lightning-2",
+    ).id;
     const templates = (await e2e.emu.api.get("/v1/app-templates", { limit: 100 })).body.items as Array<{ id: string; name: string }>;
     n8n = templates.find((t) => t.name === "n8n")!.id;
     kuma = templates.find((t) => t.name === "Uptime Kuma")!.id;
@@ -43,7 +57,12 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     mounts: [{ hostPath: "/srv/web", containerPath: "/usr/share/nginx/html", readOnly: true }],
     domain: "web.example.com",
   };
-  const auto: Record<string, unknown> = { instanceId: ref("vm.id"), name: "automation", templateId: "", environment: { N8N_BASIC_AUTH_USER: "admin", GENERIC_TIMEZONE: null } };
+  const auto: Record<string, unknown> = {
+    instanceId: ref("vm.id"),
+    name: "automation",
+    templateId: "",
+    environment: { N8N_BASIC_AUTH_USER: "admin", GENERIC_TIMEZONE: null },
+  };
   const recipe: Record<string, unknown> = {
     name: "hello-recipe",
     category: "TOOLS",
@@ -62,7 +81,11 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     { type: "App", name: "web", args: { ...web } },
     { type: "App", name: "auto", args: { ...auto } },
     { type: "Recipe", name: "rcp", args: { ...recipe } },
-    { type: "RecipeInstallation", name: "inst", args: { instanceId: ref("vm.id"), recipeId: ref("rcp.id"), fields: secret(installFields) } },
+    {
+      type: "RecipeInstallation",
+      name: "inst",
+      args: { instanceId: ref("vm.id"), recipeId: ref("rcp.id"), fields: secret(installFields) },
+    },
     { lookup: "getAppTemplates", name: "automationTemplates", args: { category: "AUTOMATION" } },
     { lookup: "getAppTemplate", name: "whoami", args: { name: "Whoami" } },
     { lookup: "getRecipes", name: "dbRecipes", args: { category: "DATABASES" } },
@@ -95,7 +118,13 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       template_id: null,
     });
     const webOut = await e2e.outputsOf("web");
-    expect(webOut).toMatchObject({ state: "AVAILABLE", running: true, containerId: webApp.live.container_id, instanceId: await e2e.idOf("vm"), workspaceId: wid });
+    expect(webOut).toMatchObject({
+      state: "AVAILABLE",
+      running: true,
+      containerId: webApp.live.container_id,
+      instanceId: await e2e.idOf("vm"),
+      workspaceId: wid,
+    });
     expect(webOut.portAllocations).toEqual([{ hostPort: 8080, containerPort: 80, protocol: "TCP", http: true }]);
 
     const autoApp = await get(`/v1/apps/${await e2e.idOf("auto")}`);
@@ -115,8 +144,16 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
 
     const r = await get(`/v1/recipes/${await e2e.idOf("rcp")}`);
     expect(r).toMatchObject({ name: "hello-recipe", category: "TOOLS", owner: { id: wid }, commands: recipe.commands, icon: null });
-    expect(r.fields.map((f: { id: string; required: boolean }) => [f.id, f.required])).toEqual([["GREETING", true], ["TOKEN", false], ["COUNT", false]]);
-    expect((await e2e.outputsOf("rcp")).variables).toEqual({ GREETING: "SVC_FIELDS_GREETING", TOKEN: "SVC_FIELDS_TOKEN", COUNT: "SVC_FIELDS_COUNT" });
+    expect(r.fields.map((f: { id: string; required: boolean }) => [f.id, f.required])).toEqual([
+      ["GREETING", true],
+      ["TOKEN", false],
+      ["COUNT", false],
+    ]);
+    expect((await e2e.outputsOf("rcp")).variables).toEqual({
+      GREETING: "SVC_FIELDS_GREETING",
+      TOKEN: "SVC_FIELDS_TOKEN",
+      COUNT: "SVC_FIELDS_COUNT",
+    });
 
     const inst = await e2e.resource("inst");
     expect(inst.id).toMatch(new RegExp(`^${await e2e.idOf("vm")}:${await e2e.idOf("rcp")}:.+$`));
@@ -134,7 +171,13 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     const auto8n = (await api().get("/v1/app-templates", { category: "AUTOMATION" })).body.items;
     expect(outputs.automationTemplates.value.map((t: { id: string }) => t.id)).toEqual(auto8n.map((t: { id: string }) => t.id));
     const whoami = outputs.whoami.value;
-    expect(whoami).toMatchObject({ name: "Whoami", image: "traefik/whoami:v1.10.3", category: null, ports: [{ name: "web", containerPort: 80, protocol: "TCP", http: true }], requiredEnvironment: [] });
+    expect(whoami).toMatchObject({
+      name: "Whoami",
+      image: "traefik/whoami:v1.10.3",
+      category: null,
+      ports: [{ name: "web", containerPort: 80, protocol: "TCP", http: true }],
+      requiredEnvironment: [],
+    });
     const dbs = (await api().get(`/v1/workspaces/${wid}/recipes`, { category: "DATABASES" })).body.items;
     expect(outputs.dbRecipes.value.map((x: { id: string }) => x.id)).toEqual(dbs.map((x: { id: string }) => x.id));
     const pg = outputs.postgres.value;
@@ -152,7 +195,21 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
   it.each([
     [
       "an image without a tag, a repeated host port and a relative mount path",
-      () => [{ type: "App", name: "web", args: { ...web, image: "nginx", ports: [{ hostPort: 8080, containerPort: 80, http: true }, { hostPort: 8080, containerPort: 81 }], mounts: [{ hostPath: "srv", containerPath: "/data" }] } }],
+      () => [
+        {
+          type: "App",
+          name: "web",
+          args: {
+            ...web,
+            image: "nginx",
+            ports: [
+              { hostPort: 8080, containerPort: 80, http: true },
+              { hostPort: 8080, containerPort: 81 },
+            ],
+            mounts: [{ hostPath: "srv", containerPath: "/data" }],
+          },
+        },
+      ],
       [/image.*with a tag/, /ports\[1\].*duplicate host port and protocol 8080\/TCP/, /mounts\[0\]\.hostPath.*absolute path/],
     ],
     [
@@ -165,17 +222,33 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       () => [{ type: "App", name: "web", args: { ...web, ports: [{ hostPort: 8080, containerPort: 80 }], environment: { MODE: null } } }],
       [/domain.*needs at least one port with http true/, /environment.*only for template apps/],
     ],
-    ["an unknown placeholder", () => [{ type: "App", name: "auto", args: { ...auto, environment: { X: "{{random:500}}" } } }], [/environment\.X.*random length must be 1 to 128/]],
+    [
+      "an unknown placeholder",
+      () => [{ type: "App", name: "auto", args: { ...auto, environment: { X: "{{random:500}}" } } }],
+      [/environment\.X.*random length must be 1 to 128/],
+    ],
     [
       "a recipe category outside the list, a relative command, colliding field ids and an unknown field type",
       () => [
         {
           type: "Recipe",
           name: "rcp",
-          args: { ...recipe, category: "GAMING", commands: [{ path: "install.sh" }], fields: [{ id: "A", label: "a", type: "TEXT" }, { id: "a", label: "b", type: "DATE" }] },
+          args: {
+            ...recipe,
+            category: "GAMING",
+            commands: [{ path: "install.sh" }],
+            fields: [
+              { id: "A", label: "a", type: "TEXT" },
+              { id: "a", label: "b", type: "DATE" },
+            ],
+          },
         },
       ],
-      [/category.*must be one of DEFAULT/, /commands\[0\]\.path.*absolute script path/, /fields\[1\]\.type.*TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN/],
+      [
+        /category.*must be one of DEFAULT/,
+        /commands\[0\]\.path.*absolute script path/,
+        /fields\[1\]\.type.*TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN/,
+      ],
     ],
   ])("preview rejects %s, naming each property and rule, before any API call", async (_what, change, messages) => {
     const decl = withReplaced(declaration(), change() as Declaration[]);
@@ -190,7 +263,10 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     Object.assign(web, {
       image: "nginx:1.28",
       environment: { MODE: "staging" },
-      ports: [{ hostPort: 8081, containerPort: 80, http: true }, { hostPort: 5353, containerPort: 53, protocol: "UDP" }],
+      ports: [
+        { hostPort: 8081, containerPort: 80, http: true },
+        { hostPort: 5353, containerPort: 53, protocol: "UDP" },
+      ],
       mounts: [],
     });
     const { mutations } = await upLogged();
@@ -200,9 +276,17 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       image: "nginx:1.28",
       environment: { MODE: "staging" },
       mounts: [],
-      ports: [{ host_port: 8081, container_port: 80, protocol: "TCP", http: true }, { host_port: 5353, container_port: 53, protocol: "UDP", http: false }],
+      ports: [
+        { host_port: 8081, container_port: 80, protocol: "TCP", http: true },
+        { host_port: 5353, container_port: 53, protocol: "UDP", http: false },
+      ],
     });
-    expect(await get(`/v1/apps/${id}`)).toMatchObject({ image: "nginx:1.28", environment: { MODE: "staging" }, mounts: [], state: "AVAILABLE" });
+    expect(await get(`/v1/apps/${id}`)).toMatchObject({
+      image: "nginx:1.28",
+      environment: { MODE: "staging" },
+      mounts: [],
+      state: "AVAILABLE",
+    });
   });
 
   it("keeps the desired running state through stop and start", async () => {
@@ -244,13 +328,24 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       name: "hello-recipe-2",
       description: "Says hello, twice.",
       icon: "https://assets.example.com/hello.svg",
-      commands: [{ path: "/opt/hello/install.sh", args: [] }, { path: "/opt/hello/again.sh", args: ["$SVC_FIELDS_GREETING"] }],
-      fields: [{ id: "GREETING", label: "Greeting", type: "TEXT", required: true }, { id: "TOKEN", label: "Token", type: "PASSWORD" }, { id: "COUNT", label: "How many", type: "NUMBER" }],
+      commands: [
+        { path: "/opt/hello/install.sh", args: [] },
+        { path: "/opt/hello/again.sh", args: ["$SVC_FIELDS_GREETING"] },
+      ],
+      fields: [
+        { id: "GREETING", label: "Greeting", type: "TEXT", required: true },
+        { id: "TOKEN", label: "Token", type: "PASSWORD" },
+        { id: "COUNT", label: "How many", type: "NUMBER" },
+      ],
     });
     const { mutations } = await upLogged();
     expect(await e2e.idOf("rcp")).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/recipes/${id}`]);
-    expect(await get(`/v1/recipes/${id}`)).toMatchObject({ name: "hello-recipe-2", icon: "https://assets.example.com/hello.svg", commands: recipe.commands });
+    expect(await get(`/v1/recipes/${id}`)).toMatchObject({
+      name: "hello-recipe-2",
+      icon: "https://assets.example.com/hello.svg",
+      commands: recipe.commands,
+    });
     expect((await e2e.outputsOf("inst")).recipeName).toBe("hello-recipe"); // recorded at install; the next read updates it
   });
 
@@ -328,11 +423,24 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     const made = await api().post(`/v1/instances/${vm}/apps`, { name: "legacy", image: "redis:7.2", environment: { OLD: "1" } });
     expect(made.status).toBe(201);
     await e2e.emu.waitWorkflow(made.body.workflow.id);
-    const r = await api().post(`/v1/workspaces/${wid}/recipes`, { name: "legacy-recipe", category: "TOOLS", description: "old", commands: [{ path: "/opt/old.sh" }] });
+    const r = await api().post(`/v1/workspaces/${wid}/recipes`, {
+      name: "legacy-recipe",
+      category: "TOOLS",
+      description: "old",
+      commands: [{ path: "/opt/old.sh" }],
+    });
     expect(r.status).toBe(201);
     extra.push(
-      { type: "App", name: "legacy", args: { instanceId: ref("vm.id"), name: "legacy", image: "redis:7.4", environment: { NEW: "1" }, adoptId: made.body.resource.id } },
-      { type: "Recipe", name: "legacy-recipe", args: { name: "legacy-recipe", category: "TOOLS", description: "adopted", commands: [{ path: "/opt/old.sh" }], adoptId: r.body.id } },
+      {
+        type: "App",
+        name: "legacy",
+        args: { instanceId: ref("vm.id"), name: "legacy", image: "redis:7.4", environment: { NEW: "1" }, adoptId: made.body.resource.id },
+      },
+      {
+        type: "Recipe",
+        name: "legacy-recipe",
+        args: { name: "legacy-recipe", category: "TOOLS", description: "adopted", commands: [{ path: "/opt/old.sh" }], adoptId: r.body.id },
+      },
     );
     const { mutations } = await upLogged();
     expect(await e2e.idOf("legacy")).toBe(made.body.resource.id);
@@ -343,11 +451,27 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
   });
 
   it("keeps an app and an installation whose workflows failed, then replaces them on the next up", async () => {
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/instances/*/apps", times: 1 });
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/commands/install-recipe", times: 1 });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/instances/*/apps",
+      times: 1,
+    });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/commands/install-recipe",
+      times: 1,
+    });
     extra.push(
       { type: "App", name: "flaky", args: { instanceId: ref("vm.id"), name: "flaky", image: "busybox:1.36" } },
-      { type: "RecipeInstallation", name: "flaky-inst", args: { instanceId: ref("vm.id"), recipeId: ref("rcp.id"), fields: secret({ GREETING: "x" }) } },
+      {
+        type: "RecipeInstallation",
+        name: "flaky-inst",
+        args: { instanceId: ref("vm.id"), recipeId: ref("rcp.id"), fields: secret({ GREETING: "x" }) },
+      },
     );
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/App "flaky": create failed: workflow .* ended FAILED/);
@@ -368,7 +492,11 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
 
   it("recovers a recipe whose create answer was lost: one recipe, adopted", async () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/workspaces/*/recipes", times: 1 });
-    extra.push({ type: "Recipe", name: "dropped", args: { name: "dropped-recipe", category: "DEVOPS", description: "lost answer", commands: [{ path: "/opt/x.sh" }] } });
+    extra.push({
+      type: "Recipe",
+      name: "dropped",
+      args: { name: "dropped-recipe", category: "DEVOPS", description: "lost answer", commands: [{ path: "/opt/x.sh" }] },
+    });
     await e2e.up(declaration());
     const mine = (await api().get(`/v1/workspaces/${wid}/recipes`, { name: "dropped-recipe" })).body.items;
     expect(mine).toHaveLength(1);
@@ -377,7 +505,10 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
   });
 
   it("app templates need the operator token: a normal token gets a clear error and nothing is created", async () => {
-    const decl: Declaration[] = [...declaration(), { type: "AppTemplate", name: "tpl", args: { name: "Not Allowed", description: "x", image: "nginx:1.27" } }];
+    const decl: Declaration[] = [
+      ...declaration(),
+      { type: "AppTemplate", name: "tpl", args: { name: "Not Allowed", description: "x", image: "nginx:1.27" } },
+    ];
     const message = await e2e.upFails(decl);
     expect(message).toMatch(/needs an operator \(staff\) token.*svc:token/s);
     expect((await api().get("/v1/app-templates", { name: "Not Allowed" })).body.items).toEqual([]);
@@ -395,7 +526,10 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
       { key: "GF_SERVER_DOMAIN", value: null, description: "you must supply it" },
     ],
     mounts: [{ hostPath: "/opt/grafana", containerPath: "/var/lib/grafana" }],
-    ports: [{ name: "web", containerPort: 3000, http: true }, { name: "metrics", containerPort: 9100 }],
+    ports: [
+      { name: "web", containerPort: 3000, http: true },
+      { name: "metrics", containerPort: 9100 },
+    ],
   };
   const staffDecl = (): Declaration[] => [{ type: "AppTemplate", name: "tpl", args: { ...tpl } }];
 
@@ -406,8 +540,15 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     expect(await get(`/v1/app-templates/${id}`)).toMatchObject({
       name: "Team Dashboard",
       category: "MONITORING",
-      ports: [{ name: "web", container_port: 3000, protocol: "TCP", http: true, description: "" }, { name: "metrics", container_port: 9100, protocol: "TCP", http: false }],
-      environment: [{ key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}" }, { key: "GF_SECURITY_ADMIN_PASSWORD", value: "{{random:24}}", description: "" }, { key: "GF_SERVER_DOMAIN", value: null }],
+      ports: [
+        { name: "web", container_port: 3000, protocol: "TCP", http: true, description: "" },
+        { name: "metrics", container_port: 9100, protocol: "TCP", http: false },
+      ],
+      environment: [
+        { key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}" },
+        { key: "GF_SECURITY_ADMIN_PASSWORD", value: "{{random:24}}", description: "" },
+        { key: "GF_SERVER_DOMAIN", value: null },
+      ],
     });
     const since = await staff.lastSeq();
     expect((await staff.preview(staffDecl())).changeSummary).toEqual({ same: 2 });
@@ -419,19 +560,36 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     extra[extra.length - 1].args = { ...extra[extra.length - 1].args, environment: { GF_SERVER_DOMAIN: "dash.example.com" } };
     await e2e.up(declaration());
     const dash = await get(`/v1/apps/${await e2e.idOf("dash")}`);
-    expect(dash).toMatchObject({ template_id: id, image: "grafana/grafana:11.2.0", domain: "dash.example.com", environment: { GF_SERVER_HTTP_PORT: "3000", GF_SERVER_DOMAIN: "dash.example.com" } });
+    expect(dash).toMatchObject({
+      template_id: id,
+      image: "grafana/grafana:11.2.0",
+      domain: "dash.example.com",
+      environment: { GF_SERVER_HTTP_PORT: "3000", GF_SERVER_DOMAIN: "dash.example.com" },
+    });
     expect(dash.environment.GF_SECURITY_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{24}$/);
   });
 
   it.each([
     [
       "two http ports and a placeholder naming no port",
-      () => ({ ...tpl, ports: [{ name: "a", containerPort: 1, http: true }, { name: "b", containerPort: 2, http: true }], environment: [{ key: "P", value: "{{host_port.admin}}" }] }),
+      () => ({
+        ...tpl,
+        ports: [
+          { name: "a", containerPort: 1, http: true },
+          { name: "b", containerPort: 2, http: true },
+        ],
+        environment: [{ key: "P", value: "{{host_port.admin}}" }],
+      }),
       [/ports.*at most one port per template may have http true/, /environment.*names no port of this template/],
     ],
     [
       "a port name that is not a slug, a repeated key and an image without a tag",
-      () => ({ ...tpl, image: "grafana/grafana", ports: [{ name: "Web Port", containerPort: 1 }], environment: [{ key: "A" }, { key: "A" }] }),
+      () => ({
+        ...tpl,
+        image: "grafana/grafana",
+        ports: [{ name: "Web Port", containerPort: 1 }],
+        environment: [{ key: "A" }, { key: "A" }],
+      }),
       [/ports\[0\]\.name.*slug/, /environment\[1\].*duplicate environment key A/, /image.*with a tag/],
     ],
   ])("AppTemplate preview rejects %s before any API call", async (_what, args, messages) => {
@@ -455,7 +613,13 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     const { mutations } = await upLogged(staff, staffDecl());
     expect((await staff.resource("tpl")).id).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/app-templates/${id}`]);
-    expect(await get(`/v1/app-templates/${id}`)).toMatchObject({ name: "Team Dashboard v2", category: null, mounts: [], ports: [{ name: "web" }], environment: [{ key: "GF_SERVER_HTTP_PORT" }] });
+    expect(await get(`/v1/app-templates/${id}`)).toMatchObject({
+      name: "Team Dashboard v2",
+      category: null,
+      mounts: [],
+      ports: [{ name: "web" }],
+      environment: [{ key: "GF_SERVER_HTTP_PORT" }],
+    });
   });
 
   it("AppTemplate: refresh reads an out-of-band change; refresh drops a deleted template; adoption takes one back", async () => {
@@ -468,7 +632,14 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
 
     const other = await staff.emu.staff.post("/v1/app-templates", { name: "Hand Made", description: "made by hand", image: "nginx:1.27" });
     expect(other.status).toBe(201);
-    await staff.up([...staffDecl(), { type: "AppTemplate", name: "adopted", args: { name: "Hand Made", description: "now managed", image: "nginx:1.27", adoptId: other.body.id } }]);
+    await staff.up([
+      ...staffDecl(),
+      {
+        type: "AppTemplate",
+        name: "adopted",
+        args: { name: "Hand Made", description: "now managed", image: "nginx:1.27", adoptId: other.body.id },
+      },
+    ]);
     expect((await staff.resource("adopted")).id).toBe(other.body.id);
     expect((await get(`/v1/app-templates/${other.body.id}`)).description).toBe("now managed");
 

@@ -25,7 +25,12 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     // The demo user runs an instance for two hours of emulator time.
     const plans = (await e2e.emu.api.get("/v1/plans", { name: "lightning-2" })).body.items as Array<{ id: string; name: string }>;
     const start = Date.parse((await e2e.emu.control.get("/_emulator/clock")).body.now);
-    const vm = await e2e.emu.api.post(`/v1/workspaces/${wid}/instances`, { type: "PLAN", name: "billed-vm", region: "NA_01", plan: BigInt(plans.find((p) => p.name === "lightning-2")!.id) });
+    const vm = await e2e.emu.api.post(`/v1/workspaces/${wid}/instances`, {
+      type: "PLAN",
+      name: "billed-vm",
+      region: "NA_01",
+      plan: BigInt(plans.find((p) => p.name === "lightning-2")!.id),
+    });
     expect(vm.status).toBe(202);
     vmId = String(vm.body.resource.id);
     await e2e.emu.waitFor(`/v1/instances/${vmId}`, (b: { state: string }) => b.state === "AVAILABLE", 10_000);
@@ -44,7 +49,13 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     { type: "BANDWIDTH", direction: "UPLOAD", speedBytesSec: 200_000_000 },
     { type: "FLOATING_IP", family: "IPv4", ddos: true },
   ];
-  const welcome: Record<string, unknown> = { amount: 5_000_000, uses: 2, code: "Welcome-2026", flags: ["BETA_ACCESS", "BETA_ACCESS"], note: "e2e welcome" };
+  const welcome: Record<string, unknown> = {
+    amount: 5_000_000,
+    uses: 2,
+    code: "Welcome-2026",
+    flags: ["BETA_ACCESS", "BETA_ACCESS"],
+    note: "e2e welcome",
+  };
   const generated: Record<string, unknown> = { amount: 1_000_000, uses: 1 };
   const extra: Declaration[] = [];
   const declaration = (): Declaration[] => [
@@ -73,8 +84,24 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     expect(result.summary.resourceChanges).toEqual({ create: 3 });
 
     const w = await e2e.resource("welcome");
-    expect(w.outputs).toMatchObject({ code: "Welcome-2026", amount: 5_000_000, uses: 2, maxUses: 2, usesRemaining: 2, expiryDays: 30, flags: ["BETA_ACCESS"], note: "e2e welcome" });
-    expect((await staff().get(`/v1/coupons/${w.id}`)).body).toMatchObject({ code: "WELCOME-2026", amount: 5_000_000, max_uses: 2, uses_remaining: 2, expiry_days: 30, flags: ["BETA_ACCESS"] });
+    expect(w.outputs).toMatchObject({
+      code: "Welcome-2026",
+      amount: 5_000_000,
+      uses: 2,
+      maxUses: 2,
+      usesRemaining: 2,
+      expiryDays: 30,
+      flags: ["BETA_ACCESS"],
+      note: "e2e welcome",
+    });
+    expect((await staff().get(`/v1/coupons/${w.id}`)).body).toMatchObject({
+      code: "WELCOME-2026",
+      amount: 5_000_000,
+      max_uses: 2,
+      uses_remaining: 2,
+      expiry_days: 30,
+      flags: ["BETA_ACCESS"],
+    });
     const g = await e2e.resource("generated");
     expect(g.outputs.code).toMatch(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/);
     expect((await staff().get(`/v1/coupons/${g.id}`)).body).toMatchObject({ code: g.outputs.code, max_uses: 1, note: null });
@@ -91,7 +118,13 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     expect(estimate).toEqual({
       hourlyRate: est.hourly_rate,
       monthlyPrice: est.monthly_price,
-      parts: est.parts.map((p: Record<string, number>) => ({ type: p.type, quantity: p.quantity, unitRate: p.unit_rate, hourlyRate: p.hourly_rate, monthlyPrice: p.monthly_price })),
+      parts: est.parts.map((p: Record<string, number>) => ({
+        type: p.type,
+        quantity: p.quantity,
+        unitRate: p.unit_rate,
+        hourlyRate: p.hourly_rate,
+        monthlyPrice: p.monthly_price,
+      })),
     });
     expect(estimate.monthlyPrice).toBe((estimate.hourlyRate as number) * 672);
     expect((estimate.parts as unknown[]).length).toBe(5);
@@ -104,7 +137,9 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     const usage = (await staff().get(`/v1/wallet/${demoUserId}/usage`, { from, to })).body;
     const u = await exported("usage");
     expect(u).toMatchObject({ totalMinutes: usage.total_minutes, totalCost: usage.total_cost });
-    const demoWs = (u.workspaces as Array<{ workspaceId: string; resources: Array<Record<string, unknown>> }>).find((x) => x.workspaceId === wid)!;
+    const demoWs = (u.workspaces as Array<{ workspaceId: string; resources: Array<Record<string, unknown>> }>).find(
+      (x) => x.workspaceId === wid,
+    )!;
     const vmRow = demoWs.resources.find((r) => r.resourceId === vmId)!;
     expect(vmRow).toMatchObject({ resourceKind: "INSTANCE", resourceName: "billed-vm" });
     expect(vmRow.minutes).toBeGreaterThanOrEqual(120);
@@ -118,10 +153,22 @@ describe("Billing through the real pulumi engine (operator token)", () => {
       to: wsUsage.to,
       totalMinutes: wsUsage.total_minutes,
       totalCost: wsUsage.total_cost,
-      resources: wsUsage.resources.map((r: Record<string, unknown>) => ({ resourceId: r.resource_id, resourceKind: r.resource_kind, resourceName: r.resource_name, minutes: r.minutes, cost: r.cost })),
+      resources: wsUsage.resources.map((r: Record<string, unknown>) => ({
+        resourceId: r.resource_id,
+        resourceKind: r.resource_kind,
+        resourceName: r.resource_name,
+        minutes: r.minutes,
+        cost: r.cost,
+      })),
     });
     const vmUsage = (await staff().get(`/v1/workspaces/${wid}/usage/${vmId}`, { from, to })).body;
-    expect(await exported("vmUsage")).toEqual({ resourceId: vmId, resourceKind: "INSTANCE", resourceName: "billed-vm", minutes: vmUsage.minutes, cost: vmUsage.cost });
+    expect(await exported("vmUsage")).toEqual({
+      resourceId: vmId,
+      resourceKind: "INSTANCE",
+      resourceName: "billed-vm",
+      minutes: vmUsage.minutes,
+      cost: vmUsage.cost,
+    });
   });
 
   it("previews no change and sends no mutating request (the estimate is a read-only POST)", async () => {
@@ -172,7 +219,11 @@ describe("Billing through the real pulumi engine (operator token)", () => {
   it("adopts an existing coupon by adoptId without creating one", async () => {
     const made = await staff().post("/v1/coupons", { amount: 2_000_000, uses: 5, code: "LEGACY-1", expiry_days: 60 });
     expect(made.status).toBe(201);
-    extra.push({ type: "Coupon", name: "legacy", args: { amount: 2_000_000, uses: 5, code: "LEGACY-1", expiryDays: 60, adoptId: made.body.id } });
+    extra.push({
+      type: "Coupon",
+      name: "legacy",
+      args: { amount: 2_000_000, uses: 5, code: "LEGACY-1", expiryDays: 60, adoptId: made.body.id },
+    });
     const { mutations } = await upLogged();
     expect(mutations).toEqual([]);
     expect(await e2e.idOf("legacy")).toBe(made.body.id);
@@ -180,7 +231,9 @@ describe("Billing through the real pulumi engine (operator token)", () => {
   });
 
   it("recovers from lost create answers (by code, and by fields for a generated code): one coupon each", async () => {
-    expect((await e2e.emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/coupons", times: 2 })).status).toBe(201);
+    expect((await e2e.emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/coupons", times: 2 })).status).toBe(
+      201,
+    );
     extra.push(
       { type: "Coupon", name: "dropped-code", args: { amount: 3_000_000, uses: 3, code: "DROPPED-1" } },
       { type: "Coupon", name: "dropped-gen", args: { amount: 3_333_333, uses: 4, note: "lost answer" } },
@@ -212,7 +265,9 @@ describe("Billing through the real pulumi engine (operator token)", () => {
     expect((await e2e.emu.api.post("/v1/coupons/redeem", { code: "ONCE-1" })).status).toBe(200);
     const declared = extra.pop()!;
     const message = await e2e.upFails(declaration());
-    expect(message).toMatch(/Coupon ONCE-1: the API refuses to delete coupon \d+ \(409: The coupon is fully redeemed and is kept for the record\): only unredeemed coupons or those with uses remaining can be deleted.*set the retainOnDelete resource option/s);
+    expect(message).toMatch(
+      /Coupon ONCE-1: the API refuses to delete coupon \d+ \(409: The coupon is fully redeemed and is kept for the record\): only unredeemed coupons or those with uses remaining can be deleted.*set the retainOnDelete resource option/s,
+    );
     expect(await e2e.idOf("once")).toBe(onceId);
     await e2e.up([...declaration(), { ...declared, opts: { retainOnDelete: true } }]);
     await e2e.up(declaration());

@@ -19,7 +19,10 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     const api = e2e.emu.api;
     const plans = (await api.get("/v1/plans", { limit: 100 })).body.items as Array<{ id: string; name: string }>;
     ids.small = plans.find((p) => p.name === "lightning-1")!.id;
-    const images = (await api.get(`/v1/workspaces/${e2e.emu.workspaceId}/images`, { limit: 100 })).body.items as Array<{ id: string; name: string }>;
+    const images = (await api.get(`/v1/workspaces/${e2e.emu.workspaceId}/images`, { limit: 100 })).body.items as Array<{
+      id: string;
+      name: string;
+    }>;
     ids.ubuntu = images.find((i) => i.name === "Ubuntu 24.04 LTS")!.id;
     ids.debian = images.find((i) => i.name === "Debian 12")!.id;
     ids.iso = images.find((i) => i.name === "Ubuntu 24.04 Live Server ISO")!.id;
@@ -29,7 +32,9 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     // Many instances, each with its default IPv4 and IPv6: lift the address quotas.
     for (const ws of [e2e.emu.workspaceId, ids.ws2]) {
       const quota = (await api.get(`/v1/workspaces/${ws}/quota`)).body;
-      await e2e.emu.control.patch(`/_emulator/tables/workspaces/${ws}`, { quota: { ...quota, max_floating_ipv4: 100, max_floating_ipv6: 100, max_floating_ips: 200 } });
+      await e2e.emu.control.patch(`/_emulator/tables/workspaces/${ws}`, {
+        quota: { ...quota, max_floating_ipv4: 100, max_floating_ipv6: 100, max_floating_ips: 200 },
+      });
     }
   });
   afterAll(async () => {
@@ -37,22 +42,55 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
   });
 
   const plan = () => ({ planId: ids.small, region: "NA_01" });
-  const custom = { type: "CUSTOM", group: "LIGHTNING", cpu: 1, memoryBytes: GiB, storage: [{ sizeBytes: 20 * GiB, boot: true }], region: "NA_01" };
-  const rule = (args: Record<string, unknown>) => ({ instanceId: ref("host.id"), type: "IPv4", protocol: "TCP", action: "ACCEPT", ...args });
+  const custom = {
+    type: "CUSTOM",
+    group: "LIGHTNING",
+    cpu: 1,
+    memoryBytes: GiB,
+    storage: [{ sizeBytes: 20 * GiB, boot: true }],
+    region: "NA_01",
+  };
+  const rule = (args: Record<string, unknown>) => ({
+    instanceId: ref("host.id"),
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    ...args,
+  });
 
   /** name -> [kind, args before, args after]: each "after" differs in exactly one replace field. */
   const batch = (): Record<string, [string, Record<string, unknown>, Record<string, unknown>]> => ({
     "i-type": ["Instance", { name: "i-type", ...plan() }, { name: "i-type", ...custom }],
     "i-group": ["Instance", { name: "i-group", ...custom }, { name: "i-group", ...custom, group: "RYZEN" }],
     "i-region": ["Instance", { name: "i-region", ...plan() }, { name: "i-region", ...plan(), region: "EU_01" }],
-    "i-node": ["Instance", { name: "i-node", planId: ids.small, nodeId: ids.nodeA }, { name: "i-node", planId: ids.small, nodeId: ids.nodeB }],
+    "i-node": [
+      "Instance",
+      { name: "i-node", planId: ids.small, nodeId: ids.nodeA },
+      { name: "i-node", planId: ids.small, nodeId: ids.nodeB },
+    ],
     "i-image": ["Instance", { name: "i-image", ...plan(), imageId: ids.ubuntu }, { name: "i-image", ...plan(), imageId: ids.debian }],
-    "i-ips": ["Instance", { name: "i-ips", ...plan(), ips: [{ family: "IPv4" }] }, { name: "i-ips", ...plan(), ips: [{ family: "IPv4" }, { family: "IPv6" }] }],
+    "i-ips": [
+      "Instance",
+      { name: "i-ips", ...plan(), ips: [{ family: "IPv4" }] },
+      { name: "i-ips", ...plan(), ips: [{ family: "IPv4" }, { family: "IPv6" }] },
+    ],
     "i-dci": ["Instance", { name: "i-dci", ...plan(), disableCloudInit: false }, { name: "i-dci", ...plan(), disableCloudInit: true }],
     "i-ws": ["Instance", { name: "i-ws", ...plan() }, { name: "i-ws", ...plan(), workspaceId: ids.ws2 }],
-    "d-region": ["Disk", { name: "d-region", size: GiB, backend: "LOCAL", region: "NA_01" }, { name: "d-region", size: GiB, backend: "LOCAL", region: "EU_01" }],
-    "d-ws": ["Disk", { name: "d-ws", size: GiB, backend: "LOCAL", region: "NA_01" }, { name: "d-ws", size: GiB, backend: "LOCAL", region: "NA_01", workspaceId: ids.ws2 }],
-    "v-ws": ["Vpc", { name: "v-ws", description: "x", range: "10.60.0.0/16" }, { name: "v-ws", description: "x", range: "10.60.0.0/16", workspaceId: ids.ws2 }],
+    "d-region": [
+      "Disk",
+      { name: "d-region", size: GiB, backend: "LOCAL", region: "NA_01" },
+      { name: "d-region", size: GiB, backend: "LOCAL", region: "EU_01" },
+    ],
+    "d-ws": [
+      "Disk",
+      { name: "d-ws", size: GiB, backend: "LOCAL", region: "NA_01" },
+      { name: "d-ws", size: GiB, backend: "LOCAL", region: "NA_01", workspaceId: ids.ws2 },
+    ],
+    "v-ws": [
+      "Vpc",
+      { name: "v-ws", description: "x", range: "10.60.0.0/16" },
+      { name: "v-ws", description: "x", range: "10.60.0.0/16", workspaceId: ids.ws2 },
+    ],
     "f-instance": ["FirewallRule", rule({ portStart: 1 }), rule({ portStart: 1, instanceId: ref("host2.id") })],
     "f-type": ["FirewallRule", rule({ portStart: 2 }), rule({ portStart: 2, type: "IPv6" })],
     "f-protocol": ["FirewallRule", rule({ portStart: 3 }), rule({ portStart: 3, protocol: "UDP" })],
@@ -137,10 +175,20 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
   });
 
   it("adopts an existing instance and firewall rule", async () => {
-    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/instances`, { type: "PLAN", name: "hand-made", region: "NA_01", plan: BigInt(ids.small) });
+    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/instances`, {
+      type: "PLAN",
+      name: "hand-made",
+      region: "NA_01",
+      plan: BigInt(ids.small),
+    });
     await e2e.emu.waitWorkflow(made.body.workflow.id);
     const host = await e2e.idOf("host");
-    const madeRule = await e2e.emu.api.post(`/v1/instances/${host}/firewall-rules`, { type: "IPv4", protocol: "TCP", action: "ACCEPT", port_start: 4242 });
+    const madeRule = await e2e.emu.api.post(`/v1/instances/${host}/firewall-rules`, {
+      type: "IPv4",
+      protocol: "TCP",
+      action: "ACCEPT",
+      port_start: 4242,
+    });
     await e2e.emu.waitWorkflow(madeRule.body.workflow.id);
     extra.push(
       { type: "Instance", name: "adopted-vm", args: { name: "now-managed", ...plan(), adoptId: made.body.resource.id } },
@@ -166,7 +214,11 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     const message = await e2e.upFails(declaration(), { continueOnError: true });
     expect(message).toMatch(/ended FAILED/);
     const failed: Record<string, string> = {};
-    for (const [name, kind] of [["bad-vm", "Instance"], ["bad-disk", "Disk"], ["bad-rule", "FirewallRule"]]) {
+    for (const [name, kind] of [
+      ["bad-vm", "Instance"],
+      ["bad-disk", "Disk"],
+      ["bad-rule", "FirewallRule"],
+    ]) {
       const r = await e2e.resource(name);
       expect({ name, state: r.outputs.state }).toEqual({ name, state: "FAILED" });
       expect({ name, api: (await e2e.emu.api.get(apiPath[kind](r.id!))).body.state }).toEqual({ name, api: "FAILED" });
@@ -174,7 +226,11 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     }
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ replace: 3 });
-    for (const [name, kind] of [["bad-vm", "Instance"], ["bad-disk", "Disk"], ["bad-rule", "FirewallRule"]]) {
+    for (const [name, kind] of [
+      ["bad-vm", "Instance"],
+      ["bad-disk", "Disk"],
+      ["bad-rule", "FirewallRule"],
+    ]) {
       const r = await e2e.resource(name);
       expect(r.id).not.toBe(failed[name]);
       expect(r.outputs.state).toBe("AVAILABLE");

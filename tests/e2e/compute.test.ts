@@ -28,10 +28,32 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
   });
 
   // The declaration, changed step by step.
-  const vm1: Record<string, unknown> = { name: "web-1", planId: "", region: "NA_01", imageId: "", firewallEnabled: true, vpcIds: [ref("net.id")] };
-  const vm2: Record<string, unknown> = { name: "batch-1", type: "CUSTOM", group: "LIGHTNING", cpu: 2, memoryBytes: 2 * GiB, storage: [{ sizeBytes: 20 * GiB, boot: true }], region: "NA_01" };
+  const vm1: Record<string, unknown> = {
+    name: "web-1",
+    planId: "",
+    region: "NA_01",
+    imageId: "",
+    firewallEnabled: true,
+    vpcIds: [ref("net.id")],
+  };
+  const vm2: Record<string, unknown> = {
+    name: "batch-1",
+    type: "CUSTOM",
+    group: "LIGHTNING",
+    cpu: 2,
+    memoryBytes: 2 * GiB,
+    storage: [{ sizeBytes: 20 * GiB, boot: true }],
+    region: "NA_01",
+  };
   const disk: Record<string, unknown> = { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01", instanceId: ref("vm1.id") };
-  const rule: Record<string, unknown> = { instanceId: ref("vm1.id"), type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 22, description: "ssh" };
+  const rule: Record<string, unknown> = {
+    instanceId: ref("vm1.id"),
+    type: "IPv4",
+    protocol: "TCP",
+    action: "ACCEPT",
+    portStart: 22,
+    description: "ssh",
+  };
   const extra: Declaration[] = [];
   const declaration = (): Declaration[] => [
     { type: "Vpc", name: "net", args: { name: "compute-net", description: "compute", range: "10.8.0.0/16" } },
@@ -56,7 +78,7 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     expect(api1.vpcs.map((m: { id: string }) => m.id)).toEqual([net]);
     expect((await get(`/v1/instances/${v2}`)).cpu).toBe(2);
     expect((await get(`/v1/disks/${d}`)).instance.id).toBe(v1);
-    expect((await get(`/v1/firewall-rules/${r}`))).toMatchObject({ state: "AVAILABLE", port_start: 22, remote: "0.0.0.0/0" });
+    expect(await get(`/v1/firewall-rules/${r}`)).toMatchObject({ state: "AVAILABLE", port_start: 22, remote: "0.0.0.0/0" });
     const out1 = await e2e.outputsOf("vm1");
     expect(out1.ipv4Address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     expect(Object.keys(out1.privateIps as object)).toEqual([net]);
@@ -71,13 +93,45 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
 
   it.each([
     ["a disk that would shrink", () => [{ type: "Disk", name: "data", args: { ...disk, size: 5 * GiB } }], /size.*cannot shrink/s],
-    ["a port range without its start", () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, portStart: undefined, portEnd: 80 } }], /portEnd needs portStart/],
-    ["ports on ICMP", () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, protocol: "ICMP" } }], /ports apply only to TCP and UDP/],
-    ["bps and pps together", () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, bpsLimit: 10, ppsLimit: 10 } }], /mutually exclusive/],
-    ["an IPv6 remote on an IPv4 rule", () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, remote: "2001:db8::/32" } }], /not an IPv4 CIDR/],
+    [
+      "a port range without its start",
+      () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, portStart: undefined, portEnd: 80 } }],
+      /portEnd needs portStart/,
+    ],
+    [
+      "ports on ICMP",
+      () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, protocol: "ICMP" } }],
+      /ports apply only to TCP and UDP/,
+    ],
+    [
+      "bps and pps together",
+      () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, bpsLimit: 10, ppsLimit: 10 } }],
+      /mutually exclusive/,
+    ],
+    [
+      "an IPv6 remote on an IPv4 rule",
+      () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, remote: "2001:db8::/32" } }],
+      /not an IPv4 CIDR/,
+    ],
     ["a priority out of range", () => [{ type: "FirewallRule", name: "ssh", args: { ...rule, priority: 101 } }], /priority.*1 to 100/s],
     ["cpu on a PLAN instance", () => [{ type: "Instance", name: "vm1", args: { ...vm1, cpu: 4 } }], /cpu is for CUSTOM instances/],
-    ["two boot disks", () => [{ type: "Instance", name: "vm2", args: { ...vm2, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB, boot: true }] } }], /exactly one storage entry/],
+    [
+      "two boot disks",
+      () => [
+        {
+          type: "Instance",
+          name: "vm2",
+          args: {
+            ...vm2,
+            storage: [
+              { sizeBytes: GiB, boot: true },
+              { sizeBytes: GiB, boot: true },
+            ],
+          },
+        },
+      ],
+      /exactly one storage entry/,
+    ],
   ])("preview rejects %s, naming the property and the rule, before any API call", async (_what, change, message) => {
     const decl = withReplaced(declaration(), change() as Declaration[]);
     const since = await e2e.lastSeq();
@@ -89,7 +143,15 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     const id = await e2e.idOf("vm1");
     // Flip every boolean setting from what the API holds now, so each one is a change.
     const now = await get(`/v1/instances/${id}`);
-    const wanted = { name: "web-1a", firewall_enabled: !now.firewall_enabled, uefi: !now.uefi, secure_boot: !now.secure_boot, attach_virtio_cdb: !now.attach_virtio_cdb, sync_hostname: !now.sync_hostname, os_name: "Ubuntu (managed)" };
+    const wanted = {
+      name: "web-1a",
+      firewall_enabled: !now.firewall_enabled,
+      uefi: !now.uefi,
+      secure_boot: !now.secure_boot,
+      attach_virtio_cdb: !now.attach_virtio_cdb,
+      sync_hostname: !now.sync_hostname,
+      os_name: "Ubuntu (managed)",
+    };
     Object.assign(vm1, {
       name: wanted.name,
       firewallEnabled: wanted.firewall_enabled,
@@ -117,19 +179,38 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
 
   it("stages an upgrade of an online CUSTOM instance (cpu, memory, bandwidth, boot disk growth) without restarting it", async () => {
     const id = await e2e.idOf("vm2");
-    Object.assign(vm2, { cpu: 4, memoryBytes: 4 * GiB, bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 }, storage: [{ sizeBytes: 30 * GiB, boot: true }] });
+    Object.assign(vm2, {
+      cpu: 4,
+      memoryBytes: 4 * GiB,
+      bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 },
+      storage: [{ sizeBytes: 30 * GiB, boot: true }],
+    });
     const { mutations } = await upLogged();
     expect(await e2e.idOf("vm2")).toBe(id);
     expect(mutations.map((m) => m.path)).toEqual(["/v1/commands/upgrade-instance"]);
-    expect(mutations[0].body).toMatchObject({ type: "CUSTOM", cpu: 4, memory: 4 * GiB, upload: 300_000_000, download: 600_000_000, disk: 30 * GiB });
+    expect(mutations[0].body).toMatchObject({
+      type: "CUSTOM",
+      cpu: 4,
+      memory: 4 * GiB,
+      upload: 300_000_000,
+      download: 600_000_000,
+      disk: 30 * GiB,
+    });
     const out = await e2e.outputsOf("vm2");
-    expect(out).toMatchObject({ cpu: 4, memoryBytes: 4 * GiB, bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 }, pendingUpgrades: true });
+    expect(out).toMatchObject({
+      cpu: 4,
+      memoryBytes: 4 * GiB,
+      bandwidth: { uploadBytesSec: 300_000_000, downloadBytesSec: 600_000_000 },
+      pendingUpgrades: true,
+    });
     // Staged hardware counts as declared: nothing left to do.
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: 6 });
   });
 
   it("rejects shrinking the boot disk at preview", async () => {
-    const decl = declaration().map((d) => (d.name === "vm2" ? { ...d, args: { ...vm2, storage: [{ sizeBytes: 10 * GiB, boot: true }] } } : d));
+    const decl = declaration().map((d) =>
+      d.name === "vm2" ? { ...d, args: { ...vm2, storage: [{ sizeBytes: 10 * GiB, boot: true }] } } : d,
+    );
     await expect(e2e.preview(decl)).rejects.toThrow(/boot disk cannot shrink/);
   });
 
@@ -164,7 +245,12 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     Object.assign(disk, { name: "data-2", size: 20 * GiB, instanceId: ref("vm2.id") });
     const { mutations } = await upLogged();
     expect(await e2e.idOf("data")).toBe(id);
-    expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/disks/${id}`, `POST /v1/disks/${id}/resize`, `POST /v1/disks/${id}/detach`, `POST /v1/disks/${id}/attach`]);
+    expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([
+      `PATCH /v1/disks/${id}`,
+      `POST /v1/disks/${id}/resize`,
+      `POST /v1/disks/${id}/detach`,
+      `POST /v1/disks/${id}/attach`,
+    ]);
     expect(await get(`/v1/disks/${id}`)).toMatchObject({ name: "data-2", size: 20 * GiB, instance: { id: v2 } });
     disk.instanceId = null;
     await e2e.up(declaration());
@@ -174,7 +260,12 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
   it.each([
     ["a disk's backend", "data", () => Object.assign(disk, { backend: "CEPH" }), (id: string) => `/v1/disks/${id}`],
     ["a firewall rule's port", "ssh", () => Object.assign(rule, { portStart: 2222 }), (id: string) => `/v1/firewall-rules/${id}`],
-    ["an instance's cloud-init", "vm2", () => Object.assign(vm2, { cloudInit: "#cloud-config\npackages: [htop]\n" }), (id: string) => `/v1/instances/${id}`],
+    [
+      "an instance's cloud-init",
+      "vm2",
+      () => Object.assign(vm2, { cloudInit: "#cloud-config\npackages: [htop]\n" }),
+      (id: string) => `/v1/instances/${id}`,
+    ],
   ])("replaces on a change of %s: new id, old one gone", async (_what, name, change, path) => {
     const before = await e2e.idOf(name);
     change();
@@ -207,16 +298,31 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
   });
 
   it("adopts an existing disk and converges its name", async () => {
-    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/disks`, { name: "legacy-disk", size: 5 * GiB, backend: "LOCAL", region: "NA_01" });
+    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/disks`, {
+      name: "legacy-disk",
+      size: 5 * GiB,
+      backend: "LOCAL",
+      region: "NA_01",
+    });
     await e2e.emu.waitWorkflow(made.body.workflow.id);
-    extra.push({ type: "Disk", name: "legacy", args: { name: "legacy-managed", size: 5 * GiB, backend: "LOCAL", region: "NA_01", adoptId: made.body.resource.id } });
+    extra.push({
+      type: "Disk",
+      name: "legacy",
+      args: { name: "legacy-managed", size: 5 * GiB, backend: "LOCAL", region: "NA_01", adoptId: made.body.resource.id },
+    });
     await e2e.up(declaration());
     expect(await e2e.idOf("legacy")).toBe(made.body.resource.id);
     expect((await get(`/v1/disks/${made.body.resource.id}`)).name).toBe("legacy-managed");
   });
 
   it("keeps an instance whose create workflow failed, then replaces it on the next up", async () => {
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/instances", times: 1 });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/workspaces/*/instances",
+      times: 1,
+    });
     extra.push({ type: "Instance", name: "vm3", args: { name: "flaky-1", planId: plan2, region: "NA_01" } });
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/Instance "flaky-1": create failed: workflow .* ended FAILED/);

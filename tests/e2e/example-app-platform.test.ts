@@ -32,18 +32,36 @@ describe("examples/app-platform", () => {
     expect(out.hostIpv4.value).toBe(host.ips.find((ip: { family: string }) => ip.family === "IPv4").address);
 
     const creds = (await e2e.emu.api.get(`/v1/workspaces/${e2e.emu.workspaceId}/registries`)).body.items;
-    expect(creds.map((c: { id: string; registry: string }) => [c.id, c.registry])).toEqual([[out.registryCredential.value.id, "registry.example.com"]]);
+    expect(creds.map((c: { id: string; registry: string }) => [c.id, c.registry])).toEqual([
+      [out.registryCredential.value.id, "registry.example.com"],
+    ]);
 
     const apps = out.apps.value;
     const api = await get(`/v1/apps/${apps.api.id}`);
-    expect(api).toMatchObject({ name: "api", image: "registry.example.com/team/api:1.4.2", state: "AVAILABLE", running: true, domain: "api.example.com", template_id: null });
+    expect(api).toMatchObject({
+      name: "api",
+      image: "registry.example.com/team/api:1.4.2",
+      state: "AVAILABLE",
+      running: true,
+      domain: "api.example.com",
+      template_id: null,
+    });
     expect(apps.api.url).toBe("https://api.example.com");
     const templates = (await e2e.emu.api.get("/v1/app-templates", { limit: 100 })).body.items as Array<{ id: string; name: string }>;
     const status = await get(`/v1/apps/${apps.status.id}`);
-    expect(status).toMatchObject({ state: "AVAILABLE", template_id: templates.find((t) => t.name === "Uptime Kuma")!.id, image: "louislam/uptime-kuma:1.23.13" });
+    expect(status).toMatchObject({
+      state: "AVAILABLE",
+      template_id: templates.find((t) => t.name === "Uptime Kuma")!.id,
+      image: "louislam/uptime-kuma:1.23.13",
+    });
     expect(apps.status.ports).toEqual([{ hostPort: 3001, containerPort: 3001, protocol: "TCP", http: true }]);
     const vault = await get(`/v1/apps/${apps.vault.id}`);
-    expect(vault).toMatchObject({ state: "AVAILABLE", domain: "vault.example.com", environment: { DOMAIN: "https://vault.example.com", SIGNUPS_ALLOWED: "false" }, mounts: [{ host_path: "/srv/vaultwarden", container_path: "/data", read_only: false }] });
+    expect(vault).toMatchObject({
+      state: "AVAILABLE",
+      domain: "vault.example.com",
+      environment: { DOMAIN: "https://vault.example.com", SIGNUPS_ALLOWED: "false" },
+      mounts: [{ host_path: "/srv/vaultwarden", container_path: "/data", read_only: false }],
+    });
     expect(vault.environment.ADMIN_TOKEN).toMatch(/^[A-Za-z0-9]{48}$/);
     expect(out.vaultEnvironment.secret).toBe(true);
     expect(out.vaultEnvironment.value).toEqual(vault.environment);
@@ -51,8 +69,17 @@ describe("examples/app-platform", () => {
 
     const fixture = fs.readFileSync(path.join(EXAMPLE, "fixtures", "rescue.iso"));
     const iso = await get(`/v1/images/${out.rescueIso.value.id}`);
-    expect(iso).toMatchObject({ kind: "ISO", state: "AVAILABLE", size: fixture.length, source: { type: "UPLOAD", size_bytes: fixture.length } });
-    expect(out.rescueIso.value).toMatchObject({ sizeBytes: fixture.length, sha256: crypto.createHash("sha256").update(fixture).digest("hex"), state: "AVAILABLE" });
+    expect(iso).toMatchObject({
+      kind: "ISO",
+      state: "AVAILABLE",
+      size: fixture.length,
+      source: { type: "UPLOAD", size_bytes: fixture.length },
+    });
+    expect(out.rescueIso.value).toMatchObject({
+      sizeBytes: fixture.length,
+      sha256: crypto.createHash("sha256").update(fixture).digest("hex"),
+      state: "AVAILABLE",
+    });
     expect(e2e.output()).toContain(`uploaded ${fixture.length} of ${fixture.length} bytes (100%`);
 
     const [bootstrap, docker] = out.recipeInstalls.value;

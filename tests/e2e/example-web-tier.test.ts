@@ -36,7 +36,12 @@ describe("examples/web-tier end to end", () => {
     // the VPC, the virtual IP, the balancer, and the stack.
     expect(result.summary.resourceChanges).toMatchObject({ create: 2 * 8 + 3 + 1 });
     const out = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
-    expect(out).toMatchObject({ planName: "lightning-1", imageName: "Ubuntu 24.04 LTS", vpcRange: "10.60.0.0/16", url: `http://${out.loadBalancer.address}/` });
+    expect(out).toMatchObject({
+      planName: "lightning-1",
+      imageName: "Ubuntu 24.04 LTS",
+      vpcRange: "10.60.0.0/16",
+      url: `http://${out.loadBalancer.address}/`,
+    });
 
     const instances = out.instances as InstanceOut[];
     expect(instances.map((i) => i.name)).toEqual(["web-1", "web-2"]);
@@ -45,12 +50,23 @@ describe("examples/web-tier end to end", () => {
     const members = (await get(`/v1/vpcs/${vpc.id}/instances`)).items as Array<{ id: string; ip: string }>;
     for (const vm of instances) {
       const api = await get(`/v1/instances/${vm.id}`);
-      expect(api).toMatchObject({ name: vm.name, state: "AVAILABLE", online: true, firewall_enabled: true, plan: { id: plan.id }, image: { name: "Ubuntu 24.04 LTS" } });
+      expect(api).toMatchObject({
+        name: vm.name,
+        state: "AVAILABLE",
+        online: true,
+        firewall_enabled: true,
+        plan: { id: plan.id },
+        image: { name: "Ubuntu 24.04 LTS" },
+      });
       // Its only public address is the stack's floating IP; its private one is from the VPC.
       expect(api.ips.map((ip: { address: string }) => ip.address)).toEqual([vm.publicIp]);
       expect(members.find((m) => m.id === vm.id)?.ip).toBe(vm.privateIp);
       expect(vm.privateIp).toMatch(/^10\.60\./);
-      const rules = (await get(`/v1/instances/${vm.id}/firewall-rules`)).items as Array<{ port_start: number; remote: string; state: string }>;
+      const rules = (await get(`/v1/instances/${vm.id}/firewall-rules`)).items as Array<{
+        port_start: number;
+        remote: string;
+        state: string;
+      }>;
       expect(rules.map((r) => [r.port_start, r.remote, r.state]).sort()).toEqual([
         [22, "203.0.113.0/24", "AVAILABLE"],
         [443, "0.0.0.0/0", "AVAILABLE"],
@@ -63,7 +79,10 @@ describe("examples/web-tier end to end", () => {
     expect(lb).toMatchObject({ name: "web-lb", address: out.loadBalancer.address, owner: { id: e2e.emu.workspaceId } });
     expect(lb.instances.map((m: { id: string }) => m.id).sort()).toEqual(instances.map((i) => i.id).sort());
     expect([...out.loadBalancer.members].sort()).toEqual(instances.map((i) => i.id).sort());
-    const ips = (await get(`/v1/workspaces/${e2e.emu.workspaceId}/ips`, { limit: 100 })).items as Array<{ address: string; instance_id: string | null }>;
+    const ips = (await get(`/v1/workspaces/${e2e.emu.workspaceId}/ips`, { limit: 100 })).items as Array<{
+      address: string;
+      instance_id: string | null;
+    }>;
     expect(ips).toHaveLength(3);
     expect(ips.find((ip) => ip.address === out.loadBalancer.address)?.instance_id).toBeNull();
   });

@@ -34,7 +34,18 @@ describe("examples/yaml-quickstart", () => {
     const result = await e2e.up([]);
     await expectQuickstartOutputs(e2e, result.outputs);
     const types = (await e2e.state()).map((r) => r.type);
-    expect(new Set(types)).toEqual(new Set(["svc:index:Vpc", "svc:index:Instance", "svc:index:FirewallRule", "svc:index:Disk", "svc:index:K3sCluster", "svc:index:K3sNode", "svc:index:K3sSecret", "svc:index:K3sService"]));
+    expect(new Set(types)).toEqual(
+      new Set([
+        "svc:index:Vpc",
+        "svc:index:Instance",
+        "svc:index:FirewallRule",
+        "svc:index:Disk",
+        "svc:index:K3sCluster",
+        "svc:index:K3sNode",
+        "svc:index:K3sSecret",
+        "svc:index:K3sService",
+      ]),
+    );
   });
 
   it("keeps the database password out of the state file", async () => {
@@ -60,7 +71,10 @@ describe("examples/yaml-quickstart", () => {
   });
 
   it("shows a replacement and the property that forces it", async () => {
-    edit("portStart: 8080, priority: 5, description: web service }\n  web-2-ssh", "portStart: 8081, priority: 5, description: web service }\n  web-2-ssh");
+    edit(
+      "portStart: 8080, priority: 5, description: web service }\n  web-2-ssh",
+      "portStart: 8081, priority: 5, description: web service }\n  web-2-ssh",
+    );
     const before = await e2e.idOf("web-1-http");
     const preview = await e2e.preview();
     expect(preview.stdout).toMatch(/\+-\s*svc:index:FirewallRule: \(replace\)/);
@@ -81,7 +95,13 @@ describe("examples/yaml-quickstart", () => {
   });
 
   it("imports a VPC made outside Pulumi with pulumi import, and prints its declaration", async () => {
-    const made = (await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "made-by-hand", description: "imported", range: "10.77.0.0/16" })).body;
+    const made = (
+      await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
+        name: "made-by-hand",
+        description: "imported",
+        range: "10.77.0.0/16",
+      })
+    ).body;
     const printed = await e2e.cli(["import", "svc:index:Vpc", "by-hand", String(made.id), "--yes", "--protect=false"]);
     expect(printed).toContain("1 imported");
     // The declaration to paste into Pulumi.yaml, in YAML, with the API's values.

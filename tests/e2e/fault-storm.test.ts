@@ -62,7 +62,13 @@ async function attempts(limit: number, run: () => Promise<unknown>): Promise<{ r
       await run();
       return { runs, failures };
     } catch (err) {
-      failures.push((err as Error).message.split("\n").filter((l) => /error|svc:/i.test(l)).slice(0, 6).join("\n"));
+      failures.push(
+        (err as Error).message
+          .split("\n")
+          .filter((l) => /error|svc:/i.test(l))
+          .slice(0, 6)
+          .join("\n"),
+      );
     }
   }
   return { runs: limit + 1, failures };
@@ -106,13 +112,24 @@ describe.each(SEEDS)("the quickstart under a fault storm (seed %i)", (seed) => {
 
   it("converges within two pulumi up runs, and the state equals the API's inventory", async () => {
     const up = await attempts(2, () => e2e.up([]));
-    console.log(`storm seed ${seed}: pulumi up converged in ${up.runs} run(s)${up.failures.length ? `; the first failed with:\n${up.failures.join("\n")}` : ""}`);
+    console.log(
+      `storm seed ${seed}: pulumi up converged in ${up.runs} run(s)${up.failures.length ? `; the first failed with:\n${up.failures.join("\n")}` : ""}`,
+    );
     expect({ seed, ...up, converged: up.runs <= 2 }).toMatchObject({ converged: true });
 
-    const fired = ((await e2e.emu.control.get("/_emulator/faults")).body as { faults: Array<{ kind: string; status?: number; fired: number }> }).faults;
+    const fired = (
+      (await e2e.emu.control.get("/_emulator/faults")).body as { faults: Array<{ kind: string; status?: number; fired: number }> }
+    ).faults;
     // The storm really blew: every fault kind hit this run.
-    const hits = (kind: string, status?: number) => fired.filter((r) => r.kind === kind && r.status === status).reduce((n, r) => n + r.fired, 0);
-    const counts = { 429: hits("status", 429), 500: hits("status", 500), 502: hits("status", 502), 503: hits("status", 503), drop: hits("drop") };
+    const hits = (kind: string, status?: number) =>
+      fired.filter((r) => r.kind === kind && r.status === status).reduce((n, r) => n + r.fired, 0);
+    const counts = {
+      429: hits("status", 429),
+      500: hits("status", 500),
+      502: hits("status", 502),
+      503: hits("status", 503),
+      drop: hits("drop"),
+    };
     console.log(`storm seed ${seed}: faults fired ${JSON.stringify(counts)}`);
     for (const n of Object.values(counts)) expect(n).toBeGreaterThan(0);
 
@@ -128,7 +145,16 @@ describe.each(SEEDS)("the quickstart under a fault storm (seed %i)", (seed) => {
       expect({ kind, ids: [...live].sort() }).toEqual({ kind, ids: [...recorded].sort() });
     }
     const declaredCounts = Object.fromEntries(Object.keys(TABLE_OF).map((k) => [k, state.filter((r) => kindOf(r) === k).length]));
-    expect(declaredCounts).toEqual({ Vpc: 1, Instance: 2, FirewallRule: 4, Disk: 1, K3sCluster: 1, K3sNode: 2, K3sSecret: 1, K3sService: 1 });
+    expect(declaredCounts).toEqual({
+      Vpc: 1,
+      Instance: 2,
+      FirewallRule: 4,
+      Disk: 1,
+      K3sCluster: 1,
+      K3sNode: 2,
+      K3sSecret: 1,
+      K3sService: 1,
+    });
     // Derived objects: the two instances' memberships of the VPC, nothing else.
     expect((inventory.vpcMembers ?? []).length).toBe(2);
     const accounted = new Set([...Object.values(TABLE_OF), "vpcMembers", "floatingIps"]);

@@ -17,7 +17,8 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
   const fault = async (rule: Record<string, unknown>) => expect((await e2e.emu.control.post("/_emulator/faults", rule)).status).toBe(201);
   const clearFaults = () => e2e.emu.control.delete("/_emulator/faults");
   const inventory = async (table: string) => ((await e2e.inventoryTotal()).resources[table] ?? []) as Array<{ id: string; name?: string }>;
-  const answered = async (since: number, method: string, path: RegExp, status: number) => (await e2e.requests(since)).filter((r) => r.method === method && path.test(r.path) && r.status === status);
+  const answered = async (since: number, method: string, path: RegExp, status: number) =>
+    (await e2e.requests(since)).filter((r) => r.method === method && path.test(r.path) && r.status === status);
 
   beforeAll(async () => {
     e2e = await startE2E("faults");
@@ -38,7 +39,12 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
         { type: "Instance", name: "vm", args: { name: "fault-vm", type: "PLAN", planId: plan, region: "NA_01" } },
         { type: "K3sCluster", name: "cluster" },
         { type: "K3sNode", name: "node", args: { instanceId: ref("vm.id") }, opts: { dependsOn: ["cluster"] } },
-        { type: "K3sService", name: "svc", args: { name: "Web_1", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: [ref("vm.id")], replicas: 101 }, opts: { dependsOn: ["node"] } },
+        {
+          type: "K3sService",
+          name: "svc",
+          args: { name: "Web_1", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: [ref("vm.id")], replicas: 101 },
+          opts: { dependsOn: ["node"] },
+        },
       ]),
     );
     expect(message).toMatch(/property name value .* has a problem: must be a DNS label/);
@@ -94,7 +100,12 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
   it("names the exact adoptId when a natural key is held by an object the stack did not record, and adopts it once told (defect 4)", async () => {
     const made = await api().post(`/v1/workspaces/${wid}/k3s/secrets`, { name: "db-creds", data: { PASSWORD: "made-by-a-person" } });
     expect(made.status).toBe(201);
-    const secretDecl: Declaration = { type: "K3sSecret", name: "creds", args: { name: "db-creds", data: secret({ PASSWORD: "declared-pw" }) }, opts: { dependsOn: ["cluster"] } };
+    const secretDecl: Declaration = {
+      type: "K3sSecret",
+      name: "creds",
+      args: { name: "db-creds", data: secret({ PASSWORD: "declared-pw" }) },
+      opts: { dependsOn: ["cluster"] },
+    };
     const message = await e2e.upFails([...declared, secretDecl]);
     expect(message).toContain(
       `K3sSecret "db-creds": a secret named "db-creds" already exists in the workspace (id ${made.body.id}). It differs from this declaration in data. ` +
@@ -121,7 +132,9 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
     await waitUntil(async () => (await answered(since, "GET", new RegExp(`^/v1/workspaces/${wid}/k3s$`), 404)).length > 0);
     await fault({ kind: "status", status: 503, method: "GET", path: `/v1/workspaces/${wid}/k3s` });
     const message = await up;
-    expect(message).toMatch(/the API accepted the create \(workflow \d+\) but the lookup of the K3sCluster just created kept failing until the deadline/);
+    expect(message).toMatch(
+      /the API accepted the create \(workflow \d+\) but the lookup of the K3sCluster just created kept failing until the deadline/,
+    );
     expect(message).toMatch(/kept in the stack as pending-create-\d+/);
     const pending = await e2e.resource("cluster");
     expect(pending.id).toMatch(/^pending-create-\d+$/);
@@ -139,14 +152,22 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
   });
 
   it("a VPC whose delete is refused names the instances attached outside the stack (defect 7)", async () => {
-    const vpcDecl: Declaration = { type: "Vpc", name: "net", args: { name: "fault-net", description: "faults e2e", range: "10.77.0.0/16" } };
+    const vpcDecl: Declaration = {
+      type: "Vpc",
+      name: "net",
+      args: { name: "fault-net", description: "faults e2e", range: "10.77.0.0/16" },
+    };
     await e2e.up([...declared, vpcDecl]);
     const vpcId = await e2e.idOf("net");
-    const outsider = (await api().post(`/v1/workspaces/${wid}/instances`, { type: "PLAN", name: "outsider", region: "NA_01", plan: BigInt(plan) })).body.resource.id;
+    const outsider = (
+      await api().post(`/v1/workspaces/${wid}/instances`, { type: "PLAN", name: "outsider", region: "NA_01", plan: BigInt(plan) })
+    ).body.resource.id;
     await e2e.emu.waitFor(`/v1/instances/${outsider}`, (b: { state: string }) => b.state === "AVAILABLE", 10_000);
     expect((await api().post(`/v1/instances/${outsider}/vpcs`, { vpc: BigInt(vpcId) })).status).toBeLessThan(300);
     const message = await e2e.upFails(declared);
-    expect(message).toContain(`Vpc "fault-net": the API refuses to delete VPC ${vpcId} while instance outsider (id ${outsider}) is attached`);
+    expect(message).toContain(
+      `Vpc "fault-net": the API refuses to delete VPC ${vpcId} while instance outsider (id ${outsider}) is attached`,
+    );
     expect(message).toContain(`otherwise detach it outside Pulumi (DELETE /v1/instances/{iid}/vpcs/${vpcId})`);
     expect((await api().delete(`/v1/instances/${outsider}/vpcs/${vpcId}`)).status).toBeLessThan(300);
     expect((await api().delete(`/v1/instances/${outsider}`)).status).toBeLessThan(300);

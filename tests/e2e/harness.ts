@@ -11,7 +11,14 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { LocalWorkspace, type Stack, type UpResult, type PreviewResult, type DestroyResult, type RefreshResult } from "@pulumi/pulumi/automation";
+import {
+  LocalWorkspace,
+  type Stack,
+  type UpResult,
+  type PreviewResult,
+  type DestroyResult,
+  type RefreshResult,
+} from "@pulumi/pulumi/automation";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 
 const execFileAsync = promisify(execFile);
@@ -47,7 +54,8 @@ export const ref = (target: string) => ({ $ref: target });
 export const secret = (value: unknown) => ({ $secret: value });
 
 /** A stack's declarations with some of them swapped for others of the same name (a bad-input case). */
-export const withReplaced = (base: Declaration[], replaced: Declaration[]): Declaration[] => base.map((d) => replaced.find((r) => r.name === d.name) ?? d);
+export const withReplaced = (base: Declaration[], replaced: Declaration[]): Declaration[] =>
+  base.map((d) => replaced.find((r) => r.name === d.name) ?? d);
 
 /** The message an operation failed with, or "" when it succeeded (to match several rules in one failure). */
 export const failureOf = (operation: Promise<unknown>): Promise<string> =>
@@ -61,10 +69,12 @@ const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
 /** Whether a state value is marked secret (an envelope rather than the value itself). */
-export const markedSecret = (value: unknown) => !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
+export const markedSecret = (value: unknown) =>
+  !!value && typeof value === "object" && (value as Record<string, unknown>)[SECRET_SIG_KEY] === SECRET_SIG;
 
 /** The value inside a secret envelope (decrypted state holds it as `plaintext` JSON or as `value`); other values as they are. */
-export const plain = (value: unknown) => (markedSecret(value) ? ((value as { value?: unknown }).value ?? JSON.parse((value as { plaintext: string }).plaintext)) : value);
+export const plain = (value: unknown) =>
+  markedSecret(value) ? ((value as { value?: unknown }).value ?? JSON.parse((value as { plaintext: string }).plaintext)) : value;
 
 /** The engine's count of changes by kind ("create", "update", "replace", "same", ...). */
 export const changes = (result: { summary: { resourceChanges?: Record<string, number> } }) => result.summary.resourceChanges ?? {};
@@ -145,7 +155,10 @@ function makeProjectDir(prefix: string, programDir: string = PROGRAM): { dir: st
   const dir = inExamples.startsWith("..") ? root : path.join(root, "examples", inExamples);
   fs.mkdirSync(dir, { recursive: true });
   if (dir !== root) fs.symlinkSync(path.join(REPO, "bin"), path.join(root, "bin"), "dir");
-  fs.cpSync(programDir, dir, { recursive: true, filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === programDir });
+  fs.cpSync(programDir, dir, {
+    recursive: true,
+    filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === programDir,
+  });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
   return { dir, root };
 }
@@ -184,7 +197,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   });
   // Stored as secret config: dynamic providers receive the whole stack config, and the engine
   // records it with the default provider, so a declared secret must not travel in plain config.
-  const setResources = (resources: Declaration[]) => stack.setConfig("scenario:resources", { value: JSON.stringify(resources), secret: true });
+  const setResources = (resources: Declaration[]) =>
+    stack.setConfig("scenario:resources", { value: JSON.stringify(resources), secret: true });
   const logs: string[] = [];
   const onOutput = (out: string) => logs.push(out);
 

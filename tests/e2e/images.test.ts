@@ -24,7 +24,9 @@ describe("Images and snapshots through the real pulumi engine", () => {
   beforeAll(async () => {
     e2e = await startE2E("images");
     wid = e2e.emu.workspaceId;
-    plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-2" })).body.items.find((p: { name: string }) => p.name === "lightning-2").id;
+    plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-2" })).body.items.find(
+      (p: { name: string }) => p.name === "lightning-2",
+    ).id;
     files = fs.mkdtempSync(path.join(os.tmpdir(), "svc-e2e-iso-"));
     isoPath = path.join(files, "rescue.iso");
     fs.writeFileSync(isoPath, randomBytes(5 * MiB + 123));
@@ -42,13 +44,26 @@ describe("Images and snapshots through the real pulumi engine", () => {
     group: "linux",
     os: { family: "LINUX", name: "Golden Linux" },
   };
-  const iso: Record<string, unknown> = { kind: "ISO", name: "rescue-iso", source: { type: "UPLOAD", filePath: "" }, os: { family: "LINUX" } };
-  const backup: Record<string, unknown> = { kind: "BACKUP", name: "vm-boot-backup", source: { type: "INSTANCE", instanceId: ref("vm.id") } };
+  const iso: Record<string, unknown> = {
+    kind: "ISO",
+    name: "rescue-iso",
+    source: { type: "UPLOAD", filePath: "" },
+    os: { family: "LINUX" },
+  };
+  const backup: Record<string, unknown> = {
+    kind: "BACKUP",
+    name: "vm-boot-backup",
+    source: { type: "INSTANCE", instanceId: ref("vm.id") },
+  };
   const snap: Record<string, unknown> = { instanceId: ref("vm.id") };
   const extra: Declaration[] = [];
   const declaration = (): Declaration[] => [
     { type: "Instance", name: "vm", args: { name: "images-vm", planId: plan, region: "NA_01" } },
-    { type: "Disk", name: "data", args: { name: "images-data", size: 10 * GiB, backend: "LOCAL", region: "NA_01", instanceId: ref("vm.id") } },
+    {
+      type: "Disk",
+      name: "data",
+      args: { name: "images-data", size: 10 * GiB, backend: "LOCAL", region: "NA_01", instanceId: ref("vm.id") },
+    },
     { type: "Image", name: "golden", args: { ...golden } },
     { type: "Image", name: "iso", args: { ...iso } },
     { type: "Image", name: "backup", args: { ...backup } },
@@ -70,7 +85,14 @@ describe("Images and snapshots through the real pulumi engine", () => {
     expect(changes(result)).toMatchObject({ create: RESOURCES });
 
     const g = await get(`/v1/images/${await e2e.idOf("golden")}`);
-    expect(g).toMatchObject({ kind: "TEMPLATE", name: "golden-template", state: "AVAILABLE", group: "linux", os: { family: "LINUX", name: "Golden Linux" }, source: { type: "URL", url: golden.source && (golden.source as { url: string }).url } });
+    expect(g).toMatchObject({
+      kind: "TEMPLATE",
+      name: "golden-template",
+      state: "AVAILABLE",
+      group: "linux",
+      os: { family: "LINUX", name: "Golden Linux" },
+      source: { type: "URL", url: golden.source && (golden.source as { url: string }).url },
+    });
     expect(g.size).toBeGreaterThan(0);
     expect(await e2e.outputsOf("golden")).toMatchObject({ state: "AVAILABLE", size: g.size, workspaceId: wid, official: false });
 
@@ -79,7 +101,9 @@ describe("Images and snapshots through the real pulumi engine", () => {
     expect(i).toMatchObject({ kind: "ISO", state: "AVAILABLE", size, source: { type: "UPLOAD", size_bytes: size } });
     expect(await e2e.outputsOf("iso")).toMatchObject({ size, fileSha256: sha256(isoPath), source: { type: "UPLOAD", filePath: isoPath } });
     // The create sent the file's size; the bytes went to the signed URL in one PUT, with progress lines.
-    const create = requests.find((r) => r.method === "POST" && r.path === `/v1/workspaces/${wid}/images` && (r.body as { kind?: string }).kind === "ISO")!;
+    const create = requests.find(
+      (r) => r.method === "POST" && r.path === `/v1/workspaces/${wid}/images` && (r.body as { kind?: string }).kind === "ISO",
+    )!;
     expect(create.body).toMatchObject({ source: { type: "UPLOAD", size_bytes: size } });
     expect(uploads(requests)).toEqual([expect.objectContaining({ status: 200, body: "[stream]" })]);
     expect(e2e.output()).toMatch(/Image "rescue-iso": uploaded \d+ of \d+ bytes \(\d+%/);
@@ -87,7 +111,11 @@ describe("Images and snapshots through the real pulumi engine", () => {
 
     const vm = await e2e.outputsOf("vm");
     const b = await get(`/v1/images/${await e2e.idOf("backup")}`);
-    expect(b).toMatchObject({ kind: "BACKUP", state: "AVAILABLE", source: { type: "INSTANCE", instance_id: await e2e.idOf("vm"), disk_id: vm.bootDiskId } });
+    expect(b).toMatchObject({
+      kind: "BACKUP",
+      state: "AVAILABLE",
+      source: { type: "INSTANCE", instance_id: await e2e.idOf("vm"), disk_id: vm.bootDiskId },
+    });
 
     const s = await get(`/v1/snapshots/${await e2e.idOf("snap")}`);
     expect(s).toMatchObject({ state: "AVAILABLE", instance: { id: await e2e.idOf("vm") }, disk: { id: vm.bootDiskId } });
@@ -106,9 +134,21 @@ describe("Images and snapshots through the real pulumi engine", () => {
       () => [{ type: "Image", name: "golden", args: { ...golden, name: "g".repeat(65), description: "abc", os: { family: "MACOS" } } }],
       [/name.*must be 4 to 64 characters/, /description.*must be 4 to 1000 characters/, /os\.family.*must be LINUX, WINDOWS or BSD/],
     ],
-    ["an UPLOAD source for a TEMPLATE", () => [{ type: "Image", name: "iso", args: { ...iso, kind: "TEMPLATE" } }], [/source.*an UPLOAD source is for ISO images/]],
-    ["a missing upload file", () => [{ type: "Image", name: "iso", args: { ...iso, source: { type: "UPLOAD", filePath: path.join(files, "missing.iso") } } }], [/source\.filePath: no such file/]],
-    ["a rename in place to more than 32 characters", () => [{ type: "Image", name: "golden", args: { ...golden, name: "golden-template-with-a-long-name-33" } }], [/name.*renaming in place goes through PATCH .* 4 to 32 characters/]],
+    [
+      "an UPLOAD source for a TEMPLATE",
+      () => [{ type: "Image", name: "iso", args: { ...iso, kind: "TEMPLATE" } }],
+      [/source.*an UPLOAD source is for ISO images/],
+    ],
+    [
+      "a missing upload file",
+      () => [{ type: "Image", name: "iso", args: { ...iso, source: { type: "UPLOAD", filePath: path.join(files, "missing.iso") } } }],
+      [/source\.filePath: no such file/],
+    ],
+    [
+      "a rename in place to more than 32 characters",
+      () => [{ type: "Image", name: "golden", args: { ...golden, name: "golden-template-with-a-long-name-33" } }],
+      [/name.*renaming in place goes through PATCH .* 4 to 32 characters/],
+    ],
   ])("preview rejects %s, naming each property and rule, before any API call", async (_what, change, messages) => {
     const decl = withReplaced(declaration(), change() as Declaration[]);
     const since = await e2e.lastSeq();
@@ -119,11 +159,24 @@ describe("Images and snapshots through the real pulumi engine", () => {
 
   it("patches an image's name, description, group and os in place, in one PATCH", async () => {
     const id = await e2e.idOf("golden");
-    Object.assign(golden, { name: "golden-v2", description: "Golden image, second cut", group: "linux-lts", os: { family: "LINUX", name: "Golden Linux 2" } });
+    Object.assign(golden, {
+      name: "golden-v2",
+      description: "Golden image, second cut",
+      group: "linux-lts",
+      os: { family: "LINUX", name: "Golden Linux 2" },
+    });
     const { mutations } = await upLogged();
     expect(await e2e.idOf("golden")).toBe(id);
     expect(writes(mutations)).toEqual([`PATCH /v1/images/${id}`]);
-    expect(mutations[0]).toMatchObject({ status: 204, body: { name: "golden-v2", description: "Golden image, second cut", group: "linux-lts", os: { family: "LINUX", name: "Golden Linux 2" } } });
+    expect(mutations[0]).toMatchObject({
+      status: 204,
+      body: {
+        name: "golden-v2",
+        description: "Golden image, second cut",
+        group: "linux-lts",
+        os: { family: "LINUX", name: "Golden Linux 2" },
+      },
+    });
     expect(await get(`/v1/images/${id}`)).toMatchObject({ name: "golden-v2", group: "linux-lts", os: { name: "Golden Linux 2" } });
   });
 
@@ -152,7 +205,12 @@ describe("Images and snapshots through the real pulumi engine", () => {
   });
 
   it.each([
-    ["an image's source URL", "golden", () => Object.assign(golden, { source: { type: "URL", url: "https://images.example.com/golden-2.qcow2" } }), (id: string) => `/v1/images/${id}`],
+    [
+      "an image's source URL",
+      "golden",
+      () => Object.assign(golden, { source: { type: "URL", url: "https://images.example.com/golden-2.qcow2" } }),
+      (id: string) => `/v1/images/${id}`,
+    ],
     ["an image's uefi flag", "golden", () => Object.assign(golden, { uefi: true }), (id: string) => `/v1/images/${id}`],
     ["a snapshot's disk", "snap", () => Object.assign(snap, { diskId: ref("data.id") }), (id: string) => `/v1/snapshots/${id}`],
   ])("replaces on a change of %s: new id, old one gone", async (_what, name, change, apiPath) => {
@@ -196,10 +254,24 @@ describe("Images and snapshots through the real pulumi engine", () => {
   });
 
   it("adopts an existing image and converges it", async () => {
-    const made = await api().post(`/v1/workspaces/${wid}/images`, { kind: "TEMPLATE", name: "hand-made", source: { type: "URL", url: "https://images.example.com/hand.qcow2" } });
+    const made = await api().post(`/v1/workspaces/${wid}/images`, {
+      kind: "TEMPLATE",
+      name: "hand-made",
+      source: { type: "URL", url: "https://images.example.com/hand.qcow2" },
+    });
     expect(made.status).toBe(202);
     await e2e.emu.waitWorkflow(made.body.workflow.id);
-    extra.push({ type: "Image", name: "adopted", args: { kind: "TEMPLATE", name: "hand-made", source: { type: "URL", url: "https://images.example.com/hand.qcow2" }, description: "now managed", adoptId: made.body.resource.id } });
+    extra.push({
+      type: "Image",
+      name: "adopted",
+      args: {
+        kind: "TEMPLATE",
+        name: "hand-made",
+        source: { type: "URL", url: "https://images.example.com/hand.qcow2" },
+        description: "now managed",
+        adoptId: made.body.resource.id,
+      },
+    });
     const { mutations } = await upLogged();
     expect(await e2e.idOf("adopted")).toBe(made.body.resource.id);
     expect(writes(mutations)).toEqual([`PATCH /v1/images/${made.body.resource.id}`]);
@@ -207,10 +279,26 @@ describe("Images and snapshots through the real pulumi engine", () => {
   });
 
   it("keeps an image and a snapshot whose create workflows failed, then replaces them on the next up", async () => {
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/images", times: 1 });
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/commands/create-snapshot", times: 1 });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/workspaces/*/images",
+      times: 1,
+    });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/commands/create-snapshot",
+      times: 1,
+    });
     extra.push(
-      { type: "Image", name: "flaky", args: { kind: "ISO", name: "flaky-iso", source: { type: "URL", url: "https://images.example.com/flaky.iso" } } },
+      {
+        type: "Image",
+        name: "flaky",
+        args: { kind: "ISO", name: "flaky-iso", source: { type: "URL", url: "https://images.example.com/flaky.iso" } },
+      },
       { type: "Snapshot", name: "flaky-snap", args: { instanceId: ref("vm.id"), diskId: ref("data.id") } },
     );
     const message = await e2e.upFails(declaration());

@@ -22,11 +22,17 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     const plans = await e2e.emu.api.get("/v1/plans", { name: "lightning-2" });
     const plan = plans.body.items.find((p: { name: string }) => p.name === "lightning-2").id as string;
     const created = await Promise.all(
-      ["k3s-a", "k3s-b", "k3s-c"].map((name) => e2e.emu.api.post(`/v1/workspaces/${wid}/instances`, { type: "PLAN", name, region: "NA_01", plan: BigInt(plan) })),
+      ["k3s-a", "k3s-b", "k3s-c"].map((name) =>
+        e2e.emu.api.post(`/v1/workspaces/${wid}/instances`, { type: "PLAN", name, region: "NA_01", plan: BigInt(plan) }),
+      ),
     );
     for (const res of created) expect(res.status).toBe(202);
     vm = created.map((res) => String(res.body.resource.id));
-    await Promise.all(vm.map((id) => e2e.emu.waitFor(`/v1/instances/${id}`, (b: { state: string; online: boolean }) => b.state === "AVAILABLE" && b.online, 10_000)));
+    await Promise.all(
+      vm.map((id) =>
+        e2e.emu.waitFor(`/v1/instances/${id}`, (b: { state: string; online: boolean }) => b.state === "AVAILABLE" && b.online, 10_000),
+      ),
+    );
   });
   afterAll(async () => {
     await e2e?.stop();
@@ -48,16 +54,25 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
 
   const api = () => e2e.emu.api;
   const servicePath = (id: string) => `/v1/workspaces/${wid}/k3s/services/${id}`;
-  const secretsInApi = async () => (await api().get(`/v1/workspaces/${wid}/k3s/secrets`)).body.items as Array<{ id: string; name: string; keys: string[] }>;
-  const writes = (requests: LoggedRequest[], method: string, path: string) => requests.filter((r) => r.method === method && r.path === path);
+  const secretsInApi = async () =>
+    (await api().get(`/v1/workspaces/${wid}/k3s/secrets`)).body.items as Array<{ id: string; name: string; keys: string[] }>;
+  const writes = (requests: LoggedRequest[], method: string, path: string) =>
+    requests.filter((r) => r.method === method && r.path === path);
   /** Marked secret in the exported state (the export decrypts, keeping Pulumi's secret signature). */
 
   /** A settled service, as recorded and as the API shows it. */
   async function expectRunning(name: string, replicas: number) {
     const outs = await e2e.outputsOf(name);
-    expect(outs).toMatchObject({ status: "RUNNING", updating: false, desiredReplicas: replicas, availableReplicas: replicas, updatedReplicas: replicas });
+    expect(outs).toMatchObject({
+      status: "RUNNING",
+      updating: false,
+      desiredReplicas: replicas,
+      availableReplicas: replicas,
+      updatedReplicas: replicas,
+    });
     expect(outs.pods).toHaveLength(replicas);
-    for (const pod of outs.pods as Array<Record<string, unknown>>) expect(pod).toMatchObject({ phase: "Running", ready: true, restartCount: 0, nodeName: expect.any(String) });
+    for (const pod of outs.pods as Array<Record<string, unknown>>)
+      expect(pod).toMatchObject({ phase: "Running", ready: true, restartCount: 0, nodeName: expect.any(String) });
     const live = (await api().get(servicePath(await e2e.idOf(name)))).body;
     expect(live.service.status).toBe("RUNNING");
     expect(live.live).toMatchObject({ desired_replicas: replicas, available_replicas: replicas, updating: false });
@@ -82,9 +97,18 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect((await api().get(`/v1/workspaces/${wid}/k3s`)).body).toMatchObject({ id: cluster.id, status: "ACTIVE" });
 
     const nodeNames: string[] = [];
-    for (const [name, instance] of [["node-a", vm[0]], ["node-b", vm[1]]]) {
+    for (const [name, instance] of [
+      ["node-a", vm[0]],
+      ["node-b", vm[1]],
+    ]) {
       const node = await e2e.resource(name);
-      expect(node.outputs).toMatchObject({ status: "READY", ready: true, instanceId: instance, conditions: { Ready: "True" }, allocatable: { cpu: "2", pods: "110" } });
+      expect(node.outputs).toMatchObject({
+        status: "READY",
+        ready: true,
+        instanceId: instance,
+        conditions: { Ready: "True" },
+        allocatable: { cpu: "2", pods: "110" },
+      });
       const viaInstance = (await api().get(`/v1/instances/${instance}/k3s`)).body;
       expect(viaInstance.node).toMatchObject({ id: node.id, status: "READY", node_name: node.outputs.nodeName });
       nodeNames.push(node.outputs.nodeName as string);
@@ -96,10 +120,20 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
 
     await expectRunning("web", 2);
     const web = await e2e.resource("web");
-    expect(web.outputs).toMatchObject({ name: "web", mode: "SPREAD", image: "nginx:1.27", secretRefs: ["app-creds"], targetInstanceIds: [vm[0], vm[1]], updateStrategy: "ROLLING" });
+    expect(web.outputs).toMatchObject({
+      name: "web",
+      mode: "SPREAD",
+      image: "nginx:1.27",
+      secretRefs: ["app-creds"],
+      targetInstanceIds: [vm[0], vm[1]],
+      updateStrategy: "ROLLING",
+    });
     expect(new Set((web.outputs.pods as Array<{ nodeName: string }>).map((p) => p.nodeName))).toEqual(new Set(nodeNames));
     const apiService = (await api().get(servicePath(web.id!))).body.service;
-    expect(apiService).toMatchObject({ secret_refs: ["app-creds"], ports: [{ host_port: 8080, container_port: 80, protocol: "TCP", http: true }] });
+    expect(apiService).toMatchObject({
+      secret_refs: ["app-creds"],
+      ports: [{ host_port: 8080, container_port: 80, protocol: "TCP", http: true }],
+    });
     expect(apiService.target_instances.map((t: { id: string }) => t.id)).toEqual([vm[0], vm[1]]);
   });
 
@@ -127,7 +161,18 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
   it("rejects bad input at preview, naming the property and the rule, before any API request", async () => {
     const since = await e2e.lastSeq();
     const bad = declarations().map((d) =>
-      d.name === "web" ? { ...d, args: { ...webArgs, image: "nginx", replicas: 0, ports: [{ hostPort: 70000, containerPort: 80 }], volumes: [{ hostPath: "srv/data", containerPath: "/data" }] } } : d,
+      d.name === "web"
+        ? {
+            ...d,
+            args: {
+              ...webArgs,
+              image: "nginx",
+              replicas: 0,
+              ports: [{ hostPort: 70000, containerPort: 80 }],
+              volumes: [{ hostPath: "srv/data", containerPath: "/data" }],
+            },
+          }
+        : d,
     );
     const failure = e2e.preview(bad);
     await expect(failure).rejects.toThrow(/image.*container image with a tag/s);
@@ -141,18 +186,42 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     const steps: Array<[string, () => Record<string, unknown>, (service: Record<string, unknown>, put: LoggedRequest) => void, number]> = [
       ["image", () => ({ image: "nginx:1.28" }), (s) => expect(s.image).toBe("nginx:1.28"), 2],
       ["replicas", () => ({ replicas: 3 }), (s) => expect(s.replicas).toBe(3), 3],
-      ["environment", () => ({ environment: { LOG_LEVEL: "debug", FEATURE_X: "on" } }), (_s, put) => expect((put.body as { environment: unknown }).environment).toEqual({ LOG_LEVEL: "debug", FEATURE_X: "on" }), 3],
       [
-        "ports",
-        () => ({ ports: [{ hostPort: 8080, containerPort: 80, http: true }, { hostPort: 5353, containerPort: 53, protocol: "UDP" }] }),
-        (s) => expect(s.ports).toEqual([{ host_port: 8080, container_port: 80, protocol: "TCP", http: true }, { host_port: 5353, container_port: 53, protocol: "UDP", http: false }]),
+        "environment",
+        () => ({ environment: { LOG_LEVEL: "debug", FEATURE_X: "on" } }),
+        (_s, put) => expect((put.body as { environment: unknown }).environment).toEqual({ LOG_LEVEL: "debug", FEATURE_X: "on" }),
         3,
       ],
-      ["volumes", () => ({ volumes: [{ hostPath: "/srv/web", containerPath: "/usr/share/nginx/html" }] }), (s) => expect(s.volumes).toEqual([{ host_path: "/srv/web", container_path: "/usr/share/nginx/html" }]), 3],
+      [
+        "ports",
+        () => ({
+          ports: [
+            { hostPort: 8080, containerPort: 80, http: true },
+            { hostPort: 5353, containerPort: 53, protocol: "UDP" },
+          ],
+        }),
+        (s) =>
+          expect(s.ports).toEqual([
+            { host_port: 8080, container_port: 80, protocol: "TCP", http: true },
+            { host_port: 5353, container_port: 53, protocol: "UDP", http: false },
+          ]),
+        3,
+      ],
+      [
+        "volumes",
+        () => ({ volumes: [{ hostPath: "/srv/web", containerPath: "/usr/share/nginx/html" }] }),
+        (s) => expect(s.volumes).toEqual([{ host_path: "/srv/web", container_path: "/usr/share/nginx/html" }]),
+        3,
+      ],
       ["updateStrategy", () => ({ updateStrategy: "START_FIRST" }), (s) => expect(s.update_strategy).toBe("START_FIRST"), 3],
       ["secretRefs (removed)", () => ({ secretRefs: [] }), (s) => expect(s.secret_refs).toEqual([]), 3],
       ["secretRefs (added back)", () => ({ secretRefs: [ref("creds.name")] }), (s) => expect(s.secret_refs).toEqual(["app-creds"]), 3],
-      ["targetInstanceIds", () => ({ targetInstanceIds: [vm[0]] }), (s) => expect((s.target_instances as Array<{ id: string }>).map((t) => t.id)).toEqual([vm[0]]), 3],
+      [
+        "targetInstanceIds",
+        () => ({ targetInstanceIds: [vm[0]] }),
+        (s) => expect((s.target_instances as Array<{ id: string }>).map((t) => t.id)).toEqual([vm[0]]),
+        3,
+      ],
     ];
 
     it.each(steps)("%s", async (_field, change, check, replicas) => {
@@ -295,7 +364,14 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     const existing = await api().post(`/v1/workspaces/${wid}/k3s/secrets`, { name: "legacy-creds", data: { TOKEN: "old-value" } });
     expect(existing.status).toBe(201);
     // data given in plain: the class makes it a secret itself.
-    extras = [{ type: "K3sSecret", name: "legacy", args: { name: "legacy-creds", data: { TOKEN: "new-value" }, adoptId: existing.body.id }, opts: { dependsOn: ["cluster"] } }];
+    extras = [
+      {
+        type: "K3sSecret",
+        name: "legacy",
+        args: { name: "legacy-creds", data: { TOKEN: "new-value" }, adoptId: existing.body.id },
+        opts: { dependsOn: ["cluster"] },
+      },
+    ];
     const since = await e2e.lastSeq();
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 6, create: 1 });
@@ -323,7 +399,14 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect(urns).not.toContainEqual(expect.stringMatching(/::web$/));
     expect(urns).not.toContainEqual(expect.stringMatching(/::legacy$/));
     // The adopted secret is gone: recreate it (adoptId would point at nothing).
-    extras = [{ type: "K3sSecret", name: "legacy", args: { name: "legacy-creds", data: secret({ TOKEN: "new-value" }) }, opts: { dependsOn: ["cluster"] } }];
+    extras = [
+      {
+        type: "K3sSecret",
+        name: "legacy",
+        args: { name: "legacy-creds", data: secret({ TOKEN: "new-value" }) },
+        opts: { dependsOn: ["cluster"] },
+      },
+    ];
     const result = await e2e.up(declarations());
     expect(changes(result)).toEqual({ same: 5, create: 2 });
     expect(await e2e.idOf("web")).not.toBe(serviceId);
@@ -339,7 +422,9 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
       .filter((d) => d.name !== "creds")
       .map((d) => (d.name === "web" ? { ...d, args: { ...webArgs, secretRefs: [creds.name] } } : d));
     const message = await e2e.upFails(withoutSecret);
-    expect(message).toMatch(/K3sSecret "app-creds-v2": the API refuses to delete secret \d+ \(409: The secret is referenced by service web-v2/);
+    expect(message).toMatch(
+      /K3sSecret "app-creds-v2": the API refuses to delete secret \d+ \(409: The secret is referenced by service web-v2/,
+    );
     expect(message).toMatch(/Service web-v2 still lists "app-creds-v2" in secret_refs: remove the reference first/);
     expect((await secretsInApi()).map((s) => s.id)).toContain(secretId);
     expect(await e2e.idOf("creds")).toBe(secretId);
@@ -351,10 +436,21 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
   });
 
   it("keeps a service whose create workflow FAILED in the stack, and the next up replaces it", async () => {
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/k3s/services", times: 1 });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/workspaces/*/k3s/services",
+      times: 1,
+    });
     extras = [
       ...extras,
-      { type: "K3sService", name: "batch", args: { name: "batch", image: "busybox:1.36", mode: "PINNED", targetInstanceIds: [vm[0]] }, opts: { dependsOn: ["node-a"] } },
+      {
+        type: "K3sService",
+        name: "batch",
+        args: { name: "batch", image: "busybox:1.36", mode: "PINNED", targetInstanceIds: [vm[0]] },
+        opts: { dependsOn: ["node-a"] },
+      },
     ];
     const message = await e2e.upFails(declarations());
     expect(message).toMatch(/K3sService "batch": create failed: workflow k3s-service-deploy \d+ ended FAILED/);
@@ -376,7 +472,12 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/workspaces/*/k3s/services", times: 1 });
     extras = [
       ...extras,
-      { type: "K3sService", name: "worker", args: { name: "worker", image: "busybox:1.36", mode: "PINNED", targetInstanceIds: [vm[2]] }, opts: { dependsOn: ["node-b"] } },
+      {
+        type: "K3sService",
+        name: "worker",
+        args: { name: "worker", image: "busybox:1.36", mode: "PINNED", targetInstanceIds: [vm[2]] },
+        opts: { dependsOn: ["node-b"] },
+      },
     ];
     const since = await e2e.lastSeq();
     const result = await e2e.up(declarations());

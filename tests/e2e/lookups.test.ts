@@ -30,7 +30,14 @@ describe("catalogue lookups, and the import option, through the real pulumi engi
       { lookup: "getImageOutput", name: "debian", args: { name: "Debian 12" } },
     ]);
     const out = (name: string) => result.outputs[name].value;
-    const api = async (query: Record<string, string | number | boolean>) => (await e2e.emu.api.get("/v1/plans", { limit: 100, ...query })).body.items as Array<{ id: string; name: string; group: string; rate: number; disabled: boolean }>;
+    const api = async (query: Record<string, string | number | boolean>) =>
+      (await e2e.emu.api.get("/v1/plans", { limit: 100, ...query })).body.items as Array<{
+        id: string;
+        name: string;
+        group: string;
+        rate: number;
+        disabled: boolean;
+      }>;
     const names = (plans: Array<{ name: string }>) => plans.map((p) => p.name).sort();
 
     expect(names(out("allEnabled"))).toEqual(names(await api({ disabled: false })));
@@ -54,18 +61,34 @@ describe("catalogue lookups, and the import option, through the real pulumi engi
     expect(out("debian")).toMatchObject({ id: debian.id, name: "Debian 12", kind: "TEMPLATE", os: { family: "LINUX" } });
   });
 
-  it.each(["getPlan", "getPlanOutput"])("%s of something that does not exist fails the program with the names available", async (lookup) => {
-    const message = await e2e.upFails([{ lookup, name: "missing", args: { name: "lightning-999" } }]);
-    expect(message).toMatch(/no plan named "lightning-999"; plans: .*lightning-2/);
-    expect(message).not.toMatch(/RangeError/);
-  });
+  it.each(["getPlan", "getPlanOutput"])(
+    "%s of something that does not exist fails the program with the names available",
+    async (lookup) => {
+      const message = await e2e.upFails([{ lookup, name: "missing", args: { name: "lightning-999" } }]);
+      expect(message).toMatch(/no plan named "lightning-999"; plans: .*lightning-2/);
+      expect(message).not.toMatch(/RangeError/);
+    },
+  );
 
   it("the engine's import option cannot reach a dynamic provider (so resources take adoptId)", async () => {
-    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "to-import", description: "d", range: "10.200.0.0/16" });
-    const message = await e2e.upFails([{ type: "Vpc", name: "imported", args: { name: "to-import", description: "d", range: "10.200.0.0/16" }, opts: { import: made.body.id } }]);
+    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
+      name: "to-import",
+      description: "d",
+      range: "10.200.0.0/16",
+    });
+    const message = await e2e.upFails([
+      {
+        type: "Vpc",
+        name: "imported",
+        args: { name: "to-import", description: "d", range: "10.200.0.0/16" },
+        opts: { import: made.body.id },
+      },
+    ]);
     // The dynamic-provider host's read receives no serialized provider on import.
     expect(message).toMatch(/code must be a string, not undefined/);
-    await e2e.up([{ type: "Vpc", name: "imported", args: { name: "to-import", description: "d", range: "10.200.0.0/16", adoptId: made.body.id } }]);
+    await e2e.up([
+      { type: "Vpc", name: "imported", args: { name: "to-import", description: "d", range: "10.200.0.0/16", adoptId: made.body.id } },
+    ]);
     expect((await e2e.resource("imported")).id).toBe(made.body.id);
     await e2e.destroy();
     expect((await e2e.inventoryTotal()).total).toBe(0);

@@ -61,7 +61,9 @@ describe("what a person sees, through the real pulumi engine", () => {
     try {
       const since = await e2e.lastSeq();
       const out = printed(await failureOf(e2e.preview(declared)));
-      expect(out).toMatch(/has a problem: the API at http:\/\/127\.0\.0\.1:\d+ rejects the token \(GET \/v1\/plans answered 401: .+\): set a valid API token with pulumi config set --secret svc:token/);
+      expect(out).toMatch(
+        /has a problem: the API at http:\/\/127\.0\.0\.1:\d+ rejects the token \(GET \/v1\/plans answered 401: .+\): set a valid API token with pulumi config set --secret svc:token/,
+      );
       expect(count(out, "rejects the token")).toBe(1);
       expect((await e2e.requests(since)).map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual(["GET /v1/plans 401"]);
     } finally {

@@ -20,8 +20,12 @@ describe("Networking resources through the real pulumi engine", () => {
   beforeAll(async () => {
     e2e = await startE2E("network", { staff: true });
     ws = e2e.emu.workspaceId;
-    plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-1" })).body.items.find((p: { name: string }) => p.name === "lightning-1").id;
-    pc = (await e2e.emu.staff.get("/v1/workspaces", { name: "private-cloud" })).body.items.find((w: { name: string }) => w.name === "private-cloud").id;
+    plan = (await e2e.emu.api.get("/v1/plans", { name: "lightning-1" })).body.items.find(
+      (p: { name: string }) => p.name === "lightning-1",
+    ).id;
+    pc = (await e2e.emu.staff.get("/v1/workspaces", { name: "private-cloud" })).body.items.find(
+      (w: { name: string }) => w.name === "private-cloud",
+    ).id;
   });
   afterAll(async () => {
     await e2e?.stop();
@@ -65,9 +69,11 @@ describe("Networking resources through the real pulumi engine", () => {
   const get = async (path: string, query?: Record<string, string | number>) => (await e2e.emu.staff.get(path, query)).body;
   const status = async (path: string) => (await e2e.emu.staff.get(path)).status;
   const members = async (lbId: string) => ((await get(`/v1/net-lbs/${lbId}/instances`)).items as Array<{ id: string }>).map((m) => m.id);
-  const vpcMembers = async (vpcId: string) => ((await get(`/v1/vpcs/${vpcId}/instances`)).items as Array<{ id: string; ip: string }>);
-  const prefixes = async () => (await get(`/v1/workspaces/${ws}/bgp/prefixes`)).items as Array<{ id: bigint; prefix: string; enabled: boolean; community: string }>;
-  const calls = (mutations: LoggedRequest[], path: string | RegExp) => mutations.filter((m) => (typeof path === "string" ? m.path === path : path.test(m.path)));
+  const vpcMembers = async (vpcId: string) => (await get(`/v1/vpcs/${vpcId}/instances`)).items as Array<{ id: string; ip: string }>;
+  const prefixes = async () =>
+    (await get(`/v1/workspaces/${ws}/bgp/prefixes`)).items as Array<{ id: bigint; prefix: string; enabled: boolean; community: string }>;
+  const calls = (mutations: LoggedRequest[], path: string | RegExp) =>
+    mutations.filter((m) => (typeof path === "string" ? m.path === path : path.test(m.path)));
   const upLogged = () => e2e.upLogged(declaration());
   const sameIds = async (names: string[]) => Object.fromEntries(await Promise.all(names.map(async (n) => [n, await e2e.idOf(n)])));
 
@@ -113,22 +119,44 @@ describe("Networking resources through the real pulumi engine", () => {
     const listed = await e2e.emu.staff.get(`/v1/workspaces/${ws}/bgp/prefixes`);
     expect(listed.text).toContain(`"id":${pfxId},`);
     expect(listed.body.items.map((p: { id: bigint }) => String(p.id))).toEqual([pfxId]);
-    expect((await e2e.emu.control.get(`/_emulator/tables/bgpPrefixes/${pfxId}`)).body).toMatchObject({ id: pfxId, prefix: "198.51.100.0/24" });
-    expect(await e2e.outputsOf("pfx")).toMatchObject({ prefix: "198.51.100.0/24", source: "MANUAL", enabled: true, community: "DEFAULT", configId: config.data.id });
+    expect((await e2e.emu.control.get(`/_emulator/tables/bgpPrefixes/${pfxId}`)).body).toMatchObject({
+      id: pfxId,
+      prefix: "198.51.100.0/24",
+    });
+    expect(await e2e.outputsOf("pfx")).toMatchObject({
+      prefix: "198.51.100.0/24",
+      source: "MANUAL",
+      enabled: true,
+      community: "DEFAULT",
+      configId: config.data.id,
+    });
 
     // Lookups: nodes of the workspace (none: not a private cloud), of the private cloud, and the platform's.
     const out = result.outputs;
     expect(out.wsNodes.value).toEqual([]);
     const pcNodes = (await get(`/v1/workspaces/${pc}/nodes`)).items;
-    expect(out.pcNodes.value).toEqual(pcNodes.map((n: { id: string; name: string; group: string; region: string; cores: number; max_memory: number; flags: string[] }) => ({
-      id: n.id, name: n.name, owner: { id: pc, name: "private-cloud" }, group: n.group, region: n.region, maxMemory: n.max_memory, cores: n.cores, flags: n.flags,
-    })));
+    expect(out.pcNodes.value).toEqual(
+      pcNodes.map((n: { id: string; name: string; group: string; region: string; cores: number; max_memory: number; flags: string[] }) => ({
+        id: n.id,
+        name: n.name,
+        owner: { id: pc, name: "private-cloud" },
+        group: n.group,
+        region: n.region,
+        maxMemory: n.max_memory,
+        cores: n.cores,
+        flags: n.flags,
+      })),
+    );
     expect(out.pcNodes.value).toHaveLength(1);
     const platform = (await get("/v1/nodes", { region: "NA_01", group: "LIGHTNING", limit: 1000 })).items.map((n: { id: string }) => n.id);
     expect(platform.length).toBeGreaterThan(1);
     expect(out.platformNodes.value.map((n: { id: string }) => n.id)).toEqual(platform);
-    expect(out.platformNodes.value.every((n: { region: string; group: string }) => n.region === "NA_01" && n.group === "LIGHTNING")).toBe(true);
-    expect(out.searchedNodes.value.map((n: { name: string }) => n.name)).toEqual((await get("/v1/nodes", { q: "eu01", limit: 1000 })).items.map((n: { name: string }) => n.name));
+    expect(out.platformNodes.value.every((n: { region: string; group: string }) => n.region === "NA_01" && n.group === "LIGHTNING")).toBe(
+      true,
+    );
+    expect(out.searchedNodes.value.map((n: { name: string }) => n.name)).toEqual(
+      (await get("/v1/nodes", { q: "eu01", limit: 1000 })).items.map((n: { name: string }) => n.name),
+    );
     expect(out.searchedNodes.value.length).toBeGreaterThan(0);
   });
 
@@ -172,19 +200,31 @@ describe("Networking resources through the real pulumi engine", () => {
       ["/v1/commands/attach-ip", { ip: fipId, instance: vm2 }],
     ]);
     expect((await get(`/v1/ips/${fipId}`)).instance_id).toBe(vm2);
-    expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lbId}`)).toEqual([expect.objectContaining({ method: "PATCH", body: { name: "web-lb-2", address: "203.0.113.81" } })]);
-    expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lb2Id}`)).toEqual([expect.objectContaining({ method: "PATCH", body: { owner: pc } })]);
+    expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lbId}`)).toEqual([
+      expect.objectContaining({ method: "PATCH", body: { name: "web-lb-2", address: "203.0.113.81" } }),
+    ]);
+    expect(calls(mutations, `/v1/workspaces/${ws}/net-lbs/${lb2Id}`)).toEqual([
+      expect.objectContaining({ method: "PATCH", body: { owner: pc } }),
+    ]);
     expect((await get(`/v1/net-lbs/${lb2Id}`)).owner.id).toBe(pc);
     expect(await e2e.outputsOf("lb2")).toMatchObject({ ownerWorkspaceId: pc, ownerWorkspaceName: "private-cloud" });
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp`)).toEqual([
       expect.objectContaining({ method: "PATCH", body: { asn: 64513, password: "[masked]", instance_id: vm1, max_prefixes: 5 } }),
     ]);
-    expect(await get(`/v1/workspaces/${ws}/bgp`)).toMatchObject({ data: { asn: 64513, max_prefixes: 5, instance: { id: vm1 } }, live: { password: "second-bgp-secret" } });
+    expect(await get(`/v1/workspaces/${ws}/bgp`)).toMatchObject({
+      data: { asn: 64513, max_prefixes: 5, instance: { id: vm1 } },
+      live: { password: "second-bgp-secret" },
+    });
     // The PUT addresses the entry by the exact digits recorded in state.
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp/prefixes/${pfxId}`)).toEqual([
-      expect.objectContaining({ method: "PUT", body: { prefix: "198.51.100.0/24", source: "MANUAL", enabled: false, community: "PROTECTED" } }),
+      expect.objectContaining({
+        method: "PUT",
+        body: { prefix: "198.51.100.0/24", source: "MANUAL", enabled: false, community: "PROTECTED" },
+      }),
     ]);
-    expect(await prefixes()).toEqual([{ id: BigInt(pfxId), prefix: "198.51.100.0/24", source: "MANUAL", enabled: false, community: "PROTECTED" }]);
+    expect(await prefixes()).toEqual([
+      { id: BigInt(pfxId), prefix: "198.51.100.0/24", source: "MANUAL", enabled: false, community: "PROTECTED" },
+    ]);
   });
 
   it("changes a prefix's CIDR in place, clears the BGP endpoint, and moves a balancer back", async () => {
@@ -199,7 +239,9 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(calls(mutations, `/v1/workspaces/${ws}/bgp`)).toEqual([expect.objectContaining({ body: { instance_id: null } })]);
     expect((await get(`/v1/workspaces/${ws}/bgp`)).data.instance).toBeNull();
     // The balancer was in the private cloud: the PATCH goes through its owner's route then.
-    expect(calls(mutations, `/v1/workspaces/${pc}/net-lbs/${lb2Id}`)).toEqual([expect.objectContaining({ method: "PATCH", body: { owner: ws } })]);
+    expect(calls(mutations, `/v1/workspaces/${pc}/net-lbs/${lb2Id}`)).toEqual([
+      expect.objectContaining({ method: "PATCH", body: { owner: ws } }),
+    ]);
     expect((await get(`/v1/net-lbs/${lb2Id}`)).owner.id).toBe(ws);
     const since = await e2e.lastSeq();
     expect((await e2e.preview(declaration())).changeSummary).toEqual({ same: COUNT });
@@ -207,7 +249,11 @@ describe("Networking resources through the real pulumi engine", () => {
   });
 
   it("surfaces the API's refusals: a VPC of another workspace, and max_prefixes reached", async () => {
-    const foreign = await e2e.emu.staff.post(`/v1/workspaces/${pc}/vpcs`, { name: "pc-net", description: "elsewhere", range: "10.77.0.0/16" });
+    const foreign = await e2e.emu.staff.post(`/v1/workspaces/${pc}/vpcs`, {
+      name: "pc-net",
+      description: "elsewhere",
+      range: "10.77.0.0/16",
+    });
     expect(foreign.status).toBe(201);
     extra = [{ type: "VpcAttachment", name: "foreign", args: { instanceId: ref("vm2.id"), vpcId: foreign.body.id } }];
     const message = await e2e.upFails(declaration());
@@ -273,7 +319,16 @@ describe("Networking resources through the real pulumi engine", () => {
     expect((await api.post(`/v1/commands/detach-ip`, { ip: BigInt(fipId) })).status).toBe(200);
     expect((await api.patch(`/v1/workspaces/${ws}/net-lbs/${lbId}`, { name: "renamed-by-hand" })).status).toBe(200);
     expect((await api.patch(`/v1/workspaces/${ws}/bgp`, { password: "changed-by-hand" })).status).toBe(200);
-    expect((await api.put(`/v1/workspaces/${ws}/bgp/prefixes/${pfxId}`, { prefix: "198.51.100.128/25", source: "MANUAL", enabled: true, community: "PROTECTED" })).status).toBe(200);
+    expect(
+      (
+        await api.put(`/v1/workspaces/${ws}/bgp/prefixes/${pfxId}`, {
+          prefix: "198.51.100.128/25",
+          source: "MANUAL",
+          enabled: true,
+          community: "PROTECTED",
+        })
+      ).status,
+    ).toBe(200);
     await e2e.refresh();
     expect((await e2e.outputsOf("fipAtt")).instanceId).toBeNull();
     expect((await e2e.outputsOf("lb")).name).toBe("renamed-by-hand");
@@ -320,7 +375,9 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(result.summary.resourceChanges).toMatchObject({ create: 7 });
     // Every answer was lost (the emulator logs a dropped request with status 0).
     expect(mutations.filter((m) => m.status === 0)).toHaveLength(drops.length);
-    const [vm2, net2, fipId, lbId, lb2Id, bgpId, pfxId] = await Promise.all(["vm2", "net2", "fip", "lb", "lb2", "bgp", "pfx"].map(e2e.idOf));
+    const [vm2, net2, fipId, lbId, lb2Id, bgpId, pfxId] = await Promise.all(
+      ["vm2", "net2", "fip", "lb", "lb2", "bgp", "pfx"].map(e2e.idOf),
+    );
     // One POST each: the lost answers were recovered by looking the resource up, not by sending again.
     expect(calls(mutations, `/v1/instances/${vm2}/vpcs`)).toHaveLength(1);
     expect(calls(mutations, `/v1/workspaces/${ws}/ips`)).toHaveLength(1);
@@ -333,7 +390,9 @@ describe("Networking resources through the real pulumi engine", () => {
 
     expect(await e2e.idOf("att")).toBe(`${vm2}:${net2}`);
     expect((await vpcMembers(net2)).map((m) => m.id)).toEqual([vm2]);
-    const ips = (await get(`/v1/workspaces/${ws}/ips`, { family: "IPv6", limit: 100 })).items.filter((ip: { instance_id: string | null }) => ip.instance_id === vm2);
+    const ips = (await get(`/v1/workspaces/${ws}/ips`, { family: "IPv6", limit: 100 })).items.filter(
+      (ip: { instance_id: string | null }) => ip.instance_id === vm2,
+    );
     expect(ips.map((ip: { id: string; address: string }) => ip.id)).toContain(fipId);
     expect(await get(`/v1/ips/${fipId}`)).toMatchObject({ family: "IPv6", instance_id: vm2 });
     expect(await e2e.idOf("fipAtt")).toBe(fipId);
@@ -357,7 +416,12 @@ describe("Networking resources through the real pulumi engine", () => {
     expect((await api.delete(`/v1/workspaces/${ws}/bgp`)).status).toBe(200);
     const made = await api.patch(`/v1/workspaces/${ws}/bgp`, { asn: 65000, max_prefixes: 4, password: "hand-made-secret" });
     expect(made.status).toBe(200);
-    const handPrefix = await api.post(`/v1/workspaces/${ws}/bgp/prefixes`, { prefix: "198.51.100.128/25", source: "MANUAL", enabled: true, community: "DEFAULT" });
+    const handPrefix = await api.post(`/v1/workspaces/${ws}/bgp/prefixes`, {
+      prefix: "198.51.100.128/25",
+      source: "MANUAL",
+      enabled: true,
+      community: "DEFAULT",
+    });
     expect(handPrefix.status).toBe(201);
     await e2e.refresh();
     const since = await e2e.lastSeq();
@@ -384,9 +448,17 @@ describe("Networking resources through the real pulumi engine", () => {
     extra = [
       { type: "VpcAttachment", name: "attAdopted", args: { instanceId: ref("vm1.id"), vpcId: ref("net.id"), adoptId: `${vm1}:${net}` } },
       { type: "FloatingIp", name: "fipAdopted", args: { family: "IPv4", adoptId: ip.id } },
-      { type: "FloatingIpAttachment", name: "fipAttAdopted", args: { ipId: ref("fipAdopted.id"), instanceId: ref("vm1.id"), adoptId: ip.id } },
+      {
+        type: "FloatingIpAttachment",
+        name: "fipAttAdopted",
+        args: { ipId: ref("fipAdopted.id"), instanceId: ref("vm1.id"), adoptId: ip.id },
+      },
       { type: "NetLoadBalancer", name: "lbAdopted", args: { name: "legacy-lb-managed", address: "203.0.113.90", adoptId: legacy.id } },
-      { type: "NetLoadBalancerMember", name: "memberAdopted", args: { loadBalancerId: ref("lbAdopted.id"), instanceId: ref("vm1.id"), adoptId: `${legacy.id}:${vm1}` } },
+      {
+        type: "NetLoadBalancerMember",
+        name: "memberAdopted",
+        args: { loadBalancerId: ref("lbAdopted.id"), instanceId: ref("vm1.id"), adoptId: `${legacy.id}:${vm1}` },
+      },
     ];
     const { result, mutations } = await upLogged();
     expect(result.summary.resourceChanges).toMatchObject({ create: 7 });
@@ -404,8 +476,13 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(calls(mutations, /^\/v1\/commands\//).map((m) => m.path)).toEqual(["/v1/commands/detach-ip", "/v1/commands/attach-ip"]);
     expect((await get(`/v1/ips/${ip.id}`)).instance_id).toBe(vm1);
     expect((await get(`/v1/net-lbs/${legacy.id}`)).name).toBe("legacy-lb-managed");
-    expect(await get(`/v1/workspaces/${ws}/bgp`)).toMatchObject({ data: { asn: 64513, max_prefixes: 5 }, live: { password: "second-bgp-secret" } });
-    expect(await prefixes()).toEqual([{ id: BigInt(handPrefix), prefix: "198.51.100.128/25", source: "MANUAL", enabled: false, community: "PROTECTED" }]);
+    expect(await get(`/v1/workspaces/${ws}/bgp`)).toMatchObject({
+      data: { asn: 64513, max_prefixes: 5 },
+      live: { password: "second-bgp-secret" },
+    });
+    expect(await prefixes()).toEqual([
+      { id: BigInt(handPrefix), prefix: "198.51.100.128/25", source: "MANUAL", enabled: false, community: "PROTECTED" },
+    ]);
     expect(await e2e.outputsOf("attAdopted")).toMatchObject({ instanceId: vm1, vpcId: net });
     expect(await e2e.outputsOf("memberAdopted")).toMatchObject({ state: "ACTIVE" });
     const since = await e2e.lastSeq();
@@ -416,17 +493,29 @@ describe("Networking resources through the real pulumi engine", () => {
   it("keeps a member whose join never applied, then replaces it on the next up", async () => {
     const vm2 = await e2e.idOf("vm2");
     const legacy = await e2e.idOf("lbAdopted");
-    await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "PUT", path: "/v1/workspaces/*/net-lbs/*/instances/*", times: 1 });
-    extra.push({ type: "NetLoadBalancerMember", name: "flaky", args: { loadBalancerId: ref("lbAdopted.id"), instanceId: ref("vm2.id"), timeouts: { create: "3s" } } });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "PUT",
+      path: "/v1/workspaces/*/net-lbs/*/instances/*",
+      times: 1,
+    });
+    extra.push({
+      type: "NetLoadBalancerMember",
+      name: "flaky",
+      args: { loadBalancerId: ref("lbAdopted.id"), instanceId: ref("vm2.id"), timeouts: { create: "3s" } },
+    });
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/NetLoadBalancerMember instance .* did not finish before its deadline.*kept in the stack/s);
     const kept = await e2e.resource("flaky");
     expect(kept.id).toBe(`${legacy}:${vm2}`);
     expect(kept.outputs.state).toBe("JOINING");
     // State and API agree: it is not a member.
-    expect(await members(legacy)).toEqual([(await e2e.idOf("vm1"))]);
+    expect(await members(legacy)).toEqual([await e2e.idOf("vm1")]);
     const rows = (await e2e.inventoryTotal()).resources.netLbMembers as Array<{ name: string }>;
-    expect(rows.map((r) => r.name).sort()).toEqual([`instance ${await e2e.idOf("vm1")} in balancer ${legacy}`, `instance ${vm2} in balancer ${await e2e.idOf("lb2")}`].sort());
+    expect(rows.map((r) => r.name).sort()).toEqual(
+      [`instance ${await e2e.idOf("vm1")} in balancer ${legacy}`, `instance ${vm2} in balancer ${await e2e.idOf("lb2")}`].sort(),
+    );
     const result = await e2e.up(declaration());
     expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
     expect((await e2e.resource("flaky")).outputs.state).toBe("ACTIVE");
@@ -436,7 +525,8 @@ describe("Networking resources through the real pulumi engine", () => {
   it("destroy leaves the emulator's inventory empty", async () => {
     await e2e.destroy();
     const inventory = await e2e.inventoryTotal();
-    for (const table of ["vpcMembers", "floatingIps", "netLbs", "netLbMembers", "bgpConfigs", "bgpPrefixes"]) expect(inventory.resources[table] ?? []).toEqual([]);
+    for (const table of ["vpcMembers", "floatingIps", "netLbs", "netLbMembers", "bgpConfigs", "bgpPrefixes"])
+      expect(inventory.resources[table] ?? []).toEqual([]);
     expect(inventory.total).toBe(0);
   });
 });

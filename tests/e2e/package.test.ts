@@ -15,9 +15,19 @@ jest.setTimeout(600_000);
 const REPO = path.resolve(__dirname, "..", "..");
 const SCOPED = "@acme/pulumi-svc";
 /** The project's own SDK: the version this repository tests with, or SVC_PACKAGE_SDK (e.g. "latest") to measure another. */
-const SDK = process.env.SVC_PACKAGE_SDK ?? (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies["@pulumi/pulumi"];
+const SDK =
+  process.env.SVC_PACKAGE_SDK ??
+  (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { devDependencies: Record<string, string> }).devDependencies[
+    "@pulumi/pulumi"
+  ];
 
-const run = (cmd: string, args: string[], cwd: string) => execFileSync(cmd, args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, npm_config_update_notifier: "false" } });
+const run = (cmd: string, args: string[], cwd: string) =>
+  execFileSync(cmd, args, {
+    cwd,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, npm_config_update_notifier: "false" },
+  });
 
 /** npm pack of `dir` into `dest` (scripts off: dist is built already); the tarball's path. */
 function pack(dir: string, dest: string): string {
@@ -93,8 +103,26 @@ describe("the package installed from a tarball under a scoped name", () => {
   it("packs only what users run: built code, the policy pack, README, LICENSE", () => {
     const tarball = pack(REPO, work);
     const files = run("tar", ["-tzf", tarball], work).trim().split("\n");
-    expect(files).toEqual(expect.arrayContaining(["package/package.json", "package/README.md", "package/LICENSE", "package/dist/index.js", "package/dist/index.d.ts", "package/dist/emulator/cli.js", "package/policy/index.js", "package/policy/package.json", "package/policy/PulumiPolicy.yaml", "package/dist/policy/pack.js"]));
-    expect(files.filter((f) => /^package\/(tests|bench|scripts|\.ci|examples|provider|resources|emulator\/.*\.ts)\b/.test(f) || /\.map$|tsbuildinfo/.test(f))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "package/package.json",
+        "package/README.md",
+        "package/LICENSE",
+        "package/dist/index.js",
+        "package/dist/index.d.ts",
+        "package/dist/emulator/cli.js",
+        "package/policy/index.js",
+        "package/policy/package.json",
+        "package/policy/PulumiPolicy.yaml",
+        "package/dist/policy/pack.js",
+      ]),
+    );
+    expect(
+      files.filter(
+        (f) =>
+          /^package\/(tests|bench|scripts|\.ci|examples|provider|resources|emulator\/.*\.ts)\b/.test(f) || /\.map$|tsbuildinfo/.test(f),
+      ),
+    ).toEqual([]);
   });
 
   it("installs beside the project's own @pulumi/pulumi with one SDK copy", () => {
@@ -125,7 +153,10 @@ describe("the package installed from a tarball under a scoped name", () => {
   it("type-checks under the stock pulumi new typescript tsconfig", () => {
     expect(() => run("npx", ["--no-install", "tsc", "--noEmit", "-p", "."], project)).not.toThrow();
     // A misspelt lookup argument does not compile.
-    fs.writeFileSync(path.join(project, "typo.ts"), `import * as svc from "${SCOPED}";\nexport const p = svc.getPlansOutput({ grup: "RYZEN" });\n`);
+    fs.writeFileSync(
+      path.join(project, "typo.ts"),
+      `import * as svc from "${SCOPED}";\nexport const p = svc.getPlansOutput({ grup: "RYZEN" });\n`,
+    );
     let output = "";
     try {
       run("npx", ["--no-install", "tsc", "--noEmit", "--strict", "typo.ts"], project);
@@ -138,7 +169,12 @@ describe("the package installed from a tarball under a scoped name", () => {
 
   it("runs its emulator with npx svc-emulator (the same first JSON line)", async () => {
     emulator = await startEmulator(project);
-    expect(emulator.info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), token: expect.any(String), workspaceId: expect.any(String), staffToken: expect.any(String) });
+    expect(emulator.info).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      token: expect.any(String),
+      workspaceId: expect.any(String),
+      staffToken: expect.any(String),
+    });
   });
 
   it("brings a stack up, previews it clean and destroys it", async () => {
@@ -157,9 +193,16 @@ describe("the package installed from a tarball under a scoped name", () => {
       SVC_TOKEN: "",
       SVC_WORKSPACE_ID: "",
     });
-    stack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: project }, { workDir: project, envVars, pulumiHome: home });
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: "dev", workDir: project },
+      { workDir: project, envVars, pulumiHome: home },
+    );
     const { url, token, workspaceId } = emulator!.info;
-    await stack.setAllConfig({ "svc:baseUrl": { value: url }, "svc:token": { value: token, secret: true }, "svc:workspaceId": { value: workspaceId } });
+    await stack.setAllConfig({
+      "svc:baseUrl": { value: url },
+      "svc:token": { value: token, secret: true },
+      "svc:workspaceId": { value: workspaceId },
+    });
 
     const up = await stack.up({ color: "never" });
     expect(up.summary.resourceChanges).toEqual({ create: 3 });
@@ -187,17 +230,37 @@ describe("the package installed from a tarball under a scoped name", () => {
     // As the README says: an npm prefix holding the package and its SDK, with the launcher on top.
     const pluginDir = path.join(work, "svc-plugin");
     run("npm", ["install", "--prefix", pluginDir, "--no-audit", "--no-fund", scoped, `@pulumi/pulumi@${SDK}`], work);
-    fs.copyFileSync(path.join(pluginDir, "node_modules", SCOPED, "bin", "pulumi-resource-svc"), path.join(pluginDir, "pulumi-resource-svc"));
+    fs.copyFileSync(
+      path.join(pluginDir, "node_modules", SCOPED, "bin", "pulumi-resource-svc"),
+      path.join(pluginDir, "pulumi-resource-svc"),
+    );
     const version = (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
-    execFileSync("pulumi", ["plugin", "install", "resource", "svc", version, "--file", pluginDir], { env: { ...process.env, ...pulumiEnv }, stdio: "pipe" });
+    execFileSync("pulumi", ["plugin", "install", "resource", "svc", version, "--file", pluginDir], {
+      env: { ...process.env, ...pulumiEnv },
+      stdio: "pipe",
+    });
 
     const yamlProject = path.join(work, "yaml-stack");
     fs.mkdirSync(yamlProject);
-    const program = { name: "yaml-stack", runtime: "yaml", resources: { net: { type: "svc:index:Vpc", properties: { name: "yaml-net", description: "from the installed plugin", range: "10.8.0.0/16" } } }, outputs: { vlan: "${net.vlan}" } };
+    const program = {
+      name: "yaml-stack",
+      runtime: "yaml",
+      resources: {
+        net: { type: "svc:index:Vpc", properties: { name: "yaml-net", description: "from the installed plugin", range: "10.8.0.0/16" } },
+      },
+      outputs: { vlan: "${net.vlan}" },
+    };
     fs.writeFileSync(path.join(yamlProject, "Pulumi.yaml"), JSON.stringify(program, null, 2));
-    const yamlStack = await LocalWorkspace.createOrSelectStack({ stackName: "dev", workDir: yamlProject }, { workDir: yamlProject, envVars: pulumiEnv, pulumiHome: pulumiEnv.PULUMI_HOME });
+    const yamlStack = await LocalWorkspace.createOrSelectStack(
+      { stackName: "dev", workDir: yamlProject },
+      { workDir: yamlProject, envVars: pulumiEnv, pulumiHome: pulumiEnv.PULUMI_HOME },
+    );
     const { url, token, workspaceId } = emulator!.info;
-    await yamlStack.setAllConfig({ "svc:baseUrl": { value: url }, "svc:token": { value: token, secret: true }, "svc:workspaceId": { value: workspaceId } });
+    await yamlStack.setAllConfig({
+      "svc:baseUrl": { value: url },
+      "svc:token": { value: token, secret: true },
+      "svc:workspaceId": { value: workspaceId },
+    });
     const up = await yamlStack.up({ color: "never" });
     expect(up.summary.resourceChanges).toEqual({ create: 2 });
     expect(typeof up.outputs.vlan.value).toBe("number");

@@ -16,7 +16,10 @@ const REPO_BIN = path.join(__dirname, "..", "..", "bin");
 
 type Resources = Record<string, { type: string; properties?: Record<string, unknown>; options?: Record<string, unknown> }>;
 
-const vpc = (name: string, extra: Record<string, unknown> = {}) => ({ type: "svc:index:Vpc", properties: { name, description: `${name} network`, range: "10.1.0.0/16", ...extra } });
+const vpc = (name: string, extra: Record<string, unknown> = {}) => ({
+  type: "svc:index:Vpc",
+  properties: { name, description: `${name} network`, range: "10.1.0.0/16", ...extra },
+});
 
 describe("the provider plugin", () => {
   let e2e: E2E;
@@ -41,7 +44,10 @@ describe("the provider plugin", () => {
     programDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-plugin-program-"));
     BIN = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-plugin-bin-")), "bin");
     fs.symlinkSync(REPO_BIN, BIN, "dir");
-    fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), JSON.stringify({ name: "svc-plugin", runtime: "yaml", plugins: { providers: [{ name: "svc", path: BIN }] } }));
+    fs.writeFileSync(
+      path.join(programDir, "Pulumi.yaml"),
+      JSON.stringify({ name: "svc-plugin", runtime: "yaml", plugins: { providers: [{ name: "svc", path: BIN }] } }),
+    );
     e2e = await startE2E("plugin", { programDir });
     secondWorkspace = String((await e2e.emu.api.post("/v1/workspaces", { name: "second workspace" })).body.id);
   });
@@ -54,7 +60,10 @@ describe("the provider plugin", () => {
   it("reaches two workspaces from one program through an explicit provider", async () => {
     const result = await up(
       {
-        second: { type: "pulumi:providers:svc", properties: { baseUrl: e2e.emu.emu.url, token: { "fn::secret": e2e.emu.emu.token }, workspaceId: secondWorkspace } },
+        second: {
+          type: "pulumi:providers:svc",
+          properties: { baseUrl: e2e.emu.emu.url, token: { "fn::secret": e2e.emu.emu.token }, workspaceId: secondWorkspace },
+        },
         "net-a": vpc("net-a"),
         "net-b": { ...vpc("net-b"), options: { provider: "${second}" } },
         // Reads a stable output of net-a: known in a preview of net-a's update (next test).
@@ -81,7 +90,13 @@ describe("the provider plugin", () => {
   });
 
   it("adopts a VPC made outside Pulumi through the import option, sending no create", async () => {
-    const made = (await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "by-hand", description: "by-hand network", range: "10.9.0.0/16" })).body;
+    const made = (
+      await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
+        name: "by-hand",
+        description: "by-hand network",
+        range: "10.9.0.0/16",
+      })
+    ).body;
     const since = await e2e.lastSeq();
     write({ ...resources, "by-hand": { ...vpc("by-hand", { range: "10.9.0.0/16" }), options: { import: String(made.id) } } });
     const result = await e2e.up([]);
@@ -92,14 +107,30 @@ describe("the provider plugin", () => {
 
   it("imports with pulumi import a kind whose API paths name its workspace (read in the default one)", async () => {
     const wid = e2e.emu.workspaceId;
-    const made = (await e2e.emu.api.post(`/v1/workspaces/${wid}/registries`, { registry: "registry.example.com", username: "deploy", password: "s3cret-token" })).body;
+    const made = (
+      await e2e.emu.api.post(`/v1/workspaces/${wid}/registries`, {
+        registry: "registry.example.com",
+        username: "deploy",
+        password: "s3cret-token",
+      })
+    ).body;
     const printed = await e2e.cli(["import", "svc:index:RegistryCredential", "registry", String(made.id), "--yes", "--protect=false"]);
     expect(printed).toContain("1 imported");
-    expect(await e2e.resource("registry")).toMatchObject({ id: String(made.id), inputs: { registry: "registry.example.com", username: "deploy", workspaceId: wid } });
+    expect(await e2e.resource("registry")).toMatchObject({
+      id: String(made.id),
+      inputs: { registry: "registry.example.com", username: "deploy", workspaceId: wid },
+    });
   });
 
   it("writes progress on the resource's own row, not the stack's", async () => {
-    await e2e.emu.control.post("/_emulator/faults", { kind: "status", method: "POST", path: "/v1/workspaces/*/vpcs", status: 429, retryAfterSeconds: 1, times: 1 });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "status",
+      method: "POST",
+      path: "/v1/workspaces/*/vpcs",
+      status: 429,
+      retryAfterSeconds: 1,
+      times: 1,
+    });
     const result = await up({ ...resources, flaky: vpc("flaky", { range: "10.4.0.0/16" }) });
     expect(changes(result)).toMatchObject({ create: 1 });
     // The engine's diagnostics name the row a line belongs to.
@@ -108,7 +139,14 @@ describe("the provider plugin", () => {
 
   it("honours customTimeouts: a create still running at its deadline fails with the deadline's message", async () => {
     await e2e.emu.control.post("/_emulator/settings", { workflowMs: 6000 });
-    write({ ...resources, slow: { type: "svc:index:Disk", properties: { name: "slow", size: 10737418240, backend: "LOCAL", region: "NA_01" }, options: { customTimeouts: { create: "1s" } } } });
+    write({
+      ...resources,
+      slow: {
+        type: "svc:index:Disk",
+        properties: { name: "slow", size: 10737418240, backend: "LOCAL", region: "NA_01" },
+        options: { customTimeouts: { create: "1s" } },
+      },
+    });
     let message = "";
     try {
       await e2e.up([]);
@@ -125,7 +163,10 @@ describe("the provider plugin", () => {
   });
 
   it("leaves no plugin process behind, after a failed up too", async () => {
-    const ours = () => execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(`${BIN}/pulumi-resource-svc`));
+    const ours = () =>
+      execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes(`${BIN}/pulumi-resource-svc`));
     for (let i = 0; i < 10 && ours().length; i++) await new Promise((r) => setTimeout(r, 500));
     expect(ours()).toEqual([]);
   });

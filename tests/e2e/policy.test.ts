@@ -21,9 +21,15 @@ const GIB = 1024 ** 3;
 async function emulatorPrices(e2e: E2E, planName: string): Promise<{ instance: number; stack: number }> {
   const plans = (await e2e.emu.api.get("/v1/plans", { name: planName })).body.items as Array<{ name: string; rate: number }>;
   const plan = plans.find((p) => p.name === planName)!;
-  const estimate = async (parts: object[]) => (await e2e.emu.api.post("/v1/billing/estimate", { region: "NA_01", parts })).body.hourly_rate as number;
+  const estimate = async (parts: object[]) =>
+    (await e2e.emu.api.post("/v1/billing/estimate", { region: "NA_01", parts })).body.hourly_rate as number;
   // A plan instance with its default addresses (one IPv4, one IPv6), and the 20 GiB LOCAL disk.
-  const instance = plan.rate + (await estimate([{ type: "FLOATING_IP", family: "IPv4", ddos: false }, { type: "FLOATING_IP", family: "IPv6" }]));
+  const instance =
+    plan.rate +
+    (await estimate([
+      { type: "FLOATING_IP", family: "IPv4", ddos: false },
+      { type: "FLOATING_IP", family: "IPv6" },
+    ]));
   const disk = await estimate([{ type: "STORAGE", storage_bytes: 20 * GIB, storage_backing: "local" }]);
   return { instance, stack: 2 * instance + disk };
 }
@@ -54,7 +60,9 @@ describe("policy pack on the TypeScript quickstart (dynamic resources)", () => {
 
   it("prints the stack's estimate, equal to the emulator's, with a line per priced resource", async () => {
     const preview = await e2e.stack.preview({ policyPacks: [POLICY], color: "never" });
-    expect(preview.stdout).toContain(`svc cost of stack e2e: ${stackLine(hourly)}, ${usd(hourly * HOURS_PER_MONTH).replace("$", "+$")}/month against current state ($0.00/month)`);
+    expect(preview.stdout).toContain(
+      `svc cost of stack e2e: ${stackLine(hourly)}, ${usd(hourly * HOURS_PER_MONTH).replace("$", "+$")}/month against current state ($0.00/month)`,
+    );
     expect(preview.stdout).toMatch(/web-1 \(Instance\): \$[\d.]+\/month = plan lightning-2 /);
     expect(preview.stdout).toMatch(/data \(Disk\): \$[\d.]+\/month = 20 GiB local storage /);
   });
@@ -86,7 +94,9 @@ describe("policy pack on the TypeScript quickstart (dynamic resources)", () => {
     const { instance } = await emulatorPrices(e2e, "lightning-2");
     expect(failure).toContain(`estimated ${usd(2 * instance * HOURS_PER_MONTH)}/month exceeds the budget maxMonthlyCost $20.00/month`);
     // One instance is made; the other, which takes the stack over the budget, is not.
-    const created = (await e2e.mutations(since)).filter((r) => r.method === "POST" && r.path.endsWith("/instances")).map((r) => (r.body as { name: string }).name);
+    const created = (await e2e.mutations(since))
+      .filter((r) => r.method === "POST" && r.path.endsWith("/instances"))
+      .map((r) => (r.body as { name: string }).name);
     expect(created).toEqual([expect.stringMatching(/^web-[12]$/)]);
     expect(failure).toContain(`(reached at ${created[0] === "web-1" ? "web-2" : "web-1"};`);
   });
@@ -102,7 +112,9 @@ describe("policy pack on the TypeScript quickstart (dynamic resources)", () => {
     await e2e.stack.setConfig("svc-quickstart:plan", { value: "lightning-4" });
     const bigger = await quickstartHourly(e2e, "lightning-4");
     const preview = await e2e.stack.preview({ policyPacks: [POLICY], color: "never" });
-    expect(preview.stdout).toContain(`svc cost of stack e2e: ${stackLine(bigger)}, +${usd((bigger - hourly) * HOURS_PER_MONTH)}/month against current state (${usd(hourly * HOURS_PER_MONTH)}/month)`);
+    expect(preview.stdout).toContain(
+      `svc cost of stack e2e: ${stackLine(bigger)}, +${usd((bigger - hourly) * HOURS_PER_MONTH)}/month against current state (${usd(hourly * HOURS_PER_MONTH)}/month)`,
+    );
     expect(preview.stdout).toMatch(/web-1 \(Instance\): \$[\d.]+\/month = plan lightning-4 /);
   });
 });

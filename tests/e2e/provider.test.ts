@@ -28,7 +28,14 @@ describe("provider behaviour through the real pulumi engine", () => {
   });
 
   it("stores a serialized provider of at most 2 KB per resource, whatever the provider's size", async () => {
-    await e2e.up([...base(), { type: "Instance", name: "vm", args: { name: "prov-vm", planId: plan, region: "NA_01", cloudInit: secret("#cloud-config\npassword: hunter2-cloud\n") } }]);
+    await e2e.up([
+      ...base(),
+      {
+        type: "Instance",
+        name: "vm",
+        args: { name: "prov-vm", planId: plan, region: "NA_01", cloudInit: secret("#cloud-config\npassword: hunter2-cloud\n") },
+      },
+    ]);
     const resources = await e2e.state();
     expect(resources).toHaveLength(3);
     for (const r of resources) {
@@ -67,14 +74,25 @@ describe("provider behaviour through the real pulumi engine", () => {
 
   it("never diffs on timeouts", async () => {
     const decl = base().map((d) => ({ ...d, args: { ...d.args, timeouts: { create: "45m", delete: "2m" } } }));
-    const vm = { type: "Instance", name: "vm", args: { name: "prov-vm", planId: plan, region: "NA_01", cloudInit: secret("#cloud-config\npassword: hunter2-cloud\n") } };
+    const vm = {
+      type: "Instance",
+      name: "vm",
+      args: { name: "prov-vm", planId: plan, region: "NA_01", cloudInit: secret("#cloud-config\npassword: hunter2-cloud\n") },
+    };
     const preview = await e2e.preview([...decl, vm]);
     expect(preview.changeSummary).toEqual({ same: 4 });
   });
 
   it("retries reads on 503 and honours Retry-After on a 429, without resending a POST blindly", async () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "status", status: 503, method: "GET", path: "/v1/disks/*", times: 2 });
-    await e2e.emu.control.post("/_emulator/faults", { kind: "status", status: 429, retryAfterSeconds: 1, method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "status",
+      status: 429,
+      retryAfterSeconds: 1,
+      method: "POST",
+      path: "/v1/workspaces/*/disks",
+      times: 1,
+    });
     const since = await e2e.lastSeq();
     await e2e.up([...base(), { type: "Disk", name: "retried", args: { name: "retried", size: GiB, backend: "LOCAL", region: "NA_01" } }]);
     const log = await e2e.requests(since);
@@ -98,7 +116,11 @@ describe("provider behaviour through the real pulumi engine", () => {
 
   it("finishes, on the next up, a create that outlived its deadline", async () => {
     await e2e.emu.control.post("/_emulator/settings", { workflowMs: 8000 });
-    const slow = { type: "Disk", name: "slow", args: { name: "slow", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "2s" } } };
+    const slow = {
+      type: "Disk",
+      name: "slow",
+      args: { name: "slow", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "2s" } },
+    };
     const message = await e2e.upFails([...base(), slow]);
     expect(message).toMatch(/Disk "slow": create did not finish before its deadline/);
     const recorded = await e2e.resource("slow");
@@ -115,7 +137,11 @@ describe("provider behaviour through the real pulumi engine", () => {
   it("fails at the deadline from timeouts, keeping the half-created resource in state for the next up", async () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "stuck", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
     const slow = { type: "Disk", name: "slow", args: { name: "slow", size: GiB, backend: "LOCAL", region: "NA_01" } };
-    const message = await e2e.upFails([...base(), slow, { type: "Disk", name: "stuck", args: { name: "stuck", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "3s" } } }]);
+    const message = await e2e.upFails([
+      ...base(),
+      slow,
+      { type: "Disk", name: "stuck", args: { name: "stuck", size: GiB, backend: "LOCAL", region: "NA_01", timeouts: { create: "3s" } } },
+    ]);
     expect(message).toMatch(/Disk "stuck": create did not finish before its deadline .*raise timeouts\.create/);
     const kept = await e2e.resource("stuck");
     expect(kept.outputs.state).toBe("PENDING");

@@ -29,16 +29,44 @@ describe("a Python program through the plugin", () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), "svc-python-"));
-    const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh")], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] }).trim().split("\n").pop()!;
+    const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh")], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+    })
+      .trim()
+      .split("\n")
+      .pop()!;
     // The SDK, as the README tells users to make it, installed where the program's interpreter finds it.
     const sdk = path.join(work, "sdk");
-    execFileSync("pulumi", ["package", "gen-sdk", path.join(REPO, "schema.json"), "--language", "python", "--out", sdk], { stdio: "pipe", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } });
+    execFileSync("pulumi", ["package", "gen-sdk", path.join(REPO, "schema.json"), "--language", "python", "--out", sdk], {
+      stdio: "pipe",
+      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+    });
     const site = path.join(work, "site");
-    execFileSync(path.join(venv, "bin", "python"), ["-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps", "--no-build-isolation", "--target", site, path.join(sdk, "python")], { stdio: "pipe" });
+    execFileSync(
+      path.join(venv, "bin", "python"),
+      [
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "-q",
+        "--no-deps",
+        "--no-build-isolation",
+        "--target",
+        site,
+        path.join(sdk, "python"),
+      ],
+      { stdio: "pipe" },
+    );
 
     const program = path.join(work, "program");
     fs.mkdirSync(program);
-    const project = { name: "svc-python", runtime: { name: "python", options: { virtualenv: venv } }, plugins: { providers: [{ name: "svc", path: path.join(REPO, "bin") }] } };
+    const project = {
+      name: "svc-python",
+      runtime: { name: "python", options: { virtualenv: venv } },
+      plugins: { providers: [{ name: "svc", path: path.join(REPO, "bin") }] },
+    };
     fs.writeFileSync(path.join(program, "Pulumi.yaml"), JSON.stringify(project, null, 2));
     fs.writeFileSync(path.join(program, "__main__.py"), PROGRAM);
     e2e = await startE2E("python", { programDir: program, env: { PYTHONPATH: site } });

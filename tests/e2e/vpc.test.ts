@@ -77,9 +77,17 @@ describe("Vpc through the real pulumi engine", () => {
   });
 
   it("adopts an existing VPC by adoptId and converges it to the declaration", async () => {
-    const existing = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "legacy-net", description: "made by hand", range: "172.16.0.0/20" });
+    const existing = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
+      name: "legacy-net",
+      description: "made by hand",
+      range: "172.16.0.0/20",
+    });
     expect(existing.status).toBe(201);
-    const declared = { type: "Vpc", name: "legacy", args: { name: "legacy-net", description: "now managed", range: "172.16.0.0/20", adoptId: existing.body.id } };
+    const declared = {
+      type: "Vpc",
+      name: "legacy",
+      args: { name: "legacy-net", description: "now managed", range: "172.16.0.0/20", adoptId: existing.body.id },
+    };
     const since = await e2e.lastSeq();
     await e2e.up([vpc({ name: "app-net-2", description: "renamed", range: "192.168.7.0/24" }), declared]);
     expect(await idOf("legacy")).toBe(existing.body.id);
@@ -88,7 +96,11 @@ describe("Vpc through the real pulumi engine", () => {
   });
 
   it("refuses to adopt when a field that can only be set at creation differs", async () => {
-    const existing = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "other-net", description: "x", range: "172.20.0.0/16" });
+    const existing = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
+      name: "other-net",
+      description: "x",
+      range: "172.20.0.0/16",
+    });
     const message = await e2e.upFails([
       vpc({ name: "app-net-2", description: "renamed", range: "192.168.7.0/24" }),
       { type: "Vpc", name: "bad-adopt", args: { name: "other-net", description: "x", range: "172.21.0.0/16", adoptId: existing.body.id } },
@@ -100,7 +112,10 @@ describe("Vpc through the real pulumi engine", () => {
   it("recovers from a create whose answer was lost: one VPC, adopted, not duplicated", async () => {
     await e2e.emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/workspaces/*/vpcs", times: 1 });
     const since = await e2e.lastSeq();
-    await e2e.up([vpc({ name: "app-net-2", description: "renamed", range: "192.168.7.0/24" }), { type: "Vpc", name: "dropped", args: { name: "dropped-net", description: "d", range: "10.99.0.0/16" } }]);
+    await e2e.up([
+      vpc({ name: "app-net-2", description: "renamed", range: "192.168.7.0/24" }),
+      { type: "Vpc", name: "dropped", args: { name: "dropped-net", description: "d", range: "10.99.0.0/16" } },
+    ]);
     const posts = (await e2e.mutations(since)).filter((r) => r.method === "POST");
     expect(posts).toHaveLength(1);
     const list = await e2e.emu.api.get(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, { name: "dropped-net" });

@@ -2,10 +2,11 @@
  * Test support: an in-process emulator on a free loopback port, and small HTTP clients that
  * talk to it over real HTTP with lossless JSON (identifiers above 2^53 stay exact).
  */
+/* eslint-disable @typescript-eslint/no-explicit-any -- a response body defaults to any: tests read it field by field */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { parseJson, stringifyJson } from "../../emulator/core/json";
 
-export interface ApiResponse<T = any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+export interface ApiResponse<T = any> {
   status: number;
   headers: Headers;
   /** X-Message header (the API's reason for an error). */
@@ -31,7 +32,7 @@ export class TestApi {
     return new TestApi(this.baseUrl, token);
   }
 
-  async request<T = any>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async request<T = any>(method: string, path: string, body?: unknown, opts: RequestOptions = {}): Promise<ApiResponse<T>> {
     const url = new URL(path, this.baseUrl);
     for (const [k, v] of Object.entries(opts.query ?? {})) {
       if (v === undefined) continue;
@@ -56,19 +57,19 @@ export class TestApi {
     };
   }
 
-  get<T = any>(path: string, query?: RequestOptions["query"]) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  get<T = any>(path: string, query?: RequestOptions["query"]) {
     return this.request<T>("GET", path, undefined, { query });
   }
-  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  post<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>("POST", path, body, opts);
   }
-  put<T = any>(path: string, body?: unknown, opts?: RequestOptions) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  put<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>("PUT", path, body, opts);
   }
-  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  patch<T = any>(path: string, body?: unknown, opts?: RequestOptions) {
     return this.request<T>("PATCH", path, body, opts);
   }
-  delete<T = any>(path: string, opts?: RequestOptions) { // eslint-disable-line @typescript-eslint/no-explicit-any
+  delete<T = any>(path: string, opts?: RequestOptions) {
     return this.request<T>("DELETE", path, undefined, opts);
   }
 }
@@ -87,7 +88,7 @@ export interface TestEmulator {
   /** Polls a workflow until it leaves QUEUED/RUNNING; returns its final state. */
   waitWorkflow(id: string, timeoutMs?: number): Promise<string>;
   /** Polls a GET until `done(body)` holds. */
-  waitFor<T = any>(path: string, done: (body: T) => boolean, timeoutMs?: number): Promise<T>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  waitFor<T = any>(path: string, done: (body: T) => boolean, timeoutMs?: number): Promise<T>;
   stop(): Promise<void>;
 }
 
@@ -100,7 +101,8 @@ export async function startTestEmulator(options: EmulatorOptions = {}): Promise<
     for (;;) {
       const res = await api.get<T>(path);
       if (res.status === 200 && done(res.body)) return res.body;
-      if (Date.now() > deadline) throw new Error(`waitFor ${path}: condition not met in ${timeoutMs} ms (last status ${res.status}: ${res.text.slice(0, 300)})`);
+      if (Date.now() > deadline)
+        throw new Error(`waitFor ${path}: condition not met in ${timeoutMs} ms (last status ${res.status}: ${res.text.slice(0, 300)})`);
       await sleep(10);
     }
   };

@@ -21,7 +21,8 @@ export const checkOnlyRuntime = (workspace: string | null = "42"): ProviderRunti
 });
 
 /** The provider a spec builds, with no API behind it. */
-export const checkOnly = (spec: unknown, workspace: string | null = "42"): pulumi.dynamic.ResourceProvider => buildProvider(spec as ResourceSpec, checkOnlyRuntime(workspace));
+export const checkOnly = (spec: unknown, workspace: string | null = "42"): pulumi.dynamic.ResourceProvider =>
+  buildProvider(spec as ResourceSpec, checkOnlyRuntime(workspace));
 
 /** What `check` refuses in new inputs (no previous inputs: a create), as `{ property, reason }`. */
 export async function failuresOf(spec: unknown, news: Props, olds: Props = {}): Promise<Array<{ property: string; reason: string }>> {
@@ -48,7 +49,12 @@ export async function recorded(spec: unknown, news: Props): Promise<Props> {
 }
 
 /** What `diff` decides between recorded outputs and new inputs: the three fields the engine acts on. */
-export async function diff(spec: unknown, olds: Props, news: Props, id = "1"): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }> {
+export async function diff(
+  spec: unknown,
+  olds: Props,
+  news: Props,
+  id = "1",
+): Promise<{ changes?: boolean; replaces?: string[]; deleteBeforeReplace?: boolean }> {
   const d = await checkOnly(spec).diff!(id, olds, news);
   return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
 }

@@ -93,7 +93,11 @@ const HOSTS: Array<[string, string | null, string]> = [
   ["GHCR.io", "ghcr.io", "one form (case)"],
   ["https://ghcr.io/v2/", "ghcr.io", "a full URL"],
   ["https://registry.example.com:443/team/app?tag=1#top", "registry.example.com", "a full URL with its default port"],
-  ["http://deploy@registry.example.com:5000/v2/", "registry.example.com:5000", "a full URL with user and a port that names another registry"],
+  [
+    "http://deploy@registry.example.com:5000/v2/",
+    "registry.example.com:5000",
+    "a full URL with user and a port that names another registry",
+  ],
   ["registry.example.com.", "registry.example.com", "one form (trailing dot)"],
   ["index.docker.io", "docker.io", "an alias"],
   ["https://registry-1.docker.io/v2/library/nginx", "docker.io", "an alias in a full URL"],

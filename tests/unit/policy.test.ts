@@ -23,7 +23,8 @@ function fakeApi(): PriceApi & { asked: GetBillingEstimateArgs[] } {
     async estimate(args) {
       asked.push(args);
       const parts = args.parts.map((p) => {
-        const quantity = p.type === "CPU" ? p.cpu : p.type === "MEMORY" ? p.memoryBytes / GIB : p.type === "STORAGE" ? p.storageBytes / GIB : 1;
+        const quantity =
+          p.type === "CPU" ? p.cpu : p.type === "MEMORY" ? p.memoryBytes / GIB : p.type === "STORAGE" ? p.storageBytes / GIB : 1;
         const hourlyRate = quantity * RATE[p.type] * (args.region === "EU_01" ? 2 : 1);
         return { type: p.type, quantity, unitRate: RATE[p.type], hourlyRate, monthlyPrice: hourlyRate * 672 };
       });
@@ -62,7 +63,15 @@ describe("pricingOf", () => {
   });
 
   it("prices a CUSTOM instance by CPU of its group, memory, every storage entry and its declared addresses", () => {
-    const props = { type: "CUSTOM", group: "RYZEN", cpu: 4, memoryBytes: 8 * GIB, region: "NA_01", storage: [{ sizeBytes: 50 * GIB, boot: true, backing: "CEPH" }], ips: [{ family: "IPv4", ddos: true }] };
+    const props = {
+      type: "CUSTOM",
+      group: "RYZEN",
+      cpu: 4,
+      memoryBytes: 8 * GIB,
+      region: "NA_01",
+      storage: [{ sizeBytes: 50 * GIB, boot: true, backing: "CEPH" }],
+      ips: [{ family: "IPv4", ddos: true }],
+    };
     expect(pricingOf("Instance", props)).toEqual({
       request: {
         region: "NA_01",
@@ -77,13 +86,22 @@ describe("pricingOf", () => {
   });
 
   it("prices a recorded instance by the addresses it holds (outputs carry ipAddresses, not ips)", () => {
-    const recorded = { type: "PLAN", planId: "42", region: "NA_01", ipAddresses: [{ id: "1", address: "198.51.100.7", family: "IPv4", ddos: false }] };
+    const recorded = {
+      type: "PLAN",
+      planId: "42",
+      region: "NA_01",
+      ipAddresses: [{ id: "1", address: "198.51.100.7", family: "IPv4", ddos: false }],
+    };
     expect(pricingOf("Instance", recorded)).toMatchObject({ request: { parts: [{ type: "FLOATING_IP", family: "IPv4", ddos: false }] } });
   });
 
   it("prices a disk by size and backend, a standalone floating IP in the standalone region", () => {
-    expect(pricingOf("Disk", { size: 20 * GIB, backend: "LOCAL", region: "EU_01" })).toEqual({ request: { region: "EU_01", parts: [{ type: "STORAGE", storageBytes: 20 * GIB, storageBacking: "local" }] } });
-    expect(pricingOf("FloatingIp", { family: "IPv6", ddos: false }, "EU_01")).toEqual({ request: { region: "EU_01", parts: [{ type: "FLOATING_IP", family: "IPv6" }] } });
+    expect(pricingOf("Disk", { size: 20 * GIB, backend: "LOCAL", region: "EU_01" })).toEqual({
+      request: { region: "EU_01", parts: [{ type: "STORAGE", storageBytes: 20 * GIB, storageBacking: "local" }] },
+    });
+    expect(pricingOf("FloatingIp", { family: "IPv6", ddos: false }, "EU_01")).toEqual({
+      request: { region: "EU_01", parts: [{ type: "FLOATING_IP", family: "IPv6" }] },
+    });
   });
 
   it("leaves kinds the API does not meter free", () => {
@@ -92,7 +110,9 @@ describe("pricingOf", () => {
 
   it("names what is not known yet instead of guessing", () => {
     expect(pricingOf("Disk", { size: undefined, backend: "LOCAL", region: "NA_01" })).toEqual({ unpriced: "size not known until apply" });
-    expect(pricingOf("Instance", { nodeId: "7", planId: "42" })).toEqual({ unpriced: "placed by nodeId: its region is known only after create" });
+    expect(pricingOf("Instance", { nodeId: "7", planId: "42" })).toEqual({
+      unpriced: "placed by nodeId: its region is known only after create",
+    });
   });
 
   it("reads properties through a proxy that throws on unknown values (as @pulumi/policy hands them)", () => {
@@ -133,7 +153,9 @@ describe("costOf and the report", () => {
   it("says the stack's cost, its change against the current state, and each resource in one line", async () => {
     const proposed = await costOf(stack, fakeApi());
     const current = await costOf(stack.slice(1, 2), fakeApi());
-    expect(stackLine("prod", proposed, current)).toBe("svc cost of stack prod: $18.95/month ($0.0282/hour), +$18.82/month against current state ($0.13/month); 1 not priced yet");
+    expect(stackLine("prod", proposed, current)).toBe(
+      "svc cost of stack prod: $18.95/month ($0.0282/hour), +$18.82/month against current state ($0.13/month); 1 not priced yet",
+    );
     expect(stackLine("prod", current, proposed)).toContain("-$18.82/month against current state ($18.95/month)");
     expect(stackLine("prod", proposed, "no stack")).toContain("change against current state unknown (no stack)");
     expect(breakdownLines(proposed)).toEqual([
@@ -146,7 +168,9 @@ describe("costOf and the report", () => {
   it("the budget passes at or under it, and otherwise names the budget, the estimate and the biggest contributors", async () => {
     const proposed = await costOf(stack, fakeApi());
     expect(budgetExceeded(proposed.monthly, proposed)).toBeUndefined();
-    expect(budgetExceeded(10_000_000, proposed)).toBe("estimated $18.95/month exceeds the budget maxMonthlyCost $10.00/month; biggest contributors: web-1 $18.82, data $0.13");
+    expect(budgetExceeded(10_000_000, proposed)).toBe(
+      "estimated $18.95/month exceeds the budget maxMonthlyCost $10.00/month; biggest contributors: web-1 $18.82, data $0.13",
+    );
   });
 
   it("formats micro-USD as dollars", () => {

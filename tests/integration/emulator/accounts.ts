@@ -67,7 +67,13 @@ export async function signUp(t: TestEmulator, label = "user"): Promise<Account> 
 }
 
 /** Invites `account` to a workspace at `role` (by `inviter`) and accepts; returns the invite id. */
-export async function joinWorkspace(t: TestEmulator, inviter: TestApi, workspaceId: string, account: Account, role: string): Promise<string> {
+export async function joinWorkspace(
+  t: TestEmulator,
+  inviter: TestApi,
+  workspaceId: string,
+  account: Account,
+  role: string,
+): Promise<string> {
   const inv = await inviter.post(`/v1/workspaces/${workspaceId}/invites`, { email: account.email, access_level: role });
   if (inv.status !== 201) throw new Error(`invite: ${inv.status} ${inv.message}`);
   const acc = await account.api.post("/v1/invites", { code: inv.body.code });

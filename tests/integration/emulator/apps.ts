@@ -38,17 +38,46 @@ export function makeInstance(
   const n = ++counter;
   const node = s.t.nodes.find((x) => x.region === "NA_01")!;
   const instance = insertInstanceRow(t, {
-    workspaceId, name: `fixture-${n}`, type: "CUSTOM", planId: null, nodeId: node.id, hostname: `fixture-${n}`,
+    workspaceId,
+    name: `fixture-${n}`,
+    type: "CUSTOM",
+    planId: null,
+    nodeId: node.id,
+    hostname: `fixture-${n}`,
     bandwidth: { upload_bytes_sec: 100_000_000, download_bytes_sec: 100_000_000 },
-    state: opts.state ?? "AVAILABLE", online: opts.online ?? true, locked: opts.locked ?? false, created: nowIso(t),
+    state: opts.state ?? "AVAILABLE",
+    online: opts.online ?? true,
+    locked: opts.locked ?? false,
+    created: nowIso(t),
   });
   const ip = (family: "IPv4" | "IPv6", address: string, offsetMs: number): FloatingIpRow =>
-    s.t.floatingIps.insert({ id: s.newId(), workspaceId, family, address, ddos: false, protected: false, instanceId: instance.id, origin: "INSTANCE", created: nowIso(t, offsetMs) });
+    s.t.floatingIps.insert({
+      id: s.newId(),
+      workspaceId,
+      family,
+      address,
+      ddos: false,
+      protected: false,
+      instanceId: instance.id,
+      origin: "INSTANCE",
+      created: nowIso(t, offsetMs),
+    });
   const v4: string[] = [];
-  for (let i = 0; i < (opts.ipv4 ?? 1); i++) v4.push(ip("IPv4", `203.0.113.${(n * 3 + i) % 250 + 2}`, i).address);
+  for (let i = 0; i < (opts.ipv4 ?? 1); i++) v4.push(ip("IPv4", `203.0.113.${((n * 3 + i) % 250) + 2}`, i).address);
   const v6 = opts.ipv6 === false ? null : ip("IPv6", `2001:db8:5c::${n.toString(16)}`, 0).address;
   const disk = (boot: boolean, name: string): DiskRow =>
-    s.t.disks.insert({ id: s.newId(), workspaceId, name, backend: "LOCAL", boot, size: (boot ? 25 : 10) * GiB, instanceId: instance.id, state: "AVAILABLE", region: "NA_01", created: nowIso(t) });
+    s.t.disks.insert({
+      id: s.newId(),
+      workspaceId,
+      name,
+      backend: "LOCAL",
+      boot,
+      size: (boot ? 25 : 10) * GiB,
+      instanceId: instance.id,
+      state: "AVAILABLE",
+      region: "NA_01",
+      created: nowIso(t),
+    });
   return { instance, ip4: v4[0] ?? null, ip6: v6, bootDisk: disk(true, `boot-${n}`), dataDisk: disk(false, `data-${n}`) };
 }
 
@@ -57,8 +86,17 @@ export function makeMember(t: TestEmulator, role: Role, opts: { workspaceId?: st
   const s = store(t);
   const n = ++counter;
   const user = s.t.users.insert({
-    id: s.newId(), name: `Member ${n}`, email: `member${n}@example.com`, passwordHash: hashSecret("member-password"), flags: ["EMAIL_VERIFIED"],
-    staff: false, locked: false, deactivated: false, totp: null, pendingEmail: null, created: nowIso(t),
+    id: s.newId(),
+    name: `Member ${n}`,
+    email: `member${n}@example.com`,
+    passwordHash: hashSecret("member-password"),
+    flags: ["EMAIL_VERIFIED"],
+    staff: false,
+    locked: false,
+    deactivated: false,
+    totp: null,
+    pendingEmail: null,
+    created: nowIso(t),
   });
   s.t.memberships.insert({ id: s.newId(), workspaceId: opts.workspaceId ?? t.workspaceId, userId: user.id, role, inviteId: null });
   return tokenFor(t, user.id, opts.grants ?? allGrants());
@@ -74,8 +112,21 @@ export function resourceToken(t: TestEmulator, kind: "APP" | "INSTANCE", id: str
   const s = store(t);
   const code = `svc_resource_${++counter}_${s.rng.alnum(20)}`;
   s.t.tokens.insert({
-    id: s.newId(), name: `resource-${counter}`, codeHash: hashSecret(code), origin: "API", subject: "RESOURCE", subjectId: id, subjectKind: kind,
-    workspaceId: t.workspaceId, grants: allGrants(), userId: null, createdById: t.emu.userId, created: nowIso(t), expires: null, lastIp: null, lastUsed: null,
+    id: s.newId(),
+    name: `resource-${counter}`,
+    codeHash: hashSecret(code),
+    origin: "API",
+    subject: "RESOURCE",
+    subjectId: id,
+    subjectKind: kind,
+    workspaceId: t.workspaceId,
+    grants: allGrants(),
+    userId: null,
+    createdById: t.emu.userId,
+    created: nowIso(t),
+    expires: null,
+    lastIp: null,
+    lastUsed: null,
   });
   return t.api.as(code);
 }
@@ -84,8 +135,21 @@ function tokenFor(t: TestEmulator, userId: string, grants: Grants): TestApi {
   const s = store(t);
   const code = `svc_fixture_${++counter}_${s.rng.alnum(20)}`;
   s.t.tokens.insert({
-    id: s.newId(), name: `fixture-${counter}`, codeHash: hashSecret(code), origin: "API", subject: "USER", subjectId: userId, subjectKind: null,
-    workspaceId: null, grants, userId, createdById: userId, created: nowIso(t), expires: null, lastIp: null, lastUsed: null,
+    id: s.newId(),
+    name: `fixture-${counter}`,
+    codeHash: hashSecret(code),
+    origin: "API",
+    subject: "USER",
+    subjectId: userId,
+    subjectKind: null,
+    workspaceId: null,
+    grants,
+    userId,
+    createdById: userId,
+    created: nowIso(t),
+    expires: null,
+    lastIp: null,
+    lastUsed: null,
   });
   return t.api.as(code);
 }
@@ -100,12 +164,28 @@ export function makeForeignWorkspace(t: TestEmulator): { workspaceId: string; ow
   const s = store(t);
   const n = ++counter;
   const owner = s.t.users.insert({
-    id: s.newId(), name: `Stranger ${n}`, email: `stranger${n}@example.com`, passwordHash: hashSecret("x"), flags: ["EMAIL_VERIFIED"],
-    staff: false, locked: false, deactivated: false, totp: null, pendingEmail: null, created: nowIso(t),
+    id: s.newId(),
+    name: `Stranger ${n}`,
+    email: `stranger${n}@example.com`,
+    passwordHash: hashSecret("x"),
+    flags: ["EMAIL_VERIFIED"],
+    staff: false,
+    locked: false,
+    deactivated: false,
+    totp: null,
+    pendingEmail: null,
+    created: nowIso(t),
   });
   const ws = s.t.workspaces.insert({
-    id: s.newId(), name: `foreign-${n}`, ownerId: owner.id, flags: [], mfaRequired: false, disableSshPassword: false, privateCloud: false,
-    quota: { ...DEFAULT_QUOTA }, created: nowIso(t),
+    id: s.newId(),
+    name: `foreign-${n}`,
+    ownerId: owner.id,
+    flags: [],
+    mfaRequired: false,
+    disableSshPassword: false,
+    privateCloud: false,
+    quota: { ...DEFAULT_QUOTA },
+    created: nowIso(t),
   });
   s.t.memberships.insert({ id: s.newId(), workspaceId: ws.id, userId: owner.id, role: "OWNER", inviteId: null });
   return { workspaceId: ws.id, owner: tokenFor(t, owner.id, allGrants()) };

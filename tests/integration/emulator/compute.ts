@@ -19,13 +19,35 @@ export function newUser(t: TestEmulator, grants: Grants = ALL_WRITE_GRANTS): { a
   const n = ++counter;
   const now = new Date().toISOString();
   const user = s.t.users.insert({
-    id: s.newId(), name: `User ${n}`, email: `user${n}-${Date.now()}@example.com`, passwordHash: hashSecret("password-123"), flags: ["EMAIL_VERIFIED"],
-    staff: false, locked: false, deactivated: false, totp: null, pendingEmail: null, created: now,
+    id: s.newId(),
+    name: `User ${n}`,
+    email: `user${n}-${Date.now()}@example.com`,
+    passwordHash: hashSecret("password-123"),
+    flags: ["EMAIL_VERIFIED"],
+    staff: false,
+    locked: false,
+    deactivated: false,
+    totp: null,
+    pendingEmail: null,
+    created: now,
   });
   const code = `svc_test_${n}_${Math.random().toString(36).slice(2)}`;
   s.t.tokens.insert({
-    id: s.newId(), name: `test ${n}`, codeHash: hashSecret(code), origin: "API", subject: "USER", subjectId: user.id, subjectKind: null, workspaceId: null,
-    grants: { ...grants }, userId: user.id, createdById: user.id, created: now, expires: null, lastIp: null, lastUsed: null,
+    id: s.newId(),
+    name: `test ${n}`,
+    codeHash: hashSecret(code),
+    origin: "API",
+    subject: "USER",
+    subjectId: user.id,
+    subjectKind: null,
+    workspaceId: null,
+    grants: { ...grants },
+    userId: user.id,
+    createdById: user.id,
+    created: now,
+    expires: null,
+    lastIp: null,
+    lastUsed: null,
   });
   return { api: t.api.as(code), userId: user.id };
 }
@@ -42,8 +64,21 @@ export function resourceToken(t: TestEmulator, instanceId: string, grants: Grant
   const s = store(t);
   const code = `svc_res_${++counter}_${Math.random().toString(36).slice(2)}`;
   s.t.tokens.insert({
-    id: s.newId(), name: "resource", codeHash: hashSecret(code), origin: "API", subject: "RESOURCE", subjectId: instanceId, subjectKind: "INSTANCE",
-    workspaceId: t.workspaceId, grants, userId: null, createdById: t.emu.userId, created: new Date().toISOString(), expires: null, lastIp: null, lastUsed: null,
+    id: s.newId(),
+    name: "resource",
+    codeHash: hashSecret(code),
+    origin: "API",
+    subject: "RESOURCE",
+    subjectId: instanceId,
+    subjectKind: "INSTANCE",
+    workspaceId: t.workspaceId,
+    grants,
+    userId: null,
+    createdById: t.emu.userId,
+    created: new Date().toISOString(),
+    expires: null,
+    lastIp: null,
+    lastUsed: null,
   });
   return t.api.as(code);
 }
@@ -53,8 +88,15 @@ export function otherWorkspace(t: TestEmulator, opts: { privateCloud?: boolean }
   const { api, userId } = newUser(t);
   const s = store(t);
   const ws = s.t.workspaces.insert({
-    id: s.newId(), name: `other-${++counter}`, ownerId: userId, flags: [], mfaRequired: false, disableSshPassword: false,
-    privateCloud: opts.privateCloud ?? false, quota: { ...DEFAULT_QUOTA }, created: new Date().toISOString(),
+    id: s.newId(),
+    name: `other-${++counter}`,
+    ownerId: userId,
+    flags: [],
+    mfaRequired: false,
+    disableSshPassword: false,
+    privateCloud: opts.privateCloud ?? false,
+    quota: { ...DEFAULT_QUOTA },
+    created: new Date().toISOString(),
   });
   s.t.memberships.insert({ id: s.newId(), workspaceId: ws.id, userId, role: "OWNER", inviteId: null });
   return { api, workspaceId: ws.id };
@@ -85,8 +127,20 @@ export async function patchRow(t: TestEmulator, table: string, id: string, field
 }
 
 /** Creates an instance (PLAN lightning-1 in NA_01 from Ubuntu unless overridden) and waits until it settles. */
-export async function createInstance(t: TestEmulator, overrides: Record<string, unknown> = {}, api: TestApi = t.api, workspaceId = t.workspaceId) {
-  const body = { type: "PLAN", name: `vm-${++counter}`, region: "NA_01", plan: planId(t, "lightning-1"), image: imageId(t, "Ubuntu 24.04 LTS"), ...overrides };
+export async function createInstance(
+  t: TestEmulator,
+  overrides: Record<string, unknown> = {},
+  api: TestApi = t.api,
+  workspaceId = t.workspaceId,
+) {
+  const body = {
+    type: "PLAN",
+    name: `vm-${++counter}`,
+    region: "NA_01",
+    plan: planId(t, "lightning-1"),
+    image: imageId(t, "Ubuntu 24.04 LTS"),
+    ...overrides,
+  };
   const res = await api.post(`/v1/workspaces/${workspaceId}/instances`, body);
   if (res.status !== 202) throw new Error(`create instance: ${res.status} ${res.message} ${res.text}`);
   const state = await waitWorkflowAs(api, res.body.workflow.id);

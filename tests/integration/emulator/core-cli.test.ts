@@ -48,8 +48,17 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-function spawnTracked(command: string, args: string[], group = false): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<Exit> } {
-  const child = spawn(command, args, { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: group, env: { ...process.env, NO_COLOR: "1" } });
+function spawnTracked(
+  command: string,
+  args: string[],
+  group = false,
+): { child: ChildProcess; stdout: () => string; stderr: () => string; exited: Promise<Exit> } {
+  const child = spawn(command, args, {
+    cwd: ROOT,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: group,
+    env: { ...process.env, NO_COLOR: "1" },
+  });
   children.push({ child, group });
   let out = "";
   let err = "";
@@ -63,7 +72,10 @@ function spawnTracked(command: string, args: string[], group = false): { child: 
 async function launch(command: string, args: string[], group = false): Promise<Launched> {
   const p = spawnTracked(command, args, group);
   const firstLine = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no output from ${command} ${args.join(" ")} in ${START_TIMEOUT_MS} ms; stderr: ${p.stderr()}`)), START_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no output from ${command} ${args.join(" ")} in ${START_TIMEOUT_MS} ms; stderr: ${p.stderr()}`)),
+      START_TIMEOUT_MS,
+    );
     const check = () => {
       const nl = p.stdout().indexOf("\n");
       if (nl >= 0) {
@@ -213,7 +225,9 @@ describe("node dist/emulator/cli.js", () => {
     expect((await a.exited).code).toBe(0);
     const b = await launch(process.execPath, [CLI, "--port", "0", "--seed", "12", "--state", file]);
     expect({ token: b.info.token, workspaceId: b.info.workspaceId, staffToken: b.info.staffToken }).toEqual({
-      token: a.info.token, workspaceId: a.info.workspaceId, staffToken: a.info.staffToken,
+      token: a.info.token,
+      workspaceId: a.info.workspaceId,
+      staffToken: a.info.staffToken,
     });
     expect((await getJson(`${b.info.url}/v1/workspaces/${b.info.workspaceId}`, a.info.token)).status).toBe(200);
     b.child.kill("SIGTERM");
@@ -234,7 +248,12 @@ describe("npm run --silent emulator", () => {
   it("prints the JSON line first on stdout (--silent drops npm's banner) and serves", async () => {
     // Its own process group, so the whole npm -> sh -> node chain can be stopped together.
     const emu = await launch("npm", ["run", "--silent", "emulator", "--", "--port", "0"], true);
-    expect(JSON.parse(emu.firstLine)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), token: expect.any(String), workspaceId: expect.any(String), staffToken: expect.any(String) });
+    expect(JSON.parse(emu.firstLine)).toEqual({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
+      token: expect.any(String),
+      workspaceId: expect.any(String),
+      staffToken: expect.any(String),
+    });
     const ws = await getJson(`${emu.info.url}/v1/workspaces/${emu.info.workspaceId}`, emu.info.token);
     expect(ws.status).toBe(200);
     expect(ws.body.id).toBe(emu.info.workspaceId);

@@ -48,7 +48,9 @@ describe("GET /_emulator/inventory", () => {
     expect(inv.total).toBe(0);
     for (const items of Object.values(inv.resources)) expect(items).toEqual([]);
     // Tables holding seed rows are listed (empty), catalogue-only tables not at all.
-    expect(Object.keys(inv.resources)).toEqual(expect.arrayContaining(["workspaces", "tokens", "images", "vpcs", "sshKeys", "disks", "instances"]));
+    expect(Object.keys(inv.resources)).toEqual(
+      expect.arrayContaining(["workspaces", "tokens", "images", "vpcs", "sshKeys", "disks", "instances"]),
+    );
     expect(inv.resources).not.toHaveProperty("plans");
     expect(inv.resources).not.toHaveProperty("nodes");
     expect(t.emu.services.store.t.images.count()).toBeGreaterThan(0);
@@ -90,12 +92,18 @@ describe("GET /_emulator/inventory", () => {
 
     const all = await inventory();
     expect(all.resources.vpcs.map((v) => v.id).sort()).toEqual([mine.id, theirs.id].sort());
-    expect(all.resources.workspaces).toEqual([expect.objectContaining({ id: other.body.id, name: "other-space", workspaceId: other.body.id })]);
+    expect(all.resources.workspaces).toEqual([
+      expect.objectContaining({ id: other.body.id, name: "other-space", workspaceId: other.body.id }),
+    ]);
 
     const onlyOther = await inventory({ workspace: other.body.id });
     expect(onlyOther.resources.vpcs).toEqual([expect.objectContaining({ id: theirs.id, workspaceId: other.body.id })]);
     expect(onlyOther.resources.workspaces).toHaveLength(1);
-    expect(Object.values(onlyOther.resources).flat().every((i) => i.workspaceId === other.body.id)).toBe(true);
+    expect(
+      Object.values(onlyOther.resources)
+        .flat()
+        .every((i) => i.workspaceId === other.body.id),
+    ).toBe(true);
     expect(onlyOther.total).toBe(countAll(onlyOther));
 
     const onlyMine = await inventory({ workspace: t.workspaceId });
@@ -311,7 +319,12 @@ describe("/_emulator/totp", () => {
 
 describe("error conventions", () => {
   it("an unknown route answers 404 with X-Message", async () => {
-    for (const [method, path] of [["GET", "/v1/nope"], ["PUT", "/v1/plans"], ["GET", "/v2/workspaces"], ["GET", "/_emulator/nope"]]) {
+    for (const [method, path] of [
+      ["GET", "/v1/nope"],
+      ["PUT", "/v1/plans"],
+      ["GET", "/v2/workspaces"],
+      ["GET", "/_emulator/nope"],
+    ]) {
       const res = await t.api.request(method, path);
       expect(res.status).toBe(404);
       expect(res.message).toBe(`No route ${method} ${path}`);

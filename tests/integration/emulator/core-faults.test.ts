@@ -160,21 +160,24 @@ describe("slow", () => {
 });
 
 describe("workflow outcome faults", () => {
-  it.each(["FAILED", "ABORTED", "TIMED_OUT"])("%s: the disk create workflow ends in that state and the disk ends FAILED", async (outcome) => {
-    await addFault({ kind: "workflow", outcome, method: "POST", path: "/v1/workspaces/*/disks" });
-    const res = await t.api.post(disksPath, diskBody());
-    expect(res.status).toBe(202);
-    expect(res.body.workflow.state).toBe("QUEUED");
-    expect(res.body.resource.state).toBe("PENDING");
-    expect(await t.waitWorkflow(res.body.workflow.id)).toBe(outcome);
-    expect((await t.api.get(`/v1/disks/${res.body.resource.id}`)).body.state).toBe("FAILED");
+  it.each(["FAILED", "ABORTED", "TIMED_OUT"])(
+    "%s: the disk create workflow ends in that state and the disk ends FAILED",
+    async (outcome) => {
+      await addFault({ kind: "workflow", outcome, method: "POST", path: "/v1/workspaces/*/disks" });
+      const res = await t.api.post(disksPath, diskBody());
+      expect(res.status).toBe(202);
+      expect(res.body.workflow.state).toBe("QUEUED");
+      expect(res.body.resource.state).toBe("PENDING");
+      expect(await t.waitWorkflow(res.body.workflow.id)).toBe(outcome);
+      expect((await t.api.get(`/v1/disks/${res.body.resource.id}`)).body.state).toBe("FAILED");
 
-    // Once the rule is gone, the same create completes.
-    await t.control.delete("/_emulator/faults");
-    const ok = await t.api.post(disksPath, diskBody("data-2"));
-    expect(await t.waitWorkflow(ok.body.workflow.id)).toBe("COMPLETED");
-    expect((await t.api.get(`/v1/disks/${ok.body.resource.id}`)).body.state).toBe("AVAILABLE");
-  });
+      // Once the rule is gone, the same create completes.
+      await t.control.delete("/_emulator/faults");
+      const ok = await t.api.post(disksPath, diskBody("data-2"));
+      expect(await t.waitWorkflow(ok.body.workflow.id)).toBe("COMPLETED");
+      expect((await t.api.get(`/v1/disks/${ok.body.resource.id}`)).body.state).toBe("AVAILABLE");
+    },
+  );
 
   it("only affects workflows started by the selected request", async () => {
     const before = await t.api.post(disksPath, diskBody("before"));

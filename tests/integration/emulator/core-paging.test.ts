@@ -136,7 +136,12 @@ describe("a page-numbered workspace list (VPCs)", () => {
     expect([...back].reverse().flatMap((p) => p.items.map((v) => v.name))).toEqual([...names].reverse());
 
     const byIdDesc = await page<Vpc>(vpcsPath, { sort: "id", dir: "desc", limit: 1000 });
-    expect(byIdDesc.items.map((v) => v.id)).toEqual(created.map((v) => v.id).sort(byBigInt).reverse());
+    expect(byIdDesc.items.map((v) => v.id)).toEqual(
+      created
+        .map((v) => v.id)
+        .sort(byBigInt)
+        .reverse(),
+    );
   });
 
   it("breaks ties by id, so keyset pages over equal keys neither skip nor repeat rows", async () => {
@@ -209,7 +214,9 @@ describe("the keyset-paged catalogue list (GET /v1/plans)", () => {
     const rates = (await page<Plan>("/v1/plans", { sort: "rate", limit: 1000 })).items.map((p) => p.rate);
     expect(rates).toEqual([...rates].sort((a, b) => a - b));
     // Disabled plans are left out by default, so the filtered walk is shorter.
-    expect((await page<Plan>("/v1/plans", { limit: 1000 })).items.length).toBeLessThan((await page<Plan>("/v1/plans", { limit: 1000, disabled: "true" })).items.length);
+    expect((await page<Plan>("/v1/plans", { limit: 1000 })).items.length).toBeLessThan(
+      (await page<Plan>("/v1/plans", { limit: 1000, disabled: "true" })).items.length,
+    );
   });
 
   it("a limit of 1 walks one plan per page", async () => {

@@ -40,7 +40,12 @@ async function stop(t: TestEmulator): Promise<void> {
   await t.stop();
 }
 
-function readState(file: string): { format: string; version: number; clockOffsetMs: number; tables: Record<string, Array<{ id: string }>> } {
+function readState(file: string): {
+  format: string;
+  version: number;
+  clockOffsetMs: number;
+  tables: Record<string, Array<{ id: string }>>;
+} {
   return JSON.parse(fs.readFileSync(file, "utf8"));
 }
 
@@ -62,7 +67,14 @@ describe("--state persistence", () => {
       key: (await first.api.get(`/v1/ssh/${key.body.id}`)).body,
       inventory: (await first.control.get("/_emulator/inventory")).body,
     };
-    const credentials = (e: TestEmulator["emu"]) => ({ token: e.token, staffToken: e.staffToken, workspaceId: e.workspaceId, userId: e.userId, email: e.email, password: e.password });
+    const credentials = (e: TestEmulator["emu"]) => ({
+      token: e.token,
+      staffToken: e.staffToken,
+      workspaceId: e.workspaceId,
+      userId: e.userId,
+      email: e.email,
+      password: e.password,
+    });
     const firstCredentials = credentials(first.emu);
     await stop(first);
 
@@ -177,7 +189,10 @@ describe("POST /_emulator/reset", () => {
     const vpc = await t.api.post(`${ws}/vpcs`, vpcBody());
     const key = await t.api.post(`${ws}/ssh`, { name: "deploy-key", public_key: ed25519Key() });
     expect([vpc.status, key.status]).toEqual([201, 201]);
-    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { name: "renamed-ws", quota: { ...DEFAULT_QUOTA, max_vpcs: 1 } });
+    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, {
+      name: "renamed-ws",
+      quota: { ...DEFAULT_QUOTA, max_vpcs: 1 },
+    });
     expect((await t.api.get(ws)).body.name).toBe("renamed-ws");
     await t.control.post("/_emulator/faults", { kind: "status", status: 503, path: "/v1/never-called" });
     await t.control.post("/_emulator/clock", { advanceMs: 86_400_000 });

@@ -41,7 +41,17 @@ export function makeFloatingIp(t: TestEmulator, over: Partial<FloatingIpRow> = {
 export function makeWorkspace(t: TestEmulator, ownerId: string, name = "other-workspace"): string {
   const s = store(t);
   const id = s.newId();
-  s.t.workspaces.insert({ id, name, ownerId, flags: [], mfaRequired: false, disableSshPassword: false, privateCloud: false, quota: { ...DEFAULT_QUOTA }, created: new Date().toISOString() });
+  s.t.workspaces.insert({
+    id,
+    name,
+    ownerId,
+    flags: [],
+    mfaRequired: false,
+    disableSshPassword: false,
+    privateCloud: false,
+    quota: { ...DEFAULT_QUOTA },
+    created: new Date().toISOString(),
+  });
   s.t.memberships.insert({ id: s.newId(), workspaceId: id, userId: ownerId, role: "OWNER", inviteId: null });
   return id;
 }
@@ -50,16 +60,45 @@ export function makeWorkspace(t: TestEmulator, ownerId: string, name = "other-wo
  * A new user with an API token; member of `workspaceId` with `role` when given. Returns a
  * client for that token.
  */
-export function makeUser(t: TestEmulator, opts: { workspaceId?: string; role?: Role; grants?: Grants } = {}): { userId: string; api: TestApi } {
+export function makeUser(
+  t: TestEmulator,
+  opts: { workspaceId?: string; role?: Role; grants?: Grants } = {},
+): { userId: string; api: TestApi } {
   const s = store(t);
   const userId = s.newId();
   const now = new Date().toISOString();
-  s.t.users.insert({ id: userId, name: `user-${userId.slice(-5)}`, email: `u${userId}@example.com`, passwordHash: hashSecret("x-password-1"), flags: ["EMAIL_VERIFIED"], staff: false, locked: false, deactivated: false, totp: null, pendingEmail: null, created: now });
-  if (opts.workspaceId && opts.role) s.t.memberships.insert({ id: s.newId(), workspaceId: opts.workspaceId, userId, role: opts.role, inviteId: null });
+  s.t.users.insert({
+    id: userId,
+    name: `user-${userId.slice(-5)}`,
+    email: `u${userId}@example.com`,
+    passwordHash: hashSecret("x-password-1"),
+    flags: ["EMAIL_VERIFIED"],
+    staff: false,
+    locked: false,
+    deactivated: false,
+    totp: null,
+    pendingEmail: null,
+    created: now,
+  });
+  if (opts.workspaceId && opts.role)
+    s.t.memberships.insert({ id: s.newId(), workspaceId: opts.workspaceId, userId, role: opts.role, inviteId: null });
   const code = `svc_test_${userId}`;
   s.t.tokens.insert({
-    id: s.newId(), name: "test", codeHash: hashSecret(code), origin: "API", subject: "USER", subjectId: userId, subjectKind: null, workspaceId: null,
-    grants: opts.grants ?? { ...ALL_WRITE_GRANTS }, userId, createdById: userId, created: now, expires: null, lastIp: null, lastUsed: null,
+    id: s.newId(),
+    name: "test",
+    codeHash: hashSecret(code),
+    origin: "API",
+    subject: "USER",
+    subjectId: userId,
+    subjectKind: null,
+    workspaceId: null,
+    grants: opts.grants ?? { ...ALL_WRITE_GRANTS },
+    userId,
+    createdById: userId,
+    created: now,
+    expires: null,
+    lastIp: null,
+    lastUsed: null,
   });
   return { userId, api: t.api.as(code) };
 }
@@ -69,14 +108,31 @@ export function makeInstanceToken(t: TestEmulator, instanceId: string): TestApi 
   const s = store(t);
   const code = `svc_res_${instanceId}`;
   s.t.tokens.insert({
-    id: s.newId(), name: "instance", codeHash: hashSecret(code), origin: "API", subject: "RESOURCE", subjectId: instanceId, subjectKind: "INSTANCE",
-    workspaceId: t.workspaceId, grants: { ...ALL_WRITE_GRANTS }, userId: null, createdById: t.emu.userId, created: new Date().toISOString(), expires: null, lastIp: null, lastUsed: null,
+    id: s.newId(),
+    name: "instance",
+    codeHash: hashSecret(code),
+    origin: "API",
+    subject: "RESOURCE",
+    subjectId: instanceId,
+    subjectKind: "INSTANCE",
+    workspaceId: t.workspaceId,
+    grants: { ...ALL_WRITE_GRANTS },
+    userId: null,
+    createdById: t.emu.userId,
+    created: new Date().toISOString(),
+    expires: null,
+    lastIp: null,
+    lastUsed: null,
   });
   return t.api.as(code);
 }
 
 /** Collects every item of a list by following the keyset `after` cursor. */
-export async function collectAfter<T>(api: TestApi, path: string, query: Record<string, string | number | boolean | Array<string | number>> = {}): Promise<T[]> {
+export async function collectAfter<T>(
+  api: TestApi,
+  path: string,
+  query: Record<string, string | number | boolean | Array<string | number>> = {},
+): Promise<T[]> {
   const out: T[] = [];
   let after: string | undefined;
   for (;;) {

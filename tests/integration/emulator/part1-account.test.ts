@@ -20,7 +20,16 @@ describe("POST /v1/login", () => {
     const res = await t.anon.post("/v1/login", { email: "DEMO@example.com", password: t.emu.password });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ origin: "SESSION", subject: "USER", subject_id: t.emu.userId, workspace_id: null });
-    expect(Object.keys(res.body.grants).sort()).toEqual(["APP", "DEDIBOX", "DISK", "FLOATING_IP", "IMAGE", "INSTANCE", "NET_BALANCER", "WORKSPACE"]);
+    expect(Object.keys(res.body.grants).sort()).toEqual([
+      "APP",
+      "DEDIBOX",
+      "DISK",
+      "FLOATING_IP",
+      "IMAGE",
+      "INSTANCE",
+      "NET_BALANCER",
+      "WORKSPACE",
+    ]);
     expect(Object.values(res.body.grants).every((v) => v === "WRITE")).toBe(true);
     const lifetime = Date.parse(res.body.expires) - Date.parse(res.body.created);
     expect(lifetime).toBe(86_400_000);
@@ -130,9 +139,18 @@ describe("POST /v1/register", () => {
   it("an invite for another address is ignored; a coupon given at registration credits the new wallet", async () => {
     const coupon = await t.staff.post("/v1/coupons", { amount: 10_000_000, uses: 5, code: "WELCOME10" });
     expect(coupon.status).toBe(201);
-    const invite = await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "someone-else@example.org", access_level: "VIEWER" });
+    const invite = await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, {
+      email: "someone-else@example.org",
+      access_level: "VIEWER",
+    });
     const email = "coupon.user@example.org";
-    const res = await t.anon.post("/v1/register", { name: "Couponer", email, password: "long-enough", coupon: "WELCOME10", invite_code: invite.body.code });
+    const res = await t.anon.post("/v1/register", {
+      name: "Couponer",
+      email,
+      password: "long-enough",
+      coupon: "WELCOME10",
+      invite_code: invite.body.code,
+    });
     expect(res.status).toBe(201);
     expect(await mailCount(t, email, "VERIFY_EMAIL")).toBe(1);
     const session = await login(t, email, "long-enough");
@@ -142,7 +160,10 @@ describe("POST /v1/register", () => {
   });
 
   it("registration never fails on a coupon that cannot be redeemed", async () => {
-    expect((await t.anon.post("/v1/register", { name: "No Coupon", email: "nocoupon@example.org", password: "long-enough", coupon: "BOGUS" })).status).toBe(201);
+    expect(
+      (await t.anon.post("/v1/register", { name: "No Coupon", email: "nocoupon@example.org", password: "long-enough", coupon: "BOGUS" }))
+        .status,
+    ).toBe(201);
     const session = await login(t, "nocoupon@example.org", "long-enough");
     expect((await session.api.get("/v1/wallet/@me")).body.balance).toBe(0);
   });
@@ -201,7 +222,15 @@ describe("users", () => {
   it("GET @me and own id; another user's id is 403; staff may read any user", async () => {
     const me = await t.api.get("/v1/users/@me");
     expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: t.emu.userId, name: "Demo User", email: t.emu.email, flags: ["EMAIL_VERIFIED"], pending_email: null, mfa_enabled: false, created: expect.any(String) });
+    expect(me.body).toEqual({
+      id: t.emu.userId,
+      name: "Demo User",
+      email: t.emu.email,
+      flags: ["EMAIL_VERIFIED"],
+      pending_email: null,
+      mfa_enabled: false,
+      created: expect.any(String),
+    });
     expect((await t.api.get(`/v1/users/${t.emu.userId}`)).body.id).toBe(t.emu.userId);
     const other = await signUp(t, "peer");
     expect((await t.api.get(`/v1/users/${other.userId}`)).status).toBe(403);
@@ -238,7 +267,9 @@ describe("users", () => {
     expect(wrong.status).toBe(400);
     expect(wrong.body.errors[0].field).toBe("old_password");
     expect((await session.api.post("/v1/users/@me/password", { old_password: t.emu.password, password: "short" })).status).toBe(400);
-    expect((await session.api.post("/v1/users/@me/password", { old_password: t.emu.password, password: "new-password-1" })).status).toBe(202);
+    expect((await session.api.post("/v1/users/@me/password", { old_password: t.emu.password, password: "new-password-1" })).status).toBe(
+      202,
+    );
     expect((await session.api.get("/v1/users/@me")).status).toBe(401);
     expect((await other.api.get("/v1/users/@me")).status).toBe(401);
     expect((await t.anon.post("/v1/login", { email: t.emu.email, password: "new-password-1" })).status).toBe(200);
@@ -317,7 +348,10 @@ describe("GET /v1/users/{uid}/invites", () => {
     const second = await account.api.post("/v1/workspaces", { name: "second-space" });
     const i1 = await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: account.email, access_level: "VIEWER" });
     const other = await signUp(t, "host");
-    const i2 = await other.api.post(`/v1/workspaces/${other.workspaceId}/invites`, { email: account.email.toUpperCase(), access_level: "EDITOR" });
+    const i2 = await other.api.post(`/v1/workspaces/${other.workspaceId}/invites`, {
+      email: account.email.toUpperCase(),
+      access_level: "EDITOR",
+    });
     await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "unrelated@example.org", access_level: "VIEWER" });
     expect(second.status).toBe(201);
 

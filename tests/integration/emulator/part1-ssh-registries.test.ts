@@ -27,7 +27,11 @@ describe("SSH keys", () => {
   const base = () => `/v1/workspaces/${t.workspaceId}/ssh`;
 
   it("uploads ed25519, RSA and ECDSA keys; the key object has user and owner", async () => {
-    for (const [name, key] of [["laptop-ed", ed25519Key("me@laptop")], ["server-rsa", rsaKey()], ["ci-ecdsa", ecdsaKey()]]) {
+    for (const [name, key] of [
+      ["laptop-ed", ed25519Key("me@laptop")],
+      ["server-rsa", rsaKey()],
+      ["ci-ecdsa", ecdsaKey()],
+    ]) {
       const res = await t.api.post(base(), { name, public_key: key });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({
@@ -48,7 +52,13 @@ describe("SSH keys", () => {
     ["unknown type", `ssh-dss ${Buffer.from("x").toString("base64")}`],
     ["bad base64", "ssh-ed25519 !!!notbase64!!!"],
     ["type mismatch inside the blob", ed25519Key().replace(/^ssh-ed25519/, "ssh-rsa")],
-    ["truncated blob", (() => { const [type, b64] = ed25519Key().split(" "); return `${type} ${Buffer.from(b64, "base64").subarray(0, 30).toString("base64")}`; })()],
+    [
+      "truncated blob",
+      (() => {
+        const [type, b64] = ed25519Key().split(" ");
+        return `${type} ${Buffer.from(b64, "base64").subarray(0, 30).toString("base64")}`;
+      })(),
+    ],
     ["two lines", `${ed25519Key()}\n${ed25519Key()}`],
   ])("400 for a malformed public key: %s", async (_label, key) => {
     const res = await t.api.post(base(), { name: "bad-key", public_key: key });
@@ -76,7 +86,8 @@ describe("SSH keys", () => {
 
   it("lists with q, id and name filters; pages by number and cursor", async () => {
     const ids: string[] = [];
-    for (const name of ["alpha-key", "beta-key", "gamma-key"]) ids.push((await t.api.post(base(), { name, public_key: ed25519Key() })).body.id);
+    for (const name of ["alpha-key", "beta-key", "gamma-key"])
+      ids.push((await t.api.post(base(), { name, public_key: ed25519Key() })).body.id);
     const all = await t.api.get(base());
     expect(all.body.items).toHaveLength(3);
     expect((await t.api.get(base(), { name: "BETA" })).body.items.map((k: { id: string }) => k.id)).toEqual([ids[1]]);
@@ -171,7 +182,9 @@ describe("registry credentials", () => {
 
   it("a credential for a host already stored replaces the old one", async () => {
     const first = await t.api.post(base(), { registry: "docker.io", username: "demo-user", password: "docker-hub-pass" });
-    await t.control.post("/_emulator/settings", { registryAccounts: { "docker.io": { "demo-user": "docker-hub-pass", "other-user": "pw-2" } } });
+    await t.control.post("/_emulator/settings", {
+      registryAccounts: { "docker.io": { "demo-user": "docker-hub-pass", "other-user": "pw-2" } },
+    });
     const second = await t.api.post(base(), { registry: "https://index.docker.io/v1/", username: "other-user", password: "pw-2" });
     expect(second.status).toBe(201);
     expect(second.body.id).not.toBe(first.body.id);
@@ -181,7 +194,9 @@ describe("registry credentials", () => {
   });
 
   it("PATCH: username and/or password, re-validated; host unchangeable; empty or null refused", async () => {
-    await t.control.post("/_emulator/settings", { registryAccounts: { "registry.example.com": { deploy: "s3cret-token", ops: "s3cret-token", ci: "ci-pass" } } });
+    await t.control.post("/_emulator/settings", {
+      registryAccounts: { "registry.example.com": { deploy: "s3cret-token", ops: "s3cret-token", ci: "ci-pass" } },
+    });
     const cred = await t.api.post(base(), { registry: "registry.example.com", username: "deploy", password: "s3cret-token" });
     const path = `${base()}/${cred.body.id}`;
     const user = await t.api.patch(path, { username: "ops" }); // same password, other account
@@ -218,18 +233,25 @@ describe("registry credentials", () => {
     const a = await t.api.post(base(), { registry: "ghcr.io", username: "octo-bot", password: "ghp_emulatorToken" });
     const b = await t.api.post(base(), { registry: "docker.io", username: "demo-user", password: "docker-hub-pass" });
     const c = await t.api.post(base(), { registry: "registry.example.com", username: "deploy", password: "s3cret-token" });
-    const ids = async (query: Record<string, string | number | string[]>) => (await t.api.get(base(), query)).body.items.map((r: { id: string }) => r.id);
+    const ids = async (query: Record<string, string | number | string[]>) =>
+      (await t.api.get(base(), query)).body.items.map((r: { id: string }) => r.id);
     expect(await ids({ registry: "GHCR" })).toEqual([a.body.id]);
     expect(await ids({ username: "demo" })).toEqual([b.body.id]);
     expect(await ids({ q: "deploy" })).toEqual([c.body.id]);
     expect(await ids({ id: [b.body.id, c.body.id] })).toHaveLength(2);
     const p1 = await t.api.get(base(), { limit: 2, sort: "registry" });
     expect(p1.body.items.map((r: { registry: string }) => r.registry)).toEqual(["docker.io", "ghcr.io"]);
-    expect((await t.api.get(base(), { limit: 2, sort: "registry", after: p1.body.after })).body.items[0].registry).toBe("registry.example.com");
+    expect((await t.api.get(base(), { limit: 2, sort: "registry", after: p1.body.after })).body.items[0].registry).toBe(
+      "registry.example.com",
+    );
     expect((await t.api.get(base(), { limit: 2, sort: "registry", page: 2 })).body.items[0].registry).toBe("registry.example.com");
 
     const inv = await t.control.get("/_emulator/inventory", { workspace: t.workspaceId });
-    expect(inv.body.resources.registries.map((r: { name: string }) => r.name).sort()).toEqual(["docker.io", "ghcr.io", "registry.example.com"]);
+    expect(inv.body.resources.registries.map((r: { name: string }) => r.name).sort()).toEqual([
+      "docker.io",
+      "ghcr.io",
+      "registry.example.com",
+    ]);
 
     const del = await t.api.delete(`${base()}/${a.body.id}`);
     expect(del.status).toBe(204);
@@ -264,7 +286,8 @@ describe("persistence", () => {
     let keyId: string;
     try {
       const ws = `/v1/workspaces/${first.workspaceId}`;
-      credId = (await first.api.post(`${ws}/registries`, { registry: "ghcr.io", username: "octo-bot", password: "ghp_emulatorToken" })).body.id;
+      credId = (await first.api.post(`${ws}/registries`, { registry: "ghcr.io", username: "octo-bot", password: "ghp_emulatorToken" })).body
+        .id;
       keyId = (await first.api.post(`${ws}/ssh`, { name: "persisted", public_key: ed25519Key() })).body.id;
       expect(fs.readFileSync(stateFile, "utf8")).not.toContain("ghp_emulatorToken");
     } finally {

@@ -14,7 +14,21 @@ beforeEach(async () => {
   demo = await login(t, t.emu.email, t.emu.password);
 });
 
-const TOKEN_FIELDS = ["created", "created_by", "expires", "grants", "id", "last_ip", "last_used", "name", "origin", "subject", "subject_id", "user", "workspace_id"];
+const TOKEN_FIELDS = [
+  "created",
+  "created_by",
+  "expires",
+  "grants",
+  "id",
+  "last_ip",
+  "last_used",
+  "name",
+  "origin",
+  "subject",
+  "subject_id",
+  "user",
+  "workspace_id",
+];
 const CREATION_FIELDS = ["code", "created", "expires", "grants", "id", "name", "origin", "subject", "subject_id", "workspace_id"];
 
 async function userTokenBody(name = "ci-token", days = 30, grants: Record<string, string> = { INSTANCE: "WRITE", DISK: "READ" }) {
@@ -23,10 +37,20 @@ async function userTokenBody(name = "ci-token", days = 30, grants: Record<string
 
 describe("user-scope token creation", () => {
   it("creates an API token from a login session: creation fields, code once, NONE dropped, hash only stored", async () => {
-    const res = await demo.api.post("/v1/tokens", await userTokenBody("deploy-bot", 30, { INSTANCE: "WRITE", IMAGE: "NONE", DISK: "READ" }));
+    const res = await demo.api.post(
+      "/v1/tokens",
+      await userTokenBody("deploy-bot", 30, { INSTANCE: "WRITE", IMAGE: "NONE", DISK: "READ" }),
+    );
     expect(res.status).toBe(201);
     expect(Object.keys(res.body).sort()).toEqual(CREATION_FIELDS);
-    expect(res.body).toMatchObject({ name: "deploy-bot", origin: "API", subject: "USER", subject_id: t.emu.userId, workspace_id: null, grants: { INSTANCE: "WRITE", DISK: "READ" } });
+    expect(res.body).toMatchObject({
+      name: "deploy-bot",
+      origin: "API",
+      subject: "USER",
+      subject_id: t.emu.userId,
+      workspace_id: null,
+      grants: { INSTANCE: "WRITE", DISK: "READ" },
+    });
     expect(res.body.grants).not.toHaveProperty("IMAGE");
     expect(typeof res.body.code).toBe("string");
 
@@ -277,7 +301,13 @@ describe("workspace and resource tokens", () => {
   });
 
   it("RESOURCE tokens bind an INSTANCE or APP of the workspace; big ids round-trip exactly", async () => {
-    const instanceId = insertRow(t, "instances", { workspaceId: t.workspaceId, name: "web-1", state: "AVAILABLE", online: true, planId: null });
+    const instanceId = insertRow(t, "instances", {
+      workspaceId: t.workspaceId,
+      name: "web-1",
+      state: "AVAILABLE",
+      online: true,
+      planId: null,
+    });
     expect(BigInt(instanceId)).toBeGreaterThan(2n ** 53n);
     const raw = `{"name":"instance-token","expires":"${await daysFromNow(t, 30)}","grants":{"INSTANCE":"READ"},"subject":"RESOURCE","subject_id":${instanceId}}`;
     const res = await t.api.request("POST", `/v1/workspaces/${t.workspaceId}/tokens`, undefined, { rawBody: raw });
@@ -301,7 +331,13 @@ describe("workspace and resource tokens", () => {
 
   it("400 for RESOURCE without subject_id, a foreign or unknown subject, or subject_id with a workspace token", async () => {
     const other = await signUp(t, "foreign");
-    const foreignInstance = insertRow(t, "instances", { workspaceId: other.workspaceId, name: "theirs", state: "AVAILABLE", online: true, planId: null });
+    const foreignInstance = insertRow(t, "instances", {
+      workspaceId: other.workspaceId,
+      name: "theirs",
+      state: "AVAILABLE",
+      online: true,
+      planId: null,
+    });
     const cases: Array<[Record<string, unknown>, RegExp]> = [
       [{ subject: "RESOURCE" }, /subject_id.*required/],
       [{ subject: "RESOURCE", subject_id: BigInt(foreignInstance) }, /subject_id/],
@@ -315,7 +351,14 @@ describe("workspace and resource tokens", () => {
       const res = await t.api.post(`/v1/workspaces/${t.workspaceId}/tokens`, await wsTokenBody(extra));
       expect([res.status, res.message]).toEqual([400, expect.stringMatching(message)]);
     }
-    expect((await t.api.post(`/v1/workspaces/${t.workspaceId}/tokens`, await wsTokenBody({ subject: "WORKSPACE", subject_id: BigInt(t.workspaceId) }))).status).toBe(201);
+    expect(
+      (
+        await t.api.post(
+          `/v1/workspaces/${t.workspaceId}/tokens`,
+          await wsTokenBody({ subject: "WORKSPACE", subject_id: BigInt(t.workspaceId) }),
+        )
+      ).status,
+    ).toBe(201);
   });
 
   it("other workspace 404, no token 403 on workspace token endpoints", async () => {

@@ -143,7 +143,9 @@ describe("workspaces", () => {
 
   it("a token without the WORKSPACE grant cannot read the workspace (403)", async () => {
     const session = await t.anon.post("/v1/login", { email: t.emu.email, password: t.emu.password });
-    const token = await t.api.as(session.body.code).post("/v1/tokens", { name: "instances-only", expires: await daysFromNow(t, 30), grants: { INSTANCE: "READ" } });
+    const token = await t.api
+      .as(session.body.code)
+      .post("/v1/tokens", { name: "instances-only", expires: await daysFromNow(t, 30), grants: { INSTANCE: "READ" } });
     const res = await t.api.as(token.body.code).get(`/v1/workspaces/${t.workspaceId}`);
     expect(res.status).toBe(403);
     expect(res.message).toMatch(/WORKSPACE/);
@@ -198,15 +200,25 @@ describe("invites", () => {
     const same = await admin.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "x@example.org", access_level: "ADMINISTRATOR" });
     expect(same.status).toBe(403);
     expect(same.message).toMatch(/lower than your own role/);
-    expect((await admin.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "x@example.org", access_level: "EDITOR" })).status).toBe(201);
-    expect((await editor.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "y@example.org", access_level: "VIEWER" })).status).toBe(403);
+    expect(
+      (await admin.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "x@example.org", access_level: "EDITOR" })).status,
+    ).toBe(201);
+    expect(
+      (await editor.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "y@example.org", access_level: "VIEWER" })).status,
+    ).toBe(403);
     expect((await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "bad", access_level: "VIEWER" })).status).toBe(400);
     // Duplicates: a pending invite to the same address, or an existing member.
-    expect((await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "x@example.org", access_level: "VIEWER" })).status).toBe(409);
+    expect((await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "x@example.org", access_level: "VIEWER" })).status).toBe(
+      409,
+    );
     expect((await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: editor.email, access_level: "VIEWER" })).status).toBe(409);
     // Other workspace 404, no token 403.
-    expect((await admin.api.post(`/v1/workspaces/${editor.workspaceId}/invites`, { email: "z@example.org", access_level: "VIEWER" })).status).toBe(404);
-    expect((await t.anon.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "z@example.org", access_level: "VIEWER" })).status).toBe(403);
+    expect(
+      (await admin.api.post(`/v1/workspaces/${editor.workspaceId}/invites`, { email: "z@example.org", access_level: "VIEWER" })).status,
+    ).toBe(404);
+    expect((await t.anon.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "z@example.org", access_level: "VIEWER" })).status).toBe(
+      403,
+    );
   });
 
   it("accept: only by the addressed email; makes the caller a member; then lookup 404 and a second accept 409", async () => {
@@ -257,9 +269,13 @@ describe("invites", () => {
     const admin = await signUp(t, "lister-admin");
     await joinWorkspace(t, t.api, t.workspaceId, admin, "ADMINISTRATOR");
     const accepted = await joinWorkspace(t, t.api, t.workspaceId, friend, "VIEWER");
-    const byAdmin = await admin.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "pending@example.org", access_level: "EDITOR" });
+    const byAdmin = await admin.api.post(`/v1/workspaces/${t.workspaceId}/invites`, {
+      email: "pending@example.org",
+      access_level: "EDITOR",
+    });
     const base = `/v1/workspaces/${t.workspaceId}/invites`;
-    const ids = async (query: Record<string, string | number | string[]>) => (await t.api.get(base, query)).body.items.map((i: { id: string }) => i.id);
+    const ids = async (query: Record<string, string | number | string[]>) =>
+      (await t.api.get(base, query)).body.items.map((i: { id: string }) => i.id);
 
     expect(await ids({})).toHaveLength(3);
     expect(await ids({ target: [friend.userId] })).toEqual([accepted]);
@@ -327,7 +343,9 @@ describe("invites", () => {
   it("pending invites appear in the inventory with their workspace", async () => {
     const inv = await t.api.post(`/v1/workspaces/${t.workspaceId}/invites`, { email: "inv@example.org", access_level: "VIEWER" });
     const res = await t.control.get("/_emulator/inventory", { workspace: t.workspaceId });
-    expect(res.body.resources.invites).toEqual([{ id: inv.body.id, name: "inv@example.org", workspaceId: t.workspaceId, state: "PENDING" }]);
+    expect(res.body.resources.invites).toEqual([
+      { id: inv.body.id, name: "inv@example.org", workspaceId: t.workspaceId, state: "PENDING" },
+    ]);
   });
 
   it("invite ids above 2^53 round-trip exactly in paths and filters", async () => {

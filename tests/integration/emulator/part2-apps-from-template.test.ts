@@ -16,7 +16,11 @@ beforeAll(async () => {
 const N8N_USER = { N8N_BASIC_AUTH_USER: "admin" };
 
 function fromTemplate(fx: InstanceFixture, template: string, extra: Record<string, unknown> = {}) {
-  return t.api.post(`/v1/instances/${fx.instance.id}/apps/from-template`, { template_id: templates[template], name: template.toLowerCase().replace(/\W+/g, "-"), ...extra });
+  return t.api.post(`/v1/instances/${fx.instance.id}/apps/from-template`, {
+    template_id: templates[template],
+    name: template.toLowerCase().replace(/\W+/g, "-"),
+    ...extra,
+  });
 }
 
 test("deploys the template: image, ports, mounts and resolved environment, stored once", async () => {
@@ -70,7 +74,11 @@ test("a taken container port falls back to a random host port from 20000 to 6000
   expect(second.body.resource.environment.PUBLIC_URL).toBe(`http://${fx.ip4}:${port}`);
   expect(second.body.resource.environment.UPTIME_KUMA_PORT).toBe("3001");
   // A custom app on the allocated port now conflicts.
-  const clash = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, { name: "x", image: "nginx:1.27", ports: [{ host_port: port, container_port: 80 }] });
+  const clash = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, {
+    name: "x",
+    image: "nginx:1.27",
+    ports: [{ host_port: port, container_port: 80 }],
+  });
   expect(clash.status).toBe(409);
 });
 
@@ -89,7 +97,13 @@ test("ports are allocated per protocol: TCP and UDP of one number coexist", asyn
 test("environment overrides: a string replaces the default, null removes it, new keys are added and may use placeholders", async () => {
   const fx = makeInstance(t);
   const res = await fromTemplate(fx, "n8n", {
-    environment: { ...N8N_USER, GENERIC_TIMEZONE: "Europe/Paris", N8N_ENCRYPTION_KEY: null, EXTRA_URL: "{{instance.ip6}}", TOKEN: "{{random:128}}" },
+    environment: {
+      ...N8N_USER,
+      GENERIC_TIMEZONE: "Europe/Paris",
+      N8N_ENCRYPTION_KEY: null,
+      EXTRA_URL: "{{instance.ip6}}",
+      TOKEN: "{{random:128}}",
+    },
   });
   expect(res.status).toBe(201);
   const env = res.body.resource.environment;
@@ -108,13 +122,38 @@ test("two deploys get different random values", async () => {
 });
 
 test.each([
-  ["a value the template leaves null is missing", "n8n", {}, /environment\.N8N_BASIC_AUTH_USER: the template leaves N8N_BASIC_AUTH_USER for you to supply/],
-  ["a value the template leaves null is sent as null", "n8n", { environment: { N8N_BASIC_AUTH_USER: null } }, /environment\.N8N_BASIC_AUTH_USER/],
-  ["an unknown placeholder", "n8n", { environment: { ...N8N_USER, X: "{{instance.name}}" } }, /environment\.X: unknown placeholder \{\{instance\.name\}\}/],
-  ["a reference to a port the template lacks", "n8n", { environment: { ...N8N_USER, X: "{{host_port.web}}" } }, /environment\.X: unresolvable placeholder \{\{host_port\.web\}\}/],
+  [
+    "a value the template leaves null is missing",
+    "n8n",
+    {},
+    /environment\.N8N_BASIC_AUTH_USER: the template leaves N8N_BASIC_AUTH_USER for you to supply/,
+  ],
+  [
+    "a value the template leaves null is sent as null",
+    "n8n",
+    { environment: { N8N_BASIC_AUTH_USER: null } },
+    /environment\.N8N_BASIC_AUTH_USER/,
+  ],
+  [
+    "an unknown placeholder",
+    "n8n",
+    { environment: { ...N8N_USER, X: "{{instance.name}}" } },
+    /environment\.X: unknown placeholder \{\{instance\.name\}\}/,
+  ],
+  [
+    "a reference to a port the template lacks",
+    "n8n",
+    { environment: { ...N8N_USER, X: "{{host_port.web}}" } },
+    /environment\.X: unresolvable placeholder \{\{host_port\.web\}\}/,
+  ],
   ["random length 0", "n8n", { environment: { ...N8N_USER, X: "{{random:0}}" } }, /random length must be 1 to 128/],
   ["random length 129", "n8n", { environment: { ...N8N_USER, X: "{{random:129}}" } }, /random length must be 1 to 128/],
-  ["a domain on a template without an http port", "Minecraft Server", { environment: { MOTD: "x" }, domain: "mc.example.com" }, /domain: the template has no http port/],
+  [
+    "a domain on a template without an http port",
+    "Minecraft Server",
+    { environment: { MOTD: "x" }, domain: "mc.example.com" },
+    /domain: the template has no http port/,
+  ],
   ["a template_id sent as an integer", "n8n", { template_id: 5, environment: N8N_USER }, /template_id/],
   ["a template_id that is not digits", "n8n", { template_id: "abc", environment: N8N_USER }, /template_id: must be a string of digits/],
   ["a relative mount", "n8n", { environment: N8N_USER, mounts: [{ host_path: "x", container_path: "/y" }] }, /mounts\[0\]\.host_path/],
@@ -129,12 +168,17 @@ test("400 when the instance has no IPv6 address for {{instance.ip6}}", async () 
   const fx = makeInstance(t, { ipv6: false });
   const res = await fromTemplate(fx, "Ollama");
   expect(res.status).toBe(400);
-  expect(res.message).toMatch(/environment\.OLLAMA_ORIGINS: unresolvable placeholder \{\{instance\.ip6\}\}: the instance has no IPv6 address/);
+  expect(res.message).toMatch(
+    /environment\.OLLAMA_ORIGINS: unresolvable placeholder \{\{instance\.ip6\}\}: the instance has no IPv6 address/,
+  );
 });
 
 test("mounts replace the template's; a domain is accepted with an http port", async () => {
   const fx = makeInstance(t);
-  const res = await fromTemplate(fx, "Jellyfin", { mounts: [{ host_path: "/mnt/media", container_path: "/media", read_only: true }], domain: "tv.example.com" });
+  const res = await fromTemplate(fx, "Jellyfin", {
+    mounts: [{ host_path: "/mnt/media", container_path: "/media", read_only: true }],
+    domain: "tv.example.com",
+  });
   expect(res.status).toBe(201);
   expect(res.body.resource.mounts).toEqual([{ host_path: "/mnt/media", container_path: "/media", read_only: true }]);
   expect(res.body.resource.domain).toBe("tv.example.com");
@@ -166,7 +210,9 @@ test("a staff-created template with a big identifier deploys by its string id, e
 test("404 for an unknown template or instance; 409 for a taken name or an unavailable instance", async () => {
   const fx = makeInstance(t);
   expect((await fromTemplate(fx, "n8n", { template_id: MISSING_BIG_ID, environment: N8N_USER })).status).toBe(404);
-  expect((await t.api.post(`/v1/instances/${MISSING_BIG_ID}/apps/from-template`, { template_id: templates.n8n, name: "x" })).status).toBe(404);
+  expect((await t.api.post(`/v1/instances/${MISSING_BIG_ID}/apps/from-template`, { template_id: templates.n8n, name: "x" })).status).toBe(
+    404,
+  );
   await fromTemplate(fx, "Uptime Kuma");
   const taken = await fromTemplate(fx, "Uptime Kuma");
   expect(taken.status).toBe(409);
@@ -177,11 +223,18 @@ test("404 for an unknown template or instance; 409 for a taken name or an unavai
 
 test("authorization: no token 403, VIEWER 403, another workspace 404", async () => {
   const fx = makeInstance(t);
-  expect((await t.anon.post(`/v1/instances/${fx.instance.id}/apps/from-template`, { template_id: templates.Ollama, name: "x" })).status).toBe(403);
+  expect(
+    (await t.anon.post(`/v1/instances/${fx.instance.id}/apps/from-template`, { template_id: templates.Ollama, name: "x" })).status,
+  ).toBe(403);
   const viewer = makeMember(t, "VIEWER");
-  expect((await viewer.post(`/v1/instances/${fx.instance.id}/apps/from-template`, { template_id: templates.Ollama, name: "x" })).status).toBe(403);
+  expect(
+    (await viewer.post(`/v1/instances/${fx.instance.id}/apps/from-template`, { template_id: templates.Ollama, name: "x" })).status,
+  ).toBe(403);
   const foreign = makeForeignWorkspace(t);
   const theirs = makeInstance(t, { workspaceId: foreign.workspaceId });
   expect((await fromTemplate(theirs, "Ollama")).status).toBe(404);
-  expect((await foreign.owner.post(`/v1/instances/${theirs.instance.id}/apps/from-template`, { template_id: templates.Ollama, name: "x" })).status).toBe(201);
+  expect(
+    (await foreign.owner.post(`/v1/instances/${theirs.instance.id}/apps/from-template`, { template_id: templates.Ollama, name: "x" }))
+      .status,
+  ).toBe(201);
 });

@@ -4,7 +4,15 @@
  */
 import { fireHook } from "../../../emulator/core/hooks";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeForeignWorkspace, makeInstance, makeMember, MISSING_BIG_ID, resourceToken, restrictedToken, type InstanceFixture } from "./apps";
+import {
+  makeForeignWorkspace,
+  makeInstance,
+  makeMember,
+  MISSING_BIG_ID,
+  resourceToken,
+  restrictedToken,
+  type InstanceFixture,
+} from "./apps";
 
 let t: TestEmulator;
 
@@ -86,15 +94,46 @@ describe("create", () => {
     ["name missing", { image: "nginx:1.27" }, /name/],
     ["image without a tag", { name: "a", image: "nginx" }, /image: must be a container image reference with a tag/],
     ["image with an empty tag", { name: "a", image: "nginx:" }, /image/],
-    ["relative host path", { name: "a", image: "nginx:1", mounts: [{ host_path: "data", container_path: "/data" }] }, /mounts\[0\]\.host_path: must be an absolute path/],
-    ["relative container path", { name: "a", image: "nginx:1", mounts: [{ host_path: "/data", container_path: "data" }] }, /mounts\[0\]\.container_path/],
-    ["unknown protocol", { name: "a", image: "nginx:1", ports: [{ host_port: 1, container_port: 1, protocol: "SCTP" }] }, /ports\[0\]\.protocol/],
+    [
+      "relative host path",
+      { name: "a", image: "nginx:1", mounts: [{ host_path: "data", container_path: "/data" }] },
+      /mounts\[0\]\.host_path: must be an absolute path/,
+    ],
+    [
+      "relative container path",
+      { name: "a", image: "nginx:1", mounts: [{ host_path: "/data", container_path: "data" }] },
+      /mounts\[0\]\.container_path/,
+    ],
+    [
+      "unknown protocol",
+      { name: "a", image: "nginx:1", ports: [{ host_port: 1, container_port: 1, protocol: "SCTP" }] },
+      /ports\[0\]\.protocol/,
+    ],
     ["host port out of range", { name: "a", image: "nginx:1", ports: [{ host_port: 70000, container_port: 1 }] }, /ports\[0\]\.host_port/],
     ["environment not an object", { name: "a", image: "nginx:1", environment: ["A=1"] }, /environment/],
     ["environment value not a string", { name: "a", image: "nginx:1", environment: { A: 1 } }, /environment\.A/],
-    ["domain without an http port", { name: "a", image: "nginx:1", domain: "a.example.com", ports: [{ host_port: 81, container_port: 80 }] }, /domain: a domain needs at least one port with http true/],
-    ["domain that is not a domain", { name: "a", image: "nginx:1", domain: "not a domain", ports: [{ host_port: 81, container_port: 80, http: true }] }, /domain/],
-    ["the same host port twice", { name: "a", image: "nginx:1", ports: [{ host_port: 81, container_port: 80 }, { host_port: 81, container_port: 90 }] }, /ports\[1\]\.host_port: host port 81\/TCP is mapped twice/],
+    [
+      "domain without an http port",
+      { name: "a", image: "nginx:1", domain: "a.example.com", ports: [{ host_port: 81, container_port: 80 }] },
+      /domain: a domain needs at least one port with http true/,
+    ],
+    [
+      "domain that is not a domain",
+      { name: "a", image: "nginx:1", domain: "not a domain", ports: [{ host_port: 81, container_port: 80, http: true }] },
+      /domain/,
+    ],
+    [
+      "the same host port twice",
+      {
+        name: "a",
+        image: "nginx:1",
+        ports: [
+          { host_port: 81, container_port: 80 },
+          { host_port: 81, container_port: 90 },
+        ],
+      },
+      /ports\[1\]\.host_port: host port 81\/TCP is mapped twice/,
+    ],
   ])("400 for %s", async (_label, body, message) => {
     const fx = makeInstance(t);
     const res = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, body);
@@ -108,7 +147,10 @@ describe("create", () => {
     const res = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, {
       name: "dns",
       image: "coredns/coredns:1.11.3",
-      ports: [{ host_port: 53, container_port: 53, protocol: "TCP" }, { host_port: 53, container_port: 53, protocol: "UDP" }],
+      ports: [
+        { host_port: 53, container_port: 53, protocol: "TCP" },
+        { host_port: 53, container_port: 53, protocol: "UDP" },
+      ],
     });
     expect(res.status).toBe(201);
   });
@@ -148,7 +190,13 @@ describe("create", () => {
 
   test("a failed deploy workflow leaves the app FAILED", async () => {
     const fx = makeInstance(t);
-    await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/instances/*/apps", times: 1 });
+    await t.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/instances/*/apps",
+      times: 1,
+    });
     const res = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, web());
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("FAILED");
     const app = (await t.api.get(`/v1/apps/${res.body.resource.id}`)).body;
@@ -220,7 +268,14 @@ describe("PATCH redeploys", () => {
     expect((await t.api.get(`/v1/apps/${app.id}`)).body.state).toBe("PENDING");
     expect(await t.waitWorkflow(res.body.id)).toBe("COMPLETED");
     const after = (await t.api.get(`/v1/apps/${app.id}`)).body;
-    expect(after).toMatchObject({ state: "AVAILABLE", image: "nginx:1.28", environment: { MODE: "staging", DEBUG: "1" }, mounts: app.mounts, ports: app.ports, running: true });
+    expect(after).toMatchObject({
+      state: "AVAILABLE",
+      image: "nginx:1.28",
+      environment: { MODE: "staging", DEBUG: "1" },
+      mounts: app.mounts,
+      ports: app.ports,
+      running: true,
+    });
     expect(after.live.container_id).not.toBe(app.live.container_id);
   });
 
@@ -325,7 +380,13 @@ describe("start, stop, restart", () => {
 
   test("an app whose first deploy failed has no container: start is 409 not deployed", async () => {
     const fx = makeInstance(t);
-    await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/instances/*/apps", times: 1 });
+    await t.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/instances/*/apps",
+      times: 1,
+    });
     const created = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, web());
     await t.waitWorkflow(created.body.workflow.id);
     const res = await t.api.post(`/v1/apps/${created.body.resource.id}/start`);
@@ -381,7 +442,11 @@ describe("lists", () => {
   async function three(fx: InstanceFixture) {
     const ids: string[] = [];
     for (const [i, image] of ["nginx:1.27", "redis:7.4", "postgres:16.4"].entries()) {
-      const res = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, { name: `app-${i}`, image, ports: [{ host_port: 7000 + i, container_port: 80 }] });
+      const res = await t.api.post(`/v1/instances/${fx.instance.id}/apps`, {
+        name: `app-${i}`,
+        image,
+        ports: [{ host_port: 7000 + i, container_port: 80 }],
+      });
       ids.push(res.body.resource.id);
       await advanceClock(1000);
     }
@@ -501,7 +566,12 @@ describe("metrics", () => {
 describe("with the instances area", () => {
   test("an app on a real instance: addresses from its floating IPs, stopped with its power, removed with it", async () => {
     const plan = (await t.api.get("/v1/plans")).body.items.find((p: { disabled: boolean }) => !p.disabled);
-    const created = await t.api.post(`/v1/workspaces/${t.workspaceId}/instances`, { type: "PLAN", name: "app-host", region: "NA_01", plan: BigInt(plan.id) });
+    const created = await t.api.post(`/v1/workspaces/${t.workspaceId}/instances`, {
+      type: "PLAN",
+      name: "app-host",
+      region: "NA_01",
+      plan: BigInt(plan.id),
+    });
     expect(created.status).toBe(202);
     const iid = created.body.resource.id as string;
     expect(await t.waitWorkflow(created.body.workflow.id)).toBe("COMPLETED");

@@ -38,8 +38,18 @@ describe("plans", () => {
   });
 
   test("filters: disabled, group, rate, name, q, id", async () => {
-    const q = async (query: Record<string, string | number | boolean | string[]>) => names((await t.api.get("/v1/plans", { sort: "name", ...query })).body);
-    expect(await q({ disabled: true })).toEqual(["dedicated-16", "dedicated-64", "lightning-1", "lightning-2", "lightning-4", "lightning-legacy", "ryzen-2", "ryzen-8"]);
+    const q = async (query: Record<string, string | number | boolean | string[]>) =>
+      names((await t.api.get("/v1/plans", { sort: "name", ...query })).body);
+    expect(await q({ disabled: true })).toEqual([
+      "dedicated-16",
+      "dedicated-64",
+      "lightning-1",
+      "lightning-2",
+      "lightning-4",
+      "lightning-legacy",
+      "ryzen-2",
+      "ryzen-8",
+    ]);
     expect(await q({ disabled: false, group: "DEDICATED" })).toEqual(["dedicated-16"]);
     expect(await q({ group: "RYZEN" })).toEqual(["ryzen-2", "ryzen-8"]);
     expect(await q({ rate: 18_000 })).toEqual(["lightning-1", "lightning-2"]);
@@ -47,7 +57,10 @@ describe("plans", () => {
     expect(await q({ name: "LIGHT" })).toEqual(["lightning-1", "lightning-2", "lightning-4"]);
     expect(await q({ q: "ryzen-8" })).toEqual(["ryzen-8"]);
     expect(await q({ q: String(planId(t, "lightning-4")) })).toEqual(["lightning-4"]);
-    expect(await q({ id: [String(planId(t, "ryzen-2")), String(planId(t, "lightning-legacy"))], disabled: true })).toEqual(["lightning-legacy", "ryzen-2"]);
+    expect(await q({ id: [String(planId(t, "ryzen-2")), String(planId(t, "lightning-legacy"))], disabled: true })).toEqual([
+      "lightning-legacy",
+      "ryzen-2",
+    ]);
     for (const bad of [{ group: "SPOT" }, { rate: "cheap" }, { disabled: "maybe" }, { id: "x" }, { sort: "colour" }]) {
       const res = await t.api.get("/v1/plans", bad);
       expect(res.status).toBe(400);
@@ -73,7 +86,12 @@ describe("plans", () => {
   test("detail adds io_limits (null when the plan has none); disabled plans are fetchable; 404", async () => {
     const res = await t.api.get(`/v1/plans/${planId(t, "lightning-1")}`);
     expect(res.status).toBe(200);
-    expect(res.body.io_limits).toEqual({ read_bytes_sec: 500_000_000, write_bytes_sec: 250_000_000, read_iops: 20_000, write_iops: 10_000 });
+    expect(res.body.io_limits).toEqual({
+      read_bytes_sec: 500_000_000,
+      write_bytes_sec: 250_000_000,
+      read_iops: 20_000,
+      write_iops: 10_000,
+    });
     expect(res.text).toContain(`"id":"${planId(t, "lightning-1")}"`);
     const legacy = await t.api.get(`/v1/plans/${planId(t, "lightning-legacy")}`);
     expect(legacy.body).toMatchObject({ disabled: true, io_limits: null });
@@ -91,7 +109,16 @@ describe("nodes", () => {
     const all = (await t.staff.get("/v1/nodes", { sort: "name" })).body;
     expect(all.items).toHaveLength(7);
     const pc = all.items.find((n: { name: string }) => n.name === "pc-01.private.internal");
-    expect(pc).toEqual({ id: String(nodeId(t, "pc-01.private.internal")), name: "pc-01.private.internal", owner: { id: privateCloudId(), name: "private-cloud" }, group: "DEDICATED", region: "PRIVATE_CLOUD", max_memory: 384 * 1024 ** 3, cores: 96, flags: [] });
+    expect(pc).toEqual({
+      id: String(nodeId(t, "pc-01.private.internal")),
+      name: "pc-01.private.internal",
+      owner: { id: privateCloudId(), name: "private-cloud" },
+      group: "DEDICATED",
+      region: "PRIVATE_CLOUD",
+      max_memory: 384 * 1024 ** 3,
+      cores: 96,
+      flags: [],
+    });
     expect(all.items.find((n: { name: string }) => n.name === "na01-l1.svc.internal")).toMatchObject({ owner: null, flags: ["CEPH"] });
 
     const q = async (query: Record<string, string | string[]>) => names((await t.staff.get("/v1/nodes", { sort: "name", ...query })).body);
@@ -127,7 +154,9 @@ describe("nodes", () => {
     const pc = await t.staff.get(`/v1/workspaces/${privateCloudId()}/nodes`);
     expect(names(pc.body)).toEqual(["pc-01.private.internal"]);
     const viewer = member(t, privateCloudId(), "VIEWER");
-    expect(names((await viewer.get(`/v1/workspaces/${privateCloudId()}/nodes`, { region: "PRIVATE_CLOUD" })).body)).toEqual(["pc-01.private.internal"]);
+    expect(names((await viewer.get(`/v1/workspaces/${privateCloudId()}/nodes`, { region: "PRIVATE_CLOUD" })).body)).toEqual([
+      "pc-01.private.internal",
+    ]);
     expect(names((await viewer.get(`/v1/workspaces/${privateCloudId()}/nodes`, { region: "NA_01" })).body)).toEqual([]);
     expect((await t.api.get(`/v1/workspaces/${privateCloudId()}/nodes`)).status).toBe(404);
     expect((await otherWorkspace(t).api.get(`/v1/workspaces/${t.workspaceId}/nodes`)).status).toBe(404);

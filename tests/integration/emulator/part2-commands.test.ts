@@ -3,7 +3,18 @@
  * snapshot endpoints chosen for the "not shown" list, fetch and delete.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { advanceClock, command, createInstance, imageId, member, nodeId, otherWorkspace, patchRow, planId, withSlowWorkflows } from "./compute";
+import {
+  advanceClock,
+  command,
+  createInstance,
+  imageId,
+  member,
+  nodeId,
+  otherWorkspace,
+  patchRow,
+  planId,
+  withSlowWorkflows,
+} from "./compute";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));
@@ -35,7 +46,12 @@ describe("snapshots", () => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ id: expect.any(String), name: "create-snapshot", state: "QUEUED" });
     expect(pending).toHaveLength(1);
-    expect(pending[0]).toMatchObject({ state: "PENDING", instance: { id: inst.id }, disk: { id: inst.disks[0].id }, size: inst.disks[0].size });
+    expect(pending[0]).toMatchObject({
+      state: "PENDING",
+      instance: { id: inst.id },
+      disk: { id: inst.disks[0].id },
+      size: inst.disks[0].size,
+    });
     expect(await t.waitWorkflow(res.body.id)).toBe("COMPLETED");
     const snap = (await t.api.get(`/v1/snapshots/${pending[0].id}`)).body;
     expect(snap.state).toBe("AVAILABLE");
@@ -186,7 +202,13 @@ describe("password, SSH keys, hostname", () => {
     await expectStatus("update-instance-hostname", { instance_id: id(inst), hostname: "bad name!" }, 400, /hostname/);
     const res = await t.api.post("/v1/commands/update-instance-hostname", { instance_id: id(inst), hostname: "web-01.example" });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: expect.any(String), action: "instance.update-hostname", target: { kind: "INSTANCE", id: inst.id }, workspace_id: t.workspaceId, actor: { name: "Demo User" } });
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      action: "instance.update-hostname",
+      target: { kind: "INSTANCE", id: inst.id },
+      workspace_id: t.workspaceId,
+      actor: { name: "Demo User" },
+    });
     expect((await get(inst.id)).hostname).toBe("web-01.example");
     const bsd = await createInstance(t, { image: imageId(t, "FreeBSD 14.1"), start: false });
     await expectStatus("update-instance-hostname", { instance_id: id(bsd), hostname: "bsd-host" }, 409, /LINUX/);
@@ -267,7 +289,13 @@ describe("upgrades", () => {
     const quota = { ...store().t.workspaces.get(t.workspaceId)!.quota, max_storage_bytes: 30 * 1024 ** 3 };
     await patchRow(t, "workspaces", t.workspaceId, { quota });
     await expectStatus("upgrade-instance", { type: "CUSTOM", instance: id(inst), disk: 40 * 1024 ** 3 }, 400, /max_storage_bytes/);
-    await expectStatus("upgrade-instance", { type: "CUSTOM", instance: id(inst), cpu: 2 }, 403, undefined, member(t, t.workspaceId, "EDITOR"));
+    await expectStatus(
+      "upgrade-instance",
+      { type: "CUSTOM", instance: id(inst), cpu: 2 },
+      403,
+      undefined,
+      member(t, t.workspaceId, "EDITOR"),
+    );
     await patchRow(t, "instances", inst.id, { locked: true });
     await expectStatus("upgrade-instance", { type: "CUSTOM", instance: id(inst), cpu: 2 }, 409, /locked/);
     await patchRow(t, "instances", inst.id, { locked: false, state: "PENDING" });
@@ -293,7 +321,10 @@ describe("batch commands", () => {
     const foreign = await createInstance(t, {}, other.api, other.workspaceId);
     await patchRow(t, "instances", locked.id, { locked: true });
     await patchRow(t, "instances", suspended.id, { state: "SUSPENDED" });
-    const res = await t.api.post("/v1/commands/batch-instance-power", { instances: [id(a), id(locked), id(suspended), id(foreign), 9007199254740993n], action: "POWER_OFF" });
+    const res = await t.api.post("/v1/commands/batch-instance-power", {
+      instances: [id(a), id(locked), id(suspended), id(foreign), 9007199254740993n],
+      action: "POWER_OFF",
+    });
     expect(res.status).toBe(202);
     expect(res.body.name).toBe("batch-instance-power");
     expect(await t.waitWorkflow(res.body.id)).toBe("COMPLETED");
@@ -305,7 +336,13 @@ describe("batch commands", () => {
     await expectStatus("batch-instance-power", { instances: [id(locked), id(foreign)], action: "POWER_ON" }, 409, /eligible/);
     await expectStatus("batch-instance-power", { instances: [], action: "POWER_ON" }, 400, /instances/);
     await expectStatus("batch-instance-power", { instances: [id(a)], action: "JUMP" }, 400, /action/);
-    await expectStatus("batch-instance-power", { instances: [id(a)], action: "POWER_ON" }, 409, undefined, member(t, t.workspaceId, "VIEWER"));
+    await expectStatus(
+      "batch-instance-power",
+      { instances: [id(a)], action: "POWER_ON" },
+      409,
+      undefined,
+      member(t, t.workspaceId, "VIEWER"),
+    );
   });
 
   test("batch-instance-terminate: immediate true removes; locked skipped; immediate false schedules and powers off", async () => {
@@ -322,7 +359,13 @@ describe("batch commands", () => {
     expect(scheduled).toMatchObject({ state: "SUSPENDED", online: false });
     expect(Date.parse(scheduled.termination_scheduled_at) - Date.now()).toBeGreaterThan(3 * DAY - 60_000);
     await expectStatus("batch-instance-terminate", { instances: [id(b), id(locked)], immediate: false }, 409, /eligible/);
-    await expectStatus("batch-instance-terminate", { instances: [id(locked)], immediate: true }, 409, /eligible/, member(t, t.workspaceId, "EDITOR"));
+    await expectStatus(
+      "batch-instance-terminate",
+      { instances: [id(locked)], immediate: true },
+      409,
+      /eligible/,
+      member(t, t.workspaceId, "EDITOR"),
+    );
     await expectStatus("batch-instance-terminate", { instances: [id(b)] }, 400, /immediate/);
   });
 
@@ -403,7 +446,9 @@ describe("staff commands", () => {
     expect(res.body).toMatchObject({ action: "instance.suspend", target: { kind: "INSTANCE", id: inst.id }, actor: { name: "Operator" } });
     expect(await get(inst.id)).toMatchObject({ state: "SUSPENDED", online: false });
     await expectStatus("suspend-instance", { instance: id(inst), suspend: true }, 409, /SUSPENDED/, t.staff);
-    expect((await t.staff.post("/v1/commands/suspend-instance", { instance: id(inst), suspend: false })).body.action).toBe("instance.resume");
+    expect((await t.staff.post("/v1/commands/suspend-instance", { instance: id(inst), suspend: false })).body.action).toBe(
+      "instance.resume",
+    );
     expect((await get(inst.id)).state).toBe("AVAILABLE");
     await expectStatus("suspend-instance", { instance: id(inst), suspend: false }, 409, /AVAILABLE/, t.staff);
     await expectStatus("suspend-instance", { instance: id(inst) }, 400, /suspend/, t.staff);

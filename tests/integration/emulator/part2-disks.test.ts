@@ -17,7 +17,13 @@ useTestEmulator((started) => {
 const store = () => t.emu.services.store;
 
 async function createDisk(body: Record<string, unknown> = {}, api = t.api, workspaceId = t.workspaceId) {
-  const res = await api.post(`/v1/workspaces/${workspaceId}/disks`, { name: "data-1", size: 10 * GiB, backend: "LOCAL", region: "NA_01", ...body });
+  const res = await api.post(`/v1/workspaces/${workspaceId}/disks`, {
+    name: "data-1",
+    size: 10 * GiB,
+    backend: "LOCAL",
+    region: "NA_01",
+    ...body,
+  });
   if (res.status !== 202) throw new Error(`create disk: ${res.status} ${res.message}`);
   return res.body.resource;
 }
@@ -39,14 +45,28 @@ describe("create and read", () => {
     });
     expect(res.status).toBe(202);
     expect(res.body.workflow).toMatchObject({ name: "create-disk", state: "QUEUED" });
-    expect(res.body.resource).toMatchObject({ name: "data-1", size: 10 * GiB, backend: "CEPH", boot: false, instance: null, state: "PENDING", region: "NA_01", live: null, workspace: { id: t.workspaceId } });
+    expect(res.body.resource).toMatchObject({
+      name: "data-1",
+      size: 10 * GiB,
+      backend: "CEPH",
+      boot: false,
+      instance: null,
+      state: "PENDING",
+      region: "NA_01",
+      live: null,
+      workspace: { id: t.workspaceId },
+    });
     expect(during.state).toBe("PENDING");
     expect(BigInt(res.body.resource.id)).toBeGreaterThan(2n ** 53n);
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("COMPLETED");
     const disk = (await t.api.get(`/v1/disks/${res.body.resource.id}`)).body;
     expect(disk).toMatchObject({ state: "AVAILABLE", instance: null, live: null });
     // CEPH storage: 10 GiB x 180 micro-USD (current card).
-    expect(store().t.billingSubjects.find((b) => b.resourceId === disk.id)).toMatchObject({ resourceKind: "DISK", hourlyRate: 10 * 180, endedAt: null });
+    expect(store().t.billingSubjects.find((b) => b.resourceId === disk.id)).toMatchObject({
+      resourceKind: "DISK",
+      hourlyRate: 10 * 180,
+      endedAt: null,
+    });
     const inv = (await t.control.get("/_emulator/inventory")).body.resources.disks;
     expect(inv).toEqual([{ id: disk.id, name: "data-1", workspaceId: t.workspaceId, state: "AVAILABLE" }]);
   });
@@ -83,7 +103,9 @@ describe("create and read", () => {
 
   test("private-cloud workspaces create disks in PRIVATE_CLOUD (LOCAL only: no CEPH node there)", async () => {
     const pc = store().t.workspaces.find((w) => w.privateCloud)!;
-    expect((await t.staff.post(`/v1/workspaces/${pc.id}/disks`, { name: "pc", size: GiB, backend: "LOCAL", region: "PRIVATE_CLOUD" })).status).toBe(202);
+    expect(
+      (await t.staff.post(`/v1/workspaces/${pc.id}/disks`, { name: "pc", size: GiB, backend: "LOCAL", region: "PRIVATE_CLOUD" })).status,
+    ).toBe(202);
     const ceph = await t.staff.post(`/v1/workspaces/${pc.id}/disks`, { name: "pc", size: GiB, backend: "CEPH", region: "PRIVATE_CLOUD" });
     expect(ceph.status).toBe(400);
   });
@@ -163,7 +185,9 @@ describe("attach, detach, resize, delete", () => {
     const boot = await post(`/v1/disks/${inst.disks[0].id}/detach`);
     expect(boot.status).toBe(409);
     expect(boot.message).toMatch(/boot disk/);
-    expect((await member(t, t.workspaceId, "VIEWER").post(`/v1/disks/${disk.id}/attach`, { instance_id: BigInt(inst.id) })).status).toBe(403);
+    expect((await member(t, t.workspaceId, "VIEWER").post(`/v1/disks/${disk.id}/attach`, { instance_id: BigInt(inst.id) })).status).toBe(
+      403,
+    );
   });
 
   test("resize grows only and re-prices; delete removes a detached disk and ends its billing", async () => {

@@ -16,12 +16,20 @@ interface Created {
 }
 
 async function createUpload(size: number, name = "custom-installer"): Promise<Created> {
-  const res = await t.api.post(`/v1/workspaces/${t.workspaceId}/images`, { kind: "ISO", name, source: { type: "UPLOAD", size_bytes: size } });
+  const res = await t.api.post(`/v1/workspaces/${t.workspaceId}/images`, {
+    kind: "ISO",
+    name,
+    source: { type: "UPLOAD", size_bytes: size },
+  });
   expect(res.status).toBe(202);
   return res.body;
 }
 
-function put(url: string, body: Buffer | ReadableStream<Uint8Array> | string, headers: Record<string, string> = { "content-type": "application/octet-stream" }) {
+function put(
+  url: string,
+  body: Buffer | ReadableStream<Uint8Array> | string,
+  headers: Record<string, string> = { "content-type": "application/octet-stream" },
+) {
   return fetch(url, { method: "PUT", body, headers, duplex: "half" } as RequestInit);
 }
 
@@ -142,7 +150,13 @@ test("after expiry: the workflow ends TIMED_OUT, the image is FAILED and the URL
 });
 
 test("a workflow fault injected on the create applies once the upload arrives", async () => {
-  await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/images", times: 1 });
+  await t.control.post("/_emulator/faults", {
+    kind: "workflow",
+    outcome: "FAILED",
+    method: "POST",
+    path: "/v1/workspaces/*/images",
+    times: 1,
+  });
   const created = await createUpload(10);
   expect(await workflowState(created.workflow.id)).toBe("QUEUED");
   expect((await put(created.upload.url, Buffer.alloc(10))).status).toBe(200);
@@ -170,7 +184,11 @@ test("uploaded ISOs count against the storage quota", async () => {
   const ws = t.emu.services.store.t.workspaces.get(t.workspaceId)!;
   await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { quota: { ...ws.quota, iso_storage_bytes: 150 } });
   await createUpload(100, "first-iso");
-  const res = await t.api.post(`/v1/workspaces/${t.workspaceId}/images`, { kind: "ISO", name: "second-iso", source: { type: "UPLOAD", size_bytes: 51 } });
+  const res = await t.api.post(`/v1/workspaces/${t.workspaceId}/images`, {
+    kind: "ISO",
+    name: "second-iso",
+    source: { type: "UPLOAD", size_bytes: 51 },
+  });
   expect(res.status).toBe(409);
   expect(res.message).toMatch(/ISO storage quota exceeded/);
 });

@@ -39,7 +39,14 @@ describe("create", () => {
       description: "Ubuntu with our agent",
       group: "linux",
       kind: "TEMPLATE",
-      source: { type: "URL", url: "https://images.example.com/golden.qcow2", backup_id: null, instance_id: null, disk_id: null, size_bytes: null },
+      source: {
+        type: "URL",
+        url: "https://images.example.com/golden.qcow2",
+        backup_id: null,
+        instance_id: null,
+        disk_id: null,
+        size_bytes: null,
+      },
       os: { family: "LINUX", name: "Ubuntu 24.04" },
       uefi: true,
       official: false,
@@ -57,7 +64,10 @@ describe("create", () => {
   });
 
   test("optional fields default to null/false", async () => {
-    const image = await createImage({ kind: "ISO", name: "netboot", source: { type: "URL", url: "http://boot.example.com/netboot.iso" } }, false);
+    const image = await createImage(
+      { kind: "ISO", name: "netboot", source: { type: "URL", url: "http://boot.example.com/netboot.iso" } },
+      false,
+    );
     expect(image).toMatchObject({ description: null, group: null, os: null, uefi: false, kind: "ISO" });
   });
 
@@ -83,19 +93,33 @@ describe("create", () => {
 
   test("from a backup: promotes a BACKUP of the workspace; other kinds 400, unfinished 409, unknown 404", async () => {
     const fx = makeInstance(t);
-    const pending = await createImage({ kind: "BACKUP", name: "nightly", source: { type: "INSTANCE", instance_id: BigInt(fx.instance.id) } });
+    const pending = await createImage({
+      kind: "BACKUP",
+      name: "nightly",
+      source: { type: "INSTANCE", instance_id: BigInt(fx.instance.id) },
+    });
     await t.control.patch(`/_emulator/tables/images/${pending.id}`, { state: "PENDING" });
-    const early = await t.api.post(imagesPath(), { kind: "TEMPLATE", name: "promoted", source: { type: "BACKUP", backup_id: BigInt(pending.id) } });
+    const early = await t.api.post(imagesPath(), {
+      kind: "TEMPLATE",
+      name: "promoted",
+      source: { type: "BACKUP", backup_id: BigInt(pending.id) },
+    });
     expect(early.status).toBe(409);
     expect(early.message).toMatch(/Backup image is PENDING/);
     await t.control.patch(`/_emulator/tables/images/${pending.id}`, { state: "AVAILABLE" });
     const promoted = await createImage({ kind: "TEMPLATE", name: "promoted", source: { type: "BACKUP", backup_id: BigInt(pending.id) } });
     expect(promoted.source).toMatchObject({ type: "BACKUP", backup_id: pending.id });
     expect(promoted.size).toBe(fx.bootDisk.size);
-    const notBackup = await t.api.post(imagesPath(), { kind: "TEMPLATE", name: "again", source: { type: "BACKUP", backup_id: BigInt(promoted.id) } });
+    const notBackup = await t.api.post(imagesPath(), {
+      kind: "TEMPLATE",
+      name: "again",
+      source: { type: "BACKUP", backup_id: BigInt(promoted.id) },
+    });
     expect(notBackup.status).toBe(400);
     expect(notBackup.message).toMatch(/source\.backup_id: must identify an image of kind BACKUP/);
-    const missing = await t.api.post(imagesPath(), undefined, { rawBody: `{"kind":"TEMPLATE","name":"x-x-x","source":{"type":"BACKUP","backup_id":${MISSING_BIG_ID}}}` });
+    const missing = await t.api.post(imagesPath(), undefined, {
+      rawBody: `{"kind":"TEMPLATE","name":"x-x-x","source":{"type":"BACKUP","backup_id":${MISSING_BIG_ID}}}`,
+    });
     expect(missing.status).toBe(404);
   });
 
@@ -110,12 +134,28 @@ describe("create", () => {
     ["a URL source without url", urlTemplate({ source: { type: "URL" } }), /source\.url/],
     ["an ftp URL", urlTemplate({ source: { type: "URL", url: "ftp://x.example.com/a.img" } }), /source\.url: must be an http or https URL/],
     ["an INSTANCE source without instance_id", urlTemplate({ source: { type: "INSTANCE" } }), /source\.instance_id/],
-    ["an instance id sent as a string", urlTemplate({ source: { type: "INSTANCE", instance_id: "12" } }), /source\.instance_id: must be an integer identifier/],
-    ["an UPLOAD source for a TEMPLATE", urlTemplate({ source: { type: "UPLOAD", size_bytes: 10 } }), /source\.type: a TEMPLATE image cannot come from source UPLOAD/],
+    [
+      "an instance id sent as a string",
+      urlTemplate({ source: { type: "INSTANCE", instance_id: "12" } }),
+      /source\.instance_id: must be an integer identifier/,
+    ],
+    [
+      "an UPLOAD source for a TEMPLATE",
+      urlTemplate({ source: { type: "UPLOAD", size_bytes: 10 } }),
+      /source\.type: a TEMPLATE image cannot come from source UPLOAD/,
+    ],
     ["a BACKUP from a URL", urlTemplate({ kind: "BACKUP" }), /source\.type: a BACKUP image cannot come from source URL/],
-    ["an ISO from an instance", urlTemplate({ kind: "ISO", source: { type: "INSTANCE", instance_id: 1 } }), /source\.type: a ISO image cannot come from source INSTANCE/],
+    [
+      "an ISO from an instance",
+      urlTemplate({ kind: "ISO", source: { type: "INSTANCE", instance_id: 1 } }),
+      /source\.type: a ISO image cannot come from source INSTANCE/,
+    ],
     ["an UPLOAD without size_bytes", urlTemplate({ kind: "ISO", source: { type: "UPLOAD" } }), /source\.size_bytes/],
-    ["an UPLOAD of 0 bytes", urlTemplate({ kind: "ISO", source: { type: "UPLOAD", size_bytes: 0 } }), /source\.size_bytes: must be a positive byte count/],
+    [
+      "an UPLOAD of 0 bytes",
+      urlTemplate({ kind: "ISO", source: { type: "UPLOAD", size_bytes: 0 } }),
+      /source\.size_bytes: must be a positive byte count/,
+    ],
   ])("400 for %s", async (_label, body, message) => {
     const res = await t.api.post(imagesPath(), body);
     expect(res.status).toBe(400);
@@ -132,7 +172,9 @@ describe("create", () => {
 
   test("ISO quotas: 409 beyond iso_count and beyond iso_storage_bytes", async () => {
     const ws = t.emu.services.store.t.workspaces.get(t.workspaceId)!;
-    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { quota: { ...ws.quota, iso_count: 1, iso_storage_bytes: 1000 } });
+    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, {
+      quota: { ...ws.quota, iso_count: 1, iso_storage_bytes: 1000 },
+    });
     const big = await t.api.post(imagesPath(), { kind: "ISO", name: "too-big", source: { type: "UPLOAD", size_bytes: 1001 } });
     expect(big.status).toBe(409);
     expect(big.message).toMatch(/ISO storage quota exceeded/);
@@ -145,7 +187,13 @@ describe("create", () => {
   });
 
   test("a failed create workflow leaves the image FAILED", async () => {
-    await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/images", times: 1 });
+    await t.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/workspaces/*/images",
+      times: 1,
+    });
     const res = await t.api.post(imagesPath(), urlTemplate());
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("FAILED");
     expect((await t.api.get(`/v1/images/${res.body.resource.id}`)).body.state).toBe("FAILED");
@@ -188,11 +236,26 @@ describe("access", () => {
 describe("lists", () => {
   async function fixtureSet() {
     const fx = makeInstance(t);
-    const backup = await createImage({ kind: "BACKUP", name: "nightly-backup", source: { type: "INSTANCE", instance_id: BigInt(fx.instance.id) }, os: { family: "LINUX" } });
-    const golden = await createImage(urlTemplate({ name: "golden-windows", group: "windows", description: "Windows golden image", os: { family: "WINDOWS", name: "Windows Server 2022" } }));
+    const backup = await createImage({
+      kind: "BACKUP",
+      name: "nightly-backup",
+      source: { type: "INSTANCE", instance_id: BigInt(fx.instance.id) },
+      os: { family: "LINUX" },
+    });
+    const golden = await createImage(
+      urlTemplate({
+        name: "golden-windows",
+        group: "windows",
+        description: "Windows golden image",
+        os: { family: "WINDOWS", name: "Windows Server 2022" },
+      }),
+    );
     // The ISO stays PENDING: its create workflow never ends.
     await t.control.post("/_emulator/faults", { kind: "stuck", method: "POST", path: "/v1/workspaces/*/images", times: 1 });
-    const iso = await createImage({ kind: "ISO", name: "rescue-iso", source: { type: "URL", url: "https://x.example.com/rescue.iso" }, os: { family: "BSD" } }, false);
+    const iso = await createImage(
+      { kind: "ISO", name: "rescue-iso", source: { type: "URL", url: "https://x.example.com/rescue.iso" }, os: { family: "BSD" } },
+      false,
+    );
     return { fx, backup, golden, iso };
   }
   const names = async (query: Record<string, string | string[]>, path = imagesPath(), api = t.api) =>
@@ -201,7 +264,16 @@ describe("lists", () => {
   test("workspace list holds platform and own images; every filter", async () => {
     const { fx, backup, golden } = await fixtureSet();
     const all = await names({});
-    expect(all).toEqual(expect.arrayContaining(["Ubuntu 24.04 LTS", "Debian 12", "Ubuntu 24.04 Live Server ISO", "nightly-backup", "golden-windows", "rescue-iso"]));
+    expect(all).toEqual(
+      expect.arrayContaining([
+        "Ubuntu 24.04 LTS",
+        "Debian 12",
+        "Ubuntu 24.04 Live Server ISO",
+        "nightly-backup",
+        "golden-windows",
+        "rescue-iso",
+      ]),
+    );
     expect(all.length).toBe(9);
     expect(await names({ official: "false" })).toEqual(["golden-windows", "nightly-backup", "rescue-iso"]);
     expect((await names({ official: "true" })).length).toBe(6);
@@ -220,7 +292,12 @@ describe("lists", () => {
     expect(await names({ deprecated: "true" })).toEqual(["Ubuntu 20.04 LTS"]);
     expect(await names({ state: "PENDING" })).toEqual(["rescue-iso"]);
     expect(await names({ state: ["PENDING", "FAILED"], official: "false" })).toEqual(["rescue-iso"]);
-    for (const [query, message] of [[{ kind: "DISK" }, /kind must be one of/], [{ state: "ASLEEP" }, /state must be one of/], [{ os: "AMIGA" }, /os must be one of/], [{ official: "maybe" }, /official must be true or false/]] as const) {
+    for (const [query, message] of [
+      [{ kind: "DISK" }, /kind must be one of/],
+      [{ state: "ASLEEP" }, /state must be one of/],
+      [{ os: "AMIGA" }, /os must be one of/],
+      [{ official: "maybe" }, /official must be true or false/],
+    ] as const) {
       const bad = await t.api.get(imagesPath(), query);
       expect(bad.status).toBe(400);
       expect(bad.message).toMatch(message);
@@ -264,10 +341,20 @@ describe("lists", () => {
 describe("PATCH", () => {
   test("204; name, description, group and os change; os null clears", async () => {
     const image = await createImage(urlTemplate());
-    const res = await t.api.patch(`/v1/images/${image.id}`, { name: "golden-v2", description: "Second cut", group: "golden", os: { family: "LINUX", name: "Ubuntu 24.04.1" } });
+    const res = await t.api.patch(`/v1/images/${image.id}`, {
+      name: "golden-v2",
+      description: "Second cut",
+      group: "golden",
+      os: { family: "LINUX", name: "Ubuntu 24.04.1" },
+    });
     expect(res.status).toBe(204);
     expect(res.text).toBe("");
-    expect((await t.api.get(`/v1/images/${image.id}`)).body).toMatchObject({ name: "golden-v2", description: "Second cut", group: "golden", os: { family: "LINUX", name: "Ubuntu 24.04.1" } });
+    expect((await t.api.get(`/v1/images/${image.id}`)).body).toMatchObject({
+      name: "golden-v2",
+      description: "Second cut",
+      group: "golden",
+      os: { family: "LINUX", name: "Ubuntu 24.04.1" },
+    });
     expect((await t.api.patch(`/v1/images/${image.id}`, { os: null })).status).toBe(204);
     expect((await t.api.get(`/v1/images/${image.id}`)).body.os).toBeNull();
   });
@@ -330,7 +417,11 @@ describe("restore", () => {
     const refused = await t.api.post(`/v1/images/${image.id}/restore`, { instance_id: BigInt(fx.instance.id) });
     expect(refused.status).toBe(409);
     expect(refused.message).toMatch(/power it off first, or send restart true/);
-    const res = await t.api.post(`/v1/images/${image.id}/restore`, { instance_id: BigInt(fx.instance.id), disk_id: BigInt(fx.dataDisk.id), restart: true });
+    const res = await t.api.post(`/v1/images/${image.id}/restore`, {
+      instance_id: BigInt(fx.instance.id),
+      disk_id: BigInt(fx.dataDisk.id),
+      restart: true,
+    });
     expect(res.status).toBe(202);
     expect(t.emu.services.store.t.instances.get(fx.instance.id)!.online).toBe(false);
     await t.waitWorkflow(res.body.id);
@@ -352,7 +443,10 @@ describe("restore", () => {
     const early = await t.api.post(`/v1/images/${pending.id}/restore`, { instance_id: BigInt(fx.instance.id) });
     expect(early.status).toBe(409);
     const other = makeInstance(t);
-    const wrongDisk = await t.api.post(`/v1/images/${platform.id}/restore`, { instance_id: BigInt(fx.instance.id), disk_id: BigInt(other.bootDisk.id) });
+    const wrongDisk = await t.api.post(`/v1/images/${platform.id}/restore`, {
+      instance_id: BigInt(fx.instance.id),
+      disk_id: BigInt(other.bootDisk.id),
+    });
     expect(wrongDisk.status).toBe(400);
     expect(wrongDisk.message).toMatch(/disk_id: the disk is not attached to the instance/);
     const locked = makeInstance(t, { online: false, locked: true });

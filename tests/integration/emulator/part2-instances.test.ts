@@ -4,7 +4,19 @@
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { onHook } from "../../../emulator/core/hooks";
-import { createInstance, imageId, member, newUser, nodeId, otherWorkspace, patchRow, planId, resourceToken, advanceClock, withSlowWorkflows } from "./compute";
+import {
+  createInstance,
+  imageId,
+  member,
+  newUser,
+  nodeId,
+  otherWorkspace,
+  patchRow,
+  planId,
+  resourceToken,
+  advanceClock,
+  withSlowWorkflows,
+} from "./compute";
 
 let t: TestEmulator;
 let wsPath: string;
@@ -22,7 +34,14 @@ useTestEmulator((started) => {
 const store = () => t.emu.services.store;
 
 function planBody(overrides: Record<string, unknown> = {}) {
-  return { type: "PLAN", name: "web-1", region: "NA_01", plan: planId(t, "lightning-1"), image: imageId(t, "Ubuntu 24.04 LTS"), ...overrides };
+  return {
+    type: "PLAN",
+    name: "web-1",
+    region: "NA_01",
+    plan: planId(t, "lightning-1"),
+    image: imageId(t, "Ubuntu 24.04 LTS"),
+    ...overrides,
+  };
 }
 
 function customBody(overrides: Record<string, unknown> = {}) {
@@ -91,7 +110,8 @@ describe("create", () => {
     expect(got.node.name).toMatch(/^na01-l/);
     expect(got.disks).toEqual([{ id: expect.any(String), name: "web-1-boot", size: 25 * 1024 ** 3, boot: true, backend: "LOCAL" }]);
     expect(got.ips.map((ip: { family: string }) => ip.family).sort()).toEqual(["IPv4", "IPv6"]);
-    for (const ip of got.ips) expect(ip).toMatchObject({ instance_id: inst.id, instance: { id: inst.id, name: "web-1" }, ddos: false, protected: false });
+    for (const ip of got.ips)
+      expect(ip).toMatchObject({ instance_id: inst.id, instance: { id: inst.id, name: "web-1" }, ddos: false, protected: false });
 
     // Billing: the plan's flat rate; the boot disk is part of it; each IP is its own subject.
     const subjects = store().t.billingSubjects.filter((b) => b.workspaceId === t.workspaceId && b.endedAt === null);
@@ -116,7 +136,15 @@ describe("create", () => {
 
   test("CUSTOM: specs from the body, one disk per storage entry, CEPH placed on a CEPH node, disks billed on their own", async () => {
     const inst = await createInstance(t, customBody());
-    expect(inst).toMatchObject({ type: "CUSTOM", plan: null, group: "LIGHTNING", cpu: 2, memory: 2 * 1024 ** 3, bandwidth: { upload_bytes_sec: 50_000_000, download_bytes_sec: 60_000_000 }, io_limits: null });
+    expect(inst).toMatchObject({
+      type: "CUSTOM",
+      plan: null,
+      group: "LIGHTNING",
+      cpu: 2,
+      memory: 2 * 1024 ** 3,
+      bandwidth: { upload_bytes_sec: 50_000_000, download_bytes_sec: 60_000_000 },
+      io_limits: null,
+    });
     expect(inst.disks).toEqual([
       { id: expect.any(String), name: "custom-1-boot", size: 20 * 1024 ** 3, boot: true, backend: "LOCAL" },
       { id: expect.any(String), name: "custom-1-disk-1", size: 50 * 1024 ** 3, boot: false, backend: "CEPH" },
@@ -126,11 +154,22 @@ describe("create", () => {
     const subjects = store().t.billingSubjects.filter((b) => b.endedAt === null);
     // CPU 2 x 3,600 (LIGHTNING, current card) + 2 GiB x 1,800 memory.
     expect(subjects.find((b) => b.resourceId === inst.id)!.hourlyRate).toBe(2 * 3_600 + 2 * 1_800);
-    expect(subjects.filter((b) => b.resourceKind === "DISK").map((b) => b.resourceId).sort()).toEqual(inst.disks.map((d: { id: string }) => d.id).sort());
+    expect(
+      subjects
+        .filter((b) => b.resourceKind === "DISK")
+        .map((b) => b.resourceId)
+        .sort(),
+    ).toEqual(inst.disks.map((d: { id: string }) => d.id).sort());
   });
 
   test("CUSTOM without bandwidth gets the default caps; a named node is used", async () => {
-    const body = customBody({ bandwidth: undefined, region: undefined, node: nodeId(t, "na01-r1.svc.internal"), group: "RYZEN", storage: [{ size_bytes: 10 * 1024 ** 3, boot: true }] });
+    const body = customBody({
+      bandwidth: undefined,
+      region: undefined,
+      node: nodeId(t, "na01-r1.svc.internal"),
+      group: "RYZEN",
+      storage: [{ size_bytes: 10 * 1024 ** 3, boot: true }],
+    });
     const inst = await createInstance(t, body);
     expect(inst.node).toEqual({ id: String(nodeId(t, "na01-r1.svc.internal")), name: "na01-r1.svc.internal" });
     expect(inst.bandwidth).toEqual({ upload_bytes_sec: 100_000_000, download_bytes_sec: 100_000_000 });
@@ -139,7 +178,15 @@ describe("create", () => {
 
   test("an ISO image is attached (boot ISO by default); explicit ips and VPCs are honoured", async () => {
     const s = store();
-    const vpc = s.t.vpcs.insert({ id: s.newId(), workspaceId: t.workspaceId, name: "backend", description: "", range: "10.10.0.0/24", vlan: 100, created: new Date().toISOString() });
+    const vpc = s.t.vpcs.insert({
+      id: s.newId(),
+      workspaceId: t.workspaceId,
+      name: "backend",
+      description: "",
+      range: "10.10.0.0/24",
+      vlan: 100,
+      created: new Date().toISOString(),
+    });
     const inst = await createInstance(t, {
       image: imageId(t, "Ubuntu 24.04 Live Server ISO"),
       ips: [{ family: "IPv4", ddos: true }],
@@ -183,7 +230,16 @@ describe("create", () => {
     await expect400(customBody({ storage: undefined }), "storage");
     await expect400(customBody({ storage: [] }), "storage");
     await expect400(customBody({ storage: [{ size_bytes: 1024 ** 3, boot: false }] }), "storage", /exactly one/);
-    await expect400(customBody({ storage: [{ size_bytes: 1024 ** 3, boot: true }, { size_bytes: 1024 ** 3, boot: true }] }), "storage", /exactly one/);
+    await expect400(
+      customBody({
+        storage: [
+          { size_bytes: 1024 ** 3, boot: true },
+          { size_bytes: 1024 ** 3, boot: true },
+        ],
+      }),
+      "storage",
+      /exactly one/,
+    );
     await expect400(customBody({ storage: [{ size_bytes: 1024 ** 3, boot: true, backing: "TAPE" }] }), "storage[0].backing");
     await expect400(customBody({ group: "SPOT" }), "group");
     await expect400(customBody({ cpu: 0 }), "cpu");
@@ -209,7 +265,10 @@ describe("create", () => {
 
   test("the private-cloud workspace places PRIVATE_CLOUD instances on its own node", async () => {
     const pcws = store().t.workspaces.find((w) => w.privateCloud)!;
-    const res = await t.staff.post(`/v1/workspaces/${pcws.id}/instances`, planBody({ plan: planId(t, "dedicated-16"), region: "PRIVATE_CLOUD", ips: [] }));
+    const res = await t.staff.post(
+      `/v1/workspaces/${pcws.id}/instances`,
+      planBody({ plan: planId(t, "dedicated-16"), region: "PRIVATE_CLOUD", ips: [] }),
+    );
     expect(res.status).toBe(202);
     expect(res.body.resource.node.name).toBe("pc-01.private.internal");
     expect(res.body.resource.region).toBe("PRIVATE_CLOUD");
@@ -218,19 +277,36 @@ describe("create", () => {
   test("image rules: visible, AVAILABLE, and fits the boot disk", async () => {
     const s = store();
     const other = otherWorkspace(t);
-    const foreign = s.t.images.insert({ ...s.t.images.find((i) => i.kind === "TEMPLATE")!, id: s.newId(), seed: false, workspaceId: other.workspaceId, official: false });
+    const foreign = s.t.images.insert({
+      ...s.t.images.find((i) => i.kind === "TEMPLATE")!,
+      id: s.newId(),
+      seed: false,
+      workspaceId: other.workspaceId,
+      official: false,
+    });
     const res = await t.api.post(`${wsPath}/instances`, planBody({ image: BigInt(foreign.id) }));
     expect(res.status).toBe(404);
     expect(res.message).toMatch(/Image not found/);
 
-    const pending = s.t.images.insert({ ...s.t.images.find((i) => i.kind === "TEMPLATE")!, id: s.newId(), seed: false, workspaceId: t.workspaceId, official: false, state: "PENDING" });
+    const pending = s.t.images.insert({
+      ...s.t.images.find((i) => i.kind === "TEMPLATE")!,
+      id: s.newId(),
+      seed: false,
+      workspaceId: t.workspaceId,
+      official: false,
+      state: "PENDING",
+    });
     const busy = await t.api.post(`${wsPath}/instances`, planBody({ image: BigInt(pending.id) }));
     expect(busy.status).toBe(409);
     expect(busy.message).toMatch(/AVAILABLE/);
 
     const windows = await t.api.post(`${wsPath}/instances`, planBody({ image: imageId(t, "Windows Server 2022") }));
     expect(windows.status).toBe(202); // 20 GiB image on a 25 GiB disk fits
-    await expect400(customBody({ image: imageId(t, "Windows Server 2022"), storage: [{ size_bytes: 10 * 1024 ** 3, boot: true }] }), "image", /boot disk/);
+    await expect400(
+      customBody({ image: imageId(t, "Windows Server 2022"), storage: [{ size_bytes: 10 * 1024 ** 3, boot: true }] }),
+      "image",
+      /boot disk/,
+    );
     await expect400(planBody({ boot: "ISO" }), "boot", /ISO/);
   });
 
@@ -256,10 +332,26 @@ describe("create", () => {
   test("VPC rules: other workspaces' VPCs are refused; a full range answers 409", async () => {
     const s = store();
     const other = otherWorkspace(t);
-    const foreign = s.t.vpcs.insert({ id: s.newId(), workspaceId: other.workspaceId, name: "theirs", description: "", range: "10.0.0.0/24", vlan: 5, created: new Date().toISOString() });
+    const foreign = s.t.vpcs.insert({
+      id: s.newId(),
+      workspaceId: other.workspaceId,
+      name: "theirs",
+      description: "",
+      range: "10.0.0.0/24",
+      vlan: 5,
+      created: new Date().toISOString(),
+    });
     const res = await t.api.post(`${wsPath}/instances`, planBody({ vpcs: [BigInt(foreign.id)] }));
     expect(res.status).toBe(404);
-    const tiny = s.t.vpcs.insert({ id: s.newId(), workspaceId: t.workspaceId, name: "tiny", description: "", range: "10.1.0.0/30", vlan: 6, created: new Date().toISOString() });
+    const tiny = s.t.vpcs.insert({
+      id: s.newId(),
+      workspaceId: t.workspaceId,
+      name: "tiny",
+      description: "",
+      range: "10.1.0.0/30",
+      vlan: 6,
+      created: new Date().toISOString(),
+    });
     await createInstance(t, { vpcs: [BigInt(tiny.id)], ips: [] });
     const full = await t.api.post(`${wsPath}/instances`, planBody({ vpcs: [BigInt(tiny.id)] }));
     expect(full.status).toBe(409);
@@ -267,7 +359,13 @@ describe("create", () => {
   });
 
   test("a failed create workflow leaves the instance and its disks FAILED", async () => {
-    await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/instances", times: 1 });
+    await t.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/workspaces/*/instances",
+      times: 1,
+    });
     const res = await t.api.post(`${wsPath}/instances`, planBody());
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("FAILED");
     const got = (await t.api.get(`/v1/instances/${res.body.resource.id}`)).body;
@@ -366,9 +464,26 @@ describe("read", () => {
 describe("settings", () => {
   test("PATCH updates the documented settings synchronously", async () => {
     const inst = await createInstance(t);
-    const res = await t.api.patch(`/v1/instances/${inst.id}`, { name: "renamed", uefi: true, secure_boot: true, attach_virtio_cdb: true, sync_hostname: false, firewall_enabled: true, os_name: "Custom Linux" });
+    const res = await t.api.patch(`/v1/instances/${inst.id}`, {
+      name: "renamed",
+      uefi: true,
+      secure_boot: true,
+      attach_virtio_cdb: true,
+      sync_hostname: false,
+      firewall_enabled: true,
+      os_name: "Custom Linux",
+    });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "renamed", uefi: true, secure_boot: true, attach_virtio_cdb: true, sync_hostname: false, firewall_enabled: true, os_name: "Custom Linux", boot: "DISK" });
+    expect(res.body).toMatchObject({
+      name: "renamed",
+      uefi: true,
+      secure_boot: true,
+      attach_virtio_cdb: true,
+      sync_hostname: false,
+      firewall_enabled: true,
+      os_name: "Custom Linux",
+      boot: "DISK",
+    });
     expect((await t.api.get(`/v1/instances/${inst.id}`)).body.name).toBe("renamed");
     const unchanged = await t.api.patch(`/v1/instances/${inst.id}`, {});
     expect(unchanged.body.name).toBe("renamed");
@@ -438,7 +553,15 @@ describe("power", () => {
 describe("delete", () => {
   test("DELETING, then removed with its resources freed and the hook fired", async () => {
     const s = store();
-    const vpc = s.t.vpcs.insert({ id: s.newId(), workspaceId: t.workspaceId, name: "net", description: "", range: "10.2.0.0/24", vlan: 9, created: new Date().toISOString() });
+    const vpc = s.t.vpcs.insert({
+      id: s.newId(),
+      workspaceId: t.workspaceId,
+      name: "net",
+      description: "",
+      range: "10.2.0.0/24",
+      vlan: 9,
+      created: new Date().toISOString(),
+    });
     const inst = await createInstance(t, customBody({ vpcs: [BigInt(vpc.id)] }));
     const allocated = await t.api.post(`${wsPath}/ips`, { family: "IPv4" });
     await patchRow(t, "floatingIps", allocated.body.id, { instanceId: inst.id });
@@ -526,7 +649,14 @@ describe("floating IPs (choice endpoints)", () => {
   test("allocate, fetch, list with filters and paging, release", async () => {
     const v4 = await t.api.post(`${wsPath}/ips`, { family: "IPv4", ddos: true });
     expect(v4.status).toBe(201);
-    expect(v4.body).toMatchObject({ family: "IPv4", ddos: true, protected: false, instance_id: null, instance: null, workspace: { id: t.workspaceId } });
+    expect(v4.body).toMatchObject({
+      family: "IPv4",
+      ddos: true,
+      protected: false,
+      instance_id: null,
+      instance: null,
+      workspace: { id: t.workspaceId },
+    });
     expect(v4.body.address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
     await advanceClock(t, 1000);
     const v6 = await t.api.post(`${wsPath}/ips`, { family: "IPv6" });

@@ -27,8 +27,17 @@ const recipe = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
-interface Field { id: string; type: string; required: boolean }
-interface Recipe { id: string; name: string; fields: Field[]; commands: Array<{ path: string; args: string[] }> }
+interface Field {
+  id: string;
+  type: string;
+  required: boolean;
+}
+interface Recipe {
+  id: string;
+  name: string;
+  fields: Field[];
+  commands: Array<{ path: string; args: string[] }>;
+}
 
 describe("seeded platform recipes", () => {
   test("fields of every type, required and optional; args reference SVC_FIELDS_<FIELD_ID>; one recipe without fields", async () => {
@@ -58,7 +67,11 @@ describe("create, patch, delete", () => {
   test("workspace create: 201 owned by the workspace; administrator create: 201 with no owner; user token on the admin endpoint 400", async () => {
     const own = await t.api.post(recipesPath(), recipe());
     expect(own.status).toBe(201);
-    expect(own.body).toMatchObject({ name: "Nextcloud", owner: { id: t.workspaceId, name: "demo-workspace" }, fields: [{ id: "ADMIN_USER", description: null, required: true }] });
+    expect(own.body).toMatchObject({
+      name: "Nextcloud",
+      owner: { id: t.workspaceId, name: "demo-workspace" },
+      fields: [{ id: "ADMIN_USER", description: null, required: true }],
+    });
     expect(BigInt(own.body.id) > 2n ** 53n).toBe(true);
     const platform = await t.staff.post("/v1/recipes", recipe({ name: "Platform thing", icon: undefined, fields: undefined }));
     expect(platform.status).toBe(201);
@@ -67,10 +80,12 @@ describe("create, patch, delete", () => {
     expect(user.status).toBe(400);
     expect(user.message).toMatch(/administrator/);
     const inv = (await t.control.get("/_emulator/inventory")).body.resources.recipes;
-    expect(inv).toEqual(expect.arrayContaining([
-      { id: own.body.id, name: "Nextcloud", workspaceId: t.workspaceId, state: null },
-      { id: platform.body.id, name: "Platform thing", workspaceId: null, state: null },
-    ]));
+    expect(inv).toEqual(
+      expect.arrayContaining([
+        { id: own.body.id, name: "Nextcloud", workspaceId: t.workspaceId, state: null },
+        { id: platform.body.id, name: "Platform thing", workspaceId: null, state: null },
+      ]),
+    );
   });
 
   test.each([
@@ -84,7 +99,16 @@ describe("create, patch, delete", () => {
     ["an unknown field type", { fields: [{ id: "A", label: "A", type: "DATE" }] }, /fields\[0\]\.type/],
     ["a field id with a dash", { fields: [{ id: "admin-user", label: "A", type: "TEXT" }] }, /fields\[0\]\.id/],
     ["a field without label", { fields: [{ id: "A", type: "TEXT" }] }, /fields\[0\]\.label/],
-    ["two fields with one id", { fields: [{ id: "PORT", label: "A", type: "NUMBER" }, { id: "port", label: "B", type: "NUMBER" }] }, /fields\[1\]\.id: port is used twice/],
+    [
+      "two fields with one id",
+      {
+        fields: [
+          { id: "PORT", label: "A", type: "NUMBER" },
+          { id: "port", label: "B", type: "NUMBER" },
+        ],
+      },
+      /fields\[1\]\.id: port is used twice/,
+    ],
     ["an icon that is not a URL", { icon: "not a url" }, /icon/],
   ])("400 for %s", async (_label, extra, message) => {
     const res = await t.api.post(recipesPath(), recipe(extra));
@@ -162,8 +186,12 @@ describe("create, patch, delete", () => {
 describe("lists", () => {
   async function setUp() {
     const foreign = makeForeignWorkspace(t);
-    const mine = (await t.api.post(recipesPath(), recipe({ name: "Nextcloud", category: "PRODUCTIVITY", description: "Files and **collaboration**" }))).body;
-    const theirs = (await foreign.owner.post(`/v1/workspaces/${foreign.workspaceId}/recipes`, recipe({ name: "Their recipe", category: "TOOLS" }))).body;
+    const mine = (
+      await t.api.post(recipesPath(), recipe({ name: "Nextcloud", category: "PRODUCTIVITY", description: "Files and **collaboration**" }))
+    ).body;
+    const theirs = (
+      await foreign.owner.post(`/v1/workspaces/${foreign.workspaceId}/recipes`, recipe({ name: "Their recipe", category: "TOOLS" }))
+    ).body;
     return { foreign, mine, theirs };
   }
   const names = async (path: string, query: Record<string, string | string[]>, api = t.api) =>
@@ -215,7 +243,11 @@ describe("lists", () => {
 
 describe("install-recipe", () => {
   const install = (body: unknown, api = t.api) => api.post("/v1/commands/install-recipe", body);
-  const wordpress = (instance: string, fields: Record<string, unknown>) => ({ instance: BigInt(instance), recipe: BigInt(seeded.WordPress), fields });
+  const wordpress = (instance: string, fields: Record<string, unknown>) => ({
+    instance: BigInt(instance),
+    recipe: BigInt(seeded.WordPress),
+    fields,
+  });
   const goodFields = { SITE_TITLE: "My blog", ADMIN_EMAIL: "me@example.com", ADMIN_PASSWORD: "Sup3r-secret-pw!", ENABLE_SSL: "yes" };
 
   test("202 workflow; raw big integers round-trip; the password is never stored or logged", async () => {
@@ -228,7 +260,11 @@ describe("install-recipe", () => {
     expect(await t.waitWorkflow(res.body.id)).toBe("COMPLETED");
     const wf = t.emu.services.store.t.workflows.get(res.body.id)!;
     expect(wf.resource).toEqual({ kind: "instances", id: fx.instance.id });
-    expect(wf.args).toEqual({ recipeId: seeded.WordPress, fields: { SITE_TITLE: "My blog", ADMIN_EMAIL: "me@example.com", ENABLE_SSL: "true" }, passwordsSet: ["ADMIN_PASSWORD"] });
+    expect(wf.args).toEqual({
+      recipeId: seeded.WordPress,
+      fields: { SITE_TITLE: "My blog", ADMIN_EMAIL: "me@example.com", ENABLE_SSL: "true" },
+      passwordsSet: ["ADMIN_PASSWORD"],
+    });
     const state = stringifyJson(t.emu.services.store.snapshot(0));
     expect(state).not.toContain("Sup3r-secret-pw!");
     const log = JSON.stringify((await t.control.get("/_emulator/requests", { path: "/v1/commands/install-recipe" })).body);
@@ -240,7 +276,11 @@ describe("install-recipe", () => {
   test("a recipe without fields takes {}; optional fields may be left out", async () => {
     const fx = makeInstance(t);
     expect((await install({ instance: BigInt(fx.instance.id), recipe: BigInt(seeded["Docker Engine"]), fields: {} })).status).toBe(202);
-    const pg = await install({ instance: BigInt(fx.instance.id), recipe: BigInt(seeded["PostgreSQL 16"]), fields: { DB_NAME: "app", DB_PASSWORD: "pw-123456", PORT: null } });
+    const pg = await install({
+      instance: BigInt(fx.instance.id),
+      recipe: BigInt(seeded["PostgreSQL 16"]),
+      fields: { DB_NAME: "app", DB_PASSWORD: "pw-123456", PORT: null },
+    });
     expect(pg.status).toBe(202);
   });
 
@@ -260,17 +300,30 @@ describe("install-recipe", () => {
   });
 
   test.each([
-    ["42", true], [42, true], [" 3.5 ", true], ["abc", false], ["", false], [true, false],
+    ["42", true],
+    [42, true],
+    [" 3.5 ", true],
+    ["abc", false],
+    ["", false],
+    [true, false],
   ])("NUMBER field value %j accepted: %s", async (value, accepted) => {
     const fx = makeInstance(t);
-    const res = await install({ instance: BigInt(fx.instance.id), recipe: BigInt(seeded["Minecraft Paper Server"]), fields: { MAX_PLAYERS: value } });
+    const res = await install({
+      instance: BigInt(fx.instance.id),
+      recipe: BigInt(seeded["Minecraft Paper Server"]),
+      fields: { MAX_PLAYERS: value },
+    });
     expect(res.status).toBe(accepted ? 202 : 400);
     if (!accepted) expect(res.message).toMatch(/fields\.MAX_PLAYERS/);
   });
 
   test.each([[true], [false], ["true"], ["No"], ["1"], [0], ["on"]])("BOOLEAN field value %j is boolean-ish", async (value) => {
     const fx = makeInstance(t);
-    const res = await install({ instance: BigInt(fx.instance.id), recipe: BigInt(seeded["Netdata Agent"]), fields: { STABLE_CHANNEL: value } });
+    const res = await install({
+      instance: BigInt(fx.instance.id),
+      recipe: BigInt(seeded["Netdata Agent"]),
+      fields: { STABLE_CHANNEL: value },
+    });
     expect(res.status).toBe(202);
   });
 
@@ -279,7 +332,11 @@ describe("install-recipe", () => {
     ["fields not an object", (i: string) => ({ instance: BigInt(i), recipe: BigInt(seeded["Docker Engine"]), fields: [] }), /fields/],
     ["instance missing", () => ({ recipe: BigInt(seeded["Docker Engine"]), fields: {} }), /instance/],
     ["recipe missing", (i: string) => ({ instance: BigInt(i), fields: {} }), /recipe/],
-    ["instance as a string", (i: string) => ({ instance: i, recipe: BigInt(seeded["Docker Engine"]), fields: {} }), /instance: must be an integer identifier/],
+    [
+      "instance as a string",
+      (i: string) => ({ instance: i, recipe: BigInt(seeded["Docker Engine"]), fields: {} }),
+      /instance: must be an integer identifier/,
+    ],
   ])("400 for %s", async (_label, make, message) => {
     const fx = makeInstance(t);
     const res = await install(make(fx.instance.id));
@@ -303,20 +360,36 @@ describe("install-recipe", () => {
     expect(res.status).toBe(409);
     expect(res.message).toMatch(/online and AVAILABLE/);
     const suspended = makeInstance(t, { state: "SUSPENDED" });
-    expect((await install({ instance: BigInt(suspended.instance.id), recipe: BigInt(seeded["Docker Engine"]), fields: {} })).status).toBe(409);
+    expect((await install({ instance: BigInt(suspended.instance.id), recipe: BigInt(seeded["Docker Engine"]), fields: {} })).status).toBe(
+      409,
+    );
   });
 
   test("404 for an unknown instance or recipe, another workspace's recipe or instance; 403 for no token or VIEWER", async () => {
     const fx = makeInstance(t);
     const docker = BigInt(seeded["Docker Engine"]);
-    expect((await t.api.post("/v1/commands/install-recipe", undefined, { rawBody: `{"instance":${MISSING_BIG_ID},"recipe":${docker},"fields":{}}` })).status).toBe(404);
-    expect((await t.api.post("/v1/commands/install-recipe", undefined, { rawBody: `{"instance":${fx.instance.id},"recipe":${MISSING_BIG_ID},"fields":{}}` })).status).toBe(404);
+    expect(
+      (
+        await t.api.post("/v1/commands/install-recipe", undefined, {
+          rawBody: `{"instance":${MISSING_BIG_ID},"recipe":${docker},"fields":{}}`,
+        })
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await t.api.post("/v1/commands/install-recipe", undefined, {
+          rawBody: `{"instance":${fx.instance.id},"recipe":${MISSING_BIG_ID},"fields":{}}`,
+        })
+      ).status,
+    ).toBe(404);
     const foreign = makeForeignWorkspace(t);
     const theirRecipe = (await foreign.owner.post(`/v1/workspaces/${foreign.workspaceId}/recipes`, recipe({ fields: [] }))).body;
     expect((await install({ instance: BigInt(fx.instance.id), recipe: BigInt(theirRecipe.id), fields: {} })).status).toBe(404);
     const theirInstance = makeInstance(t, { workspaceId: foreign.workspaceId });
     expect((await install({ instance: BigInt(theirInstance.instance.id), recipe: docker, fields: {} })).status).toBe(404);
-    expect((await install({ instance: BigInt(theirInstance.instance.id), recipe: BigInt(theirRecipe.id), fields: {} }, foreign.owner)).status).toBe(202);
+    expect(
+      (await install({ instance: BigInt(theirInstance.instance.id), recipe: BigInt(theirRecipe.id), fields: {} }, foreign.owner)).status,
+    ).toBe(202);
     expect((await install({ instance: BigInt(fx.instance.id), recipe: docker, fields: {} }, t.anon)).status).toBe(403);
     const viewer = makeMember(t, "VIEWER");
     expect((await install({ instance: BigInt(fx.instance.id), recipe: docker, fields: {} }, viewer)).status).toBe(403);

@@ -43,7 +43,13 @@ describe("seeded catalogue", () => {
     const templates = await allSeeded();
     expect(templates.length).toBeGreaterThanOrEqual(4);
     const values = templates.flatMap((x) => x.environment.map((e) => e.value ?? ""));
-    for (const pattern of [/\{\{host_port\.[a-z]+\}\}/, /\{\{container_port\.[a-z]+\}\}/, /\{\{instance\.ip4\}\}/, /\{\{instance\.ip6\}\}/, /\{\{random:\d+\}\}/]) {
+    for (const pattern of [
+      /\{\{host_port\.[a-z]+\}\}/,
+      /\{\{container_port\.[a-z]+\}\}/,
+      /\{\{instance\.ip4\}\}/,
+      /\{\{instance\.ip6\}\}/,
+      /\{\{random:\d+\}\}/,
+    ]) {
       expect(values.some((v) => pattern.test(v))).toBe(true);
     }
     expect(templates.some((x) => x.environment.some((e) => e.value === null))).toBe(true);
@@ -51,7 +57,8 @@ describe("seeded catalogue", () => {
     expect(templates.some((x) => x.ports.length >= 3)).toBe(true);
     for (const x of templates) expect(x.ports.filter((p) => p.http).length).toBeLessThanOrEqual(1);
     const categories = new Set(templates.map((x) => x.category));
-    for (const c of ["AI", "AUTOMATION", "DEVOPS", "GAMES", "MEDIA", "MONITORING", "PRODUCTIVITY", null]) expect(categories.has(c)).toBe(true);
+    for (const c of ["AI", "AUTOMATION", "DEVOPS", "GAMES", "MEDIA", "MONITORING", "PRODUCTIVITY", null])
+      expect(categories.has(c)).toBe(true);
   });
 
   test("seed rows are not live resources (absent from the inventory)", async () => {
@@ -73,7 +80,8 @@ describe("reads", () => {
   });
 
   test("filters q, name, image and category; 400 for an unknown category", async () => {
-    const names = async (query: Record<string, string>) => (await t.api.get("/v1/app-templates", query)).body.items.map((x: { name: string }) => x.name).sort();
+    const names = async (query: Record<string, string>) =>
+      (await t.api.get("/v1/app-templates", query)).body.items.map((x: { name: string }) => x.name).sort();
     expect(await names({ q: "password manager" })).toEqual(["Vaultwarden"]);
     expect(await names({ q: "ollama/" })).toEqual(["Ollama"]);
     expect(await names({ name: "MINE" })).toEqual(["Minecraft Server"]);
@@ -106,7 +114,10 @@ describe("reads", () => {
 
 describe("staff writes", () => {
   test("create answers 201 with the full detail; defaults filled; the id round-trips above 2^53", async () => {
-    const res = await t.staff.post("/v1/app-templates", body({ category: undefined, ports: [{ name: "web", container_port: 3000, http: true }] }));
+    const res = await t.staff.post(
+      "/v1/app-templates",
+      body({ category: undefined, ports: [{ name: "web", container_port: 3000, http: true }] }),
+    );
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({
       name: "Grafana",
@@ -122,7 +133,11 @@ describe("staff writes", () => {
 
   test("a user-scoped token gets 400 (staff only) on create, patch and delete", async () => {
     const id = (await t.api.get("/v1/app-templates")).body.items[0].id;
-    for (const res of [await t.api.post("/v1/app-templates", body()), await t.api.patch(`/v1/app-templates/${id}`, { description: "changed text" }), await t.api.delete(`/v1/app-templates/${id}`)]) {
+    for (const res of [
+      await t.api.post("/v1/app-templates", body()),
+      await t.api.patch(`/v1/app-templates/${id}`, { description: "changed text" }),
+      await t.api.delete(`/v1/app-templates/${id}`),
+    ]) {
       expect(res.status).toBe(400);
       expect(res.message).toMatch(/administrator/);
     }
@@ -135,12 +150,53 @@ describe("staff writes", () => {
   });
 
   test.each([
-    ["two http ports", { ports: [{ name: "a", container_port: 1, http: true }, { name: "b", container_port: 2, http: true }], environment: [] }, /ports: at most one port per template may have http true/],
-    ["a port name used twice", { ports: [{ name: "web", container_port: 1 }, { name: "web", container_port: 2 }], environment: [] }, /ports\[1\]\.name: port name web is used twice/],
-    ["a port name that is not a slug", { ports: [{ name: "Web UI", container_port: 1 }], environment: [] }, /ports\[0\]\.name: must be a lowercase slug/],
-    ["an environment key used twice", { environment: [{ key: "A", value: "1" }, { key: "A", value: "2" }] }, /environment\[1\]\.key: A is defined twice/],
-    ["an unknown placeholder", { environment: [{ key: "A", value: "{{instance.hostname}}" }] }, /environment\[0\]\.value: unknown placeholder \{\{instance\.hostname\}\}/],
-    ["a reference to a missing port", { environment: [{ key: "A", value: "{{host_port.admin}}" }] }, /unresolvable placeholder \{\{host_port\.admin\}\}: no template port named admin/],
+    [
+      "two http ports",
+      {
+        ports: [
+          { name: "a", container_port: 1, http: true },
+          { name: "b", container_port: 2, http: true },
+        ],
+        environment: [],
+      },
+      /ports: at most one port per template may have http true/,
+    ],
+    [
+      "a port name used twice",
+      {
+        ports: [
+          { name: "web", container_port: 1 },
+          { name: "web", container_port: 2 },
+        ],
+        environment: [],
+      },
+      /ports\[1\]\.name: port name web is used twice/,
+    ],
+    [
+      "a port name that is not a slug",
+      { ports: [{ name: "Web UI", container_port: 1 }], environment: [] },
+      /ports\[0\]\.name: must be a lowercase slug/,
+    ],
+    [
+      "an environment key used twice",
+      {
+        environment: [
+          { key: "A", value: "1" },
+          { key: "A", value: "2" },
+        ],
+      },
+      /environment\[1\]\.key: A is defined twice/,
+    ],
+    [
+      "an unknown placeholder",
+      { environment: [{ key: "A", value: "{{instance.hostname}}" }] },
+      /environment\[0\]\.value: unknown placeholder \{\{instance\.hostname\}\}/,
+    ],
+    [
+      "a reference to a missing port",
+      { environment: [{ key: "A", value: "{{host_port.admin}}" }] },
+      /unresolvable placeholder \{\{host_port\.admin\}\}: no template port named admin/,
+    ],
     ["random length 0", { environment: [{ key: "A", value: "{{random:0}}" }] }, /random length must be 1 to 128/],
     ["random length 129", { environment: [{ key: "A", value: "{{random:129}}" }] }, /random length must be 1 to 128/],
     ["an image without a tag", { image: "grafana/grafana" }, /image: must be a container image reference with a tag/],
@@ -162,7 +218,12 @@ describe("staff writes", () => {
       ports: [{ name: "web", container_port: 3001, http: true }],
     });
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ name: "Grafana", category: null, description: "Observability dashboards.", ports: [{ name: "web", container_port: 3001 }] });
+    expect(res.body).toMatchObject({
+      name: "Grafana",
+      category: null,
+      description: "Observability dashboards.",
+      ports: [{ name: "web", container_port: 3001 }],
+    });
     expect(res.body.environment).toEqual(created.environment);
     const again = await t.staff.patch(`/v1/app-templates/${created.id}`, { category: "DEVOPS" });
     expect(again.body.category).toBe("DEVOPS");

@@ -41,7 +41,12 @@ describe("wallet ledger", () => {
   it("burns coupon credit before top-up credit, loses an expired coupon's remainder, and replays history by day", async () => {
     await setClock(t, T0);
     // Used before any credit existed: the first top-up pays it off.
-    makeSubject(t, { resourceName: "early", startedAt: at("2030-01-15T00:00:00Z"), endedAt: at("2030-01-15T06:00:00Z"), hourlyRate: 100_000 });
+    makeSubject(t, {
+      resourceName: "early",
+      startedAt: at("2030-01-15T00:00:00Z"),
+      endedAt: at("2030-01-15T06:00:00Z"),
+      hourlyRate: 100_000,
+    });
     const topup = (await t.staff.post(`${me}/topup`, { amount: 10_000_000, payment_ref: "pay-1" })).body;
     const coupon = (await t.staff.post(`${me}/coupon`, { amount: 2_000_000, code: "welcome", expiry_days: 1 })).body;
     makeSubject(t, { resourceName: "worker", startedAt: at(T0), hourlyRate: 60_000 });
@@ -56,16 +61,26 @@ describe("wallet ledger", () => {
     expect(history.status).toBe(200);
     expect(history.body).toEqual([
       {
-        from: "2030-01-15T00:00:00.000Z", to: "2030-01-16T00:00:00.000Z", usage: 600_000 + 12 * 60_000, balance: 10_680_000,
+        from: "2030-01-15T00:00:00.000Z",
+        to: "2030-01-16T00:00:00.000Z",
+        usage: 600_000 + 12 * 60_000,
+        balance: 10_680_000,
         grant_balances: { [topup.id]: 9_400_000, [coupon.id]: 1_280_000 },
       },
       {
-        from: "2030-01-16T00:00:00.000Z", to: "2030-01-17T00:00:00.000Z", usage: 22 * 60_000, balance: 8_800_000,
+        from: "2030-01-16T00:00:00.000Z",
+        to: "2030-01-17T00:00:00.000Z",
+        usage: 22 * 60_000,
+        balance: 8_800_000,
         grant_balances: { [topup.id]: 8_800_000, [coupon.id]: 0 },
       },
     ]);
 
-    const monthly = await t.api.get("/v1/wallet/@me/history", { from: "2029-12-01T00:00:00Z", to: "2030-02-01T00:00:00Z", window: "MONTH" });
+    const monthly = await t.api.get("/v1/wallet/@me/history", {
+      from: "2029-12-01T00:00:00Z",
+      to: "2030-02-01T00:00:00Z",
+      window: "MONTH",
+    });
     expect(monthly.body.map((s: { from: string; usage: number; balance: number }) => [s.from, s.usage, s.balance])).toEqual([
       ["2029-12-01T00:00:00.000Z", 0, 0],
       ["2030-01-01T00:00:00.000Z", 600_000 + 34 * 60_000, 8_800_000],
@@ -79,9 +94,33 @@ describe("wallet ledger", () => {
     await t.staff.post(`${me}/adjust`, { amount: 250_000, memo: "goodwill" });
     const res = await t.api.get("/v1/wallet/@me/grants");
     expect(res.body).toEqual([
-      { id: expect.any(String), type: "topup", amount: 5_000_000, effective_at: expect.stringMatching(/^2030-01-15T12:00/), expires_at: null, code: null, payment_ref: "pay-9" },
-      { id: expect.any(String), type: "coupon", amount: 1_000_000, effective_at: expect.any(String), expires_at: expect.stringMatching(/^2030-02-14T12:00/), code: null, payment_ref: null },
-      { id: expect.any(String), type: "adjustment", amount: 250_000, effective_at: expect.any(String), expires_at: null, code: null, payment_ref: null },
+      {
+        id: expect.any(String),
+        type: "topup",
+        amount: 5_000_000,
+        effective_at: expect.stringMatching(/^2030-01-15T12:00/),
+        expires_at: null,
+        code: null,
+        payment_ref: "pay-9",
+      },
+      {
+        id: expect.any(String),
+        type: "coupon",
+        amount: 1_000_000,
+        effective_at: expect.any(String),
+        expires_at: expect.stringMatching(/^2030-02-14T12:00/),
+        code: null,
+        payment_ref: null,
+      },
+      {
+        id: expect.any(String),
+        type: "adjustment",
+        amount: 250_000,
+        effective_at: expect.any(String),
+        expires_at: null,
+        code: null,
+        payment_ref: null,
+      },
     ]);
   });
 
@@ -129,27 +168,51 @@ describe("operator writes", () => {
     const up = await t.staff.post(`${me}/adjust`, { amount: 500_000, memo: "goodwill" });
     expect(up.status).toBe(200);
     expect(up.body).toEqual({ balance: 1_400_000, usage: 100_000, overage: 0 });
-    expect((await t.staff.post(`${me}/adjust`, { amount: -200_000, memo: "correction" })).body).toEqual({ balance: 1_200_000, usage: 100_000, overage: 0 });
+    expect((await t.staff.post(`${me}/adjust`, { amount: -200_000, memo: "correction" })).body).toEqual({
+      balance: 1_200_000,
+      usage: 100_000,
+      overage: 0,
+    });
     const refund = await t.staff.post(`${me}/refund`, { amount: 1_500_000, reference: "rf-7", memo: "card refund" });
     expect(refund.body).toEqual({ balance: -300_000, usage: 100_000, overage: 300_000 });
     const usage = await t.api.get("/v1/wallet/@me/usage", { from: "2030-01-01T00:00:00Z", to: "2030-02-01T00:00:00Z" });
     expect(usage.body.total_cost).toBe(100_000);
 
     const movements = (await t.api.get("/v1/wallet/@me/movements")).body.items;
-    expect(movements.map((m: { type: string; amount: number; memo: string | null; reference: string | null }) => [m.type, m.amount, m.memo, m.reference])).toEqual([
+    expect(
+      movements.map((m: { type: string; amount: number; memo: string | null; reference: string | null }) => [
+        m.type,
+        m.amount,
+        m.memo,
+        m.reference,
+      ]),
+    ).toEqual([
       ["REFUND", -1_500_000, "card refund", "rf-7"],
       ["ADJUSTMENT", -200_000, "correction", null],
       ["ADJUSTMENT", 500_000, "goodwill", null],
       ["TOP_UP", 1_000_000, null, "p1"],
     ]);
-    expect(movements[0]).toEqual({ id: expect.any(String), type: "REFUND", amount: -1_500_000, memo: "card refund", reference: "rf-7", created_at: expect.stringMatching(/^2030-01-15T12:00/) });
+    expect(movements[0]).toEqual({
+      id: expect.any(String),
+      type: "REFUND",
+      amount: -1_500_000,
+      memo: "card refund",
+      reference: "rf-7",
+      created_at: expect.stringMatching(/^2030-01-15T12:00/),
+    });
   });
 
   it("adds an expiring coupon grant (default 30 days) with a COUPON movement", async () => {
     await setClock(t, T0);
     const res = await t.staff.post(`${me}/coupon`, { amount: 750_000, code: "spring-25" });
     expect(res.status).toBe(201);
-    expect(res.body).toMatchObject({ type: "coupon", amount: 750_000, code: "SPRING-25", payment_ref: null, expires_at: expect.stringMatching(/^2030-02-14T12:00/) });
+    expect(res.body).toMatchObject({
+      type: "coupon",
+      amount: 750_000,
+      code: "SPRING-25",
+      payment_ref: null,
+      expires_at: expect.stringMatching(/^2030-02-14T12:00/),
+    });
     const [movement] = (await t.api.get("/v1/wallet/@me/movements")).body.items;
     expect(movement).toMatchObject({ type: "COUPON", amount: 750_000, reference: "SPRING-25" });
     await advance(30 * DAY + 1_000);
@@ -223,14 +286,22 @@ describe("wallet reads", () => {
 });
 
 describe("coupons", () => {
-  const newCoupon = (over: Record<string, unknown> = {}) => t.staff.post("/v1/coupons", { amount: 5_000_000, uses: 2, flags: ["BETA_K3S"], note: "launch promo", ...over });
+  const newCoupon = (over: Record<string, unknown> = {}) =>
+    t.staff.post("/v1/coupons", { amount: 5_000_000, uses: 2, flags: ["BETA_K3S"], note: "launch promo", ...over });
 
   it("creates a coupon with a generated code and defaults (201)", async () => {
     const res = await newCoupon();
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), code: expect.stringMatching(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/), amount: 5_000_000, expiry_days: 30, flags: ["BETA_K3S"],
-      note: "launch promo", max_uses: 2, uses_remaining: 2, created_at: expect.any(String),
+      id: expect.any(String),
+      code: expect.stringMatching(/^[A-Z2-9]{4}-[A-Z2-9]{4}-[A-Z2-9]{4}$/),
+      amount: 5_000_000,
+      expiry_days: 30,
+      flags: ["BETA_K3S"],
+      note: "launch promo",
+      max_uses: 2,
+      uses_remaining: 2,
+      created_at: expect.any(String),
     });
     expect(BigInt(res.body.id)).toBeGreaterThan(2n ** 53n);
     expect((await t.staff.get(`/v1/coupons/${res.body.id}`)).body).toEqual(res.body);
@@ -273,12 +344,24 @@ describe("coupons", () => {
     const second = makeWorkspace(t, t.emu.userId, "second-space", ["EXISTING"]);
     const res = await t.api.post("/v1/coupons/redeem", { code: "Launch" });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ amount: 5_000_000, expires_at: expect.stringMatching(/^2030-02-14T12:00/), flags: ["BETA_K3S"], workspaces: 2 });
+    expect(res.body).toEqual({
+      amount: 5_000_000,
+      expires_at: expect.stringMatching(/^2030-02-14T12:00/),
+      flags: ["BETA_K3S"],
+      workspaces: 2,
+    });
     const ws = t.emu.services.store.t.workspaces;
     expect(ws.get(t.workspaceId)!.flags).toEqual(["BETA_K3S"]);
     expect(ws.get(second)!.flags).toEqual(["EXISTING", "BETA_K3S"]);
-    expect((await t.api.get("/v1/wallet/@me/grants")).body).toEqual([expect.objectContaining({ type: "coupon", amount: 5_000_000, code: "LAUNCH" })]);
-    expect((await t.api.get("/v1/wallet/@me/movements")).body.items[0]).toMatchObject({ type: "COUPON", amount: 5_000_000, reference: "LAUNCH", memo: "launch promo" });
+    expect((await t.api.get("/v1/wallet/@me/grants")).body).toEqual([
+      expect.objectContaining({ type: "coupon", amount: 5_000_000, code: "LAUNCH" }),
+    ]);
+    expect((await t.api.get("/v1/wallet/@me/movements")).body.items[0]).toMatchObject({
+      type: "COUPON",
+      amount: 5_000_000,
+      reference: "LAUNCH",
+      memo: "launch promo",
+    });
     expect((await t.api.get("/v1/wallet/@me")).body.balance).toBe(5_000_000);
 
     const twice = await t.api.post("/v1/coupons/redeem", { code: "LAUNCH" });

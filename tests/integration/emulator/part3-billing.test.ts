@@ -67,7 +67,11 @@ describe("estimate", () => {
     ["an unknown part type", { region: "NA_01", parts: [{ type: "GPU", gpus: 1 }] }, "parts[0].type"],
     ["a part without its quantity", { region: "NA_01", parts: [{ type: "MEMORY" }] }, "parts[0].memory_bytes"],
     ["zero cores", { region: "NA_01", parts: [{ type: "CPU", cpu: 0 }] }, "parts[0].cpu"],
-    ["an unknown direction", { region: "NA_01", parts: [{ type: "BANDWIDTH", direction: "BOTH", speed_bytes_sec: 1 }] }, "parts[0].direction"],
+    [
+      "an unknown direction",
+      { region: "NA_01", parts: [{ type: "BANDWIDTH", direction: "BOTH", speed_bytes_sec: 1 }] },
+      "parts[0].direction",
+    ],
     ["DDoS protection on IPv6", { region: "NA_01", parts: [{ type: "FLOATING_IP", family: "IPv6", ddos: true }] }, "parts[0].ddos"],
   ])("refuses %s with 400", async (_label, body, message) => {
     const res = await t.api.post("/v1/billing/estimate", body);
@@ -84,10 +88,26 @@ describe("prices", () => {
     expect(res.body.every((r: { effective_from: string }) => r.effective_from === "2026-06-01T00:00:00.000Z")).toBe(true);
     const find = (pred: (r: Record<string, unknown>) => boolean) => res.body.find(pred);
     expect(find((r) => r.type === "CPU" && r.region === "NA_01" && r.service_group === null)).toEqual({
-      id: expect.any(String), type: "CPU", region: "NA_01", service_group: null, cpu_model: null, storage_backing: null, direction: null, family: null, ddos: null, unit_rate: 4_800, effective_from: "2026-06-01T00:00:00.000Z",
+      id: expect.any(String),
+      type: "CPU",
+      region: "NA_01",
+      service_group: null,
+      cpu_model: null,
+      storage_backing: null,
+      direction: null,
+      family: null,
+      ddos: null,
+      unit_rate: 4_800,
+      effective_from: "2026-06-01T00:00:00.000Z",
     });
-    expect(find((r) => r.type === "CPU" && r.region === "NA_01" && r.cpu_model === "EPYC-9654")).toMatchObject({ service_group: "RYZEN", unit_rate: 7_200 });
-    expect(find((r) => r.type === "STORAGE" && r.region === "NA_01" && r.storage_backing === "nvme")).toMatchObject({ service_group: null, unit_rate: 144 });
+    expect(find((r) => r.type === "CPU" && r.region === "NA_01" && r.cpu_model === "EPYC-9654")).toMatchObject({
+      service_group: "RYZEN",
+      unit_rate: 7_200,
+    });
+    expect(find((r) => r.type === "STORAGE" && r.region === "NA_01" && r.storage_backing === "nvme")).toMatchObject({
+      service_group: null,
+      unit_rate: 144,
+    });
     expect(find((r) => r.type === "IP" && r.region === "NA_01" && r.family === "IPv6")).toMatchObject({ ddos: false, direction: null });
   });
 
@@ -113,12 +133,29 @@ describe("prices", () => {
   it("applies a POSTed future rate from its effective_from on (effective dating)", async () => {
     const now = Date.parse((await t.control.get("/_emulator/clock")).body.now);
     const from = new Date(now + 86_400_000).toISOString();
-    const created = await t.staff.post("/v1/prices", { type: "CPU", region: "NA_01", service_group: "lightning", unit_rate: 5_000, effective_from: from });
+    const created = await t.staff.post("/v1/prices", {
+      type: "CPU",
+      region: "NA_01",
+      service_group: "lightning",
+      unit_rate: 5_000,
+      effective_from: from,
+    });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
-      id: expect.any(String), type: "CPU", region: "NA_01", service_group: "LIGHTNING", cpu_model: null, storage_backing: null, direction: null, family: null, ddos: null, unit_rate: 5_000, effective_from: from,
+      id: expect.any(String),
+      type: "CPU",
+      region: "NA_01",
+      service_group: "LIGHTNING",
+      cpu_model: null,
+      storage_backing: null,
+      direction: null,
+      family: null,
+      ddos: null,
+      unit_rate: 5_000,
+      effective_from: from,
     });
-    const estimate = () => t.api.post("/v1/billing/estimate", { region: "NA_01", parts: [{ type: "CPU", cpu: 2, service_group: "LIGHTNING" }] });
+    const estimate = () =>
+      t.api.post("/v1/billing/estimate", { region: "NA_01", parts: [{ type: "CPU", cpu: 2, service_group: "LIGHTNING" }] });
     expect((await estimate()).body.hourly_rate).toBe(7_200);
     const current = (await t.staff.get("/v1/prices")).body.find((r: { id: string }) => r.id === created.body.id);
     expect(current).toBeUndefined();
@@ -136,7 +173,10 @@ describe("prices", () => {
     expect(res.status).toBe(201);
     expect(res.body).toMatchObject({ storage_backing: "hdd", unit_rate: 50 });
     expect((await t.staff.get("/v1/prices")).body).toHaveLength(43);
-    const est = await t.api.post("/v1/billing/estimate", { region: "EU_01", parts: [{ type: "STORAGE", storage_bytes: 10 * GiB, storage_backing: "hdd" }] });
+    const est = await t.api.post("/v1/billing/estimate", {
+      region: "EU_01",
+      parts: [{ type: "STORAGE", storage_bytes: 10 * GiB, storage_backing: "hdd" }],
+    });
     expect(est.body.hourly_rate).toBe(500);
   });
 
@@ -152,7 +192,11 @@ describe("prices", () => {
     ["an IP card without family", { type: "IP", region: "NA_01", unit_rate: 1 }, "family"],
     ["DDoS on IPv6", { type: "IP", region: "NA_01", unit_rate: 1, family: "IPv6", ddos: true }, "ddos"],
     ["a malformed effective_from", { type: "MEMORY", region: "NA_01", unit_rate: 1, effective_from: "tomorrow" }, "effective_from"],
-    ["an effective_from in the past", { type: "MEMORY", region: "NA_01", unit_rate: 1, effective_from: "2026-01-01T00:00:00Z" }, "effective_from: must not be in the past"],
+    [
+      "an effective_from in the past",
+      { type: "MEMORY", region: "NA_01", unit_rate: 1, effective_from: "2026-01-01T00:00:00Z" },
+      "effective_from: must not be in the past",
+    ],
   ])("refuses %s with 400", async (_label, body, message) => {
     const res = await t.staff.post("/v1/prices", body);
     expect(res.status).toBe(400);
@@ -176,15 +220,43 @@ describe("usage", () => {
    * owned by someone else (the user is only a member) has R5, which the user's summary leaves out.
    */
   function fixtures() {
-    const r1 = makeSubject(t, { resourceName: "web-1", startedAt: at("2025-03-01T00:00:00Z"), endedAt: at("2025-03-01T10:00:00Z"), hourlyRate: 60_000 });
+    const r1 = makeSubject(t, {
+      resourceName: "web-1",
+      startedAt: at("2025-03-01T00:00:00Z"),
+      endedAt: at("2025-03-01T10:00:00Z"),
+      hourlyRate: 60_000,
+    });
     const r2 = makeSubject(t, { resourceName: "db-1", resourceKind: "DISK", startedAt: at("2025-03-01T05:00:00Z"), hourlyRate: 30_000 });
-    const r3a = makeSubject(t, { resourceName: "app-1", startedAt: at("2025-03-01T01:00:00Z"), endedAt: at("2025-03-01T02:00:00Z"), hourlyRate: 60_000 });
-    makeSubject(t, { resourceId: r3a.resourceId, resourceName: "app-1", startedAt: at("2025-03-01T02:00:00Z"), endedAt: at("2025-03-01T03:00:00Z"), hourlyRate: 120_000 });
+    const r3a = makeSubject(t, {
+      resourceName: "app-1",
+      startedAt: at("2025-03-01T01:00:00Z"),
+      endedAt: at("2025-03-01T02:00:00Z"),
+      hourlyRate: 60_000,
+    });
+    makeSubject(t, {
+      resourceId: r3a.resourceId,
+      resourceName: "app-1",
+      startedAt: at("2025-03-01T02:00:00Z"),
+      endedAt: at("2025-03-01T03:00:00Z"),
+      hourlyRate: 120_000,
+    });
     const second = makeWorkspace(t, t.emu.userId, "second-space");
-    const r4 = makeSubject(t, { workspaceId: second, resourceName: "batch", startedAt: at("2025-03-01T12:00:00Z"), endedAt: at("2025-03-01T12:30:00Z"), hourlyRate: 12_000 });
+    const r4 = makeSubject(t, {
+      workspaceId: second,
+      resourceName: "batch",
+      startedAt: at("2025-03-01T12:00:00Z"),
+      endedAt: at("2025-03-01T12:30:00Z"),
+      hourlyRate: 12_000,
+    });
     const other = makeUser(t);
     const foreign = makeWorkspace(t, other.id, "foreign-space");
-    t.emu.services.store.t.memberships.insert({ id: t.emu.services.store.newId(), workspaceId: foreign, userId: t.emu.userId, role: "EDITOR", inviteId: null });
+    t.emu.services.store.t.memberships.insert({
+      id: t.emu.services.store.newId(),
+      workspaceId: foreign,
+      userId: t.emu.userId,
+      role: "EDITOR",
+      inviteId: null,
+    });
     makeSubject(t, { workspaceId: foreign, startedAt: at("2025-03-01T00:00:00Z"), hourlyRate: 99_000 });
     return { r1, r2, r3: r3a, r4, second, other };
   }
@@ -243,9 +315,21 @@ describe("usage", () => {
 
   it("reports one resource across its rebilled segments; unknown resources are 404", async () => {
     const f = fixtures();
-    const res = await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${f.r3.resourceId}`, { from: "2025-03-01T01:30:00Z", to: "2025-03-01T02:30:00Z" });
-    expect(res.body).toEqual({ resource_id: f.r3.resourceId, resource_kind: "INSTANCE", resource_name: "app-1", minutes: 60, cost: 30_000 + 60_000 });
-    const outside = await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${f.r3.resourceId}`, { from: "2025-04-01T00:00:00Z", to: "2025-04-02T00:00:00Z" });
+    const res = await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${f.r3.resourceId}`, {
+      from: "2025-03-01T01:30:00Z",
+      to: "2025-03-01T02:30:00Z",
+    });
+    expect(res.body).toEqual({
+      resource_id: f.r3.resourceId,
+      resource_kind: "INSTANCE",
+      resource_name: "app-1",
+      minutes: 60,
+      cost: 30_000 + 60_000,
+    });
+    const outside = await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${f.r3.resourceId}`, {
+      from: "2025-04-01T00:00:00Z",
+      to: "2025-04-02T00:00:00Z",
+    });
     expect(outside.body).toMatchObject({ minutes: 0, cost: 0 });
     expect((await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${f.r4.resourceId}`, day)).status).toBe(404);
     expect((await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/12345`, day)).status).toBe(404);
@@ -253,11 +337,17 @@ describe("usage", () => {
 
   it("caps a subject's cost at hourly * 672 per calendar month", async () => {
     const s = makeSubject(t, { startedAt: at("2025-04-01T00:00:00Z"), endedAt: at("2025-05-02T00:00:00Z"), hourlyRate: 10_000 });
-    const april = (await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${s.resourceId}`, { from: "2025-04-01T00:00:00Z", to: "2025-05-01T00:00:00Z" })).body;
+    const april = (
+      await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${s.resourceId}`, { from: "2025-04-01T00:00:00Z", to: "2025-05-01T00:00:00Z" })
+    ).body;
     expect(april).toMatchObject({ minutes: 30 * 24 * 60, cost: 10_000 * 672 });
-    const lateApril = (await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${s.resourceId}`, { from: "2025-04-29T00:00:00Z", to: "2025-05-01T00:00:00Z" })).body;
+    const lateApril = (
+      await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${s.resourceId}`, { from: "2025-04-29T00:00:00Z", to: "2025-05-01T00:00:00Z" })
+    ).body;
     expect(lateApril).toMatchObject({ minutes: 2 * 24 * 60, cost: 0 }); // the cap was reached on day 28
-    const may = (await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${s.resourceId}`, { from: "2025-04-15T00:00:00Z", to: "2025-06-01T00:00:00Z" })).body;
+    const may = (
+      await t.api.get(`/v1/workspaces/${t.workspaceId}/usage/${s.resourceId}`, { from: "2025-04-15T00:00:00Z", to: "2025-06-01T00:00:00Z" })
+    ).body;
     expect(may).toMatchObject({ minutes: 17 * 24 * 60, cost: 10_000 * (672 - 14 * 24) + 10_000 * 24 });
   });
 

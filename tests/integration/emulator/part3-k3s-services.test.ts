@@ -45,7 +45,13 @@ async function clusterWithNodes(count: number): Promise<InstanceRow[]> {
   return instances;
 }
 
-const body = (over: Record<string, unknown> = {}) => ({ name: "web", image: "nginx:1.27", mode: "SPREAD", target_instances: [] as bigint[], ...over });
+const body = (over: Record<string, unknown> = {}) => ({
+  name: "web",
+  image: "nginx:1.27",
+  mode: "SPREAD",
+  target_instances: [] as bigint[],
+  ...over,
+});
 const ids = (instances: InstanceRow[]) => instances.map((i) => BigInt(i.id));
 
 async function createService(over: Record<string, unknown>) {
@@ -71,7 +77,10 @@ describe("create", () => {
       image: "ghcr.io/acme/api:v2.1",
       mode: "PINNED",
       target_instances: ids(nodes),
-      ports: [{ host_port: 8080, container_port: 80, http: true }, { host_port: 5353, container_port: 53, protocol: "UDP" }],
+      ports: [
+        { host_port: 8080, container_port: 80, http: true },
+        { host_port: 5353, container_port: 53, protocol: "UDP" },
+      ],
       volumes: [{ host_path: "/srv/data", container_path: "/data" }],
       environment: { LOG_LEVEL: "debug" },
       secret_refs: ["db"],
@@ -102,10 +111,22 @@ describe("create", () => {
     });
     expect(svc.service).not.toHaveProperty("environment");
     // PINNED: one pod on each target instance.
-    expect(svc.live).toMatchObject({ desired_replicas: 2, available_replicas: 2, unavailable_replicas: 0, updated_replicas: 2, updating: false });
+    expect(svc.live).toMatchObject({
+      desired_replicas: 2,
+      available_replicas: 2,
+      unavailable_replicas: 0,
+      updated_replicas: 2,
+      updating: false,
+    });
     expect(svc.live.pods.map((p: Pod) => p.node_name)).toEqual(["node-0", "node-1"]);
     for (const pod of svc.live.pods) {
-      expect(pod).toEqual({ name: expect.stringMatching(/^api-[a-z0-9]{10}-[a-z0-9]{5}$/), phase: "Running", restart_count: 0, ready: true, node_name: expect.any(String) });
+      expect(pod).toEqual({
+        name: expect.stringMatching(/^api-[a-z0-9]{10}-[a-z0-9]{5}$/),
+        phase: "Running",
+        restart_count: 0,
+        ready: true,
+        node_name: expect.any(String),
+      });
     }
   });
 
@@ -118,7 +139,9 @@ describe("create", () => {
   it("keeps big target instance ids exact when sent as raw JSON integers", async () => {
     const [node] = await clusterWithNodes(1);
     expect(BigInt(node.id)).toBeGreaterThan(2n ** 53n);
-    const res = await t.api.post(services, undefined, { rawBody: `{"name":"big","image":"redis:7","mode":"PINNED","target_instances":[${node.id}]}` });
+    const res = await t.api.post(services, undefined, {
+      rawBody: `{"name":"big","image":"redis:7","mode":"PINNED","target_instances":[${node.id}]}`,
+    });
     await settle(res);
     expect((await t.api.get(services)).body.items[0].service.target_instances).toEqual([{ id: node.id, name: node.name }]);
   });
@@ -131,7 +154,10 @@ describe("create", () => {
     const start = await getService(id);
     expect(start.service.status).toBe("DEPLOYING");
     expect(start.live).toMatchObject({ desired_replicas: 2, available_replicas: 0, unavailable_replicas: 2, updating: true });
-    expect(start.live.pods.map((p: Pod) => [p.phase, p.ready])).toEqual([["Pending", false], ["Pending", false]]);
+    expect(start.live.pods.map((p: Pod) => [p.phase, p.ready])).toEqual([
+      ["Pending", false],
+      ["Pending", false],
+    ]);
     await advance(50_000);
     const half = await getService(id);
     expect(half.live.available_replicas).toBe(1);
@@ -156,7 +182,16 @@ describe("create", () => {
     ["a port out of range", { ports: [{ host_port: 70000, container_port: 80 }] }, "ports[0].host_port"],
     ["an unknown protocol", { ports: [{ host_port: 80, container_port: 80, protocol: "SCTP" }] }, "ports[0].protocol"],
     ["http on a UDP port", { ports: [{ host_port: 53, container_port: 53, protocol: "UDP", http: true }] }, "ports[0].http"],
-    ["a duplicate host port", { ports: [{ host_port: 80, container_port: 80 }, { host_port: 80, container_port: 81 }] }, "ports[1]"],
+    [
+      "a duplicate host port",
+      {
+        ports: [
+          { host_port: 80, container_port: 80 },
+          { host_port: 80, container_port: 81 },
+        ],
+      },
+      "ports[1]",
+    ],
     ["a relative volume path", { volumes: [{ host_path: "data", container_path: "/data" }] }, "volumes[0].host_path"],
     ["a non-string environment value", { environment: { PORT: 80 } }, "environment.PORT"],
     ["an invalid environment name", { environment: { "1BAD": "x" } }, "environment"],
@@ -192,7 +227,12 @@ describe("replace, redeploy, rollback", () => {
     const nodes = await clusterWithNodes(2);
     await t.api.post(`${k3s}/secrets`, { name: "db", data: { P: "x" } });
     const svc = await createService({
-      target_instances: ids(nodes), replicas: 3, ports: [{ host_port: 80, container_port: 8080 }], volumes: [{ host_path: "/a", container_path: "/b" }], secret_refs: ["db"], update_strategy: "START_FIRST",
+      target_instances: ids(nodes),
+      replicas: 3,
+      ports: [{ host_port: 80, container_port: 8080 }],
+      volumes: [{ host_path: "/a", container_path: "/b" }],
+      secret_refs: ["db"],
+      update_strategy: "START_FIRST",
     });
     await slowWorkflows();
     const res = await t.api.put(`${services}/${svc.service.id}`, { image: "nginx:1.28", target_instances: ids(nodes.slice(0, 1)) });
@@ -203,7 +243,14 @@ describe("replace, redeploy, rollback", () => {
     expect(await t.waitWorkflow(res.body.id)).toBe("COMPLETED");
     const after = await getService(svc.service.id);
     expect(after.service).toMatchObject({
-      image: "nginx:1.28", target_instances: [{ id: nodes[0].id, name: nodes[0].name }], replicas: 1, ports: [], volumes: [], secret_refs: [], update_strategy: "ROLLING", status: "RUNNING",
+      image: "nginx:1.28",
+      target_instances: [{ id: nodes[0].id, name: nodes[0].name }],
+      replicas: 1,
+      ports: [],
+      volumes: [],
+      secret_refs: [],
+      update_strategy: "ROLLING",
+      status: "RUNNING",
     });
     expect(after.live.pods).toHaveLength(1);
     expect(after.live.pods[0].name).not.toBe(svc.live.pods[0].name);
@@ -237,18 +284,31 @@ describe("replace, redeploy, rollback", () => {
     const surge = await createService({ name: "surge", replicas: 2, target_instances: ids(nodes), update_strategy: "START_FIRST" });
     await slowWorkflows(100_000);
     await t.api.put(`${services}/${rolling.service.id}`, { image: "nginx:1.28", replicas: 2, target_instances: ids(nodes) });
-    await t.api.put(`${services}/${surge.service.id}`, { image: "nginx:1.28", replicas: 2, target_instances: ids(nodes), update_strategy: "START_FIRST" });
+    await t.api.put(`${services}/${surge.service.id}`, {
+      image: "nginx:1.28",
+      replicas: 2,
+      target_instances: ids(nodes),
+      update_strategy: "START_FIRST",
+    });
     const oldNames = new Set([...rolling.live.pods, ...surge.live.pods].map((p) => p.name));
 
     const r0 = (await getService(rolling.service.id)).live;
     // One old pod gone, its replacement being created, the other old pod still serving.
     expect(r0).toMatchObject({ desired_replicas: 2, available_replicas: 1, unavailable_replicas: 1, updated_replicas: 1, updating: true });
-    expect(r0.pods.map((p: Pod) => [oldNames.has(p.name), p.ready])).toEqual([[true, true], [false, false]]);
+    expect(r0.pods.map((p: Pod) => [oldNames.has(p.name), p.ready])).toEqual([
+      [true, true],
+      [false, false],
+    ]);
 
     const s0 = (await getService(surge.service.id)).live;
     // Every new pod starting while both old pods keep serving.
     expect(s0).toMatchObject({ desired_replicas: 2, available_replicas: 2, unavailable_replicas: 0, updated_replicas: 2, updating: true });
-    expect(s0.pods.map((p: Pod) => [oldNames.has(p.name), p.ready])).toEqual([[true, true], [true, true], [false, false], [false, false]]);
+    expect(s0.pods.map((p: Pod) => [oldNames.has(p.name), p.ready])).toEqual([
+      [true, true],
+      [true, true],
+      [false, false],
+      [false, false],
+    ]);
 
     await advance(100_000);
     for (const id of [rolling.service.id, surge.service.id]) {
@@ -261,7 +321,11 @@ describe("replace, redeploy, rollback", () => {
 
   it("redeploys with the same configuration and fresh pods", async () => {
     const nodes = await clusterWithNodes(1);
-    const svc = await createService({ target_instances: ids(nodes), environment: { A: "1" }, ports: [{ host_port: 80, container_port: 80 }] });
+    const svc = await createService({
+      target_instances: ids(nodes),
+      environment: { A: "1" },
+      ports: [{ host_port: 80, container_port: 80 }],
+    });
     const before = await getService(svc.service.id);
     await slowWorkflows();
     const res = await t.api.post(`${services}/${svc.service.id}/redeploy`);
@@ -318,7 +382,10 @@ describe("scheduling", () => {
 
     await t.control.patch(`/_emulator/tables/instances/${nodes[0].id}`, { online: false });
     const dark = (await getService(pinned.service.id)).live;
-    expect(dark.pods.map((p: Pod) => [p.node_name, p.phase, p.ready])).toEqual([["node-0", "Unknown", false], ["node-1", "Running", true]]);
+    expect(dark.pods.map((p: Pod) => [p.node_name, p.phase, p.ready])).toEqual([
+      ["node-0", "Unknown", false],
+      ["node-1", "Running", true],
+    ]);
     expect(dark.available_replicas).toBe(1);
     await t.control.patch(`/_emulator/tables/instances/${nodes[0].id}`, { online: true });
 
@@ -326,7 +393,10 @@ describe("scheduling", () => {
     await settle(await t.api.delete(`${k3s}/nodes/${node1}`));
     expect((await getService(spread.service.id)).live.pods.map((p: Pod) => p.node_name)).toEqual(["node-0", "node-0"]);
     const pinnedPods = (await getService(pinned.service.id)).live.pods;
-    expect(pinnedPods.map((p: Pod) => [p.node_name, p.phase])).toEqual([["node-0", "Running"], [null, "Pending"]]);
+    expect(pinnedPods.map((p: Pod) => [p.node_name, p.phase])).toEqual([
+      ["node-0", "Running"],
+      [null, "Pending"],
+    ]);
   });
 });
 

@@ -49,7 +49,12 @@ describe("cluster", () => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ id: expect.any(String), name: "k3s-cluster-create", state: "QUEUED" });
     const provisioning = await t.api.get(k3s);
-    expect(provisioning.body).toEqual({ id: expect.any(String), owner: { id: t.workspaceId, name: "demo-workspace" }, name: `ws-${t.workspaceId}`, status: "PROVISIONING" });
+    expect(provisioning.body).toEqual({
+      id: expect.any(String),
+      owner: { id: t.workspaceId, name: "demo-workspace" },
+      name: `ws-${t.workspaceId}`,
+      status: "PROVISIONING",
+    });
     await t.control.post("/_emulator/clock", { advanceMs: 60_000 });
     expect((await t.api.get(`/v1/workflows/${res.body.id}`)).body.state).toBe("COMPLETED");
     expect((await t.api.get(k3s)).body.status).toBe("ACTIVE");
@@ -63,7 +68,13 @@ describe("cluster", () => {
   });
 
   it("ends FAILED when the provisioning workflow fails, and can then be deleted", async () => {
-    await t.control.post("/_emulator/faults", { kind: "workflow", method: "POST", path: "/v1/workspaces/*/k3s", outcome: "FAILED", times: 1 });
+    await t.control.post("/_emulator/faults", {
+      kind: "workflow",
+      method: "POST",
+      path: "/v1/workspaces/*/k3s",
+      outcome: "FAILED",
+      times: 1,
+    });
     const res = await t.api.post(k3s);
     expect(await t.waitWorkflow(res.body.id)).toBe("FAILED");
     expect((await t.api.get(k3s)).body.status).toBe("FAILED");
@@ -78,10 +89,18 @@ describe("cluster", () => {
     const inst = makeInstance(t);
     await joinNode(inst.id);
     expect((await t.api.post(`${k3s}/secrets`, { name: "db", data: { PASSWORD: "x" } })).status).toBe(201);
-    const svc = await t.api.post(`${k3s}/services`, { name: "web", image: "nginx:1.27", mode: "PINNED", target_instances: [BigInt(inst.id)], secret_refs: ["db"] });
+    const svc = await t.api.post(`${k3s}/services`, {
+      name: "web",
+      image: "nginx:1.27",
+      mode: "PINNED",
+      target_instances: [BigInt(inst.id)],
+      secret_refs: ["db"],
+    });
     await t.waitWorkflow(svc.body.id);
     const inventory = (await t.control.get(`/_emulator/inventory?workspace=${t.workspaceId}`)).body.resources;
-    expect([inventory.k3sClusters.length, inventory.k3sNodes.length, inventory.k3sServices.length, inventory.k3sSecrets.length]).toEqual([1, 1, 1, 1]);
+    expect([inventory.k3sClusters.length, inventory.k3sNodes.length, inventory.k3sServices.length, inventory.k3sSecrets.length]).toEqual([
+      1, 1, 1, 1,
+    ]);
     expect(inventory.k3sNodes[0]).toEqual({ id: expect.any(String), name: inst.hostname, workspaceId: t.workspaceId, state: "READY" });
 
     await slowWorkflows();
@@ -126,8 +145,18 @@ describe("nodes", () => {
     expect(res.body).toMatchObject({ name: "k3s-node-join", state: "QUEUED" });
     const joining = (await t.api.get(`/v1/instances/${inst.id}/k3s`)).body;
     expect(joining).toEqual({
-      node: { id: expect.any(String), workspace: { id: t.workspaceId, name: "demo-workspace" }, instance: { id: inst.id, name: inst.name }, node_name: inst.hostname, status: "JOINING" },
-      live: { ready: false, conditions: expect.objectContaining({ Ready: "False" }), allocatable: { cpu: "2", memory: "4194304Ki", pods: "110" } },
+      node: {
+        id: expect.any(String),
+        workspace: { id: t.workspaceId, name: "demo-workspace" },
+        instance: { id: inst.id, name: inst.name },
+        node_name: inst.hostname,
+        status: "JOINING",
+      },
+      live: {
+        ready: false,
+        conditions: expect.objectContaining({ Ready: "False" }),
+        allocatable: { cpu: "2", memory: "4194304Ki", pods: "110" },
+      },
     });
     await t.control.post("/_emulator/clock", { advanceMs: 60_000 });
     const ready = (await t.api.get(`${k3s}/nodes/${joining.node.id}`)).body;
@@ -212,11 +241,19 @@ describe("nodes", () => {
     const all = (await t.api.get(`${k3s}/nodes`)).body;
     expect(all.items).toHaveLength(4);
     expect(all.items[0]).toHaveProperty("live");
-    expect((await t.api.get(`${k3s}/nodes`, { status: "JOINING" })).body.items.map((n: { node: { instance: { id: string } } }) => n.node.instance.id)).toEqual([joining.id]);
+    expect(
+      (await t.api.get(`${k3s}/nodes`, { status: "JOINING" })).body.items.map(
+        (n: { node: { instance: { id: string } } }) => n.node.instance.id,
+      ),
+    ).toEqual([joining.id]);
     expect((await t.api.get(`${k3s}/nodes`, { status: "READY" })).body.items).toHaveLength(3);
     const byInstance = (await t.api.get(`${k3s}/nodes`, { instance: [instances[0].id, instances[2].id] })).body.items;
-    expect(byInstance.map((n: { node: { instance: { id: string } } }) => n.node.instance.id).sort()).toEqual([instances[0].id, instances[2].id].sort());
-    expect((await t.api.get(`${k3s}/nodes`, { id: nodes[1].node.id })).body.items.map((n: { node: { id: string } }) => n.node.id)).toEqual([nodes[1].node.id]);
+    expect(byInstance.map((n: { node: { instance: { id: string } } }) => n.node.instance.id).sort()).toEqual(
+      [instances[0].id, instances[2].id].sort(),
+    );
+    expect((await t.api.get(`${k3s}/nodes`, { id: nodes[1].node.id })).body.items.map((n: { node: { id: string } }) => n.node.id)).toEqual([
+      nodes[1].node.id,
+    ]);
     expect((await t.api.get(`${k3s}/nodes`, { status: "SLEEPING" })).status).toBe(400);
 
     const page1 = (await t.api.get(`${k3s}/nodes`, { limit: 3 })).body;
@@ -259,7 +296,12 @@ describe("nodes", () => {
     const [a, b] = [makeInstance(t), makeInstance(t)];
     await joinNode(a.id);
     await joinNode(b.id);
-    const svc = await t.api.post(`${k3s}/services`, { name: "web", image: "nginx:1.27", mode: "PINNED", target_instances: [BigInt(a.id), BigInt(b.id)] });
+    const svc = await t.api.post(`${k3s}/services`, {
+      name: "web",
+      image: "nginx:1.27",
+      mode: "PINNED",
+      target_instances: [BigInt(a.id), BigInt(b.id)],
+    });
     await t.waitWorkflow(svc.body.id);
     t.emu.services.store.t.instances.delete(b.id);
     fireHook(t.emu.services, "instance.deleted", { instanceId: b.id, workspaceId: t.workspaceId });
@@ -325,7 +367,13 @@ describe("secrets", () => {
     const inst = makeInstance(t);
     await joinNode(inst.id);
     const s = (await t.api.post(`${k3s}/secrets`, { name: "db", data: { P: "x" } })).body;
-    const svc = await t.api.post(`${k3s}/services`, { name: "web", image: "nginx:1.27", mode: "PINNED", target_instances: [BigInt(inst.id)], secret_refs: ["db"] });
+    const svc = await t.api.post(`${k3s}/services`, {
+      name: "web",
+      image: "nginx:1.27",
+      mode: "PINNED",
+      target_instances: [BigInt(inst.id)],
+      secret_refs: ["db"],
+    });
     await t.waitWorkflow(svc.body.id);
     const blocked = await t.api.delete(`${k3s}/secrets/${s.id}`);
     expect(blocked.status).toBe(409);

@@ -15,7 +15,13 @@ useTestEmulator((started) => {
   prefixesPath = `${bgpPath}/prefixes`;
 });
 
-const prefix = (over: Record<string, unknown> = {}) => ({ prefix: "203.0.113.0/24", source: "MANUAL", enabled: true, community: "DEFAULT", ...over });
+const prefix = (over: Record<string, unknown> = {}) => ({
+  prefix: "203.0.113.0/24",
+  source: "MANUAL",
+  enabled: true,
+  community: "DEFAULT",
+  ...over,
+});
 
 async function configure(body: Record<string, unknown> = { asn: 65000, password: "s3cret-session" }) {
   const res = await t.api.patch(bgpPath, body);
@@ -38,14 +44,20 @@ describe("configuration", () => {
 
   it("creates the configuration on the first PATCH and returns it in the fetch shape", async () => {
     const created = await configure({ asn: 65000, password: "s3cret-session", max_prefixes: 5 });
-    expect(created).toEqual({ data: { id: expect.any(String), asn: 65000, instance: null, max_prefixes: 5 }, live: { password: "s3cret-session" } });
+    expect(created).toEqual({
+      data: { id: expect.any(String), asn: 65000, instance: null, max_prefixes: 5 },
+      live: { password: "s3cret-session" },
+    });
     expect((await t.api.get(bgpPath)).body).toEqual(created);
     const updated = await configure({ asn: 4294967295 });
     expect(updated).toEqual({ ...created, data: { ...created.data, asn: 4294967295 } });
   });
 
   it("fills in defaults for a configuration created without asn or max_prefixes", async () => {
-    expect(await configure({ password: "only-a-password" })).toMatchObject({ data: { asn: null, instance: null, max_prefixes: 100 }, live: { password: "only-a-password" } });
+    expect(await configure({ password: "only-a-password" })).toMatchObject({
+      data: { asn: null, instance: null, max_prefixes: 100 },
+      live: { password: "only-a-password" },
+    });
     await t.api.delete(bgpPath);
     expect(await configure({})).toMatchObject({ data: { asn: null }, live: { password: null } });
   });
@@ -169,7 +181,8 @@ describe("prefixes", () => {
     const b = await addPrefix({ prefix: "203.0.113.128/25", enabled: false });
     const c = await addPrefix({ prefix: "2001:db8:1::/48" });
     const d = await addPrefix({ prefix: "198.51.100.0/24", enabled: false });
-    const ids = async (query: Record<string, string | string[]>) => (await t.api.get(prefixesPath, query)).body.items.map((p: { id: bigint }) => p.id);
+    const ids = async (query: Record<string, string | string[]>) =>
+      (await t.api.get(prefixesPath, query)).body.items.map((p: { id: bigint }) => p.id);
     const byId = (xs: bigint[]) => [...xs].sort((x, y) => (x < y ? -1 : 1));
     expect(await ids({})).toEqual(byId([a.id, b.id, c.id, d.id]));
     expect(await ids({ prefix: "203.0.113" })).toEqual(byId([a.id, b.id]));
@@ -189,7 +202,10 @@ describe("prefixes", () => {
   it("replaces an entry with PUT (all four fields required)", async () => {
     await configure();
     const entry = await addPrefix();
-    const res = await t.api.put(`${prefixesPath}/${entry.id}`, prefix({ prefix: "2001:db8:abcd::/48", enabled: false, community: "PROTECTED" }));
+    const res = await t.api.put(
+      `${prefixesPath}/${entry.id}`,
+      prefix({ prefix: "2001:db8:abcd::/48", enabled: false, community: "PROTECTED" }),
+    );
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ id: entry.id, prefix: "2001:db8:abcd::/48", source: "MANUAL", enabled: false, community: "PROTECTED" });
     const partial = await t.api.put(`${prefixesPath}/${entry.id}`, { prefix: "203.0.113.0/24", enabled: true });
@@ -207,7 +223,9 @@ describe("prefixes", () => {
     // Still announced (listed) while the withdrawal runs; it cannot be replaced meanwhile.
     expect((await t.api.get(prefixesPath)).body.items.map((p: { id: bigint }) => p.id)).toEqual([entry.id]);
     const inv = await t.control.get("/_emulator/inventory", { workspace: t.workspaceId });
-    expect(inv.body.resources.bgpPrefixes).toEqual([{ id: String(entry.id), name: "203.0.113.0/24", workspaceId: t.workspaceId, state: "DELETING" }]);
+    expect(inv.body.resources.bgpPrefixes).toEqual([
+      { id: String(entry.id), name: "203.0.113.0/24", workspaceId: t.workspaceId, state: "DELETING" },
+    ]);
     expect((await t.api.put(`${prefixesPath}/${entry.id}`, prefix())).status).toBe(409);
     expect((await t.api.delete(`${prefixesPath}/${entry.id}`)).status).toBe(200);
 
@@ -222,7 +240,10 @@ describe("prefixes", () => {
     const entry = await addPrefix();
     await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "DELETE", path: "/v1/**" });
     await t.api.delete(`${prefixesPath}/${entry.id}`);
-    await t.waitFor("/_emulator/inventory", (b: { resources: { bgpPrefixes: Array<{ state: string }> } }) => b.resources.bgpPrefixes[0]?.state === "AVAILABLE");
+    await t.waitFor(
+      "/_emulator/inventory",
+      (b: { resources: { bgpPrefixes: Array<{ state: string }> } }) => b.resources.bgpPrefixes[0]?.state === "AVAILABLE",
+    );
     expect((await t.api.put(`${prefixesPath}/${entry.id}`, prefix({ enabled: false }))).status).toBe(200);
   });
 });

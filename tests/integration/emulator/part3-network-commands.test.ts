@@ -12,7 +12,9 @@ useTestEmulator((started) => (t = started));
 const ipRow = (id: string) => t.emu.services.store.t.floatingIps.get(id);
 const ipsOf = (instanceId: string) => t.emu.services.store.t.floatingIps.filter((ip) => ip.instanceId === instanceId);
 const raw = (fields: Record<string, string | boolean | object>) =>
-  `{${Object.entries(fields).map(([k, v]) => `"${k}":${typeof v === "string" ? v : JSON.stringify(v)}`).join(",")}}`;
+  `{${Object.entries(fields)
+    .map(([k, v]) => `"${k}":${typeof v === "string" ? v : JSON.stringify(v)}`)
+    .join(",")}}`;
 const command = (name: string, fields: Record<string, string | boolean | object>, api = t.api) =>
   api.post(`/v1/commands/${name}`, undefined, { rawBody: raw(fields) });
 
@@ -23,8 +25,15 @@ describe("attach-ip and detach-ip", () => {
     const res = await command("attach-ip", { ip: ip.id, instance: vm.id });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      id: ip.id, address: "198.18.0.50", family: "IPv4", ddos: false, protected: false, instance_id: vm.id,
-      instance: { id: vm.id, name: "web" }, workspace: { id: t.workspaceId, name: "demo-workspace" }, created: ip.created,
+      id: ip.id,
+      address: "198.18.0.50",
+      family: "IPv4",
+      ddos: false,
+      protected: false,
+      instance_id: vm.id,
+      instance: { id: vm.id, name: "web" },
+      workspace: { id: t.workspaceId, name: "demo-workspace" },
+      created: ip.created,
     });
     expect(res.text).toContain(`"instance_id":"${vm.id}"`);
     expect(ipRow(ip.id)!.instanceId).toBe(vm.id);
@@ -103,7 +112,11 @@ describe("network-auto-attach", () => {
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
       workflow: { id: expect.any(String), name: "network-auto-attach", state: "QUEUED" },
-      result: { instance: { id: vm.id, name: "auto" }, attached: [{ id: free.id, address: "198.18.1.1", family: "IPv4", ddos: false }], skipped: [] },
+      result: {
+        instance: { id: vm.id, name: "auto" },
+        attached: [{ id: free.id, address: "198.18.1.1", family: "IPv4", ddos: false }],
+        skipped: [],
+      },
     });
     expect(ipRow(free.id)!.instanceId).toBeNull();
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("COMPLETED");
@@ -114,7 +127,12 @@ describe("network-auto-attach", () => {
     const vm = makeInstance(t);
     makeFloatingIp(t, { ddos: false });
     const before = t.emu.services.store.t.floatingIps.count();
-    const res = await command("network-auto-attach", { instance: vm.id, skip_duplicate: false, v4: { filtered: true }, v6: { filtered: false } });
+    const res = await command("network-auto-attach", {
+      instance: vm.id,
+      skip_duplicate: false,
+      v4: { filtered: true },
+      v6: { filtered: false },
+    });
     expect(res.status).toBe(202);
     const [v4, v6] = res.body.result.attached;
     expect(v4).toMatchObject({ family: "IPv4", ddos: true });
@@ -124,7 +142,11 @@ describe("network-auto-attach", () => {
     expect(billed).toHaveLength(2);
     expect(billed.every((b) => b.hourlyRate > 0 && b.endedAt === null)).toBe(true);
     await t.waitWorkflow(res.body.workflow.id);
-    expect(ipsOf(vm.id).map((ip) => ip.id).sort()).toEqual([v4.id, v6.id].sort());
+    expect(
+      ipsOf(vm.id)
+        .map((ip) => ip.id)
+        .sort(),
+    ).toEqual([v4.id, v6.id].sort());
   });
 
   it("with skip_duplicate skips a family where the instance already has a matching address", async () => {
@@ -157,12 +179,22 @@ describe("network-auto-attach", () => {
     const vm = makeInstance(t);
     await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { quota: { ...DEFAULT_QUOTA, max_floating_ipv6: 0 } });
     const before = t.emu.services.store.t.floatingIps.count();
-    const res = await command("network-auto-attach", { instance: vm.id, skip_duplicate: false, v4: { filtered: false }, v6: { filtered: false } });
+    const res = await command("network-auto-attach", {
+      instance: vm.id,
+      skip_duplicate: false,
+      v4: { filtered: false },
+      v6: { filtered: false },
+    });
     expect(res.status).toBe(400);
     expect(res.message).toContain("max_floating_ipv6");
     expect(t.emu.services.store.t.floatingIps.count()).toBe(before);
     await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { quota: { ...DEFAULT_QUOTA, max_floating_ips: 1 } });
-    const total = await command("network-auto-attach", { instance: vm.id, skip_duplicate: false, v4: { filtered: false }, v6: { filtered: false } });
+    const total = await command("network-auto-attach", {
+      instance: vm.id,
+      skip_duplicate: false,
+      v4: { filtered: false },
+      v6: { filtered: false },
+    });
     expect(total.status).toBe(400);
     expect(total.message).toContain("max_floating_ips");
   });
@@ -171,7 +203,12 @@ describe("network-auto-attach", () => {
     const vm = makeInstance(t);
     const free = makeFloatingIp(t);
     await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", path: "/v1/commands/network-auto-attach" });
-    const res = await command("network-auto-attach", { instance: vm.id, skip_duplicate: false, v4: { filtered: false }, v6: { filtered: true } });
+    const res = await command("network-auto-attach", {
+      instance: vm.id,
+      skip_duplicate: false,
+      v4: { filtered: false },
+      v6: { filtered: true },
+    });
     const fresh = res.body.result.attached.find((a: { family: string }) => a.family === "IPv6");
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("FAILED");
     expect(ipRow(fresh.id)).toBeUndefined();
@@ -204,7 +241,13 @@ describe("suspend-network and unsuspend-network", () => {
     const vm = makeInstance(t);
     const res = await command("suspend-network", { instance: vm.id }, t.staff);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ id: expect.any(String), action: "instance.network.suspend", target: { kind: "INSTANCE", id: vm.id }, workspace_id: t.workspaceId, actor: { name: "Operator" } });
+    expect(res.body).toMatchObject({
+      id: expect.any(String),
+      action: "instance.network.suspend",
+      target: { kind: "INSTANCE", id: vm.id },
+      workspace_id: t.workspaceId,
+      actor: { name: "Operator" },
+    });
     expect(t.emu.services.store.t.instances.get(vm.id)!.networkSuspended).toBe(true);
     const back = await command("unsuspend-network", { instance: vm.id }, t.staff);
     expect(back.status).toBe(200);

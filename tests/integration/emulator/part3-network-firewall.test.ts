@@ -20,8 +20,21 @@ describe("create", () => {
     expect(res.status).toBe(201);
     expect(res.body.workflow).toEqual({ id: expect.any(String), name: "firewall-rule.create", state: "QUEUED" });
     expect(res.body.resource).toEqual({
-      id: expect.any(String), instance_id: vm.id, type: "IPv4", protocol: "TCP", action: "ACCEPT", port_start: 22, port_end: null,
-      remote: "0.0.0.0/0", local: null, bps_limit: null, pps_limit: null, priority: 1, description: null, state: "PENDING", created: expect.any(String),
+      id: expect.any(String),
+      instance_id: vm.id,
+      type: "IPv4",
+      protocol: "TCP",
+      action: "ACCEPT",
+      port_start: 22,
+      port_end: null,
+      remote: "0.0.0.0/0",
+      local: null,
+      bps_limit: null,
+      pps_limit: null,
+      priority: 1,
+      description: null,
+      state: "PENDING",
+      created: expect.any(String),
     });
     expect(await t.waitWorkflow(res.body.workflow.id)).toBe("COMPLETED");
     const rule = await t.api.get(`/v1/firewall-rules/${res.body.resource.id}`);
@@ -34,8 +47,22 @@ describe("create", () => {
     const v6 = await t.api.post(rulesPath(vm.id), { type: "IPv6", protocol: "ICMP", action: "DROP" });
     expect(v6.status).toBe(201);
     expect(v6.body.resource).toMatchObject({ remote: "::/0", port_start: null });
-    const v4 = await t.api.post(rulesPath(vm.id), { ...tcp, remote: "10.1.2.3/16", local: "203.0.113.7", port_end: 25, priority: 100, description: "ssh and smtp" });
-    expect(v4.body.resource).toMatchObject({ remote: "10.1.0.0/16", local: "203.0.113.7/32", port_start: 22, port_end: 25, priority: 100, description: "ssh and smtp" });
+    const v4 = await t.api.post(rulesPath(vm.id), {
+      ...tcp,
+      remote: "10.1.2.3/16",
+      local: "203.0.113.7",
+      port_end: 25,
+      priority: 100,
+      description: "ssh and smtp",
+    });
+    expect(v4.body.resource).toMatchObject({
+      remote: "10.1.0.0/16",
+      local: "203.0.113.7/32",
+      port_start: 22,
+      port_end: 25,
+      priority: 100,
+      description: "ssh and smtp",
+    });
   });
 
   it("keeps only pps_limit when both limits are sent, and bps_limit alone otherwise", async () => {
@@ -195,7 +222,9 @@ describe("list, fetch and delete", () => {
     await t.control.post("/_emulator/faults", { kind: "stuck", path: "/v1/instances/*/firewall-rules" });
     const id = (await t.api.post(rulesPath(vm.id), tcp)).body.resource.id;
     const inv = await t.control.get("/_emulator/inventory", { workspace: t.workspaceId });
-    expect(inv.body.resources.firewallRules).toEqual([{ id, name: "IPv4 TCP ACCEPT 0.0.0.0/0", workspaceId: t.workspaceId, state: "PENDING" }]);
+    expect(inv.body.resources.firewallRules).toEqual([
+      { id, name: "IPv4 TCP ACCEPT 0.0.0.0/0", workspaceId: t.workspaceId, state: "PENDING" },
+    ]);
   });
 });
 
@@ -203,7 +232,9 @@ describe("identifiers and access", () => {
   it("round-trips identifiers above 2^53 exactly", async () => {
     const vm = makeInstance(t);
     expect(BigInt(vm.id)).toBeGreaterThan(2n ** 53n);
-    const res = await t.api.post(rulesPath(vm.id), undefined, { rawBody: '{"type":"IPv4","protocol":"TCP","action":"ACCEPT","port_start":443}' });
+    const res = await t.api.post(rulesPath(vm.id), undefined, {
+      rawBody: '{"type":"IPv4","protocol":"TCP","action":"ACCEPT","port_start":443}',
+    });
     expect(res.text).toContain(`"instance_id":"${vm.id}"`);
     const fetched = await t.api.get(`/v1/firewall-rules/${res.body.resource.id}`);
     expect(fetched.body.id).toBe(res.body.resource.id);

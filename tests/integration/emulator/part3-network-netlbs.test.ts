@@ -28,15 +28,24 @@ const membersOf = async (bid: string, query: Record<string, string | number | bo
 const waitMembers = (bid: string, done: (ids: string[]) => boolean) =>
   t.waitFor<{ items: Array<{ id: string }> }>(`${lbPath(bid)}/instances`, (b) => done(b.items.map((i) => i.id)));
 const memberStates = async () =>
-  ((await t.control.get("/_emulator/inventory", { workspace: t.workspaceId })).body.resources.netLbMembers as Array<{ state: string }>).map((m) => m.state);
+  ((await t.control.get("/_emulator/inventory", { workspace: t.workspaceId })).body.resources.netLbMembers as Array<{ state: string }>).map(
+    (m) => m.state,
+  );
 const stuck = (method: string) => t.control.post("/_emulator/faults", { kind: "stuck", method, path: "/v1/**/net-lbs/*/instances/*" });
 
 describe("balancers", () => {
   it("lets an Administrator create one (201, balancer detail) and answers 400 to a user-scoped token", async () => {
-    const res = await t.staff.post("/v1/net-lbs", undefined, { rawBody: `{"name":"edge","address":"203.0.113.10","owner":${t.workspaceId}}` });
+    const res = await t.staff.post("/v1/net-lbs", undefined, {
+      rawBody: `{"name":"edge","address":"203.0.113.10","owner":${t.workspaceId}}`,
+    });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), name: "edge", address: "203.0.113.10", owner: { id: t.workspaceId, name: "demo-workspace" }, instances: [], created: expect.any(String),
+      id: expect.any(String),
+      name: "edge",
+      address: "203.0.113.10",
+      owner: { id: t.workspaceId, name: "demo-workspace" },
+      instances: [],
+      created: expect.any(String),
     });
     const user = await t.api.post("/v1/net-lbs", { name: "edge", address: "203.0.113.10", owner: BigInt(t.workspaceId) });
     expect(user.status).toBe(400);
@@ -58,7 +67,9 @@ describe("balancers", () => {
   });
 
   it("answers 404 for an owner that is not a workspace", async () => {
-    expect((await t.staff.post("/v1/net-lbs", undefined, { rawBody: '{"name":"lb","address":"2001:db8::1","owner":9007199254740993}' })).status).toBe(404);
+    expect(
+      (await t.staff.post("/v1/net-lbs", undefined, { rawBody: '{"name":"lb","address":"2001:db8::1","owner":9007199254740993}' })).status,
+    ).toBe(404);
   });
 
   it("lists the workspace's balancers with q, id, name, address, owner and instances filters", async () => {
@@ -68,11 +79,17 @@ describe("balancers", () => {
     const vm = makeInstance(t);
     await t.api.put(`${lbPath(c.id)}/instances/${vm.id}`);
     await waitMembers(c.id, (ids) => ids.length === 1);
-    const ids = async (query: Record<string, string | string[]>) => (await t.api.get(lbsPath, query)).body.items.map((lb: { id: string }) => lb.id);
+    const ids = async (query: Record<string, string | string[]>) =>
+      (await t.api.get(lbsPath, query)).body.items.map((lb: { id: string }) => lb.id);
     const list = await t.api.get(lbsPath);
     expect(list.status).toBe(200);
     expect(list.body.items).toHaveLength(3);
-    expect(list.body.items[0]).toEqual({ id: expect.any(String), name: expect.any(String), address: expect.any(String), owner: { id: t.workspaceId, name: "demo-workspace" } });
+    expect(list.body.items[0]).toEqual({
+      id: expect.any(String),
+      name: expect.any(String),
+      address: expect.any(String),
+      owner: { id: t.workspaceId, name: "demo-workspace" },
+    });
     expect(await ids({ name: "edge" })).toHaveLength(2);
     expect(await ids({ address: "2001:db8" })).toEqual([b.id]);
     expect(await ids({ q: "internal" })).toEqual([c.id]);
@@ -257,7 +274,8 @@ describe("Administrator mirrors", () => {
       await t.api.get(`/v1/net-lbs/${lb.id}/instances`),
       await t.api.put(`/v1/net-lbs/${lb.id}/instances/${vm.id}`),
       await t.api.delete(`/v1/net-lbs/${lb.id}/instances/${vm.id}`),
-    ]) expect(res.status).toBe(400);
+    ])
+      expect(res.status).toBe(400);
     expect((await t.staff.get("/v1/net-lbs/9007199254740993")).status).toBe(404);
   });
 });

@@ -14,7 +14,12 @@ useTestEmulator((started) => {
   vpcsPath = `/v1/workspaces/${t.workspaceId}/vpcs`;
 });
 
-const newVpc = (over: Record<string, unknown> = {}) => ({ name: "backend", description: "private backend network", range: "10.1.2.3/16", ...over });
+const newVpc = (over: Record<string, unknown> = {}) => ({
+  name: "backend",
+  description: "private backend network",
+  range: "10.1.2.3/16",
+  ...over,
+});
 
 async function createVpc(over: Record<string, unknown> = {}) {
   const res = await t.api.post(vpcsPath, newVpc(over));
@@ -31,8 +36,13 @@ describe("VPCs", () => {
     const res = await t.api.post(vpcsPath, newVpc());
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
-      id: expect.any(String), name: "backend", description: "private backend network", range: "10.1.0.0/16", vlan: 100,
-      workspace: { id: t.workspaceId, name: "demo-workspace" }, created: expect.any(String),
+      id: expect.any(String),
+      name: "backend",
+      description: "private backend network",
+      range: "10.1.0.0/16",
+      vlan: 100,
+      workspace: { id: t.workspaceId, name: "demo-workspace" },
+      created: expect.any(String),
     });
     expect((await t.api.get(`/v1/vpcs/${res.body.id}`)).body).toEqual(res.body);
   });
@@ -75,7 +85,8 @@ describe("VPCs", () => {
     const a = await createVpc({ name: "alpha-net", description: "frontend tier" });
     const b = await createVpc({ name: "bravo-net", description: "database tier" });
     const c = await createVpc({ name: "charlie", description: "frontend cache" });
-    const ids = async (query: Record<string, string | string[]>) => (await t.api.get(vpcsPath, query)).body.items.map((v: { id: string }) => v.id);
+    const ids = async (query: Record<string, string | string[]>) =>
+      (await t.api.get(vpcsPath, query)).body.items.map((v: { id: string }) => v.id);
     expect(await ids({})).toEqual([a.id, b.id, c.id].sort((x, y) => (BigInt(x) < BigInt(y) ? -1 : 1)));
     expect(await ids({ name: "-NET" })).toEqual(expect.arrayContaining([a.id, b.id]));
     expect(await ids({ name: "-NET" })).toHaveLength(2);
@@ -112,7 +123,12 @@ describe("VPCs", () => {
     const vpc = await createVpc();
     const res = await t.api.delete(`/v1/vpcs/${vpc.id}`);
     expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ action: "vpc.delete", target: { kind: "VPC", id: vpc.id }, actor: { id: t.emu.userId }, workspace_id: t.workspaceId });
+    expect(res.body).toMatchObject({
+      action: "vpc.delete",
+      target: { kind: "VPC", id: vpc.id },
+      actor: { id: t.emu.userId },
+      workspace_id: t.workspaceId,
+    });
     expect((await t.api.get(`/v1/vpcs/${vpc.id}`)).status).toBe(404);
     expect((await t.api.delete(`/v1/vpcs/${vpc.id}`)).status).toBe(404);
   });
@@ -142,7 +158,8 @@ describe("memberships", () => {
     const b = makeInstance(t, { name: "db-primary" });
     await attach(a.id, vpc.id);
     await attach(b.id, vpc.id);
-    const q = async (value: string) => (await t.api.get(`/v1/vpcs/${vpc.id}/instances`, { q: value })).body.items.map((m: { id: string }) => m.id);
+    const q = async (value: string) =>
+      (await t.api.get(`/v1/vpcs/${vpc.id}/instances`, { q: value })).body.items.map((m: { id: string }) => m.id);
     expect(await q("front")).toEqual([a.id]);
     expect(await q("10.1.0.3")).toEqual([b.id]);
     expect(await q(b.id)).toEqual([b.id]);

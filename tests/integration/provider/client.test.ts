@@ -36,10 +36,14 @@ describe("SvcClient against the emulator", () => {
   });
   beforeEach(() => {
     retries = [];
-    client = new SvcClient({ baseUrl: t.emu.url, token: t.emu.token, workspaceId: t.workspaceId }, { retry: fast, onRetry: (e) => retries.push(e) });
+    client = new SvcClient(
+      { baseUrl: t.emu.url, token: t.emu.token, workspaceId: t.workspaceId },
+      { retry: fast, onRetry: (e) => retries.push(e) },
+    );
   });
 
-  const log = async (path: string) => (await t.control.get(`/_emulator/requests`, { path })).body.requests as Array<{ method: string; status: number }>;
+  const log = async (path: string) =>
+    (await t.control.get(`/_emulator/requests`, { path })).body.requests as Array<{ method: string; status: number }>;
   const vpcBody = (name: string) => ({ name, description: "d", range: "10.1.0.0/16" });
 
   it("retries a read answered 503 until it succeeds", async () => {
@@ -51,7 +55,14 @@ describe("SvcClient against the emulator", () => {
   });
 
   it("honours Retry-After on a 429", async () => {
-    await t.control.post("/_emulator/faults", { kind: "status", status: 429, retryAfterSeconds: 1, method: "GET", path: "/v1/plans", times: 1 });
+    await t.control.post("/_emulator/faults", {
+      kind: "status",
+      status: 429,
+      retryAfterSeconds: 1,
+      method: "GET",
+      path: "/v1/plans",
+      times: 1,
+    });
     await client.get("/v1/plans");
     expect(retries).toEqual([expect.objectContaining({ delayMs: 1000, cause: "429" })]);
   });
@@ -81,7 +92,10 @@ describe("SvcClient against the emulator", () => {
   });
 
   it("retries when the server cannot be reached, then gives up with the cause", async () => {
-    const down = new SvcClient({ baseUrl: "http://127.0.0.1:9", token: "x", workspaceId: null }, { retry: fast, onRetry: (e) => retries.push(e) });
+    const down = new SvcClient(
+      { baseUrl: "http://127.0.0.1:9", token: "x", workspaceId: null },
+      { retry: fast, onRetry: (e) => retries.push(e) },
+    );
     const err = await rejection(down.get("/v1/plans"));
     expect(err).toBeInstanceOf(NetworkError);
     expect(err.notSent).toBe(true);
@@ -102,9 +116,15 @@ describe("SvcClient against the emulator", () => {
     expect(BigInt(vpc.id)).toBeGreaterThan(2n ** 53n);
     const plans = await listAll<{ id: string; name: string }>(client, "/v1/plans");
     const plan = plans.find((p) => p.name === "lightning-1")!;
-    const created = await client.post(`/v1/workspaces/${t.workspaceId}/instances`, { type: "PLAN", name: "exact", region: "NA_01", plan: BigInt(plan.id), vpcs: [BigInt(vpc.id)] });
+    const created = await client.post(`/v1/workspaces/${t.workspaceId}/instances`, {
+      type: "PLAN",
+      name: "exact",
+      region: "NA_01",
+      plan: BigInt(plan.id),
+      vpcs: [BigInt(vpc.id)],
+    });
     const wf = workflowOf(created);
-    await waitForWorkflow(client, wf, { deadline: Date.now() + 10_000, label: "Instance \"exact\"", operation: "create" });
+    await waitForWorkflow(client, wf, { deadline: Date.now() + 10_000, label: 'Instance "exact"', operation: "create" });
     const instance = (created as { resource: { id: string } }).resource;
     const detail = await client.get<{ plan: { id: string }; vpcs: Array<{ id: string }> }>(`/v1/instances/${instance.id}`);
     expect(detail.plan.id).toBe(plan.id);
@@ -112,7 +132,9 @@ describe("SvcClient against the emulator", () => {
   });
 
   it("walks every page of a list exactly once", async () => {
-    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, { quota: { ...(await t.api.get(`/v1/workspaces/${t.workspaceId}/quota`)).body, max_vpcs: 300 } });
+    await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, {
+      quota: { ...(await t.api.get(`/v1/workspaces/${t.workspaceId}/quota`)).body, max_vpcs: 300 },
+    });
     for (let i = 0; i < 230; i++) await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody(`page-${String(i).padStart(3, "0")}`));
     const all = await listAll<{ id: string; name: string }>(client, `/v1/workspaces/${t.workspaceId}/vpcs`, { name: "page-" });
     expect(all).toHaveLength(230);
@@ -122,9 +144,22 @@ describe("SvcClient against the emulator", () => {
   });
 
   it("turns a FAILED workflow into an error naming the operation and the resource", async () => {
-    await t.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
-    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "d", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
-    const err = await rejection(waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: 'Disk "d"', operation: "create" }));
+    await t.control.post("/_emulator/faults", {
+      kind: "workflow",
+      outcome: "FAILED",
+      method: "POST",
+      path: "/v1/workspaces/*/disks",
+      times: 1,
+    });
+    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, {
+      name: "d",
+      size: 1024 ** 3,
+      backend: "LOCAL",
+      region: "NA_01",
+    });
+    const err = await rejection(
+      waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: 'Disk "d"', operation: "create" }),
+    );
     expect(err).toBeInstanceOf(WorkflowError);
     expect(err.message).toMatch(/^Disk "d": create failed: workflow create-disk \d+ ended FAILED$/);
     expect(progress.some((line) => /^svc: Disk "d": create: workflow create-disk \d+ QUEUED$/.test(line))).toBe(true);
@@ -132,16 +167,32 @@ describe("SvcClient against the emulator", () => {
 
   it.each(["ABORTED", "TIMED_OUT"])("treats a workflow ending %s as a failure too", async (outcome) => {
     await t.control.post("/_emulator/faults", { kind: "workflow", outcome, method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
-    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "d2", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
-    await expect(waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: "Disk", operation: "create" })).rejects.toThrow(`ended ${outcome}`);
+    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, {
+      name: "d2",
+      size: 1024 ** 3,
+      backend: "LOCAL",
+      region: "NA_01",
+    });
+    await expect(
+      waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 10_000, label: "Disk", operation: "create" }),
+    ).rejects.toThrow(`ended ${outcome}`);
   });
 
   it("gives up at the deadline with what is still running", async () => {
     await t.control.post("/_emulator/faults", { kind: "stuck", method: "POST", path: "/v1/workspaces/*/disks", times: 1 });
-    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, { name: "stuck", size: 1024 ** 3, backend: "LOCAL", region: "NA_01" });
-    const err = await rejection(waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 700, label: 'Disk "stuck"', operation: "create" }));
+    const answer = await client.post(`/v1/workspaces/${t.workspaceId}/disks`, {
+      name: "stuck",
+      size: 1024 ** 3,
+      backend: "LOCAL",
+      region: "NA_01",
+    });
+    const err = await rejection(
+      waitForWorkflow(client, workflowOf(answer), { deadline: Date.now() + 700, label: 'Disk "stuck"', operation: "create" }),
+    );
     expect(err).toBeInstanceOf(DeadlineError);
-    expect(err.message).toMatch(/Disk "stuck": create did not finish before its deadline \(workflow \d+ still RUNNING\); raise timeouts.create/);
+    expect(err.message).toMatch(
+      /Disk "stuck": create did not finish before its deadline \(workflow \d+ still RUNNING\); raise timeouts.create/,
+    );
   });
 });
 
@@ -174,14 +225,18 @@ describe("polling schedule", () => {
     }
   });
 
-  it.each([250, 1000, 4000, 16000, 60000, 600000])("sees the end of %i ms of work within max(250 ms, a quarter of it) and 5 s", (durationMs) => {
-    const { noticedAfterMs, polls } = pollSchedule(durationMs);
-    expect(noticedAfterMs).toBeLessThanOrEqual(Math.min(5000, Math.max(250, durationMs / 4)));
-    expect(polls).toBeGreaterThan(0);
-  });
+  it.each([250, 1000, 4000, 16000, 60000, 600000])(
+    "sees the end of %i ms of work within max(250 ms, a quarter of it) and 5 s",
+    (durationMs) => {
+      const { noticedAfterMs, polls } = pollSchedule(durationMs);
+      expect(noticedAfterMs).toBeLessThanOrEqual(Math.min(5000, Math.max(250, durationMs / 4)));
+      expect(polls).toBeGreaterThan(0);
+    },
+  );
 
   it("costs at most 3 + log1.5(T / 250 ms) polls for work up to 3 s, and 4 + log1.25(T / 1 s) beyond until the cap", () => {
     for (const t of [250, 500, 1000, 2000, 3000]) expect(pollSchedule(t).polls).toBeLessThanOrEqual(3 + Math.log(t / 250) / Math.log(1.5));
-    for (const t of [4000, 8000, 16000]) expect(pollSchedule(t).polls).toBeLessThanOrEqual(Math.ceil(4 + Math.log(t / 1000) / Math.log(1.25)) + 1);
+    for (const t of [4000, 8000, 16000])
+      expect(pollSchedule(t).polls).toBeLessThanOrEqual(Math.ceil(4 + Math.log(t / 1000) / Math.log(1.25)) + 1);
   });
 });

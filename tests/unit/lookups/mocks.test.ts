@@ -6,7 +6,19 @@ import * as pulumi from "@pulumi/pulumi";
 import * as svc from "../../../index";
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
-const plan = { id: "42", name: "ryzen-4", group: "RYZEN", cpu: 4, memory: 8 * 2 ** 30, diskSize: 100 * 2 ** 30, upload: 1e8, download: 1e8, rate: 30_000, disabled: false, backupPlan: null };
+const plan = {
+  id: "42",
+  name: "ryzen-4",
+  group: "RYZEN",
+  cpu: 4,
+  memory: 8 * 2 ** 30,
+  diskSize: 100 * 2 ** 30,
+  upload: 1e8,
+  download: 1e8,
+  rate: 30_000,
+  disabled: false,
+  backupPlan: null,
+};
 
 beforeAll(async () => {
   await pulumi.runtime.setMocks(

@@ -43,7 +43,9 @@ describe("provider configuration", () => {
   });
 
   it("reports a malformed setting on the provider's own property, and waits for values known only at up", () => {
-    expect(checkProviderConfig({ baseUrl: "http://api.example.com", token: "t" })).toEqual([{ property: "baseUrl", reason: expect.stringContaining("plain http") }]);
+    expect(checkProviderConfig({ baseUrl: "http://api.example.com", token: "t" })).toEqual([
+      { property: "baseUrl", reason: expect.stringContaining("plain http") },
+    ]);
     expect(checkProviderConfig({ baseUrl: "https://api.example.com", token: UNKNOWN }).map((f) => f.property)).not.toContain("token");
   });
 });
@@ -63,7 +65,12 @@ describe("the service", () => {
     const res = await call<rpc.DiffResponse>("diff", req);
     expect(res.getHasdetaileddiff()).toBe(true);
     expect(res.getReplacesList()).toEqual(["range"]);
-    const detailed = Object.fromEntries(res.getDetaileddiffMap().toArray().map(([k, v]) => [k, (v as unknown as [number])[0]]));
+    const detailed = Object.fromEntries(
+      res
+        .getDetaileddiffMap()
+        .toArray()
+        .map(([k, v]) => [k, (v as unknown as [number])[0]]),
+    );
     expect(detailed).toEqual({ description: rpc.PropertyDiff.Kind.UPDATE, range: rpc.PropertyDiff.Kind.UPDATE_REPLACE });
   });
 
@@ -73,7 +80,14 @@ describe("the service", () => {
     req.setPreview(true);
     req.setProperties(Struct.fromJavaScript({ name: "net", description: "a", range: "10.1.0.0/16", workspaceId: "1" }));
     const res = await call<rpc.CreateResponse>("create", req);
-    expect(res.getProperties()!.toJavaScript()).toEqual({ name: "net", description: "a", range: "10.1.0.0/16", workspaceId: "1", vlan: UNKNOWN, createdAt: UNKNOWN });
+    expect(res.getProperties()!.toJavaScript()).toEqual({
+      name: "net",
+      description: "a",
+      range: "10.1.0.0/16",
+      workspaceId: "1",
+      vlan: UNKNOWN,
+      createdAt: UNKNOWN,
+    });
   });
 
   it("refuses a type it does not have, naming the ones it has", async () => {

@@ -4,7 +4,9 @@ const sources = (config: Record<string, string>, env: Record<string, string> = {
 
 describe("provider configuration", () => {
   it("reads stack config first and the environment second", () => {
-    const c = resolveConfig(sources({ "svc:baseUrl": "https://api.example.com/", "svc:token": "t1" }, { SVC_TOKEN: "t2", SVC_WORKSPACE_ID: "42" }));
+    const c = resolveConfig(
+      sources({ "svc:baseUrl": "https://api.example.com/", "svc:token": "t1" }, { SVC_TOKEN: "t2", SVC_WORKSPACE_ID: "42" }),
+    );
     expect(c).toEqual({ baseUrl: "https://api.example.com", token: "t1", workspaceId: "42" });
   });
 
@@ -52,7 +54,9 @@ describe("provider configuration", () => {
   });
 
   it("rejects a workspace id that is not numeric", () => {
-    expect(() => resolveConfig(sources({ "svc:token": "t", "svc:baseUrl": "https://a.b", "svc:workspaceId": "abc" }))).toThrow(/workspaceId/);
+    expect(() => resolveConfig(sources({ "svc:token": "t", "svc:baseUrl": "https://a.b", "svc:workspaceId": "abc" }))).toThrow(
+      /workspaceId/,
+    );
   });
 
   it("lists every problem of a configuration, each naming its setting and what to set", () => {
@@ -60,14 +64,16 @@ describe("provider configuration", () => {
       { setting: "svc:baseUrl", message: expect.stringMatching(/set svc:baseUrl .*SVC_BASE_URL/) },
       { setting: "svc:token", message: expect.stringMatching(/set svc:token .*SVC_TOKEN/) },
     ]);
-    expect(configProblems(sources({ "svc:baseUrl": "http://api.example.com", "svc:token": "t", "svc:workspaceId": "x1" })).map((p) => p.setting)).toEqual(["svc:baseUrl", "svc:workspaceId"]);
+    expect(
+      configProblems(sources({ "svc:baseUrl": "http://api.example.com", "svc:token": "t", "svc:workspaceId": "x1" })).map((p) => p.setting),
+    ).toEqual(["svc:baseUrl", "svc:workspaceId"]);
     expect(configProblems(sources({ "svc:baseUrl": "https://a.b", "svc:token": "t" }))).toEqual([]);
   });
 });
 
 describe("configuration problems reported by check", () => {
   const missingToken = { setting: "svc:token" as const, message: "no API token: set svc:token" };
-  const badUrl = { setting: "svc:baseUrl" as const, message: "svc:baseUrl \"x\" is not a valid URL" };
+  const badUrl = { setting: "svc:baseUrl" as const, message: 'svc:baseUrl "x" is not a valid URL' };
 
   it("reports each distinct problem in full once per process, then as a short pointer", () => {
     const reported = new Set<string>();

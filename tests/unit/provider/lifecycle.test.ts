@@ -5,7 +5,16 @@ import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
 import { checkOnlyRuntime } from "../../support/preview";
 
-type Inputs = { name: string; size: number; region: string; portStart?: number; portEnd?: number; instanceId?: string; deletion?: string; tier?: number };
+type Inputs = {
+  name: string;
+  size: number;
+  region: string;
+  portStart?: number;
+  portEnd?: number;
+  instanceId?: string;
+  deletion?: string;
+  tier?: number;
+};
 
 const spec: ResourceSpec<Inputs> = {
   kind: "Widget",
@@ -21,7 +30,11 @@ const spec: ResourceSpec<Inputs> = {
     tier: z.number().optional(),
   }),
   rules: [
-    { fields: ["portStart", "portEnd"], property: "portEnd", check: (i) => (i.portEnd !== undefined && i.portStart === undefined ? "port_end needs port_start" : undefined) },
+    {
+      fields: ["portStart", "portEnd"],
+      property: "portEnd",
+      check: (i) => (i.portEnd !== undefined && i.portStart === undefined ? "port_end needs port_start" : undefined),
+    },
   ],
   policies: {
     name: patch,
@@ -111,7 +124,13 @@ describe("diff", () => {
   });
 
   it("replaces on a replace field and deletes first when the unique name is kept", async () => {
-    expect(await diff({ ...valid, region: "EU_01" })).toEqual({ changes: true, replaces: ["region"], stables: ["vlan"], deleteBeforeReplace: true, detailedDiff: { region: { kind: "update", replace: true } } });
+    expect(await diff({ ...valid, region: "EU_01" })).toEqual({
+      changes: true,
+      replaces: ["region"],
+      stables: ["vlan"],
+      deleteBeforeReplace: true,
+      detailedDiff: { region: { kind: "update", replace: true } },
+    });
   });
 
   it("creates the replacement first when the unique name changes too", async () => {
@@ -131,7 +150,10 @@ describe("diff", () => {
   });
 
   it("records a remembered setting with an in-place update that needs no API call", async () => {
-    expect(await diff({ ...valid, deletion: "scheduled" }, { ...olds, deletion: "immediate" })).toMatchObject({ changes: true, replaces: [] });
+    expect(await diff({ ...valid, deletion: "scheduled" }, { ...olds, deletion: "immediate" })).toMatchObject({
+      changes: true,
+      replaces: [],
+    });
   });
 
   it("decides a depends-policy from how the value changes", async () => {
@@ -185,18 +207,25 @@ describe("read after a change outside Pulumi", () => {
   const reading = (current: Record<string, unknown>) => {
     const client = { withDeadline: () => client } as unknown as SvcClient;
     const config = () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" });
-    return buildProvider({ ...spec, api: { ...spec.api, read: async () => current as never } }, { client: () => client, config, defaultWorkspace: () => "42" });
+    return buildProvider(
+      { ...spec, api: { ...spec.api, read: async () => current as never } },
+      { client: () => client, config, defaultWorkspace: () => "42" },
+    );
   };
 
   it("names the drifted managed fields in one line, never their values", async () => {
     const r = await reading({ ...inApi, name: "renamed-by-hand", size: 30, state: "RESIZING" }).read!("1", inApi);
     expect(r.props).toMatchObject({ name: "renamed-by-hand", size: 30 });
-    expect(lines).toEqual(['svc: Widget "widget-a": drifted outside Pulumi: name, size; the next pulumi up reverts them, unless the declaration changes to match']);
+    expect(lines).toEqual([
+      'svc: Widget "widget-a": drifted outside Pulumi: name, size; the next pulumi up reverts them, unless the declaration changes to match',
+    ]);
   });
 
   it("says when reverting means replacing", async () => {
     await reading({ ...inApi, region: "EU_01" }).read!("1", inApi);
-    expect(lines).toEqual([expect.stringMatching(/drifted outside Pulumi: region; the next pulumi up reverts them, replacing the Widget for region/)]);
+    expect(lines).toEqual([
+      expect.stringMatching(/drifted outside Pulumi: region; the next pulumi up reverts them, replacing the Widget for region/),
+    ]);
   });
 
   it("says nothing when only computed outputs changed", async () => {

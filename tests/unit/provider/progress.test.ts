@@ -2,7 +2,19 @@
  * What a person sees: which lines are shown, and the heartbeat's schedule and wording, decided
  * without a clock (a scripted one drives the heartbeat).
  */
-import { formatElapsed, heartbeatMessage, nextBeatAt, setProgressSink, shown, startHeartbeat, verboseFrom, notice, detail, type HeartbeatClock, type ProgressKind } from "../../../provider/progress";
+import {
+  formatElapsed,
+  heartbeatMessage,
+  nextBeatAt,
+  setProgressSink,
+  shown,
+  startHeartbeat,
+  verboseFrom,
+  notice,
+  detail,
+  type HeartbeatClock,
+  type ProgressKind,
+} from "../../../provider/progress";
 
 describe("which progress lines are shown", () => {
   it("shows notices and heartbeats always, details only when verbose", () => {

@@ -39,7 +39,9 @@ function widgetApi() {
       async conflict(_ctx, i) {
         step("conflict");
         const held = [...objects.entries()].find(([, o]) => o.name === i.name);
-        return held && { id: held[0], description: `a widget named "${i.name}" exists (id ${held[0]})`, alternative: "choose another name" };
+        return (
+          held && { id: held[0], description: `a widget named "${i.name}" exists (id ${held[0]})`, alternative: "choose another name" }
+        );
       },
       async create(_ctx, i) {
         step("create");
@@ -68,12 +70,20 @@ function widgetApi() {
     },
   };
   const client = { withDeadline: () => client } as unknown as SvcClient;
-  const runtime: ProviderRuntime = { client: () => client, config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }), defaultWorkspace: () => "42" };
+  const runtime: ProviderRuntime = {
+    client: () => client,
+    config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),
+    defaultWorkspace: () => "42",
+  };
   return { provider: buildProvider(spec, runtime), calls, fail, objects };
 }
 
 const inputs = { name: "w-one", size: 10, workspaceId: "42" };
-const failureOf = (p: Promise<unknown>) => p.then(() => undefined, (e: unknown) => e as PartialFailure);
+const failureOf = (p: Promise<unknown>) =>
+  p.then(
+    () => undefined,
+    (e: unknown) => e as PartialFailure,
+  );
 
 describe("an accepted create is never lost", () => {
   it("finds the id of a create answered with a bare workflow through server faults", async () => {
@@ -89,13 +99,19 @@ describe("an accepted create is never lost", () => {
     api.fail("find", ...Array.from({ length: 50 }, () => serverFault));
     const failure = await failureOf(api.provider.create!({ ...inputs, timeouts: { create: "1s" } }));
     expect(failure?.id).toMatch(/^pending-create-\d+$/);
-    expect(failure?.message).toMatch(/^Widget "w-one": the API accepted the create \(workflow wf-1\) but the lookup of the Widget just created kept failing until the deadline; the last answer: GET \/v1\/widgets answered 500 Internal Server Error: boom\. The Widget may exist in the API without its id being known, so it is kept in the stack as pending-create-\d+: /);
+    expect(failure?.message).toMatch(
+      /^Widget "w-one": the API accepted the create \(workflow wf-1\) but the lookup of the Widget just created kept failing until the deadline; the last answer: GET \/v1\/widgets answered 500 Internal Server Error: boom\. The Widget may exist in the API without its id being known, so it is kept in the stack as pending-create-\d+: /,
+    );
     expect(failure?.properties).toMatchObject({ name: "w-one", size: 10 });
     const id = failure!.id;
     expect(pendingSince(id)).toBeGreaterThan(0);
 
     // pulumi up: replaced, deleting first (the delete removes what the attempt made).
-    expect(await api.provider.diff!(id, failure!.properties, inputs)).toMatchObject({ changes: true, replaces: ["id"], deleteBeforeReplace: true });
+    expect(await api.provider.diff!(id, failure!.properties, inputs)).toMatchObject({
+      changes: true,
+      replaces: ["id"],
+      deleteBeforeReplace: true,
+    });
   });
 
   it("resolves a pending record to the real id on refresh, and deletes what it made on destroy", async () => {

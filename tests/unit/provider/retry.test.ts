@@ -70,8 +70,14 @@ describe("retry policy", () => {
 
   it("stops retrying when the wait would outlive the operation's deadline", () => {
     expect(decide({ method: "GET", attempt: 1, status: 500, remainingMs: 10_000 }, policy, () => 0)).toEqual({ retry: true, delayMs: 50 });
-    expect(decide({ method: "GET", attempt: 1, status: 500, remainingMs: 40 }, policy, () => 0)).toEqual({ retry: false, ambiguous: false });
-    expect(decide({ method: "GET", attempt: 1, status: 429, retryAfterMs: 5000, remainingMs: 4000 }, policy)).toEqual({ retry: false, ambiguous: false });
+    expect(decide({ method: "GET", attempt: 1, status: 500, remainingMs: 40 }, policy, () => 0)).toEqual({
+      retry: false,
+      ambiguous: false,
+    });
+    expect(decide({ method: "GET", attempt: 1, status: 429, retryAfterMs: 5000, remainingMs: 4000 }, policy)).toEqual({
+      retry: false,
+      ambiguous: false,
+    });
   });
 
   it("honours Retry-After over the computed backoff", () => {

@@ -33,7 +33,12 @@ describe("the API probe", () => {
 
   it("says a 401 is a rejected token and what to set", async () => {
     const [problem] = await probeApi(config, failingWith(new ApiError("GET", "/v1/plans", 401, "Unrecognised token")));
-    expect(problem).toEqual({ setting: "svc:token", message: expect.stringMatching(/rejects the token \(GET \/v1\/plans answered 401: Unrecognised token\): set a valid API token with pulumi config set --secret svc:token/) });
+    expect(problem).toEqual({
+      setting: "svc:token",
+      message: expect.stringMatching(
+        /rejects the token \(GET \/v1\/plans answered 401: Unrecognised token\): set a valid API token with pulumi config set --secret svc:token/,
+      ),
+    });
   });
 
   it("says a 403 is a refused token", async () => {

@@ -11,9 +11,12 @@ const messages = (schema: z.ZodType, value: unknown) => {
 };
 
 describe("hasTag", () => {
-  it.each(["nginx:1.27", "ghcr.io/org/app:v2", "registry.example.com:5000/team/app:v2", "library/redis:7.2-alpine", "app:_latest"])("accepts %s", (image) => {
-    expect(hasTag(image)).toBe(true);
-  });
+  it.each(["nginx:1.27", "ghcr.io/org/app:v2", "registry.example.com:5000/team/app:v2", "library/redis:7.2-alpine", "app:_latest"])(
+    "accepts %s",
+    (image) => {
+      expect(hasTag(image)).toBe(true);
+    },
+  );
   it.each([
     ["no tag", "nginx"],
     ["a registry port but no tag", "registry:5000/team/app"],
@@ -30,11 +33,15 @@ describe("hasTag", () => {
 describe("zAbsolutePath", () => {
   it("accepts an absolute path and cites the spec's shape when given", () => {
     expect(messages(zAbsolutePath("W"), "/srv/data")).toEqual([]);
-    expect(messages(zAbsolutePath("W", { what: "inside the container", shape: "AppVolumeMount" }), "data")).toEqual([": must be an absolute path inside the container, starting with / (W: AppVolumeMount)"]);
+    expect(messages(zAbsolutePath("W", { what: "inside the container", shape: "AppVolumeMount" }), "data")).toEqual([
+      ": must be an absolute path inside the container, starting with / (W: AppVolumeMount)",
+    ]);
     expect(messages(zAbsolutePath("W"), "/a b")).toEqual([": must be an absolute path, starting with / (W)"]);
   });
   it("refuses more than 4096 characters, citing the emulator's limit", () => {
-    expect(messages(zAbsolutePath("W"), `/${"a".repeat(4096)}`)).toEqual([": must be at most 4096 characters (the emulator's limit: W gives none)"]);
+    expect(messages(zAbsolutePath("W"), `/${"a".repeat(4096)}`)).toEqual([
+      ": must be at most 4096 characters (the emulator's limit: W gives none)",
+    ]);
   });
 });
 
@@ -52,7 +59,10 @@ describe("zPort", () => {
 describe("noDuplicates and exactly", () => {
   const list = z.array(z.strictObject({ name: z.string() }, exactly("name"))).superRefine(noDuplicates((e) => e.name, "name", "W"));
   it("reports each repeat on its own index", () => {
-    expect(messages(list, [{ name: "a" }, { name: "b" }, { name: "a" }, { name: "a" }])).toEqual(["2: duplicate name a: each may appear once (W)", "3: duplicate name a: each may appear once (W)"]);
+    expect(messages(list, [{ name: "a" }, { name: "b" }, { name: "a" }, { name: "a" }])).toEqual([
+      "2: duplicate name a: each may appear once (W)",
+      "3: duplicate name a: each may appear once (W)",
+    ]);
   });
   it("names an unknown field and the fields there are", () => {
     expect(messages(list, [{ name: "a", Name: "b" }])).toEqual(["0: unknown field Name: the fields are name"]);

@@ -12,7 +12,6 @@ import { workspaceInviteSpec } from "../../../resources/workspaceInvite";
 import { estimatePartBody } from "../../../resources/lookups/billing";
 import { checkOnly } from "../../support/preview";
 
-
 // A real ed25519 public key (32-byte key), and a second one.
 const blob = (type: string, key: Buffer) => {
   const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
@@ -31,7 +30,11 @@ describe("Workspace", () => {
     const r = await p.check!({}, { name: "team-a", mfaRequired: true });
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({ name: "team-a", mfaRequired: true });
-    const d = await p.diff!("1", { name: "team-a", mfaRequired: false, disableSshPassword: false }, { name: "team-b", mfaRequired: true, disableSshPassword: true });
+    const d = await p.diff!(
+      "1",
+      { name: "team-a", mfaRequired: false, disableSshPassword: false },
+      { name: "team-b", mfaRequired: true, disableSshPassword: true },
+    );
     expect(d).toMatchObject({ changes: true, replaces: [] });
   });
   it("is retained on destroy (the API has no delete)", () => {
@@ -58,11 +61,18 @@ describe("WorkspaceInvite", () => {
   it("patches the level, replaces on a new email", async () => {
     const olds = { workspaceId: "42", email: "a@example.com", accessLevel: "VIEWER", state: "PENDING" };
     expect(await p.diff!("1", olds, { ...olds, accessLevel: "EDITOR" })).toMatchObject({ changes: true, replaces: [] });
-    expect(await p.diff!("1", olds, { ...olds, email: "b@example.com" })).toMatchObject({ replaces: ["email"], deleteBeforeReplace: false });
+    expect(await p.diff!("1", olds, { ...olds, email: "b@example.com" })).toMatchObject({
+      replaces: ["email"],
+      deleteBeforeReplace: false,
+    });
   });
   it("replaces an expired invite, deleting it first", async () => {
     const olds = { workspaceId: "42", email: "a@example.com", accessLevel: "VIEWER", state: "EXPIRED" };
-    expect(await p.diff!("1", olds, { workspaceId: "42", email: "a@example.com", accessLevel: "VIEWER" })).toMatchObject({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
+    expect(await p.diff!("1", olds, { workspaceId: "42", email: "a@example.com", accessLevel: "VIEWER" })).toMatchObject({
+      changes: true,
+      replaces: ["state"],
+      deleteBeforeReplace: true,
+    });
   });
   it("marks the code secret and keeps it from state", () => {
     expect(workspaceInviteSpec.secretOutputs).toEqual(["code"]);
@@ -93,15 +103,24 @@ describe("ApiToken", () => {
     expect((await p.check!({}, { ...base, expiresInDays: 6 })).failures).toHaveLength(1);
   });
   it("needs subjectId exactly when the subject is RESOURCE", async () => {
-    expect((await p.check!({}, { ...base, subject: "RESOURCE" })).failures).toEqual([{ property: "subjectId", reason: expect.stringMatching(/RESOURCE token needs subjectId/) }]);
-    expect((await p.check!({}, { ...base, subjectId: "7" })).failures).toEqual([{ property: "subjectId", reason: expect.stringMatching(/only for subject RESOURCE/) }]);
+    expect((await p.check!({}, { ...base, subject: "RESOURCE" })).failures).toEqual([
+      { property: "subjectId", reason: expect.stringMatching(/RESOURCE token needs subjectId/) },
+    ]);
+    expect((await p.check!({}, { ...base, subjectId: "7" })).failures).toEqual([
+      { property: "subjectId", reason: expect.stringMatching(/only for subject RESOURCE/) },
+    ]);
     expect((await p.check!({}, { ...base, subject: "RESOURCE", subjectId: "7" })).failures).toEqual([]);
     // Not known until up: checked then.
     expect((await p.check!({}, { ...base, subject: "RESOURCE", subjectId: UNKNOWN })).failures).toEqual([]);
   });
   it("replaces on every change", async () => {
     const olds = { workspaceId: "42", name: "ci-deploy", expiresInDays: 30, grants: { INSTANCE: "WRITE" }, subject: "WORKSPACE" };
-    for (const change of [{ name: "ci-deploy-2" }, { expiresInDays: 60 }, { grants: { INSTANCE: "READ" } }, { subject: "RESOURCE", subjectId: "9" }]) {
+    for (const change of [
+      { name: "ci-deploy-2" },
+      { expiresInDays: 60 },
+      { grants: { INSTANCE: "READ" } },
+      { subject: "RESOURCE", subjectId: "9" },
+    ]) {
       const d = await p.diff!("1", olds, { ...olds, ...change });
       expect(d.replaces!.length).toBeGreaterThan(0);
     }
@@ -121,7 +140,10 @@ describe("SshKey", () => {
   });
   it("reports a malformed key on publicKey with the rule", async () => {
     const r = await p.check!({}, { name: "alice", publicKey: "hello" });
-    expect(r.failures![0]).toMatchObject({ property: "publicKey", reason: expect.stringMatching(/well-formed public key.*spec part 1, SSH keys/) });
+    expect(r.failures![0]).toMatchObject({
+      property: "publicKey",
+      reason: expect.stringMatching(/well-formed public key.*spec part 1, SSH keys/),
+    });
   });
   it("replaces on every change; a rename deletes the old key first (same key)", async () => {
     const olds = { workspaceId: "42", name: "alice", publicKey: ED1 };
@@ -178,11 +200,27 @@ describe("Coupon", () => {
 
 describe("getBillingEstimate parts", () => {
   it("maps camelCase parts to the API's snake_case", () => {
-    expect(estimatePartBody({ type: "CPU", cpu: 2, serviceGroup: "LIGHTNING" }, 0)).toEqual({ type: "CPU", cpu: 2, service_group: "LIGHTNING" });
+    expect(estimatePartBody({ type: "CPU", cpu: 2, serviceGroup: "LIGHTNING" }, 0)).toEqual({
+      type: "CPU",
+      cpu: 2,
+      service_group: "LIGHTNING",
+    });
     expect(estimatePartBody({ type: "MEMORY", memoryBytes: 1024 }, 0)).toEqual({ type: "MEMORY", memory_bytes: 1024 });
-    expect(estimatePartBody({ type: "STORAGE", storageBytes: 10, storageBacking: "ceph" }, 0)).toEqual({ type: "STORAGE", storage_bytes: 10, storage_backing: "ceph" });
-    expect(estimatePartBody({ type: "BANDWIDTH", direction: "UPLOAD", speedBytesSec: 5 }, 0)).toEqual({ type: "BANDWIDTH", direction: "UPLOAD", speed_bytes_sec: 5 });
-    expect(estimatePartBody({ type: "FLOATING_IP", family: "IPv4", ddos: true }, 0)).toEqual({ type: "FLOATING_IP", family: "IPv4", ddos: true });
+    expect(estimatePartBody({ type: "STORAGE", storageBytes: 10, storageBacking: "ceph" }, 0)).toEqual({
+      type: "STORAGE",
+      storage_bytes: 10,
+      storage_backing: "ceph",
+    });
+    expect(estimatePartBody({ type: "BANDWIDTH", direction: "UPLOAD", speedBytesSec: 5 }, 0)).toEqual({
+      type: "BANDWIDTH",
+      direction: "UPLOAD",
+      speed_bytes_sec: 5,
+    });
+    expect(estimatePartBody({ type: "FLOATING_IP", family: "IPv4", ddos: true }, 0)).toEqual({
+      type: "FLOATING_IP",
+      family: "IPv4",
+      ddos: true,
+    });
   });
   it("names the part and field that is wrong", () => {
     expect(() => estimatePartBody({ type: "MEMORY" } as never, 2)).toThrow(/parts\[2\]\.memoryBytes is required/);

@@ -14,9 +14,14 @@ import { recipeSpec } from "../../../resources/recipe";
 import { recipeInstallationSpec } from "../../../resources/recipeInstallation";
 import { snapshotSpec } from "../../../resources/snapshot";
 
-
 describe("App", () => {
-  const custom = { instanceId: "1", name: "web", image: "nginx:1.27", ports: [{ hostPort: 80, containerPort: 80, http: true }], domain: "web.example.com" };
+  const custom = {
+    instanceId: "1",
+    name: "web",
+    image: "nginx:1.27",
+    ports: [{ hostPort: 80, containerPort: 80, http: true }],
+    domain: "web.example.com",
+  };
   const fromTemplate = { instanceId: "1", name: "kuma", templateId: "7", environment: { A: "x", B: null, C: "{{random:8}}" } };
 
   it("accepts both modes and fills the defaults", async () => {
@@ -32,24 +37,69 @@ describe("App", () => {
     ["an image without a tag", { ...custom, image: "nginx" }, /image: must be a container image with a tag/],
     ["a digest-only image", { ...custom, image: "nginx@sha256:abc" }, /image: must be a container image with a tag/],
     ["a registry port without a tag", { ...custom, image: "registry:5000/team/app" }, /image: must be a container image with a tag/],
-    ["ports on a template app", { ...fromTemplate, ports: [{ hostPort: 1, containerPort: 1 }] }, /ports: a template app takes its ports from the template/],
-    ["a domain without an http port", { ...custom, ports: [{ hostPort: 80, containerPort: 80 }] }, /domain: a domain needs at least one port with http true/],
+    [
+      "ports on a template app",
+      { ...fromTemplate, ports: [{ hostPort: 1, containerPort: 1 }] },
+      /ports: a template app takes its ports from the template/,
+    ],
+    [
+      "a domain without an http port",
+      { ...custom, ports: [{ hostPort: 80, containerPort: 80 }] },
+      /domain: a domain needs at least one port with http true/,
+    ],
     ["a null value on a custom app", { ...custom, environment: { A: null } }, /environment: null removes a template default/],
-    ["an unknown placeholder", { ...fromTemplate, environment: { A: "{{nope}}" } }, /environment: environment.A: unknown placeholder \{\{nope\}\}/],
+    [
+      "an unknown placeholder",
+      { ...fromTemplate, environment: { A: "{{nope}}" } },
+      /environment: environment.A: unknown placeholder \{\{nope\}\}/,
+    ],
     ["a random length of 0", { ...fromTemplate, environment: { A: "{{random:0}}" } }, /random length must be 1 to 128/],
-    ["a port out of range", { ...custom, ports: [{ hostPort: 70000, containerPort: 80, http: true }] }, /ports\[0\]\.hostPort: must be 1 to 65535/],
+    [
+      "a port out of range",
+      { ...custom, ports: [{ hostPort: 70000, containerPort: 80, http: true }] },
+      /ports\[0\]\.hostPort: must be 1 to 65535/,
+    ],
     ["a snake_case port field", { ...custom, ports: [{ host_port: 80, containerPort: 80 }] }, /ports\[0\]: unknown field host_port/],
-    ["a relative container path", { ...custom, mounts: [{ hostPath: "/a", containerPath: "data" }] }, /mounts\[0\]\.containerPath: must be an absolute path/],
-    ["a repeated host port and protocol", { ...custom, ports: [{ hostPort: 80, containerPort: 80, http: true }, { hostPort: 80, containerPort: 81 }] }, /ports\[1\]: duplicate host port and protocol 80\/TCP/],
+    [
+      "a relative container path",
+      { ...custom, mounts: [{ hostPath: "/a", containerPath: "data" }] },
+      /mounts\[0\]\.containerPath: must be an absolute path/,
+    ],
+    [
+      "a repeated host port and protocol",
+      {
+        ...custom,
+        ports: [
+          { hostPort: 80, containerPort: 80, http: true },
+          { hostPort: 80, containerPort: 81 },
+        ],
+      },
+      /ports\[1\]: duplicate host port and protocol 80\/TCP/,
+    ],
   ])("rejects %s at preview, naming the property", async (_what, news, message) => {
     expect((await failureLines(appSpec, news)).join("\n")).toMatch(message);
   });
 
   it("allows the same host port on TCP and UDP", async () => {
-    expect(await failureLines(appSpec, { ...custom, ports: [{ hostPort: 53, containerPort: 53, protocol: "UDP" }, { hostPort: 53, containerPort: 53, http: true }] })).toEqual([]);
+    expect(
+      await failureLines(appSpec, {
+        ...custom,
+        ports: [
+          { hostPort: 53, containerPort: 53, protocol: "UDP" },
+          { hostPort: 53, containerPort: 53, http: true },
+        ],
+      }),
+    ).toEqual([]);
   });
 
-  const recorded = { ...custom, ports: [{ hostPort: 80, containerPort: 80, protocol: "TCP", http: true }], running: true, environment: {}, mounts: [], state: "AVAILABLE" };
+  const recorded = {
+    ...custom,
+    ports: [{ hostPort: 80, containerPort: 80, protocol: "TCP", http: true }],
+    running: true,
+    environment: {},
+    mounts: [],
+    state: "AVAILABLE",
+  };
   it.each([
     ["image", { image: "nginx:1.28" }, false],
     ["environment", { environment: { A: "1" } }, false],
@@ -112,17 +162,44 @@ describe("AppTemplate", () => {
     expect(r.inputs).toMatchObject({
       category: null,
       mounts: [],
-      environment: [{ key: "PORT", value: "{{container_port.web}}", description: "" }, { key: "DOMAIN", value: null, description: "" }],
+      environment: [
+        { key: "PORT", value: "{{container_port.web}}", description: "" },
+        { key: "DOMAIN", value: null, description: "" },
+      ],
       ports: [{ name: "web", description: "", containerPort: 3000, protocol: "TCP", http: true }],
     });
   });
 
   it.each([
-    ["two http ports", { ...tpl, ports: [{ name: "a", containerPort: 1, http: true }, { name: "b", containerPort: 2, http: true }] }, /ports: at most one port per template may have http true/],
-    ["a repeated port name", { ...tpl, ports: [{ name: "web", containerPort: 1 }, { name: "web", containerPort: 2 }] }, /ports\[1\]: duplicate port name web/],
+    [
+      "two http ports",
+      {
+        ...tpl,
+        ports: [
+          { name: "a", containerPort: 1, http: true },
+          { name: "b", containerPort: 2, http: true },
+        ],
+      },
+      /ports: at most one port per template may have http true/,
+    ],
+    [
+      "a repeated port name",
+      {
+        ...tpl,
+        ports: [
+          { name: "web", containerPort: 1 },
+          { name: "web", containerPort: 2 },
+        ],
+      },
+      /ports\[1\]: duplicate port name web/,
+    ],
     ["a port name that is not a slug", { ...tpl, ports: [{ name: "Web", containerPort: 1 }] }, /ports\[0\]\.name: must be a slug/],
     ["a repeated key", { ...tpl, environment: [{ key: "A" }, { key: "A" }] }, /environment\[1\]: duplicate environment key A/],
-    ["a placeholder naming no port", { ...tpl, environment: [{ key: "A", value: "{{host_port.admin}}" }] }, /environment: .*names no port of this template/],
+    [
+      "a placeholder naming no port",
+      { ...tpl, environment: [{ key: "A", value: "{{host_port.admin}}" }] },
+      /environment: .*names no port of this template/,
+    ],
     ["an unknown placeholder", { ...tpl, environment: [{ key: "A", value: "{{whatever}}" }] }, /environment: .*unknown placeholder/],
     ["a lower-case category", { ...tpl, category: "ai" }, /category: must be one of DEFAULT, .*AI, /],
     ["an empty description", { ...tpl, description: "" }, /description: must not be empty/],
@@ -132,7 +209,15 @@ describe("AppTemplate", () => {
 
   it("patches every field in place", async () => {
     const olds = { ...(await checkOnly(appTemplateSpec).check!({}, tpl)).inputs };
-    for (const [field, value] of Object.entries({ name: "x", description: "y", image: "a:1", category: "AI", environment: [], mounts: [{ hostPath: "/a", containerPath: "/b", readOnly: false }], ports: [] })) {
+    for (const [field, value] of Object.entries({
+      name: "x",
+      description: "y",
+      image: "a:1",
+      category: "AI",
+      environment: [],
+      mounts: [{ hostPath: "/a", containerPath: "/b", readOnly: false }],
+      ports: [],
+    })) {
       const d = await checkOnly(appTemplateSpec).diff!("1", olds, { ...olds, [field]: value });
       expect(d).toMatchObject({ changes: true, replaces: [] });
     }
@@ -158,8 +243,16 @@ describe("Image", () => {
   });
 
   it.each([
-    ["an UPLOAD source for a TEMPLATE", { kind: "TEMPLATE", name: "boot-iso", source: { type: "UPLOAD", filePath: "/x.iso" } }, /source: an UPLOAD source is for ISO images/],
-    ["a missing upload file", { kind: "ISO", name: "boot-iso", source: { type: "UPLOAD", filePath: "/nonexistent/boot.iso" } }, /source: source.filePath: no such file/],
+    [
+      "an UPLOAD source for a TEMPLATE",
+      { kind: "TEMPLATE", name: "boot-iso", source: { type: "UPLOAD", filePath: "/x.iso" } },
+      /source: an UPLOAD source is for ISO images/,
+    ],
+    [
+      "a missing upload file",
+      { kind: "ISO", name: "boot-iso", source: { type: "UPLOAD", filePath: "/nonexistent/boot.iso" } },
+      /source: source.filePath: no such file/,
+    ],
     ["a name of 3 characters", { ...urlImage, name: "abc" }, /name: must be 4 to 64 characters/],
     ["a name of 65 characters", { ...urlImage, name: "x".repeat(65) }, /name: must be 4 to 64 characters/],
     ["a short description", { ...urlImage, description: "abc" }, /description: must be 4 to 1000 characters/],
@@ -175,7 +268,9 @@ describe("Image", () => {
     const long = "n".repeat(64);
     expect(await failureLines(imageSpec, { ...urlImage, name: long })).toEqual([]);
     const recorded = { ...urlImage, workspaceId: "42" };
-    expect((await failureLines(imageSpec, { ...urlImage, name: "n".repeat(33) }, recorded)).join("\n")).toMatch(/name: renaming in place goes through PATCH .* 4 to 32 characters/);
+    expect((await failureLines(imageSpec, { ...urlImage, name: "n".repeat(33) }, recorded)).join("\n")).toMatch(
+      /name: renaming in place goes through PATCH .* 4 to 32 characters/,
+    );
     expect(await failureLines(imageSpec, { ...urlImage, name: "n".repeat(32) }, recorded)).toEqual([]);
   });
 
@@ -197,7 +292,14 @@ describe("Image", () => {
   });
 
   it("an uploaded ISO is replaced when its file's content changes, not when the file moves", async () => {
-    const olds = { kind: "ISO", name: "boot-iso", workspaceId: "42", source: { type: "UPLOAD", filePath: "/old/boot.iso" }, fileSha256: "aa", state: "AVAILABLE" };
+    const olds = {
+      kind: "ISO",
+      name: "boot-iso",
+      workspaceId: "42",
+      source: { type: "UPLOAD", filePath: "/old/boot.iso" },
+      fileSha256: "aa",
+      state: "AVAILABLE",
+    };
     const moved = await checkOnly(imageSpec).diff!("5", olds, { ...olds, source: { type: "UPLOAD", filePath: "/new/boot.iso" } });
     expect(moved).toMatchObject({ changes: true, replaces: [] });
     const changed = await checkOnly(imageSpec).diff!("5", olds, { ...olds, fileSha256: "bb" });
@@ -209,24 +311,59 @@ describe("Snapshot, Recipe and RecipeInstallation", () => {
   it("every snapshot field replaces", async () => {
     const olds = { instanceId: "1", diskId: "2", state: "AVAILABLE" };
     expect((await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, instanceId: "3" })).replaces).toEqual(["instanceId"]);
-    expect(await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, diskId: "4" })).toMatchObject({ replaces: ["diskId"], deleteBeforeReplace: false });
+    expect(await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, diskId: "4" })).toMatchObject({
+      replaces: ["diskId"],
+      deleteBeforeReplace: false,
+    });
   });
 
-  const recipe = { name: "r", category: "TOOLS", description: "# r", commands: [{ path: "/opt/r.sh" }], fields: [{ id: "A", label: "a", type: "TEXT" }] };
+  const recipe = {
+    name: "r",
+    category: "TOOLS",
+    description: "# r",
+    commands: [{ path: "/opt/r.sh" }],
+    fields: [{ id: "A", label: "a", type: "TEXT" }],
+  };
   it("fills a recipe's defaults and checks it at preview", async () => {
     const r = await checkOnly(recipeSpec).check!({}, recipe);
     expect(r.failures).toEqual([]);
-    expect(r.inputs).toMatchObject({ icon: null, commands: [{ path: "/opt/r.sh", args: [] }], fields: [{ id: "A", label: "a", type: "TEXT", description: null, required: false }] });
-    const bad = await failureLines(recipeSpec, { ...recipe, category: "GAMING", commands: [], fields: [{ id: "1x", label: "a", type: "TEXT" }] });
+    expect(r.inputs).toMatchObject({
+      icon: null,
+      commands: [{ path: "/opt/r.sh", args: [] }],
+      fields: [{ id: "A", label: "a", type: "TEXT", description: null, required: false }],
+    });
+    const bad = await failureLines(recipeSpec, {
+      ...recipe,
+      category: "GAMING",
+      commands: [],
+      fields: [{ id: "1x", label: "a", type: "TEXT" }],
+    });
     expect(bad.join("\n")).toMatch(/category: must be one of DEFAULT/);
     expect(bad.join("\n")).toMatch(/commands: must list at least one command/);
     expect(bad.join("\n")).toMatch(/fields\[0\]\.id: must start with a letter/);
-    expect((await failureLines(recipeSpec, { ...recipe, fields: [{ id: "db_name", label: "a", type: "TEXT" }, { id: "DB_NAME", label: "b", type: "TEXT" }] })).join("\n")).toMatch(/fields\[1\]: duplicate field id/);
+    expect(
+      (
+        await failureLines(recipeSpec, {
+          ...recipe,
+          fields: [
+            { id: "db_name", label: "a", type: "TEXT" },
+            { id: "DB_NAME", label: "b", type: "TEXT" },
+          ],
+        })
+      ).join("\n"),
+    ).toMatch(/fields\[1\]: duplicate field id/);
   });
 
   it("patches every recipe field in place", async () => {
     const olds = { ...(await checkOnly(recipeSpec).check!({}, recipe)).inputs };
-    for (const [field, value] of Object.entries({ name: "x", category: "AI", description: "y", commands: [{ path: "/a", args: [] }], icon: "https://x.example/i.svg", fields: [] })) {
+    for (const [field, value] of Object.entries({
+      name: "x",
+      category: "AI",
+      description: "y",
+      commands: [{ path: "/a", args: [] }],
+      icon: "https://x.example/i.svg",
+      fields: [],
+    })) {
       expect(await checkOnly(recipeSpec).diff!("1", olds, { ...olds, [field]: value })).toMatchObject({ changes: true, replaces: [] });
     }
   });
@@ -239,6 +376,8 @@ describe("Snapshot, Recipe and RecipeInstallation", () => {
       expect(d).toMatchObject({ replaces: [field], deleteBeforeReplace: false });
     }
     expect((await checkOnly(recipeInstallationSpec).diff!("1:2:3", { ...olds, installState: "FAILED" }, olds)).replaces).toEqual(["state"]);
-    expect((await failureLines(recipeInstallationSpec, { instanceId: "1", recipeId: "2", fields: { A: { nested: true } } })).join("\n")).toMatch(/fields\.A: values must be strings, numbers or booleans/);
+    expect(
+      (await failureLines(recipeInstallationSpec, { instanceId: "1", recipeId: "2", fields: { A: { nested: true } } })).join("\n"),
+    ).toMatch(/fields\.A: values must be strings, numbers or booleans/);
   });
 });

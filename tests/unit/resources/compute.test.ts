@@ -13,7 +13,15 @@ import { instanceSpec } from "../../../resources/instance";
 
 const GiB = 1024 ** 3;
 const plan = { name: "vm", planId: "7", region: "NA_01" };
-const custom = { name: "vm", type: "CUSTOM", group: "RYZEN", cpu: 2, memoryBytes: 2 * GiB, storage: [{ sizeBytes: 20 * GiB, boot: true }], region: "NA_01" };
+const custom = {
+  name: "vm",
+  type: "CUSTOM",
+  group: "RYZEN",
+  cpu: 2,
+  memoryBytes: 2 * GiB,
+  storage: [{ sizeBytes: 20 * GiB, boot: true }],
+  region: "NA_01",
+};
 const disk = { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01" };
 const image = { kind: "TEMPLATE", name: "golden", source: { type: "URL", url: "https://images.example.com/golden.qcow2" } };
 
@@ -24,12 +32,24 @@ describe("compute inputs accepted at their boundaries", () => {
   it.each<Row>([
     ["Instance name of one character", instanceSpec, { ...plan, name: "v" }],
     ["Instance cpu of 1 core", instanceSpec, { ...custom, cpu: 1 }],
-    ["Instance memoryBytes of 512 MiB (the emulator's minimum; see emulatorLimits.test.ts)", instanceSpec, { ...custom, memoryBytes: 512 * 1024 ** 2 }],
+    [
+      "Instance memoryBytes of 512 MiB (the emulator's minimum; see emulatorLimits.test.ts)",
+      instanceSpec,
+      { ...custom, memoryBytes: 512 * 1024 ** 2 },
+    ],
     ["Instance storage of one boot entry of 1 byte", instanceSpec, { ...custom, storage: [{ sizeBytes: 1, boot: true }] }],
     ["Instance storage backing CEPH", instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "CEPH" }] }],
-    ["Instance bandwidth of 1 byte per second each way", instanceSpec, { ...custom, bandwidth: { uploadBytesSec: 1, downloadBytesSec: 1 } }],
+    [
+      "Instance bandwidth of 1 byte per second each way",
+      instanceSpec,
+      { ...custom, bandwidth: { uploadBytesSec: 1, downloadBytesSec: 1 } },
+    ],
     ["Instance region of one character", instanceSpec, { ...plan, region: "X" }],
-    ["Instance ips IPv6 without ddos and IPv4 with ddos", instanceSpec, { ...plan, ips: [{ family: "IPv6" }, { family: "IPv4", ddos: true }] }],
+    [
+      "Instance ips IPv6 without ddos and IPv4 with ddos",
+      instanceSpec,
+      { ...plan, ips: [{ family: "IPv6" }, { family: "IPv4", ddos: true }] },
+    ],
     ["Instance boot ISO", instanceSpec, { ...plan, boot: "ISO" }],
     ["Disk name of one character", diskSpec, { ...disk, name: "d" }],
     ["Disk size of 1 byte", diskSpec, { ...disk, size: 1 }],
@@ -43,26 +63,116 @@ describe("compute inputs accepted at their boundaries", () => {
 
 describe("compute inputs refused at preview, naming the property and the rule", () => {
   it.each<Refused>([
-    ["an empty Instance name", instanceSpec, { ...plan, name: "" }, "name", /^must not be empty \(spec part 2, Instances: name is required\)$/],
-    ["Instance cpu of 0", instanceSpec, { ...custom, cpu: 0 }, "cpu", /^must be a positive number of cores \(spec part 2, Instances: CUSTOM cpu\)$/],
-    ["a fractional Instance cpu", instanceSpec, { ...custom, cpu: 1.5 }, "cpu", /^must be a whole number of cores \(spec part 2, Instances: CUSTOM cpu is an integer\)$/],
-    ["Instance memoryBytes of 0", instanceSpec, { ...custom, memoryBytes: 0 }, "memoryBytes", /^must be a positive number of bytes \(spec part 2, Instances: CUSTOM memory_bytes\)$/],
-    ["an empty Instance storage", instanceSpec, { ...custom, storage: [] }, "storage", /^needs at least one entry, exactly one with boot true \(spec part 2, Instances: CUSTOM storage\)$/],
-    ["an Instance storage entry of 0 bytes", instanceSpec, { ...custom, storage: [{ sizeBytes: 0, boot: true }] }, "storage[0].sizeBytes", /^must be a positive number of bytes \(spec part 2, Instances: storage size_bytes\)$/],
-    ["an Instance storage backing NVME", instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "NVME" }] }, "storage[0].backing", /^must be LOCAL or CEPH \(spec part 2, Instances: CUSTOM storage backing/],
-    ["Instance bandwidth of 0", instanceSpec, { ...custom, bandwidth: { uploadBytesSec: 0, downloadBytesSec: 1 } }, "bandwidth.uploadBytesSec", /^must be a positive number of bytes per second \(spec part 2, Instances: bandwidth upload_bytes_sec\)$/],
-    ["an empty Instance region", instanceSpec, { ...plan, region: "" }, "region", /^must name a region, for example NA_01 \(spec part 2, Instances: region\)$/],
-    ["an Instance ip of family IPv5", instanceSpec, { ...plan, ips: [{ family: "IPv5" }] }, "ips[0].family", /^must be IPv4 or IPv6 \(spec part 2, Instances: ips family\)$/],
-    ["an IPv6 Instance ip with ddos", instanceSpec, { ...plan, ips: [{ family: "IPv4" }, { family: "IPv6", ddos: true }] }, "ips[1].ddos", /^ddos protection is for IPv4 addresses only.*\(spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only\)$/],
+    [
+      "an empty Instance name",
+      instanceSpec,
+      { ...plan, name: "" },
+      "name",
+      /^must not be empty \(spec part 2, Instances: name is required\)$/,
+    ],
+    [
+      "Instance cpu of 0",
+      instanceSpec,
+      { ...custom, cpu: 0 },
+      "cpu",
+      /^must be a positive number of cores \(spec part 2, Instances: CUSTOM cpu\)$/,
+    ],
+    [
+      "a fractional Instance cpu",
+      instanceSpec,
+      { ...custom, cpu: 1.5 },
+      "cpu",
+      /^must be a whole number of cores \(spec part 2, Instances: CUSTOM cpu is an integer\)$/,
+    ],
+    [
+      "Instance memoryBytes of 0",
+      instanceSpec,
+      { ...custom, memoryBytes: 0 },
+      "memoryBytes",
+      /^must be a positive number of bytes \(spec part 2, Instances: CUSTOM memory_bytes\)$/,
+    ],
+    [
+      "an empty Instance storage",
+      instanceSpec,
+      { ...custom, storage: [] },
+      "storage",
+      /^needs at least one entry, exactly one with boot true \(spec part 2, Instances: CUSTOM storage\)$/,
+    ],
+    [
+      "an Instance storage entry of 0 bytes",
+      instanceSpec,
+      { ...custom, storage: [{ sizeBytes: 0, boot: true }] },
+      "storage[0].sizeBytes",
+      /^must be a positive number of bytes \(spec part 2, Instances: storage size_bytes\)$/,
+    ],
+    [
+      "an Instance storage backing NVME",
+      instanceSpec,
+      { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "NVME" }] },
+      "storage[0].backing",
+      /^must be LOCAL or CEPH \(spec part 2, Instances: CUSTOM storage backing/,
+    ],
+    [
+      "Instance bandwidth of 0",
+      instanceSpec,
+      { ...custom, bandwidth: { uploadBytesSec: 0, downloadBytesSec: 1 } },
+      "bandwidth.uploadBytesSec",
+      /^must be a positive number of bytes per second \(spec part 2, Instances: bandwidth upload_bytes_sec\)$/,
+    ],
+    [
+      "an empty Instance region",
+      instanceSpec,
+      { ...plan, region: "" },
+      "region",
+      /^must name a region, for example NA_01 \(spec part 2, Instances: region\)$/,
+    ],
+    [
+      "an Instance ip of family IPv5",
+      instanceSpec,
+      { ...plan, ips: [{ family: "IPv5" }] },
+      "ips[0].family",
+      /^must be IPv4 or IPv6 \(spec part 2, Instances: ips family\)$/,
+    ],
+    [
+      "an IPv6 Instance ip with ddos",
+      instanceSpec,
+      { ...plan, ips: [{ family: "IPv4" }, { family: "IPv6", ddos: true }] },
+      "ips[1].ddos",
+      /^ddos protection is for IPv4 addresses only.*\(spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only\)$/,
+    ],
     ["Instance boot CDROM", instanceSpec, { ...plan, boot: "CDROM" }, "boot", /^must be DISK or ISO \(spec part 2, Instances: boot\)$/],
-    ["a CUSTOM Instance with a planId", instanceSpec, { ...custom, planId: "7" }, "planId", /^a CUSTOM instance has no planId.*\(spec part 2, Instances: plan is the PLAN body's field\)$/],
+    [
+      "a CUSTOM Instance with a planId",
+      instanceSpec,
+      { ...custom, planId: "7" },
+      "planId",
+      /^a CUSTOM instance has no planId.*\(spec part 2, Instances: plan is the PLAN body's field\)$/,
+    ],
     ["an empty Disk name", diskSpec, { ...disk, name: "" }, "name", /^must not be empty \(spec part 2, Disks: name is required\)$/],
     ["Disk size of 0", diskSpec, { ...disk, size: 0 }, "size", /^must be a positive number of bytes \(spec part 2, Disks: size\)$/],
     ["a fractional Disk size", diskSpec, { ...disk, size: 1.5 }, "size", /^must be a whole number of bytes \(spec part 2, Disks: size\)$/],
-    ["a Disk size given as text", diskSpec, { ...disk, size: "10G" }, "size", /^must be a number of bytes \(spec part 2, Disks: size is required, in bytes\)$/],
+    [
+      "a Disk size given as text",
+      diskSpec,
+      { ...disk, size: "10G" },
+      "size",
+      /^must be a number of bytes \(spec part 2, Disks: size is required, in bytes\)$/,
+    ],
     ["Disk backend NVME", diskSpec, { ...disk, backend: "NVME" }, "backend", /^must be LOCAL or CEPH \(spec part 2, Disks\)$/],
-    ["an empty Disk region", diskSpec, { ...disk, region: "" }, "region", /^must name a region, for example NA_01 \(spec part 2, Disks: region is required\)$/],
-    ["an empty Image os name", imageSpec, { ...image, os: { family: "LINUX", name: "" } }, "os.name", /^must not be empty.*\(spec part 2, Images: os name is optional\)$/],
+    [
+      "an empty Disk region",
+      diskSpec,
+      { ...disk, region: "" },
+      "region",
+      /^must name a region, for example NA_01 \(spec part 2, Disks: region is required\)$/,
+    ],
+    [
+      "an empty Image os name",
+      imageSpec,
+      { ...image, os: { family: "LINUX", name: "" } },
+      "os.name",
+      /^must not be empty.*\(spec part 2, Images: os name is optional\)$/,
+    ],
   ])("%s", async (_what, spec, inputs, property, reason) => {
     const found = await failuresOf(spec, inputs);
     expect(found).toContainEqual({ property, reason: expect.stringMatching(reason) });
@@ -76,8 +186,16 @@ describe("compute inputs refused at preview, naming the property and the rule", 
 
 describe("Instance rules at preview", () => {
   it.each<[what: string, inputs: Record<string, unknown>, failure: string]>([
-    ["neither region nor nodeId", { name: "vm", planId: "7" }, "region: set region (for example NA_01) or nodeId (spec part 2, Instances: create body)"],
-    ["a PLAN instance without planId", { name: "vm", type: "PLAN", region: "NA_01" }, "planId: a PLAN instance needs planId (spec part 2, Instances: PLAN adds plan)"],
+    [
+      "neither region nor nodeId",
+      { name: "vm", planId: "7" },
+      "region: set region (for example NA_01) or nodeId (spec part 2, Instances: create body)",
+    ],
+    [
+      "a PLAN instance without planId",
+      { name: "vm", type: "PLAN", region: "NA_01" },
+      "planId: a PLAN instance needs planId (spec part 2, Instances: PLAN adds plan)",
+    ],
     ...(["group", "cpu", "memoryBytes", "storage", "bandwidth"] as const).map((field): [string, Record<string, unknown>, string] => [
       `${field} on a PLAN instance`,
       { ...plan, [field]: custom[field as keyof typeof custom] ?? { uploadBytesSec: 1, downloadBytesSec: 1 } },
@@ -88,8 +206,22 @@ describe("Instance rules at preview", () => {
       { ...custom, [field]: undefined },
       `${field}: a CUSTOM instance needs ${field} (spec part 2, Instances: CUSTOM adds group, cpu, memory_bytes, storage)`,
     ]),
-    ["two boot disks", { ...custom, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB, boot: true }] }, "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)"],
-    ["no boot disk", { ...custom, storage: [{ sizeBytes: GiB }] }, "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)"],
+    [
+      "two boot disks",
+      {
+        ...custom,
+        storage: [
+          { sizeBytes: GiB, boot: true },
+          { sizeBytes: GiB, boot: true },
+        ],
+      },
+      "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)",
+    ],
+    [
+      "no boot disk",
+      { ...custom, storage: [{ sizeBytes: GiB }] },
+      "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)",
+    ],
   ])("refuses %s", async (_what, inputs, failure) => {
     expect(await failureLines(instanceSpec, inputs)).toEqual([failure]);
   });
@@ -104,9 +236,22 @@ describe("Instance rules at preview", () => {
   });
 
   it("infers the type from planId and fills the API's defaults, so diffs stay quiet", async () => {
-    expect(await recorded(instanceSpec, plan)).toEqual({ ...plan, type: "PLAN", workspaceId: "42", powerState: "running", applyUpgrades: false, deletion: "immediate" });
+    expect(await recorded(instanceSpec, plan)).toEqual({
+      ...plan,
+      type: "PLAN",
+      workspaceId: "42",
+      powerState: "running",
+      applyUpgrades: false,
+      deletion: "immediate",
+    });
     const c = await recorded(instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB }] });
-    expect(c).toMatchObject({ type: "CUSTOM", storage: [{ sizeBytes: GiB, boot: true, backing: "LOCAL" }, { sizeBytes: GiB, boot: false, backing: "LOCAL" }] });
+    expect(c).toMatchObject({
+      type: "CUSTOM",
+      storage: [
+        { sizeBytes: GiB, boot: true, backing: "LOCAL" },
+        { sizeBytes: GiB, boot: false, backing: "LOCAL" },
+      ],
+    });
     expect((await recorded(instanceSpec, { ...plan, vpcIds: ["9", "3", "9"] })).vpcIds).toEqual(["3", "9"]);
   });
 
@@ -128,7 +273,11 @@ describe("Instance changes at preview", () => {
 
   it("sees no change in the recorded declaration", async () => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, await recorded(instanceSpec, plan))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, olds, await recorded(instanceSpec, plan))).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it.each<[string, unknown]>([
@@ -146,7 +295,11 @@ describe("Instance changes at preview", () => {
     ["deletion", "scheduled"],
   ])("changes %s in place", async (field, value) => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it.each<[string, unknown]>([
@@ -156,16 +309,30 @@ describe("Instance changes at preview", () => {
     ["storage", [{ sizeBytes: 30 * GiB, boot: true, backing: "LOCAL" }]],
   ])("upgrades a CUSTOM instance's %s in place", async (field, value) => {
     const olds = await recordedCustom();
-    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it.each<[string, unknown]>([
-    ["a grown boot disk beside a changed data disk", [{ sizeBytes: 30 * GiB, boot: true, backing: "LOCAL" }, { sizeBytes: GiB, boot: false, backing: "LOCAL" }]],
+    [
+      "a grown boot disk beside a changed data disk",
+      [
+        { sizeBytes: 30 * GiB, boot: true, backing: "LOCAL" },
+        { sizeBytes: GiB, boot: false, backing: "LOCAL" },
+      ],
+    ],
     ["another backing", [{ sizeBytes: 20 * GiB, boot: true, backing: "CEPH" }]],
     ["storage unknown until up", UNKNOWN],
   ])("replaces on storage with %s", async (_what, storage) => {
     const olds = await recordedCustom();
-    expect(await diff(instanceSpec, olds, { ...olds, storage })).toEqual({ changes: true, replaces: ["storage"], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, olds, { ...olds, storage })).toEqual({
+      changes: true,
+      replaces: ["storage"],
+      deleteBeforeReplace: false,
+    });
   });
 
   it.each<[string, unknown]>([
@@ -180,7 +347,11 @@ describe("Instance changes at preview", () => {
     ["workspaceId", "43"],
   ])("replaces on %s", async (field, value) => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [field],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("ignores applyUpgrades (an instruction for the next upgrade, not a property)", async () => {
@@ -190,8 +361,16 @@ describe("Instance changes at preview", () => {
 
   it("replaces an instance whose create workflow FAILED, and finishes one recorded mid-create", async () => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, { ...olds, state: "FAILED" }, olds)).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: false });
-    expect(await diff(instanceSpec, { ...olds, state: "PENDING" }, olds)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(instanceSpec, { ...olds, state: "FAILED" }, olds)).toEqual({
+      changes: true,
+      replaces: ["state"],
+      deleteBeforeReplace: false,
+    });
+    expect(await diff(instanceSpec, { ...olds, state: "PENDING" }, olds)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 });
 
@@ -223,12 +402,20 @@ describe("Disk rules and changes at preview", () => {
     ["workspaceId", "43"],
   ])("replaces on %s", async (field, value) => {
     const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
-    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
+    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [field],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces a disk whose create workflow FAILED", async () => {
     const olds = { ...(await recorded(diskSpec, disk)), state: "FAILED" };
-    expect(await diff(diskSpec, olds, await recorded(diskSpec, disk))).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: false });
+    expect(await diff(diskSpec, olds, await recorded(diskSpec, disk))).toEqual({
+      changes: true,
+      replaces: ["state"],
+      deleteBeforeReplace: false,
+    });
   });
 });
 
@@ -238,11 +425,31 @@ describe("FirewallRule rules and changes at preview", () => {
 
   it.each<[what: string, inputs: Record<string, unknown>, failure: string]>([
     ["ports on ICMP", { ...rule, protocol: "ICMP" }, `portStart: ports apply only to TCP and UDP, not ICMP (${WHERE})`],
-    ["portEnd without portStart", { ...rule, portStart: undefined, portEnd: 80 }, `portEnd: portEnd needs portStart (port_start is required when port_end is set; ${WHERE})`],
-    ["portEnd below portStart", { ...rule, portStart: 80, portEnd: 79 }, `portEnd: portEnd (79) must be at least portStart (80) (${WHERE})`],
-    ["bpsLimit and ppsLimit together", { ...rule, bpsLimit: 10, ppsLimit: 10 }, `bpsLimit: bpsLimit and ppsLimit are mutually exclusive; set one (${WHERE})`],
-    ["an IPv6 remote on an IPv4 rule", { ...rule, remote: "2001:db8::/32" }, `type: remote 2001:db8::/32 is not an IPv4 CIDR; a IPv4 rule needs IPv4 CIDRs (${WHERE})`],
-    ["an IPv4 local on an IPv6 rule", { ...rule, type: "IPv6", local: "10.0.0.0/8" }, `type: local 10.0.0.0/8 is not an IPv6 CIDR; a IPv6 rule needs IPv6 CIDRs (${WHERE})`],
+    [
+      "portEnd without portStart",
+      { ...rule, portStart: undefined, portEnd: 80 },
+      `portEnd: portEnd needs portStart (port_start is required when port_end is set; ${WHERE})`,
+    ],
+    [
+      "portEnd below portStart",
+      { ...rule, portStart: 80, portEnd: 79 },
+      `portEnd: portEnd (79) must be at least portStart (80) (${WHERE})`,
+    ],
+    [
+      "bpsLimit and ppsLimit together",
+      { ...rule, bpsLimit: 10, ppsLimit: 10 },
+      `bpsLimit: bpsLimit and ppsLimit are mutually exclusive; set one (${WHERE})`,
+    ],
+    [
+      "an IPv6 remote on an IPv4 rule",
+      { ...rule, remote: "2001:db8::/32" },
+      `type: remote 2001:db8::/32 is not an IPv4 CIDR; a IPv4 rule needs IPv4 CIDRs (${WHERE})`,
+    ],
+    [
+      "an IPv4 local on an IPv6 rule",
+      { ...rule, type: "IPv6", local: "10.0.0.0/8" },
+      `type: local 10.0.0.0/8 is not an IPv6 CIDR; a IPv6 rule needs IPv6 CIDRs (${WHERE})`,
+    ],
     // The family rules name no property, so their failure is reported on their first field, type.
   ])("refuses %s", async (_what, inputs, failure) => {
     expect(await failureLines(firewallRuleSpec, inputs)).toEqual([failure]);
@@ -274,6 +481,10 @@ describe("FirewallRule rules and changes at preview", () => {
     ["description", "ssh"],
   ])("replaces on %s (there is no update endpoint)", async (field, value) => {
     const olds = { ...(await recorded(firewallRuleSpec, rule)), state: "AVAILABLE" };
-    expect(await diff(firewallRuleSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [field], deleteBeforeReplace: false });
+    expect(await diff(firewallRuleSpec, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [field],
+      deleteBeforeReplace: false,
+    });
   });
 });

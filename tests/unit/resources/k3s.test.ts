@@ -68,19 +68,32 @@ describe("K3sSecret preview checks", () => {
 
 describe("K3sService http ports and where each limit comes from", () => {
   it("accepts http on a TCP port and a plain UDP port", async () => {
-    const ports = [{ hostPort: 8080, containerPort: 80, http: true }, { hostPort: 5353, containerPort: 53, protocol: "UDP" }];
+    const ports = [
+      { hostPort: 8080, containerPort: 80, http: true },
+      { hostPort: 5353, containerPort: 53, protocol: "UDP" },
+    ];
     expect(await failuresOf(k3sServiceSpec, { ...validService, ports })).toEqual([]);
   });
 
   it("refuses http on a UDP port, on the port's http property", async () => {
-    const found = await failuresOf(k3sServiceSpec, { ...validService, ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }] });
-    expect(found).toContainEqual({ property: "ports[0].http", reason: "http applies to TCP ports only (the emulator's limit: spec part 3, Kubernetes service gives none)" });
+    const found = await failuresOf(k3sServiceSpec, {
+      ...validService,
+      ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }],
+    });
+    expect(found).toContainEqual({
+      property: "ports[0].http",
+      reason: "http applies to TCP ports only (the emulator's limit: spec part 3, Kubernetes service gives none)",
+    });
   });
 
   // The spec gives a service no name pattern and replicas no maximum: the messages must not claim it does.
   it.each([
     ["replicas", { replicas: 101 }, "must be 1 to 100 (the emulator's limit: spec part 3, Kubernetes service gives none)"],
-    ["name", { name: "Bad_Name" }, /^must be a DNS label: .* \(Kubernetes object names; the emulator's limit: spec part 3, Kubernetes service gives none\)$/],
+    [
+      "name",
+      { name: "Bad_Name" },
+      /^must be a DNS label: .* \(Kubernetes object names; the emulator's limit: spec part 3, Kubernetes service gives none\)$/,
+    ],
   ])("says the %s limit is the emulator's, not the spec's", async (property, change, reason) => {
     const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
     expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
@@ -109,30 +122,67 @@ describe("K3sService defaults and list rules", () => {
   });
 
   it.each<[what: string, change: Record<string, unknown>, failure: string]>([
-    ["a target instance listed twice", { targetInstanceIds: ["1", "2", "1"] }, `targetInstanceIds[2]: duplicate instance 1: each may appear once (${SERVICE})`],
+    [
+      "a target instance listed twice",
+      { targetInstanceIds: ["1", "2", "1"] },
+      `targetInstanceIds[2]: duplicate instance 1: each may appear once (${SERVICE})`,
+    ],
     [
       "a host port published twice for one protocol",
-      { ports: [{ hostPort: 80, containerPort: 80 }, { hostPort: 80, containerPort: 81, protocol: "TCP" }] },
+      {
+        ports: [
+          { hostPort: 80, containerPort: 80 },
+          { hostPort: 80, containerPort: 81, protocol: "TCP" },
+        ],
+      },
       `ports[1]: duplicate host port and protocol 80/TCP: each may appear once (${SERVICE})`,
     ],
     [
       "a container path mounted twice",
-      { volumes: [{ hostPath: "/a", containerPath: "/data" }, { hostPath: "/b", containerPath: "/data" }] },
+      {
+        volumes: [
+          { hostPath: "/a", containerPath: "/data" },
+          { hostPath: "/b", containerPath: "/data" },
+        ],
+      },
       `volumes[1]: duplicate container path /data: each may appear once (${SERVICE})`,
     ],
-    ["a secret referenced twice", { secretRefs: ["creds", "creds"] }, `secretRefs[1]: duplicate secret creds: each may appear once (${SERVICE})`],
-    ["no target instance", { targetInstanceIds: [] }, `targetInstanceIds: must list at least one instance (${SERVICE}: target_instances is required)`],
-    ["a snake_case port field", { ports: [{ hostPort: 80, host_port: 80, containerPort: 80 }] }, "ports[0]: unknown field host_port: the fields are hostPort, containerPort, protocol, http"],
-    ["a relative volume path", { volumes: [{ hostPath: "srv/data", containerPath: "/data" }] }, `volumes[0].hostPath: must be an absolute path, starting with / (${SERVICE})`],
+    [
+      "a secret referenced twice",
+      { secretRefs: ["creds", "creds"] },
+      `secretRefs[1]: duplicate secret creds: each may appear once (${SERVICE})`,
+    ],
+    [
+      "no target instance",
+      { targetInstanceIds: [] },
+      `targetInstanceIds: must list at least one instance (${SERVICE}: target_instances is required)`,
+    ],
+    [
+      "a snake_case port field",
+      { ports: [{ hostPort: 80, host_port: 80, containerPort: 80 }] },
+      "ports[0]: unknown field host_port: the fields are hostPort, containerPort, protocol, http",
+    ],
+    [
+      "a relative volume path",
+      { volumes: [{ hostPath: "srv/data", containerPath: "/data" }] },
+      `volumes[0].hostPath: must be an absolute path, starting with / (${SERVICE})`,
+    ],
     ["port 0", { ports: [{ hostPort: 0, containerPort: 80 }] }, `ports[0].hostPort: must be 1 to 65535 (${SERVICE})`],
-    ["a mode other than PINNED or SPREAD", { mode: "RANDOM" }, `mode: must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${SERVICE})`],
+    [
+      "a mode other than PINNED or SPREAD",
+      { mode: "RANDOM" },
+      `mode: must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${SERVICE})`,
+    ],
     ["another update strategy", { updateStrategy: "RECREATE" }, `updateStrategy: must be ROLLING or START_FIRST (${SERVICE})`],
   ])("refuses %s", async (_what, change, failure) => {
     expect(await failureLines(k3sServiceSpec, { ...validService, ...change })).toEqual([failure]);
   });
 
   it("accepts one host port once per protocol", async () => {
-    const ports = [{ hostPort: 53, containerPort: 53 }, { hostPort: 53, containerPort: 53, protocol: "UDP" }];
+    const ports = [
+      { hostPort: 53, containerPort: 53 },
+      { hostPort: 53, containerPort: 53, protocol: "UDP" },
+    ];
     expect(await failureLines(k3sServiceSpec, { ...validService, ports })).toEqual([]);
   });
 });
@@ -143,7 +193,11 @@ describe("K3sService changes at preview", () => {
 
   it("sees no change in the recorded declaration", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toEqual({
+      changes: false,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it.each<[string, unknown]>([
@@ -157,29 +211,53 @@ describe("K3sService changes at preview", () => {
     ["updateStrategy", "START_FIRST"],
   ])("PUTs a new %s in place", async (field, value) => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(k3sServiceSpec, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces on a new name, creating the new service first (the names differ)", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, name: "web-v2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    expect(await diff(k3sServiceSpec, olds, { ...olds, name: "web-v2" })).toEqual({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces on a new mode, deleting the old service first (it keeps the name)", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, mode: "PINNED" })).toEqual({ changes: true, replaces: ["mode"], deleteBeforeReplace: true });
+    expect(await diff(k3sServiceSpec, olds, { ...olds, mode: "PINNED" })).toEqual({
+      changes: true,
+      replaces: ["mode"],
+      deleteBeforeReplace: true,
+    });
   });
 
   it("replaces on another workspace, deleting first when the name stays (the unique key is the name)", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, workspaceId: "43" })).toEqual({ changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true });
+    expect(await diff(k3sServiceSpec, olds, { ...olds, workspaceId: "43" })).toEqual({
+      changes: true,
+      replaces: ["workspaceId"],
+      deleteBeforeReplace: true,
+    });
   });
 
   it("replaces a FAILED service (deleting first: same name), and finishes one recorded mid-rollout", async () => {
     const olds = await recordedService();
     const news = await recorded(k3sServiceSpec, validService);
-    expect(await diff(k3sServiceSpec, { ...olds, status: "FAILED" }, news)).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
-    expect(await diff(k3sServiceSpec, { ...olds, status: "DEPLOYING" }, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(k3sServiceSpec, { ...olds, status: "FAILED" }, news)).toEqual({
+      changes: true,
+      replaces: ["state"],
+      deleteBeforeReplace: true,
+    });
+    expect(await diff(k3sServiceSpec, { ...olds, status: "DEPLOYING" }, news)).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("shows no change for a RUNNING service short of replicas (degraded, not unfinished)", async () => {
@@ -194,27 +272,47 @@ describe("K3sSecret changes at preview", () => {
 
   it("PUTs new data in place", async () => {
     const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(k3sSecretSpec, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("writes the data again when the recorded data no longer matches the API's keys (null)", async () => {
     const olds = { ...(await recordedSecret()), data: null };
-    expect(await diff(k3sSecretSpec, olds, await recorded(k3sSecretSpec, creds))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(k3sSecretSpec, olds, await recorded(k3sSecretSpec, creds))).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces on a new name; the old secret goes after the new one exists", async () => {
     const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, name: "app-creds-v2" })).toEqual({ changes: true, replaces: ["name"], deleteBeforeReplace: false });
+    expect(await diff(k3sSecretSpec, olds, { ...olds, name: "app-creds-v2" })).toEqual({
+      changes: true,
+      replaces: ["name"],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces on another workspace, deleting first when the name stays (names are unique in a workspace)", async () => {
     const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, workspaceId: "43" })).toEqual({ changes: true, replaces: ["workspaceId"], deleteBeforeReplace: true });
+    expect(await diff(k3sSecretSpec, olds, { ...olds, workspaceId: "43" })).toEqual({
+      changes: true,
+      replaces: ["workspaceId"],
+      deleteBeforeReplace: true,
+    });
   });
 });
 
 describe("K3sNode at preview", () => {
-  const recordedNode = async (instanceId = "7") => ({ ...(await recorded(k3sNodeSpec, { instanceId })), nodeName: "node-7", status: "READY" });
+  const recordedNode = async (instanceId = "7") => ({
+    ...(await recorded(k3sNodeSpec, { instanceId })),
+    nodeName: "node-7",
+    status: "READY",
+  });
 
   it("refuses an instance id that is not one", async () => {
     expect(await failureLines(k3sNodeSpec, { instanceId: "vm-7" })).toEqual(["instanceId: must be the instance id (digits)"]);
@@ -222,17 +320,29 @@ describe("K3sNode at preview", () => {
 
   it("replaces on another instance (there is no update endpoint), the new node first", async () => {
     const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, olds, { ...olds, instanceId: "8" })).toEqual({ changes: true, replaces: ["instanceId"], deleteBeforeReplace: false });
+    expect(await diff(k3sNodeSpec, olds, { ...olds, instanceId: "8" })).toEqual({
+      changes: true,
+      replaces: ["instanceId"],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces a FAILED node deleting it first: an instance is a node at most once", async () => {
     const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "FAILED" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
+    expect(await diff(k3sNodeSpec, { ...olds, status: "FAILED" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
+      changes: true,
+      replaces: ["state"],
+      deleteBeforeReplace: true,
+    });
   });
 
   it("finishes a node recorded while it was still joining", async () => {
     const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "JOINING" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    expect(await diff(k3sNodeSpec, { ...olds, status: "JOINING" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 });
 
@@ -242,7 +352,9 @@ describe("K3sCluster at preview", () => {
   it("belongs to the provider's default workspace unless told otherwise, and needs one", async () => {
     expect(await recorded(k3sClusterSpec, {})).toEqual({ workspaceId: "42" });
     const none = await checkOnly(k3sClusterSpec, null).check!({}, {});
-    expect(none.failures).toEqual([{ property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" }]);
+    expect(none.failures).toEqual([
+      { property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" },
+    ]);
   });
 
   it("refuses inputs it does not have", async () => {
@@ -256,11 +368,19 @@ describe("K3sCluster at preview", () => {
 
   it("replaces on another workspace, the new cluster first (one cluster per workspace: they differ)", async () => {
     const olds = await recordedCluster();
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "43" })).toEqual({ changes: true, replaces: ["workspaceId"], deleteBeforeReplace: false });
+    expect(await diff(k3sClusterSpec, olds, { workspaceId: "43" })).toEqual({
+      changes: true,
+      replaces: ["workspaceId"],
+      deleteBeforeReplace: false,
+    });
   });
 
   it("replaces a FAILED cluster deleting it first: the workspace holds one cluster", async () => {
     const olds = { ...(await recordedCluster()), status: "FAILED" };
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
+    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({
+      changes: true,
+      replaces: ["state"],
+      deleteBeforeReplace: true,
+    });
   });
 });
