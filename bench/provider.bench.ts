@@ -25,7 +25,19 @@ const execFileAsync = promisify(execFile);
 const PROGRAMS = path.join(REPO, "bench", "programs");
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
-type StackName = "svc" | "noop";
+type StackName = "svc" | "noop" | "shaped";
+
+/**
+ * The stacks each round runs. The bare no-op is the engine's floor (what the issue's targets are
+ * ratios to); the shaped no-op records as many outputs per resource as a Disk or Vpc does (~8,
+ * with values), so svc / shaped is what the provider itself adds (its API calls and its code)
+ * beyond what any resource with outputs costs the engine and the SDK.
+ */
+const STACKS: Record<StackName, { program: string; env?: Record<string, string> }> = {
+  svc: { program: "svc" },
+  noop: { program: "noop" },
+  shaped: { program: "noop", env: { BENCH_OUTPUTS: "6" } },
+};
 
 /** Each phase as the CLI runs it; up and destroy skip their preview so they time the operation alone. */
 const PHASE_ARGS: Record<Phase, string[]> = {
@@ -57,7 +69,7 @@ interface Project {
 /** A temporary project for one program: its own PULUMI_HOME, file backend and stack config. */
 async function makeProject(name: StackName, n: number, emu: RunningEmulator, binDir: string, root: string): Promise<Project> {
   const dir = path.join(root, `${name}-${n}`);
-  fs.cpSync(path.join(PROGRAMS, name), dir, { recursive: true });
+  fs.cpSync(path.join(PROGRAMS, STACKS[name].program), dir, { recursive: true });
   fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
   for (const sub of [".home", ".state"]) fs.mkdirSync(path.join(dir, sub));
   const env: NodeJS.ProcessEnv = {
@@ -71,6 +83,7 @@ async function makeProject(name: StackName, n: number, emu: RunningEmulator, bin
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
     PULUMI_SVC_VERBOSE: "",
     BENCH_N: String(n),
+    ...STACKS[name].env,
   };
   const project = { name, dir, env };
   await pulumi(project, ["stack", "init", "bench"]);
@@ -99,7 +112,11 @@ function apiRequestsSince(emu: RunningEmulator, seq: number) {
 interface PhaseSample {
   svcMs: number;
   noopMs: number;
+  shapedMs: number;
+  /** svc / bare no-op: the issue's ratio. */
   ratio: number;
+  /** svc / shaped no-op: what the provider adds beyond the cost of a resource's outputs. */
+  ratioShaped: number;
   /** API requests the svc stack made in this phase, per resource, and by "METHOD /shape". */
   requestsPerResource: number;
   requestsByShape: Record<string, number>;
@@ -120,26 +137,38 @@ async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n:
   }
   const requestsByShape: Record<string, number> = {};
   for (const r of requests) requestsByShape[shapeOf(r.method, r.path)] = (requestsByShape[shapeOf(r.method, r.path)] ?? 0) + 1;
-  return { svcMs: ms.svc!, noopMs: ms.noop!, ratio: ms.svc! / ms.noop!, requestsPerResource: requests.length / n, requestsByShape };
+  return {
+    svcMs: ms.svc!,
+    noopMs: ms.noop!,
+    shapedMs: ms.shaped!,
+    ratio: ms.svc! / ms.noop!,
+    ratioShaped: ms.svc! / ms.shaped!,
+    requestsPerResource: requests.length / n,
+    requestsByShape,
+  };
 }
 
 interface SizeResult {
   n: number;
   rounds: Array<Record<Phase, PhaseSample>>;
-  medians: Record<Phase, { ratio: number; svcMs: number; noopMs: number; requestsPerResource: number }>;
+  medians: Record<
+    Phase,
+    { ratio: number; ratioShaped: number; svcMs: number; noopMs: number; shapedMs: number; requestsPerResource: number }
+  >;
 }
 
 async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir: string, root: string): Promise<SizeResult> {
-  const svc = await makeProject("svc", n, emu, binDir, root);
-  const noop = await makeProject("noop", n, emu, binDir, root);
+  const projects: Project[] = [];
+  for (const name of Object.keys(STACKS) as StackName[]) projects.push(await makeProject(name, n, emu, binDir, root));
   const results: SizeResult["rounds"] = [];
   for (let round = 0; round < rounds; round++) {
-    const order = round % 2 === 0 ? [svc, noop] : [noop, svc];
+    // Each round starts with another stack, so none always runs first (or last) on the machine.
+    const order = [...projects.slice(round % projects.length), ...projects.slice(0, round % projects.length)];
     const samples = {} as Record<Phase, PhaseSample>;
     for (const phase of PHASES) {
       samples[phase] = await runPhase(phase, order, emu, n);
       console.error(
-        `  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)}  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
+        `  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  shaped ${(samples[phase].shapedMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)} (shaped ${samples[phase].ratioShaped.toFixed(2)})  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
       );
     }
     const left = emu.services.store
@@ -154,8 +183,10 @@ async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir
     const of = (f: (s: PhaseSample) => number) => median(results.map((r) => f(r[phase])));
     medians[phase] = {
       ratio: of((s) => s.ratio),
+      ratioShaped: of((s) => s.ratioShaped),
       svcMs: of((s) => s.svcMs),
       noopMs: of((s) => s.noopMs),
+      shapedMs: of((s) => s.shapedMs),
       requestsPerResource: of((s) => s.requestsPerResource),
     };
   }
@@ -236,7 +267,7 @@ async function main() {
   try {
     const bySize: SizeResult[] = [];
     for (const n of sizes) {
-      console.error(`N=${n}: ${rounds} rounds of up, preview, refresh, destroy (svc and no-op interleaved)`);
+      console.error(`N=${n}: ${rounds} rounds of up, preview, refresh, destroy (svc, no-op and shaped no-op interleaved)`);
       bySize.push(await benchSize(n, rounds, emu, binDir, root));
     }
     const workflows: WorkflowProbe[] = [];
@@ -266,13 +297,15 @@ async function main() {
 }
 
 function report(bySize: SizeResult[], workflows: WorkflowProbe[]) {
-  console.log("\nMedian ratio svc / no-op (same run), and API requests per svc resource:\n");
-  console.log(`| N | ${PHASES.map((p) => `${p} ratio | ${p} req/res`).join(" | ")} |`);
-  console.log(`|---|${PHASES.map(() => "---|---").join("|")}|`);
-  for (const s of bySize)
-    console.log(
-      `| ${s.n} | ${PHASES.map((p) => `${s.medians[p].ratio.toFixed(2)} | ${s.medians[p].requestsPerResource.toFixed(2)}`).join(" | ")} |`,
+  console.log("\nMedian ratios (same run): svc / no-op, svc / shaped no-op; API requests per svc resource:\n");
+  console.log(`| N | ${PHASES.map((p) => `${p} / no-op | ${p} / shaped | ${p} req/res`).join(" | ")} |`);
+  console.log(`|---|${PHASES.map(() => "---|---|---").join("|")}|`);
+  for (const s of bySize) {
+    const cells = PHASES.map((p) =>
+      [s.medians[p].ratio, s.medians[p].ratioShaped, s.medians[p].requestsPerResource].map((v) => v.toFixed(2)).join(" | "),
     );
+    console.log(`| ${s.n} | ${cells.join(" | ")} |`);
+  }
   if (workflows.length) {
     console.log("\nWaiting on a workflow of duration T (one Disk create through the lifecycle):\n");
     console.log("| T (ms) | requests after the POST | bound 3+log1.5(T/250ms) | end noticed after (ms) | bound max(250 ms, T/4) |");

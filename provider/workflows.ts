@@ -27,10 +27,10 @@ export interface PollOptions {
 /**
  * How often to ask whether work has ended. The wait before each poll is a quarter of the time
  * already waited (at least 250 ms, at most 5 s), so the end of work lasting T is seen within
- * max(250 ms, T/4) (and 5 s at most), at a cost of about 4 + log1.25(T / 1 s) polls. A schedule
- * growing by half each poll (200 ms, 300, 450...) costs fewer polls but sees the end up to T/2
- * late; people wait on the end, and polls are cheap against the API's rate limit (1000/s per
- * token), so lateness is what the schedule bounds (bench/README.md, workflow polling).
+ * max(250 ms, T/4) (and 5 s at most), at a cost of 4 polls for 1 s of work, 11 for 4 s, 17 for
+ * 16 s. A schedule growing by half each poll (200 ms, 300, 450...) costs fewer polls but sees the
+ * end up to T/2 late; people wait on the end, and polls are cheap against the API's rate limit
+ * (1000/s per token), so lateness is what the schedule bounds (bench/README.md, workflow polling).
  */
 export interface PollSchedule {
   /** The shortest wait, and the first. */
