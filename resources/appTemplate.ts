@@ -41,6 +41,7 @@ import {
   zProtocol,
 } from "../provider/schema";
 import { patch, type ResourceSpec, type Rule } from "../provider/spec";
+import { RECIPE_CATEGORIES } from "./recipe";
 
 const WHERE = "spec part 2, App template";
 /** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
@@ -218,21 +219,7 @@ const portEntry = z.strictObject(
  * The spec names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others"; the
  * emulator closes the list with the recipe categories (spec part 2, Recipe: category).
  */
-const CATEGORIES: readonly string[] = [
-  "DEFAULT",
-  "GAMES",
-  "SOFTWARE",
-  "INFRASTRUCTURE",
-  "AI",
-  "MEDIA",
-  "TOOLS",
-  "DATABASES",
-  "MONITORING",
-  "PRODUCTIVITY",
-  "DEVOPS",
-  "AUTOMATION",
-  "NETWORK",
-];
+const CATEGORIES: readonly string[] = RECIPE_CATEGORIES;
 
 const inputs = z.object({
   name: z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
