@@ -266,22 +266,7 @@ export interface FirewallRuleArgs extends CommonArgs {
   description?: pulumi.Input<string>;
 }
 
-const OUTPUTS = outputNames<FirewallRuleOutputs>()([
-  "instanceId",
-  "type",
-  "protocol",
-  "action",
-  "portStart",
-  "portEnd",
-  "remote",
-  "local",
-  "bpsLimit",
-  "ppsLimit",
-  "priority",
-  "description",
-  "state",
-  "createdAt",
-]);
+const OUTPUTS = outputNames<FirewallRuleOutputs>()(["instanceId", ...FIELDS, "state", "createdAt"]);
 
 /** A firewall rule on an instance. Every change replaces it (the API has no update). */
 export class FirewallRule extends DynamicResource {
