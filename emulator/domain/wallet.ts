@@ -74,7 +74,9 @@ function burnOrder(a: WalletGrantRow, b: WalletGrantRow): number {
   const ea = a.expiresAt ?? Infinity;
   const eb = b.expiresAt ?? Infinity;
   if (ea !== eb) return ea < eb ? -1 : 1;
-  return a.effectiveAt - b.effectiveAt || (BigInt(a.id) < BigInt(b.id) ? -1 : 1);
+  // Ties keep the store's order, which is the order the grants were made (sort is stable); ids
+  // are random, so ordering by id would let two grants of the same millisecond swap.
+  return a.effectiveAt - b.effectiveAt;
 }
 
 class Ledger {
@@ -292,11 +294,9 @@ export function grantCouponCredit(
   );
 }
 
-/** Grants in the order they took effect. */
+/** Grants in the order they took effect; those of the same millisecond in the order they were made. */
 export function grantsOf(services: Services, userId: string): WalletGrantRow[] {
-  return services.store.t.walletGrants
-    .filter((g) => g.userId === userId)
-    .sort((a, b) => a.effectiveAt - b.effectiveAt || (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+  return services.store.t.walletGrants.filter((g) => g.userId === userId).sort((a, b) => a.effectiveAt - b.effectiveAt);
 }
 
 /** The wallet by segment of `window` (HOUR, DAY, WEEK, MONTH; case-insensitive, default DAY) from `from` to `to`. */
