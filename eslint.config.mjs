@@ -24,6 +24,26 @@ export default tseslint.config(
     },
   },
   {
+    // What the provider process loads must not pull in the SDK's index (671 modules, ~300 ms before
+    // a refresh's first read; bench/README.md): values come from @pulumi/pulumi/dynamic and
+    // @pulumi/pulumi/output, types from anywhere. Lookups run in the program, which has the SDK.
+    files: ["resources/*.ts", "provider/**/*.ts"],
+    rules: {
+      "@typescript-eslint/no-restricted-imports": [
+        "error",
+        {
+          paths: [
+            {
+              name: "@pulumi/pulumi",
+              allowTypeImports: true,
+              message: "import values from @pulumi/pulumi/dynamic or /output: the provider process must not load the SDK's index",
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/no-explicit-any": "error",
