@@ -287,10 +287,33 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
         // A test that failed midway; the emulator goes away anyway.
       }
       if (!options.emulator) await emu.stop();
+      stopLeftovers(root);
       if (process.env.PULUMI_SVC_KEEP_E2E !== "1") fs.rmSync(root, { recursive: true, force: true });
     },
   };
   return e2e;
+}
+
+/**
+ * Ends processes still running for a project directory: the CLI's YAML language host
+ * (`pulumi-language-yaml -root=<dir>`) outlives an engine that stopped on a failed up, re-parented
+ * to init (two were left per suite run). Linux: read from /proc.
+ */
+function stopLeftovers(root: string): void {
+  let pids: string[];
+  try {
+    pids = fs.readdirSync("/proc").filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return;
+  }
+  for (const pid of pids) {
+    try {
+      const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.includes(`-root=${root}`)) process.kill(Number(pid), "SIGTERM");
+    } catch {
+      // Gone already, or not ours to read.
+    }
+  }
 }
 
 /** The recorded output logs of the last operations (useful in failure messages). */
