@@ -10,26 +10,13 @@ import type { SeedCatalog } from "../core/domain";
 import { conflict, fieldError, notFound } from "../core/errors";
 import type { Services } from "../core/services";
 import type { Row } from "../core/store";
+import { RECIPE_CATEGORIES } from "./recipes";
 
 // ---------------------------------------------------------------------------------------------
 // Shared with apps
 
 /** Categories of templates: the spec names AI, AUTOMATION, ... "and others"; chosen: the recipe category list. */
-export const APP_CATEGORIES = [
-  "DEFAULT",
-  "GAMES",
-  "SOFTWARE",
-  "INFRASTRUCTURE",
-  "AI",
-  "MEDIA",
-  "TOOLS",
-  "DATABASES",
-  "MONITORING",
-  "PRODUCTIVITY",
-  "DEVOPS",
-  "AUTOMATION",
-  "NETWORK",
-] as const;
+export const APP_CATEGORIES = RECIPE_CATEGORIES;
 
 const TAG = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,127}$/;
 const REPOSITORY = /^[a-z0-9]+(?:[._/:-]+[a-z0-9]+)*$/;
