@@ -7,6 +7,7 @@
 import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
 import { parseJson, stringifyJson } from "./json";
+import { ensureEngineAlive } from "./engine";
 import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
 import type { ProviderConfig } from "./config";
 
@@ -121,6 +122,7 @@ export class SvcClient {
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    ensureEngineAlive(); // nothing starts once the engine that asked for it is gone (provider/engine.ts)
     const policy = this.options.retry ?? DEFAULT_RETRY_POLICY;
     for (let attempt = 1; ; attempt++) {
       let response: AxiosResponse<string> | undefined;
