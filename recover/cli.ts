@@ -235,9 +235,13 @@ export function edited(state: Exported, decided: Map<string, Interrupted>): Expo
     else if (outcome.verdict === "made") {
       // Outputs start as the inputs (the dynamic face's read needs its __provider there); the refresh
       // that follows records what the API reports. Its dependencies completed before it began, so
-      // the end of the list keeps the state's order.
+      // the end of the list keeps the state's order (dependents of a new resource cannot exist yet).
       const recorded: StateResource = { ...op.resource, id: outcome.id, outputs: { ...(op.resource.inputs ?? {}) } };
-      resources.push(recorded);
+      // A replacement that deletes first keeps the old record (pendingReplacement) until its create
+      // ends: the new object takes its place, where its dependents already follow it.
+      const replaced = resources.findIndex((r) => r.urn === recorded.urn && r.pendingReplacement && !r.delete);
+      if (replaced >= 0) resources[replaced] = recorded;
+      else resources.push(recorded);
     }
   }
   deployment.resources = resources;

@@ -56,10 +56,11 @@ export async function killedUp(e2e: E2E, until: (requests: LoggedRequest[]) => b
   let exited = false;
   const exit = new Promise<void>((resolve) => child.on("exit", () => resolve(void (exited = true))));
   for (;;) {
-    const seen = await e2e.requests(since);
-    if (process.env.DEBUG_KILL) process.stderr.write(`kill: ${seen.length} requests since ${since}; output: ${output.slice(-300)}\n`);
-    if (await until(seen)) break;
-    if (exited) throw new Error(`pulumi up ended before the kill point:\n${output}`);
+    if (await until(await e2e.requests(since))) break;
+    if (exited) {
+      await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+      throw new Error(`pulumi up ended before the kill point:\n${output}`);
+    }
     await sleep(50);
   }
   process.kill(-child.pid!, "SIGKILL");
