@@ -66,6 +66,36 @@ describe("svc-recover: evidence and bad input", () => {
     await e2e.emu.api.delete(`/v1/instances/${persons}`);
   });
 
+  it("records a membership whose create landed after the kill", async () => {
+    const vpc: Declaration = { type: "Vpc", name: "net", args: { name: "recover-net", description: "r", range: "10.77.0.0/16" } };
+    const attachment: Declaration = {
+      type: "VpcAttachment",
+      name: "attach",
+      args: { instanceId: { $ref: "vm.id" }, vpcId: { $ref: "net.id" } },
+    };
+    await e2e.up([vpc, instance("vm")]);
+    // The attach request is held by the API for a while: the kill comes while it is in flight.
+    await e2e.emu.control.post("/_emulator/faults", {
+      kind: "slow",
+      method: "POST",
+      path: "/v1/instances/*/vpcs",
+      delayMs: 5_000,
+      times: 1,
+    });
+    await declare([vpc, instance("vm"), attachment]);
+    await killedUp(e2e, async () => (await pendingOf(e2e)).includes("creating attach"));
+    // The API still commits it: wait until it answered, as the API would have, then recover.
+    while (!(await e2e.requests()).some(accepted("POST", /\/vpcs$/))) await new Promise((r) => setTimeout(r, 200));
+    await e2e.emu.control.delete("/_emulator/faults");
+    const { code, output } = await svcRecover(e2e);
+    expect(output).toMatch(/creating attach: made \d+:\d+: recorded/);
+    expect(code).toBe(0);
+    await e2e.up([vpc, instance("vm"), attachment]);
+    expect(await e2e.idOf("attach")).toBe(`${await e2e.idOf("vm")}:${await e2e.idOf("net")}`);
+    await e2e.destroy();
+    await expectAllGone(e2e);
+  });
+
   it("leaves everything as it was when the API cannot be reached", async () => {
     // A create killed while its check of the key was still unanswered: the POST was never sent.
     const slow = await e2e.emu.control.post("/_emulator/faults", {
