@@ -9,9 +9,10 @@
  * - creating: the object it made is found in the API (provider/interrupted.ts) and recorded under
  *   its id; when the API shows nothing was made, the operation is dropped; when the evidence is not
  *   unique, nothing changes for it and the two commands to choose between are printed;
- * - updating, deleting, importing: the resource's record stays as it was; the refresh that ends
- *   the recovery reads it from the API (a deleted object leaves the stack) and clears them, as
- *   pulumi does, and `pulumi up` finishes the change;
+ * - updating, deleting: the resource's record stays as it was; the refresh that ends the
+ *   recovery reads it from the API (a deleted object leaves the stack) and clears them, as pulumi
+ *   does, and `pulumi up` finishes the change; importing (a killed `pulumi import`): the refresh
+ *   drops it, the object existed before;
  * - a provisional `pending-create-<time>` id of our own (provider/pending.ts) is resolved by the
  *   same refresh (the lifecycle's read finds the real id).
  *
@@ -193,7 +194,11 @@ export async function recover(opts: Options): Promise<number> {
     say(`  creating ${nameOf(urn)}: ${verb} (${outcome.reason})`);
   }
   for (const op of ops.filter((o) => o.type !== "creating"))
-    say(`  ${op.type} ${nameOf(op.resource.urn)}: its record is kept; the refresh reads it from the API and pulumi up finishes the change`);
+    say(
+      op.type === "importing"
+        ? `  importing ${nameOf(op.resource.urn)}: dropped by the refresh (the object existed before and is not touched): run the import again`
+        : `  ${op.type} ${nameOf(op.resource.urn)}: its record is kept; the refresh reads it from the API and pulumi up finishes the change`,
+    );
   for (const r of provisional) say(`  ${nameOf(r.urn)} (${r.id}): the refresh resolves the provisional id to what the attempt made`);
 
   try {

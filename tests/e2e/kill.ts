@@ -55,13 +55,17 @@ export async function killedUp(e2e: E2E, until: (requests: LoggedRequest[]) => b
   child.stderr.on("data", (d) => (output += d));
   let exited = false;
   const exit = new Promise<void>((resolve) => child.on("exit", () => resolve(void (exited = true))));
-  for (;;) {
-    if (await until(await e2e.requests(since))) break;
-    if (exited) {
-      await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
-      throw new Error(`pulumi up ended before the kill point:\n${output}`);
+  try {
+    for (;;) {
+      if (await until(await e2e.requests(since))) break;
+      if (exited) throw new Error(`pulumi up ended before the kill point:\n${output}`);
+      await sleep(50);
     }
-    await sleep(50);
+  } catch (err) {
+    // Leave nothing running for the next test: the run ends, and workflows are quick again.
+    if (!exited) process.kill(-child.pid!, "SIGKILL");
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+    throw err;
   }
   process.kill(-child.pid!, "SIGKILL");
   await exit;

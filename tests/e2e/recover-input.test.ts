@@ -66,6 +66,37 @@ describe("svc-recover: evidence and bad input", () => {
     await e2e.emu.api.delete(`/v1/instances/${persons}`);
   });
 
+  it("changes nothing and prints the commands to choose from when two matching instances were made during the run", async () => {
+    await declare([instance("twin")]);
+    await killedUp(e2e, async (rs) => {
+      const ours = rs.find(accepted("POST", /\/instances$/));
+      // A person sends the very same create while ours is in flight.
+      const body = `{"type":"PLAN","name":"twin","region":"NA_01","plan":${planId},"start":true}`;
+      if (ours) expect((await e2e.emu.api.post(ours.path, undefined, { rawBody: body })).status).toBeLessThan(300);
+      return !!ours;
+    });
+    const twins = await instanceIds();
+    expect(twins).toHaveLength(2);
+    const before = await e2e.stack.exportStack();
+    const unclear = await svcRecover(e2e);
+    expect(unclear.code).toBe(1);
+    expect(unclear.output).toMatch(/two Instances match the declaration/);
+    const urn = (before.deployment.pending_operations as Array<{ resource: { urn: string } }>)[0].resource.urn;
+    for (const id of twins) expect(unclear.output).toContain(`npx svc-recover --import '${urn}' ${id}`);
+    expect(unclear.output).toContain(`npx svc-recover --clear '${urn}'`);
+    expect((await e2e.stack.exportStack()).deployment.pending_operations).toEqual(before.deployment.pending_operations);
+
+    // The person chooses: the stack takes that one, the other is left alone.
+    const chosen = await svcRecover(e2e, ["--import", urn, twins[0]]);
+    expect(chosen.output).toMatch(/creating twin: made \d+: recorded \(you chose/);
+    expect(chosen.code).toBe(0);
+    await e2e.up([instance("twin")]);
+    expect(await e2e.idOf("twin")).toBe(twins[0]);
+    await e2e.destroy();
+    expect(await instanceIds()).toEqual([twins[1]]);
+    await e2e.emu.api.delete(`/v1/instances/${twins[1]}`);
+  });
+
   it("records a membership whose create landed after the kill", async () => {
     const vpc: Declaration = { type: "Vpc", name: "net", args: { name: "recover-net", description: "r", range: "10.77.0.0/16" } };
     const attachment: Declaration = {
@@ -85,7 +116,7 @@ describe("svc-recover: evidence and bad input", () => {
     await declare([vpc, instance("vm"), attachment]);
     await killedUp(e2e, async () => (await pendingOf(e2e)).includes("creating attach"));
     // The API still commits it: wait until it answered, as the API would have, then recover.
-    while (!(await e2e.requests()).some(accepted("POST", /\/vpcs$/))) await new Promise((r) => setTimeout(r, 200));
+    while (!(await e2e.requests()).some(accepted("POST", /^\/v1\/instances\/\d+\/vpcs$/))) await new Promise((r) => setTimeout(r, 200));
     await e2e.emu.control.delete("/_emulator/faults");
     const { code, output } = await svcRecover(e2e);
     expect(output).toMatch(/creating attach: made \d+:\d+: recorded/);
