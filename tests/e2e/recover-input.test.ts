@@ -97,34 +97,29 @@ describe("svc-recover: evidence and bad input", () => {
     await e2e.emu.api.delete(`/v1/instances/${twins[1]}`);
   });
 
-  it("records a membership whose create landed after the kill", async () => {
-    const vpc: Declaration = { type: "Vpc", name: "net", args: { name: "recover-net", description: "r", range: "10.77.0.0/16" } };
-    const attachment: Declaration = {
-      type: "VpcAttachment",
-      name: "attach",
-      args: { instanceId: { $ref: "vm.id" }, vpcId: { $ref: "net.id" } },
+  it("records a membership whose create was in flight (a kind found by its key only)", async () => {
+    const lb: Declaration = { type: "NetLoadBalancer", name: "lb", args: { name: "recover-lb", address: "203.0.113.81" } };
+    const member: Declaration = {
+      type: "NetLoadBalancerMember",
+      name: "member",
+      args: { loadBalancerId: { $ref: "lb.id" }, instanceId: { $ref: "vm.id" } },
     };
-    await e2e.up([vpc, instance("vm")]);
-    // The attach request is held by the API for a while: the kill comes while it is in flight.
-    await e2e.emu.control.post("/_emulator/faults", {
-      kind: "slow",
-      method: "POST",
-      path: "/v1/instances/*/vpcs",
-      delayMs: 5_000,
-      times: 1,
-    });
-    await declare([vpc, instance("vm"), attachment]);
-    await killedUp(e2e, async () => (await pendingOf(e2e)).includes("creating attach"));
-    // The API still commits it: wait until it answered, as the API would have, then recover.
-    while (!(await e2e.requests()).some(accepted("POST", /^\/v1\/instances\/\d+\/vpcs$/))) await new Promise((r) => setTimeout(r, 200));
-    await e2e.emu.control.delete("/_emulator/faults");
+    // Balancers are Administrator-only (spec part 3): this stack runs with the operator's token.
+    const userToken = (await e2e.stack.getConfig("svc:token")).value;
+    await e2e.stack.setConfig("svc:token", { value: e2e.emu.emu.staffToken, secret: true });
+    await e2e.up([instance("vm"), lb]);
+    // The member joins through a workflow: slowed, the create is still waiting at the kill.
+    await declare([instance("vm"), lb, member]);
+    await killedUp(e2e, (rs) => rs.some(accepted("PUT", /\/net-lbs\/\d+\/instances\/\d+$/)));
+    expect(await pendingOf(e2e)).toEqual(["creating member"]);
     const { code, output } = await svcRecover(e2e);
-    expect(output).toMatch(/creating attach: made \d+:\d+: recorded/);
+    expect(output).toMatch(/creating member: made \d+:\d+: recorded/);
     expect(code).toBe(0);
-    await e2e.up([vpc, instance("vm"), attachment]);
-    expect(await e2e.idOf("attach")).toBe(`${await e2e.idOf("vm")}:${await e2e.idOf("net")}`);
+    await e2e.up([instance("vm"), lb, member]);
+    expect(await e2e.idOf("member")).toBe(`${await e2e.idOf("lb")}:${await e2e.idOf("vm")}`);
     await e2e.destroy();
     await expectAllGone(e2e);
+    await e2e.stack.setConfig("svc:token", { value: userToken, secret: true });
   });
 
   it("leaves everything as it was when the API cannot be reached", async () => {
