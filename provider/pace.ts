@@ -27,6 +27,9 @@
 export interface PaceSettings {
   /** The pace after a 429, as a share of what was getting through. */
   decrease: number;
+  /** The share instead, when the last cut was less than `crowdedWithinS` ago: refused again so soon, the token is crowded. */
+  decreaseWhenCrowded: number;
+  crowdedWithinS: number;
   /** Requests/s gained per second spent sending at the pace, right after a cut. */
   increasePerSecond: number;
   /**
@@ -38,6 +41,12 @@ export interface PaceSettings {
    */
   accelerateAfterS: number;
   accelerateEveryS: number;
+  /**
+   * Below the pace the last cut came down from, the share of the gap closed per second: the cut
+   * takes a margin the API never asked for, so most of it comes back within seconds; only past
+   * the old pace does the slow probe take over.
+   */
+  regain: number;
   /** The slowest pace (requests/s): below it a process would starve on a shared token. */
   minRate: number;
   /** How far back the rate that got through is measured (ms). */
@@ -54,9 +63,12 @@ export interface PaceSettings {
 /** 0.7 as CUBIC cuts (a gentler sawtooth than halving: more of the limit is used). */
 export const PACE_SETTINGS: PaceSettings = {
   decrease: 0.7,
+  decreaseWhenCrowded: 0.6,
+  crowdedWithinS: 5,
   increasePerSecond: 0.15,
   accelerateAfterS: 10,
   accelerateEveryS: 3,
+  regain: 0.3,
   minRate: 0.1,
   windowMs: 5_000,
   minSpanMs: 2_000,
@@ -74,12 +86,14 @@ export interface PaceState {
   pausedUntil: number;
   /** When the pace was last cut: 429s for requests sent before it belong to that episode. */
   cutAt: number;
+  /** The pace the last cut came down from (what the API refused): regained quickly, passed slowly. */
+  ceiling: number;
   /** When requests were answered without 429, for the last `windowMs` (oldest first). */
   granted: number[];
 }
 
 export function initialPace(cap: number | null = null): PaceState {
-  return { rate: null, cap, nextAt: 0, pausedUntil: 0, cutAt: -Infinity, granted: [] };
+  return { rate: null, cap, nextAt: 0, pausedUntil: 0, cutAt: -Infinity, ceiling: 0, granted: [] };
 }
 
 /** The rate requests are spaced at: the learned pace under the cap; Infinity when neither holds. */
@@ -130,15 +144,17 @@ export function onAnswer(s: PaceState, a: Answer, now: number, settings: PaceSet
   if (a.status === 429) {
     const pausedUntil = Math.max(s.pausedUntil, now + (a.retryAfterMs ?? settings.defaultPauseMs));
     if (a.sentAt < s.cutAt) return { ...s, pausedUntil };
-    const got = grantedRate(s, now, settings);
-    const rate = Math.max(settings.minRate, settings.decrease * Math.min(s.rate ?? Infinity, got));
-    return { ...s, rate, pausedUntil, cutAt: now, nextAt: Math.max(s.nextAt, pausedUntil) };
+    const ceiling = s.rate ?? grantedRate(s, now, settings);
+    const crowded = now - s.cutAt < settings.crowdedWithinS * 1000;
+    const rate = Math.max(settings.minRate, (crowded ? settings.decreaseWhenCrowded : settings.decrease) * ceiling);
+    return { ...s, rate, ceiling, pausedUntil, cutAt: now, nextAt: Math.max(s.nextAt, pausedUntil) };
   }
   if (a.status === undefined) return s;
   const granted = [...recent(s.granted, now, settings.windowMs), now];
   if (s.rate === null || !a.waited) return { ...s, granted };
   const quietS = Math.max(0, now - s.cutAt) / 1000;
-  const gain = settings.increasePerSecond * (1 + Math.max(0, quietS - settings.accelerateAfterS) / settings.accelerateEveryS);
+  const probe = settings.increasePerSecond * (1 + Math.max(0, quietS - settings.accelerateAfterS) / settings.accelerateEveryS);
+  const gain = Math.max(probe, settings.regain * (s.ceiling - s.rate));
   const grown = s.rate + gain / s.rate;
   return { ...s, granted, rate: s.cap === null ? grown : Math.min(grown, s.cap) };
 }

@@ -125,3 +125,40 @@ describe("four stacks at once on one token under a tight rate limit", () => {
     expect(Object.entries(inventory.resources).filter(([, rows]) => rows.length > 0)).toEqual([]);
   });
 });
+
+describe("svc:maxRequestsPerSecond, the cap for people who know their limit", () => {
+  let dynamic: E2E;
+  let plugin: E2E;
+  let yamlDir: string;
+  beforeAll(async () => {
+    yamlDir = yamlProject(0);
+    [dynamic, plugin] = await Promise.all([startE2E("cap-dynamic"), startE2E("cap-yaml", { programDir: yamlDir })]);
+  });
+  afterAll(async () => {
+    await dynamic?.stop();
+    await plugin?.stop();
+    if (yamlDir) fs.rmSync(yamlDir, { recursive: true, force: true });
+  });
+
+  it("is refused at preview when it is not a positive number, on both faces, before any API call", async () => {
+    for (const e2e of [dynamic, plugin]) {
+      await e2e.stack.setConfig("svc:maxRequestsPerSecond", { value: "0" });
+      const since = await e2e.lastSeq();
+      await expect(e2e.preview(e2e === dynamic ? declarations(0) : undefined)).rejects.toThrow(
+        /svc:maxRequestsPerSecond "0" is not a positive number of requests per second/,
+      );
+      expect(await e2e.requests(since)).toEqual([]);
+    }
+  });
+
+  it("spaces a stack's requests at the cap: none refused, and the wait summed up in one line", async () => {
+    await dynamic.stack.setConfig("svc:maxRequestsPerSecond", { value: "4" });
+    const since = await dynamic.lastSeq();
+    await dynamic.up(declarations(0));
+    const requests = (await dynamic.requests(since)).filter((r) => r.path.startsWith("/v1/"));
+    expect(requests.filter((r) => r.status === 429)).toEqual([]);
+    expect(await dynamic.state()).toHaveLength(DISKS + VPCS);
+    // Twelve resources at 4 requests/s: the provider said it waited, once per process.
+    expect(dynamic.output()).toMatch(/svc: API requests: \d+ sent, 0 answered 429 \(0\.0%\), \S+ waiting on the API's rate limit/);
+  });
+});
