@@ -80,7 +80,8 @@ function changedFields(step: StepEventMetadata): string[] {
 function progress(log: Log): (event: EngineEvent) => void {
   return (event) => {
     const step = event.resOutputsEvent?.metadata;
-    if (step && DONE[step.op]) log(`${DONE[step.op]} ${described(step.urn, step.type)}`);
+    // The stack and the provider are the engine's own: people follow their resources.
+    if (step && DONE[step.op] && !step.type.startsWith("pulumi:")) log(`${DONE[step.op]} ${described(step.urn, step.type)}`);
     const diag = event.diagnosticEvent;
     if (diag?.severity === "error" && diag.message.trim()) log(`error: ${diag.message.trim().split("\n")[0]}`);
   };

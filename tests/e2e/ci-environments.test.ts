@@ -119,12 +119,12 @@ const nonWorkspaces = async () =>
 const workspaceIdOf = async (stack: string) =>
   (await emu.api.get("/v1/workspaces", { name: workspaceName(stack) })).body.items[0]?.id as string | undefined;
 /** The stack's state files in the bucket (DIY backend, project mode: .pulumi/stacks/<project>/<stack>.json). */
-const stateKeys = () => store.keys(BUCKET, ".pulumi/stacks").filter((k) => k.endsWith(".json"));
+const stateKeys = async () => (await store.keys(BUCKET, ".pulumi/stacks/")).filter((k) => k.endsWith(".json"));
 
 beforeAll(async () => {
   [emu, store] = await Promise.all([startTestEmulator({ workflowMs: 150, seed: 4242 }), startObjectStore()]);
   await emu.control.post("/_emulator/settings", { rateLimits: { general: RATE_LIMIT } });
-  store.makeBucket(BUCKET);
+  await store.makeBucket(BUCKET);
   runnerA = makeRunner("a");
   runnerB = makeRunner("b");
   for (const runner of [runnerA, runnerB]) {
@@ -147,7 +147,7 @@ describe("examples/ci-environments: per-branch environments from CI", () => {
       kind: "slow",
       method: "POST",
       path: `/v1/workspaces/${heldWorkspace}/k3s/services`,
-      delayMs: 8000,
+      delayMs: 20_000,
       times: 1,
     });
     const since = (await emu.control.get("/_emulator/requests?since=999999999")).body.lastSeq as number;
@@ -194,8 +194,8 @@ describe("examples/ci-environments: per-branch environments from CI", () => {
     }
 
     // The state is in the object store, and no lock is left behind.
-    expect(stateKeys()).toEqual(STACKS.map((s) => `.pulumi/stacks/svc-quickstart/${s}.json`).sort());
-    expect(store.keys(BUCKET, ".pulumi/locks")).toEqual([]);
+    expect(await stateKeys()).toEqual(STACKS.map((s) => `.pulumi/stacks/svc-quickstart/${s}.json`).sort());
+    expect(await store.keys(BUCKET, ".pulumi/locks/")).toEqual([]);
 
     // The limit was met: the API answered 429s, and they were waited out.
     const limited = ((await emu.control.get(`/_emulator/requests?since=${since}`)).body.requests as Array<{ status: number }>).filter(
@@ -208,6 +208,11 @@ describe("examples/ci-environments: per-branch environments from CI", () => {
     const clean = await driver(runnerB, ["check", ...BRANCHES]);
     expectExit(clean, 0);
     for (const stack of STACKS) expect(clean.out).toContain(`[${stack}] no drift`);
+
+    // `select` gives this checkout the stack's configuration, so plain pulumi commands work here (the recovery in the workflow files).
+    expectExit(await driver(runnerB, ["select", "fix-42"]), 0);
+    const output = await exec("pulumi", ["stack", "output", "clusterStatus"], baseEnv(runnerB), runnerB.program);
+    expect(output).toEqual({ code: 0, out: "ACTIVE\n" });
 
     // Someone renames an instance of one environment in the API, outside Pulumi.
     const ws = await workspaceIdOf("fix-42");
@@ -239,7 +244,7 @@ describe("examples/ci-environments: per-branch environments from CI", () => {
       expect(destroyed.out).toMatch(new RegExp(`\\s${stack.replace(/\./g, "\\.")}\\s+ci-${stack.replace(/\./g, "\\.")}\\s+destroyed`));
     expect(await nonWorkspaces()).toEqual([]);
     expect((await inventory()).resources.workspaces.map((w) => w.name).sort()).toEqual([...STACKS, "too-big"].map(workspaceName).sort());
-    expect(stateKeys()).toEqual([]);
+    expect(await stateKeys()).toEqual([]);
   });
 });
 

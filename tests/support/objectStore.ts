@@ -1,27 +1,23 @@
 /**
- * A real S3-compatible object store on a free loopback port: the Versity S3 Gateway
- * (scripts/ensure-s3.sh builds and caches it) serving a temporary directory with its `posix`
- * backend, where each sub-directory is a bucket. One per test file: started in beforeAll,
- * stopped in afterAll.
+ * A real S3-compatible object store on a free loopback port: gofakes3 (scripts/ensure-s3.sh builds
+ * and caches it) with its in-memory backend, spoken to over the S3 REST API. One per test file:
+ * started in beforeAll, stopped in afterAll, its contents gone with it.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import * as fs from "node:fs";
 import * as net from "node:net";
-import * as os from "node:os";
 import * as path from "node:path";
 
 export interface ObjectStore {
   /** host:port, what the `endpoint` URL parameter takes. */
   endpoint: string;
-  /** The credentials the CLI's S3 client reads from its environment. */
+  /** The credentials the CLI's S3 client reads from its environment (the server checks no signature, but the client signs). */
   env: Record<string, string>;
   /** The backend URL of a bucket for `pulumi login` (the gocloud.dev s3blob parameters pulumi 3.163 reads). */
   url(bucket: string, endpoint?: string): string;
-  /** Makes an empty bucket (with the posix backend: a directory under the store's root). */
-  makeBucket(name: string): void;
-  /** The keys under a prefix of a bucket, as the server stores them. */
-  keys(bucket: string, prefix?: string): string[];
+  /** Makes an empty bucket (PUT /<bucket>). */
+  makeBucket(name: string): Promise<void>;
+  /** The keys under a prefix of a bucket (ListObjectsV2). */
+  keys(bucket: string, prefix?: string): Promise<string[]>;
   stop(): Promise<void>;
 }
 
@@ -65,17 +61,20 @@ async function started(child: ChildProcess, port: number, output: () => string):
   throw new Error(`the object store did not listen on 127.0.0.1:${port} within 20 s:\n${output()}`);
 }
 
+/** A request to the store's S3 REST API (unsigned: the server checks no signature). */
+async function s3(endpoint: string, method: string, pathAndQuery: string): Promise<string> {
+  const res = await fetch(`http://${endpoint}${pathAndQuery}`, { method });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${pathAndQuery} on the object store: ${res.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
 export async function startObjectStore(): Promise<ObjectStore> {
   const exe = server();
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-s3-"));
-  const access = "svc-e2e";
-  const secret = randomBytes(16).toString("hex");
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     let output = "";
-    const child = spawn(exe, ["--port", `127.0.0.1:${port}`, "--access", access, "--secret", secret, "posix", root], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const child = spawn(exe, ["-host", `127.0.0.1:${port}`, "-backend", "memory", "-quiet"], { stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     if (!(await started(child, port, () => output))) {
@@ -85,23 +84,15 @@ export async function startObjectStore(): Promise<ObjectStore> {
     const endpoint = `127.0.0.1:${port}`;
     return {
       endpoint,
-      env: { AWS_ACCESS_KEY_ID: access, AWS_SECRET_ACCESS_KEY: secret, AWS_REGION: "us-east-1" },
+      env: { AWS_ACCESS_KEY_ID: "svc-e2e", AWS_SECRET_ACCESS_KEY: "svc-e2e-secret", AWS_REGION: "us-east-1" },
       url: (bucket, at = endpoint) => `s3://${bucket}?endpoint=${at}&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`,
-      makeBucket: (name) => fs.mkdirSync(path.join(root, name)),
-      keys(bucket, prefix = "") {
-        const base = path.join(root, bucket);
-        const found: string[] = [];
-        const walk = (dir: string) => {
-          if (!fs.existsSync(dir)) return;
-          for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-            const p = path.join(dir, entry.name);
-            if (entry.isDirectory()) walk(p);
-            else found.push(path.relative(base, p));
-          }
-        };
-        walk(path.join(base, prefix));
-        // The gateway's own temporary files are not objects.
-        return found.filter((k) => !k.startsWith(".sgwtmp")).sort();
+      async makeBucket(name) {
+        await s3(endpoint, "PUT", `/${name}`);
+      },
+      async keys(bucket, prefix = "") {
+        const xml = await s3(endpoint, "GET", `/${bucket}?list-type=2&max-keys=1000&prefix=${encodeURIComponent(prefix)}`);
+        if (xml.includes("<IsTruncated>true</IsTruncated>")) throw new Error(`more than 1000 keys under ${bucket}/${prefix}`);
+        return [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]).sort();
       },
       async stop() {
         if (child.exitCode === null) {
@@ -109,7 +100,6 @@ export async function startObjectStore(): Promise<ObjectStore> {
           child.kill("SIGTERM");
           await exited;
         }
-        fs.rmSync(root, { recursive: true, force: true });
       },
     };
   }
