@@ -18,7 +18,7 @@
 #     while another stack released its lock (backend/posix/posix.go: mkdirAll, then link; a
 #     delete's removeParents in between). An object store has no directories; that one does.
 # gofakes3 builds with one `go install mod@version` (no replace directives, its own go.sum, checked
-# against the checksum database like any module) in seconds.
+# against the checksum database like any module): 40 s with empty module and build caches.
 #
 # Built once per machine into a cache outside the work tree:
 #   ${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-~/.cache}/pulumi-svc}/gofakes3-<version>/bin/gofakes3

@@ -123,7 +123,8 @@ function reason(err: unknown): string {
   const at = lines.findIndex((l) => /^\s*error: /.test(l));
   if (at < 0) return lines.map((l) => l.trim()).find((l) => l && !/^(code|stdout|stderr):/.test(l)) ?? String(err);
   const details = [];
-  for (let i = at + 1; i < lines.length && /^\s+\S/.test(lines[i]); i++) details.push(lines[i].trim());
+  // Indented lines under it, up to the Automation API's own trailer ("err?: Error: Command failed ...").
+  for (let i = at + 1; i < lines.length && /^\s+\S/.test(lines[i]) && !/^\s*err\?:/.test(lines[i]); i++) details.push(lines[i].trim());
   return [lines[at].trim().replace(/^error: /, ""), ...details].join(" ");
 }
 
