@@ -130,12 +130,16 @@ async function pool<T, R>(items: T[], limit: number, work: (item: T) => Promise<
   return results;
 }
 
-/** First SIGINT/SIGTERM: every pulumi is asked to stop and write its state. A second one ends the driver at once. */
+/**
+ * The first SIGINT or SIGTERM asks every running pulumi to stop (SIGINT: finish the steps in flight,
+ * write the state, release the lock). Later ones change nothing: a CI runner follows its SIGINT with
+ * SIGTERM and then SIGKILL, and every second until then is one more for pulumi to write its state.
+ */
 function cancellation(): AbortSignal {
   const controller = new AbortController();
   const stop = (signal: string) => {
-    if (controller.signal.aborted) process.exit(130);
-    console.log(`${signal}: asking every running pulumi to stop and write its state (again to quit at once)`);
+    if (controller.signal.aborted) return console.log(`${signal}: still waiting for pulumi to write its state`);
+    console.log(`${signal}: asking every running pulumi to stop and write its state`);
     controller.abort();
   };
   process.on("SIGINT", () => stop("SIGINT"));

@@ -144,13 +144,14 @@ afterAll(async () => {
 describe("examples/ci-environments: per-branch environments from CI", () => {
   it("brings four environments up at once on one token; a second job on one of them is refused by the lock and nothing is lost", async () => {
     // The branch `fix-42` comes back to a workspace an earlier environment left (the API cannot
-    // delete one); a slow service create there keeps its update running while the second job starts.
+    // delete one); a slow service create there (40 s, longer than the second job takes to reach
+    // the lock: start, preview behind the gate, up) keeps its update holding the lock meanwhile.
     const heldWorkspace = (await emu.api.post("/v1/workspaces", { name: workspaceName("fix-42") })).body.id as string;
     await emu.control.post("/_emulator/faults", {
       kind: "slow",
       method: "POST",
       path: `/v1/workspaces/${heldWorkspace}/k3s/services`,
-      delayMs: 20_000,
+      delayMs: 40_000,
       times: 1,
     });
     const since = (await emu.control.get("/_emulator/requests?since=999999999")).body.lastSeq as number;
