@@ -20,11 +20,13 @@ import { stackName, workspaceName } from "../../examples/ci-environments/names";
 jest.setTimeout(900_000);
 
 /**
- * The API's rate limit for the whole file (one token: the driver, four stacks' providers and their
- * policy packs share it). Tight enough that the run meets 429s (asserted); the provider waits them
- * out. To tighten once the request limiter (issue 17) is in.
+ * The API's rate limit for the whole file (one token: the driver, the stacks' providers and their
+ * policy packs share it). Tight enough that the run meets 429s (asserted: each provider learns its
+ * pace from them), which the providers ride out. Measured on the 2-core machine: 7 429s in the
+ * four-at-once up, six destroys at once pass; before the request limiter (issue 17) 15/s burst 40
+ * was the tightest that passed, and six destroys at once at 10/s failed on a 429.
  */
-const RATE_LIMIT = { burst: 40, perSecond: 15 };
+const RATE_LIMIT = { burst: 20, perSecond: 10 };
 
 const REPO = path.resolve(__dirname, "..", "..");
 const DRIVER = path.join(REPO, "examples", "ci-environments", "driver.ts");
@@ -268,8 +270,7 @@ describe("examples/ci-environments: per-branch environments from CI", () => {
   });
 
   it("destroys every environment from the other runner: the API holds nothing but the environments' empty workspaces", async () => {
-    // Four at a time, as they came up (six at once under this limit is issue 17's, the request limiter's).
-    const destroyed = await driver(runnerB, ["destroy", ...BRANCHES, "too-big", "cancelled", "--parallel", "4"]);
+    const destroyed = await driver(runnerB, ["destroy", ...BRANCHES, "too-big", "cancelled"]);
     expectExit(destroyed, 0);
     for (const stack of [...STACKS, "too-big", "cancelled"])
       expect(destroyed.out).toMatch(new RegExp(`\\s${stack.replace(/\./g, "\\.")}\\s+ci-${stack.replace(/\./g, "\\.")}\\s+destroyed`));
