@@ -21,6 +21,8 @@ export interface PluginQuickstart {
   description: (text: string) => string;
   /** Extra setup before the first operation (e.g. compile once, so a failure reads clearly). */
   prepare?: (e2e: E2E) => Promise<void>;
+  /** Parts of the declaration `pulumi import` prints for a VPC in this language, when the test checks import. */
+  imported?: (name: string, range: string) => string[];
   env?: E2EOptions["env"];
 }
 
@@ -80,7 +82,24 @@ export function describePluginQuickstart(q: PluginQuickstart): void {
       expect((await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("app-net")}`)).body.description).toBe(changed);
     });
 
-    it("destroys everything it made", async () => {
+    if (q.imported) {
+      const imported = q.imported;
+      it("imports a VPC made outside Pulumi with pulumi import, and prints its declaration", async () => {
+        const made = (
+          await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
+            name: "made-by-hand",
+            description: "imported",
+            range: "10.77.0.0/16",
+          })
+        ).body;
+        const printed = await e2e.cli(["import", "svc:index:Vpc", "by-hand", String(made.id), "--yes", "--protect=false"]);
+        expect(printed).toContain("1 imported");
+        for (const part of imported("by-hand", "10.77.0.0/16")) expect(printed).toContain(part);
+        expect((await e2e.resource("by-hand")).id).toBe(String(made.id));
+      });
+    }
+
+    it("destroys everything it made and imported", async () => {
       await e2e.destroy();
       expect((await e2e.inventoryTotal()).total).toBe(0);
     });
