@@ -45,6 +45,14 @@ set -euo pipefail
 
 PULUMI_VERSION="3.163.0"
 PULUMI_MIN_VERSION="3.163.0"
+# The Go release the pinned modules were written for (the Node.js host's go.mod says go 1.24.1);
+# the go command fetches it from the module proxy (golang.org/toolchain) once, into GOMODCACHE.
+# Not the machine's newer Go: Go 1.26's filepath.Rel cleans its result (".." where it returned
+# "../."), and pkg/v3's Node.js and Python code generators build relative imports on it: built
+# with Go 1.26, gen-sdk writes `import "./utilities"` in sdk/nodejs/config/vars.ts (and
+# `from . import _utilities` in Python's), which does not resolve. A cached build stamps the
+# release it was built with (.go-toolchain) and is rebuilt when that is not this one.
+PULUMI_GO_TOOLCHAIN="go1.24.1"
 PULUMI_JAVA_VERSION="v1.9.0" # keep equal to the com.pulumi:pulumi version in scripts/schema.ts
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/.." && pwd)"
@@ -88,6 +96,8 @@ copy_node_scripts() { # into $1, from the installed @pulumi/pulumi
   done
 }
 
+built_with_pinned_go() { [ "$(cat "$1/.go-toolchain" 2>/dev/null)" = "$PULUMI_GO_TOOLCHAIN" ]; }
+
 # 2. The cached pinned build (a build that predates one of the Node.js scripts gets it copied in).
 if [ -x "$bin_dir/pulumi" ] && ! complete_dir "$bin_dir"; then
   mkdir -p "$cache_root"
@@ -96,7 +106,7 @@ if [ -x "$bin_dir/pulumi" ] && ! complete_dir "$bin_dir"; then
   complete_dir "$bin_dir" || copy_node_scripts "$bin_dir" || exit 1
   exec 9>&-
 fi
-if complete_dir "$bin_dir"; then
+if complete_dir "$bin_dir" && built_with_pinned_go "$bin_dir"; then
   say "using cached pulumi v$PULUMI_VERSION"
   echo "$bin_dir"
   exit 0
@@ -115,16 +125,16 @@ mkdir -p "$cache_root"
 exec 9>"$cache_root/.build-v$PULUMI_VERSION.lock"
 say "waiting for the build lock (another build may be running)..."
 flock 9
-if ! complete_dir "$bin_dir"; then
+if ! complete_dir "$bin_dir" || ! built_with_pinned_go "$bin_dir"; then
   staging="$(mktemp -d "$cache_root/.staging.XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
-  say "building pulumi v$PULUMI_VERSION and the nodejs, yaml, python, go and java language hosts with $(go version | cut -d' ' -f3) (first time on this machine: several minutes)"
+  say "building pulumi v$PULUMI_VERSION and the nodejs, yaml, python, go and java language hosts with $PULUMI_GO_TOOLCHAIN (first time on this machine: several minutes)"
   started=$(date +%s)
   (
     cd "$here/pulumi-tools"
     # go.sum is committed and complete, so no checksum-database lookup is needed; GONOSUMDB
     # keeps a partial module mirror from failing the build on a lookup anyway.
-    export GOFLAGS="${GOFLAGS:-} -mod=readonly" GONOSUMDB="${GONOSUMDB:-github.com/pulumi/pulumi,github.com/pulumi/pulumi-yaml,github.com/pulumi/pulumi-java}" GOTOOLCHAIN=local
+    export GOFLAGS="${GOFLAGS:-} -mod=readonly" GONOSUMDB="${GONOSUMDB:-github.com/pulumi/pulumi,github.com/pulumi/pulumi-yaml,github.com/pulumi/pulumi-java,golang.org/toolchain}" GOTOOLCHAIN="$PULUMI_GO_TOOLCHAIN"
     export GOBIN="$staging"
     # (errexit does not apply inside a `( ... ) || ...` subshell, hence the explicit exits.)
     : >"$staging/build.log"
@@ -157,6 +167,7 @@ if ! complete_dir "$bin_dir"; then
   copy_node_scripts "$staging" || exit 1
   chmod 755 "$staging"/pulumi-language-python-exec "$staging"/pulumi-resource-pulumi-python
   complete_dir "$staging" || { say "build failed: $(ls "$staging" | tr '\n' ' ')"; exit 1; }
+  echo "$PULUMI_GO_TOOLCHAIN" >"$staging/.go-toolchain"
   chmod 755 "$staging" # mktemp -d made it private
   mkdir -p "$(dirname "$bin_dir")"
   rm -rf "$bin_dir"
