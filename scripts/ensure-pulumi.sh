@@ -25,10 +25,11 @@
 #        - pulumi-language-java    github.com/pulumi/pulumi-java/pkg at $PULUMI_JAVA_VERSION,
 #                                  the release pulumi v3.163.0 bundles (pulumi bumped it to
 #                                  v1.10.0 after v3.163.0, pulumi/pulumi#19300). Its go.mod has
-#                                  replace directives, which `go install <module>@<version>` and
-#                                  a requiring module both refuse or ignore, so it is built inside
-#                                  the downloaded module (read-only in GOMODCACHE; -o writes
-#                                  outside), against its own go.sum.
+#                                  replace directives: `go install <module>@<version>` refuses
+#                                  such a module (and here fails earlier still, the proxy serving
+#                                  no version list for it), a requiring module would ignore them.
+#                                  So it is built inside the downloaded module (read-only in
+#                                  GOMODCACHE; -o writes outside), against its own go.sum.
 #      Plain scripts are copied beside them:
 #        - pulumi-language-python-exec and pulumi-resource-pulumi-python from the sdk/v3 module
 #          (sdk/python/cmd and sdk/python/dist): the Python host runs the program through the
