@@ -48,6 +48,12 @@ namespace Pulumi.Svc
         [Input("baseUrl")]
         public Input<string>? BaseUrl { get; set; }
 
+        /// <summary>
+        /// Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+        /// </summary>
+        [Input("maxRequestsPerSecond", json: true)]
+        public Input<double>? MaxRequestsPerSecond { get; set; }
+
         [Input("token")]
         private Input<string>? _token;
 

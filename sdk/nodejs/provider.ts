@@ -35,6 +35,7 @@ export class Provider extends pulumi.ProviderResource {
         opts = opts || {};
         {
             resourceInputs["baseUrl"] = args ? args.baseUrl : undefined;
+            resourceInputs["maxRequestsPerSecond"] = pulumi.output(args ? args.maxRequestsPerSecond : undefined).apply(JSON.stringify);
             resourceInputs["token"] = args?.token ? pulumi.secret(args.token) : undefined;
             resourceInputs["workspaceId"] = args ? args.workspaceId : undefined;
         }
@@ -51,6 +52,10 @@ export interface ProviderArgs {
      * Base URL of the API (https; plain http only to a loopback address). Falls back to the environment variable `SVC_BASE_URL`.
      */
     baseUrl?: pulumi.Input<string>;
+    /**
+     * Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+     */
+    maxRequestsPerSecond?: pulumi.Input<number>;
     /**
      * API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
      */

@@ -42,6 +42,16 @@ namespace Pulumi.Svc
             set => _baseUrl.Set(value);
         }
 
+        private static readonly __Value<double?> _maxRequestsPerSecond = new __Value<double?>(() => __config.GetDouble("maxRequestsPerSecond"));
+        /// <summary>
+        /// Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+        /// </summary>
+        public static double? MaxRequestsPerSecond
+        {
+            get => _maxRequestsPerSecond.Get();
+            set => _maxRequestsPerSecond.Set(value);
+        }
+
         private static readonly __Value<string?> _token = new __Value<string?>(() => __config.Get("token"));
         /// <summary>
         /// API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.

@@ -38,6 +38,8 @@ func NewProvider(ctx *pulumi.Context,
 type providerArgs struct {
 	// Base URL of the API (https; plain http only to a loopback address). Falls back to the environment variable `SVC_BASE_URL`.
 	BaseUrl *string `pulumi:"baseUrl"`
+	// Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+	MaxRequestsPerSecond *float64 `pulumi:"maxRequestsPerSecond"`
 	// API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
 	Token *string `pulumi:"token"`
 	// Default workspace for workspace-scoped resources; a resource's own workspaceId wins. Falls back to the environment variable `SVC_WORKSPACE_ID`.
@@ -48,6 +50,8 @@ type providerArgs struct {
 type ProviderArgs struct {
 	// Base URL of the API (https; plain http only to a loopback address). Falls back to the environment variable `SVC_BASE_URL`.
 	BaseUrl pulumi.StringPtrInput
+	// Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+	MaxRequestsPerSecond pulumi.Float64PtrInput
 	// API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
 	Token pulumi.StringPtrInput
 	// Default workspace for workspace-scoped resources; a resource's own workspaceId wins. Falls back to the environment variable `SVC_WORKSPACE_ID`.

@@ -19,6 +19,17 @@ Object.defineProperty(exports, "baseUrl", {
 });
 
 /**
+ * Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+ */
+export declare const maxRequestsPerSecond: number | undefined;
+Object.defineProperty(exports, "maxRequestsPerSecond", {
+    get() {
+        return __config.getObject<number>("maxRequestsPerSecond");
+    },
+    enumerable: true,
+});
+
+/**
  * API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
  */
 export declare const token: string | undefined;

@@ -21,16 +21,20 @@ __all__ = ['ProviderArgs', 'Provider']
 class ProviderArgs:
     def __init__(__self__, *,
                  base_url: Optional[pulumi.Input[builtins.str]] = None,
+                 max_requests_per_second: Optional[pulumi.Input[builtins.float]] = None,
                  token: Optional[pulumi.Input[builtins.str]] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Provider resource.
         :param pulumi.Input[builtins.str] base_url: Base URL of the API (https; plain http only to a loopback address). Falls back to the environment variable `SVC_BASE_URL`.
+        :param pulumi.Input[builtins.float] max_requests_per_second: Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
         :param pulumi.Input[builtins.str] token: API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
         :param pulumi.Input[builtins.str] workspace_id: Default workspace for workspace-scoped resources; a resource's own workspaceId wins. Falls back to the environment variable `SVC_WORKSPACE_ID`.
         """
         if base_url is not None:
             pulumi.set(__self__, "base_url", base_url)
+        if max_requests_per_second is not None:
+            pulumi.set(__self__, "max_requests_per_second", max_requests_per_second)
         if token is not None:
             pulumi.set(__self__, "token", token)
         if workspace_id is not None:
@@ -47,6 +51,18 @@ class ProviderArgs:
     @base_url.setter
     def base_url(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "base_url", value)
+
+    @property
+    @pulumi.getter(name="maxRequestsPerSecond")
+    def max_requests_per_second(self) -> Optional[pulumi.Input[builtins.float]]:
+        """
+        Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+        """
+        return pulumi.get(self, "max_requests_per_second")
+
+    @max_requests_per_second.setter
+    def max_requests_per_second(self, value: Optional[pulumi.Input[builtins.float]]):
+        pulumi.set(self, "max_requests_per_second", value)
 
     @property
     @pulumi.getter
@@ -82,6 +98,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  base_url: Optional[pulumi.Input[builtins.str]] = None,
+                 max_requests_per_second: Optional[pulumi.Input[builtins.float]] = None,
                  token: Optional[pulumi.Input[builtins.str]] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
@@ -91,6 +108,7 @@ class Provider(pulumi.ProviderResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] base_url: Base URL of the API (https; plain http only to a loopback address). Falls back to the environment variable `SVC_BASE_URL`.
+        :param pulumi.Input[builtins.float] max_requests_per_second: Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
         :param pulumi.Input[builtins.str] token: API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
         :param pulumi.Input[builtins.str] workspace_id: Default workspace for workspace-scoped resources; a resource's own workspaceId wins. Falls back to the environment variable `SVC_WORKSPACE_ID`.
         """
@@ -119,6 +137,7 @@ class Provider(pulumi.ProviderResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  base_url: Optional[pulumi.Input[builtins.str]] = None,
+                 max_requests_per_second: Optional[pulumi.Input[builtins.float]] = None,
                  token: Optional[pulumi.Input[builtins.str]] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
@@ -131,6 +150,7 @@ class Provider(pulumi.ProviderResource):
             __props__ = ProviderArgs.__new__(ProviderArgs)
 
             __props__.__dict__["base_url"] = base_url
+            __props__.__dict__["max_requests_per_second"] = pulumi.Output.from_input(max_requests_per_second).apply(pulumi.runtime.to_json) if max_requests_per_second is not None else None
             __props__.__dict__["token"] = None if token is None else pulumi.Output.secret(token)
             __props__.__dict__["workspace_id"] = workspace_id
         super(Provider, __self__).__init__(

@@ -16,6 +16,11 @@ func GetBaseUrl(ctx *pulumi.Context) string {
 	return config.Get(ctx, "svc:baseUrl")
 }
 
+// Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+func GetMaxRequestsPerSecond(ctx *pulumi.Context) float64 {
+	return config.GetFloat64(ctx, "svc:maxRequestsPerSecond")
+}
+
 // API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.
 func GetToken(ctx *pulumi.Context) string {
 	return config.Get(ctx, "svc:token")

@@ -20,6 +20,11 @@ baseUrl: Optional[str]
 Base URL of the API (https; plain http only to a loopback address). Falls back to the environment variable `SVC_BASE_URL`.
 """
 
+maxRequestsPerSecond: Optional[float]
+"""
+Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+"""
+
 token: Optional[str]
 """
 API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.

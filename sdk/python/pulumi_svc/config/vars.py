@@ -29,6 +29,13 @@ class _ExportableConfig(types.ModuleType):
         return __config__.get('baseUrl')
 
     @property
+    def max_requests_per_second(self) -> Optional[float]:
+        """
+        Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+        """
+        return __config__.get_float('maxRequestsPerSecond')
+
+    @property
     def token(self) -> Optional[str]:
         """
         API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.

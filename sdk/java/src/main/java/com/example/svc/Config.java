@@ -4,6 +4,7 @@
 package com.example.svc;
 
 import com.pulumi.core.internal.Codegen;
+import java.lang.Double;
 import java.lang.String;
 import java.util.Optional;
 
@@ -16,6 +17,13 @@ public final class Config {
  */
     public Optional<String> baseUrl() {
         return Codegen.stringProp("baseUrl").config(config).get();
+    }
+/**
+ * Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+ * 
+ */
+    public Optional<Double> maxRequestsPerSecond() {
+        return Codegen.doubleProp("maxRequestsPerSecond").config(config).get();
     }
 /**
  * API token (keep it a secret). Falls back to the environment variable `SVC_TOKEN`.

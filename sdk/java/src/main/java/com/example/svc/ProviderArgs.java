@@ -5,6 +5,7 @@ package com.example.svc;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
+import java.lang.Double;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,6 +29,21 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
      */
     public Optional<Output<String>> baseUrl() {
         return Optional.ofNullable(this.baseUrl);
+    }
+
+    /**
+     * Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+     * 
+     */
+    @Import(name="maxRequestsPerSecond", json=true)
+    private @Nullable Output<Double> maxRequestsPerSecond;
+
+    /**
+     * @return Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+     * 
+     */
+    public Optional<Output<Double>> maxRequestsPerSecond() {
+        return Optional.ofNullable(this.maxRequestsPerSecond);
     }
 
     /**
@@ -64,6 +80,7 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
 
     private ProviderArgs(ProviderArgs $) {
         this.baseUrl = $.baseUrl;
+        this.maxRequestsPerSecond = $.maxRequestsPerSecond;
         this.token = $.token;
         this.workspaceId = $.workspaceId;
     }
@@ -105,6 +122,27 @@ public final class ProviderArgs extends com.pulumi.resources.ResourceArgs {
          */
         public Builder baseUrl(String baseUrl) {
             return baseUrl(Output.of(baseUrl));
+        }
+
+        /**
+         * @param maxRequestsPerSecond Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maxRequestsPerSecond(@Nullable Output<Double> maxRequestsPerSecond) {
+            $.maxRequestsPerSecond = maxRequestsPerSecond;
+            return this;
+        }
+
+        /**
+         * @param maxRequestsPerSecond Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. Falls back to the environment variable `SVC_MAX_REQUESTS_PER_SECOND`.
+         * 
+         * @return builder
+         * 
+         */
+        public Builder maxRequestsPerSecond(Double maxRequestsPerSecond) {
+            return maxRequestsPerSecond(Output.of(maxRequestsPerSecond));
         }
 
         /**
