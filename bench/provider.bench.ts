@@ -9,23 +9,19 @@
  * gives the API requests per resource per phase. A second part times the provider's workflow
  * polling against workflows of known durations. See bench/README.md. Nothing here is a test.
  */
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { promisify } from "node:util";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { buildLifecycle } from "../provider/lifecycle";
 import { createRuntime } from "../provider/runtime";
 import { pollSchedule } from "../provider/workflows";
 import { specFor } from "../resources/registry";
-import { parseArgs, median, environment, writeResult, REPO } from "./common";
-
-const execFileAsync = promisify(execFile);
-const PROGRAMS = path.join(REPO, "bench", "programs");
+import { apiRequestsSince, makeProject, pulumi, pulumiBinDir, yamlProgram, type ProjectOptions } from "./cli";
+import { parseArgs, median, environment, writeResult } from "./common";
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
-type StackName = "svc" | "noop" | "shaped";
+type StackName = "svc" | "noop" | "shaped" | "plugin";
 
 /**
  * The stacks each round runs. The bare no-op is the engine's floor (what the issue's targets are
@@ -33,10 +29,12 @@ type StackName = "svc" | "noop" | "shaped";
  * with values), so svc / shaped is what the provider itself adds (its API calls and its code)
  * beyond what any resource with outputs costs the engine and the SDK.
  */
-const STACKS: Record<StackName, { program: string; env?: Record<string, string> }> = {
-  svc: { program: "svc" },
-  noop: { program: "noop" },
-  shaped: { program: "noop", env: { BENCH_OUTPUTS: "6" } },
+const STACKS: Record<StackName, (n: number) => ProjectOptions> = {
+  svc: () => ({ program: "svc" }),
+  noop: () => ({ program: "noop" }),
+  shaped: () => ({ program: "noop", env: { BENCH_OUTPUTS: "6" } }),
+  // The same Disks and Vpcs through the provider plugin (a YAML program): plugin / shaped is the plugin face's cost.
+  plugin: (n) => ({ files: { "Pulumi.yaml": yamlProgram(n) } }),
 };
 
 /** Each phase as the CLI runs it; up and destroy skip their preview so they time the operation alone. */
@@ -54,69 +52,29 @@ const options = parseArgs({
   out: { default: "bench/results", help: "where the JSON result goes" },
 });
 
-/** The pulumi CLI the project's own script provides (its directory is the script's last line). */
-async function pulumiBinDir(): Promise<string> {
-  const { stdout } = await execFileAsync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], { maxBuffer: 16 * 1024 * 1024 });
-  return stdout.trim().split("\n").pop()!;
-}
+/** A temporary project for one stack of size N (bench/cli.ts). */
+const projectFor = (name: StackName, n: number, emu: RunningEmulator, binDir: string, root: string) => {
+  const stack = STACKS[name](n);
+  return makeProject(`${name}-${n}`, { ...stack, env: { BENCH_N: String(n), ...stack.env } }, emu, binDir, root).then((p) => ({
+    ...p,
+    name,
+  }));
+};
 
-interface Project {
-  name: StackName;
-  dir: string;
-  env: NodeJS.ProcessEnv;
-}
-
-/** A temporary project for one program: its own PULUMI_HOME, file backend and stack config. */
-async function makeProject(name: StackName, n: number, emu: RunningEmulator, binDir: string, root: string): Promise<Project> {
-  const dir = path.join(root, `${name}-${n}`);
-  fs.cpSync(path.join(PROGRAMS, STACKS[name].program), dir, { recursive: true });
-  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
-  for (const sub of [".home", ".state"]) fs.mkdirSync(path.join(dir, sub));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: `${binDir}${path.delimiter}${process.env.PATH}`,
-    PULUMI_HOME: path.join(dir, ".home"),
-    PULUMI_BACKEND_URL: `file://${path.join(dir, ".state")}`,
-    PULUMI_CONFIG_PASSPHRASE: "bench",
-    PULUMI_SKIP_UPDATE_CHECK: "true",
-    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_NODEJS_TRANSPILE_ONLY: "true",
-    PULUMI_SVC_VERBOSE: "",
-    BENCH_N: String(n),
-    ...STACKS[name].env,
-  };
-  const project = { name, dir, env };
-  await pulumi(project, ["stack", "init", "bench"]);
-  await pulumi(project, ["config", "set", "svc:baseUrl", emu.url]);
-  await pulumi(project, ["config", "set", "--secret", "svc:token", emu.token]);
-  await pulumi(project, ["config", "set", "svc:workspaceId", emu.workspaceId]);
-  return project;
-}
-
-async function pulumi(project: Project, args: string[]): Promise<string> {
-  const argv = [...args, "--non-interactive", "--color", "never", ...(args[0] === "stack" ? [] : ["--stack", "bench"])];
-  try {
-    const { stdout } = await execFileAsync("pulumi", argv, { cwd: project.dir, env: project.env, maxBuffer: 256 * 1024 * 1024 });
-    return stdout;
-  } catch (err) {
-    const e = err as { stdout?: string; stderr?: string; message: string };
-    throw new Error(`pulumi ${args.join(" ")} (${project.name}) failed: ${e.message}\n${e.stdout ?? ""}\n${e.stderr ?? ""}`);
-  }
-}
-
-/** /v1 requests the emulator logged since `seq` (the control routes are the harness's own). */
-function apiRequestsSince(emu: RunningEmulator, seq: number) {
-  return emu.services.requestLog.list({ since: seq }).filter((r) => r.path.startsWith("/v1/"));
-}
+type Project = Awaited<ReturnType<typeof projectFor>>;
 
 interface PhaseSample {
   svcMs: number;
   noopMs: number;
   shapedMs: number;
+  pluginMs: number;
   /** svc / bare no-op: the issue's ratio. */
   ratio: number;
   /** svc / shaped no-op: what the provider adds beyond the cost of a resource's outputs. */
   ratioShaped: number;
+  /** The plugin face (YAML) / shaped no-op. */
+  ratioPlugin: number;
+  pluginRequestsPerResource: number;
   /** API requests the svc stack made in this phase, per resource, and by "METHOD /shape". */
   requestsPerResource: number;
   requestsByShape: Record<string, number>;
@@ -127,14 +85,15 @@ const shapeOf = (method: string, p: string) => `${method} ${p.replace(/\/\d+(?=\
 
 async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n: number): Promise<PhaseSample> {
   const ms: Partial<Record<StackName, number>> = {};
-  let requests: ReturnType<typeof apiRequestsSince> = [];
+  const requestsOf: Partial<Record<StackName, ReturnType<typeof apiRequestsSince>>> = {};
   for (const project of order) {
     const seq = emu.services.requestLog.lastSeq;
     const start = process.hrtime.bigint();
     await pulumi(project, PHASE_ARGS[phase]);
     ms[project.name] = Number(process.hrtime.bigint() - start) / 1e6;
-    if (project.name === "svc") requests = apiRequestsSince(emu, seq);
+    requestsOf[project.name] = apiRequestsSince(emu, seq);
   }
+  const requests = requestsOf.svc!;
   const requestsByShape: Record<string, number> = {};
   for (const r of requests) requestsByShape[shapeOf(r.method, r.path)] = (requestsByShape[shapeOf(r.method, r.path)] ?? 0) + 1;
   return {
@@ -143,6 +102,9 @@ async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n:
     shapedMs: ms.shaped!,
     ratio: ms.svc! / ms.noop!,
     ratioShaped: ms.svc! / ms.shaped!,
+    pluginMs: ms.plugin!,
+    ratioPlugin: ms.plugin! / ms.shaped!,
+    pluginRequestsPerResource: requestsOf.plugin!.length / n,
     requestsPerResource: requests.length / n,
     requestsByShape,
   };
@@ -153,13 +115,23 @@ interface SizeResult {
   rounds: Array<Record<Phase, PhaseSample>>;
   medians: Record<
     Phase,
-    { ratio: number; ratioShaped: number; svcMs: number; noopMs: number; shapedMs: number; requestsPerResource: number }
+    {
+      ratio: number;
+      ratioShaped: number;
+      ratioPlugin: number;
+      svcMs: number;
+      noopMs: number;
+      shapedMs: number;
+      pluginMs: number;
+      requestsPerResource: number;
+      pluginRequestsPerResource: number;
+    }
   >;
 }
 
 async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir: string, root: string): Promise<SizeResult> {
   const projects: Project[] = [];
-  for (const name of Object.keys(STACKS) as StackName[]) projects.push(await makeProject(name, n, emu, binDir, root));
+  for (const name of Object.keys(STACKS) as StackName[]) projects.push(await projectFor(name, n, emu, binDir, root));
   const results: SizeResult["rounds"] = [];
   for (let round = 0; round < rounds; round++) {
     // Each round starts with another stack, so none always runs first (or last) on the machine.
@@ -168,7 +140,7 @@ async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir
     for (const phase of PHASES) {
       samples[phase] = await runPhase(phase, order, emu, n);
       console.error(
-        `  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  shaped ${(samples[phase].shapedMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)} (shaped ${samples[phase].ratioShaped.toFixed(2)})  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
+        `  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  shaped ${(samples[phase].shapedMs / 1000).toFixed(1)}s  plugin ${(samples[phase].pluginMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)} (shaped ${samples[phase].ratioShaped.toFixed(2)}, plugin/shaped ${samples[phase].ratioPlugin.toFixed(2)})  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
       );
     }
     const left = emu.services.store
@@ -184,6 +156,9 @@ async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir
     medians[phase] = {
       ratio: of((s) => s.ratio),
       ratioShaped: of((s) => s.ratioShaped),
+      ratioPlugin: of((s) => s.ratioPlugin),
+      pluginMs: of((s) => s.pluginMs),
+      pluginRequestsPerResource: of((s) => s.pluginRequestsPerResource),
       svcMs: of((s) => s.svcMs),
       noopMs: of((s) => s.noopMs),
       shapedMs: of((s) => s.shapedMs),
@@ -306,6 +281,13 @@ function report(bySize: SizeResult[], workflows: WorkflowProbe[]) {
     );
     console.log(`| ${s.n} | ${cells.join(" | ")} |`);
   }
+  console.log("\nThe plugin face (the same Disks and Vpcs from a YAML program): plugin / shaped no-op; API requests per resource:\n");
+  console.log(`| N | ${PHASES.map((p) => `${p} / shaped | ${p} req/res`).join(" | ")} |`);
+  console.log(`|---|${PHASES.map(() => "---|---").join("|")}|`);
+  for (const s of bySize)
+    console.log(
+      `| ${s.n} | ${PHASES.map((p) => `${s.medians[p].ratioPlugin.toFixed(2)} | ${s.medians[p].pluginRequestsPerResource.toFixed(2)}`).join(" | ")} |`,
+    );
   if (workflows.length) {
     console.log("\nWaiting on a workflow of duration T (one Disk create through the lifecycle):\n");
     console.log("| T (ms) | requests after the POST | bound 3+log1.5(T/250ms) | end noticed after (ms) | bound max(250 ms, T/4) |");

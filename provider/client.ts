@@ -8,6 +8,7 @@ import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
 import { parseJson, stringifyJson } from "./json";
 import { ensureEngineAlive } from "./engine";
+import { limiterFor, priorityOf, type Limiter } from "./limiter";
 import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
 import type { ProviderConfig } from "./config";
 
@@ -80,7 +81,18 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Absolute time (ms since epoch) past which no retry is waited for: the operation's deadline. */
   deadline?: number;
+  /** Told how long each request waited for its slot in the process's pace (limiter.ts), when it waited. */
+  onWait?: (waitedMs: number) => void;
+  /** The pace requests wait on; by default the process's one for this API and token. */
+  limiter?: Limiter;
 }
+
+/**
+ * How long a request of a client with no operation deadline (a lookup, the policy pack) may go on
+ * being refused with 429 before it fails: an operation's default timeout (timeouts.ts) is of the
+ * same order.
+ */
+export const REQUEST_PATIENCE_MS = 10 * 60_000;
 
 /**
  * axios and what it pulls in (about 60 modules, some 40 ms) load when the first client is made,
@@ -92,6 +104,7 @@ const loadAxios = (): AxiosStatic => require("axios");
 
 export class SvcClient {
   private readonly http: AxiosInstance;
+  private readonly limiter: Limiter;
 
   constructor(
     readonly config: ProviderConfig,
@@ -111,22 +124,32 @@ export class SvcClient {
         validateStatus: () => true,
         maxRedirects: 0,
       });
+    this.limiter = options.limiter ?? limiterFor(config.baseUrl, config.token, config.maxRequestsPerSecond ?? null);
   }
 
   /**
    * The same client, retrying only while the wait ends before `deadline` (one operation's view);
    * `onRetry`, when given, reports that operation's retries in its own words.
    */
-  withDeadline(deadline: number, onRetry?: (e: RetryEvent) => void): SvcClient {
-    return new SvcClient(this.config, { ...this.options, deadline, ...(onRetry ? { onRetry } : {}) }, this.http);
+  withDeadline(deadline: number, onRetry?: (e: RetryEvent) => void, onWait?: (waitedMs: number) => void): SvcClient {
+    const options = { ...this.options, limiter: this.limiter, deadline, ...(onRetry ? { onRetry } : {}), ...(onWait ? { onWait } : {}) };
+    return new SvcClient(this.config, options, this.http);
+  }
+
+  /** Whether this client's requests are paced (limiter.ts): a rate limit is near, so polls should spare the budget. */
+  paced(): boolean {
+    return this.limiter.paced();
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
     ensureEngineAlive(); // nothing starts once the engine that asked for it is gone (provider/engine.ts)
     const policy = this.options.retry ?? DEFAULT_RETRY_POLICY;
+    const deadline = this.options.deadline ?? Date.now() + REQUEST_PATIENCE_MS;
     for (let attempt = 1; ; attempt++) {
       let response: AxiosResponse<string> | undefined;
       let network: NetworkError | undefined;
+      const ticket = await this.limiter.admit(priorityOf(method), deadline);
+      if (ticket.waitedMs > 0) this.options.onWait?.(ticket.waitedMs);
       try {
         response = await this.http.request<string>({
           method,
@@ -142,11 +165,12 @@ export class SvcClient {
           ? new UnreachableError(method, path, code, this.config.baseUrl)
           : new NetworkError(method, path, code, false);
       }
-      if (response && response.status < 300) return this.parse<T>(response);
-
       const status = response?.status;
       const retryAfterMs = parseRetryAfter(response?.headers["retry-after"] as string | undefined);
-      const remainingMs = this.options.deadline === undefined ? undefined : this.options.deadline - Date.now();
+      this.limiter.answered(ticket, status, retryAfterMs);
+      if (response && response.status < 300) return this.parse<T>(response);
+
+      const remainingMs = deadline - Date.now();
       const decision = decide(
         {
           method,
@@ -165,7 +189,8 @@ export class SvcClient {
         throw failure;
       }
       this.options.onRetry?.({ method, path, attempt, delayMs: decision.delayMs, cause: network ? network.code : String(status) });
-      await sleep(decision.delayMs);
+      // A 429 paused the whole pace until its Retry-After: the next admit waits for that, with every other request.
+      if (status !== 429) await sleep(decision.delayMs);
     }
   }
 

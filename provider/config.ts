@@ -1,6 +1,7 @@
 /**
  * Provider configuration: stack config first (`svc:baseUrl`, `svc:token` as a secret,
- * `svc:workspaceId`), environment second (`SVC_BASE_URL`, `SVC_TOKEN`, `SVC_WORKSPACE_ID`).
+ * `svc:workspaceId`, `svc:maxRequestsPerSecond`), environment second (`SVC_BASE_URL`, `SVC_TOKEN`,
+ * `SVC_WORKSPACE_ID`, `SVC_MAX_REQUESTS_PER_SECOND`).
  *
  * Dynamic providers receive the whole stack configuration through `configure` (the engine
  * passes every key with its namespace), so the token never travels through resource inputs and
@@ -18,6 +19,8 @@ export interface ProviderConfig {
   token: string;
   /** Default workspace for workspace-scoped resources; a resource's own workspaceId wins. */
   workspaceId: string | null;
+  /** Most requests per second this provider sends (positive; fractions allowed); unset, it learns its share of the limit from 429s. */
+  maxRequestsPerSecond?: number;
 }
 
 /** Where config values come from: the engine's config bag (may be empty) and the environment. */
@@ -66,7 +69,7 @@ export function validateBaseUrl(raw: string): string {
 }
 
 /** The setting a configuration problem is about, as a person sets it. */
-export type Setting = "svc:baseUrl" | "svc:token" | "svc:workspaceId";
+export type Setting = "svc:baseUrl" | "svc:token" | "svc:workspaceId" | "svc:maxRequestsPerSecond";
 
 export interface ConfigProblem {
   setting: Setting;
@@ -99,16 +102,25 @@ export function configProblems(sources: ConfigSources): ConfigProblem[] {
   if (workspaceId !== undefined && !/^\d+$/.test(workspaceId)) {
     problems.push({ setting: "svc:workspaceId", message: `svc:workspaceId "${workspaceId}" is not a workspace identifier (digits only)` });
   }
+  const cap = pick(sources, "svc:maxRequestsPerSecond", "SVC_MAX_REQUESTS_PER_SECOND");
+  if (cap !== undefined && !(Number(cap) > 0 && Number.isFinite(Number(cap)))) {
+    problems.push({
+      setting: "svc:maxRequestsPerSecond",
+      message: `svc:maxRequestsPerSecond "${cap}" is not a positive number of requests per second (e.g. 5, or 0.5 for one request every 2 s)`,
+    });
+  }
   return problems;
 }
 
 export function resolveConfig(sources: ConfigSources): ProviderConfig {
   const [first] = configProblems(sources);
   if (first) throw new ConfigError(first.message);
+  const cap = pick(sources, "svc:maxRequestsPerSecond", "SVC_MAX_REQUESTS_PER_SECOND");
   return {
     baseUrl: validateBaseUrl(pick(sources, "svc:baseUrl", "SVC_BASE_URL")!),
     token: pick(sources, "svc:token", "SVC_TOKEN")!,
     workspaceId: pick(sources, "svc:workspaceId", "SVC_WORKSPACE_ID") ?? null,
+    ...(cap === undefined ? {} : { maxRequestsPerSecond: Number(cap) }),
   };
 }
 

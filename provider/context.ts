@@ -8,11 +8,12 @@
  * so, and quick work prints nothing extra.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { retryMessage, type SvcClient } from "./client";
+import { retryMessage, type RetryEvent, type SvcClient } from "./client";
 import type { ProviderConfig } from "./config";
 import type { Workflow } from "./envelope";
 import { persist } from "./persist";
-import { detail, notice, startHeartbeat } from "./progress";
+import { allLimiters } from "./limiter";
+import { detail, notice, rateLimitSummary, rateWaitStatus, RATE_WAIT_NOTICE_MS, startHeartbeat } from "./progress";
 import { waitForState, waitForWorkflow } from "./workflows";
 
 /** Whether an API timestamp is from this operation (allowing a minute of clock skew). */
@@ -45,15 +46,41 @@ export interface OperationContext {
 /** What ends with the operation running in this async context (its heartbeats). */
 const operationScope = new AsyncLocalStorage<Set<() => void>>();
 
+/** Operations under way in this process, and the summary a pause after the last one prints. */
+let running = 0;
+let summaryTimer: NodeJS.Timeout | undefined;
+let lastSummary = "";
+
+/**
+ * How long the process must be idle before the rate-limit summary is printed: the engine ends the
+ * provider process (SIGKILL) soon after its last answer, so this is short; work that resumes
+ * within it (the next wave of a stack) moves the summary to the end.
+ */
+export const SUMMARY_AFTER_IDLE_MS = 50;
+
+/** Prints the process's rate-limit summary (requests sent, answered 429, time waiting) when it changed and anything waited. */
+function summarise(): void {
+  const line = rateLimitSummary(allLimiters().map((l) => l.stats()));
+  if (!line || line === lastSummary) return;
+  lastSummary = line;
+  notice("API requests", line);
+}
+
 /** Runs one provider method as one operation: whatever its contexts started stops when it ends. */
 export async function runOperation<T>(fn: () => Promise<T>): Promise<T> {
   const endings = new Set<() => void>();
+  running++;
+  clearTimeout(summaryTimer);
   try {
     return await operationScope.run(endings, fn);
   } finally {
     for (const end of endings) end();
+    if (--running === 0) summaryTimer = setTimeout(summarise, SUMMARY_AFTER_IDLE_MS).unref();
   }
 }
+
+/** A 429 is waited out by the pace and summed in the heartbeat: a line each only with PULUMI_SVC_VERBOSE=1; other retries always. */
+const retryLine = (label: string) => (e: RetryEvent) => (e.cause === "429" ? detail : notice)(label, retryMessage(e));
 
 export function makeContext(
   shared: SvcClient,
@@ -62,14 +89,28 @@ export function makeContext(
   operation: OperationContext["operation"],
   deadline: number,
 ): OperationContext {
-  // Every request of the operation retries only while its wait ends before the deadline, and
-  // says so under the resource's name.
-  const client = shared.withDeadline(deadline, (e) => notice(label, retryMessage(e)));
   // Outside an operation (a hand-made context) there is nothing to stop a heartbeat: none starts.
   const scope = operationScope.getStore();
   const heartbeat = scope ? startHeartbeat(label, operation) : undefined;
   if (heartbeat) scope!.add(() => heartbeat.stop());
-  const status = (text: string | undefined) => heartbeat?.status(text);
+  // What the heartbeat shows: the state waited on, and the time spent waiting on the rate limit.
+  let state: string | undefined;
+  let rateWaitMs = 0;
+  const show = () => heartbeat?.status([state, rateWaitStatus(rateWaitMs)].filter(Boolean).join("; ") || undefined);
+  const status = (text: string | undefined) => {
+    state = text;
+    show();
+  };
+  const onWait = (ms: number) => {
+    const before = rateWaitMs;
+    rateWaitMs += ms;
+    if (before < RATE_WAIT_NOTICE_MS && rateWaitMs >= RATE_WAIT_NOTICE_MS)
+      notice(label, "waiting on the API's rate limit (shared by everything using this token); it goes on as the API allows");
+    show();
+  };
+  // Every request of the operation retries only while its wait ends before the deadline, and
+  // says so under the resource's name.
+  const client = shared.withDeadline(deadline, retryLine(label), onWait);
   return {
     client,
     config,
@@ -80,14 +121,21 @@ export function makeContext(
     async waitForWorkflow(workflow, step) {
       if (!workflow) return;
       try {
-        await waitForWorkflow(client, workflow, { deadline, label, operation: step, onState: status });
+        await waitForWorkflow(client, workflow, { deadline, label, operation: step, onState: status, paced: () => client.paced() });
       } finally {
         status(undefined);
       }
     },
     async waitForState(read, settled, stateOf, step) {
       try {
-        return await waitForState(read, settled, { deadline, label, operation: step, stateOf, onState: status });
+        return await waitForState(read, settled, {
+          deadline,
+          label,
+          operation: step,
+          stateOf,
+          onState: status,
+          paced: () => client.paced(),
+        });
       } finally {
         status(undefined);
       }

@@ -654,6 +654,8 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
         deadline: ctx.deadline,
         label: ctx.label,
         operation: "delete",
+        waitsFor: "removal",
+        paced: () => ctx.client.paced(),
         describe: () => "the resource still exists",
       });
       ctx.detail("deleted");

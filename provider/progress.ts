@@ -131,3 +131,36 @@ export function startHeartbeat(label: string, operation: string, clock: Heartbea
     },
   };
 }
+
+/** A resource says once that it waits on the rate limit, when its waits add up to this (shorter ones are not worth a line). */
+export const RATE_WAIT_NOTICE_MS = 2_000;
+
+/** The heartbeat's note on rate-limit waiting: "waiting on the API's rate limit, 14s so far"; nothing below a second. */
+export function rateWaitStatus(waitedMs: number): string | undefined {
+  return waitedMs < 1000 ? undefined : `waiting on the API's rate limit, ${formatElapsed(waitedMs)} so far`;
+}
+
+/** The numbers one summary line reports (limiter.ts `stats`), per pace of the process. */
+export interface RequestTotals {
+  sent: number;
+  rateLimited: number;
+  waitingMs: number;
+}
+
+/**
+ * The line a process prints once its work is done, when anything waited on the rate limit:
+ * "412 sent, 9 answered 429 (2.2%), 31s waiting on the API's rate limit". Undefined otherwise.
+ */
+export function rateLimitSummary(totals: RequestTotals[]): string | undefined {
+  const sum = totals.reduce(
+    (a, t) => ({ sent: a.sent + t.sent, rateLimited: a.rateLimited + t.rateLimited, waitingMs: a.waitingMs + t.waitingMs }),
+    {
+      sent: 0,
+      rateLimited: 0,
+      waitingMs: 0,
+    },
+  );
+  if (sum.rateLimited === 0 && sum.waitingMs < 1000) return undefined;
+  const share = sum.sent ? ` (${((100 * sum.rateLimited) / sum.sent).toFixed(1)}%)` : "";
+  return `${sum.sent} sent, ${sum.rateLimited} answered 429${share}, ${formatElapsed(sum.waitingMs)} waiting on the API's rate limit`;
+}

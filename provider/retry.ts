@@ -12,6 +12,10 @@
  *   the API answers before doing anything; a connection that was never established). Any other
  *   failure of a POST is *ambiguous*: the caller decides (a create looks the resource up by its
  *   unique name and adopts it).
+ * - A 429 is retried for as long as the operation's deadline allows, not for a number of
+ *   attempts: it means the API did nothing yet (spec part 1, Errors: "back off and retry"), so
+ *   waiting is always safe, and several stacks sharing one token can be refused for minutes
+ *   without anything being wrong. The pace of the whole process (limiter.ts) does the waiting.
  * - A request that never reached the server (connection refused, DNS failure) is tried only a few
  *   times (`maxNotSentAttempts`): an address nothing answers at rarely starts answering within
  *   seconds, and ten tries kept a person waiting 10-30 s before saying so. A short outage is still ridden out, and
@@ -79,13 +83,20 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }
 
+/** How many attempts a failure of this kind gets: a 429 with a deadline is bounded by the deadline alone. */
+function attemptsFor(a: Attempt, policy: RetryPolicy): number {
+  if (a.status === 429 && a.remainingMs !== undefined) return Infinity;
+  if (a.network?.notSent) return Math.min(policy.maxAttempts, policy.maxNotSentAttempts ?? policy.maxAttempts);
+  return policy.maxAttempts;
+}
+
 export function decide(a: Attempt, policy: RetryPolicy = DEFAULT_RETRY_POLICY, random: () => number = Math.random): Decision {
   const repeatable = a.repeatable || REPEATABLE_METHODS.has(a.method);
   const transient = (a.status !== undefined && RETRYABLE_STATUSES.has(a.status)) || a.network !== undefined;
   if (!transient) return { retry: false, ambiguous: false };
   const unprocessed = a.status === 429 || a.network?.notSent === true;
   if (!repeatable && !unprocessed) return { retry: false, ambiguous: true };
-  const limit = a.network?.notSent ? Math.min(policy.maxAttempts, policy.maxNotSentAttempts ?? policy.maxAttempts) : policy.maxAttempts;
+  const limit = attemptsFor(a, policy);
   if (a.attempt >= limit) return { retry: false, ambiguous: !repeatable && !unprocessed };
   const delayMs =
     a.retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, policy, random);

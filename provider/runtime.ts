@@ -24,6 +24,7 @@ const SETTINGS = [
   ["svc:baseUrl", "SVC_BASE_URL"],
   ["svc:token", "SVC_TOKEN"],
   ["svc:workspaceId", "SVC_WORKSPACE_ID"],
+  ["svc:maxRequestsPerSecond", "SVC_MAX_REQUESTS_PER_SECOND"],
 ] as const;
 
 /** The runtime of one provider: its configuration sources, and what was resolved and probed from them. */

@@ -22,6 +22,8 @@ export interface PollOptions {
   schedule?: PollSchedule;
   /** Told what is being waited on as it changes ("workflow RUNNING", "PROVISIONING"). */
   onState?: (status: string) => void;
+  /** Whether the process's requests are paced (limiter.ts): polls then spare the budget (`waitUntil`). */
+  paced?: () => boolean;
 }
 
 /**
@@ -79,13 +81,64 @@ export function pollSchedule(durationMs: number, schedule: PollSchedule = POLL_S
   return { polls, noticedAfterMs: at - durationMs };
 }
 
-/** Polls `probe` until it returns a value other than undefined; backoff with a cap; deadline. */
-export async function waitUntil<T>(probe: () => Promise<T | undefined>, opts: PollOptions & { describe: () => string }): Promise<T> {
+/**
+ * How long the waits of one kind of work took, as seen by its polls: "Disk create workflow" -> the
+ * last few times from the start of waiting to the poll that saw the end. Work of one kind takes about
+ * as long each time (a Disk's workflow, a cluster's provisioning), which is what a paced process
+ * bets on.
+ */
+const seenEnds = new Map<string, number[]>();
+const REMEMBERED = 8;
+/** How much a bet that held is lowered: each poll is at most late by what the bet overshoots. */
+const EARLIER = 0.9;
+
+/** The kind of a wait: the resource's kind, the operation, and what is waited on (a workflow, a state). */
+const kindOf = (opts: PollOptions & { waitsFor: string }) => `${opts.label.split(" ")[0]} ${opts.operation} ${opts.waitsFor}`;
+
+function remember(opts: PollOptions & { waitsFor: string }, elapsedMs: number): void {
+  const key = kindOf(opts);
+  seenEnds.set(key, [...(seenEnds.get(key) ?? []).slice(1 - REMEMBERED), elapsedMs]);
+}
+
+/**
+ * The first wait when requests are paced: the shortest time work of this kind has taken lately
+ * (each observation is late by at most its last poll, so the shortest is the closest), or
+ * undefined when none was seen. Polling then costs about one request per wait, not one per
+ * quarter of the time waited; an end sooner than the bet is seen late by at most the bet.
+ */
+export function expectedEnd(opts: PollOptions & { waitsFor: string }): number | undefined {
+  const seen = seenEnds.get(kindOf(opts));
+  return seen?.length ? Math.min(...seen) : undefined;
+}
+
+/**
+ * Polls `probe` until it returns a value other than undefined; backoff with a cap; deadline.
+ *
+ * With budget (unpaced), the first poll is at once and each wait is a quarter of the time waited
+ * (POLL_SCHEDULE). When the process is paced (a rate limit is near, limiter.ts), polls give way:
+ * the first poll waits for the end this kind of work usually has (`expectedEnd`; at once while
+ * none is known, as unpaced), and each wait is at least a quarter of the time since waiting began, which includes
+ * the time polls spent queued behind changes. So an end is seen within a quarter of the time
+ * waited plus what the queue adds (bench/README.md).
+ */
+export async function waitUntil<T>(
+  probe: () => Promise<T | undefined>,
+  opts: PollOptions & { describe: () => string; waitsFor: string },
+): Promise<T> {
   const delays = pollDelays(opts.schedule);
-  for (;;) {
+  const began = Date.now();
+  const expected = opts.paced?.() ? expectedEnd(opts) : undefined;
+  if (expected) await sleep(Math.max(0, Math.min(expected, opts.deadline - Date.now())));
+  for (let polls = 1; ; polls++) {
     const result = await probe();
-    if (result !== undefined) return result;
-    const delay = delays.next();
+    if (result !== undefined) {
+      // Seen at the first poll, the end may have come sooner than the bet: lower it a little, so a
+      // bet that is too long (learned behind a queue) comes down to what the work takes.
+      remember(opts, (expected && polls === 1 ? EARLIER : 1) * (Date.now() - began));
+      return result;
+    }
+    const stretched = opts.paced?.() ? (opts.schedule ?? POLL_SCHEDULE).fraction * (Date.now() - began) : 0;
+    const delay = Math.max(delays.next(), Math.min(stretched, (opts.schedule ?? POLL_SCHEDULE).capMs));
     if (Date.now() + delay > opts.deadline) {
       throw new DeadlineError(
         `${opts.label}: ${opts.operation} did not finish before its deadline (${opts.describe()}); ` +
@@ -114,7 +167,7 @@ export async function waitForWorkflow(client: SvcClient, start: Workflow, opts: 
       last = next;
       return next.state === "COMPLETED" || FAILED_STATES.has(next.state) ? next : undefined;
     },
-    { ...opts, describe: () => `workflow ${last.id} still ${last.state}` },
+    { ...opts, waitsFor: "workflow", describe: () => `workflow ${last.id} still ${last.state}` },
   );
   if (FAILED_STATES.has(done.state)) {
     throw new WorkflowError(
@@ -150,7 +203,7 @@ export async function waitForState<R>(
       if (typeof verdict === "string") throw new WorkflowError("", state, `${opts.label}: ${opts.operation} failed: ${verdict}`);
       return verdict ? current : undefined;
     },
-    { ...opts, describe: () => `still ${lastState || "unknown"}` },
+    { ...opts, waitsFor: "state", describe: () => `still ${lastState || "unknown"}` },
   );
   return result;
 }

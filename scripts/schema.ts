@@ -24,6 +24,25 @@ import { kinds, sourceFileOf, specFor } from "../resources/registry";
 const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 const TOKEN = (name: string) => `svc:index:${name}`;
 
+/**
+ * Where the generated SDKs (sdk/<language>, `npm run sdks`) say they come from: package names
+ * and import paths a program writes. The Go module and Java package sit under example.com, a
+ * placeholder until the repository has a public home (programs reach sdk/go through a `replace`
+ * and compile sdk/java's sources, so no registry is involved); change them here, then run
+ * `npm run schema && npm run sdks`.
+ */
+export const SDK_NAMES = {
+  /** Node.js: the typed classes of the plugin face (`pulumi-svc` itself is the dynamic face). */
+  nodejs: "pulumi-svc-sdk",
+  python: "pulumi_svc",
+  /** The module of sdk/go (its go.mod); the package is `<module>/svc`. */
+  goModule: "example.com/pulumi-svc/sdk/go",
+  /** The Java package is `<base>.svc`. */
+  javaBasePackage: "com.example",
+  /** The Java SDK the generated Java code compiles against: the release of the pinned Java host (scripts/ensure-pulumi.sh). */
+  javaSdk: "1.9.0",
+} as const;
+
 type SchemaType = Record<string, unknown>;
 interface Property extends SchemaType {
   description?: string;
@@ -371,9 +390,22 @@ export function generateSchema(): Record<string, unknown> {
     resources,
     functions,
     types,
+    // Laid out as Pulumi providers ship their SDKs: sdk/go with its own go.mod, sdk/python with a
+    // pyproject.toml, sdk/nodejs with a package.json of the schema's version.
+    meta: { supportPack: true },
     language: {
-      nodejs: { packageName: manifest.name },
-      python: { packageName: "pulumi_svc" },
+      nodejs: { packageName: SDK_NAMES.nodejs },
+      python: { packageName: SDK_NAMES.python },
+      go: {
+        importBasePath: `${SDK_NAMES.goModule}/svc`,
+        modulePath: SDK_NAMES.goModule,
+        generateResourceContainerTypes: true,
+      },
+      java: {
+        basePackage: SDK_NAMES.javaBasePackage,
+        buildFiles: "gradle",
+        dependencies: { "com.pulumi:pulumi": SDK_NAMES.javaSdk },
+      },
     },
   };
 }

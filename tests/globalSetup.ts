@@ -1,7 +1,8 @@
 /**
  * Runs once before the test files: makes the pulumi CLI available for the end-to-end suite
  * (scripts/ensure-pulumi.sh builds the pinned version on a fresh machine) and puts it on PATH
- * for the workers.
+ * for the workers; makes the S3-compatible object store the shared-state tests start
+ * (scripts/ensure-s3.sh) and tells them where it is, so two files never build it at once.
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
@@ -13,4 +14,9 @@ export default async function globalSetup(): Promise<void> {
   const dir = out.trim().split("\n").pop()!;
   process.env.PATH = `${dir}${path.delimiter}${process.env.PATH}`;
   process.env.PULUMI_SVC_PULUMI_DIR = dir;
+  const s3 = path.join(__dirname, "..", "scripts", "ensure-s3.sh");
+  process.env.PULUMI_SVC_S3_SERVER = execFileSync("bash", [s3], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .pop()!;
 }

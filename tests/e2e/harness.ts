@@ -148,15 +148,16 @@ function pulumiEnv(home: string, backend: string, verbose = false): Record<strin
 /**
  * A fresh project directory holding a copy of a program (default: the scenario program), whose
  * node_modules resolves to this repository's, as `pulumi-svc` would in a user's project. An
- * example is copied to `<tmp>/examples/<name>` beside a `<tmp>/bin` that is this repository's, so
- * the relative plugin path of a YAML example (`../../bin`) finds the plugin as it does in place.
+ * example is copied to `<tmp>/examples/<name>` beside a `<tmp>/bin` and a `<tmp>/sdk` that are this
+ * repository's, so an example's relative paths (the plugin at `../../bin`, a generated SDK under
+ * `../../sdk`) find them as they do in place.
  */
 function makeProjectDir(prefix: string, programDir: string = PROGRAM): { dir: string; root: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
   const inExamples = path.relative(path.join(REPO, "examples"), programDir);
   const dir = inExamples.startsWith("..") ? root : path.join(root, "examples", inExamples);
   fs.mkdirSync(dir, { recursive: true });
-  if (dir !== root) fs.symlinkSync(path.join(REPO, "bin"), path.join(root, "bin"), "dir");
+  if (dir !== root) for (const shared of ["bin", "sdk"]) fs.symlinkSync(path.join(REPO, shared), path.join(root, shared), "dir");
   fs.cpSync(programDir, dir, {
     recursive: true,
     filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === programDir,

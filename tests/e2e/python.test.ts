@@ -1,7 +1,7 @@
 /**
- * Another language through the plugin: the Python SDK generated from the plugin's schema
- * (`pulumi package gen-sdk schema.json --language python`), a Python program using a resource and
- * an invoke, through the real engine and the Python language host built with the pinned CLI.
+ * Another language through the plugin: the committed Python SDK (sdk/python, generated from the
+ * plugin's schema by `npm run sdks`), a Python program using a resource and an invoke, through the
+ * real engine and the Python language host built with the pinned CLI.
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -36,27 +36,14 @@ describe("a Python program through the plugin", () => {
       .trim()
       .split("\n")
       .pop()!;
-    // The SDK, as the README tells users to make it, installed where the program's interpreter finds it.
-    const sdk = path.join(work, "sdk");
-    execFileSync("pulumi", ["package", "gen-sdk", path.join(REPO, "schema.json"), "--language", "python", "--out", sdk], {
-      stdio: "pipe",
-      env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
-    });
+    // The SDK installed as the README tells users, where the program's interpreter finds it; from a
+    // copy, since pip builds in the source tree (build/, *.egg-info) and sdk/ must stay as generated.
+    const sdk = path.join(work, "sdk-python");
+    fs.cpSync(path.join(REPO, "sdk", "python"), sdk, { recursive: true });
     const site = path.join(work, "site");
     execFileSync(
       path.join(venv, "bin", "python"),
-      [
-        "-m",
-        "pip",
-        "install",
-        "--disable-pip-version-check",
-        "-q",
-        "--no-deps",
-        "--no-build-isolation",
-        "--target",
-        site,
-        path.join(sdk, "python"),
-      ],
+      ["-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps", "--no-build-isolation", "--target", site, sdk],
       { stdio: "pipe" },
     );
 
@@ -76,7 +63,7 @@ describe("a Python program through the plugin", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("comes up with a resource and an invoke, previews clean, and destroys everything", async () => {
+  it("comes up with a resource and an invoke, and previews clean", async () => {
     const result = await e2e.up([]);
     expect(changes(result)).toEqual({ create: 2 });
     expect(result.outputs.plan_id.value).toMatch(/^\d+$/);
@@ -86,7 +73,17 @@ describe("a Python program through the plugin", () => {
 
     const preview = await e2e.preview();
     expect(preview.changeSummary).toEqual({ same: 2 });
+  });
 
+  it("shows an in-place change property by property, then applies it", async () => {
+    fs.writeFileSync(path.join(e2e.dir, "__main__.py"), PROGRAM.replace('"from python"', '"from python, changed"'));
+    const preview = await e2e.preview();
+    expect(preview.stdout).toContain('~ description: "from python" => "from python, changed"');
+    expect(changes(await e2e.up([]))).toMatchObject({ update: 1 });
+    expect((await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net")}`)).body.description).toBe("from python, changed");
+  });
+
+  it("destroys everything", async () => {
     await e2e.destroy();
     expect((await e2e.inventoryTotal()).total).toBe(0);
   });

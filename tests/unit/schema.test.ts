@@ -43,10 +43,12 @@ describe("schema.json", () => {
   });
 
   it("configures the provider as provider/config.ts reads its settings, with their environment fallbacks", () => {
-    expect(Object.keys(fresh.config.variables)).toEqual(["baseUrl", "token", "workspaceId"]);
+    expect(Object.keys(fresh.config.variables)).toEqual(["baseUrl", "token", "workspaceId", "maxRequestsPerSecond"]);
     expect(fresh.provider.inputProperties).toEqual(fresh.config.variables);
     expect(fresh.config.variables.baseUrl.description).toContain("`SVC_BASE_URL`");
     expect(fresh.config.variables.workspaceId.description).toContain("`SVC_WORKSPACE_ID`");
+    expect(fresh.config.variables.maxRequestsPerSecond).toMatchObject({ type: "number" });
+    expect(fresh.config.variables.maxRequestsPerSecond.description).toContain("`SVC_MAX_REQUESTS_PER_SECOND`");
   });
 
   it("says in descriptions what the schema's types cannot: allowed values, map keys", () => {

@@ -15,6 +15,20 @@ describe("provider configuration", () => {
     expect(c).toEqual({ baseUrl: "http://127.0.0.1:8080", token: "tok", workspaceId: "9007199254740993" });
   });
 
+  it("reads svc:maxRequestsPerSecond (or SVC_MAX_REQUESTS_PER_SECOND) as a positive number", () => {
+    const base = { "svc:baseUrl": "https://api.example.com", "svc:token": "t" };
+    expect(resolveConfig(sources({ ...base, "svc:maxRequestsPerSecond": "2.5" })).maxRequestsPerSecond).toBe(2.5);
+    expect(resolveConfig(sources(base, { SVC_MAX_REQUESTS_PER_SECOND: "4" })).maxRequestsPerSecond).toBe(4);
+    expect(resolveConfig(sources(base))).not.toHaveProperty("maxRequestsPerSecond");
+    for (const bad of ["0", "-1", "fast", "Infinity"])
+      expect(configProblems(sources({ ...base, "svc:maxRequestsPerSecond": bad }))).toEqual([
+        {
+          setting: "svc:maxRequestsPerSecond",
+          message: expect.stringContaining(`"${bad}" is not a positive number of requests per second`),
+        },
+      ]);
+  });
+
   it("explains a missing token", () => {
     expect(() => resolveConfig(sources({ "svc:baseUrl": "https://api.example.com" }))).toThrow(/svc:token.*SVC_TOKEN/);
   });

@@ -4,6 +4,8 @@
  */
 import {
   formatElapsed,
+  rateLimitSummary,
+  rateWaitStatus,
   heartbeatMessage,
   nextBeatAt,
   setProgressSink,
@@ -117,5 +119,22 @@ describe("the heartbeat", () => {
       ['svc: K3sCluster "c": still creating… (30s elapsed; workflow RUNNING)', "heartbeat"],
       ['svc: K3sCluster "c": still creating… (1m0s elapsed; workflow RUNNING)', "heartbeat"],
     ]);
+  });
+});
+
+describe("what waiting on the rate limit shows", () => {
+  it("adds the time waited to the heartbeat from a second on", () => {
+    expect(rateWaitStatus(900)).toBeUndefined();
+    expect(rateWaitStatus(14_200)).toBe("waiting on the API's rate limit, 14s so far");
+  });
+
+  it("sums a process's paces into one line, and says nothing when nothing waited", () => {
+    expect(rateLimitSummary([{ sent: 100, rateLimited: 0, waitingMs: 400 }])).toBeUndefined();
+    expect(
+      rateLimitSummary([
+        { sent: 400, rateLimited: 9, waitingMs: 31_000 },
+        { sent: 12, rateLimited: 0, waitingMs: 0 },
+      ]),
+    ).toBe("412 sent, 9 answered 429 (2.2%), 31s waiting on the API's rate limit");
   });
 });

@@ -69,7 +69,7 @@ function widgetApi() {
       },
     },
   };
-  const client = { withDeadline: () => client } as unknown as SvcClient;
+  const client = { withDeadline: () => client, paced: () => false } as unknown as SvcClient;
   const runtime: ProviderRuntime = {
     client: () => client,
     config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),

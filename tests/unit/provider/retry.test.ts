@@ -80,6 +80,20 @@ describe("retry policy", () => {
     });
   });
 
+  it("retries a 429 for as long as the deadline allows, however many attempts that takes", () => {
+    expect(decide({ method: "POST", attempt: 50, status: 429, retryAfterMs: 1000, remainingMs: 60_000 }, policy)).toEqual({
+      retry: true,
+      delayMs: 1000,
+    });
+    expect(decide({ method: "POST", attempt: 50, status: 429, retryAfterMs: 1000, remainingMs: 900 }, policy)).toEqual({
+      retry: false,
+      ambiguous: false,
+    });
+    // Other failures keep their count; a 429 with no deadline at all keeps it too.
+    expect(decide({ method: "GET", attempt: 50, status: 503, remainingMs: 60_000 }, policy)).toEqual({ retry: false, ambiguous: false });
+    expect(decide({ method: "GET", attempt: 50, status: 429 }, policy)).toEqual({ retry: false, ambiguous: false });
+  });
+
   it("honours Retry-After over the computed backoff", () => {
     expect(decide({ method: "GET", attempt: 1, status: 429, retryAfterMs: 3000 }, policy)).toEqual({ retry: true, delayMs: 3000 });
   });

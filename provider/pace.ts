@@ -1,0 +1,160 @@
+/**
+ * How fast one process may send to the API: pure decisions over a small state, so the policy is a
+ * table that can be read and tested on its own (as retry.ts is), with the clock passed in.
+ *
+ * The API answers 429 when a token's requests come faster than its limit, and says nothing of the
+ * limit itself (spec part 1, Limits: "429 when exceeded … numeric thresholds: not shown"). Every
+ * process on one token (the stacks of several CI jobs) shares that limit, and they cannot talk to
+ * each other. So each process learns its share from the answers, the way TCP shares a link:
+ *
+ * - **Unpaced until told otherwise.** A process that has never been answered 429 (and has no cap)
+ *   sends at once: the default API costs nothing extra.
+ * - **Multiplicative decrease.** A 429 cuts the pace to `decrease` times the lower of the pace and
+ *   the rate this process actually got through over the last `windowMs` (what the API granted it),
+ *   once per congestion episode: 429s for requests sent before the last cut do not cut again.
+ *   Everything waits out the answer's Retry-After (a 429 means the API did nothing, spec part 1,
+ *   Errors), so the requests in flight do not hammer it.
+ * - **Additive increase.** Each request answered without 429 *that waited for its slot* (the pace
+ *   was what held it) raises the pace by `gain / pace`: about `gain` requests/s more for every
+ *   second spent sending at the pace, where the gain starts at `increasePerSecond` after a cut and
+ *   grows the longer no 429 comes (`accelerateEveryS`). A process that sends less than its
+ *   pace allows learns nothing and does not grow (its pace says nothing about the API then).
+ * - Processes that cut by the same factor and grow by the same amount converge on equal shares
+ *   (Chiu and Jain, 1989), whatever share each started from.
+ * - **A cap** (`svc:maxRequestsPerSecond`) bounds the pace from the start, for people who know
+ *   their limit.
+ */
+export interface PaceSettings {
+  /** The pace after a 429, as a share of what was getting through. */
+  decrease: number;
+  /** The share instead, when the last cut was less than `crowdedWithinS` ago: refused again so soon, the token is crowded. */
+  decreaseWhenCrowded: number;
+  crowdedWithinS: number;
+  /** Requests/s gained per second spent sending at the pace, right after a cut. */
+  increasePerSecond: number;
+  /**
+   * After this many seconds without a cut, the gain grows by `increasePerSecond` every
+   * `accelerateEveryS`: slow near the pace that was last refused (processes sharing a token cut
+   * every few seconds, and a quick gain would make them refused more often), quicker the longer
+   * the API accepts more (as CUBIC probes), so a process whose neighbours finished takes up the
+   * freed budget in seconds, not minutes.
+   */
+  accelerateAfterS: number;
+  accelerateEveryS: number;
+  /**
+   * Below the pace the last cut came down from, the share of the gap closed per second: the cut
+   * takes a margin the API never asked for, so most of it comes back within seconds; only past
+   * the old pace does the slow probe take over.
+   */
+  regain: number;
+  /** The slowest pace (requests/s): below it a process would starve on a shared token. */
+  minRate: number;
+  /** How far back the rate that got through is measured (ms). */
+  windowMs: number;
+  /**
+   * The shortest span that rate is measured over (ms): the first 429 often ends a burst the API
+   * took from its reserve at once, which is no rate it can sustain.
+   */
+  minSpanMs: number;
+  /** The wait after a 429 that carries no Retry-After (ms). */
+  defaultPauseMs: number;
+}
+
+/** 0.7 as CUBIC cuts (a gentler sawtooth than halving: more of the limit is used). */
+export const PACE_SETTINGS: PaceSettings = {
+  decrease: 0.7,
+  decreaseWhenCrowded: 0.6,
+  crowdedWithinS: 5,
+  increasePerSecond: 0.15,
+  accelerateAfterS: 10,
+  accelerateEveryS: 3,
+  regain: 0.3,
+  minRate: 0.1,
+  windowMs: 5_000,
+  minSpanMs: 2_000,
+  defaultPauseMs: 1_000,
+};
+
+export interface PaceState {
+  /** Requests/s this process sends at; null while no 429 has been seen. */
+  rate: number | null;
+  /** The user's cap (requests/s), or null. */
+  cap: number | null;
+  /** When the next request may start (ms since epoch). */
+  nextAt: number;
+  /** No request starts before this (a 429's Retry-After). */
+  pausedUntil: number;
+  /** When the pace was last cut: 429s for requests sent before it belong to that episode. */
+  cutAt: number;
+  /** The pace the last cut came down from (what the API refused): regained quickly, passed slowly. */
+  ceiling: number;
+  /** When requests were answered without 429, for the last `windowMs` (oldest first). */
+  granted: number[];
+}
+
+export function initialPace(cap: number | null = null): PaceState {
+  return { rate: null, cap, nextAt: 0, pausedUntil: 0, cutAt: -Infinity, ceiling: 0, granted: [] };
+}
+
+/** The rate requests are spaced at: the learned pace under the cap; Infinity when neither holds. */
+export function effectiveRate(s: PaceState): number {
+  return Math.min(s.rate ?? Infinity, s.cap ?? Infinity);
+}
+
+/** Whether requests are being spaced at all (a 429 was seen, or a cap is set). */
+export function isPaced(s: PaceState): boolean {
+  return effectiveRate(s) < Infinity;
+}
+
+/** The earliest start for a request asked for `now`, and the state once it has taken that slot. */
+export function takeSlot(s: PaceState, now: number): { at: number; state: PaceState } {
+  const at = Math.max(now, s.nextAt, s.pausedUntil);
+  const rate = effectiveRate(s);
+  return { at, state: { ...s, nextAt: rate === Infinity ? at : at + 1000 / rate } };
+}
+
+export interface Answer {
+  /** The HTTP status, or undefined for a network failure. */
+  status: number | undefined;
+  /** When the request was sent (ms since epoch). */
+  sentAt: number;
+  /** Whether it waited for its slot (the pace, not the caller, decided when it went). */
+  waited: boolean;
+  /** A 429's Retry-After (ms). */
+  retryAfterMs?: number;
+}
+
+function recent(granted: number[], now: number, windowMs: number): number[] {
+  const from = now - windowMs;
+  let i = 0;
+  while (i < granted.length && granted[i] < from) i++;
+  return i ? granted.slice(i) : granted;
+}
+
+/** The rate (requests/s) that got through over the window; over the time since the first, while shorter (but at least `minSpanMs`). */
+export function grantedRate(s: PaceState, now: number, settings: PaceSettings = PACE_SETTINGS): number {
+  const within = recent(s.granted, now, settings.windowMs);
+  if (within.length === 0) return settings.minRate;
+  const span = Math.max(settings.minSpanMs, now - within[0]);
+  return (within.length * 1000) / span;
+}
+
+/** The state after an answer arrives at `now`. */
+export function onAnswer(s: PaceState, a: Answer, now: number, settings: PaceSettings = PACE_SETTINGS): PaceState {
+  if (a.status === 429) {
+    const pausedUntil = Math.max(s.pausedUntil, now + (a.retryAfterMs ?? settings.defaultPauseMs));
+    if (a.sentAt < s.cutAt) return { ...s, pausedUntil };
+    const ceiling = s.rate ?? grantedRate(s, now, settings);
+    const crowded = now - s.cutAt < settings.crowdedWithinS * 1000;
+    const rate = Math.max(settings.minRate, (crowded ? settings.decreaseWhenCrowded : settings.decrease) * ceiling);
+    return { ...s, rate, ceiling, pausedUntil, cutAt: now, nextAt: Math.max(s.nextAt, pausedUntil) };
+  }
+  if (a.status === undefined) return s;
+  const granted = [...recent(s.granted, now, settings.windowMs), now];
+  if (s.rate === null || !a.waited) return { ...s, granted };
+  const quietS = Math.max(0, now - s.cutAt) / 1000;
+  const probe = settings.increasePerSecond * (1 + Math.max(0, quietS - settings.accelerateAfterS) / settings.accelerateEveryS);
+  const gain = Math.max(probe, settings.regain * (s.ceiling - s.rate));
+  const grown = s.rate + gain / s.rate;
+  return { ...s, granted, rate: s.cap === null ? grown : Math.min(grown, s.cap) };
+}

@@ -1,0 +1,106 @@
+/**
+ * A real S3-compatible object store on a free loopback port: gofakes3 (scripts/ensure-s3.sh builds
+ * and caches it) with its in-memory backend, spoken to over the S3 REST API. One per test file:
+ * started in beforeAll, stopped in afterAll, its contents gone with it.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import * as net from "node:net";
+import * as path from "node:path";
+
+export interface ObjectStore {
+  /** host:port, what the `endpoint` URL parameter takes. */
+  endpoint: string;
+  /** The credentials the CLI's S3 client reads from its environment (the server checks no signature, but the client signs). */
+  env: Record<string, string>;
+  /** The backend URL of a bucket for `pulumi login` (the gocloud.dev s3blob parameters pulumi 3.163 reads). */
+  url(bucket: string, endpoint?: string): string;
+  /** Makes an empty bucket (PUT /<bucket>). */
+  makeBucket(name: string): Promise<void>;
+  /** The keys under a prefix of a bucket (ListObjectsV2). */
+  keys(bucket: string, prefix?: string): Promise<string[]>;
+  stop(): Promise<void>;
+}
+
+/** The server executable: set by tests/globalSetup.ts, or built (once per machine) here. */
+function server(): string {
+  if (process.env.PULUMI_SVC_S3_SERVER) return process.env.PULUMI_SVC_S3_SERVER;
+  const script = path.join(__dirname, "..", "..", "scripts", "ensure-s3.sh");
+  return execFileSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
+    .trim()
+    .split("\n")
+    .pop()!;
+}
+
+/** A port nothing listens on right now (the server is then started on it; a lost race is retried). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const listening = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => (socket.destroy(), resolve(true)));
+    socket.once("error", () => resolve(false));
+  });
+
+async function started(child: ChildProcess, port: number, output: () => string): Promise<boolean> {
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) return false;
+    if (await listening(port)) return true;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`the object store did not listen on 127.0.0.1:${port} within 20 s:\n${output()}`);
+}
+
+/** A request to the store's S3 REST API (unsigned: the server checks no signature). */
+async function s3(endpoint: string, method: string, pathAndQuery: string): Promise<string> {
+  const res = await fetch(`http://${endpoint}${pathAndQuery}`, { method });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${pathAndQuery} on the object store: ${res.status} ${text.slice(0, 300)}`);
+  return text;
+}
+
+export async function startObjectStore(): Promise<ObjectStore> {
+  const exe = server();
+  for (let attempt = 1; ; attempt++) {
+    const port = await freePort();
+    let output = "";
+    const child = spawn(exe, ["-host", `127.0.0.1:${port}`, "-backend", "memory", "-quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout!.on("data", (d) => (output += d));
+    child.stderr!.on("data", (d) => (output += d));
+    if (!(await started(child, port, () => output))) {
+      if (attempt < 3) continue; // the port was taken between the probe and the start
+      throw new Error(`the object store (${exe}) exited: ${output}`);
+    }
+    const endpoint = `127.0.0.1:${port}`;
+    return {
+      endpoint,
+      env: { AWS_ACCESS_KEY_ID: "svc-e2e", AWS_SECRET_ACCESS_KEY: "svc-e2e-secret", AWS_REGION: "us-east-1" },
+      url: (bucket, at = endpoint) => `s3://${bucket}?endpoint=${at}&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`,
+      async makeBucket(name) {
+        await s3(endpoint, "PUT", `/${name}`);
+      },
+      async keys(bucket, prefix = "") {
+        const xml = await s3(endpoint, "GET", `/${bucket}?list-type=2&max-keys=1000&prefix=${encodeURIComponent(prefix)}`);
+        if (xml.includes("<IsTruncated>true</IsTruncated>")) throw new Error(`more than 1000 keys under ${bucket}/${prefix}`);
+        return [...xml.matchAll(/<Key>([^<]*)<\/Key>/g)].map((m) => m[1]).sort();
+      },
+      async stop() {
+        if (child.exitCode === null) {
+          const exited = new Promise((r) => child.once("exit", r));
+          child.kill("SIGTERM");
+          await exited;
+        }
+      },
+    };
+  }
+}

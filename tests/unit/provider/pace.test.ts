@@ -1,0 +1,97 @@
+import {
+  effectiveRate,
+  grantedRate,
+  initialPace,
+  isPaced,
+  onAnswer,
+  PACE_SETTINGS,
+  takeSlot,
+  type PaceState,
+} from "../../../provider/pace";
+
+const settings = PACE_SETTINGS;
+/** A state that got `n` requests through, one every `everyMs`, the last at `at`. */
+const grantedUntil = (s: PaceState, at: number, n: number, everyMs: number): PaceState => ({
+  ...s,
+  granted: Array.from({ length: n }, (_, i) => at - (n - 1 - i) * everyMs),
+});
+/** `n` requests through over the whole 5 s window before 10 s (the first at 5 s). */
+const grantedOverWindow = (s: PaceState, n: number): PaceState => ({
+  ...s,
+  granted: Array.from({ length: n }, (_, i) => 5000 + (i * 4999) / Math.max(1, n - 1)),
+});
+
+describe("the pace of one process (pure decisions)", () => {
+  it("sends at once while no 429 has been seen and no cap is set", () => {
+    const s = initialPace();
+    expect(isPaced(s)).toBe(false);
+    const first = takeSlot(s, 1000);
+    expect(first.at).toBe(1000);
+    expect(takeSlot(first.state, 1000).at).toBe(1000);
+  });
+
+  it("spaces requests at the cap from the start", () => {
+    const s = initialPace(4);
+    expect(isPaced(s)).toBe(true);
+    const a = takeSlot(s, 1000);
+    const b = takeSlot(a.state, 1000);
+    const c = takeSlot(b.state, 1000);
+    expect([a.at, b.at, c.at]).toEqual([1000, 1250, 1500]);
+  });
+
+  it.each([
+    // [case, rate before, granted in the last 5 s, last cut at, retryAfterMs, rate after, paused until]
+    ["the first 429 cuts to 0.7 of what got through", null, 50, -Infinity, 1000, 0.7 * 10, 11_000],
+    ["a later 429 cuts to 0.7 of the pace", 4, 50, 0, 2000, 0.7 * 4, 12_000],
+    ["a 429 within 5 s of the last cut cuts to 0.6: the token is crowded", 4, 50, 6_000, 2000, 0.6 * 4, 12_000],
+    ["a 429 without Retry-After pauses a second", 20, 25, 0, undefined, 0.7 * 20, 11_000],
+    ["never below the floor", 0.1, 0, 0, 1000, settings.minRate, 11_000],
+  ] as const)("%s", (_case, rate, granted, cutAt, retryAfterMs, after, pausedUntil) => {
+    const s = grantedOverWindow({ ...initialPace(), rate, cutAt }, granted);
+    const next = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs }, 10_000);
+    expect(next.rate).toBeCloseTo(after, 5);
+    expect(next.pausedUntil).toBe(pausedUntil);
+    expect(takeSlot(next, 10_001).at).toBe(pausedUntil);
+  });
+
+  it("measures a burst over at least two seconds: what the API took from its reserve at once is no rate", () => {
+    const s = grantedUntil(initialPace(), 10_000, 24, 10);
+    expect(grantedRate(s, 10_000)).toBe(12);
+  });
+
+  it("cuts once per episode: 429s for requests sent before the cut only extend the pause", () => {
+    const s = grantedUntil({ ...initialPace(), rate: 10 }, 9_999, 50, 100);
+    const cut = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 1000 }, 10_000);
+    expect(cut.rate).toBeCloseTo(7, 5);
+    const again = onAnswer(cut, { status: 429, sentAt: 9_995, waited: true, retryAfterMs: 2000 }, 10_050);
+    expect(again.rate).toBe(cut.rate);
+    expect(again.pausedUntil).toBe(12_050);
+    const later = onAnswer(again, { status: 429, sentAt: 12_100, waited: true, retryAfterMs: 1000 }, 12_200);
+    expect(later.rate).toBeLessThan(cut.rate!);
+  });
+
+  it.each([
+    // [case, waited, quiet seconds since the cut, the pace cut from, gain per second]
+    ["regains 0.3 of the gap per second below the pace it was cut from", true, 1, 8, 0.3 * 3],
+    ["grows by 0.15/s per second of sending once past it", true, 1, 5, 0.15],
+    ["grows no quicker up to 10 s after the cut", true, 10, 5, 0.15],
+    ["grows quicker the longer no 429 comes", true, 16, 5, 0.15 * 3],
+    ["learns nothing from a request the pace did not hold", false, 16, 8, 0],
+  ] as const)("%s", (_case, waited, quietS, ceiling, gain) => {
+    const s: PaceState = { ...initialPace(), rate: 5, cutAt: 0, ceiling };
+    const next = onAnswer(s, { status: 200, sentAt: quietS * 1000 - 10, waited }, quietS * 1000);
+    // One answer at pace r adds gain / r: r answers (one second of sending) add `gain`.
+    expect((next.rate! - 5) * 5).toBeCloseTo(gain, 5);
+  });
+
+  it("never grows past the cap", () => {
+    const s: PaceState = { ...initialPace(3), rate: 2.999, cutAt: 0 };
+    expect(effectiveRate(onAnswer(s, { status: 200, sentAt: 1, waited: true }, 100_000))).toBe(3);
+  });
+
+  it("stays unpaced on answers other than 429, and ignores a lost answer", () => {
+    const s = initialPace();
+    expect(onAnswer(s, { status: 503, sentAt: 1, waited: false }, 2).rate).toBeNull();
+    expect(onAnswer(s, { status: undefined, sentAt: 1, waited: false }, 2)).toBe(s);
+  });
+});
