@@ -7,6 +7,7 @@
 import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
 import { parseJson, stringifyJson } from "./json";
+import { ensureEngineAlive } from "./engine";
 import { limiterFor, priorityOf, type Limiter } from "./limiter";
 import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
 import type { ProviderConfig } from "./config";
@@ -141,6 +142,7 @@ export class SvcClient {
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
+    ensureEngineAlive(); // nothing starts once the engine that asked for it is gone (provider/engine.ts)
     const policy = this.options.retry ?? DEFAULT_RETRY_POLICY;
     const deadline = this.options.deadline ?? Date.now() + REQUEST_PATIENCE_MS;
     for (let attempt = 1; ; attempt++) {

@@ -3,11 +3,14 @@
  * engine sent, builds the real provider for a spec and installs its methods on the shim.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { engineAddressIn, watchEngine } from "./engine";
 import { buildProvider } from "./lifecycle";
 import { processRuntime, setConfigSources } from "./runtime";
 import type { ResourceSpec } from "./spec";
 
 export function installProvider(target: object, spec: ResourceSpec, req: pulumi.dynamic.ConfigureRequest): void {
+  // This runs in the dynamic-provider host, whose first argument is the engine's address.
+  watchEngine(engineAddressIn(process.argv.slice(2)));
   setConfigSources({ get: (key) => req.config.get(key) as string | undefined, env: process.env });
   Object.assign(target, buildProvider(spec, processRuntime));
 }

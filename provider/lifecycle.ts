@@ -19,6 +19,7 @@ import { deadlineFor, parseDuration, type Timeouts } from "./timeouts";
 import { waitUntil } from "./workflows";
 import type { Workflow } from "./envelope";
 import type { Created, Outputs, Policy, ResourceSpec } from "./spec";
+import { judgeInterrupted, type Interrupted } from "./interrupted";
 
 /** The engine's marker for a value not known until `pulumi up` (rpc.unknownValue). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -147,15 +148,21 @@ export interface Lifecycle {
   delete(id: string, props: Record<string, unknown>, call?: CallOptions): Promise<void>;
   /** The declarable inputs a set of outputs echoes (what a refresh or an import records as inputs). */
   inputsOf(outputs: Record<string, unknown>): Record<string, unknown>;
+  /**
+   * What a create interrupted with its engine (a pending create in the stack) made in the API,
+   * judged from the declaration's inputs and when the interrupted update began (provider/interrupted.ts).
+   */
+  interrupted(props: Record<string, unknown>, since: number): Promise<Interrupted>;
 }
 
 export function buildLifecycle<I extends Record<string, unknown>, O extends Outputs>(
   spec: ResourceSpec<I, O>,
   runtime: ProviderRuntime,
 ): Lifecycle {
-  // inputsOf is pure: only the operations are wrapped (one operation each, errors for people).
-  const { inputsOf, ...operations } = buildSpecLifecycle(spec, runtime);
-  return { ...asOperations(operations), inputsOf };
+  // inputsOf is pure and interrupted is no engine call: only the operations are wrapped (one
+  // operation each, errors for people).
+  const { inputsOf, interrupted, ...operations } = buildSpecLifecycle(spec, runtime);
+  return { ...asOperations(operations), inputsOf, interrupted };
 }
 
 /** The dynamic face: the lifecycle as the dynamic-provider host calls it. */
@@ -652,6 +659,22 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
         describe: () => "the resource still exists",
       });
       ctx.detail("deleted");
+    },
+
+    async interrupted(props: Record<string, unknown>, since: number) {
+      const inputs = without(props, PROVIDER_KEY) as I;
+      const ctx = { ...context(inputs, "read"), startedAt: since };
+      return judgeInterrupted(ctx, {
+        kind: spec.kind,
+        conflict: spec.api.conflict && ((c) => spec.api.conflict!(c, inputs)),
+        findExisting: spec.api.findExisting && ((c) => spec.api.findExisting!(c, inputs)),
+        // Fields that differ and could only be set at creation: that object is not this declaration's.
+        unmatched: async (c, id) => {
+          const current = await spec.api.read(c, id, inputs as Partial<O> & Partial<I>);
+          if (!current) return undefined;
+          return changedFields(current, inputs).filter((f) => policyOf(f, current[f], inputs[f]).kind === "replace");
+        },
+      });
     },
 
     inputsOf(outputs: Record<string, unknown>) {

@@ -89,6 +89,8 @@ export interface E2E {
   emu: TestEmulator;
   stack: Stack;
   dir: string;
+  /** The environment the CLI runs with (home, backend, passphrase): for running pulumi or a bin by hand. */
+  env: Record<string, string>;
   /** Declares the resources and runs `pulumi up`; returns the result (throws on failure). */
   up(resources: Declaration[]): Promise<UpResult>;
   /**
@@ -212,6 +214,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     emu,
     stack,
     dir,
+    env: envVars,
     async up(resources) {
       await setResources(resources);
       return stack.up({ onOutput, color: "never" });

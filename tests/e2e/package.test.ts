@@ -111,6 +111,7 @@ describe("the package installed from a tarball under a scoped name", () => {
         "package/dist/index.js",
         "package/dist/index.d.ts",
         "package/dist/emulator/cli.js",
+        "package/dist/recover/cli.js",
         "package/policy/index.js",
         "package/policy/package.json",
         "package/policy/PulumiPolicy.yaml",
@@ -218,6 +219,15 @@ describe("the package installed from a tarball under a scoped name", () => {
     await stack.destroy({ color: "never" });
     const inventory = (await (await fetch(`${url}/_emulator/inventory`)).json()) as { total: number };
     expect(inventory.total).toBe(0);
+  });
+
+  it("runs svc-recover with npx: a stack with nothing pending is ready for pulumi up", () => {
+    const out = execFileSync("npx", ["--no-install", "svc-recover", "--stack", "dev"], {
+      cwd: project,
+      env: { ...process.env, ...pulumiEnv },
+      encoding: "utf8",
+    });
+    expect(out).toMatch(/stack dev has no pending operations: it is ready for pulumi up/);
   });
 
   it("prices the stack with its policy pack where npm put it (--policy-pack node_modules/<package>/policy)", async () => {

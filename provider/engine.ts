@@ -1,0 +1,79 @@
+/**
+ * Whether the pulumi engine that runs this provider is still there. A provider that outlives its
+ * engine (a CI job killed with SIGKILL) must not go on changing things nobody records: the
+ * engine's record of the run ends with the engine.
+ *
+ * The dynamic-provider host (`pulumi-resource-pulumi-nodejs`, the SDK's) is a shell script that
+ * starts node, and the engine starts it in a process group of its own: when the engine is killed,
+ * the host and its node stay, and node's parent (the shell) stays too, so a change of parent says
+ * nothing here (the plugin face, which the engine starts directly, exits when re-parented:
+ * plugin/main.ts). What does say it is the engine's address, the host's first argument: once the
+ * engine's gRPC port refuses connections, the engine is gone. `watchEngine` checks every second;
+ * `ensureEngineAlive`, called by the client before every request (provider/client.ts), refuses to
+ * start a new API call once it is gone, and the process leaves shortly after.
+ */
+import * as net from "node:net";
+
+/** An API call refused because the engine that asked for the work is gone. */
+export class EngineGoneError extends Error {
+  constructor(readonly address: string) {
+    super(
+      `the pulumi engine that started this provider (at ${address}) is gone: no new API call is started. ` +
+        "The stack records what was pending: run npx svc-recover, then pulumi up",
+    );
+    this.name = "EngineGoneError";
+  }
+}
+
+const CHECK_EVERY_MS = 1000;
+/** Time for the calls in flight to end on the refusal before the process leaves. */
+const EXIT_AFTER_MS = 2000;
+
+let watched: string | undefined;
+let gone = false;
+
+/** The engine's address among a provider host's arguments (`127.0.0.1:43121`), if any. */
+export function engineAddressIn(argv: string[]): string | undefined {
+  return argv.find((a) => /^(\[[0-9a-f:]+\]|[\w.-]+):\d+$/i.test(a));
+}
+
+/** Whether nothing listens at `address` any more (only a refused connection counts: a slow answer is no proof). */
+export function refusesConnections(address: string, timeoutMs = 2000): Promise<boolean> {
+  const split = address.lastIndexOf(":");
+  const host = address.slice(0, split).replace(/^\[|\]$/g, "");
+  const port = Number(address.slice(split + 1));
+  return new Promise((resolve) => {
+    const socket = net.connect({ host, port });
+    const done = (refused: boolean) => {
+      socket.destroy();
+      resolve(refused);
+    };
+    socket.setTimeout(timeoutMs, () => done(false));
+    socket.once("connect", () => done(false));
+    socket.once("error", (err: NodeJS.ErrnoException) => done(err.code === "ECONNREFUSED"));
+  });
+}
+
+/**
+ * Starts watching the engine at `address` (once per process; later calls are ignored). The timer
+ * never keeps the process alive on its own.
+ */
+export function watchEngine(
+  address: string | undefined,
+  onGone: () => void = () => setTimeout(() => process.exit(0), EXIT_AFTER_MS),
+): void {
+  if (!address || watched) return;
+  watched = address;
+  const timer = setInterval(async () => {
+    if (gone || !(await refusesConnections(address))) return;
+    gone = true;
+    clearInterval(timer);
+    onGone();
+  }, CHECK_EVERY_MS);
+  timer.unref();
+}
+
+/** Throws `EngineGoneError` once the watched engine is gone; does nothing where no engine is watched. */
+export function ensureEngineAlive(): void {
+  if (gone) throw new EngineGoneError(watched!);
+}

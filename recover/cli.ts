@@ -1,0 +1,272 @@
+#!/usr/bin/env node
+/**
+ * `svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]`: makes a stack whose
+ * `pulumi up` was killed (a CI job's SIGKILL) ready for the next `pulumi up`, from the stack's
+ * own record (README, "When a CI job is killed"). Run in the project directory, with the same
+ * configuration as `pulumi up`.
+ *
+ * Each pending operation the killed update left in the state:
+ * - creating: the object it made is found in the API (provider/interrupted.ts) and recorded under
+ *   its id; when the API shows nothing was made, the operation is dropped; when the evidence is not
+ *   unique, nothing changes for it and the two commands to choose between are printed;
+ * - updating, deleting: the resource's record stays as it was; the refresh that ends the
+ *   recovery reads it from the API (a deleted object leaves the stack) and clears them, as pulumi
+ *   does, and `pulumi up` finishes the change; importing (a killed `pulumi import`): the refresh
+ *   drops it, the object existed before;
+ * - a provisional `pending-create-<time>` id of our own (provider/pending.ts) is resolved by the
+ *   same refresh (the lifecycle's read finds the real id).
+ *
+ * Exit 0: ready for `pulumi up`. 1: a choice is left to a person (printed). 2: could not recover
+ * (stack missing, API unreachable, ...): nothing was changed.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { configProblems, resolveConfig, type ConfigSources } from "../provider/config";
+import { buildLifecycle } from "../provider/lifecycle";
+import type { Interrupted } from "../provider/interrupted";
+import { pendingSince } from "../provider/pending";
+import { createRuntime, probeApi } from "../provider/runtime";
+import { configSources } from "../plugin/config";
+import { specFor } from "../resources/registry";
+import { heldLock, PulumiError, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
+
+const USAGE = "usage: svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]";
+
+interface Options {
+  stack?: string;
+  imports: Map<string, string>;
+  clears: Set<string>;
+  cancel: boolean;
+}
+
+export function parseArgs(argv: string[]): Options {
+  const opts: Options = { imports: new Map(), clears: new Set(), cancel: false };
+  for (let i = 0; i < argv.length; i++) {
+    const need = (n: number) => {
+      if (i + n >= argv.length) throw new Error(`${argv[i]} needs ${n === 1 ? "a value" : `${n} values`}\n${USAGE}`);
+      return argv.slice(i + 1, (i += n) + 1);
+    };
+    const arg = argv[i];
+    if (arg === "--stack" || arg === "-s") opts.stack = need(1)[0];
+    else if (arg === "--import") {
+      const [urn, id] = need(2);
+      opts.imports.set(urn, id);
+    } else if (arg === "--clear") opts.clears.add(need(1)[0]);
+    else if (arg === "--cancel") opts.cancel = true;
+    else if (arg === "--help" || arg === "-h") throw new Error(USAGE);
+    else throw new Error(`unknown argument ${arg}\n${USAGE}`);
+  }
+  return opts;
+}
+
+/** The kind of a pulumi-svc resource type, either face; undefined for other providers' types. */
+export function kindOf(type: string): string | undefined {
+  return /^(?:pulumi-nodejs:dynamic\/svc|svc:index):(\w+)$/.exec(type)?.[1];
+}
+
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+
+/** A decrypted export's values with their secret envelopes opened. */
+function opened(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(opened);
+  if (value && typeof value === "object") {
+    const v = value as Record<string, unknown>;
+    if (SECRET_SIG in v) return "plaintext" in v ? opened(JSON.parse(v.plaintext as string)) : opened(v.value);
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, opened(x)]));
+  }
+  return value;
+}
+
+const nameOf = (urn: string) => urn.split("::").pop();
+const say = (line: string) => process.stdout.write(`${line}\n`);
+
+/** Where a pending create's provider reads its configuration: an explicit plugin provider's own properties, else the stack config. */
+function sourcesFor(op: PendingOperation, state: Exported, config: Record<string, string>): ConfigSources {
+  const ref = op.resource.provider ?? "";
+  const at = ref.lastIndexOf("::");
+  const provider = (state.deployment.resources ?? []).find((r) => r.urn === ref.slice(0, at) && r.id === ref.slice(at + 2));
+  if (provider?.type === "pulumi:providers:svc") return configSources(opened(provider.inputs) as Record<string, unknown>, config);
+  return { get: (key) => config[key], env: process.env };
+}
+
+/** When the interrupted update began, as far as the stack can tell; never later than it did. */
+async function interruptedSince(
+  stack: Stack,
+  state: Exported,
+  lockStart: number | undefined,
+): Promise<{ since: number; evidence: string }> {
+  if (lockStart !== undefined) return { since: lockStart, evidence: "the lock the interrupted update left" };
+  const root = (state.deployment.resources ?? []).find((r) => r.type === "pulumi:pulumi:Stack");
+  const candidates = [...(await stack.historyStarts()), Date.parse(root?.created ?? "")].filter(Number.isFinite);
+  if (!candidates.length) return { since: 0, evidence: "nothing (no lock, no history): every object matching is a candidate" };
+  return { since: Math.max(...candidates), evidence: "the stack's history (the newest update it records)" };
+}
+
+type Decision = { op: PendingOperation; outcome: Interrupted };
+
+function printChoices(unclear: Decision[]): void {
+  say("\nChoose for each, then run npx svc-recover again:");
+  for (const { op, outcome } of unclear) {
+    const urn = op.resource.urn;
+    say(`  ${nameOf(urn)}: ${outcome.reason}`);
+    for (const id of outcome.verdict === "unclear" ? outcome.candidates : [])
+      say(`    it made ${id}:          npx svc-recover --import '${urn}' ${id}`);
+    say(`    it made nothing (or not one to keep): npx svc-recover --clear '${urn}'`);
+  }
+}
+
+export async function recover(opts: Options): Promise<number> {
+  const stack = new Stack(opts.stack);
+  let state: Exported;
+  let plain: Exported;
+  try {
+    plain = await stack.export(true);
+    state = await stack.export(false);
+  } catch (err) {
+    say(`svc-recover: cannot read the stack${opts.stack ? ` ${opts.stack}` : ""}: ${(err as Error).message}`);
+    return 2;
+  }
+  const ops = plain.deployment.pending_operations ?? [];
+  const provisional = (plain.deployment.resources ?? []).filter((r) => kindOf(r.type) && pendingSince(r.id) !== undefined);
+  const stackName = opts.stack ?? (await stack.run(["stack", "--show-name"], { quiet: true })).trim();
+  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  const lock = heldLock(await stack.backendUrl(), project, stackName);
+  if (!ops.length && !provisional.length && !lock) {
+    say(`svc-recover: stack ${stackName} has no pending operations: it is ready for pulumi up`);
+    return 0;
+  }
+
+  // Configuration first: an unreachable API or a rejected token stops here, before any change.
+  const config = await stack.config();
+  const creates = ops.filter((op) => op.type === "creating");
+  const probed = new Map<string, string[]>();
+  for (const op of creates) {
+    if (!kindOf(op.resource.type)) continue;
+    const sources = sourcesFor(op, plain, config);
+    const problems = configProblems(sources).map((p) => p.message);
+    if (!problems.length) {
+      const cfg = resolveConfig(sources);
+      if (!probed.has(cfg.baseUrl))
+        probed.set(
+          cfg.baseUrl,
+          (await probeApi(cfg)).map((p) => p.message),
+        );
+      problems.push(...probed.get(cfg.baseUrl)!);
+    }
+    if (problems.length) {
+      say(
+        `svc-recover: cannot ask the API what ${nameOf(op.resource.urn)}'s interrupted create made: ${problems.join("; ")}. Nothing was changed.`,
+      );
+      return 2;
+    }
+  }
+
+  const { since, evidence } = await interruptedSince(stack, plain, lock?.startedAt);
+  if (creates.length) say(`svc-recover: the interrupted update began at ${new Date(since).toISOString()} (from ${evidence})`);
+  const decisions: Decision[] = [];
+  for (const op of creates) {
+    const urn = op.resource.urn;
+    const chosen = opts.imports.get(urn);
+    const kind = kindOf(op.resource.type);
+    let outcome: Interrupted;
+    if (chosen) outcome = { verdict: "made", id: chosen, reason: `you chose ${chosen}` };
+    else if (opts.clears.has(urn)) outcome = { verdict: "nothing", reason: "you chose to clear it" };
+    else if (!kind) outcome = { verdict: "unclear", reason: `${op.resource.type} is not a pulumi-svc resource`, candidates: [] };
+    else {
+      const runtime = createRuntime();
+      runtime.setSources(sourcesFor(op, plain, config));
+      try {
+        outcome = await buildLifecycle(specFor(kind), runtime).interrupted(
+          opened(op.resource.inputs ?? {}) as Record<string, unknown>,
+          since,
+        );
+      } catch (err) {
+        say(`svc-recover: cannot tell what ${nameOf(urn)}'s interrupted create made: ${(err as Error).message}. Nothing was changed.`);
+        return 2;
+      }
+    }
+    decisions.push({ op, outcome });
+    const verb = {
+      made: `made ${outcome.verdict === "made" ? outcome.id : ""}: recorded`,
+      nothing: "made nothing: cleared",
+      unclear: "unclear: left as it is",
+    }[outcome.verdict];
+    say(`  creating ${nameOf(urn)}: ${verb} (${outcome.reason})`);
+  }
+  for (const op of ops.filter((o) => o.type !== "creating"))
+    say(
+      op.type === "importing"
+        ? `  importing ${nameOf(op.resource.urn)}: dropped by the refresh (the object existed before and is not touched): run the import again`
+        : `  ${op.type} ${nameOf(op.resource.urn)}: its record is kept; the refresh reads it from the API and pulumi up finishes the change`,
+    );
+  for (const r of provisional) say(`  ${nameOf(r.urn)} (${r.id}): the refresh resolves the provisional id to what the attempt made`);
+
+  try {
+    if (lock) {
+      if (!lock.provablyGone && !opts.cancel) {
+        say(
+          `svc-recover: the stack is locked by an update that began at ${new Date(lock.startedAt).toISOString()} (pid ${lock.pid} on ${lock.hostname}), ` +
+            "which this machine cannot see ended. If it was killed, run npx svc-recover --cancel (it ends the lock, as pulumi cancel does). Nothing was changed.",
+        );
+        return 2;
+      }
+      say(`  the lock of the interrupted update (pid ${lock.pid} on ${lock.hostname}) is ended (pulumi cancel)`);
+      await stack.cancel();
+    }
+    const decided = new Map(decisions.map((d) => [d.op.resource.urn, d.outcome]));
+    if (decisions.some((d) => d.outcome.verdict !== "unclear")) await stack.import(edited(state, decided));
+    if (ops.length || provisional.length) await stack.refresh();
+  } catch (err) {
+    say(`svc-recover: ${err instanceof PulumiError ? err.message : String(err)}`);
+    return 2;
+  }
+  const unclear = decisions.filter((d) => d.outcome.verdict === "unclear");
+  if (unclear.length) {
+    printChoices(unclear);
+    return 1;
+  }
+  say(`svc-recover: stack ${stackName} is ready for pulumi up`);
+  return 0;
+}
+
+/** The state with each decided pending create recorded (made: a resource under its id) or dropped (nothing). */
+export function edited(state: Exported, decided: Map<string, Interrupted>): Exported {
+  const deployment = { ...state.deployment };
+  const resources = [...(deployment.resources ?? [])];
+  const pending: PendingOperation[] = [];
+  for (const op of deployment.pending_operations ?? []) {
+    const outcome = op.type === "creating" ? decided.get(op.resource.urn) : undefined;
+    if (!outcome || outcome.verdict === "unclear") pending.push(op);
+    else if (outcome.verdict === "made") {
+      // Outputs start as the inputs (the dynamic face's read needs its __provider there); the refresh
+      // that follows records what the API reports. Its dependencies completed before it began, so
+      // the end of the list keeps the state's order (dependents of a new resource cannot exist yet).
+      const recorded: StateResource = { ...op.resource, id: outcome.id, outputs: { ...(op.resource.inputs ?? {}) } };
+      // A replacement that deletes first keeps the old record (pendingReplacement) until its create
+      // ends: the new object takes its place, where its dependents already follow it.
+      const replaced = resources.findIndex((r) => r.urn === recorded.urn && r.pendingReplacement && !r.delete);
+      if (replaced >= 0) resources[replaced] = recorded;
+      else resources.push(recorded);
+    }
+  }
+  deployment.resources = resources;
+  deployment.pending_operations = pending;
+  return { ...state, deployment };
+}
+
+if (require.main === module) {
+  let opts: Options;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`${(err as Error).message}\n`);
+    process.exit(2);
+  }
+  recover(opts).then(
+    (code) => process.exit(code),
+    (err) => {
+      process.stderr.write(`svc-recover: ${(err as Error).stack ?? err}\n`);
+      process.exit(2);
+    },
+  );
+}

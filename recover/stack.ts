@@ -1,0 +1,170 @@
+/**
+ * What `svc-recover` reads from and writes to the stack, all through the pulumi CLI in the
+ * project directory (the same configuration and backend as `pulumi up`): the exported state, the
+ * configuration, when the interrupted update began, and the edit that records a decision.
+ *
+ * Why an edit and not `pulumi refresh --import-pending-creates`: in the pinned CLI (3.163) that
+ * flag turns the pending create into an "importing" operation which the refresh then drops, so the
+ * object is forgotten, not recorded (tried: the cluster ended an orphan). Moving the operation's
+ * resource into the state with its id, then refreshing, is what it was meant to do.
+ */
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { fileURLToPath } from "node:url";
+
+export interface StateResource {
+  urn: string;
+  type: string;
+  id?: string;
+  custom?: boolean;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+  provider?: string;
+  created?: string;
+  [more: string]: unknown;
+}
+
+export interface PendingOperation {
+  type: "creating" | "updating" | "deleting" | "importing" | string;
+  resource: StateResource;
+}
+
+export interface Deployment {
+  manifest?: { time?: string };
+  resources?: StateResource[];
+  pending_operations?: PendingOperation[];
+  [more: string]: unknown;
+}
+
+export interface Exported {
+  version: number;
+  deployment: Deployment;
+}
+
+/** A pulumi command that failed: what it printed, for the person to read. */
+export class PulumiError extends Error {}
+
+export class Stack {
+  constructor(
+    readonly name: string | undefined,
+    readonly cwd: string = process.cwd(),
+  ) {}
+
+  /** Runs `pulumi <args>` on this stack; resolves with stdout, rejects with what it printed. */
+  run(args: string[], opts: { quiet?: boolean } = {}): Promise<string> {
+    const argv = [...args, ...(this.name ? ["--stack", this.name] : []), "--non-interactive"];
+    return new Promise((resolve, reject) => {
+      const child = execFile("pulumi", argv, { cwd: this.cwd, maxBuffer: 256 * 1024 * 1024 }, (err, stdout, stderr) => {
+        if (err) reject(new PulumiError(`pulumi ${args.join(" ")} failed: ${(stderr || stdout || err.message).trim()}`));
+        else resolve(stdout);
+      });
+      if (!opts.quiet) child.stderr?.pipe(process.stderr);
+    });
+  }
+
+  /** The state; `showSecrets` decrypts (for reading inputs), otherwise secrets stay ciphertext (for an edit). */
+  async export(showSecrets = false): Promise<Exported> {
+    return JSON.parse(await this.run(["stack", "export", ...(showSecrets ? ["--show-secrets"] : [])], { quiet: true }));
+  }
+
+  async import(state: Exported): Promise<void> {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-recover-"));
+    const file = path.join(dir, "state.json");
+    try {
+      fs.writeFileSync(file, JSON.stringify(state), { mode: 0o600 });
+      await this.run(["stack", "import", "--file", file], { quiet: true });
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  /** The stack's configuration, secrets decrypted: `svc:token` -> value. */
+  async config(): Promise<Record<string, string>> {
+    const raw = JSON.parse(await this.run(["config", "--json", "--show-secrets"], { quiet: true })) as Record<string, { value?: unknown }>;
+    return Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v.value === "string" ? v.value : JSON.stringify(v.value)]));
+  }
+
+  /** Start times (ms) of the updates the stack's history records, newest first. */
+  async historyStarts(): Promise<number[]> {
+    try {
+      const history = JSON.parse((await this.run(["stack", "history", "--json"], { quiet: true })) || "[]") as Array<{
+        startTime?: string;
+      }>;
+      return history.map((h) => Date.parse(h.startTime ?? "")).filter(Number.isFinite);
+    } catch {
+      return [];
+    }
+  }
+
+  /** The backend's URL (`file:///...`, `https://api.pulumi.com`). */
+  async backendUrl(): Promise<string | undefined> {
+    try {
+      return (JSON.parse(await this.run(["whoami", "--json"], { quiet: true })) as { url?: string }).url;
+    } catch {
+      return undefined;
+    }
+  }
+
+  /** Ends the interrupted update's hold on the stack (`pulumi cancel`). */
+  async cancel(): Promise<void> {
+    await this.run(["cancel", "--yes"], { quiet: true });
+  }
+
+  /** Reads every resource from the API and records it; clears pending updates and deletes (pulumi's own rule). */
+  async refresh(): Promise<void> {
+    await this.run(["refresh", "--yes", "--skip-preview"]);
+  }
+}
+
+/** A lock a file backend still holds: the update that took it, when it began, and whether its process is known gone. */
+export interface HeldLock {
+  startedAt: number;
+  pid: number;
+  hostname: string;
+  /** The process ran on this machine and no longer exists. */
+  provablyGone: boolean;
+}
+
+/**
+ * The lock of a file ("diy") backend, which a killed update leaves behind: its timestamp is when
+ * that update began (the best evidence of it there is; `pulumi cancel` deletes it).
+ * `<backend>/.pulumi/locks/<org>/<project>/<stack>/<uuid>.json`. Other backends: undefined.
+ */
+export function heldLock(backendUrl: string | undefined, project: string, stack: string): HeldLock | undefined {
+  if (!backendUrl?.startsWith("file://")) return undefined;
+  const root = path.join(fileURLToPath(backendUrl.replace(/^file:\/\/~/, `file://${os.homedir()}`)), ".pulumi", "locks");
+  const dirs = [path.join(root, "organization", project, stack), path.join(root, stack)];
+  for (const dir of dirs) {
+    let files: string[] = [];
+    try {
+      files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
+    } catch {
+      continue;
+    }
+    for (const f of files) {
+      try {
+        const lock = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { pid: number; hostname: string; timestamp: string };
+        return {
+          startedAt: Date.parse(lock.timestamp),
+          pid: lock.pid,
+          hostname: lock.hostname,
+          provablyGone: lock.hostname === os.hostname() && !alive(lock.pid),
+        };
+      } catch {
+        // Not a lock we can read.
+      }
+    }
+  }
+  return undefined;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,147 @@
+/**
+ * A `pulumi up` killed as a CI runner kills it (SIGKILL to its process group), at a point chosen
+ * from the emulator's request log rather than by time; `svc-recover` run as a person runs it; and
+ * the measure of the result: the stack's state against the emulator's inventory.
+ */
+import { execFile, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import type { E2E, LoggedRequest, StateResource } from "./harness";
+
+const RECOVER = path.join(__dirname, "..", "..", "dist", "recover", "cli.js");
+
+/** Long enough that no workflow started during the killed run ends before the kill. */
+const SLOW_WORKFLOW_MS = 600_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** An accepted (2xx) write to the API whose path matches. */
+export const accepted = (method: string, pathPattern: RegExp) => (r: LoggedRequest) =>
+  r.method === method && pathPattern.test(r.path) && r.status < 300;
+
+/** Processes whose working directory is the project (the provider hosts the engine started there). */
+function processesIn(dir: string): Array<{ pid: number; cmd: string }> {
+  const real = fs.realpathSync(dir);
+  const found: Array<{ pid: number; cmd: string }> = [];
+  for (const entry of fs.readdirSync("/proc").filter((e) => /^\d+$/.test(e))) {
+    try {
+      if (fs.realpathSync(`/proc/${entry}/cwd`) !== real) continue;
+      found.push({ pid: Number(entry), cmd: fs.readFileSync(`/proc/${entry}/cmdline`, "utf8").replace(/\0/g, " ") });
+    } catch {
+      // Gone, or not ours to read.
+    }
+  }
+  return found;
+}
+
+const isProviderHost = (cmd: string) => /dynamic-provider|pulumi-resource-svc/.test(cmd);
+
+/**
+ * Runs `pulumi up` with slow workflows, kills its process group with SIGKILL once `until` holds for
+ * the requests logged since it started, waits for the provider hosts to leave on their own (they
+ * must not keep calling the API unseen), then lets the API finish what it accepted.
+ * Returns the requests of the killed run.
+ */
+export async function killedUp(e2e: E2E, until: (requests: LoggedRequest[]) => boolean | Promise<boolean>): Promise<LoggedRequest[]> {
+  await e2e.emu.control.post("/_emulator/settings", { workflowMs: SLOW_WORKFLOW_MS });
+  const since = await e2e.lastSeq();
+  const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", "e2e"], {
+    cwd: e2e.dir,
+    env: { ...process.env, ...e2e.env },
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  let exited = false;
+  const exit = new Promise<void>((resolve) => child.on("exit", () => resolve(void (exited = true))));
+  try {
+    for (;;) {
+      if (await until(await e2e.requests(since))) break;
+      if (exited) throw new Error(`pulumi up ended before the kill point:\n${output}`);
+      await sleep(50);
+    }
+  } catch (err) {
+    // Leave nothing running for the next test: the run ends, and workflows are quick again.
+    if (!exited) process.kill(-child.pid!, "SIGKILL");
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+    throw err;
+  }
+  process.kill(-child.pid!, "SIGKILL");
+  await exit;
+  // Nothing keeps working unseen: the hosts leave by themselves (the test's timeout bounds this).
+  while (processesIn(e2e.dir).some((p) => isProviderHost(p.cmd))) await sleep(200);
+  const requests = await e2e.requests(since);
+  await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+  await e2e.emu.control.post("/_emulator/clock", { advanceMs: SLOW_WORKFLOW_MS });
+  return requests;
+}
+
+/** The pending operations the stack records, as "type name". */
+export async function pendingOf(e2e: E2E): Promise<string[]> {
+  const exported = await e2e.stack.exportStack();
+  const ops = (exported.deployment as { pending_operations?: Array<{ type: string; resource: { urn: string } }> }).pending_operations ?? [];
+  return ops.map((op) => `${op.type} ${op.resource.urn.split("::").pop()}`).sort();
+}
+
+/** Runs svc-recover in the project as a person would; its exit code and what it printed. */
+export function svcRecover(e2e: E2E, args: string[] = [], env: Record<string, string> = {}): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile("node", [RECOVER, ...args], { cwd: e2e.dir, env: { ...process.env, ...e2e.env, ...env } }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, output: stdout + stderr }),
+    );
+  });
+}
+
+/** Which emulator table holds each resource kind the quickstart declares. */
+const TABLE_OF: Record<string, string> = {
+  Vpc: "vpcs",
+  Instance: "instances",
+  FirewallRule: "firewallRules",
+  Disk: "disks",
+  K3sCluster: "k3sClusters",
+  K3sNode: "k3sNodes",
+  K3sSecret: "k3sSecrets",
+  K3sService: "k3sServices",
+};
+/** Objects the API makes with others (an instance's floating IPs, its VPC memberships). */
+const DERIVED = ["vpcMembers", "floatingIps"];
+
+const kindOf = (r: StateResource) => r.type.split(":").pop()!;
+
+/**
+ * The stack's state against the API's inventory: each recorded object exists, exactly once, and
+ * nothing else does (an instance's own boot disk aside). Returns the recorded ids by kind.
+ */
+export async function expectStateMatchesInventory(e2e: E2E): Promise<Record<string, string[]>> {
+  const state = await e2e.state();
+  expect(state.filter((r) => !/^\d+$/.test(r.id ?? "")).map((r) => r.urn)).toEqual([]);
+  const inventory = (await e2e.inventoryTotal()).resources as Record<string, Array<{ id: string }>>;
+  const instances = state.filter((r) => kindOf(r) === "Instance").map((r) => r.id!);
+  const recordedByKind: Record<string, string[]> = {};
+  for (const [kind, table] of Object.entries(TABLE_OF)) {
+    const recorded = state.filter((r) => kindOf(r) === kind).map((r) => r.id!);
+    let live = (inventory[table] ?? []).map((row) => String(row.id));
+    if (kind === "Disk") {
+      const own = await Promise.all(
+        live.map(async (id) => {
+          const disk = (await e2e.emu.api.get(`/v1/disks/${id}`)).body as { boot: boolean; instance: { id: string } | null };
+          return disk.boot && disk.instance && instances.includes(String(disk.instance.id)) ? id : "";
+        }),
+      );
+      live = live.filter((id) => !own.includes(id));
+    }
+    expect({ kind, ids: [...live].sort() }).toEqual({ kind, ids: [...recorded].sort() });
+    recordedByKind[kind] = recorded;
+  }
+  const accounted = new Set([...Object.values(TABLE_OF), ...DERIVED]);
+  expect(Object.entries(inventory).filter(([table, rows]) => !accounted.has(table) && rows.length > 0)).toEqual([]);
+  return recordedByKind;
+}
+
+/** After `pulumi destroy`: nothing left in the stack or the API. */
+export async function expectAllGone(e2e: E2E): Promise<void> {
+  expect(await e2e.state()).toEqual([]);
+  const inventory = await e2e.inventoryTotal();
+  expect(Object.entries(inventory.resources).filter(([, rows]) => rows.length > 0)).toEqual([]);
+}

@@ -1,0 +1,45 @@
+/**
+ * The provider's watch on its engine (provider/engine.ts): the address is found among a host's
+ * arguments, a closed port means the engine is gone, and from then on no API call starts. The
+ * end-to-end proof (a killed `pulumi up` whose provider host sends nothing more and leaves) is in
+ * tests/e2e/recover-input.test.ts and tests/e2e/kill.ts.
+ */
+import * as net from "node:net";
+import { engineAddressIn, ensureEngineAlive, EngineGoneError, refusesConnections, watchEngine } from "../../../provider/engine";
+import { SvcClient } from "../../../provider/client";
+
+const listen = () =>
+  new Promise<net.Server>((resolve) => {
+    const server = net.createServer((socket) => socket.end());
+    server.listen(0, "127.0.0.1", () => resolve(server));
+  });
+const addressOf = (server: net.Server) => `127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+
+describe("the engine watch", () => {
+  it("finds the engine's address among the host's arguments", () => {
+    expect(engineAddressIn(["127.0.0.1:43121"])).toBe("127.0.0.1:43121");
+    expect(engineAddressIn(["--tracing", "x", "localhost:5000"])).toBe("localhost:5000");
+    expect(engineAddressIn(["--flag"])).toBeUndefined();
+  });
+
+  it("tells a listening engine from a gone one", async () => {
+    const server = await listen();
+    const address = addressOf(server);
+    expect(await refusesConnections(address)).toBe(false);
+    await new Promise((r) => server.close(r));
+    expect(await refusesConnections(address)).toBe(true);
+  });
+
+  it("starts no API call once the engine is gone", async () => {
+    const server = await listen();
+    const address = addressOf(server);
+    const gone = new Promise<void>((resolve) => watchEngine(address, resolve));
+    expect(() => ensureEngineAlive()).not.toThrow();
+    await new Promise((r) => server.close(r));
+    await gone;
+    expect(() => ensureEngineAlive()).toThrow(EngineGoneError);
+    // The client refuses before sending anything (nothing listens at this base URL either way).
+    const client = new SvcClient({ baseUrl: "http://127.0.0.1:9", token: "t" } as never);
+    await expect(client.get("/v1/plans")).rejects.toThrow(/the pulumi engine that started this provider .* is gone/);
+  });
+});
