@@ -142,13 +142,14 @@ export class SvcClient {
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    ensureEngineAlive(); // nothing starts once the engine that asked for it is gone (provider/engine.ts)
     const policy = this.options.retry ?? DEFAULT_RETRY_POLICY;
     const deadline = this.options.deadline ?? Date.now() + REQUEST_PATIENCE_MS;
     for (let attempt = 1; ; attempt++) {
       let response: AxiosResponse<string> | undefined;
       let network: NetworkError | undefined;
       const ticket = await this.limiter.admit(priorityOf(method), deadline);
+      // Nothing starts once the engine that asked for it is gone (provider/engine.ts), however long it waited for its slot.
+      ensureEngineAlive();
       if (ticket.waitedMs > 0) this.options.onWait?.(ticket.waitedMs);
       try {
         response = await this.http.request<string>({
