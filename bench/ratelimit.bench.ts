@@ -64,7 +64,7 @@ function peakMemoryMb(pattern: RegExp): number {
 }
 
 /** The provider processes: the dynamic-provider host and the plugin. */
-const PROVIDER_PROCESS = /dynamic-provider|plugin\/main\.js/;
+const PROVIDER_PROCESS = /dynamic-provider|pulumi-resource-svc/;
 
 /** Runs `pulumi <args>` in each project at once; per stack whether it succeeded, how long it took, and its last error lines. */
 async function together(projects: Project[], args: string[]) {
