@@ -28,7 +28,7 @@ import { pendingSince } from "../provider/pending";
 import { createRuntime, probeApi } from "../provider/runtime";
 import { configSources } from "../plugin/config";
 import { specFor } from "../resources/registry";
-import { heldLock, PulumiError, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
+import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
 
 const USAGE = "usage: svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]";
 
@@ -117,11 +117,22 @@ function printChoices(unclear: Decision[]): void {
 
 export async function recover(opts: Options): Promise<number> {
   const stack = new Stack(opts.stack);
-  let state: Exported;
-  let plain: Exported;
-  try {
+  let state!: Exported;
+  let plain!: Exported;
+  const readState = async () => {
     plain = await stack.export(true);
     state = await stack.export(false);
+  };
+  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  try {
+    await readState().catch(async (err: Error) => {
+      // A kill while the file backend wrote the stack's metadata sidecar (recover/stack.ts): mend it and read again.
+      if (!/failed to load checkpoint: EOF/.test(err.message)) throw err;
+      const removed = removeTornSidecars(await stack.backendUrl(), project);
+      if (!removed.length) throw err;
+      say(`svc-recover: the kill left the stack's metadata file empty (${removed.join(", ")}); removed it (the state itself is whole)`);
+      await readState();
+    });
   } catch (err) {
     say(`svc-recover: cannot read the stack${opts.stack ? ` ${opts.stack}` : ""}: ${(err as Error).message}`);
     return 2;
@@ -129,7 +140,6 @@ export async function recover(opts: Options): Promise<number> {
   const ops = plain.deployment.pending_operations ?? [];
   const provisional = (plain.deployment.resources ?? []).filter((r) => kindOf(r.type) && pendingSince(r.id) !== undefined);
   const stackName = opts.stack ?? (await stack.run(["stack", "--show-name"], { quiet: true })).trim();
-  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
   const lock = heldLock(await stack.backendUrl(), project, stackName);
   if (!ops.length && !provisional.length && !lock) {
     say(`svc-recover: stack ${stackName} has no pending operations: it is ready for pulumi up`);

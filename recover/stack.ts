@@ -168,3 +168,36 @@ function alive(pid: number): boolean {
     return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
+
+/**
+ * A file ("diy") backend stores each stack as `<stack>.json` beside a metadata sidecar
+ * `<stack>.json.attrs` (gocloud's fileblob). The JSON is replaced atomically (a temporary file,
+ * then a rename), but the sidecar is written in place just before, so a kill in that instant
+ * leaves it empty and every command on the stack, `pulumi stack --show-name` included, fails with
+ * `failed to load checkpoint: EOF` (seen when CI killed `pulumi up`; reproduced by emptying the
+ * file). The sidecar holds only the checksum and content type, and fileblob reads a blob without
+ * one, so removing a sidecar that is not JSON loses nothing. Looks at every stack of the project
+ * (the selected one cannot be named while its file is unreadable); returns the sidecars removed.
+ */
+export function removeTornSidecars(backendUrl: string | undefined, project: string): string[] {
+  if (!backendUrl?.startsWith("file://")) return [];
+  const root = path.join(fileURLToPath(backendUrl.replace(/^file:\/\/~/, `file://${os.homedir()}`)), ".pulumi", "stacks");
+  const removed: string[] = [];
+  for (const dir of [path.join(root, project), root]) {
+    let names: string[] = [];
+    try {
+      names = fs.readdirSync(dir).filter((f) => f.endsWith(".json.attrs"));
+    } catch {
+      continue;
+    }
+    for (const file of names.map((f) => path.join(dir, f))) {
+      try {
+        JSON.parse(fs.readFileSync(file, "utf8"));
+      } catch {
+        fs.rmSync(file, { force: true });
+        removed.push(file);
+      }
+    }
+  }
+  return removed;
+}
