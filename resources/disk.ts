@@ -12,6 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
+import { isAmbiguous } from "../provider/client";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
@@ -96,9 +97,28 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
-/** Detaches the disk from whatever instance holds it and waits until it is free. */
+/**
+ * Detaches the disk from whatever instance holds it and waits until it is free. A detach whose
+ * answer was lost (a 5xx or a dropped connection: it may or may not have been applied) is sent
+ * again only when the disk still shows attached and idle; otherwise the wait below sees it free.
+ */
 async function detach(ctx: OperationContext, id: string): Promise<void> {
-  await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/disks/${id}/detach`)), "detach");
+  let answer: unknown;
+  for (;;) {
+    try {
+      answer = await ctx.client.post(`/v1/disks/${id}/detach`);
+      break;
+    } catch (err) {
+      if (!isAmbiguous(err)) throw err;
+      const current = await ctx.persistently("the check after a lost detach answer", () => read(ctx, id, {}));
+      const untouched = !!current?.instanceId && current.state === "AVAILABLE";
+      ctx.progress(
+        `the detach answer was lost (${(err as Error).message}); ${untouched ? "still attached: sending it again" : "it is under way"}`,
+      );
+      if (!untouched) break;
+    }
+  }
+  if (answer !== undefined) await ctx.waitForWorkflow(workflowOf(answer), "detach");
   await ctx.waitForState(
     () => read(ctx, id, {}),
     (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"),

@@ -62,13 +62,11 @@ async function attempts(limit: number, run: () => Promise<unknown>): Promise<{ r
       await run();
       return { runs, failures };
     } catch (err) {
-      failures.push(
-        (err as Error).message
-          .split("\n")
-          .filter((l) => /error|svc:/i.test(l))
-          .slice(0, 6)
-          .join("\n"),
-      );
+      // What failed: the error lines first, then the provider's last few lines before them.
+      const lines = (err as Error).message.split("\n");
+      const errors = lines.filter((l) => /error/i.test(l));
+      const progress = lines.filter((l) => /svc:/.test(l)).slice(-6);
+      failures.push([...errors.slice(0, 10), ...progress].join("\n"));
     }
   }
   return { runs: limit + 1, failures };
@@ -163,6 +161,8 @@ describe.each(SEEDS)("the quickstart under a fault storm (seed %i)", (seed) => {
 
   it("destroy, with the storm still on, leaves the inventory empty", async () => {
     const destroy = await attempts(2, () => e2e.destroy());
+    if (destroy.failures.length)
+      console.log(`storm seed ${seed}: pulumi destroy failed ${destroy.failures.length} time(s):\n${destroy.failures.join("\n")}`);
     expect({ seed, ...destroy, converged: destroy.runs <= 2 }).toMatchObject({ converged: true });
     expect(await e2e.state()).toEqual([]);
     const inventory = await e2e.inventoryTotal();
