@@ -62,6 +62,11 @@ export interface PaceSettings {
   minSpanMs: number;
   /** The wait after a 429 that carries no Retry-After (ms). */
   defaultPauseMs: number;
+  /**
+   * The pause after a 429 lasts its Retry-After plus up to this share of it again, drawn at random:
+   * processes refused together (a token's CI jobs starting at once) do not all come back at once.
+   */
+  pauseSpread: number;
 }
 
 /** 0.7 as CUBIC cuts (a gentler sawtooth than halving: more of the limit is used). */
@@ -77,6 +82,7 @@ export const PACE_SETTINGS: PaceSettings = {
   windowMs: 5_000,
   minSpanMs: 2_000,
   defaultPauseMs: 1_000,
+  pauseSpread: 0.5,
 };
 
 export interface PaceState {
@@ -156,10 +162,17 @@ export function grantedShare(s: PaceState, now: number, settings: PaceSettings =
   return Math.min(s.rate, Math.max(settings.minRate, (s.grantedSinceCut * 1000) / span));
 }
 
-/** The state after an answer arrives at `now`. */
-export function onAnswer(s: PaceState, a: Answer, now: number, settings: PaceSettings = PACE_SETTINGS): PaceState {
+/** The state after an answer arrives at `now`; `random` (0 to 1) spreads the pause after a 429. */
+export function onAnswer(
+  s: PaceState,
+  a: Answer,
+  now: number,
+  settings: PaceSettings = PACE_SETTINGS,
+  random: () => number = Math.random,
+): PaceState {
   if (a.status === 429) {
-    const pausedUntil = Math.max(s.pausedUntil, now + (a.retryAfterMs ?? settings.defaultPauseMs));
+    const pauseMs = (a.retryAfterMs ?? settings.defaultPauseMs) * (1 + settings.pauseSpread * random());
+    const pausedUntil = Math.max(s.pausedUntil, now + pauseMs);
     if (a.sentAt < s.cutAt) return { ...s, pausedUntil };
     const ceiling = grantedShare(s, now, settings);
     const crowded = now - s.cutAt < settings.crowdedWithinS * 1000;

@@ -10,6 +10,8 @@ import {
 } from "../../../provider/pace";
 
 const settings = PACE_SETTINGS;
+/** The pause after a 429 at its shortest (the spread drawn as 0). */
+const noSpread = () => 0;
 /** A state that got `n` requests through, one every `everyMs`, the last at `at`. */
 const grantedUntil = (s: PaceState, at: number, n: number, everyMs: number): PaceState => ({
   ...s,
@@ -50,7 +52,7 @@ describe("the pace of one process (pure decisions)", () => {
     ["never below the floor", 0.1, 0, 0, 0, 1000, settings.minRate, 11_000],
   ] as const)("%s", (_case, rate, granted, grantedSinceCut, cutAt, retryAfterMs, after, pausedUntil) => {
     const s = grantedOverWindow({ ...initialPace(), rate, cutAt, grantedSinceCut }, granted);
-    const next = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs }, 10_000);
+    const next = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs }, 10_000, settings, noSpread);
     expect(next.rate).toBeCloseTo(after, 5);
     expect(next.pausedUntil).toBe(pausedUntil);
     expect(next.grantedSinceCut).toBe(0);
@@ -64,13 +66,20 @@ describe("the pace of one process (pure decisions)", () => {
 
   it("cuts once per episode: 429s for requests sent before the cut only extend the pause", () => {
     const s = grantedUntil({ ...initialPace(), rate: 10, grantedSinceCut: 100 }, 9_999, 50, 100);
-    const cut = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 1000 }, 10_000);
+    const cut = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 1000 }, 10_000, settings, noSpread);
     expect(cut.rate).toBeCloseTo(7, 5);
-    const again = onAnswer(cut, { status: 429, sentAt: 9_995, waited: true, retryAfterMs: 2000 }, 10_050);
+    const again = onAnswer(cut, { status: 429, sentAt: 9_995, waited: true, retryAfterMs: 2000 }, 10_050, settings, noSpread);
     expect(again.rate).toBe(cut.rate);
     expect(again.pausedUntil).toBe(12_050);
     const later = onAnswer({ ...again, grantedSinceCut: 10 }, { status: 429, sentAt: 12_100, waited: true, retryAfterMs: 1000 }, 12_200);
     expect(later.rate).toBeLessThan(cut.rate!);
+  });
+
+  it("spreads the pause over up to half the Retry-After again, so processes refused together come back apart", () => {
+    const s = grantedUntil({ ...initialPace(), rate: 10, grantedSinceCut: 100 }, 9_999, 50, 100);
+    const at = (random: number) =>
+      onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 2000 }, 10_000, settings, () => random).pausedUntil;
+    expect([at(0), at(0.5), at(1)]).toEqual([12_000, 12_500, 13_000]);
   });
 
   it.each([
