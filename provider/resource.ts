@@ -4,16 +4,19 @@
  * marked through `additionalSecretOutputs`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { shimProvider } from "./shim";
+import { makeShim } from "./shim";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /** One shim object per kind, so Pulumi serializes it once per program. */
-export function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+export function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
   let shim = shims.get(kind);
-  if (!shim) shims.set(kind, (shim = shimProvider(kind)));
+  if (!shim) shims.set(kind, (shim = makeShim(kind)));
   return shim;
 }
+
+/** The former name, until every resources/*.ts calls `shimFor` (issue 19: a name means one thing). */
+export const providerFor = shimFor;
 
 /** The declared fields of an outputs interface (its `Record<string, unknown>` index left out). */
 export type OutputFields<O> = keyof { [K in keyof O as string extends K ? never : K]: O[K] } & string;
