@@ -1,13 +1,10 @@
 /**
- * Managed Kubernetes at preview. K3sService and K3sSecret: every limit the emulator documents for
- * the service and secret bodies (emulator/README.md, Managed Kubernetes) is refused by `check`,
- * before any API call, so an up never builds the cluster, instances and nodes only to fail on the
- * service. Then every kind's preview rules: defaults, list rules, and what each change does.
+ * K3sService at preview: every limit the emulator documents for the service body (emulator/README.md,
+ * Managed Kubernetes) is refused by `check`, before any API call, so an up never builds the
+ * cluster, instances and nodes only to fail on the service; then its defaults, list rules and what
+ * each change does (diff). tests/e2e/k3s.test.ts proves the same through the real CLI.
  */
-import { checkOnly, diff, failureLines, failuresOf, recorded } from "../../support/preview";
-import { k3sClusterSpec } from "../../../resources/k3sCluster";
-import { k3sNodeSpec } from "../../../resources/k3sNode";
-import { k3sSecretSpec } from "../../../resources/k3sSecret";
+import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
 import { k3sServiceSpec } from "../../../resources/k3sService";
 
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
@@ -51,21 +48,6 @@ describe("K3sService preview checks", () => {
   });
 });
 
-describe("K3sSecret preview checks", () => {
-  it("accepts a DNS-label name and keys of letters, digits, -, _ and .", async () => {
-    expect(await failuresOf(k3sSecretSpec, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
-  });
-
-  it.each([
-    ["a name with capitals", { name: "AppCreds", data: { a: "v" } }, "name", /DNS label/],
-    ["a key with a space", { name: "creds", data: { "a b": "v" } }, "data", /keys must be 1 to 253/],
-    ["a value over 1 MiB", { name: "creds", data: { a: "x".repeat(1024 * 1024 + 1) } }, "data.a", /at most 1 MiB/],
-  ])("refuses %s", async (_what, inputs, property, reason) => {
-    const found = await failuresOf(k3sSecretSpec, inputs);
-    expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
-  });
-});
-
 describe("K3sService http ports and where each limit comes from", () => {
   it("accepts http on a TCP port and a plain UDP port", async () => {
     const ports = [
@@ -99,11 +81,6 @@ describe("K3sService http ports and where each limit comes from", () => {
     expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// The preview rules of every k3s kind: defaults, list rules, what each change does (diff) and when
-// a replacement deletes first (one cluster per workspace, a node per instance, unique names),
-// called on the lifecycle directly; tests/e2e/k3s.test.ts proves the same through the real CLI.
 
 const SERVICE = "spec part 3, Kubernetes service";
 
@@ -263,124 +240,5 @@ describe("K3sService changes at preview", () => {
   it("shows no change for a RUNNING service short of replicas (degraded, not unfinished)", async () => {
     const olds = { ...(await recordedService()), availableReplicas: 1 };
     expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toMatchObject({ changes: false });
-  });
-});
-
-describe("K3sSecret changes at preview", () => {
-  const creds = { name: "app-creds", data: { DB_PASSWORD: "s3cret" } };
-  const recordedSecret = async () => ({ ...(await recorded(k3sSecretSpec, creds)), keys: ["DB_PASSWORD"] });
-
-  it("PUTs new data in place", async () => {
-    const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("writes the data again when the recorded data no longer matches the API's keys (null)", async () => {
-    const olds = { ...(await recordedSecret()), data: null };
-    expect(await diff(k3sSecretSpec, olds, await recorded(k3sSecretSpec, creds))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces on a new name; the old secret goes after the new one exists", async () => {
-    const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, name: "app-creds-v2" })).toEqual({
-      changes: true,
-      replaces: ["name"],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces on another workspace, deleting first when the name stays (names are unique in a workspace)", async () => {
-    const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, workspaceId: "43" })).toEqual({
-      changes: true,
-      replaces: ["workspaceId"],
-      deleteBeforeReplace: true,
-    });
-  });
-});
-
-describe("K3sNode at preview", () => {
-  const recordedNode = async (instanceId = "7") => ({
-    ...(await recorded(k3sNodeSpec, { instanceId })),
-    nodeName: "node-7",
-    status: "READY",
-  });
-
-  it("refuses an instance id that is not one", async () => {
-    expect(await failureLines(k3sNodeSpec, { instanceId: "vm-7" })).toEqual(["instanceId: must be the instance id (digits)"]);
-  });
-
-  it("replaces on another instance (there is no update endpoint), the new node first", async () => {
-    const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, olds, { ...olds, instanceId: "8" })).toEqual({
-      changes: true,
-      replaces: ["instanceId"],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces a FAILED node deleting it first: an instance is a node at most once", async () => {
-    const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "FAILED" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
-      changes: true,
-      replaces: ["state"],
-      deleteBeforeReplace: true,
-    });
-  });
-
-  it("finishes a node recorded while it was still joining", async () => {
-    const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "JOINING" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-});
-
-describe("K3sCluster at preview", () => {
-  const recordedCluster = async () => ({ ...(await recorded(k3sClusterSpec, {})), name: "ns-42", status: "ACTIVE" });
-
-  it("belongs to the provider's default workspace unless told otherwise, and needs one", async () => {
-    expect(await recorded(k3sClusterSpec, {})).toEqual({ workspaceId: "42" });
-    const none = await checkOnly(k3sClusterSpec, null).check!({}, {});
-    expect(none.failures).toEqual([
-      { property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" },
-    ]);
-  });
-
-  it("refuses inputs it does not have", async () => {
-    expect(await failureLines(k3sClusterSpec, { name: "mine" })).toEqual([expect.stringMatching(/^\(inputs\): .*name/)]);
-  });
-
-  it("has nothing to change in place: the same workspace is no change", async () => {
-    const olds = await recordedCluster();
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-  });
-
-  it("replaces on another workspace, the new cluster first (one cluster per workspace: they differ)", async () => {
-    const olds = await recordedCluster();
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "43" })).toEqual({
-      changes: true,
-      replaces: ["workspaceId"],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces a FAILED cluster deleting it first: the workspace holds one cluster", async () => {
-    const olds = { ...(await recordedCluster()), status: "FAILED" };
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({
-      changes: true,
-      replaces: ["state"],
-      deleteBeforeReplace: true,
-    });
   });
 });
