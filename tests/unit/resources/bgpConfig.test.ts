@@ -1,6 +1,7 @@
 /**
- * BgpConfig: preview checks (check) and the policy table (diff), through the lifecycle with a runtime that
- * refuses any API access; then its API mapping with a scripted client: the paths it takes and what it concludes.
+ * BgpConfig: preview checks (check) and the policy table (diff), through the lifecycle with a
+ * runtime that refuses any API access; then its API mapping with a scripted client: the paths it
+ * takes and what it concludes.
  */
 import { bgpConfigSpec } from "../../../resources/bgpConfig";
 import { check, diff } from "../../support/preview";

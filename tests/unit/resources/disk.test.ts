@@ -1,7 +1,7 @@
 /**
  * Disk: the input constraints of spec part 2, checked by `check` before any API call (each
- * constraint has one accepted boundary value and one refused value; a refusal names the property
- * and a message that names the rule and cites the spec), then the preview rules: cross-field rules,
+ * constraint has one accepted boundary value and one refused value; a refusal names the property and
+ * a message that names the rule and cites the spec), then the preview rules: cross-field rules,
  * defaults, transitions and what each change does, called on the lifecycle directly
  * (tests/support/preview.ts); tests/e2e/compute*.test.ts prove the same decisions through the real
  * CLI, slowly.

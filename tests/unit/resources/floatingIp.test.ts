@@ -1,6 +1,7 @@
 /**
- * FloatingIp: preview checks (check) and the policy table (diff), through the lifecycle with a runtime that
- * refuses any API access, and its inputs at their documented boundaries; then its API mapping with a scripted client: the paths it takes and what it concludes.
+ * FloatingIp: preview checks (check) and the policy table (diff), through the lifecycle with a
+ * runtime that refuses any API access, and its inputs at their documented boundaries; then its API
+ * mapping with a scripted client: the paths it takes and what it concludes.
  */
 import { floatingIpSpec } from "../../../resources/floatingIp";
 import { check, diff } from "../../support/preview";

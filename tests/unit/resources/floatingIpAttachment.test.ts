@@ -1,6 +1,7 @@
 /**
- * FloatingIpAttachment: preview checks (check) and the policy table (diff), through the lifecycle with a runtime that
- * refuses any API access; then its API mapping with a scripted client: the paths it takes and what it concludes.
+ * FloatingIpAttachment: preview checks (check) and the policy table (diff), through the lifecycle
+ * with a runtime that refuses any API access; then its API mapping with a scripted client: the paths
+ * it takes and what it concludes.
  */
 import { UNKNOWN } from "../../../provider/lifecycle";
 import { floatingIpAttachmentSpec } from "../../../resources/floatingIpAttachment";

@@ -1,6 +1,7 @@
 /**
  * Image: the input constraints of spec part 2 at their boundaries, the preview rules (the upload's
- * hash, renaming limits) and what each change does, through check and diff (which never call the API).
+ * hash, renaming limits) and what each change does, through check and diff (which never call the
+ * API).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

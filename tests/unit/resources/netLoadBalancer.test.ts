@@ -1,6 +1,7 @@
 /**
- * NetLoadBalancer: preview checks (check) and the policy table (diff), through the lifecycle with a runtime that
- * refuses any API access; then its API mapping with a scripted client: the paths it takes and what it concludes.
+ * NetLoadBalancer: preview checks (check) and the policy table (diff), through the lifecycle with a
+ * runtime that refuses any API access; then its API mapping with a scripted client: the paths it
+ * takes and what it concludes.
  */
 import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
 import { check, diff } from "../../support/preview";

@@ -1,6 +1,7 @@
 /**
- * NetLoadBalancerMember: preview checks (check) and the policy table (diff), through the lifecycle with a runtime that
- * refuses any API access; then its API mapping with a scripted client: the paths it takes and what it concludes.
+ * NetLoadBalancerMember: preview checks (check) and the policy table (diff), through the lifecycle
+ * with a runtime that refuses any API access; then its API mapping with a scripted client: the paths
+ * it takes and what it concludes.
  */
 import { netLoadBalancerMemberSpec } from "../../../resources/netLoadBalancerMember";
 import { diff } from "../../support/preview";

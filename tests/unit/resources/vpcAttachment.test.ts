@@ -1,6 +1,6 @@
 /**
- * VpcAttachment: preview checks (check) and the policy table (diff), through the lifecycle with a runtime that
- * refuses any API access.
+ * VpcAttachment: preview checks (check) and the policy table (diff), through the lifecycle with a
+ * runtime that refuses any API access.
  */
 import { vpcAttachmentSpec } from "../../../resources/vpcAttachment";
 import { check, diff } from "../../support/preview";
