@@ -14,11 +14,10 @@ import { imageSpec } from "../../../resources/image";
 import { instanceSpec } from "../../../resources/instance";
 import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
 import { recipeSpec } from "../../../resources/recipe";
-import { custom, disk, GiB, image, plan } from "./support";
+import { custom, disk, GiB, image, plan, times } from "./support";
 
 const MiB = 1024 ** 2;
 const text = (n: number, c = "x") => c.repeat(n);
-const times = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
 /** The message ending: the rule's source, as the resource file names it. */
 const limit = (where: string) => new RegExp(`\\(${emulatorLimit(where).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\)$`);
 

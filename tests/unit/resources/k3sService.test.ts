@@ -7,9 +7,9 @@
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
 import { k3sServiceSpec } from "../../../resources/k3sService";
+import { times } from "./support";
 
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
-const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
 
 describe("K3sService preview checks", () => {
   it("accepts the boundary values", async () => {
@@ -18,11 +18,11 @@ describe("K3sService preview checks", () => {
       name: "a".repeat(63),
       image: "registry.example.com:5000/team/app:v2",
       replicas: 100,
-      targetInstanceIds: many(100, (i) => String(i + 1)),
-      ports: many(64, (i) => ({ hostPort: 1000 + i, containerPort: 80 })),
-      volumes: many(64, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/data/${i}` })),
+      targetInstanceIds: times(100, (i) => String(i + 1)),
+      ports: times(64, (i) => ({ hostPort: 1000 + i, containerPort: 80 })),
+      volumes: times(64, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/data/${i}` })),
       environment: { _A1: "x".repeat(32 * 1024) },
-      secretRefs: many(64, (i) => `s-${i}`),
+      secretRefs: times(64, (i) => `s-${i}`),
     };
     expect(await failuresOf(k3sServiceSpec, edge)).toEqual([]);
   });
@@ -36,12 +36,12 @@ describe("K3sService preview checks", () => {
     ["a name of 64 characters", { name: "a".repeat(64) }, "name", /DNS label/],
     ["an image without a tag", { image: "nginx" }, "image", /with a tag/],
     ["an image with capitals in its path", { image: "Nginx:1.27" }, "image", /with a tag/],
-    ["101 target instances", { targetInstanceIds: many(101, (i) => String(i + 1)) }, "targetInstanceIds", /at most 100/],
-    ["65 ports", { ports: many(65, (i) => ({ hostPort: 1000 + i, containerPort: 80 })) }, "ports", /at most 64/],
-    ["65 volumes", { volumes: many(65, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/d/${i}` })) }, "volumes", /at most 64/],
+    ["101 target instances", { targetInstanceIds: times(101, (i) => String(i + 1)) }, "targetInstanceIds", /at most 100/],
+    ["65 ports", { ports: times(65, (i) => ({ hostPort: 1000 + i, containerPort: 80 })) }, "ports", /at most 64/],
+    ["65 volumes", { volumes: times(65, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/d/${i}` })) }, "volumes", /at most 64/],
     ["an environment name starting with a digit", { environment: { "1A": "x" } }, "environment", /letters, digits and _/],
     ["an environment value over 32 KiB", { environment: { A: "x".repeat(32 * 1024 + 1) } }, "environment.A", /at most 32 KiB/],
-    ["65 secret references", { secretRefs: many(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
+    ["65 secret references", { secretRefs: times(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
     ["a secret reference that is no DNS label", { secretRefs: ["Bad_Name"] }, "secretRefs[0]", /DNS label/],
   ])("refuses %s", async (_what, change, property, reason) => {
     const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });

@@ -21,6 +21,9 @@ export const custom = {
 export const disk = { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01" };
 export const image = { kind: "TEMPLATE", name: "golden", source: { type: "URL", url: "https://images.example.com/golden.qcow2" } };
 
+/** n values made from their index: the long lists that limits are tested with. */
+export const times = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
+
 export type Row = [what: string, spec: unknown, inputs: Record<string, unknown>];
 export type Refused = [what: string, spec: unknown, inputs: Record<string, unknown>, property: string, reason: RegExp];
 
