@@ -14,27 +14,14 @@ import { imageSpec } from "../../../resources/image";
 import { instanceSpec } from "../../../resources/instance";
 import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
 import { recipeSpec } from "../../../resources/recipe";
+import { custom, disk, GiB, image, plan, times } from "./support";
 
 const MiB = 1024 ** 2;
-const GiB = 1024 ** 3;
 const text = (n: number, c = "x") => c.repeat(n);
-const times = <T>(n: number, make: (i: number) => T) => Array.from({ length: n }, (_, i) => make(i));
 /** The message ending: the rule's source, as the resource file names it. */
 const limit = (where: string) => new RegExp(`\\(${emulatorLimit(where).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\)$`);
 
-const plan = { name: "vm", planId: "7", region: "NA_01" };
-const custom = {
-  name: "vm",
-  type: "CUSTOM",
-  group: "RYZEN",
-  cpu: 2,
-  memoryBytes: 2 * GiB,
-  storage: [{ sizeBytes: 20 * GiB, boot: true }],
-  region: "NA_01",
-};
 const storage = (n: number) => times(n, (i) => ({ sizeBytes: GiB, boot: i === 0 }));
-const disk = { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01" };
-const image = { kind: "TEMPLATE", name: "golden", source: { type: "URL", url: "https://images.example.com/golden.qcow2" } };
 const url = (n: number) => `https://images.example.com/${text(n - 27)}`;
 const lb = { name: "lb", address: "203.0.113.7" };
 const app = { instanceId: "1", name: "web", image: "nginx:1.27", ports: [{ hostPort: 80, containerPort: 80, http: true }] };

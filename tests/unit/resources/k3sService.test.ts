@@ -1,17 +1,15 @@
 /**
- * Managed Kubernetes at preview. K3sService and K3sSecret: every limit the emulator documents for
- * the service and secret bodies (emulator/README.md, Managed Kubernetes) is refused by `check`,
- * before any API call, so an up never builds the cluster, instances and nodes only to fail on the
- * service. Then every kind's preview rules: defaults, list rules, and what each change does.
+ * K3sService at preview: every limit the emulator documents for the service body
+ * (emulator/README.md, Managed Kubernetes) is refused by `check`, before any API call, so an up
+ * never builds the cluster, instances and nodes only to fail on the service; then its defaults, list
+ * rules and what each change does (diff). tests/e2e/k3s.test.ts proves the same through the real
+ * CLI.
  */
-import { checkOnly, diff, failureLines, failuresOf, recorded } from "../../support/preview";
-import { k3sClusterSpec } from "../../../resources/k3sCluster";
-import { k3sNodeSpec } from "../../../resources/k3sNode";
-import { k3sSecretSpec } from "../../../resources/k3sSecret";
+import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
 import { k3sServiceSpec } from "../../../resources/k3sService";
+import { times } from "./support";
 
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
-const many = (n: number, f: (i: number) => unknown) => Array.from({ length: n }, (_, i) => f(i));
 
 describe("K3sService preview checks", () => {
   it("accepts the boundary values", async () => {
@@ -20,11 +18,11 @@ describe("K3sService preview checks", () => {
       name: "a".repeat(63),
       image: "registry.example.com:5000/team/app:v2",
       replicas: 100,
-      targetInstanceIds: many(100, (i) => String(i + 1)),
-      ports: many(64, (i) => ({ hostPort: 1000 + i, containerPort: 80 })),
-      volumes: many(64, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/data/${i}` })),
+      targetInstanceIds: times(100, (i) => String(i + 1)),
+      ports: times(64, (i) => ({ hostPort: 1000 + i, containerPort: 80 })),
+      volumes: times(64, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/data/${i}` })),
       environment: { _A1: "x".repeat(32 * 1024) },
-      secretRefs: many(64, (i) => `s-${i}`),
+      secretRefs: times(64, (i) => `s-${i}`),
     };
     expect(await failuresOf(k3sServiceSpec, edge)).toEqual([]);
   });
@@ -38,30 +36,15 @@ describe("K3sService preview checks", () => {
     ["a name of 64 characters", { name: "a".repeat(64) }, "name", /DNS label/],
     ["an image without a tag", { image: "nginx" }, "image", /with a tag/],
     ["an image with capitals in its path", { image: "Nginx:1.27" }, "image", /with a tag/],
-    ["101 target instances", { targetInstanceIds: many(101, (i) => String(i + 1)) }, "targetInstanceIds", /at most 100/],
-    ["65 ports", { ports: many(65, (i) => ({ hostPort: 1000 + i, containerPort: 80 })) }, "ports", /at most 64/],
-    ["65 volumes", { volumes: many(65, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/d/${i}` })) }, "volumes", /at most 64/],
+    ["101 target instances", { targetInstanceIds: times(101, (i) => String(i + 1)) }, "targetInstanceIds", /at most 100/],
+    ["65 ports", { ports: times(65, (i) => ({ hostPort: 1000 + i, containerPort: 80 })) }, "ports", /at most 64/],
+    ["65 volumes", { volumes: times(65, (i) => ({ hostPath: `/srv/${i}`, containerPath: `/d/${i}` })) }, "volumes", /at most 64/],
     ["an environment name starting with a digit", { environment: { "1A": "x" } }, "environment", /letters, digits and _/],
     ["an environment value over 32 KiB", { environment: { A: "x".repeat(32 * 1024 + 1) } }, "environment.A", /at most 32 KiB/],
-    ["65 secret references", { secretRefs: many(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
+    ["65 secret references", { secretRefs: times(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
     ["a secret reference that is no DNS label", { secretRefs: ["Bad_Name"] }, "secretRefs[0]", /DNS label/],
   ])("refuses %s", async (_what, change, property, reason) => {
     const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
-    expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
-  });
-});
-
-describe("K3sSecret preview checks", () => {
-  it("accepts a DNS-label name and keys of letters, digits, -, _ and .", async () => {
-    expect(await failuresOf(k3sSecretSpec, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
-  });
-
-  it.each([
-    ["a name with capitals", { name: "AppCreds", data: { a: "v" } }, "name", /DNS label/],
-    ["a key with a space", { name: "creds", data: { "a b": "v" } }, "data", /keys must be 1 to 253/],
-    ["a value over 1 MiB", { name: "creds", data: { a: "x".repeat(1024 * 1024 + 1) } }, "data.a", /at most 1 MiB/],
-  ])("refuses %s", async (_what, inputs, property, reason) => {
-    const found = await failuresOf(k3sSecretSpec, inputs);
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
@@ -99,11 +82,6 @@ describe("K3sService http ports and where each limit comes from", () => {
     expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// The preview rules of every k3s kind: defaults, list rules, what each change does (diff) and when
-// a replacement deletes first (one cluster per workspace, a node per instance, unique names),
-// called on the lifecycle directly; tests/e2e/k3s.test.ts proves the same through the real CLI.
 
 const SERVICE = "spec part 3, Kubernetes service";
 
@@ -263,124 +241,5 @@ describe("K3sService changes at preview", () => {
   it("shows no change for a RUNNING service short of replicas (degraded, not unfinished)", async () => {
     const olds = { ...(await recordedService()), availableReplicas: 1 };
     expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toMatchObject({ changes: false });
-  });
-});
-
-describe("K3sSecret changes at preview", () => {
-  const creds = { name: "app-creds", data: { DB_PASSWORD: "s3cret" } };
-  const recordedSecret = async () => ({ ...(await recorded(k3sSecretSpec, creds)), keys: ["DB_PASSWORD"] });
-
-  it("PUTs new data in place", async () => {
-    const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("writes the data again when the recorded data no longer matches the API's keys (null)", async () => {
-    const olds = { ...(await recordedSecret()), data: null };
-    expect(await diff(k3sSecretSpec, olds, await recorded(k3sSecretSpec, creds))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces on a new name; the old secret goes after the new one exists", async () => {
-    const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, name: "app-creds-v2" })).toEqual({
-      changes: true,
-      replaces: ["name"],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces on another workspace, deleting first when the name stays (names are unique in a workspace)", async () => {
-    const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, workspaceId: "43" })).toEqual({
-      changes: true,
-      replaces: ["workspaceId"],
-      deleteBeforeReplace: true,
-    });
-  });
-});
-
-describe("K3sNode at preview", () => {
-  const recordedNode = async (instanceId = "7") => ({
-    ...(await recorded(k3sNodeSpec, { instanceId })),
-    nodeName: "node-7",
-    status: "READY",
-  });
-
-  it("refuses an instance id that is not one", async () => {
-    expect(await failureLines(k3sNodeSpec, { instanceId: "vm-7" })).toEqual(["instanceId: must be the instance id (digits)"]);
-  });
-
-  it("replaces on another instance (there is no update endpoint), the new node first", async () => {
-    const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, olds, { ...olds, instanceId: "8" })).toEqual({
-      changes: true,
-      replaces: ["instanceId"],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces a FAILED node deleting it first: an instance is a node at most once", async () => {
-    const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "FAILED" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
-      changes: true,
-      replaces: ["state"],
-      deleteBeforeReplace: true,
-    });
-  });
-
-  it("finishes a node recorded while it was still joining", async () => {
-    const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "JOINING" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
-      changes: true,
-      replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-});
-
-describe("K3sCluster at preview", () => {
-  const recordedCluster = async () => ({ ...(await recorded(k3sClusterSpec, {})), name: "ns-42", status: "ACTIVE" });
-
-  it("belongs to the provider's default workspace unless told otherwise, and needs one", async () => {
-    expect(await recorded(k3sClusterSpec, {})).toEqual({ workspaceId: "42" });
-    const none = await checkOnly(k3sClusterSpec, null).check!({}, {});
-    expect(none.failures).toEqual([
-      { property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" },
-    ]);
-  });
-
-  it("refuses inputs it does not have", async () => {
-    expect(await failureLines(k3sClusterSpec, { name: "mine" })).toEqual([expect.stringMatching(/^\(inputs\): .*name/)]);
-  });
-
-  it("has nothing to change in place: the same workspace is no change", async () => {
-    const olds = await recordedCluster();
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({ changes: false, replaces: [], deleteBeforeReplace: false });
-  });
-
-  it("replaces on another workspace, the new cluster first (one cluster per workspace: they differ)", async () => {
-    const olds = await recordedCluster();
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "43" })).toEqual({
-      changes: true,
-      replaces: ["workspaceId"],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces a FAILED cluster deleting it first: the workspace holds one cluster", async () => {
-    const olds = { ...(await recordedCluster()), status: "FAILED" };
-    expect(await diff(k3sClusterSpec, olds, { workspaceId: "42" })).toEqual({
-      changes: true,
-      replaces: ["state"],
-      deleteBeforeReplace: true,
-    });
   });
 });

@@ -1,34 +1,17 @@
 /**
- * Compute resources (Instance, Disk, Image, FirewallRule): the input constraints of spec part 2,
- * checked by `check` before any API call (each constraint has one accepted boundary value and one
- * refused value; a refusal names the property and a message that names the rule and cites the
- * spec), then the preview rules: cross-field rules, defaults, transitions and what each change does.
+ * Instance: the input constraints of spec part 2, checked by `check` before any API call (each
+ * constraint has one accepted boundary value and one refused value; a refusal names the property and
+ * a message that names the rule and cites the spec), then the preview rules: cross-field rules,
+ * defaults, transitions and what each change does, called on the lifecycle directly
+ * (tests/support/preview.ts); tests/e2e/compute*.test.ts prove the same decisions through the real
+ * CLI, slowly.
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
 import { UNKNOWN } from "../../../provider/lifecycle";
-import { diskSpec } from "../../../resources/disk";
-import { firewallRuleSpec } from "../../../resources/firewallRule";
-import { imageSpec } from "../../../resources/image";
 import { instanceSpec } from "../../../resources/instance";
+import { custom, GiB, plan, type Refused, type Row } from "./support";
 
-const GiB = 1024 ** 3;
-const plan = { name: "vm", planId: "7", region: "NA_01" };
-const custom = {
-  name: "vm",
-  type: "CUSTOM",
-  group: "RYZEN",
-  cpu: 2,
-  memoryBytes: 2 * GiB,
-  storage: [{ sizeBytes: 20 * GiB, boot: true }],
-  region: "NA_01",
-};
-const disk = { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01" };
-const image = { kind: "TEMPLATE", name: "golden", source: { type: "URL", url: "https://images.example.com/golden.qcow2" } };
-
-type Row = [what: string, spec: unknown, inputs: Record<string, unknown>];
-type Refused = [what: string, spec: unknown, inputs: Record<string, unknown>, property: string, reason: RegExp];
-
-describe("compute inputs accepted at their boundaries", () => {
+describe("Instance inputs accepted at their boundaries", () => {
   it.each<Row>([
     ["Instance name of one character", instanceSpec, { ...plan, name: "v" }],
     ["Instance cpu of 1 core", instanceSpec, { ...custom, cpu: 1 }],
@@ -51,17 +34,12 @@ describe("compute inputs accepted at their boundaries", () => {
       { ...plan, ips: [{ family: "IPv6" }, { family: "IPv4", ddos: true }] },
     ],
     ["Instance boot ISO", instanceSpec, { ...plan, boot: "ISO" }],
-    ["Disk name of one character", diskSpec, { ...disk, name: "d" }],
-    ["Disk size of 1 byte", diskSpec, { ...disk, size: 1 }],
-    ["Disk backend CEPH", diskSpec, { ...disk, backend: "CEPH" }],
-    ["Disk region of one character", diskSpec, { ...disk, region: "X" }],
-    ["Image os name of one character", imageSpec, { ...image, os: { family: "LINUX", name: "U" } }],
   ])("%s", async (_what, spec, inputs) => {
     expect(await failuresOf(spec, inputs)).toEqual([]);
   });
 });
 
-describe("compute inputs refused at preview, naming the property and the rule", () => {
+describe("Instance inputs refused at preview, naming the property and the rule", () => {
   it.each<Refused>([
     [
       "an empty Instance name",
@@ -148,41 +126,11 @@ describe("compute inputs refused at preview, naming the property and the rule", 
       "planId",
       /^a CUSTOM instance has no planId.*\(spec part 2, Instances: plan is the PLAN body's field\)$/,
     ],
-    ["an empty Disk name", diskSpec, { ...disk, name: "" }, "name", /^must not be empty \(spec part 2, Disks: name is required\)$/],
-    ["Disk size of 0", diskSpec, { ...disk, size: 0 }, "size", /^must be a positive number of bytes \(spec part 2, Disks: size\)$/],
-    ["a fractional Disk size", diskSpec, { ...disk, size: 1.5 }, "size", /^must be a whole number of bytes \(spec part 2, Disks: size\)$/],
-    [
-      "a Disk size given as text",
-      diskSpec,
-      { ...disk, size: "10G" },
-      "size",
-      /^must be a number of bytes \(spec part 2, Disks: size is required, in bytes\)$/,
-    ],
-    ["Disk backend NVME", diskSpec, { ...disk, backend: "NVME" }, "backend", /^must be LOCAL or CEPH \(spec part 2, Disks\)$/],
-    [
-      "an empty Disk region",
-      diskSpec,
-      { ...disk, region: "" },
-      "region",
-      /^must name a region, for example NA_01 \(spec part 2, Disks: region is required\)$/,
-    ],
-    [
-      "an empty Image os name",
-      imageSpec,
-      { ...image, os: { family: "LINUX", name: "" } },
-      "os.name",
-      /^must not be empty.*\(spec part 2, Images: os name is optional\)$/,
-    ],
   ])("%s", async (_what, spec, inputs, property, reason) => {
     const found = await failuresOf(spec, inputs);
     expect(found).toContainEqual({ property, reason: expect.stringMatching(reason) });
   });
 });
-
-// ---------------------------------------------------------------------------------------------
-// The preview rules: cross-field rules, defaults, transitions (check) and what a change does (diff),
-// called on the lifecycle directly (tests/support/preview.ts); tests/e2e/compute*.test.ts prove
-// the same decisions through the real CLI, slowly.
 
 describe("Instance rules at preview", () => {
   it.each<[what: string, inputs: Record<string, unknown>, failure: string]>([
@@ -369,121 +317,6 @@ describe("Instance changes at preview", () => {
     expect(await diff(instanceSpec, { ...olds, state: "PENDING" }, olds)).toEqual({
       changes: true,
       replaces: [],
-      deleteBeforeReplace: false,
-    });
-  });
-});
-
-describe("Disk rules and changes at preview", () => {
-  it("records a detached disk (instanceId null) by default", async () => {
-    expect(await recorded(diskSpec, disk)).toEqual({ ...disk, instanceId: null, workspaceId: "42" });
-  });
-
-  it("refuses to shrink a recorded disk, and lets it grow", async () => {
-    const olds = await recorded(diskSpec, disk);
-    expect(await failureLines(diskSpec, { ...disk, size: 5 * GiB }, olds)).toEqual([
-      `size: cannot shrink a disk from ${10 * GiB} to ${5 * GiB} bytes: the API only grows disks (spec part 2, Disks: resize)`,
-    ]);
-    expect(await failureLines(diskSpec, { ...disk, size: 20 * GiB }, olds)).toEqual([]);
-  });
-
-  it.each<[string, unknown]>([
-    ["name", "data-2"],
-    ["size", 20 * GiB],
-    ["instanceId", "5"],
-  ])("changes %s in place", async (field, value) => {
-    const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
-    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
-  });
-
-  it.each<[string, unknown]>([
-    ["backend", "CEPH"],
-    ["region", "EU_01"],
-    ["workspaceId", "43"],
-  ])("replaces on %s", async (field, value) => {
-    const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
-    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({
-      changes: true,
-      replaces: [field],
-      deleteBeforeReplace: false,
-    });
-  });
-
-  it("replaces a disk whose create workflow FAILED", async () => {
-    const olds = { ...(await recorded(diskSpec, disk)), state: "FAILED" };
-    expect(await diff(diskSpec, olds, await recorded(diskSpec, disk))).toEqual({
-      changes: true,
-      replaces: ["state"],
-      deleteBeforeReplace: false,
-    });
-  });
-});
-
-describe("FirewallRule rules and changes at preview", () => {
-  const WHERE = "spec part 3, Firewall rules";
-  const rule = { instanceId: "1", type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 22 };
-
-  it.each<[what: string, inputs: Record<string, unknown>, failure: string]>([
-    ["ports on ICMP", { ...rule, protocol: "ICMP" }, `portStart: ports apply only to TCP and UDP, not ICMP (${WHERE})`],
-    [
-      "portEnd without portStart",
-      { ...rule, portStart: undefined, portEnd: 80 },
-      `portEnd: portEnd needs portStart (port_start is required when port_end is set; ${WHERE})`,
-    ],
-    [
-      "portEnd below portStart",
-      { ...rule, portStart: 80, portEnd: 79 },
-      `portEnd: portEnd (79) must be at least portStart (80) (${WHERE})`,
-    ],
-    [
-      "bpsLimit and ppsLimit together",
-      { ...rule, bpsLimit: 10, ppsLimit: 10 },
-      `bpsLimit: bpsLimit and ppsLimit are mutually exclusive; set one (${WHERE})`,
-    ],
-    [
-      "an IPv6 remote on an IPv4 rule",
-      { ...rule, remote: "2001:db8::/32" },
-      `type: remote 2001:db8::/32 is not an IPv4 CIDR; a IPv4 rule needs IPv4 CIDRs (${WHERE})`,
-    ],
-    [
-      "an IPv4 local on an IPv6 rule",
-      { ...rule, type: "IPv6", local: "10.0.0.0/8" },
-      `type: local 10.0.0.0/8 is not an IPv6 CIDR; a IPv6 rule needs IPv6 CIDRs (${WHERE})`,
-    ],
-    // The family rules name no property, so their failure is reported on their first field, type.
-  ])("refuses %s", async (_what, inputs, failure) => {
-    expect(await failureLines(firewallRuleSpec, inputs)).toEqual([failure]);
-  });
-
-  it("accepts ICMP without ports and a range whose end equals its start", async () => {
-    expect(await failureLines(firewallRuleSpec, { ...rule, protocol: "ICMP", portStart: undefined })).toEqual([]);
-    expect(await failureLines(firewallRuleSpec, { ...rule, portEnd: 22 })).toEqual([]);
-  });
-
-  it("fills the API's default remote for the rule's family and priority 1, and normalises CIDRs", async () => {
-    expect(await recorded(firewallRuleSpec, rule)).toEqual({ ...rule, remote: "0.0.0.0/0", priority: 1 });
-    expect(await recorded(firewallRuleSpec, { ...rule, type: "IPv6" })).toMatchObject({ remote: "::/0" });
-    expect(await recorded(firewallRuleSpec, { ...rule, remote: "10.1.2.3/16" })).toMatchObject({ remote: "10.1.0.0/16" });
-  });
-
-  it.each<[string, unknown]>([
-    ["instanceId", "2"],
-    ["type", "IPv6"],
-    ["protocol", "UDP"],
-    ["action", "DROP"],
-    ["portStart", 23],
-    ["portEnd", 30],
-    ["remote", "10.0.0.0/8"],
-    ["local", "10.1.0.0/16"],
-    ["bpsLimit", 1000],
-    ["ppsLimit", 1000],
-    ["priority", 2],
-    ["description", "ssh"],
-  ])("replaces on %s (there is no update endpoint)", async (field, value) => {
-    const olds = { ...(await recorded(firewallRuleSpec, rule)), state: "AVAILABLE" };
-    expect(await diff(firewallRuleSpec, olds, { ...olds, [field]: value })).toEqual({
-      changes: true,
-      replaces: [field],
       deleteBeforeReplace: false,
     });
   });
