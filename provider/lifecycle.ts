@@ -390,12 +390,12 @@ function buildSpecLifecycle<I extends Record<string, unknown>, O extends Outputs
     const byStep = new Map<string, string[]>();
     for (const f of fields) {
       const p = policyOf(f, olds[f], news[f]);
-      const step = p.kind === "patch" ? "patch" : p.kind === "command" ? p.command : null;
+      const step = p.kind === "updateRequest" ? "updateRequest" : p.kind === "command" ? p.command : null;
       if (!step) continue;
       byStep.set(step, [...(byStep.get(step) ?? []), f]);
     }
     const commands = [...new Set(Object.values(spec.policies).flatMap((p) => (p.kind === "command" ? [p.command] : [])))];
-    const order = spec.api.updateOrder ?? ["patch", ...commands];
+    const order = spec.api.updateOrder ?? ["updateRequest", ...commands];
     for (const step of order) {
       if (only && !only.includes(step)) continue;
       let changed = byStep.get(step);

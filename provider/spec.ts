@@ -3,7 +3,8 @@
  *
  * 1. `inputs`: a zod object of the inputs (camelCase), with every documented constraint, and
  *    `rules`: cross-field constraints as data (checked at preview, before any API call);
- * 2. `policies`: for every input, what a change does — replace, patch, a named command, or ignore;
+ * 2. `policies`: for every input, what a change does — replace, sent in the update request, a
+ *    named command, or ignore (an input without one does not compile);
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
  * 4. (in the resource file) the exported class.
  *
@@ -16,7 +17,7 @@ import type { Workflow } from "./envelope";
 
 export type Policy =
   | { kind: "replace" }
-  | { kind: "patch" }
+  | { kind: "updateRequest" }
   | { kind: "command"; command: string }
   | { kind: "ignore" }
   | { kind: "remember" }
@@ -27,8 +28,12 @@ export type FixedPolicy = Exclude<Policy, { kind: "depends" }>;
 
 /** A change recreates the resource. */
 export const replace: FixedPolicy = { kind: "replace" };
-/** A change is sent in the resource's update body (PATCH, or PUT of the full desired state). */
-export const patch: FixedPolicy = { kind: "patch" };
+/**
+ * A change is sent in the resource's update request: a PATCH of the changed fields, or a PUT of
+ * the full desired state where that is the API's update (a k3s service). The request is the
+ * spec's `api.update.updateRequest` step.
+ */
+export const updateRequest: FixedPolicy = { kind: "updateRequest" };
 /** A change is applied by a named update step (an API command such as resize or attach). */
 export const command = (name: string): FixedPolicy => ({ kind: "command", command: name });
 /** Client-side only (timeouts, adoptId): never causes a diff. */
@@ -44,6 +49,19 @@ export const remember: FixedPolicy = { kind: "remember" };
  * place; any other storage change recreates the instance).
  */
 export const depends = (decide: (old: unknown, next: unknown) => FixedPolicy): Policy => ({ kind: "depends", decide });
+
+/** The same policy for each of `fields` (a resource whose fields all change the same way). */
+export function eachOf<const F extends readonly string[]>(fields: F, policy: Policy): Record<F[number], Policy> {
+  return Object.fromEntries(fields.map((f) => [f, policy])) as Record<F[number], Policy>;
+}
+
+/**
+ * The policy table of a spec: exactly one policy per input (the inputs type `I`, which each
+ * resource file derives from its zod schema), so an input left out, or a name that is no input,
+ * does not compile. `workspaceId` is left out: the lifecycle adds it (replace) to workspace-scoped
+ * kinds.
+ */
+export type Policies<I> = { [K in Exclude<keyof I, "workspaceId"> & string]-?: Policy };
 
 /** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
 export interface Transition<I> {
@@ -124,14 +142,17 @@ export interface ResourceApi<I, O extends Outputs> {
   inProgress?(outputs: O): boolean;
   /** The state shown in progress lines. */
   stateOf?(outputs: O): string;
-  /** Update steps by name: "patch" for patch fields, and each command named in the policy table. */
+  /**
+   * Update steps by name: "updateRequest" for the fields whose policy is `updateRequest`, and each
+   * command named in the policy table.
+   */
   update?: Record<string, UpdateStep<I, O>>;
   /**
    * Update steps that also run right after creation, for inputs the create call cannot carry
    * (attach a new disk to its instance).
    */
   afterCreate?: string[];
-  /** Order in which update steps run (default: "patch", then commands in declaration order). */
+  /** Order in which update steps run (default: "updateRequest", then commands in declaration order). */
   updateOrder?: string[];
   /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
   delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
@@ -160,7 +181,7 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   defaults?(inputs: Partial<I>): Partial<I>;
   /** Checked at preview against the previous inputs. */
   transitions?: Transition<I>[];
-  policies: Record<string, Policy>;
+  policies: Policies<I>;
   /** Workspace-scoped: gains a `workspaceId` input (default svc:workspaceId) that replaces on change. */
   workspaceScoped?: boolean;
   /** Outputs that can never change during the resource's life. */

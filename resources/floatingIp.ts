@@ -22,15 +22,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { ddosProblem, idOf, type InputsMatch, wireId } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -171,7 +163,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
 };
 
 // 4. The class.
-export interface FloatingIpArgs extends WorkspaceArgs {
+export interface FloatingIpArgs extends WorkspaceScopedArgs {
   /** IPv4 or IPv6. Changing it allocates a new address (replacement). */
   family: pulumi.Input<"IPv4" | "IPv6">;
   /** DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement). */
@@ -190,7 +182,7 @@ const OUTPUTS = outputNames<FloatingIpOutputs>()(["workspaceId", "family", "ddos
  */
 export class FloatingIp extends DynamicResource {
   constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("FloatingIp"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIp");
+    super(...superArgs(floatingIpSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -20,17 +20,9 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, ddosProblem, emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
-import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
+import { command, depends, ignore, type Policy, remember, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
@@ -385,14 +377,14 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   ],
   // What a change does.
   policies: {
-    name: patch,
-    boot: patch,
-    uefi: patch,
-    secureBoot: patch,
-    attachVirtioCdb: patch,
-    syncHostname: patch,
-    firewallEnabled: patch,
-    osName: patch,
+    name: updateRequest,
+    boot: updateRequest,
+    uefi: updateRequest,
+    secureBoot: updateRequest,
+    attachVirtioCdb: updateRequest,
+    syncHostname: updateRequest,
+    firewallEnabled: updateRequest,
+    osName: updateRequest,
     planId: command("upgrade"),
     cpu: command("upgrade"),
     memoryBytes: command("upgrade"),
@@ -431,10 +423,10 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
     stateOf: (o) => `${o.state}${o.online ? ", online" : ", offline"}`,
     isGone: (o) => o.terminationScheduledAt !== null,
     // Settings are not part of the create body; they are patched once the instance exists.
-    afterCreate: ["patch"],
-    updateOrder: ["patch", "upgrade", "vpcs", "power"],
+    afterCreate: ["updateRequest"],
+    updateOrder: ["updateRequest", "upgrade", "vpcs", "power"],
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         const body: Record<string, unknown> = {};
         for (const f of changed) if (SETTINGS[f]) body[SETTINGS[f]] = news[f];
         await ctx.client.patch(`/v1/instances/${id}`, body);
@@ -491,7 +483,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
 };
 
 // 4. The class.
-export interface InstanceArgs extends WorkspaceArgs {
+export interface InstanceArgs extends WorkspaceScopedArgs {
   /** Instance name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance. */
@@ -580,7 +572,7 @@ const OUTPUTS = outputNames<InstanceOutputs>()([
 /** A virtual server. */
 export class Instance extends DynamicResource {
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Instance"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Instance");
+    super(...superArgs(instanceSpec, name, args, OUTPUTS, opts));
   }
 }
 

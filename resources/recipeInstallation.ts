@@ -23,15 +23,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
@@ -209,7 +201,6 @@ export interface RecipeInstallationArgs extends CommonArgs {
 }
 
 const OUTPUTS = outputNames<RecipeInstallationOutputs>()(["instanceId", "recipeId", "fields", "recipeName", "workflowId", "installState"]);
-const SECRETS = ["fields"] as const;
 
 /**
  * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
@@ -219,14 +210,7 @@ export class RecipeInstallation extends DynamicResource {
   constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
     // Field values may be passwords: secret in state whatever the caller passed.
     const secretArgs = { ...args, fields: secret(args.fields ?? {}) };
-    super(
-      providerFor("RecipeInstallation"),
-      name,
-      withOutputs(secretArgs, OUTPUTS),
-      withSecretOutputs(opts, SECRETS),
-      MODULE,
-      "RecipeInstallation",
-    );
+    super(...superArgs(recipeInstallationSpec, name, secretArgs, OUTPUTS, opts));
   }
 }
 
