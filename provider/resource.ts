@@ -6,7 +6,6 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { shimProvider } from "./shim";
-import type { ResourceSpec } from "./spec";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
@@ -59,9 +58,13 @@ const MODULE = "svc";
  * `secretOutputs` marked secret, and the type token `pulumi-nodejs:dynamic/svc:<kind>`.
  *
  *   super(...superArgs(vpcSpec, name, args, OUTPUTS, opts));
+ *
+ * @internal
  */
 export function superArgs(
-  spec: Pick<ResourceSpec, "kind" | "secretOutputs">,
+  // The members of a ResourceSpec it reads, written out so the published declarations never
+  // reach provider/spec.ts (and zod).
+  spec: { kind: string; secretOutputs?: readonly string[] },
   name: string,
   args: object,
   outputNames: readonly string[],

@@ -12,6 +12,7 @@
  * resource.
  */
 import type { z } from "zod";
+import type { EstimatePart } from "../resources/lookups/billing";
 import type { OperationContext } from "./context";
 import type { Workflow } from "./envelope";
 
@@ -168,6 +169,36 @@ export interface ResourceApi<I, O extends Outputs> {
   beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
 }
 
+/** A resource as the engine shows a policy: a change's inputs, or the recorded outputs. */
+export type PricedProps = Record<string, unknown>;
+
+/** What to ask the API for one resource: a plan's flat rate and/or parts priced in a region. */
+export interface PriceRequest {
+  region: string;
+  parts: EstimatePart[];
+  planId?: string;
+}
+
+/** How one resource is priced: a request to the API, free, or not known until apply (why). */
+export type Pricing = { request: PriceRequest } | { free: true } | { unpriced: string };
+
+/**
+ * How a kind is priced by the policy pack (policy/pricing.ts, through the API's estimate: spec
+ * part 3, Billing and usage), declared in the kind's spec so no kind is silently free: either
+ * metered (the fields its price depends on, and the price request), or not metered, saying why.
+ */
+export type Metering =
+  | {
+      /** The properties the price depends on: while any is unknown (preview), the resource is unpriced. */
+      needs(props: PricedProps): string[];
+      price(props: PricedProps, standaloneIpRegion: string): Pricing;
+    }
+  | { notMetered: string };
+
+/** The estimate parts of floating IPs (a DDoS flag only for IPv4: spec part 3, estimate part shapes). */
+export const ipParts = (ips: Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>): EstimatePart[] =>
+  ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
+
 export interface ResourceSpec<I extends Record<string, unknown> = Record<string, unknown>, O extends Outputs = Outputs> {
   /** Type name: the token is pulumi-nodejs:dynamic/svc:<kind>. */
   kind: string;
@@ -215,5 +246,7 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   adoptIdPattern?: RegExp;
   /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
   retainOnDelete?: boolean;
+  /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */
+  pricing: Metering;
   api: ResourceApi<I, O>;
 }

@@ -180,6 +180,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   secretOutputs: ["code"],
   keepFromState: ["code"],
   stableOutputs: ["created", "expires", "origin"],
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       let token: ApiTokenView;

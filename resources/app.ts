@@ -398,6 +398,7 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   stableOutputs: ["createdAt", "workspaceId"],
   secretOutputs: ["environment", "resolvedEnvironment"],
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
   api: {
     async create(ctx, i) {
       let answer: unknown;

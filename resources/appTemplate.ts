@@ -377,6 +377,7 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   // What a change does: PATCH takes every field (lists replace; category null clears).
   policies: eachOf(FIELDS, updateRequest),
   stableOutputs: ["createdAt"],
+  pricing: { notMetered: "a definition apps deploy from: no rate card meters it" },
   api: {
     // The name is globally unique.
     async conflict(ctx, i) {

@@ -114,6 +114,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   policies: { asn: updateRequest, password: updateRequest, instanceId: updateRequest, maxPrefixes: updateRequest },
   secretOutputs: ["password"],
   label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,
+  pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters BGP sessions" },
   api: {
     // One configuration per workspace, and the first PATCH creates it: one that exists is never
     // taken over without adoptId.

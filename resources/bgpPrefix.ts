@@ -137,6 +137,7 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   // One entry per prefix (create refuses a duplicate): a replacement keeping it withdraws the old one first.
   uniqueKey: ["prefix"],
   label: (i, id) => `BgpPrefix ${i.prefix ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters announced prefixes" },
   api: {
     async create(ctx, i) {
       if (i.configId !== undefined) {

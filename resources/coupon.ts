@@ -145,6 +145,7 @@ export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
   // Codes are unique: a replacement that keeps the code deletes the old coupon first.
   uniqueKey: ["code"],
   label: (i, id) => `Coupon ${i.code ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "credit, not a cost" },
   api: {
     async create(ctx, i) {
       try {

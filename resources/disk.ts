@@ -19,7 +19,7 @@ import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
 import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
-import { command, replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { command, type Metering, replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
@@ -128,6 +128,17 @@ async function detachIfAttached(ctx: OperationContext, id: string, olds: DiskOut
   return true;
 }
 
+/** What the API meters (policy pack): the size in its region, at its backend's storage rate (rate cards name backings in lower case). */
+const pricing: Metering = {
+  needs: () => ["size", "backend", "region"],
+  price: (p) => ({
+    request: {
+      region: p.region as string,
+      parts: [{ type: "STORAGE", storageBytes: p.size as number, storageBacking: String(p.backend).toLowerCase() }],
+    },
+  }),
+};
+
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
@@ -148,6 +159,7 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   policies: { name: updateRequest, size: command("resize"), backend: replace, region: replace, instanceId: command("attach") },
   stableOutputs: ["boot", "createdAt"],
   broken: (o) => o.state === "FAILED",
+  pricing,
   api: {
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, {

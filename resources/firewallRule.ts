@@ -208,6 +208,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
       " ",
     ),
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "a rule on an instance: the instance's price covers it" },
   api: {
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/instances/${i.instanceId}/firewall-rules`, body(i));

@@ -78,6 +78,7 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
   // What a change does: another IP is another attachment; another instance is a move.
   policies: { ipId: replace, instanceId: command("move") },
   label: (i, id) => `FloatingIpAttachment of IP ${i.ipId ?? id ?? "?"} to instance ${i.instanceId ?? "?"}`,
+  pricing: { notMetered: "the address is priced as its FloatingIp; attaching it costs nothing more" },
   api: {
     async create(ctx, i) {
       const ip = await fetchFloatingIp(ctx, i.ipId);

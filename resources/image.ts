@@ -370,6 +370,7 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   stableOutputs: ["createdAt", "kind"],
   keepFromState: ["fileSha256"],
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "the spec prices storage only as a disk's or an instance's; images are not estimated" },
   api: {
     async create(ctx, i) {
       const upload = i.source.type === "UPLOAD" ? i.source.filePath : undefined;

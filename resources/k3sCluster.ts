@@ -85,6 +85,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   broken: (o) => o.status === "FAILED",
   // One cluster per workspace: a replacement in the same workspace must delete the old one first.
   uniqueKey: ["workspaceId"],
+  pricing: { notMetered: "the cluster itself is not metered: its nodes are instances, priced as Instances" },
   api: {
     // One cluster per workspace (spec part 3): a cluster the stack did not record is never taken over.
     async conflict(ctx, i) {

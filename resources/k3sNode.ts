@@ -108,6 +108,7 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   broken: (o) => o.status === "FAILED",
   // An instance is a node at most once: re-enrolling the same instance deletes the old node first.
   uniqueKey: ["instanceId"],
+  pricing: { notMetered: "enrols an instance, which is priced as an Instance" },
   api: {
     // An instance is a node at most once (spec part 3).
     async conflict(ctx, i) {

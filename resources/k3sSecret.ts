@@ -116,6 +116,7 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   keepFromState: ["data"],
   // Names are unique in the workspace: a replacement that keeps the name deletes the old secret first.
   uniqueKey: ["name"],
+  pricing: { notMetered: "configuration data: no rate card meters it" },
   api: {
     // Names are unique in the workspace (spec part 3).
     async conflict(ctx, i) {

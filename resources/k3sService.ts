@@ -303,6 +303,7 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   broken: (s) => s.status === "FAILED",
   // Names are unique in the workspace: a replacement that keeps the name deletes the old service first.
   uniqueKey: ["name"],
+  pricing: { notMetered: "runs on its nodes, which are priced as Instances" },
   api: {
     // Names are unique in the workspace (spec part 3).
     async conflict(ctx, i) {

@@ -139,6 +139,7 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
   policies: { name: updateRequest, address: updateRequest, ownerWorkspaceId: updateRequest },
   stableOutputs: ["createdAt"],
   label: (i, id) => `NetLoadBalancer${i.name ? ` "${i.name}"` : id ? ` ${id}` : ""}`,
+  pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters load balancers" },
   api: {
     async create(ctx, i) {
       const owner = ownerOf(ctx, i.ownerWorkspaceId);

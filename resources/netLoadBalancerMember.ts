@@ -104,6 +104,7 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
   adoptIdPattern: /^\d+:\d+$/,
   label: (i, id) =>
     `NetLoadBalancerMember instance ${i.instanceId ?? id?.split(":")[1] ?? "?"} in balancer ${i.loadBalancerId ?? id?.split(":")[0] ?? "?"}`,
+  pricing: { notMetered: "a load balancer membership: no rate card meters it" },
   api: {
     async create(ctx, i) {
       const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);

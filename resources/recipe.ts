@@ -190,6 +190,7 @@ export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
   inputs,
   // What a change does: PATCH takes every field; lists replace.
   policies: eachOf(FIELDS, updateRequest),
+  pricing: { notMetered: "a script: no rate card meters it" },
   api: {
     async create(ctx, i) {
       // Names are not unique: remember the same-named recipes that already exist, so a lost answer finds only ours.

@@ -123,6 +123,7 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
   label: (i) => `RecipeInstallation of recipe ${i.recipeId ?? "?"} on instance ${i.instanceId ?? "?"}`,
   // A failed install is recorded so the next up runs it again.
   broken: (o) => FAILED.has(o.installState),
+  pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
   api: {
     async create(ctx, i) {
       const recipe = await fetchRecipe(ctx, i.recipeId);

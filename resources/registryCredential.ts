@@ -125,6 +125,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
   keepFromState: ["password"],
   stableOutputs: ["createdAt"],
   label: (i, id) => `RegistryCredential ${i.registry ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     // One credential per host: a POST would silently replace one a person stored, so an existing
     // credential for the host is taken over only through adoptId.

@@ -118,6 +118,7 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   stableOutputs: ["name", "size", "createdAt", "workspaceId"],
   label: (i, id) => `Snapshot ${id ?? ""} of instance ${i.instanceId ?? "?"}`.replace(/\s+/g, " "),
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "the spec prices storage only as a disk's or an instance's; snapshots are not estimated" },
   api: {
     async create(ctx, i) {
       seenBefore.set(ctx, new Set((await listSnapshots(ctx, i.instanceId)).map((s) => idOf(s.id)!)));

@@ -123,6 +123,7 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   // The API refuses the same key twice in a workspace: a replacement that keeps the key material
   // (a rename, or only a new comment) deletes the old one first. The comment is not identity.
   uniqueKey: (i) => i.publicKey?.split(" ").slice(0, 2).join(" "),
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       try {

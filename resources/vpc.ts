@@ -99,6 +99,9 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   // What a change does.
   policies: { name: updateRequest, description: updateRequest, range: replace },
   stableOutputs: ["vlan", "range", "createdAt"],
+  pricing: {
+    notMetered: "a private network: no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP; spec part 3, Billing and usage) meters it",
+  },
   api: {
     async create(ctx, i) {
       const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, {

@@ -88,6 +88,7 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   uniqueKey: ["instanceId", "vpcId"],
   adoptIdPattern: /^\d+:\d+$/,
   label: (i, id) => `VpcAttachment of instance ${i.instanceId ?? id?.split(":")[0] ?? "?"} to VPC ${i.vpcId ?? "?"}`,
+  pricing: { notMetered: "a VPC membership: no rate card meters it" },
   api: {
     async create(ctx, i) {
       try {

@@ -98,6 +98,7 @@ export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   stableOutputs: ["owner", "createdAt"],
   // No delete endpoint: destroy only forgets the workspace.
   retainOnDelete: true,
+  pricing: { notMetered: "an account container: no rate card meters it" },
   api: {
     async create(ctx, i) {
       const ws = await ctx.client.post<ApiWorkspace>(`/v1/workspaces`, { name: i.name });

@@ -125,6 +125,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
   // An expired invite can no longer be accepted: the next up replaces it.
   broken: (o) => o.state === "EXPIRED",
   label: (i, id) => `WorkspaceInvite ${i.email ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       let invite: ApiInvite;

@@ -47,6 +47,7 @@ const spec: ResourceSpec<Inputs> = {
     // Upgrading is in place; downgrading recreates.
     tier: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
   },
+  pricing: { notMetered: "a test kind" },
   uniqueKey: ["name"],
   stableOutputs: ["vlan"],
   broken: (o) => o.state === "FAILED",

@@ -1,7 +1,8 @@
 /**
  * Every input has a policy, enforced by the compiler (provider/spec.ts `Policies`): a spec whose
  * policy table leaves out an input of its schema, or names something that is no input, does not
- * compile. Proved by compiling small specs with the TypeScript compiler, as a resource file is.
+ * compile; nor does a spec that says nothing of its pricing (metered, or not metered and why).
+ * Proved by compiling small specs with the TypeScript compiler, as a resource file is.
  */
 import * as path from "node:path";
 import * as ts from "typescript";
@@ -9,8 +10,10 @@ import * as ts from "typescript";
 const ROOT = path.resolve(__dirname, "../../..");
 const FILE = path.join(ROOT, "resources", "__policies_probe__.ts");
 
-/** The compiler's errors for a resource file whose spec has this policy table. */
-function errorsOf(policies: string): string[] {
+const NOT_METERED = 'pricing: { notMetered: "a probe" },';
+
+/** The compiler's errors for a resource file whose spec has this policy table (and pricing member). */
+function errorsOf(policies: string, pricing = NOT_METERED): string[] {
   const source = `
     import { z } from "zod";
     import { replace, updateRequest, type ResourceSpec } from "../provider/spec";
@@ -21,6 +24,7 @@ function errorsOf(policies: string): string[] {
       workspaceScoped: true,
       inputs,
       policies: ${policies},
+      ${pricing}
       api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
     };
   `;
@@ -57,6 +61,12 @@ describe("a spec's policy table", () => {
   it("does not compile when it names something that is no input", () => {
     expect(errorsOf("{ name: updateRequest, range: replace, note: updateRequest, color: replace }").join("\n")).toMatch(
       /'color' does not exist in type/,
+    );
+  });
+
+  it("does not compile when the spec says nothing of its pricing", () => {
+    expect(errorsOf("{ name: updateRequest, range: replace, note: updateRequest }", "").join("\n")).toMatch(
+      /Property 'pricing' is missing/,
     );
   });
 });
