@@ -4,7 +4,7 @@
  * the time the interrupted update began.
  *
  * The evidence is the lifecycle's own lookups, the ones a create uses to recover from a lost
- * answer (provider/lifecycle.ts): `findExisting` (the object with the declaration's key or name,
+ * answer (provider/lifecycle/createRecovery.ts): `findExisting` (the object with the declaration's key or name,
  * made since the update began: `createdDuring`) and, where the API holds one object per key,
  * `conflict` (what holds the key now). An object is this create's only when it is tied to it
  * without doubt; anything else is left for a person to choose:

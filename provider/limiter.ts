@@ -13,7 +13,7 @@
  */
 import { createHash } from "node:crypto";
 import { DeadlineError } from "./errors";
-import { initialPace, isPaced, onAnswer, takeSlot, type PaceState } from "./pace";
+import { initialPace, isPaced, onAnswer, PACE_SETTINGS, takeSlot, type PaceState } from "./pace";
 
 /** Which requests go first when they wait: changes, then reads. */
 export type Priority = "change" | "read";
@@ -69,6 +69,7 @@ export class Limiter {
   constructor(
     cap: number | null = null,
     private readonly clock: LimiterClock = realClock,
+    private readonly random: () => number = Math.random,
   ) {
     this.state = initialPace(cap);
   }
@@ -91,7 +92,8 @@ export class Limiter {
   /** Tells the pace how a request was answered (status undefined: no answer). */
   answered(ticket: Ticket, status: number | undefined, retryAfterMs?: number): void {
     if (status === 429) this.totals.rateLimited++;
-    this.state = onAnswer(this.state, { status, sentAt: ticket.sentAt, waited: ticket.waited, retryAfterMs }, this.clock.now());
+    const answer = { status, sentAt: ticket.sentAt, waited: ticket.waited, retryAfterMs };
+    this.state = onAnswer(this.state, answer, this.clock.now(), PACE_SETTINGS, this.random);
     if (this.busy()) this.dispatch();
   }
 

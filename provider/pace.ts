@@ -9,9 +9,13 @@
  *
  * - **Unpaced until told otherwise.** A process that has never been answered 429 (and has no cap)
  *   sends at once: the default API costs nothing extra.
- * - **Multiplicative decrease.** A 429 cuts the pace to `decrease` times the lower of the pace and
- *   the rate this process actually got through over the last `windowMs` (what the API granted it),
- *   once per congestion episode: 429s for requests sent before the last cut do not cut again.
+ * - **Multiplicative decrease.** A 429 cuts the pace to `decrease` times what the API granted this
+ *   process, once per congestion episode (429s for requests sent before the last cut do not cut
+ *   again). The first 429 measures that over the last `windowMs`; a later one over the episode
+ *   since the last cut: a 429 means the API's reserve was empty, so between two of them this
+ *   process got exactly its share of what the API refills (a token bucket's rate), whatever the
+ *   burst it allows. The pace at the refusal overstates it (the reserve paid the excess), which
+ *   made the pace climb back past the limit within seconds.
  *   Everything waits out the answer's Retry-After (a 429 means the API did nothing, spec part 1,
  *   Errors), so the requests in flight do not hammer it.
  * - **Additive increase.** Each request answered without 429 *that waited for its slot* (the pace
@@ -58,6 +62,11 @@ export interface PaceSettings {
   minSpanMs: number;
   /** The wait after a 429 that carries no Retry-After (ms). */
   defaultPauseMs: number;
+  /**
+   * The pause after a 429 lasts its Retry-After plus up to this share of it again, drawn at random:
+   * processes refused together (a token's CI jobs starting at once) do not all come back at once.
+   */
+  pauseSpread: number;
 }
 
 /** 0.7 as CUBIC cuts (a gentler sawtooth than halving: more of the limit is used). */
@@ -73,6 +82,7 @@ export const PACE_SETTINGS: PaceSettings = {
   windowMs: 5_000,
   minSpanMs: 2_000,
   defaultPauseMs: 1_000,
+  pauseSpread: 0.5,
 };
 
 export interface PaceState {
@@ -86,14 +96,16 @@ export interface PaceState {
   pausedUntil: number;
   /** When the pace was last cut: 429s for requests sent before it belong to that episode. */
   cutAt: number;
-  /** The pace the last cut came down from (what the API refused): regained quickly, passed slowly. */
+  /** The rate the last cut came down from (what the API granted): regained quickly, passed slowly. */
   ceiling: number;
+  /** Requests answered without 429 since the last cut: the episode's granted rate. */
+  grantedSinceCut: number;
   /** When requests were answered without 429, for the last `windowMs` (oldest first). */
   granted: number[];
 }
 
 export function initialPace(cap: number | null = null): PaceState {
-  return { rate: null, cap, nextAt: 0, pausedUntil: 0, cutAt: -Infinity, ceiling: 0, granted: [] };
+  return { rate: null, cap, nextAt: 0, pausedUntil: 0, cutAt: -Infinity, ceiling: 0, grantedSinceCut: 0, granted: [] };
 }
 
 /** The rate requests are spaced at: the learned pace under the cap; Infinity when neither holds. */
@@ -139,22 +151,41 @@ export function grantedRate(s: PaceState, now: number, settings: PaceSettings = 
   return (within.length * 1000) / span;
 }
 
-/** The state after an answer arrives at `now`. */
-export function onAnswer(s: PaceState, a: Answer, now: number, settings: PaceSettings = PACE_SETTINGS): PaceState {
+/**
+ * What the API granted this process, the rate a 429 cuts from: over the episode since the last
+ * cut when it lasted `minSpanMs` (never above the pace), else over the window (the first 429).
+ */
+export function grantedShare(s: PaceState, now: number, settings: PaceSettings = PACE_SETTINGS): number {
+  const span = now - s.cutAt;
+  if (s.rate === null || span === Infinity) return Math.min(s.rate ?? Infinity, grantedRate(s, now, settings));
+  if (span < settings.minSpanMs) return s.rate;
+  return Math.min(s.rate, Math.max(settings.minRate, (s.grantedSinceCut * 1000) / span));
+}
+
+/** The state after an answer arrives at `now`; `random` (0 to 1) spreads the pause after a 429. */
+export function onAnswer(
+  s: PaceState,
+  a: Answer,
+  now: number,
+  settings: PaceSettings = PACE_SETTINGS,
+  random: () => number = Math.random,
+): PaceState {
   if (a.status === 429) {
-    const pausedUntil = Math.max(s.pausedUntil, now + (a.retryAfterMs ?? settings.defaultPauseMs));
+    const pauseMs = (a.retryAfterMs ?? settings.defaultPauseMs) * (1 + settings.pauseSpread * random());
+    const pausedUntil = Math.max(s.pausedUntil, now + pauseMs);
     if (a.sentAt < s.cutAt) return { ...s, pausedUntil };
-    const ceiling = s.rate ?? grantedRate(s, now, settings);
+    const ceiling = grantedShare(s, now, settings);
     const crowded = now - s.cutAt < settings.crowdedWithinS * 1000;
     const rate = Math.max(settings.minRate, (crowded ? settings.decreaseWhenCrowded : settings.decrease) * ceiling);
-    return { ...s, rate, ceiling, pausedUntil, cutAt: now, nextAt: Math.max(s.nextAt, pausedUntil) };
+    return { ...s, rate, ceiling, pausedUntil, cutAt: now, grantedSinceCut: 0, nextAt: Math.max(s.nextAt, pausedUntil) };
   }
   if (a.status === undefined) return s;
   const granted = [...recent(s.granted, now, settings.windowMs), now];
-  if (s.rate === null || !a.waited) return { ...s, granted };
+  const grantedSinceCut = s.grantedSinceCut + 1;
+  if (s.rate === null || !a.waited) return { ...s, granted, grantedSinceCut };
   const quietS = Math.max(0, now - s.cutAt) / 1000;
   const probe = settings.increasePerSecond * (1 + Math.max(0, quietS - settings.accelerateAfterS) / settings.accelerateEveryS);
   const gain = Math.max(probe, settings.regain * (s.ceiling - s.rate));
   const grown = s.rate + gain / s.rate;
-  return { ...s, granted, rate: s.cap === null ? grown : Math.min(grown, s.cap) };
+  return { ...s, granted, grantedSinceCut, rate: s.cap === null ? grown : Math.min(grown, s.cap) };
 }

@@ -5,14 +5,14 @@
  * a class names neither its kind nor its secrets again.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { shimProvider } from "./shim";
+import { makeShim } from "./shim";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /** One shim object per kind, so Pulumi serializes it once per program. */
-function providerFor(kind: string): pulumi.dynamic.ResourceProvider {
+function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
   let shim = shims.get(kind);
-  if (!shim) shims.set(kind, (shim = shimProvider(kind)));
+  if (!shim) shims.set(kind, (shim = makeShim(kind)));
   return shim;
 }
 
@@ -70,14 +70,7 @@ export function superArgs(
   outputNames: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, Record<string, unknown>, pulumi.CustomResourceOptions, string, string] {
-  return [
-    providerFor(spec.kind),
-    name,
-    withOutputs(args, outputNames),
-    withSecretOutputs(opts, spec.secretOutputs ?? []),
-    MODULE,
-    spec.kind,
-  ];
+  return [shimFor(spec.kind), name, withOutputs(args, outputNames), withSecretOutputs(opts, spec.secretOutputs ?? []), MODULE, spec.kind];
 }
 
 /** Inputs every resource accepts. */

@@ -8,7 +8,7 @@
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
  * 4. (in the resource file) the exported class.
  *
- * `provider/lifecycle.ts` turns a spec into a dynamic provider; nothing in it knows any one
+ * `provider/lifecycle.ts` turns a spec into its lifecycle; nothing in it knows any one
  * resource.
  */
 import type { z } from "zod";

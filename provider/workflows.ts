@@ -82,10 +82,14 @@ export function pollSchedule(durationMs: number, schedule: PollSchedule = POLL_S
 }
 
 /**
- * How long the waits of one kind of work took, as seen by its polls: "Disk create workflow" -> the
- * last few times from the start of waiting to the poll that saw the end. Work of one kind takes about
- * as long each time (a Disk's workflow, a cluster's provisioning), which is what a paced process
- * bets on.
+ * The bet on how long one kind of work takes ("Disk create workflow" -> ms from the start of
+ * waiting to its end): work of one kind takes about as long each time (a Disk's workflow, a
+ * cluster's provisioning), which is what a paced process bets on. Each wait that ends is
+ * remembered (the last eight per kind): a bet that held a tenth below the bet (the end may have
+ * come sooner), a bet that missed, or a wait without one, at the end seen (the poll after a missed
+ * bet comes 250 ms later). The bet is their median, so one wait delayed behind a queue does not
+ * move it and the bet hovers just above what the work takes: about one poll per wait. (The
+ * shortest of the eight, lowered at each hit, crept below it: 35 of 50 Disks polled 2-3 times.)
  */
 const seenEnds = new Map<string, number[]>();
 const REMEMBERED = 8;
@@ -95,20 +99,17 @@ const EARLIER = 0.9;
 /** The kind of a wait: the resource's kind, the operation, and what is waited on (a workflow, a state). */
 const kindOf = (opts: PollOptions & { waitsFor: string }) => `${opts.label.split(" ")[0]} ${opts.operation} ${opts.waitsFor}`;
 
-function remember(opts: PollOptions & { waitsFor: string }, elapsedMs: number): void {
-  const key = kindOf(opts);
-  seenEnds.set(key, [...(seenEnds.get(key) ?? []).slice(1 - REMEMBERED), elapsedMs]);
+/** The first wait when requests are paced, or undefined when no work of this kind was seen. */
+export function expectedEnd(opts: PollOptions & { waitsFor: string }): number | undefined {
+  const seen = [...(seenEnds.get(kindOf(opts)) ?? [])].sort((a, b) => a - b);
+  return seen.length ? seen[Math.floor((seen.length - 1) / 2)] : undefined;
 }
 
-/**
- * The first wait when requests are paced: the shortest time work of this kind has taken lately
- * (each observation is late by at most its last poll, so the shortest is the closest), or
- * undefined when none was seen. Polling then costs about one request per wait, not one per
- * quarter of the time waited; an end sooner than the bet is seen late by at most the bet.
- */
-export function expectedEnd(opts: PollOptions & { waitsFor: string }): number | undefined {
-  const seen = seenEnds.get(kindOf(opts));
-  return seen?.length ? Math.min(...seen) : undefined;
+/** Remembers a wait that ended `elapsedMs` after it began, against the bet it was given (if any). */
+function remember(opts: PollOptions & { waitsFor: string }, elapsedMs: number, heldBet: number | undefined): void {
+  const key = kindOf(opts);
+  const seen = heldBet === undefined ? elapsedMs : EARLIER * Math.min(heldBet, elapsedMs);
+  seenEnds.set(key, [...(seenEnds.get(key) ?? []).slice(1 - REMEMBERED), seen]);
 }
 
 /**
@@ -117,8 +118,9 @@ export function expectedEnd(opts: PollOptions & { waitsFor: string }): number | 
  * With budget (unpaced), the first poll is at once and each wait is a quarter of the time waited
  * (POLL_SCHEDULE). When the process is paced (a rate limit is near, limiter.ts), polls give way:
  * the first poll waits for the end this kind of work usually has (`expectedEnd`; at once while
- * none is known, as unpaced), and each wait is at least a quarter of the time since waiting began, which includes
- * the time polls spent queued behind changes. So an end is seen within a quarter of the time
+ * none is known, as unpaced), the poll after a missed bet comes after the shortest wait, and each
+ * later wait is at least a quarter of the time since waiting began, which includes the time polls
+ * spent queued behind changes. So an end is seen within a quarter of the time
  * waited plus what the queue adds (bench/README.md).
  */
 export async function waitUntil<T>(
@@ -132,13 +134,13 @@ export async function waitUntil<T>(
   for (let polls = 1; ; polls++) {
     const result = await probe();
     if (result !== undefined) {
-      // Seen at the first poll, the end may have come sooner than the bet: lower it a little, so a
-      // bet that is too long (learned behind a queue) comes down to what the work takes.
-      remember(opts, (expected && polls === 1 ? EARLIER : 1) * (Date.now() - began));
+      remember(opts, Date.now() - began, polls === 1 ? expected : undefined);
       return result;
     }
-    const stretched = opts.paced?.() ? (opts.schedule ?? POLL_SCHEDULE).fraction * (Date.now() - began) : 0;
-    const delay = Math.max(delays.next(), Math.min(stretched, (opts.schedule ?? POLL_SCHEDULE).capMs));
+    const schedule = opts.schedule ?? POLL_SCHEDULE;
+    // Past a bet that missed, the end is near: the next poll comes after the shortest wait.
+    const stretched = opts.paced?.() && !(expected && polls === 1) ? schedule.fraction * (Date.now() - began) : 0;
+    const delay = Math.max(delays.next(), Math.min(stretched, schedule.capMs));
     if (Date.now() + delay > opts.deadline) {
       throw new DeadlineError(
         `${opts.label}: ${opts.operation} did not finish before its deadline (${opts.describe()}); ` +

@@ -2,7 +2,7 @@
  * Every resource kind and where its spec lives. The shim in each resource's state names only
  * its kind; the provider process loads the spec from here on first use, and so does the policy
  * pack (a kind's pricing is in its spec), which is why nothing here is loaded before it is asked
- * for: not the provider machinery (`install`), not any resource module.
+ * for: not the lifecycle (`install`), not any resource module.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceSpec } from "../provider/spec";
@@ -75,6 +75,6 @@ export function specFor(kind: string): ResourceSpec {
 
 export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads specs here too
-  const { installProvider } = require("../provider/install") as typeof import("../provider/install");
-  installProvider(target, specFor(kind), req);
+  const { installLifecycle } = require("../provider/install") as typeof import("../provider/install");
+  installLifecycle(target, specFor(kind), req);
 }

@@ -3,8 +3,7 @@
  * and diff must never call the API or need its configuration), and readers of what check and
  * diff decide. Unit tests of resources call these instead of going through the pulumi CLI.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { buildProvider, type ProviderRuntime } from "../../provider/lifecycle";
+import { buildLifecycle, type Lifecycle, type ProviderRuntime } from "../../provider/lifecycle";
 import type { ResourceSpec } from "../../provider/spec";
 
 type Props = Record<string, unknown>;
@@ -20,9 +19,9 @@ export const checkOnlyRuntime = (workspace: string | null = "42"): ProviderRunti
   defaultWorkspace: () => workspace,
 });
 
-/** The provider a spec builds, with no API behind it. */
-export const checkOnly = (spec: unknown, workspace: string | null = "42"): pulumi.dynamic.ResourceProvider =>
-  buildProvider(spec as ResourceSpec, checkOnlyRuntime(workspace));
+/** The lifecycle a spec builds, with no API behind it. */
+export const checkOnly = (spec: unknown, workspace: string | null = "42"): Lifecycle =>
+  buildLifecycle(spec as ResourceSpec, checkOnlyRuntime(workspace));
 
 /** What `check` refuses in new inputs (no previous inputs: a create), as `{ property, reason }`. */
 export async function failuresOf(spec: unknown, news: Props, olds: Props = {}): Promise<Array<{ property: string; reason: string }>> {

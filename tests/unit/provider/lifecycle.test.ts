@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { buildProvider, UNKNOWN } from "../../../provider/lifecycle";
+import { buildLifecycle, UNKNOWN } from "../../../provider/lifecycle";
 import { command, depends, remember, replace, type ResourceSpec, updateRequest } from "../../../provider/spec";
 import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
@@ -59,58 +59,59 @@ const spec: ResourceSpec<Inputs> = {
   },
 };
 
-const provider = buildProvider(spec, checkOnlyRuntime("42"));
+const lifecycle = buildLifecycle(spec, checkOnlyRuntime("42"));
 const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
 
 describe("check", () => {
   it("accepts valid inputs and fills the default workspace", async () => {
-    const r = await provider.check!({}, { ...valid, __provider: "shim" });
+    const r = await lifecycle.check!({}, { ...valid, __provider: "shim" });
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({ ...valid, workspaceId: "42" });
   });
 
   it("reports every violated constraint with the property path", async () => {
-    const r = await provider.check!({}, { name: "ab", size: -1, region: "MARS" });
+    const r = await lifecycle.check!({}, { name: "ab", size: -1, region: "MARS" });
     expect(r.failures!.map((f) => f.property).sort()).toEqual(["name", "region", "size"]);
     expect(r.failures!.find((f) => f.property === "name")!.reason).toBe("must be 4 to 32 characters");
   });
 
   it("checks cross-field rules", async () => {
-    const r = await provider.check!({}, { ...valid, portEnd: 80 });
+    const r = await lifecycle.check!({}, { ...valid, portEnd: 80 });
     expect(r.failures).toEqual([{ property: "portEnd", reason: "port_end needs port_start" }]);
   });
 
   it("skips rules that read a value not known until up", async () => {
-    const r = await provider.check!({}, { ...valid, portStart: UNKNOWN, portEnd: 80 });
+    const r = await lifecycle.check!({}, { ...valid, portStart: UNKNOWN, portEnd: 80 });
     expect(r.failures).toEqual([]);
     expect(r.inputs!.portStart).toBe(UNKNOWN);
   });
 
   it("still validates the known fields when others are unknown", async () => {
-    const r = await provider.check!({}, { ...valid, name: UNKNOWN, size: 0 });
+    const r = await lifecycle.check!({}, { ...valid, name: UNKNOWN, size: 0 });
     expect(r.failures!.map((f) => f.property)).toEqual(["size"]);
   });
 
   it("rejects an unknown property", async () => {
-    const r = await provider.check!({}, { ...valid, colour: "red" });
+    const r = await lifecycle.check!({}, { ...valid, colour: "red" });
     expect(r.failures!.length).toBe(1);
     expect(r.failures![0].reason).toMatch(/colour/);
   });
 
   it("validates timeouts and adoptId", async () => {
-    const r = await provider.check!({}, { ...valid, timeouts: { create: "soon" }, adoptId: "abc" });
+    const r = await lifecycle.check!({}, { ...valid, timeouts: { create: "soon" }, adoptId: "abc" });
     expect(r.failures!.map((f) => f.property).sort()).toEqual(["adoptId", "timeouts.create"]);
   });
 
   it("asks for a workspace when none is configured", async () => {
-    const r = await buildProvider(spec, checkOnlyRuntime(null)).check!({}, valid);
+    const r = await buildLifecycle(spec, checkOnlyRuntime(null)).check!({}, valid);
     expect(r.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/svc:workspaceId/) }]);
   });
 });
 
 describe("diff", () => {
   const olds = { ...valid, workspaceId: "42", state: "AVAILABLE", vlan: 7 };
-  const diff = (news: Record<string, unknown>, o: Record<string, unknown> = olds) => provider.diff!("1", o, { workspaceId: "42", ...news });
+  const diff = (news: Record<string, unknown>, o: Record<string, unknown> = olds) =>
+    lifecycle.diff!("1", o, { workspaceId: "42", ...news });
 
   it("reports no change for identical inputs, ignoring computed outputs", async () => {
     expect(await diff(valid)).toMatchObject({ changes: false, replaces: [], stables: ["vlan"] });
@@ -178,7 +179,7 @@ describe("diff", () => {
 describe("check reports the provider's configuration", () => {
   const withPreflight = (answer: Array<{ property: string; reason: string }> = []) => {
     const asked: boolean[] = [];
-    const p = buildProvider(spec, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
+    const p = buildLifecycle(spec, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
     return { p, asked };
   };
   const recorded = { ...valid, workspaceId: "42", __provider: "shim" };
@@ -208,7 +209,7 @@ describe("read after a change outside Pulumi", () => {
   const reading = (current: Record<string, unknown>) => {
     const client = { withDeadline: () => client } as unknown as SvcClient;
     const config = () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" });
-    return buildProvider(
+    return buildLifecycle(
       { ...spec, api: { ...spec.api, read: async () => current as never } },
       { client: () => client, config, defaultWorkspace: () => "42" },
     );

@@ -10,6 +10,8 @@ import {
 } from "../../../provider/pace";
 
 const settings = PACE_SETTINGS;
+/** The pause after a 429 at its shortest (the spread drawn as 0). */
+const noSpread = () => 0;
 /** A state that got `n` requests through, one every `everyMs`, the last at `at`. */
 const grantedUntil = (s: PaceState, at: number, n: number, everyMs: number): PaceState => ({
   ...s,
@@ -40,17 +42,20 @@ describe("the pace of one process (pure decisions)", () => {
   });
 
   it.each([
-    // [case, rate before, granted in the last 5 s, last cut at, retryAfterMs, rate after, paused until]
-    ["the first 429 cuts to 0.7 of what got through", null, 50, -Infinity, 1000, 0.7 * 10, 11_000],
-    ["a later 429 cuts to 0.7 of the pace", 4, 50, 0, 2000, 0.7 * 4, 12_000],
-    ["a 429 within 5 s of the last cut cuts to 0.6: the token is crowded", 4, 50, 6_000, 2000, 0.6 * 4, 12_000],
-    ["a 429 without Retry-After pauses a second", 20, 25, 0, undefined, 0.7 * 20, 11_000],
-    ["never below the floor", 0.1, 0, 0, 1000, settings.minRate, 11_000],
-  ] as const)("%s", (_case, rate, granted, cutAt, retryAfterMs, after, pausedUntil) => {
-    const s = grantedOverWindow({ ...initialPace(), rate, cutAt }, granted);
-    const next = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs }, 10_000);
+    // [case, rate before, granted in the last 5 s, granted since the last cut, last cut at, retryAfterMs, rate after, paused until]
+    ["the first 429 cuts to 0.7 of what got through", null, 50, 0, -Infinity, 1000, 0.7 * 10, 11_000],
+    ["a later 429 cuts to 0.7 of what got through since the last cut (the reserve was empty at both)", 4, 50, 30, 0, 2000, 0.7 * 3, 12_000],
+    ["never from more than the pace", 4, 50, 50, 0, 2000, 0.7 * 4, 12_000],
+    ["from the pace when the last cut was under 2 s ago (too few answers to measure)", 4, 50, 2, 8_500, 2000, 0.6 * 4, 12_000],
+    ["a 429 within 5 s of the last cut cuts to 0.6: the token is crowded", 4, 50, 12, 6_000, 2000, 0.6 * 3, 12_000],
+    ["a 429 without Retry-After pauses a second", 20, 25, 150, 0, undefined, 0.7 * 15, 11_000],
+    ["never below the floor", 0.1, 0, 0, 0, 1000, settings.minRate, 11_000],
+  ] as const)("%s", (_case, rate, granted, grantedSinceCut, cutAt, retryAfterMs, after, pausedUntil) => {
+    const s = grantedOverWindow({ ...initialPace(), rate, cutAt, grantedSinceCut }, granted);
+    const next = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs }, 10_000, settings, noSpread);
     expect(next.rate).toBeCloseTo(after, 5);
     expect(next.pausedUntil).toBe(pausedUntil);
+    expect(next.grantedSinceCut).toBe(0);
     expect(takeSlot(next, 10_001).at).toBe(pausedUntil);
   });
 
@@ -60,14 +65,21 @@ describe("the pace of one process (pure decisions)", () => {
   });
 
   it("cuts once per episode: 429s for requests sent before the cut only extend the pause", () => {
-    const s = grantedUntil({ ...initialPace(), rate: 10 }, 9_999, 50, 100);
-    const cut = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 1000 }, 10_000);
+    const s = grantedUntil({ ...initialPace(), rate: 10, grantedSinceCut: 100 }, 9_999, 50, 100);
+    const cut = onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 1000 }, 10_000, settings, noSpread);
     expect(cut.rate).toBeCloseTo(7, 5);
-    const again = onAnswer(cut, { status: 429, sentAt: 9_995, waited: true, retryAfterMs: 2000 }, 10_050);
+    const again = onAnswer(cut, { status: 429, sentAt: 9_995, waited: true, retryAfterMs: 2000 }, 10_050, settings, noSpread);
     expect(again.rate).toBe(cut.rate);
     expect(again.pausedUntil).toBe(12_050);
-    const later = onAnswer(again, { status: 429, sentAt: 12_100, waited: true, retryAfterMs: 1000 }, 12_200);
+    const later = onAnswer({ ...again, grantedSinceCut: 10 }, { status: 429, sentAt: 12_100, waited: true, retryAfterMs: 1000 }, 12_200);
     expect(later.rate).toBeLessThan(cut.rate!);
+  });
+
+  it("spreads the pause over up to half the Retry-After again, so processes refused together come back apart", () => {
+    const s = grantedUntil({ ...initialPace(), rate: 10, grantedSinceCut: 100 }, 9_999, 50, 100);
+    const at = (random: number) =>
+      onAnswer(s, { status: 429, sentAt: 9_990, waited: true, retryAfterMs: 2000 }, 10_000, settings, () => random).pausedUntil;
+    expect([at(0), at(0.5), at(1)]).toEqual([12_000, 12_500, 13_000]);
   });
 
   it.each([

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { ApiError, NetworkError } from "../../../provider/errors";
 import type { SvcClient } from "../../../provider/client";
-import { buildProvider, type PartialFailure, type ProviderRuntime } from "../../../provider/lifecycle";
+import { buildLifecycle, type PartialFailure, type ProviderRuntime } from "../../../provider/lifecycle";
 import { command, replace, type ResourceSpec } from "../../../provider/spec";
 import { pendingSince } from "../../../provider/pending";
 
@@ -76,7 +76,7 @@ function widgetApi() {
     config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),
     defaultWorkspace: () => "42",
   };
-  return { provider: buildProvider(spec, runtime), calls, fail, objects };
+  return { lifecycle: buildLifecycle(spec, runtime), calls, fail, objects };
 }
 
 const inputs = { name: "w-one", size: 10, workspaceId: "42" };
@@ -90,7 +90,7 @@ describe("an accepted create is never lost", () => {
   it("finds the id of a create answered with a bare workflow through server faults", async () => {
     const api = widgetApi();
     api.fail("find", serverFault, serverFault);
-    const created = await api.provider.create!(inputs);
+    const created = await api.lifecycle.create!(inputs);
     expect(created.id).toBe("100");
     expect(api.calls.filter((c) => c === "find")).toHaveLength(3);
   });
@@ -98,7 +98,7 @@ describe("an accepted create is never lost", () => {
   it("records a create whose lookup never answers as pending, and later runs resolve it", async () => {
     const api = widgetApi();
     api.fail("find", ...Array.from({ length: 50 }, () => serverFault));
-    const failure = await failureOf(api.provider.create!({ ...inputs, timeouts: { create: "1s" } }));
+    const failure = await failureOf(api.lifecycle.create!({ ...inputs, timeouts: { create: "1s" } }));
     expect(failure?.id).toMatch(/^pending-create-\d+$/);
     expect(failure?.message).toMatch(
       /^Widget "w-one": the API accepted the create \(workflow wf-1\) but the lookup of the Widget just created kept failing until the deadline; the last answer: GET \/v1\/widgets answered 500 Internal Server Error: boom\. The Widget may exist in the API without its id being known, so it is kept in the stack as pending-create-\d+: /,
@@ -108,7 +108,7 @@ describe("an accepted create is never lost", () => {
     expect(pendingSince(id)).toBeGreaterThan(0);
 
     // pulumi up: replaced, deleting first (the delete removes what the attempt made).
-    expect(await api.provider.diff!(id, failure!.properties, inputs)).toMatchObject({
+    expect(await api.lifecycle.diff!(id, failure!.properties, inputs)).toMatchObject({
       changes: true,
       replaces: ["id"],
       deleteBeforeReplace: true,
@@ -119,9 +119,9 @@ describe("an accepted create is never lost", () => {
     const api = widgetApi();
     api.objects.set("100", { name: "w-one", size: 10, workspaceId: "42", state: "READY" });
     const id = `pending-create-${Date.now() - 1000}`;
-    const read = await api.provider.read!(id, inputs);
+    const read = await api.lifecycle.read!(id, inputs);
     expect(read.id).toBe("100");
-    await api.provider.delete!(id, inputs);
+    await api.lifecycle.delete!(id, inputs);
     expect(api.objects.size).toBe(0);
     expect(api.calls).toEqual(["find", "read", "find", "delete", "read"]);
   });
@@ -129,8 +129,8 @@ describe("an accepted create is never lost", () => {
   it("forgets a pending record whose attempt made nothing", async () => {
     const api = widgetApi();
     const id = `pending-create-${Date.now() - 1000}`;
-    expect((await api.provider.read!(id, inputs)).id).toBe("");
-    await api.provider.delete!(id, inputs);
+    expect((await api.lifecycle.read!(id, inputs)).id).toBe("");
+    await api.lifecycle.delete!(id, inputs);
     expect(api.calls).toEqual(["find", "find"]);
   });
 });
@@ -144,7 +144,7 @@ describe("a lost create answer", () => {
       return lostAnswer();
     });
     api.fail("find", serverFault);
-    const created = await api.provider.create!(inputs);
+    const created = await api.lifecycle.create!(inputs);
     expect(created.id).toBe("100");
     expect(api.calls.filter((c) => c === "create")).toHaveLength(1);
     expect(api.objects.size).toBe(1);
@@ -153,7 +153,7 @@ describe("a lost create answer", () => {
   it("sends the create again when the lookup shows nothing was made", async () => {
     const api = widgetApi();
     api.fail("create", lostAnswer);
-    const created = await api.provider.create!(inputs);
+    const created = await api.lifecycle.create!(inputs);
     expect(created.id).toBe("100");
     expect(api.calls.filter((c) => c === "create")).toHaveLength(2);
     expect(api.objects.size).toBe(1);
@@ -164,7 +164,7 @@ describe("a natural key already taken", () => {
   it("stops before sending anything, naming the exact adoptId and whether the object matches", async () => {
     const api = widgetApi();
     api.objects.set("77", { name: "w-one", size: 10, workspaceId: "42", state: "READY" });
-    const message = (await failureOf(api.provider.create!(inputs)))?.message;
+    const message = (await failureOf(api.lifecycle.create!(inputs)))?.message;
     expect(message).toBe(
       'Widget "w-one": a widget named "w-one" exists (id 77). It matches every declared field. ' +
         'This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "77"; otherwise choose another name.',
@@ -175,14 +175,14 @@ describe("a natural key already taken", () => {
   it("says which declared fields differ", async () => {
     const api = widgetApi();
     api.objects.set("77", { name: "w-one", size: 99, workspaceId: "42", state: "READY" });
-    expect((await failureOf(api.provider.create!(inputs)))?.message).toMatch(/It differs from this declaration in size\. .*adoptId: "77"/);
+    expect((await failureOf(api.lifecycle.create!(inputs)))?.message).toMatch(/It differs from this declaration in size\. .*adoptId: "77"/);
   });
 
   it("looks through server faults rather than guessing the key is free", async () => {
     const api = widgetApi();
     api.objects.set("77", { name: "w-one", size: 10, workspaceId: "42", state: "READY" });
     api.fail("conflict", serverFault);
-    expect((await failureOf(api.provider.create!(inputs)))?.message).toMatch(/adoptId: "77"/);
+    expect((await failureOf(api.lifecycle.create!(inputs)))?.message).toMatch(/adoptId: "77"/);
     expect(api.calls).not.toContain("create");
   });
 });
@@ -197,7 +197,7 @@ describe("an update command whose answer was lost", () => {
       api.objects.get("100")!.size = 20; // applied, then the answer was lost
       return lostAnswer();
     });
-    await api.provider.update!("100", olds, { ...inputs, size: 20 });
+    await api.lifecycle.update!("100", olds, { ...inputs, size: 20 });
     expect(api.calls.filter((c) => c === "resize")).toHaveLength(1);
     expect(api.objects.get("100")!.size).toBe(20);
   });
@@ -206,7 +206,7 @@ describe("an update command whose answer was lost", () => {
     const api = widgetApi();
     api.objects.set("100", { ...olds });
     api.fail("resize", lostAnswer);
-    await api.provider.update!("100", olds, { ...inputs, size: 20 });
+    await api.lifecycle.update!("100", olds, { ...inputs, size: 20 });
     expect(api.calls.filter((c) => c === "resize")).toHaveLength(2);
     expect(api.objects.get("100")!.size).toBe(20);
   });

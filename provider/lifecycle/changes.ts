@@ -1,0 +1,35 @@
+/** What differs between two sets of inputs, and what each difference does (the policy table). */
+import { isEqual } from "lodash";
+import type { FixedPolicy, Outputs } from "../spec";
+import type { CompiledSpec } from "./compile";
+import type { Props } from "./types";
+import { containsUnknown } from "./unknowns";
+
+/** The effective policy of a field for a given change (an unknown new value replaces where it depends). */
+export function policyOf<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  field: string,
+  old: unknown,
+  next: unknown,
+): FixedPolicy {
+  const p = c.policies[field];
+  return p.kind === "depends" ? (containsUnknown(next) ? { kind: "replace" } : p.decide(old, next)) : p;
+}
+
+/** Fields whose desired value differs from the recorded one (undefined desired = not managed). */
+export function changedFields<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, olds: Props, news: Props): string[] {
+  return c.managed.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || !isEqual(olds[f], news[f])));
+}
+
+/** The changed fields among `fields` whose change recreates the resource. */
+export function replacing<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, fields: string[], olds: Props, news: Props): string[] {
+  return fields.filter((f) => policyOf(c, f, olds[f], news[f]).kind === "replace");
+}
+
+/** Whether a replacement keeps the unique key (so the old one must be deleted first). */
+export function sameUniqueKey<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, olds: Props, news: Props): boolean {
+  const key = c.spec.uniqueKey;
+  if (!key) return false;
+  if (typeof key === "function") return !containsUnknown(news) && isEqual(key(olds as Partial<I>), key(news as Partial<I>));
+  return key.length > 0 && key.every((f) => !containsUnknown(news[f]) && isEqual(olds[f], news[f]));
+}

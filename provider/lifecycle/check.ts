@@ -1,0 +1,133 @@
+/**
+ * check: the declaration's inputs, completed and validated at preview, before any API call. Six
+ * jobs in order: the default workspace, adoptId only for a new resource, the schema (with the
+ * values unknown until up left out) and the spec's defaults, the transitions from the recorded
+ * inputs, the cross-field rules, and the provider's configuration.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { isEqual } from "lodash";
+import type { Outputs } from "../spec";
+import { changedFields } from "./changes";
+import { schemaRelaxing, type CompiledSpec } from "./compile";
+import { without, withoutShim } from "./operation";
+import type { Props, ProviderRuntime } from "./types";
+import { containsUnknown } from "./unknowns";
+
+type CheckFailure = pulumi.dynamic.CheckFailure;
+
+export async function check<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.CheckResult> {
+  const recorded = olds && Object.keys(olds).length ? olds : undefined;
+  const raw = withoutShim(news);
+  const failures = fillWorkspace(c, runtime, raw);
+  adoptOnlyWhenNew(raw, recorded);
+  const parsed = validate(c, raw, failures.length > 0);
+  failures.push(...parsed.failures);
+  if (parsed.valid) failures.push(...transitionFailures(c, recorded, parsed.inputs), ...ruleFailures(c, parsed.inputs, parsed.unknown));
+  const config = await configFailures(c, runtime, recorded, parsed.inputs, failures.length === 0);
+  return { inputs: parsed.inputs, failures: [...config, ...failures] };
+}
+
+/** 1. A workspace-scoped kind's workspace: declared, else the provider's default, else a failure. */
+function fillWorkspace<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, runtime: ProviderRuntime, raw: Props): CheckFailure[] {
+  if (!c.spec.workspaceScoped || raw.workspaceId !== undefined) return [];
+  const ws = runtime.defaultWorkspace();
+  if (ws) {
+    raw.workspaceId = ws;
+    return [];
+  }
+  return [{ property: "workspaceId", reason: "no workspace: set the workspaceId input, svc:workspaceId or SVC_WORKSPACE_ID" }];
+}
+
+/**
+ * 2. Like the engine's import option, adoptId applies only while the resource is not in the
+ * stack yet; once it is, a replacement must create anew, not re-adopt the id it deletes.
+ */
+function adoptOnlyWhenNew(raw: Props, recorded: Props | undefined): void {
+  if (recorded) delete raw.adoptId;
+}
+
+interface Validated {
+  /** The inputs to record: validated with defaults filled in and the unknown values kept, or as declared when invalid. */
+  inputs: Props;
+  valid: boolean;
+  failures: CheckFailure[];
+  /** The inputs unknown until up. */
+  unknown: string[];
+}
+
+/**
+ * 3. The schema and the spec's defaults. Unknown values are validated at up; a missing workspace
+ * was reported by job 1.
+ */
+function validate<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, raw: Props, workspaceMissing: boolean): Validated {
+  const unknown = Object.keys(raw).filter((k) => containsUnknown(raw[k]));
+  const relaxed = [...unknown, ...(workspaceMissing ? ["workspaceId"] : [])];
+  const parsed = schemaRelaxing(
+    c,
+    relaxed.filter((k) => k in c.shape),
+  ).safeParse(without(raw, ...unknown));
+  if (!parsed.success) {
+    const failures = parsed.error.issues.map((issue) => ({ property: issuePath(issue.path) || "(inputs)", reason: issue.message }));
+    return { inputs: raw, valid: false, failures, unknown };
+  }
+  const withDefaults = c.spec.defaults ? { ...parsed.data, ...c.spec.defaults(parsed.data as Partial<I>) } : parsed.data;
+  const inputs = { ...withDefaults, ...Object.fromEntries(unknown.map((k) => [k, raw[k]])) };
+  return { inputs, valid: true, failures: [], unknown };
+}
+
+function issuePath(path: PropertyKey[]): string {
+  let out = "";
+  for (const p of path) out += typeof p === "number" ? `[${p}]` : out ? `.${String(p)}` : String(p);
+  return out;
+}
+
+/** 4. How a field may change from its recorded value (a disk cannot shrink). */
+function transitionFailures<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  recorded: Props | undefined,
+  inputs: Props,
+): CheckFailure[] {
+  if (!recorded) return [];
+  const failures: CheckFailure[] = [];
+  for (const t of c.spec.transitions ?? []) {
+    const before = recorded[t.field];
+    const after = inputs[t.field];
+    if (before === undefined || after === undefined || containsUnknown(after) || isEqual(before, after)) continue;
+    const reason = t.check(before, after);
+    if (reason) failures.push({ property: t.field, reason });
+  }
+  return failures;
+}
+
+/** 5. The cross-field rules, each once every field it reads is known. */
+function ruleFailures<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, inputs: Props, unknown: string[]): CheckFailure[] {
+  const failures: CheckFailure[] = [];
+  for (const rule of c.spec.rules ?? []) {
+    if (rule.fields.some((f) => unknown.includes(f))) continue;
+    const reason = rule.check(inputs as Partial<I>);
+    if (reason) failures.push({ property: rule.property ?? rule.fields[0], reason });
+  }
+  return failures;
+}
+
+/**
+ * 6. The provider's configuration, reported here so that preview fails on what up would fail on.
+ * The API itself is asked (once per process) only when this resource's inputs are valid and the
+ * plan will call it: a create, or a change. An unchanged stack, or a preview that only rejects
+ * bad inputs, sends nothing.
+ */
+async function configFailures<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  recorded: Props | undefined,
+  inputs: Props,
+  inputsValid: boolean,
+): Promise<CheckFailure[]> {
+  const planned = !recorded || changedFields(c, recorded, inputs).length > 0;
+  return (await runtime.preflight?.(inputsValid && planned)) ?? [];
+}

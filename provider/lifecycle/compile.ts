@@ -1,0 +1,88 @@
+/**
+ * A resource spec compiled once, when its lifecycle is built: every input with its schema and its
+ * policy (the spec's own, `workspaceId` where workspace-scoped, and the common `timeouts` and
+ * `adoptId`), the inputs a diff compares, the order of update steps. The operations read these
+ * tables; none of them rebuilds one per call.
+ */
+import { z } from "zod";
+import type { Outputs, Policy, ResourceSpec } from "../spec";
+import { parseDuration } from "../timeouts";
+import type { Props } from "./types";
+
+/** Inputs every resource gets from the lifecycle, with their policies. */
+export const COMMON_POLICIES: Record<string, Policy> = {
+  timeouts: { kind: "ignore" },
+  adoptId: { kind: "ignore" },
+};
+
+const zDuration = z.string().superRefine((v, ctx) => {
+  const ms = parseDuration(v);
+  if (typeof ms === "string") ctx.addIssue({ code: "custom", message: ms });
+});
+
+const commonInputs = (adoptIdPattern: RegExp) => ({
+  timeouts: z.object({ create: zDuration.optional(), update: zDuration.optional(), delete: zDuration.optional() }).strict().optional(),
+  adoptId: z.string().regex(adoptIdPattern, "must be the id of an existing resource of this kind").optional(),
+});
+
+const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a workspace id (digits)") };
+
+const strictSchema = (shape: z.ZodRawShape) => z.object(shape).strict();
+
+export interface CompiledSpec<I extends Props = Props, O extends Outputs = Outputs> {
+  readonly spec: ResourceSpec<I, O>;
+  /** Every input's schema, the added ones included. */
+  readonly shape: z.ZodRawShape;
+  /** Every input's policy, the added ones included. */
+  readonly policies: Record<string, Policy>;
+  /** The inputs a diff compares: every one whose policy is not `ignore`. */
+  readonly managed: string[];
+  /** The inputs recorded with the outputs because delete needs them (`remember`). */
+  readonly remembered: string[];
+  /** The inputs a person declares (what `inputsOf` echoes): all but the common ones. */
+  readonly declarable: string[];
+  /** The order update steps run in: the spec's, else "updateRequest" then each command as the policies name it. */
+  readonly updateOrder: string[];
+  /** Every input, no other key. */
+  readonly strict: ReturnType<typeof strictSchema>;
+  /**
+   * The strict schema with each set of fields relaxed because they are unknown until up, built on
+   * first use (`schemaRelaxing`): building a zod object costs more than validating with it.
+   */
+  readonly relaxed: Map<string, z.ZodType<Props>>;
+}
+
+export function compile<I extends Props, O extends Outputs>(spec: ResourceSpec<I, O>): CompiledSpec<I, O> {
+  const shape = {
+    ...spec.inputs.shape,
+    ...(spec.workspaceScoped ? workspaceInput : {}),
+    ...commonInputs(spec.adoptIdPattern ?? /^\d+$/),
+  };
+  const policies: Record<string, Policy> = {
+    ...spec.policies,
+    ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}),
+    ...COMMON_POLICIES,
+  };
+  const commands = [...new Set(Object.values(spec.policies).flatMap((p) => (p.kind === "command" ? [p.command] : [])))];
+  return {
+    spec,
+    shape,
+    policies,
+    managed: Object.keys(policies).filter((f) => policies[f].kind !== "ignore"),
+    remembered: Object.keys(policies).filter((f) => policies[f].kind === "remember"),
+    declarable: Object.keys(shape).filter((k) => !(k in COMMON_POLICIES)),
+    updateOrder: spec.api.updateOrder ?? ["updateRequest", ...commands],
+    strict: strictSchema(shape),
+    relaxed: new Map(),
+  };
+}
+
+/** The strict schema with `fields` optional (built on first use, then cached). */
+export function schemaRelaxing<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, fields: string[]): z.ZodType<Props> {
+  if (!fields.length) return c.strict;
+  const key = fields.join(",");
+  let schema = c.relaxed.get(key);
+  if (!schema)
+    c.relaxed.set(key, (schema = c.strict.partial(Object.fromEntries(fields.map((k) => [k, true as const])) as Record<string, never>)));
+  return schema;
+}

@@ -1,0 +1,66 @@
+/**
+ * create: adopt the object named by adoptId, or refuse a taken key, send the create (recovering
+ * from a lost answer), find its id, then wait for it to settle and run the steps the create
+ * request cannot carry. A failure after the API made the object keeps it in the stack.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { OperationContext } from "../context";
+import type { Created, Outputs } from "../spec";
+import { adopt } from "./adopt";
+import { changedFields } from "./changes";
+import type { CompiledSpec } from "./compile";
+import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
+import { partialFailure } from "./failures";
+import { contextFor, SHIM_KEY, withoutShim } from "./operation";
+import { finalize, settle } from "./outputs";
+import type { CallOptions, Props, ProviderRuntime } from "./types";
+import { runUpdateSteps } from "./updateSteps";
+
+export async function create<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  props: Props,
+  call?: CallOptions,
+): Promise<pulumi.dynamic.CreateResult> {
+  const inputs = withoutShim(props) as I;
+  const shim = props[SHIM_KEY];
+  const ctx = contextFor(c, runtime, inputs, "create", undefined, call);
+  if (inputs.adoptId) return adopt(c, ctx, inputs, shim);
+  await refuseConflict(c, ctx, inputs);
+  const created = await createWithRecovery(c, ctx, inputs, shim);
+  const id = await idOfCreated(c, ctx, inputs, created, shim);
+  ctx.detail(`created id ${id}`);
+  const carry = { ...inputs, ...(created.outputs ?? {}) };
+  try {
+    return { id, outs: finalize(c, await finish(c, ctx, id, inputs, created, carry), carry) };
+  } catch (err) {
+    throw await partialFailure(c, ctx, id, carry, shim, err);
+  }
+}
+
+/** The new object once its workflow ended and it settled, with the after-create steps run. */
+async function finish<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  ctx: OperationContext,
+  id: string,
+  inputs: I,
+  created: Created,
+  carry: Props,
+): Promise<O> {
+  const { afterCreate } = c.spec.api;
+  await ctx.waitForWorkflow(created.workflow, "create");
+  const outs = answeredSettled(c, created) ?? (await settle(c, ctx, id, carry));
+  if (!afterCreate?.length) return outs;
+  const pending = changedFields(c, outs, inputs);
+  if (!pending.length) return outs;
+  await runUpdateSteps(c, ctx, id, outs, inputs, pending, afterCreate);
+  return settle(c, ctx, id, carry);
+}
+
+/** The object a synchronous create answered with, when it needs no read to be recorded. */
+function answeredSettled<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, created: Created): O | undefined {
+  const { api } = c.spec;
+  const current = created.current as O | undefined;
+  if (!current || created.workflow) return undefined;
+  return !api.settled || api.settled(current) === true ? current : undefined;
+}

@@ -1,0 +1,47 @@
+/**
+ * What every operation starts from: the properties without the shim, and a context (client,
+ * deadline, progress) labelled with the resource and the operation.
+ */
+import { makeContext, type OperationContext } from "../context";
+import type { Outputs } from "../spec";
+import { deadlineFor, type Timeouts } from "../timeouts";
+import type { CompiledSpec } from "./compile";
+import type { CallOptions, Props, ProviderRuntime } from "./types";
+
+/**
+ * The property under which Pulumi records a dynamic resource's serialized provider object, the
+ * shim (provider/shim.ts). Never an input; carried into a PartialFailure's properties, which
+ * become the recorded outputs.
+ */
+export const SHIM_KEY = "__provider";
+
+export function without<T extends Props>(obj: T, ...keys: string[]): T {
+  const out = { ...obj };
+  for (const k of keys) delete out[k];
+  return out;
+}
+
+/** The properties the engine passed, without the shim. */
+export const withoutShim = <T extends Props>(props: T): T => without(props, SHIM_KEY);
+
+/** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
+export function labelOf<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, inputs: Partial<I>, id?: string): string {
+  const { spec } = c;
+  return spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
+}
+
+/** The context of one operation: its deadline from the resource's `timeouts`, else the engine's customTimeouts. */
+export function contextFor<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  inputs: Partial<I>,
+  operation: OperationContext["operation"],
+  id?: string,
+  call?: CallOptions,
+): OperationContext {
+  const op = operation === "read" ? "update" : operation;
+  // The resource's own `timeouts` input wins; the engine's customTimeouts apply where it is silent.
+  const fromEngine: Timeouts = call?.timeoutSeconds ? { [op]: `${call.timeoutSeconds}s` } : {};
+  const timeouts = { ...fromEngine, ...(inputs.timeouts as Timeouts | undefined) };
+  return makeContext(runtime.client(), runtime.config(), labelOf(c, inputs, id), operation, deadlineFor(op, timeouts));
+}

@@ -1,0 +1,38 @@
+/** What an operation records: the resource read back once it has settled, plus what the API does not echo. */
+import type { OperationContext } from "../context";
+import { WorkflowError } from "../errors";
+import type { Outputs } from "../spec";
+import type { CompiledSpec } from "./compile";
+import type { Props } from "./types";
+
+/** Outputs as recorded: what the API reports, plus write-only values carried over. */
+export function finalize<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, outs: O, carry: Props): Props {
+  const result: Props = { ...outs };
+  // timeouts ride along so that delete (which sees only recorded outputs) honours timeouts.delete.
+  for (const key of [...(c.spec.keepFromState ?? []), ...c.remembered, "timeouts"])
+    if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
+  if (c.spec.workspaceScoped && result.workspaceId === undefined) result.workspaceId = carry.workspaceId;
+  return result;
+}
+
+/** Reads the resource until it has settled (where the spec says when); a resource gone meanwhile is an error. */
+export async function settle<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  ctx: OperationContext,
+  id: string,
+  prior: Props,
+): Promise<O> {
+  const { api } = c.spec;
+  const read = async () => {
+    const outs = await api.read(ctx, id, prior as Partial<O> & Partial<I>);
+    if (!outs)
+      throw new WorkflowError(
+        "",
+        "GONE",
+        `${ctx.label}: the resource ${id} disappeared while it was being ${ctx.operation === "create" ? "created" : "changed"}`,
+      );
+    return outs;
+  };
+  if (!api.settled) return read();
+  return ctx.waitForState(read, api.settled, api.stateOf ?? (() => "changing"), ctx.operation === "create" ? "create" : "settle");
+}

@@ -1,0 +1,60 @@
+/**
+ * read: the resource as the API shows it now (a refresh, an import by id), a pending create
+ * resolved to the real id, and a line naming what drifted outside Pulumi.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { isEqual } from "lodash";
+import { pendingSince } from "../pending";
+import type { Outputs } from "../spec";
+import { policyOf } from "./changes";
+import type { CompiledSpec } from "./compile";
+import { resolvePending } from "./createRecovery";
+import { contextFor, withoutShim } from "./operation";
+import { finalize } from "./outputs";
+import type { Props, ProviderRuntime } from "./types";
+import { containsUnknown } from "./unknowns";
+
+/** What read answers for a resource that no longer exists: the engine drops it from the stack. */
+const gone = (): pulumi.dynamic.ReadResult => ({ id: "", props: {} });
+
+export async function read<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  id: string,
+  props: Props,
+): Promise<pulumi.dynamic.ReadResult> {
+  const { spec } = c;
+  const prior = withoutShim(props ?? {});
+  // An import reads by id alone (the engine sends no properties): a workspace-scoped kind,
+  // whose paths name its workspace, is read in the default one.
+  if (spec.workspaceScoped && prior.workspaceId === undefined) prior.workspaceId = runtime.defaultWorkspace() ?? undefined;
+  const ctx = contextFor(c, runtime, prior as Partial<I>, "read", id);
+  const since = pendingSince(id);
+  // A create recorded as pending: the engine takes the real id from read.
+  const realId = since === undefined ? id : await resolvePending(c, ctx, since, prior);
+  if (!realId) return gone();
+  if (realId !== id) ctx.progress(`the pending create ${id} made ${spec.kind} ${realId}; recorded under its id`);
+  const outs = await spec.api.read(ctx, realId, prior as Partial<O> & Partial<I>);
+  if (!outs) return gone();
+  const current = finalize(c, outs, prior);
+  // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.
+  if (realId === id) {
+    const drift = driftNotice(c, prior, current);
+    if (drift) ctx.progress(drift);
+  }
+  return { id: realId, props: current };
+}
+
+/**
+ * The managed fields whose value in the API differs from the recorded one, in one line (or
+ * undefined): the next up sets them back to the declaration, in place or by replacement.
+ */
+function driftNotice<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, recorded: Props, current: Props): string | undefined {
+  const drifted = c.managed.filter((f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isEqual(recorded[f], current[f]));
+  if (!drifted.length) return undefined;
+  const replacing = drifted.filter((f) => current[f] !== undefined && policyOf(c, f, current[f], recorded[f]).kind === "replace");
+  const next = replacing.length
+    ? `the next pulumi up reverts them, replacing the ${c.spec.kind} for ${replacing.join(", ")} (set only at creation), unless the declaration changes to match`
+    : "the next pulumi up reverts them, unless the declaration changes to match";
+  return `drifted outside Pulumi: ${drifted.join(", ")}; ${next}`;
+}

@@ -1,0 +1,61 @@
+/** What the lifecycle's callers see: the operations, what one call carries, what the runtime gives. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { SvcClient } from "../client";
+import type { ProviderConfig } from "../config";
+import type { Interrupted } from "../interrupted";
+
+/** A resource's properties as the engine passes them. */
+export type Props = Record<string, unknown>;
+
+/** Access to configuration and the client, resolved at the first operation that needs them. */
+export interface ProviderRuntime {
+  config(): ProviderConfig;
+  client(): SvcClient;
+  /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
+  defaultWorkspace(): string | null;
+  /**
+   * Configuration problems for `check` to report (provider/runtime.ts): missing or malformed
+   * settings, and with `probeTheApi` whether the API answers and accepts the token (once per
+   * process). Each distinct problem comes in full once per process, then as a short pointer.
+   */
+  preflight?(probeTheApi: boolean): Promise<pulumi.dynamic.CheckFailure[]>;
+}
+
+/** What one engine call adds beside the resource's properties (the plugin face passes `customTimeouts` here). */
+export interface CallOptions {
+  /** The engine's deadline for this operation in seconds (the `customTimeouts` option); 0 or absent: none. */
+  timeoutSeconds?: number;
+}
+
+/** How one property changes in a diff (the plugin face forwards it to the engine). */
+export interface PropertyChange {
+  kind: "add" | "update";
+  replace: boolean;
+}
+
+export interface DiffResult extends pulumi.dynamic.DiffResult {
+  /** Every changed property, and whether its change replaces the resource. */
+  detailedDiff: Record<string, PropertyChange>;
+}
+
+/**
+ * The lifecycle of one kind, independent of the face that serves it: the dynamic face installs it
+ * on the shim, where the dynamic-provider host calls it as a `pulumi.dynamic.ResourceProvider`
+ * (extra arguments and fields are ignored there); the plugin face (plugin/server.ts) adds what
+ * the provider protocol carries.
+ */
+export interface Lifecycle {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
+  create(props: Props, call?: CallOptions): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props, call?: CallOptions): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props, call?: CallOptions): Promise<void>;
+  /** The declarable inputs a set of outputs echoes (what a refresh or an import records as inputs). */
+  inputsOf(outputs: Props): Props;
+  /**
+   * What a create interrupted with its engine (a pending create in the stack) made in the API,
+   * judged from the declaration's inputs and when the interrupted update began (provider/interrupted.ts).
+   */
+  interrupted(props: Props, since: number): Promise<Interrupted>;
+}

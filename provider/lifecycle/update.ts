@@ -1,0 +1,34 @@
+/** update: finish what an earlier operation left moving, run the steps the changed fields call for, record the result. */
+import type * as pulumi from "@pulumi/pulumi";
+import type { Outputs } from "../spec";
+import { changedFields } from "./changes";
+import type { CompiledSpec } from "./compile";
+import { partialFailure } from "./failures";
+import { contextFor, SHIM_KEY, withoutShim } from "./operation";
+import { finalize, settle } from "./outputs";
+import type { CallOptions, Props, ProviderRuntime } from "./types";
+import { runUpdateSteps } from "./updateSteps";
+
+export async function update<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  id: string,
+  olds: Props,
+  news: Props,
+  call?: CallOptions,
+): Promise<pulumi.dynamic.UpdateResult> {
+  const { api } = c.spec;
+  const inputs = withoutShim(news) as I;
+  const ctx = contextFor(c, runtime, inputs, "update", id, call);
+  try {
+    if (api.settled && api.settled(olds as O) !== true) {
+      ctx.progress("waiting for the previous operation to finish");
+      await settle(c, ctx, id, olds);
+    }
+    await runUpdateSteps(c, ctx, id, olds as O, inputs, changedFields(c, olds, inputs));
+    return { outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
+  } catch (err) {
+    // Record how far the update got, so the next up continues from the truth.
+    throw await partialFailure(c, ctx, id, inputs, news[SHIM_KEY], err);
+  }
+}

@@ -1,0 +1,60 @@
+/**
+ * The compiled spec (provider/lifecycle/compile.ts): the inputs and policies the lifecycle adds to
+ * every spec, the tables the operations read, and the relaxed schemas built once per set of
+ * unknown fields. The operations' behaviour over these tables is in lifecycle.test.ts.
+ */
+import { z } from "zod";
+import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
+import { command, ignore, remember, replace, type ResourceSpec } from "../../../provider/spec";
+
+const spec = (extra: Partial<ResourceSpec> = {}): ResourceSpec => ({
+  kind: "Widget",
+  inputs: z.object({ name: z.string(), size: z.number(), note: z.string().optional(), deletion: z.string().optional() }),
+  policies: { name: replace, size: command("resize"), note: command("annotate"), deletion: remember },
+  pricing: { notMetered: "a test kind" },
+  api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
+  ...extra,
+});
+
+describe("compile", () => {
+  it("adds timeouts and adoptId to every spec, ignored by diff and never declarable", () => {
+    const c = compile(spec());
+    expect(Object.keys(c.shape)).toEqual(["name", "size", "note", "deletion", "timeouts", "adoptId"]);
+    expect(c.policies.timeouts).toEqual(ignore);
+    expect(c.policies.adoptId).toEqual(ignore);
+    expect(c.managed).toEqual(["name", "size", "note", "deletion"]);
+    expect(c.declarable).toEqual(["name", "size", "note", "deletion"]);
+    expect(c.remembered).toEqual(["deletion"]);
+  });
+
+  it("adds workspaceId (replaces on change) to a workspace-scoped spec", () => {
+    const c = compile(spec({ workspaceScoped: true }));
+    expect(c.policies.workspaceId).toEqual(replace);
+    expect(c.managed).toContain("workspaceId");
+    expect(c.declarable).toContain("workspaceId");
+    expect(compile(spec()).policies.workspaceId).toBeUndefined();
+  });
+
+  it("runs update steps as the spec orders them, else the update request first then commands in policy order", () => {
+    expect(compile(spec()).updateOrder).toEqual(["updateRequest", "resize", "annotate"]);
+    const ordered = spec();
+    ordered.api = { ...ordered.api, updateOrder: ["annotate", "resize"] };
+    expect(compile(ordered).updateOrder).toEqual(["annotate", "resize"]);
+  });
+
+  it("builds a relaxed schema once per set of unknown fields", () => {
+    const c = compile(spec());
+    expect(schemaRelaxing(c, [])).toBe(c.strict);
+    const relaxed = schemaRelaxing(c, ["name"]);
+    expect(schemaRelaxing(c, ["name"])).toBe(relaxed);
+    expect(relaxed.safeParse({ size: 1 }).success).toBe(true);
+    expect(c.strict.safeParse({ size: 1 }).success).toBe(false);
+    expect(relaxed.safeParse({ size: 1, colour: "red" }).success).toBe(false);
+  });
+
+  it("checks adoptId against the kind's pattern (default: digits)", () => {
+    expect(compile(spec()).strict.safeParse({ name: "a", size: 1, adoptId: "7:9" }).success).toBe(false);
+    const synthetic = compile(spec({ adoptIdPattern: /^\d+:\d+$/ }));
+    expect(synthetic.strict.safeParse({ name: "a", size: 1, adoptId: "7:9" }).success).toBe(true);
+  });
+});
