@@ -14,6 +14,3 @@ export function installLifecycle(shim: object, spec: ResourceSpec, req: pulumi.d
   setConfigSources({ get: (key) => req.config.get(key) as string | undefined, env: process.env });
   Object.assign(shim, buildLifecycle(spec, processRuntime));
 }
-
-/** The former name, until resources/registry.ts calls `installLifecycle` (issue 19: a name means one thing). */
-export const installProvider = installLifecycle;

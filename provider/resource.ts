@@ -1,7 +1,8 @@
 /**
  * Helpers for the exported resource classes: every class is a `pulumi.dynamic.Resource` whose
  * provider is the tiny shim, whose outputs are registered by name, and whose secret outputs are
- * marked through `additionalSecretOutputs`.
+ * marked through `additionalSecretOutputs`. All of it comes from the kind's spec (`superArgs`), so
+ * a class names neither its kind nor its secrets again.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { makeShim } from "./shim";
@@ -9,14 +10,11 @@ import { makeShim } from "./shim";
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
 
 /** One shim object per kind, so Pulumi serializes it once per program. */
-export function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
+function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
   let shim = shims.get(kind);
   if (!shim) shims.set(kind, (shim = makeShim(kind)));
   return shim;
 }
-
-/** The former name, until every resources/*.ts calls `shimFor` (issue 19: a name means one thing). */
-export const providerFor = shimFor;
 
 /** The declared fields of an outputs interface (its `Record<string, unknown>` index left out). */
 export type OutputFields<O> = keyof { [K in keyof O as string extends K ? never : K]: O[K] } & string;
@@ -40,19 +38,39 @@ export const outputNames =
     names;
 
 /** Inputs plus every output name (as undefined), so the SDK creates an Output for each. */
-export function withOutputs(args: object, outputNames: readonly string[]): Record<string, unknown> {
+function withOutputs(args: object, outputNames: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const name of outputNames) props[name] = undefined;
   return { ...props, ...(args as Record<string, unknown>) };
 }
 
 /** Resource options with the kind's secret outputs marked. */
-export function withSecretOutputs(
-  opts: pulumi.CustomResourceOptions | undefined,
-  secretOutputs: readonly string[],
-): pulumi.CustomResourceOptions {
+function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secretOutputs: readonly string[]): pulumi.CustomResourceOptions {
   if (!secretOutputs.length) return opts ?? {};
   return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])] };
+}
+
+const MODULE = "svc";
+
+/**
+ * The arguments of a resource class's `super` call (`pulumi.dynamic.Resource`), all from its
+ * spec: the shim of the spec's kind, the inputs with every output name registered, the spec's
+ * `secretOutputs` marked secret, and the type token `pulumi-nodejs:dynamic/svc:<kind>`.
+ *
+ *   super(...superArgs(vpcSpec, name, args, OUTPUTS, opts));
+ *
+ * @internal
+ */
+export function superArgs(
+  // The members of a ResourceSpec it reads, written out so the published declarations never
+  // reach provider/spec.ts (and zod).
+  spec: { kind: string; secretOutputs?: readonly string[] },
+  name: string,
+  args: object,
+  outputNames: readonly string[],
+  opts: pulumi.CustomResourceOptions | undefined,
+): [pulumi.dynamic.ResourceProvider, string, Record<string, unknown>, pulumi.CustomResourceOptions, string, string] {
+  return [shimFor(spec.kind), name, withOutputs(args, outputNames), withSecretOutputs(opts, spec.secretOutputs ?? []), MODULE, spec.kind];
 }
 
 /** Inputs every resource accepts. */
@@ -70,10 +88,8 @@ export interface CommonArgs {
   adoptId?: pulumi.Input<string>;
 }
 
-/** Inputs of workspace-scoped resources. */
-export interface WorkspaceArgs extends CommonArgs {
+/** Inputs of workspace-scoped resources (not the `WorkspaceArgs` of a Workspace resource). */
+export interface WorkspaceScopedArgs extends CommonArgs {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId?: pulumi.Input<string>;
 }
-
-export const MODULE = "svc";

@@ -171,7 +171,7 @@ export function compact<T extends Record<string, unknown>>(obj: T): T {
   return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
 }
 
-/** Inputs the lifecycle adds to every resource (provider/lifecycle.ts), declared in CommonArgs/WorkspaceArgs. */
+/** Inputs the lifecycle adds to every resource (provider/lifecycle.ts), declared in CommonArgs/WorkspaceScopedArgs. */
 type LifecycleInputs = "timeouts" | "adoptId" | "workspaceId";
 
 /**

@@ -3,7 +3,8 @@
  *
  * 1. `inputs`: a zod object of the inputs (camelCase), with every documented constraint, and
  *    `rules`: cross-field constraints as data (checked at preview, before any API call);
- * 2. `policies`: for every input, what a change does — replace, patch, a named command, or ignore;
+ * 2. `policies`: for every input, what a change does — replace, sent in the update request, a
+ *    named command, or ignore (an input without one does not compile);
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
  * 4. (in the resource file) the exported class.
  *
@@ -11,12 +12,13 @@
  * resource.
  */
 import type { z } from "zod";
+import type { EstimatePart } from "../resources/lookups/billing";
 import type { OperationContext } from "./context";
 import type { Workflow } from "./envelope";
 
 export type Policy =
   | { kind: "replace" }
-  | { kind: "patch" }
+  | { kind: "updateRequest" }
   | { kind: "command"; command: string }
   | { kind: "ignore" }
   | { kind: "remember" }
@@ -27,8 +29,12 @@ export type FixedPolicy = Exclude<Policy, { kind: "depends" }>;
 
 /** A change recreates the resource. */
 export const replace: FixedPolicy = { kind: "replace" };
-/** A change is sent in the resource's update body (PATCH, or PUT of the full desired state). */
-export const patch: FixedPolicy = { kind: "patch" };
+/**
+ * A change is sent in the resource's update request: a PATCH of the changed fields, or a PUT of
+ * the full desired state where that is the API's update (a k3s service). The request is the
+ * spec's `api.update.updateRequest` step.
+ */
+export const updateRequest: FixedPolicy = { kind: "updateRequest" };
 /** A change is applied by a named update step (an API command such as resize or attach). */
 export const command = (name: string): FixedPolicy => ({ kind: "command", command: name });
 /** Client-side only (timeouts, adoptId): never causes a diff. */
@@ -44,6 +50,19 @@ export const remember: FixedPolicy = { kind: "remember" };
  * place; any other storage change recreates the instance).
  */
 export const depends = (decide: (old: unknown, next: unknown) => FixedPolicy): Policy => ({ kind: "depends", decide });
+
+/** The same policy for each of `fields` (a resource whose fields all change the same way). */
+export function eachOf<const F extends readonly string[]>(fields: F, policy: Policy): Record<F[number], Policy> {
+  return Object.fromEntries(fields.map((f) => [f, policy])) as Record<F[number], Policy>;
+}
+
+/**
+ * The policy table of a spec: exactly one policy per input (the inputs type `I`, which each
+ * resource file derives from its zod schema), so an input left out, or a name that is no input,
+ * does not compile. `workspaceId` is left out: the lifecycle adds it (replace) to workspace-scoped
+ * kinds.
+ */
+export type Policies<I> = { [K in Exclude<keyof I, "workspaceId"> & string]-?: Policy };
 
 /** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
 export interface Transition<I> {
@@ -124,14 +143,17 @@ export interface ResourceApi<I, O extends Outputs> {
   inProgress?(outputs: O): boolean;
   /** The state shown in progress lines. */
   stateOf?(outputs: O): string;
-  /** Update steps by name: "patch" for patch fields, and each command named in the policy table. */
+  /**
+   * Update steps by name: "updateRequest" for the fields whose policy is `updateRequest`, and each
+   * command named in the policy table.
+   */
   update?: Record<string, UpdateStep<I, O>>;
   /**
    * Update steps that also run right after creation, for inputs the create call cannot carry
    * (attach a new disk to its instance).
    */
   afterCreate?: string[];
-  /** Order in which update steps run (default: "patch", then commands in declaration order). */
+  /** Order in which update steps run (default: "updateRequest", then commands in declaration order). */
   updateOrder?: string[];
   /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
   delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
@@ -147,6 +169,36 @@ export interface ResourceApi<I, O extends Outputs> {
   beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
 }
 
+/** A resource as the engine shows a policy: a change's inputs, or the recorded outputs. */
+export type PricedProps = Record<string, unknown>;
+
+/** What to ask the API for one resource: a plan's flat rate and/or parts priced in a region. */
+export interface PriceRequest {
+  region: string;
+  parts: EstimatePart[];
+  planId?: string;
+}
+
+/** How one resource is priced: a request to the API, free, or not known until apply (why). */
+export type Pricing = { request: PriceRequest } | { free: true } | { unpriced: string };
+
+/**
+ * How a kind is priced by the policy pack (policy/pricing.ts, through the API's estimate: spec
+ * part 3, Billing and usage), declared in the kind's spec so no kind is silently free: either
+ * metered (the fields its price depends on, and the price request), or not metered, saying why.
+ */
+export type Metering =
+  | {
+      /** The properties the price depends on: while any is unknown (preview), the resource is unpriced. */
+      needs(props: PricedProps): string[];
+      price(props: PricedProps, standaloneIpRegion: string): Pricing;
+    }
+  | { notMetered: string };
+
+/** The estimate parts of floating IPs (a DDoS flag only for IPv4: spec part 3, estimate part shapes). */
+export const ipParts = (ips: Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>): EstimatePart[] =>
+  ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
+
 export interface ResourceSpec<I extends Record<string, unknown> = Record<string, unknown>, O extends Outputs = Outputs> {
   /** Type name: the token is pulumi-nodejs:dynamic/svc:<kind>. */
   kind: string;
@@ -160,7 +212,7 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   defaults?(inputs: Partial<I>): Partial<I>;
   /** Checked at preview against the previous inputs. */
   transitions?: Transition<I>[];
-  policies: Record<string, Policy>;
+  policies: Policies<I>;
   /** Workspace-scoped: gains a `workspaceId` input (default svc:workspaceId) that replaces on change. */
   workspaceScoped?: boolean;
   /** Outputs that can never change during the resource's life. */
@@ -194,5 +246,7 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   adoptIdPattern?: RegExp;
   /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
   retainOnDelete?: boolean;
+  /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */
+  pricing: Metering;
   api: ResourceApi<I, O>;
 }

@@ -23,15 +23,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch, wireId, zId, zText } from "../provider/schema";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
@@ -188,6 +180,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   secretOutputs: ["code"],
   keepFromState: ["code"],
   stableOutputs: ["created", "expires", "origin"],
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       let token: ApiTokenView;
@@ -232,7 +225,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
 };
 
 // 4. The class.
-export interface ApiTokenArgs extends WorkspaceArgs {
+export interface ApiTokenArgs extends WorkspaceScopedArgs {
   /** 4 to 48 characters. Changing it replaces the token (a new code). */
   name: pulumi.Input<string>;
   /**
@@ -266,7 +259,6 @@ const OUTPUTS = outputNames<ApiTokenOutputs>()([
   "lastUsed",
   "code",
 ]);
-const SECRETS = ["code"] as const;
 
 /**
  * A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
@@ -278,7 +270,7 @@ const SECRETS = ["code"] as const;
  */
 export class ApiToken extends DynamicResource {
   constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("ApiToken"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "ApiToken");
+    super(...superArgs(apiTokenSpec, name, args, OUTPUTS, opts));
   }
 }
 

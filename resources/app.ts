@@ -27,15 +27,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import {
   compact,
   emulatorLimit,
@@ -50,7 +42,7 @@ import {
   zPort,
   zProtocol,
 } from "../provider/schema";
-import { command, patch, replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { command, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 import {
   ENV_NAME,
   envNameRule,
@@ -394,10 +386,10 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
     name: replace,
     templateId: replace,
     domain: replace,
-    image: patch,
-    environment: patch,
-    mounts: patch,
-    ports: patch,
+    image: updateRequest,
+    environment: updateRequest,
+    mounts: updateRequest,
+    ports: updateRequest,
     running: command("power"),
   },
   // Names are unique in the workspace and host ports on the instance: a replacement created
@@ -406,6 +398,7 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   stableOutputs: ["createdAt", "workspaceId"],
   secretOutputs: ["environment", "resolvedEnvironment"],
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
   api: {
     async create(ctx, i) {
       let answer: unknown;
@@ -477,9 +470,9 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
     stateOf: (o) => `${o.state}${o.running ? ", running" : ", stopped"}`,
     // A stopped app is created (the API deploys it running), then stopped.
     afterCreate: ["power"],
-    updateOrder: ["patch", "power"],
+    updateOrder: ["updateRequest", "power"],
     update: {
-      async patch(ctx, id, olds, news, changed) {
+      async updateRequest(ctx, id, olds, news, changed) {
         const body: Record<string, unknown> = {};
         if (changed.includes("image")) body.image = news.image;
         if (changed.includes("mounts")) body.mounts = (news.mounts ?? []).map(mountToApi);
@@ -554,14 +547,13 @@ const OUTPUTS = outputNames<AppOutputs>()([
   "portAllocations",
   "createdAt",
 ]);
-const SECRETS = ["environment", "resolvedEnvironment"] as const;
 
 /** A container app on an instance, from a custom image or an app template. */
 export class App extends DynamicResource {
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
     // The environment may carry secrets: make it secret in state whatever the caller passed.
     const secretArgs = args.environment === undefined ? args : { ...args, environment: secret(args.environment) };
-    super(providerFor("App"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "App");
+    super(...superArgs(appSpec, name, secretArgs, OUTPUTS, opts));
   }
 }
 

@@ -18,15 +18,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import {
   emulatorLimit,
   exactly,
@@ -40,7 +32,7 @@ import {
   zPort,
   zProtocol,
 } from "../provider/schema";
-import { patch, type ResourceSpec, type Rule } from "../provider/spec";
+import { eachOf, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 import { RECIPE_CATEGORIES } from "./recipe";
 
 const WHERE = "spec part 2, App template";
@@ -383,8 +375,9 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   inputs,
   rules,
   // What a change does: PATCH takes every field (lists replace; category null clears).
-  policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
+  policies: eachOf(FIELDS, updateRequest),
   stableOutputs: ["createdAt"],
+  pricing: { notMetered: "a definition apps deploy from: no rate card meters it" },
   api: {
     // The name is globally unique.
     async conflict(ctx, i) {
@@ -414,7 +407,7 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
       return t && toOutputs(t);
     },
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         try {
           await ctx.client.patch(`/v1/app-templates/${id}`, toApi(news, changed));
         } catch (err) {
@@ -511,7 +504,7 @@ const OUTPUTS = outputNames<AppTemplateOutputs>()([
  */
 export class AppTemplate extends DynamicResource {
   constructor(name: string, args: AppTemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("AppTemplate"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "AppTemplate");
+    super(...superArgs(appTemplateSpec, name, args, OUTPUTS, opts));
   }
 }
 

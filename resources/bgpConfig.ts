@@ -25,17 +25,9 @@ import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
-import { patch, type ResourceSpec } from "../provider/spec";
+import { type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 3, BGP";
 
@@ -119,9 +111,10 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   workspaceScoped: true,
   inputs,
   // What a change does: PATCH takes every field.
-  policies: { asn: patch, password: patch, instanceId: patch, maxPrefixes: patch },
+  policies: { asn: updateRequest, password: updateRequest, instanceId: updateRequest, maxPrefixes: updateRequest },
   secretOutputs: ["password"],
   label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,
+  pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters BGP sessions" },
   api: {
     // One configuration per workspace, and the first PATCH creates it: one that exists is never
     // taken over without adoptId.
@@ -152,7 +145,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
       return b && idOf(b.data.id) === id ? toOutputs(b, prior.workspaceId ?? "") : undefined;
     },
     update: {
-      async patch(ctx, _id, _olds, news, changed) {
+      async updateRequest(ctx, _id, _olds, news, changed) {
         try {
           await ctx.client.patch(bgpPath(news.workspaceId), body(news, changed));
         } catch (err) {
@@ -174,7 +167,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
 };
 
 // 4. The class.
-export interface BgpConfigArgs extends WorkspaceArgs {
+export interface BgpConfigArgs extends WorkspaceScopedArgs {
   /** The workspace's autonomous system number (32-bit). Patched in place. */
   asn: pulumi.Input<number>;
   /**
@@ -189,7 +182,6 @@ export interface BgpConfigArgs extends WorkspaceArgs {
 }
 
 const OUTPUTS = outputNames<BgpConfigOutputs>()(["workspaceId", "asn", "password", "instanceId", "instanceName", "maxPrefixes"]);
-const SECRETS = ["password"] as const;
 
 /**
  * The workspace's BGP configuration (at most one per workspace; every change needs the
@@ -200,7 +192,7 @@ export class BgpConfig extends DynamicResource {
   constructor(name: string, args: BgpConfigArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = args.password === undefined ? args : { ...args, password: secret(args.password) };
-    super(providerFor("BgpConfig"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "BgpConfig");
+    super(...superArgs(bgpConfigSpec, name, secretArgs, OUTPUTS, opts));
   }
 }
 

@@ -22,17 +22,9 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { idOf, type InputsMatch, zId } from "../provider/schema";
-import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
 
 const WHERE = "spec part 3, BGP";
@@ -141,10 +133,11 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   workspaceScoped: true,
   inputs,
   // What a change does: PUT replaces the entry in place (same id); a new configuration is a new session.
-  policies: { prefix: patch, enabled: patch, community: patch, configId: replace },
+  policies: { prefix: updateRequest, enabled: updateRequest, community: updateRequest, configId: replace },
   // One entry per prefix (create refuses a duplicate): a replacement keeping it withdraws the old one first.
   uniqueKey: ["prefix"],
   label: (i, id) => `BgpPrefix ${i.prefix ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters announced prefixes" },
   api: {
     async create(ctx, i) {
       if (i.configId !== undefined) {
@@ -176,7 +169,7 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
     },
     read,
     update: {
-      async patch(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, _olds, news) {
         try {
           await ctx.client.put(`${prefixesPath(news.workspaceId)}/${id}`, entry(news));
         } catch (err) {
@@ -196,7 +189,7 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
 };
 
 // 4. The class.
-export interface BgpPrefixArgs extends WorkspaceArgs {
+export interface BgpPrefixArgs extends WorkspaceScopedArgs {
   /** The announced CIDR, with its length (normalised to the network address). Changed in place (PUT). */
   prefix: pulumi.Input<string>;
   /** Announce it (default true). Changed in place. */
@@ -219,7 +212,7 @@ const OUTPUTS = outputNames<BgpPrefixOutputs>()(["workspaceId", "prefix", "sourc
  */
 export class BgpPrefix extends DynamicResource {
   constructor(name: string, args: BgpPrefixArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("BgpPrefix"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "BgpPrefix");
+    super(...superArgs(bgpPrefixSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -22,15 +22,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { compact, emulatorLimit, type InputsMatch, numberOf } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -153,6 +145,7 @@ export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
   // Codes are unique: a replacement that keeps the code deletes the old coupon first.
   uniqueKey: ["code"],
   label: (i, id) => `Coupon ${i.code ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "credit, not a cost" },
   api: {
     async create(ctx, i) {
       try {
@@ -239,7 +232,7 @@ const OUTPUTS = outputNames<CouponOutputs>()([
  */
 export class Coupon extends DynamicResource {
   constructor(name: string, args: CouponArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Coupon"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Coupon");
+    super(...superArgs(couponSpec, name, args, OUTPUTS, opts));
   }
 }
 

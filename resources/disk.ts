@@ -17,17 +17,9 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
-import { command, patch, replace, type ResourceSpec } from "../provider/spec";
+import { command, type Metering, replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
@@ -136,6 +128,17 @@ async function detachIfAttached(ctx: OperationContext, id: string, olds: DiskOut
   return true;
 }
 
+/** What the API meters (policy pack): the size in its region, at its backend's storage rate (rate cards name backings in lower case). */
+const pricing: Metering = {
+  needs: () => ["size", "backend", "region"],
+  price: (p) => ({
+    request: {
+      region: p.region as string,
+      parts: [{ type: "STORAGE", storageBytes: p.size as number, storageBacking: String(p.backend).toLowerCase() }],
+    },
+  }),
+};
+
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
@@ -153,9 +156,10 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
     },
   ],
   // What a change does.
-  policies: { name: patch, size: command("resize"), backend: replace, region: replace, instanceId: command("attach") },
+  policies: { name: updateRequest, size: command("resize"), backend: replace, region: replace, instanceId: command("attach") },
   stableOutputs: ["boot", "createdAt"],
   broken: (o) => o.state === "FAILED",
+  pricing,
   api: {
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, {
@@ -175,7 +179,7 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
     stateOf: (d) => d.state,
     afterCreate: ["attach"],
     update: {
-      async patch(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, _olds, news) {
         await ctx.client.patch(`/v1/disks/${id}`, { name: news.name });
       },
       async resize(ctx, id, _olds, news) {
@@ -208,7 +212,7 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
 };
 
 // 4. The class.
-export interface DiskArgs extends WorkspaceArgs {
+export interface DiskArgs extends WorkspaceScopedArgs {
   /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
   /** Size in bytes. Grows in place through resize; a smaller size is rejected at preview. */
@@ -237,7 +241,7 @@ const OUTPUTS = outputNames<DiskOutputs>()([
 /** A standalone block volume, optionally attached to an instance. */
 export class Disk extends DynamicResource {
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Disk"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Disk");
+    super(...superArgs(diskSpec, name, args, OUTPUTS, opts));
   }
 }
 

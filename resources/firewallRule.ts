@@ -15,17 +15,9 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch, numberOf, zCidr, zId, zText } from "../provider/schema";
-import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { eachOf, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Firewall rules";
 
@@ -208,7 +200,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   defaults: (i) => (i.remote === undefined && i.type ? { remote: i.type === "IPv6" ? "::/0" : "0.0.0.0/0" } : {}),
   rules,
   // No update endpoint: every field replaces the rule.
-  policies: Object.fromEntries(["instanceId", ...FIELDS].map((f) => [f, replace])),
+  policies: eachOf(["instanceId", ...FIELDS], replace),
   stableOutputs: ["createdAt"],
   label: (i, id) =>
     `FirewallRule ${i.action ?? ""} ${i.protocol ?? ""}${i.portStart ? ` ${i.portStart}${i.portEnd ? `-${i.portEnd}` : ""}` : ""} on instance ${i.instanceId ?? id ?? "?"}`.replace(
@@ -216,6 +208,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
       " ",
     ),
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "a rule on an instance: the instance's price covers it" },
   api: {
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/instances/${i.instanceId}/firewall-rules`, body(i));
@@ -271,7 +264,7 @@ const OUTPUTS = outputNames<FirewallRuleOutputs>()(["instanceId", ...FIELDS, "st
 /** A firewall rule on an instance. Every change replaces it (the API has no update). */
 export class FirewallRule extends DynamicResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("FirewallRule"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FirewallRule");
+    super(...superArgs(firewallRuleSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -22,17 +22,9 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { ddosProblem, idOf, type InputsMatch, wireId } from "../provider/schema";
-import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { ipParts, type Metering, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Floating IP";
 
@@ -102,6 +94,17 @@ const ipsPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/ips`;
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 const claimed = new Set<string>();
 
+/**
+ * What the API meters (policy pack): the address, priced in the region the policy's
+ * `standaloneIpRegion` names (the spec gives an address allocated on its own no region).
+ */
+const pricing: Metering = {
+  needs: () => ["family"],
+  price: (p, standaloneIpRegion) => ({
+    request: { region: standaloneIpRegion, parts: ipParts([{ family: p.family as "IPv4" | "IPv6", ddos: p.ddos as boolean | undefined }]) },
+  }),
+};
+
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
@@ -113,6 +116,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   policies: { family: replace, ddos: replace },
   stableOutputs: ["address", "createdAt"],
   label: (i, id) => `FloatingIp ${i.family ?? ""}${id ? ` ${id}` : ""}`.replace(/\s+/g, " ").trim(),
+  pricing,
   api: {
     async create(ctx, i) {
       const before = await listAll<ApiFloatingIp>(ctx.client, ipsPath(i.workspaceId), { family: i.family });
@@ -171,7 +175,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
 };
 
 // 4. The class.
-export interface FloatingIpArgs extends WorkspaceArgs {
+export interface FloatingIpArgs extends WorkspaceScopedArgs {
   /** IPv4 or IPv6. Changing it allocates a new address (replacement). */
   family: pulumi.Input<"IPv4" | "IPv6">;
   /** DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement). */
@@ -190,7 +194,7 @@ const OUTPUTS = outputNames<FloatingIpOutputs>()(["workspaceId", "family", "ddos
  */
 export class FloatingIp extends DynamicResource {
   constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("FloatingIp"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "FloatingIp");
+    super(...superArgs(floatingIpSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -17,15 +17,7 @@ import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { command, replace, type ResourceSpec } from "../provider/spec";
 import { fetchFloatingIp, holderOf } from "./floatingIp";
@@ -86,6 +78,7 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
   // What a change does: another IP is another attachment; another instance is a move.
   policies: { ipId: replace, instanceId: command("move") },
   label: (i, id) => `FloatingIpAttachment of IP ${i.ipId ?? id ?? "?"} to instance ${i.instanceId ?? "?"}`,
+  pricing: { notMetered: "the address is priced as its FloatingIp; attaching it costs nothing more" },
   api: {
     async create(ctx, i) {
       const ip = await fetchFloatingIp(ctx, i.ipId);
@@ -155,14 +148,7 @@ const OUTPUTS = outputNames<FloatingIpAttachmentOutputs>()(["ipId", "instanceId"
  */
 export class FloatingIpAttachment extends DynamicResource {
   constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("FloatingIpAttachment"),
-      name,
-      withOutputs(args, OUTPUTS),
-      withSecretOutputs(opts, []),
-      MODULE,
-      "FloatingIpAttachment",
-    );
+    super(...superArgs(floatingIpAttachmentSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -29,17 +29,9 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, emulatorLimit, exactly, idOf, type InputsMatch, numberOf, wireId, zId, zText } from "../provider/schema";
-import { depends, patch, remember, replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { depends, remember, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Images";
 /** Limits the spec does not give (source URL and os name lengths): the emulator's (emulator/routes/images.ts). */
@@ -370,14 +362,15 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
     source: sourcePolicy,
     fileSha256: replace,
     uefi: replace,
-    name: patch,
-    description: patch,
-    group: patch,
-    os: patch,
+    name: updateRequest,
+    description: updateRequest,
+    group: updateRequest,
+    os: updateRequest,
   },
   stableOutputs: ["createdAt", "kind"],
   keepFromState: ["fileSha256"],
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "the spec prices storage only as a disk's or an instance's; images are not estimated" },
   api: {
     async create(ctx, i) {
       const upload = i.source.type === "UPLOAD" ? i.source.filePath : undefined;
@@ -428,7 +421,7 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
     settled: (o) => (o.state === "FAILED" ? "image is FAILED" : o.state === "AVAILABLE"),
     stateOf: (o) => o.state,
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         const body: Record<string, unknown> = {};
         for (const f of changed) body[f] = f === "os" ? osToApi(news.os) : news[f as keyof Inputs];
         await ctx.client.patch(`/v1/images/${id}`, body);
@@ -447,7 +440,7 @@ export type ImageSourceArgs =
   | { type: "INSTANCE"; instanceId: pulumi.Input<string>; diskId?: pulumi.Input<string> }
   | { type: "UPLOAD"; filePath: pulumi.Input<string> };
 
-export interface ImageArgs extends WorkspaceArgs {
+export interface ImageArgs extends WorkspaceScopedArgs {
   /** TEMPLATE, BACKUP or ISO. Changing it replaces the image. */
   kind: pulumi.Input<"TEMPLATE" | "BACKUP" | "ISO">;
   /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. */
@@ -496,14 +489,7 @@ function absoluteSource(src: pulumi.Input<ImageSourceArgs>): pulumi.Input<ImageS
 /** A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file. */
 export class Image extends DynamicResource {
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("Image"),
-      name,
-      withOutputs({ ...args, source: absoluteSource(args.source) }, OUTPUTS),
-      withSecretOutputs(opts, []),
-      MODULE,
-      "Image",
-    );
+    super(...superArgs(imageSpec, name, { ...args, source: absoluteSource(args.source) }, OUTPUTS, opts));
   }
 }
 

@@ -20,17 +20,23 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, ddosProblem, emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
-import { command, depends, ignore, patch, remember, replace, type Policy, type ResourceSpec, type Rule } from "../provider/spec";
+import {
+  command,
+  depends,
+  ignore,
+  ipParts,
+  type Metering,
+  type Policy,
+  type PricedProps,
+  remember,
+  replace,
+  type ResourceSpec,
+  type Rule,
+  updateRequest,
+} from "../provider/spec";
+import type { EstimatePart } from "./lookups/billing";
 
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
@@ -363,6 +369,49 @@ async function runCommand(ctx: OperationContext, path: string, body: Record<stri
   await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/commands/${path}`, body)), step);
 }
 
+/** Floating IPs of an instance that names none (spec part 2, Instances: "when omitted a plan grants one IPv4 and one IPv6"). */
+const DEFAULT_IPS = [
+  { family: "IPv4", ddos: false },
+  { family: "IPv6", ddos: false },
+] as const;
+
+type IpLike = { family: "IPv4" | "IPv6"; ddos?: boolean };
+
+/** The instance's addresses: as declared, else as recorded (outputs), else the create default. */
+function ipsOf(p: PricedProps): IpLike[] {
+  if (Array.isArray(p.ips)) return p.ips as IpLike[];
+  if (Array.isArray(p.ipAddresses)) return p.ipAddresses as IpLike[];
+  return [...DEFAULT_IPS];
+}
+
+const typeOf = (p: PricedProps) => p.type ?? (p.planId ? "PLAN" : "CUSTOM");
+
+/**
+ * What the API meters (policy pack): a PLAN's flat rate (its boot disk is part of it), or a
+ * CUSTOM size's CPU (by service group), memory and every storage entry (a CUSTOM boot disk is
+ * billed on its own); plus each floating IP. Bandwidth caps are not metered (the API bills compute
+ * as CPU and memory).
+ */
+const pricing: Metering = {
+  needs: (p) => (typeOf(p) === "PLAN" ? ["planId"] : ["cpu", "memoryBytes", "group"]),
+  price(p) {
+    if (typeof p.region !== "string")
+      return { unpriced: p.nodeId ? "placed by nodeId: its region is known only after create" : "no region" };
+    const ips = ipParts(ipsOf(p));
+    if (typeOf(p) === "PLAN") return { request: { region: p.region, planId: String(p.planId), parts: ips } };
+    const storage = (p.storage as Array<{ sizeBytes: number; backing?: string }> | undefined) ?? [];
+    const parts: EstimatePart[] = [
+      { type: "CPU", cpu: p.cpu as number, serviceGroup: p.group as string },
+      { type: "MEMORY", memoryBytes: p.memoryBytes as number },
+      ...storage.map(
+        (s): EstimatePart => ({ type: "STORAGE", storageBytes: s.sizeBytes, storageBacking: (s.backing ?? "LOCAL").toLowerCase() }),
+      ),
+      ...ips,
+    ];
+    return { request: { region: p.region, parts } };
+  },
+};
+
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
 export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
@@ -385,14 +434,14 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   ],
   // What a change does.
   policies: {
-    name: patch,
-    boot: patch,
-    uefi: patch,
-    secureBoot: patch,
-    attachVirtioCdb: patch,
-    syncHostname: patch,
-    firewallEnabled: patch,
-    osName: patch,
+    name: updateRequest,
+    boot: updateRequest,
+    uefi: updateRequest,
+    secureBoot: updateRequest,
+    attachVirtioCdb: updateRequest,
+    syncHostname: updateRequest,
+    firewallEnabled: updateRequest,
+    osName: updateRequest,
     planId: command("upgrade"),
     cpu: command("upgrade"),
     memoryBytes: command("upgrade"),
@@ -414,6 +463,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   stableOutputs: ["bootDiskId", "createdAt", "hostname"],
   keepFromState: ["cloudInit", "ips", "applyUpgrades"],
   broken: (o) => o.state === "FAILED",
+  pricing,
   api: {
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/instances`, createBody(i));
@@ -431,10 +481,10 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
     stateOf: (o) => `${o.state}${o.online ? ", online" : ", offline"}`,
     isGone: (o) => o.terminationScheduledAt !== null,
     // Settings are not part of the create body; they are patched once the instance exists.
-    afterCreate: ["patch"],
-    updateOrder: ["patch", "upgrade", "vpcs", "power"],
+    afterCreate: ["updateRequest"],
+    updateOrder: ["updateRequest", "upgrade", "vpcs", "power"],
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         const body: Record<string, unknown> = {};
         for (const f of changed) if (SETTINGS[f]) body[SETTINGS[f]] = news[f];
         await ctx.client.patch(`/v1/instances/${id}`, body);
@@ -491,7 +541,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
 };
 
 // 4. The class.
-export interface InstanceArgs extends WorkspaceArgs {
+export interface InstanceArgs extends WorkspaceScopedArgs {
   /** Instance name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance. */
@@ -580,7 +630,7 @@ const OUTPUTS = outputNames<InstanceOutputs>()([
 /** A virtual server. */
 export class Instance extends DynamicResource {
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Instance"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Instance");
+    super(...superArgs(instanceSpec, name, args, OUTPUTS, opts));
   }
 }
 

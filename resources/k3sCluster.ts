@@ -15,15 +15,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { idOf } from "../provider/schema";
 import type { ResourceSpec } from "../provider/spec";
 
@@ -93,6 +85,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   broken: (o) => o.status === "FAILED",
   // One cluster per workspace: a replacement in the same workspace must delete the old one first.
   uniqueKey: ["workspaceId"],
+  pricing: { notMetered: "the cluster itself is not metered: its nodes are instances, priced as Instances" },
   api: {
     // One cluster per workspace (spec part 3): a cluster the stack did not record is never taken over.
     async conflict(ctx, i) {
@@ -140,7 +133,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
 };
 
 // 4. The class.
-export type K3sClusterArgs = WorkspaceArgs;
+export type K3sClusterArgs = WorkspaceScopedArgs;
 
 const OUTPUTS = outputNames<K3sClusterOutputs>()(["workspaceId", "name", "status"]);
 
@@ -151,7 +144,7 @@ const OUTPUTS = outputNames<K3sClusterOutputs>()(["workspaceId", "name", "status
  */
 export class K3sCluster extends DynamicResource {
   constructor(name: string, args: K3sClusterArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("K3sCluster"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sCluster");
+    super(...superArgs(k3sClusterSpec, name, args, OUTPUTS, opts));
   }
 }
 

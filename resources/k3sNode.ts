@@ -16,15 +16,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
@@ -116,6 +108,7 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   broken: (o) => o.status === "FAILED",
   // An instance is a node at most once: re-enrolling the same instance deletes the old node first.
   uniqueKey: ["instanceId"],
+  pricing: { notMetered: "enrols an instance, which is priced as an Instance" },
   api: {
     // An instance is a node at most once (spec part 3).
     async conflict(ctx, i) {
@@ -161,7 +154,7 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
 };
 
 // 4. The class.
-export interface K3sNodeArgs extends WorkspaceArgs {
+export interface K3sNodeArgs extends WorkspaceScopedArgs {
   /**
    * The instance that joins the cluster: running (online and AVAILABLE) and in the same
    * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
@@ -175,7 +168,7 @@ const OUTPUTS = outputNames<K3sNodeOutputs>()(["workspaceId", "instanceId", "nod
 /** An instance enrolled as a worker node of the workspace's Kubernetes cluster. */
 export class K3sNode extends DynamicResource {
   constructor(name: string, args: K3sNodeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("K3sNode"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sNode");
+    super(...superArgs(k3sNodeSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -20,17 +20,9 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, keysMatching, zDnsLabel } from "../provider/schema";
-import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes secret";
@@ -119,11 +111,12 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   workspaceScoped: true,
   inputs,
   // What a change does: PUT replaces the whole data map; the name cannot change.
-  policies: { name: replace, data: patch },
+  policies: { name: replace, data: updateRequest },
   secretOutputs: ["data"],
   keepFromState: ["data"],
   // Names are unique in the workspace: a replacement that keeps the name deletes the old secret first.
   uniqueKey: ["name"],
+  pricing: { notMetered: "configuration data: no rate card meters it" },
   api: {
     // Names are unique in the workspace (spec part 3).
     async conflict(ctx, i) {
@@ -147,7 +140,7 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
     },
     read,
     update: {
-      async patch(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, _olds, news) {
         await ctx.client.put(`${secretsPath(news.workspaceId)}/${id}`, { data: news.data });
       },
     },
@@ -173,7 +166,7 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
 };
 
 // 4. The class.
-export interface K3sSecretArgs extends WorkspaceArgs {
+export interface K3sSecretArgs extends WorkspaceScopedArgs {
   /**
    * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
    * lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object
@@ -190,14 +183,13 @@ export interface K3sSecretArgs extends WorkspaceArgs {
 }
 
 const OUTPUTS = outputNames<K3sSecretOutputs>()(["workspaceId", "name", "data", "keys"]);
-const SECRETS = ["data"] as const;
 
 /** Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state. */
 export class K3sSecret extends DynamicResource {
   constructor(name: string, args: K3sSecretArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = { ...args, data: secret(args.data) };
-    super(providerFor("K3sSecret"), name, withOutputs(secretArgs, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "K3sSecret");
+    super(...superArgs(k3sSecretSpec, name, secretArgs, OUTPUTS, opts));
   }
 }
 

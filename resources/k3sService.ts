@@ -23,15 +23,7 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import {
   emulatorLimit,
   exactly,
@@ -48,7 +40,7 @@ import {
   zPort,
   zProtocol,
 } from "../provider/schema";
-import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { eachOf, replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes service";
@@ -297,7 +289,7 @@ const stateOf = (s: K3sServiceOutputs) =>
     ? `${s.status} (live status unavailable)`
     : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
 
-const PATCHED = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
+const PUT_FIELDS = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
@@ -306,11 +298,12 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   workspaceScoped: true,
   inputs,
   // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
-  policies: { name: replace, mode: replace, ...Object.fromEntries(PATCHED.map((f) => [f, patch])) },
+  policies: { name: replace, mode: replace, ...eachOf(PUT_FIELDS, updateRequest) },
   keepFromState: ["environment"],
   broken: (s) => s.status === "FAILED",
   // Names are unique in the workspace: a replacement that keeps the name deletes the old service first.
   uniqueKey: ["name"],
+  pricing: { notMetered: "runs on its nodes, which are priced as Instances" },
   api: {
     // Names are unique in the workspace (spec part 3).
     async conflict(ctx, i) {
@@ -345,7 +338,7 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
     stateOf,
     update: {
       // PUT is the full desired state: whatever changed, every field is sent.
-      async patch(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, _olds, news) {
         const answer = await ctx.client.put(servicePath(news.workspaceId, id), desiredState(news));
         await ctx.waitForWorkflow(workflowOf(answer, "service update answer"), "update");
       },
@@ -384,7 +377,7 @@ export interface K3sVolumeArgs {
   containerPath: string;
 }
 
-export interface K3sServiceArgs extends WorkspaceArgs {
+export interface K3sServiceArgs extends WorkspaceScopedArgs {
   /**
    * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
    * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
@@ -443,7 +436,7 @@ const OUTPUTS = outputNames<K3sServiceOutputs>()([
  */
 export class K3sService extends DynamicResource {
   constructor(name: string, args: K3sServiceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("K3sService"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "K3sService");
+    super(...superArgs(k3sServiceSpec, name, args, OUTPUTS, opts));
   }
 }
 

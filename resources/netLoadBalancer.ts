@@ -30,17 +30,9 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { emulatorLimit, idOf, type InputsMatch, wireId, zId } from "../provider/schema";
-import { patch, type ResourceSpec } from "../provider/spec";
+import { type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 3, Network load balancers";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Network load balancers). */
@@ -144,9 +136,10 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
   kind: "NetLoadBalancer",
   inputs,
   // What a change does: PATCH takes name, address and owner.
-  policies: { name: patch, address: patch, ownerWorkspaceId: patch },
+  policies: { name: updateRequest, address: updateRequest, ownerWorkspaceId: updateRequest },
   stableOutputs: ["createdAt"],
   label: (i, id) => `NetLoadBalancer${i.name ? ` "${i.name}"` : id ? ` ${id}` : ""}`,
+  pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters load balancers" },
   api: {
     async create(ctx, i) {
       const owner = ownerOf(ctx, i.ownerWorkspaceId);
@@ -177,7 +170,7 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
       return lb && toOutputs(lb, prior.ownerWorkspaceId ?? ctx.config.workspaceId);
     },
     update: {
-      async patch(ctx, id, olds, news, changed) {
+      async updateRequest(ctx, id, olds, news, changed) {
         const body: Record<string, unknown> = {};
         if (changed.includes("name")) body.name = news.name;
         if (changed.includes("address")) body.address = news.address;
@@ -226,7 +219,7 @@ const OUTPUTS = outputNames<NetLoadBalancerOutputs>()([
  */
 export class NetLoadBalancer extends DynamicResource {
   constructor(name: string, args: NetLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("NetLoadBalancer"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "NetLoadBalancer");
+    super(...superArgs(netLoadBalancerSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -19,15 +19,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { idOf, type InputsMatch, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -112,6 +104,7 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
   adoptIdPattern: /^\d+:\d+$/,
   label: (i, id) =>
     `NetLoadBalancerMember instance ${i.instanceId ?? id?.split(":")[1] ?? "?"} in balancer ${i.loadBalancerId ?? id?.split(":")[0] ?? "?"}`,
+  pricing: { notMetered: "a load balancer membership: no rate card meters it" },
   api: {
     async create(ctx, i) {
       const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);
@@ -151,7 +144,7 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
 };
 
 // 4. The class.
-export interface NetLoadBalancerMemberArgs extends WorkspaceArgs {
+export interface NetLoadBalancerMemberArgs extends WorkspaceScopedArgs {
   /** The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member. */
   loadBalancerId: pulumi.Input<string>;
   /** The instance; it must be in the balancer's workspace. Changing it replaces the member. */
@@ -168,14 +161,7 @@ const OUTPUTS = outputNames<NetLoadBalancerMemberOutputs>()(["workspaceId", "loa
  */
 export class NetLoadBalancerMember extends DynamicResource {
   constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      providerFor("NetLoadBalancerMember"),
-      name,
-      withOutputs(args, OUTPUTS),
-      withSecretOutputs(opts, []),
-      MODULE,
-      "NetLoadBalancerMember",
-    );
+    super(...superArgs(netLoadBalancerMemberSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -16,17 +16,9 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { emulatorLimit, exactly, idOf, type InputsMatch, noDuplicates, trimmedLength } from "../provider/schema";
-import { patch, type ResourceSpec } from "../provider/spec";
+import { eachOf, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Recipe";
 /** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
@@ -197,7 +189,8 @@ export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
   workspaceScoped: true,
   inputs,
   // What a change does: PATCH takes every field; lists replace.
-  policies: Object.fromEntries(FIELDS.map((f) => [f, patch])),
+  policies: eachOf(FIELDS, updateRequest),
+  pricing: { notMetered: "a script: no rate card meters it" },
   api: {
     async create(ctx, i) {
       // Names are not unique: remember the same-named recipes that already exist, so a lost answer finds only ours.
@@ -215,7 +208,7 @@ export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
       return r && toOutputs(r, prior.workspaceId ?? "");
     },
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         await ctx.client.patch(`/v1/recipes/${id}`, toApi(news, changed));
       },
     },
@@ -249,7 +242,7 @@ export interface RecipeFieldArgs {
   required?: pulumi.Input<boolean>;
 }
 
-export interface RecipeArgs extends WorkspaceArgs {
+export interface RecipeArgs extends WorkspaceScopedArgs {
   /** 1 to 100 characters (the emulator's limit). */
   name: pulumi.Input<string>;
   /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. */
@@ -269,7 +262,7 @@ const OUTPUTS = outputNames<RecipeOutputs>()(["workspaceId", "name", "category",
 /** A workspace-owned install script; every change is made in place. */
 export class Recipe extends DynamicResource {
   constructor(name: string, args: RecipeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Recipe"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Recipe");
+    super(...superArgs(recipeSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -23,15 +23,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
@@ -131,6 +123,7 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
   label: (i) => `RecipeInstallation of recipe ${i.recipeId ?? "?"} on instance ${i.instanceId ?? "?"}`,
   // A failed install is recorded so the next up runs it again.
   broken: (o) => FAILED.has(o.installState),
+  pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
   api: {
     async create(ctx, i) {
       const recipe = await fetchRecipe(ctx, i.recipeId);
@@ -209,7 +202,6 @@ export interface RecipeInstallationArgs extends CommonArgs {
 }
 
 const OUTPUTS = outputNames<RecipeInstallationOutputs>()(["instanceId", "recipeId", "fields", "recipeName", "workflowId", "installState"]);
-const SECRETS = ["fields"] as const;
 
 /**
  * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
@@ -219,14 +211,7 @@ export class RecipeInstallation extends DynamicResource {
   constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
     // Field values may be passwords: secret in state whatever the caller passed.
     const secretArgs = { ...args, fields: secret(args.fields ?? {}) };
-    super(
-      providerFor("RecipeInstallation"),
-      name,
-      withOutputs(secretArgs, OUTPUTS),
-      withSecretOutputs(opts, SECRETS),
-      MODULE,
-      "RecipeInstallation",
-    );
+    super(...superArgs(recipeInstallationSpec, name, secretArgs, OUTPUTS, opts));
   }
 }
 

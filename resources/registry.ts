@@ -1,62 +1,71 @@
 /**
  * Every resource kind and where its spec lives. The shim in each resource's state names only
- * its kind; the provider process loads the spec from here on first use.
+ * its kind; the provider process loads the spec from here on first use, and so does the policy
+ * pack (a kind's pricing is in its spec), which is why nothing here is loaded before it is asked
+ * for: not the lifecycle (`install`), not any resource module.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { installProvider } from "../provider/install";
 import type { ResourceSpec } from "../provider/spec";
 
 /**
- * Each kind and the module (resources/<module>.ts) that declares it. The module exports its spec
- * as `<module>Spec` (vpc.ts: `vpcSpec`), so this one table serves both the provider process
- * (load on first use) and the generated documentation (which file to read).
+ * Every resource kind, in documentation order: the one list of kinds. Each kind's module is its
+ * name with a lower-case first letter (Vpc: resources/vpc.ts, FirewallRule: firewallRule.ts), and
+ * exports its spec as `<module>Spec` and its class under the kind's name. The provider process
+ * loads a module from here on first use; index.ts's exports are generated from this list (`npm run
+ * docs`; tests/unit/docs.test.ts fails when index.ts is stale), as are the README's table and the
+ * schema.
  */
-const MODULES: Record<string, string> = {
-  Vpc: "vpc",
-  Disk: "disk",
-  FirewallRule: "firewallRule",
-  Instance: "instance",
+const KINDS = [
+  "Vpc",
+  "Disk",
+  "FirewallRule",
+  "Instance",
   // k3s (resources/k3s*.ts)
-  K3sCluster: "k3sCluster",
-  K3sNode: "k3sNode",
-  K3sService: "k3sService",
-  K3sSecret: "k3sSecret",
+  "K3sCluster",
+  "K3sNode",
+  "K3sService",
+  "K3sSecret",
   // access and billing (workspace, invites, tokens, SSH keys, registry credentials, coupons)
-  Workspace: "workspace",
-  WorkspaceInvite: "workspaceInvite",
-  ApiToken: "apiToken",
-  SshKey: "sshKey",
-  RegistryCredential: "registryCredential",
-  Coupon: "coupon",
+  "Workspace",
+  "WorkspaceInvite",
+  "ApiToken",
+  "SshKey",
+  "RegistryCredential",
+  "Coupon",
   // apps, images and recipes
-  App: "app",
-  AppTemplate: "appTemplate",
-  Image: "image",
-  Snapshot: "snapshot",
-  Recipe: "recipe",
-  RecipeInstallation: "recipeInstallation",
+  "App",
+  "AppTemplate",
+  "Image",
+  "Snapshot",
+  "Recipe",
+  "RecipeInstallation",
   // networking (VPC attachments, floating IPs, load balancers, BGP)
-  VpcAttachment: "vpcAttachment",
-  FloatingIp: "floatingIp",
-  FloatingIpAttachment: "floatingIpAttachment",
-  NetLoadBalancer: "netLoadBalancer",
-  NetLoadBalancerMember: "netLoadBalancerMember",
-  BgpConfig: "bgpConfig",
-  BgpPrefix: "bgpPrefix",
-};
+  "VpcAttachment",
+  "FloatingIp",
+  "FloatingIpAttachment",
+  "NetLoadBalancer",
+  "NetLoadBalancerMember",
+  "BgpConfig",
+  "BgpPrefix",
+] as const;
 
 /** Every resource kind, in registry order. */
 export function kinds(): string[] {
-  return Object.keys(MODULES);
+  return [...KINDS];
+}
+
+/** The module (resources/<module>.ts) that declares a kind, or undefined for a kind not listed. */
+export function moduleOf(kind: string): string | undefined {
+  return (KINDS as readonly string[]).includes(kind) ? kind[0].toLowerCase() + kind.slice(1) : undefined;
 }
 
 /** The file a kind's spec lives in (for generated documentation). */
 export function sourceFileOf(kind: string): string {
-  return `resources/${MODULES[kind]}.ts`;
+  return `resources/${moduleOf(kind)}.ts`;
 }
 
 export function specFor(kind: string): ResourceSpec {
-  const module = MODULES[kind];
+  const module = moduleOf(kind);
   if (!module) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, in the provider process
   const spec = (require(`./${module}`) as Record<string, ResourceSpec | undefined>)[`${module}Spec`];
@@ -65,5 +74,7 @@ export function specFor(kind: string): ResourceSpec {
 }
 
 export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
-  installProvider(target, specFor(kind), req);
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads specs here too
+  const { installLifecycle } = require("../provider/install") as typeof import("../provider/install");
+  installLifecycle(target, specFor(kind), req);
 }

@@ -28,17 +28,9 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch } from "../provider/schema";
-import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { canonicalRegistryHost } from "../provider/registryHost";
 
 export { canonicalRegistryHost };
@@ -128,11 +120,12 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
   workspaceScoped: true,
   inputs,
   // What a change does: the host cannot be patched (delete and re-create); username and password are patched.
-  policies: { registry: replace, username: patch, password: patch },
+  policies: { registry: replace, username: updateRequest, password: updateRequest },
   secretOutputs: ["password"],
   keepFromState: ["password"],
   stableOutputs: ["createdAt"],
   label: (i, id) => `RegistryCredential ${i.registry ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     // One credential per host: a POST would silently replace one a person stored, so an existing
     // credential for the host is taken over only through adoptId.
@@ -167,7 +160,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
     update: {
       // Both are sent: the API re-validates the pair, and the stored password cannot be read to
       // know whether it still matches the declared one (it may have been changed outside Pulumi).
-      async patch(ctx, id, olds, news) {
+      async updateRequest(ctx, id, olds, news) {
         try {
           await ctx.client.patch(path(news.workspaceId, id), { username: news.username, password: news.password });
         } catch (err) {
@@ -185,7 +178,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
 };
 
 // 4. The class.
-export interface RegistryCredentialArgs extends WorkspaceArgs {
+export interface RegistryCredentialArgs extends WorkspaceScopedArgs {
   /**
    * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
    * the canonical form the API uses. Changing the host replaces the credential.
@@ -201,7 +194,6 @@ export interface RegistryCredentialArgs extends WorkspaceArgs {
 }
 
 const OUTPUTS = outputNames<RegistryCredentialOutputs>()(["workspaceId", "registry", "username", "password", "createdAt", "updatedAt"]);
-const SECRETS = ["password"] as const;
 
 /**
  * Credentials apps use to pull images from a private registry. Validated by the API against the
@@ -212,14 +204,7 @@ export class RegistryCredential extends DynamicResource {
   constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     // The input is recorded in state too: make it secret there whatever the caller passed.
     const secretArgs = { ...args, password: secret(args.password) };
-    super(
-      providerFor("RegistryCredential"),
-      name,
-      withOutputs(secretArgs, OUTPUTS),
-      withSecretOutputs(opts, SECRETS),
-      MODULE,
-      "RegistryCredential",
-    );
+    super(...superArgs(registryCredentialSpec, name, secretArgs, OUTPUTS, opts));
   }
 }
 

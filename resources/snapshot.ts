@@ -22,15 +22,7 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -126,6 +118,7 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   stableOutputs: ["name", "size", "createdAt", "workspaceId"],
   label: (i, id) => `Snapshot ${id ?? ""} of instance ${i.instanceId ?? "?"}`.replace(/\s+/g, " "),
   broken: (o) => o.state === "FAILED",
+  pricing: { notMetered: "the spec prices storage only as a disk's or an instance's; snapshots are not estimated" },
   api: {
     async create(ctx, i) {
       seenBefore.set(ctx, new Set((await listSnapshots(ctx, i.instanceId)).map((s) => idOf(s.id)!)));
@@ -173,7 +166,7 @@ const OUTPUTS = outputNames<SnapshotOutputs>()(["workspaceId", "instanceId", "di
  */
 export class Snapshot extends DynamicResource {
   constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Snapshot"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Snapshot");
+    super(...superArgs(snapshotSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -16,15 +16,7 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -131,6 +123,7 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   // The API refuses the same key twice in a workspace: a replacement that keeps the key material
   // (a rename, or only a new comment) deletes the old one first. The comment is not identity.
   uniqueKey: (i) => i.publicKey?.split(" ").slice(0, 2).join(" "),
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       try {
@@ -163,7 +156,7 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
 };
 
 // 4. The class.
-export interface SshKeyArgs extends WorkspaceArgs {
+export interface SshKeyArgs extends WorkspaceScopedArgs {
   /** Display name, 4 to 32 characters. Changing it replaces the key (the API has no update). */
   name: pulumi.Input<string>;
   /**
@@ -178,7 +171,7 @@ const OUTPUTS = outputNames<SshKeyOutputs>()(["workspaceId", "name", "publicKey"
 /** A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it. */
 export class SshKey extends DynamicResource {
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("SshKey"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "SshKey");
+    super(...superArgs(sshKeySpec, name, args, OUTPUTS, opts));
   }
 }
 

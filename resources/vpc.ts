@@ -12,17 +12,9 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { idOf, type InputsMatch, zPrivateRange, zText } from "../provider/schema";
-import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 // 1. Inputs.
 const inputs = z.object({
@@ -105,8 +97,11 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   workspaceScoped: true,
   inputs,
   // What a change does.
-  policies: { name: patch, description: patch, range: replace },
+  policies: { name: updateRequest, description: updateRequest, range: replace },
   stableOutputs: ["vlan", "range", "createdAt"],
+  pricing: {
+    notMetered: "a private network: no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP; spec part 3, Billing and usage) meters it",
+  },
   api: {
     async create(ctx, i) {
       const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, {
@@ -123,7 +118,7 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
     },
     read,
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         const body: Record<string, unknown> = {};
         for (const f of changed) body[f] = news[f];
         await ctx.client.patch(`/v1/vpcs/${id}`, body);
@@ -143,7 +138,7 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
 };
 
 // 4. The class.
-export interface VpcArgs extends WorkspaceArgs {
+export interface VpcArgs extends WorkspaceScopedArgs {
   /** Display name, 4 to 32 characters. Patched in place. */
   name: pulumi.Input<string>;
   /** Up to 240 characters. Patched in place. */
@@ -157,7 +152,7 @@ const OUTPUTS = outputNames<VpcOutputs>()(["workspaceId", "name", "description",
 /** A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`. */
 export class Vpc extends DynamicResource {
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Vpc"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Vpc");
+    super(...superArgs(vpcSpec, name, args, OUTPUTS, opts));
   }
 }
 

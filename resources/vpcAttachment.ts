@@ -22,15 +22,7 @@ import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
 import { replace, type ResourceSpec } from "../provider/spec";
 
@@ -96,6 +88,7 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   uniqueKey: ["instanceId", "vpcId"],
   adoptIdPattern: /^\d+:\d+$/,
   label: (i, id) => `VpcAttachment of instance ${i.instanceId ?? id?.split(":")[0] ?? "?"} to VPC ${i.vpcId ?? "?"}`,
+  pricing: { notMetered: "a VPC membership: no rate card meters it" },
   api: {
     async create(ctx, i) {
       try {
@@ -152,7 +145,7 @@ const OUTPUTS = outputNames<VpcAttachmentOutputs>()(["instanceId", "vpcId", "pri
  */
 export class VpcAttachment extends DynamicResource {
   constructor(name: string, args: VpcAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("VpcAttachment"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "VpcAttachment");
+    super(...superArgs(vpcAttachmentSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -16,17 +16,9 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  type CommonArgs,
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-} from "../provider/resource";
+import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
-import { patch, type ResourceSpec } from "../provider/spec";
+import { type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 1, Workspaces";
 
@@ -102,10 +94,11 @@ export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   kind: "Workspace",
   inputs,
   // What a change does: everything is patched in place.
-  policies: { name: patch, mfaRequired: patch, disableSshPassword: patch },
+  policies: { name: updateRequest, mfaRequired: updateRequest, disableSshPassword: updateRequest },
   stableOutputs: ["owner", "createdAt"],
   // No delete endpoint: destroy only forgets the workspace.
   retainOnDelete: true,
+  pricing: { notMetered: "an account container: no rate card meters it" },
   api: {
     async create(ctx, i) {
       const ws = await ctx.client.post<ApiWorkspace>(`/v1/workspaces`, { name: i.name });
@@ -126,9 +119,9 @@ export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
       return w && toOutputs(w);
     },
     // The create body carries only the name; the settings are patched right after.
-    afterCreate: ["patch"],
+    afterCreate: ["updateRequest"],
     update: {
-      async patch(ctx, id, _olds, news, changed) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         const body: Record<string, unknown> = {};
         for (const f of changed) body[FIELDS[f]] = news[f];
         try {
@@ -170,7 +163,7 @@ const OUTPUTS = outputNames<WorkspaceOutputs>()(["name", "mfaRequired", "disable
  */
 export class Workspace extends DynamicResource {
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("Workspace"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, []), MODULE, "Workspace");
+    super(...superArgs(workspaceSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -24,17 +24,9 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import {
-  MODULE,
-  outputNames,
-  type OutputProperties,
-  providerFor,
-  withOutputs,
-  withSecretOutputs,
-  type WorkspaceArgs,
-} from "../provider/resource";
+import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
 import { compact, idOf, type InputsMatch } from "../provider/schema";
-import { patch, replace, type ResourceSpec } from "../provider/spec";
+import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 1, Invites";
 
@@ -124,7 +116,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
   workspaceScoped: true,
   inputs,
   // What a change does.
-  policies: { email: replace, accessLevel: patch },
+  policies: { email: replace, accessLevel: updateRequest },
   secretOutputs: ["code"],
   keepFromState: ["code"],
   stableOutputs: ["expires", "createdAt", "invitedBy"],
@@ -133,6 +125,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
   // An expired invite can no longer be accepted: the next up replaces it.
   broken: (o) => o.state === "EXPIRED",
   label: (i, id) => `WorkspaceInvite ${i.email ?? id ?? ""}`.trim(),
+  pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       let invite: ApiInvite;
@@ -155,7 +148,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
     },
     read: (ctx, id, prior) => read(ctx, id, prior),
     update: {
-      async patch(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, _olds, news) {
         try {
           await ctx.client.patch(`/v1/invites/${id}`, { access_level: news.accessLevel });
         } catch (err) {
@@ -176,7 +169,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
 };
 
 // 4. The class.
-export interface WorkspaceInviteArgs extends WorkspaceArgs {
+export interface WorkspaceInviteArgs extends WorkspaceScopedArgs {
   /** Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite. */
   email: pulumi.Input<string>;
   /**
@@ -197,7 +190,6 @@ const OUTPUTS = outputNames<WorkspaceInviteOutputs>()([
   "code",
   "createdAt",
 ]);
-const SECRETS = ["code"] as const;
 
 /**
  * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
@@ -207,7 +199,7 @@ const SECRETS = ["code"] as const;
  */
 export class WorkspaceInvite extends DynamicResource {
   constructor(name: string, args: WorkspaceInviteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providerFor("WorkspaceInvite"), name, withOutputs(args, OUTPUTS), withSecretOutputs(opts, SECRETS), MODULE, "WorkspaceInvite");
+    super(...superArgs(workspaceInviteSpec, name, args, OUTPUTS, opts));
   }
 }
 

@@ -25,7 +25,7 @@ function endpointsOf(file: string): string[] {
 
 function describe(policy: Policy): string {
   switch (policy.kind) {
-    case "patch":
+    case "updateRequest":
       return "update";
     case "command":
       return policy.command;

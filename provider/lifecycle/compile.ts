@@ -41,7 +41,7 @@ export interface CompiledSpec<I extends Props = Props, O extends Outputs = Outpu
   readonly remembered: string[];
   /** The inputs a person declares (what `inputsOf` echoes): all but the common ones. */
   readonly declarable: string[];
-  /** The order update steps run in: the spec's, else "patch" then each command as the policies name it. */
+  /** The order update steps run in: the spec's, else "updateRequest" then each command as the policies name it. */
   readonly updateOrder: string[];
   /** Every input, no other key. */
   readonly strict: ReturnType<typeof strictSchema>;
@@ -71,7 +71,7 @@ export function compile<I extends Props, O extends Outputs>(spec: ResourceSpec<I
     managed: Object.keys(policies).filter((f) => policies[f].kind !== "ignore"),
     remembered: Object.keys(policies).filter((f) => policies[f].kind === "remember"),
     declarable: Object.keys(shape).filter((k) => !(k in COMMON_POLICIES)),
-    updateOrder: spec.api.updateOrder ?? ["patch", ...commands],
+    updateOrder: spec.api.updateOrder ?? ["updateRequest", ...commands],
     strict: strictSchema(shape),
     relaxed: new Map(),
   };

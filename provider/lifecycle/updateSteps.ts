@@ -1,5 +1,5 @@
 /**
- * The update steps a set of changed fields calls for (the body for patch fields, a named command
+ * The update steps a set of changed fields calls for (the update request for updateRequest fields, a named command
  * for the others), run in the spec's order. Used by update, by adoption and after a create.
  */
 import { isAmbiguous } from "../client";
@@ -39,7 +39,7 @@ function fieldsByStep<I extends Props, O extends Outputs>(
   const byStep = new Map<string, string[]>();
   for (const f of fields) {
     const p = policyOf(c, f, olds[f], news[f]);
-    const step = p.kind === "patch" ? "patch" : p.kind === "command" ? p.command : null;
+    const step = p.kind === "updateRequest" ? "updateRequest" : p.kind === "command" ? p.command : null;
     if (!step) continue;
     byStep.set(step, [...(byStep.get(step) ?? []), f]);
   }

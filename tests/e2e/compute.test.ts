@@ -1,5 +1,5 @@
 /**
- * Instance, Disk and FirewallRule (with a Vpc) through the real pulumi engine: every patch and
+ * Instance, Disk and FirewallRule (with a Vpc) through the real pulumi engine: every updateRequest and
  * command field changes in place, every replace field recreates, drift is read and repaired,
  * adoption, a failed create is kept and repaired, and destroy leaves nothing behind.
  */

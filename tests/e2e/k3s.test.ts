@@ -182,7 +182,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect(await e2e.requests(since)).toEqual([]);
   });
 
-  describe("updates each patch field of the service in place (same id, one PUT, settled again)", () => {
+  describe("updates each updateRequest field of the service in place (same id, one PUT, settled again)", () => {
     const steps: Array<[string, () => Record<string, unknown>, (service: Record<string, unknown>, put: LoggedRequest) => void, number]> = [
       ["image", () => ({ image: "nginx:1.28" }), (s) => expect(s.image).toBe("nginx:1.28"), 2],
       ["replicas", () => ({ replicas: 3 }), (s) => expect(s.replicas).toBe(3), 3],

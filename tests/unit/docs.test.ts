@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { INDEX_FILE, renderIndex } from "../../scripts/exports";
 import { referenceTable, renderReadme } from "../../scripts/reference";
 import { kinds } from "../../resources/registry";
 
@@ -13,5 +14,16 @@ describe("README reference table", () => {
   it("is up to date in README.md (run npm run docs)", () => {
     const readme = fs.readFileSync(path.join(__dirname, "..", "..", "README.md"), "utf8");
     expect(renderReadme(readme)).toBe(readme);
+  });
+});
+
+describe("index.ts, generated from the registry's kinds", () => {
+  it("is up to date (run npm run docs)", () => {
+    expect(renderIndex()).toBe(fs.readFileSync(INDEX_FILE, "utf8"));
+  });
+
+  it("exports each kind's class and its Args type", () => {
+    const index = renderIndex();
+    for (const kind of kinds()) expect(index).toContain(`export { ${kind}, type ${kind}Args`);
   });
 });

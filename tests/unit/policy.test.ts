@@ -9,6 +9,7 @@ import type { EstimatePart, GetBillingEstimateArgs } from "../../resources/looku
 import { RunningBudget } from "../../policy/budget";
 import { costOf } from "../../policy/estimate";
 import { kindOf, plainProps, pricingOf, type PriceApi } from "../../policy/pricing";
+import { kinds, specFor } from "../../resources/registry";
 import { breakdownLines, budgetExceeded, stackLine, usd } from "../../policy/report";
 
 const GIB = 1024 ** 3;
@@ -106,6 +107,21 @@ describe("pricingOf", () => {
 
   it("leaves kinds the API does not meter free", () => {
     for (const kind of ["Vpc", "FirewallRule", "K3sCluster", "K3sService"]) expect(pricingOf(kind, { name: "x" })).toEqual({ free: true });
+  });
+
+  // Pricing is part of each kind's spec (the compiler requires the member; this checks its content).
+  it.each(kinds())("finds in %s's spec how it is priced, or why it is not metered", (kind) => {
+    const pricing = specFor(kind).pricing;
+    if ("notMetered" in pricing) expect(pricing.notMetered).toMatch(/\w{3,}.* \w{3,}/);
+    else expect([typeof pricing.needs, typeof pricing.price]).toEqual(["function", "function"]);
+  });
+
+  it("meters exactly the kinds the API bills: instances, disks, floating IPs", () => {
+    expect(kinds().filter((kind) => !("notMetered" in specFor(kind).pricing))).toEqual(["Disk", "Instance", "FloatingIp"]);
+  });
+
+  it("leaves a kind this version does not know free", () => {
+    expect(pricingOf("Teapot", { name: "x" })).toEqual({ free: true });
   });
 
   it("names what is not known yet instead of guessing", () => {

@@ -11,6 +11,7 @@ const spec = (extra: Partial<ResourceSpec> = {}): ResourceSpec => ({
   kind: "Widget",
   inputs: z.object({ name: z.string(), size: z.number(), note: z.string().optional(), deletion: z.string().optional() }),
   policies: { name: replace, size: command("resize"), note: command("annotate"), deletion: remember },
+  pricing: { notMetered: "a test kind" },
   api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
   ...extra,
 });
@@ -34,8 +35,8 @@ describe("compile", () => {
     expect(compile(spec()).policies.workspaceId).toBeUndefined();
   });
 
-  it("runs update steps as the spec orders them, else the body first then commands in policy order", () => {
-    expect(compile(spec()).updateOrder).toEqual(["patch", "resize", "annotate"]);
+  it("runs update steps as the spec orders them, else the update request first then commands in policy order", () => {
+    expect(compile(spec()).updateOrder).toEqual(["updateRequest", "resize", "annotate"]);
     const ordered = spec();
     ordered.api = { ...ordered.api, updateOrder: ["annotate", "resize"] };
     expect(compile(ordered).updateOrder).toEqual(["annotate", "resize"]);

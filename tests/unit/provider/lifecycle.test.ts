@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { buildLifecycle, UNKNOWN } from "../../../provider/lifecycle";
-import { command, depends, patch, remember, replace, type ResourceSpec } from "../../../provider/spec";
+import { command, depends, remember, replace, type ResourceSpec, updateRequest } from "../../../provider/spec";
 import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
 import { checkOnlyRuntime } from "../../support/preview";
@@ -37,7 +37,7 @@ const spec: ResourceSpec<Inputs> = {
     },
   ],
   policies: {
-    name: patch,
+    name: updateRequest,
     size: command("resize"),
     region: replace,
     portStart: replace,
@@ -47,6 +47,7 @@ const spec: ResourceSpec<Inputs> = {
     // Upgrading is in place; downgrading recreates.
     tier: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
   },
+  pricing: { notMetered: "a test kind" },
   uniqueKey: ["name"],
   stableOutputs: ["vlan"],
   broken: (o) => o.state === "FAILED",
@@ -116,7 +117,7 @@ describe("diff", () => {
     expect(await diff(valid)).toMatchObject({ changes: false, replaces: [], stables: ["vlan"] });
   });
 
-  it("patches a patch field in place", async () => {
+  it("changes an updateRequest field in place", async () => {
     expect(await diff({ ...valid, name: "widget-b" })).toMatchObject({ changes: true, replaces: [] });
   });
 

@@ -34,6 +34,7 @@ function widgetApi() {
     workspaceScoped: true,
     inputs: z.object({ name: z.string(), size: z.number() }),
     policies: { name: replace, size: command("resize") },
+    pricing: { notMetered: "a test kind" },
     uniqueKey: ["name"],
     api: {
       async conflict(_ctx, i) {

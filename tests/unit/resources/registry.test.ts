@@ -15,6 +15,13 @@ describe("resources/registry.ts", () => {
     expect(fs.existsSync(path.join(ROOT, sourceFileOf(kind)))).toBe(true);
   });
 
+  // The class is made from the spec (provider/resource.ts superArgs): its type token is the spec's kind.
+  it.each(kinds())("names the class of %s after its kind", (kind) => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- each kind's module, found from the list alone
+    const module = require(path.join(ROOT, sourceFileOf(kind))) as Record<string, unknown>;
+    expect(typeof module[kind]).toBe("function");
+  });
+
   it("lists every resource file of resources/ once", () => {
     const files = fs.readdirSync(path.join(ROOT, "resources")).filter((f) => f.endsWith(".ts") && f !== "registry.ts");
     expect(kinds().map(sourceFileOf).sort()).toEqual(files.map((f) => `resources/${f}`).sort());
