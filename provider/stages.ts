@@ -2,7 +2,7 @@
  * The stages of the client's request pipeline, one concern each; `SvcClient` (client.ts) composes
  * them in the order they run (the one place that order is written). As hcloud-go chains its
  * handlers, each wrapping the next, and Octokit keeps throttling and retry as separate plugins:
- * a stage gets the call and the stages it wraps, and answers what the attempt came to.
+ * a stage gets the call and the stages it wraps, and answers what the attempt came to (its `Outcome`).
  */
 import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
@@ -34,7 +34,7 @@ export interface Call {
 }
 
 /** What one attempt came to, filled in on its way back out: `transport` sets the answer or the code, `mapErrors` reads them. */
-export interface Answer {
+export interface Outcome {
   /** The HTTP answer, of any status. */
   response?: AxiosResponse<string>;
   /** The connection error's code, when no answer came. */
@@ -46,7 +46,7 @@ export interface Answer {
 }
 
 /** Sends a call through the stages below it. */
-export type Handler = (call: Call) => Promise<Answer>;
+export type Handler = (call: Call) => Promise<Outcome>;
 /** One concern: handles the call, handing it on to the stages it wraps. */
 export type Stage = (next: Handler) => Handler;
 
@@ -76,9 +76,9 @@ export const retry =
   async (call) => {
     const { method, path } = call;
     for (let attempt = 1; ; attempt++) {
-      const answer = await next(call);
-      const { status, retryAfterMs, failure } = answer;
-      if (!failure) return answer;
+      const outcome = await next(call);
+      const { status, retryAfterMs, failure } = outcome;
+      if (!failure) return outcome;
       const network = failure instanceof NetworkError ? failure : undefined;
       const remainingMs = call.deadline - Date.now();
       const { repeatable } = call.opts;
@@ -117,9 +117,9 @@ export const pace =
   (next) =>
   async (call) => {
     const ticket = await limiter.admit(priorityOf(call.method), call.deadline);
-    const answer = await next({ ...call, waitedMs: ticket.waitedMs });
-    limiter.answered(ticket, answer.status, answer.retryAfterMs);
-    return answer;
+    const outcome = await next({ ...call, waitedMs: ticket.waitedMs });
+    limiter.answered(ticket, outcome.status, outcome.retryAfterMs);
+    return outcome;
   };
 
 // ---- engine ------------------------------------------------------------------------------
@@ -200,18 +200,18 @@ export const mapErrors =
   (baseUrl: string): Stage =>
   (next) =>
   async (call) => {
-    const answer = await next(call);
+    const outcome = await next(call);
     const { method, path } = call;
-    const { response, code = "ERROR" } = answer;
+    const { response, code = "ERROR" } = outcome;
     if (!response) {
       const notSent = NOT_SENT_CODES.has(code);
       return {
-        ...answer,
+        ...outcome,
         failure: notSent ? new UnreachableError(method, path, code, baseUrl) : new NetworkError(method, path, code, false),
       };
     }
     const retryAfterMs = parseRetryAfter(response.headers["retry-after"] as string | undefined);
-    return { ...answer, retryAfterMs, failure: response.status < 300 ? undefined : apiError(method, path, response) };
+    return { ...outcome, retryAfterMs, failure: response.status < 300 ? undefined : apiError(method, path, response) };
   };
 
 // ---- transport ---------------------------------------------------------------------------
@@ -253,7 +253,7 @@ export function httpFor(baseUrl: string, token: string, timeoutMs: number): Axio
   });
 }
 
-/** Sends the call once; a failed connection is an answer too (its code), never a throw. */
+/** Sends the call once; a failed connection is an outcome too (its code), never a throw. */
 export const transport =
   (http: AxiosInstance): Handler =>
   async ({ method, path, opts }) => {
@@ -275,7 +275,7 @@ export const transport =
 // ---- parse -------------------------------------------------------------------------------
 
 /** The body of a successful answer: JSON read losslessly, other text as it is, nothing as undefined. */
-export function parse<T>({ response }: Answer): T {
+export function parse<T>({ response }: Outcome): T {
   const text = response?.data;
   if (!text) return undefined as T;
   const type = String(response!.headers["content-type"] ?? "");
