@@ -194,7 +194,7 @@ export function buildApp(services: Services, reset: () => void, routes: RouteDef
   });
   app.addHook("onResponse", async (request) => {
     const x = exchanges.get(request);
-    if (x) await runStages(PIPELINE.answered, services, x);
+    if (x) await runStages(PIPELINE.afterAnswer, services, x);
   });
   for (const route of routes) {
     app.route({
@@ -204,7 +204,7 @@ export function buildApp(services: Services, reset: () => void, routes: RouteDef
         const x: Exchange = exchanges.get(request) ?? { request, reply, started: performance.now(), faults: {}, principal: null };
         x.route = route;
         await runStages(PIPELINE.route, services, x);
-        await runStages(PIPELINE.settle, services, x);
+        await runStages(PIPELINE.afterRoute, services, x);
         return reply;
       },
     });
@@ -310,13 +310,13 @@ const logAnswer: Stage = (services, x) => logRequest(services, x, x.reply.status
 /**
  * The pipeline of every /v1 request, in running order. A stage that throws ends its part: a
  * refusal on `arrival` is answered at once; fastify then reads the body and finds the route;
- * `settle` runs after the `route` part whatever it did, and answers.
+ * `afterRoute` runs after the `route` part whatever it did, and answers.
  */
 const PIPELINE = {
   arrival: [advanceWorkflows, rateLimit, injectFaults],
   route: [authenticateCaller, handleAtomically],
-  settle: [saveState, dropAfterWrite, answer],
-  answered: [logAnswer],
+  afterRoute: [saveState, dropAfterWrite, answer],
+  afterAnswer: [logAnswer],
 } satisfies Record<string, Stage[]>;
 
 /** Runs stages in order until one answers the request or throws; the error is kept as the answer (an unexpected one as a 500). */

@@ -49,7 +49,7 @@ export const REQUEST_PATIENCE_MS = 10 * 60_000;
 export class SvcClient {
   private readonly http: AxiosInstance;
   private readonly limiter: Limiter;
-  /** One call through the pipeline: the successful answer, or the error that ended it. */
+  /** One request through the pipeline: the successful answer, or the error that ended it. */
   private readonly send: Handler;
 
   constructor(
@@ -59,7 +59,7 @@ export class SvcClient {
   ) {
     this.http = shared ?? httpFor(config.baseUrl, config.token, options.timeoutMs ?? 60_000);
     this.limiter = options.limiter ?? limiterFor(config.baseUrl, config.token, config.maxRequestsPerSecond ?? null);
-    // The request pipeline: its stages in the order every call runs through them, each wrapping the ones below it.
+    // The request pipeline: its stages in the order every request runs through them, each wrapping the ones below it.
     this.send = pipeline(
       retry(options.retry ?? DEFAULT_RETRY_POLICY, options.onRetry), // as many attempts as decide() allows before the deadline; reports each retry
       pace(this.limiter), // waits for its slot in the process's shared pace (admit); tells the pace the answer (answered)

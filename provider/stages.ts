@@ -2,7 +2,7 @@
  * The stages of the client's request pipeline, one concern each; `SvcClient` (client.ts) composes
  * them in the order they run (the one place that order is written). As hcloud-go chains its
  * handlers, each wrapping the next, and Octokit keeps throttling and retry as separate plugins:
- * a stage gets the call and the stages it wraps, and answers what the attempt came to (its `Outcome`).
+ * a stage gets the request and the stages it wraps, and answers what the attempt came to (its `Outcome`).
  */
 import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
 import { ApiError, NetworkError, type FieldError } from "./errors";
@@ -23,7 +23,7 @@ export interface RequestOptions {
 }
 
 /** One request on its way through the pipeline. */
-export interface Call {
+export interface ApiRequest {
   method: string;
   path: string;
   opts: RequestOptions;
@@ -45,12 +45,12 @@ export interface Outcome {
   failure?: ApiError | NetworkError;
 }
 
-/** Sends a call through the stages below it. */
-export type Handler = (call: Call) => Promise<Outcome>;
-/** One concern: handles the call, handing it on to the stages it wraps. */
+/** Sends a request through the stages below it. */
+export type Handler = (req: ApiRequest) => Promise<Outcome>;
+/** One concern: handles the request, handing it on to the stages it wraps. */
 export type Stage = (next: Handler) => Handler;
 
-/** The stages in the order a call runs through them, outermost first, ending with the handler that sends it. */
+/** The stages in the order a request runs through them, outermost first, ending with the handler that sends it. */
 export function pipeline(...parts: [...Stage[], Handler]): Handler {
   const stages = parts.slice(0, -1) as Stage[];
   return stages.reduceRight<Handler>((next, stage) => stage(next), parts[parts.length - 1] as Handler);
@@ -65,23 +65,23 @@ interface AmbiguousMarked {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * One call, as many attempts as `decide()` (retry.ts) allows before the deadline; each retry is
+ * One request, as many attempts as `decide()` (retry.ts) allows before the deadline; each retry is
  * reported to `onRetry` where it is decided. A 429 paused the whole pace until its Retry-After:
  * the next admit waits for that, with every other request, so no sleep of its own here. The
- * failure that ends the call is thrown, marked when the server may or may not have applied it.
+ * failure that ends the request is thrown, marked when the server may or may not have applied it.
  */
 export const retry =
   (policy: RetryPolicy, onRetry: ((e: RetryEvent) => void) | undefined): Stage =>
   (next) =>
-  async (call) => {
-    const { method, path } = call;
+  async (req) => {
+    const { method, path } = req;
     for (let attempt = 1; ; attempt++) {
-      const outcome = await next(call);
+      const outcome = await next(req);
       const { status, retryAfterMs, failure } = outcome;
       if (!failure) return outcome;
       const network = failure instanceof NetworkError ? failure : undefined;
-      const remainingMs = call.deadline - Date.now();
-      const { repeatable } = call.opts;
+      const remainingMs = req.deadline - Date.now();
+      const { repeatable } = req.opts;
       const decision = decide(
         { method, attempt, status, network: network && { notSent: network.notSent }, retryAfterMs, repeatable, remainingMs },
         policy,
@@ -115,9 +115,9 @@ export function isAmbiguous(err: unknown): boolean {
 export const pace =
   (limiter: Limiter): Stage =>
   (next) =>
-  async (call) => {
-    const ticket = await limiter.admit(priorityOf(call.method), call.deadline);
-    const outcome = await next({ ...call, waitedMs: ticket.waitedMs });
+  async (req) => {
+    const ticket = await limiter.admit(priorityOf(req.method), req.deadline);
+    const outcome = await next({ ...req, waitedMs: ticket.waitedMs });
     limiter.answered(ticket, outcome.status, outcome.retryAfterMs);
     return outcome;
   };
@@ -125,9 +125,9 @@ export const pace =
 // ---- engine ------------------------------------------------------------------------------
 
 /** Nothing starts once the engine that asked for it is gone (provider/engine.ts), however long it waited for its slot. */
-export const engineAlive: Stage = (next) => (call) => {
+export const engineAlive: Stage = (next) => (req) => {
   ensureEngineAlive();
-  return next(call);
+  return next(req);
 };
 
 // ---- reporting ---------------------------------------------------------------------------
@@ -136,9 +136,9 @@ export const engineAlive: Stage = (next) => (call) => {
 export const reportWait =
   (onWait: ((waitedMs: number) => void) | undefined): Stage =>
   (next) =>
-  (call) => {
-    if ((call.waitedMs ?? 0) > 0) onWait?.(call.waitedMs!);
-    return next(call);
+  (req) => {
+    if ((req.waitedMs ?? 0) > 0) onWait?.(req.waitedMs!);
+    return next(req);
   };
 
 export interface RetryEvent {
@@ -199,9 +199,9 @@ function apiError(method: string, path: string, response: AxiosResponse<string>)
 export const mapErrors =
   (baseUrl: string): Stage =>
   (next) =>
-  async (call) => {
-    const outcome = await next(call);
-    const { method, path } = call;
+  async (req) => {
+    const outcome = await next(req);
+    const { method, path } = req;
     const { response, code = "ERROR" } = outcome;
     if (!response) {
       const notSent = NOT_SENT_CODES.has(code);
@@ -253,7 +253,7 @@ export function httpFor(baseUrl: string, token: string, timeoutMs: number): Axio
   });
 }
 
-/** Sends the call once; a failed connection is an outcome too (its code), never a throw. */
+/** Sends the request once; a failed connection is an outcome too (its code), never a throw. */
 export const transport =
   (http: AxiosInstance): Handler =>
   async ({ method, path, opts }) => {

@@ -13,14 +13,14 @@ import {
   pipeline,
   retry,
   UnreachableError,
-  type Call,
+  type ApiRequest,
   type Handler,
   type Outcome,
   type RetryEvent,
   type Stage,
 } from "../../../provider/stages";
 
-const call = (method = "GET"): Call => ({ method, path: "/v1/plans", opts: {}, deadline: Date.now() + 60_000 });
+const request = (method = "GET"): ApiRequest => ({ method, path: "/v1/plans", opts: {}, deadline: Date.now() + 60_000 });
 const response = (status: number, headers: Record<string, string> = {}) => ({ status, headers, data: "" }) as AxiosResponse<string>;
 /** A handler that answers the given outcomes in turn. */
 const answers = (...outcomes: Outcome[]): Handler => {
@@ -41,13 +41,13 @@ describe("pipeline", () => {
         return outcome;
       };
     const send = pipeline(named("a"), named("b"), async () => (seen.push("send"), { status: 200 }));
-    expect(await send(call())).toEqual({ status: 200 });
+    expect(await send(request())).toEqual({ status: 200 });
     expect(seen).toEqual(["a in", "b in", "send", "b out", "a out"]);
   });
 });
 
 describe("mapErrors", () => {
-  const read = (outcome: Outcome) => mapErrors("http://api.test")(answers(outcome))(call());
+  const read = (outcome: Outcome) => mapErrors("http://api.test")(answers(outcome))(request());
 
   it("leaves a success without failure, reading its Retry-After", async () => {
     expect(await read({ response: response(200, { "retry-after": "2" }), status: 200 })).toMatchObject({
@@ -85,9 +85,9 @@ describe("pace", () => {
     return { events, limiter: fake as unknown as Limiter };
   };
 
-  it("admits the call by its priority and deadline, passes on the wait, then tells the answer", async () => {
+  it("admits the request by its priority and deadline, passes on the wait, then tells the answer", async () => {
     const { events, limiter: l } = limiter();
-    const c = call("POST");
+    const c = request("POST");
     let waited: number | undefined;
     await pace(l)(async (inner) => ((waited = inner.waitedMs), { status: 429, retryAfterMs: 5000 }))(c);
     expect(events).toEqual([
@@ -102,7 +102,7 @@ describe("pace", () => {
     await expect(
       pace(l)(() => {
         throw new Error("engine gone");
-      })(call()),
+      })(request()),
     ).rejects.toThrow("engine gone");
     expect(events.map((e) => e[0])).toEqual(["admit"]);
   });
@@ -118,7 +118,7 @@ describe("retry", () => {
 
   it("tries again while decide() allows, reporting each retry, and ends with the success", async () => {
     const events: RetryEvent[] = [];
-    const outcome = await retry(fast, (e) => events.push(e))(answers(failed(503), failed(502), { status: 200 }))(call());
+    const outcome = await retry(fast, (e) => events.push(e))(answers(failed(503), failed(502), { status: 200 }))(request());
     expect(outcome.status).toBe(200);
     expect(events.map((e) => [e.attempt, e.cause])).toEqual([
       [1, "503"],
@@ -128,7 +128,7 @@ describe("retry", () => {
 
   it("throws a POST's server fault at once, marked ambiguous", async () => {
     const events: RetryEvent[] = [];
-    const err = await retry(fast, (e) => events.push(e))(answers(failed(502, "POST")))(call("POST")).catch((e: unknown) => e);
+    const err = await retry(fast, (e) => events.push(e))(answers(failed(502, "POST")))(request("POST")).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ApiError);
     expect(isAmbiguous(err)).toBe(true);
     expect(events).toEqual([]);
