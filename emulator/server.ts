@@ -181,34 +181,7 @@ export function buildApp(services: Services, reset: () => void, routes: RouteDef
   // Uploads and anything else: handed to the route as a stream.
   app.addContentTypeParser("*", (_req, payload, done) => done(null, payload));
 
-  // The pipeline's parts run where fastify lets them: on arrival (before the body is read, for
-  // unknown paths too), in the route once the body is read, and when the answer has gone.
-  app.addHook("onRequest", async (request, reply) => {
-    if (request.url.startsWith("/_emulator")) return;
-    const x: Exchange = { request, reply, started: performance.now(), faults: {}, principal: null };
-    exchanges.set(request, x);
-    await runStages(PIPELINE.arrival, services, x);
-    if (!x.failure) return;
-    answer(services, x);
-    return reply;
-  });
-  app.addHook("onResponse", async (request) => {
-    const x = exchanges.get(request);
-    if (x) await runStages(PIPELINE.afterAnswer, services, x);
-  });
-  for (const route of routes) {
-    app.route({
-      method: route.method,
-      url: route.path,
-      handler: async (request, reply) => {
-        const x: Exchange = exchanges.get(request) ?? { request, reply, started: performance.now(), faults: {}, principal: null };
-        x.route = route;
-        await runStages(PIPELINE.route, services, x);
-        await runStages(PIPELINE.afterRoute, services, x);
-        return reply;
-      },
-    });
-  }
+  mountPipeline(app, services, routes);
 
   registerControlRoutes(app, services, reset);
 
@@ -246,6 +219,13 @@ interface Exchange {
 type Stage = (services: Services, x: Exchange) => boolean | void | Promise<boolean | void>;
 
 const exchanges = new WeakMap<FastifyRequest, Exchange>();
+
+/** The request's exchange, begun when it arrived. */
+function exchangeOf(request: FastifyRequest, reply: FastifyReply): Exchange {
+  let x = exchanges.get(request);
+  if (!x) exchanges.set(request, (x = { request, reply, started: performance.now(), faults: {}, principal: null }));
+  return x;
+}
 
 /** Work in flight moves on the workflow clock first: the request sees it as it is by now. */
 const advanceWorkflows: Stage = (services) => {
@@ -318,6 +298,38 @@ const PIPELINE = {
   afterRoute: [saveState, dropAfterWrite, answer],
   afterAnswer: [logAnswer],
 } satisfies Record<string, Stage[]>;
+
+/**
+ * Runs the pipeline's parts where fastify lets them: on arrival (before the body is read, for
+ * unknown paths too), in each route once the body is read, and when the answer has gone.
+ */
+function mountPipeline(app: FastifyInstance, services: Services, routes: RouteDef[]): void {
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.url.startsWith("/_emulator")) return;
+    const x = exchangeOf(request, reply);
+    await runStages(PIPELINE.arrival, services, x);
+    if (!x.failure) return;
+    answer(services, x);
+    return reply;
+  });
+  app.addHook("onResponse", async (request) => {
+    const x = exchanges.get(request);
+    if (x) await runStages(PIPELINE.afterAnswer, services, x);
+  });
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        const x = exchangeOf(request, reply);
+        x.route = route;
+        await runStages(PIPELINE.route, services, x);
+        await runStages(PIPELINE.afterRoute, services, x);
+        return reply;
+      },
+    });
+  }
+}
 
 /** Runs stages in order until one answers the request or throws; the error is kept as the answer (an unexpected one as a 500). */
 async function runStages(stages: Stage[], services: Services, x: Exchange): Promise<void> {

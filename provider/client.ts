@@ -1,9 +1,8 @@
 /**
  * The HTTP client: one connection per configuration and one request pipeline, composed in the
- * constructor from the stages of stages.ts in the order a request runs through them (transport,
- * error mapping, the shared rate limit, the engine check, retry and reporting, each on its own).
- * Every non-2xx answer becomes an `ApiError` that names method, path, status and the X-Message
- * reason; retries follow the policy of retry.ts.
+ * constructor from the stages of stages.ts (one concern each), in the order a request runs
+ * through them. Every non-2xx answer becomes an `ApiError` that names method, path, status and
+ * the X-Message reason; retries follow the policy of retry.ts.
  */
 import type { AxiosInstance } from "axios";
 import { limiterFor, type Limiter } from "./limiter";
