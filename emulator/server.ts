@@ -1,10 +1,7 @@
 /**
  * The emulator's HTTP server: a fastify app that mounts every route table of the API under /v1
- * and the test controls under /_emulator, with one request pipeline:
- *
- *   advance workflows -> rate limit -> injected faults -> authenticate -> handler (atomic:
- *   a handler that throws leaves the store as it was) -> persist (--state) -> log
- *   -> (injected connection drop)
+ * and the test controls under /_emulator, every /v1 request going through one pipeline of named
+ * stages (`PIPELINE`, in running order).
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import type { Readable } from "node:stream";
@@ -15,7 +12,7 @@ import { Faults, type RequestFaults } from "./core/faults";
 import { parseJson, stringifyJson } from "./core/json";
 import { RateLimiter, DEFAULT_RATE_LIMITS, type RateLimitSettings } from "./core/ratelimit";
 import { RequestLog } from "./core/requestLog";
-import { makeContext, type Reply, type RouteDef } from "./core/router";
+import { routeContext, type Reply, type RouteDef } from "./core/router";
 import type { EmulatorSettings, Services } from "./core/services";
 import { Store, type IdMode } from "./core/store";
 import { Workflows } from "./core/workflows";
@@ -29,7 +26,7 @@ export interface EmulatorOptions {
   port?: number;
   /** How long workflows take, QUEUED to COMPLETED (default 500 ms). */
   workflowMs?: number;
-  /** Persist state to this file (written atomically after every change). */
+  /** Keep the state in this file (written atomically after every change), read back at start. */
   stateFile?: string;
   /** Seed for identifiers and random values; random when absent. */
   seed?: number;
@@ -56,10 +53,6 @@ export const DEFAULT_REGISTRY_ACCOUNTS: Record<string, Record<string, string>> =
 };
 
 const LIFECYCLE_PATHS = new Set(["/v1/login", "/v1/register", "/v1/reset-password", "/v1/verify-email", "/v1/lock-account"]);
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** X-Message must be a single header line of visible Latin-1. */
 function headerSafe(text: string): string {
@@ -99,14 +92,7 @@ function sendReply(request: FastifyRequest, reply: FastifyReply, result: Reply):
   reply.type("application/json").send(stringifyJson(result.body));
 }
 
-interface RequestState {
-  started: number;
-  faults: RequestFaults;
-}
-
-const stateOf = new WeakMap<FastifyRequest, RequestState>();
-
-/** The seeded state, kept (and persisted) so that POST /_emulator/reset can return to it. */
+/** The seeded state, kept (and saved with the state) so that POST /_emulator/reset can return to it. */
 interface SeedSnapshotRow {
   id: string;
   seed: true;
@@ -142,18 +128,18 @@ export function buildServices(options: EmulatorOptions): { services: Services; b
   workflows.bind(services);
 
   let bootstrap: Bootstrap;
-  const persisted = options.stateFile ? Store.readStateFile(options.stateFile) : undefined;
-  if (persisted) {
-    clock.offset = store.restore(persisted);
-    const saved = store.t.bootstrap.get("bootstrap");
-    if (!saved) throw new Error(`emulator state file ${options.stateFile} has no bootstrap record; move it away or fix it`);
+  const saved = options.stateFile ? Store.readStateFile(options.stateFile) : undefined;
+  if (saved) {
+    clock.offset = store.restore(saved);
+    const record = store.t.bootstrap.get("bootstrap");
+    if (!record) throw new Error(`emulator state file ${options.stateFile} has no bootstrap record; move it away or fix it`);
     bootstrap = {
-      token: saved.token,
-      staffToken: saved.staffToken,
-      workspaceId: saved.workspaceId,
-      userId: saved.userId,
-      email: saved.email,
-      password: saved.password,
+      token: record.token,
+      staffToken: record.staffToken,
+      workspaceId: record.workspaceId,
+      userId: record.userId,
+      email: record.email,
+      password: record.password,
     };
   } else {
     bootstrap = seedStore(services);
@@ -195,73 +181,7 @@ export function buildApp(services: Services, reset: () => void, routes: RouteDef
   // Uploads and anything else: handed to the route as a stream.
   app.addContentTypeParser("*", (_req, payload, done) => done(null, payload));
 
-  app.addHook("onRequest", async (request, reply) => {
-    const url = request.url.split("?")[0];
-    if (url.startsWith("/_emulator")) return;
-    const state: RequestState = { started: performance.now(), faults: {} };
-    stateOf.set(request, state);
-    services.workflows.advance();
-
-    const now = services.clock.now();
-    const lifecycle = LIFECYCLE_PATHS.has(url);
-    const key = lifecycle ? request.ip : (request.headers.authorization ?? request.ip);
-    const wait = services.rateLimiter.take(key, lifecycle ? "lifecycle" : "general", now);
-    if (wait > 0) {
-      sendError(reply, new ApiError(429, "Rate limit exceeded; retry later", [], { "Retry-After": String(wait) }));
-      return reply;
-    }
-
-    state.faults = services.faults.decide(request.method, url);
-    if (state.faults.delayMs) await sleep(state.faults.delayMs);
-    if (state.faults.status) {
-      const { status, retryAfterSeconds } = state.faults.status;
-      const headers: Record<string, string> = retryAfterSeconds !== undefined ? { "Retry-After": String(retryAfterSeconds) } : {};
-      sendError(reply, new ApiError(status, `Injected fault: ${status}`, [], headers));
-      return reply;
-    }
-  });
-
-  app.addHook("onResponse", async (request, reply) => {
-    const state = stateOf.get(request);
-    if (!state) return;
-    logRequest(services, request, reply.statusCode, state);
-  });
-
-  for (const route of routes) {
-    app.route({
-      method: route.method,
-      url: route.path,
-      handler: async (request, reply) => {
-        const state = stateOf.get(request) ?? { started: performance.now(), faults: {} };
-        try {
-          let principal: Principal | null = null;
-          const auth = route.auth ?? "token";
-          if (auth === "token" || (auth === "optional" && request.headers.authorization)) {
-            principal = authenticate(services, request.headers.authorization, request.ip);
-          }
-          const ctx = makeContext(services, request, principal, state.faults);
-          const result = await services.store.atomically(() => route.handler(ctx));
-          persist(services);
-          if (state.faults.dropAfterWrite) {
-            // The write is committed; the client never hears about it.
-            logRequest(services, request, 0, state);
-            stateOf.delete(request);
-            request.raw.socket.destroy();
-            return reply.hijack();
-          }
-          sendReply(request, reply, result);
-        } catch (err) {
-          persist(services);
-          if (err instanceof ApiError) sendError(reply, err);
-          else {
-            console.error("emulator: internal error on", request.method, request.url, err);
-            sendError(reply, new ApiError(500, `Internal emulator error: ${(err as Error).message}`));
-          }
-        }
-        return reply;
-      },
-    });
-  }
+  mountPipeline(app, services, routes);
 
   registerControlRoutes(app, services, reset);
 
@@ -276,12 +196,167 @@ export function buildApp(services: Services, reset: () => void, routes: RouteDef
   return app;
 }
 
-function persist(services: Services): void {
+// ---- the request pipeline ----------------------------------------------------------------
+
+/** One /v1 request on its way through the pipeline. */
+interface Exchange {
+  request: FastifyRequest;
+  reply: FastifyReply;
+  started: number;
+  /** The injected faults that hit this request (`injectFaults`). */
+  faults: RequestFaults;
+  /** The route fastify found (set once the body is read). */
+  route?: RouteDef;
+  /** The caller (`authenticateCaller`); null for a route that asks for no token. */
+  principal: Principal | null;
+  /** The route's answer (`handleAtomically`). */
+  result?: Reply;
+  /** The error that answers the request, once a stage threw it. */
+  failure?: ApiError;
+}
+
+/** One concern of the pipeline: throws the error that answers the request, returns true once it answered it itself, or lets it go on. */
+type Stage = (services: Services, x: Exchange) => boolean | void | Promise<boolean | void>;
+
+const exchanges = new WeakMap<FastifyRequest, Exchange>();
+
+/** The request's exchange, begun when it arrived. */
+function exchangeOf(request: FastifyRequest, reply: FastifyReply): Exchange {
+  let x = exchanges.get(request);
+  if (!x) exchanges.set(request, (x = { request, reply, started: performance.now(), faults: {}, principal: null }));
+  return x;
+}
+
+/** Work in flight moves on the workflow clock first: the request sees it as it is by now. */
+const advanceWorkflows: Stage = (services) => {
+  services.workflows.advance();
+};
+
+/** The spec's rate limits: per token (per address on the account lifecycle paths), 429 with Retry-After. */
+const rateLimit: Stage = (services, { request }) => {
+  const lifecycle = LIFECYCLE_PATHS.has(request.url.split("?")[0]);
+  const key = lifecycle ? request.ip : (request.headers.authorization ?? request.ip);
+  const wait = services.rateLimiter.take(key, lifecycle ? "lifecycle" : "general", services.clock.now());
+  if (wait > 0) throw new ApiError(429, "Rate limit exceeded; retry later", [], { "Retry-After": String(wait) });
+};
+
+/** The fault rules (/_emulator/faults) that hit this request: a delay, then an injected status; the rest is used later. */
+const injectFaults: Stage = async (services, x) => {
+  x.faults = services.faults.forRequest(x.request.method, x.request.url.split("?")[0]);
+  if (x.faults.delayMs) await new Promise((resolve) => setTimeout(resolve, x.faults.delayMs));
+  if (!x.faults.status) return;
+  const { status, retryAfterSeconds } = x.faults.status;
+  throw new ApiError(
+    status,
+    `Injected fault: ${status}`,
+    [],
+    retryAfterSeconds !== undefined ? { "Retry-After": String(retryAfterSeconds) } : {},
+  );
+};
+
+/** The caller's token, where the route asks for one (spec part 1, Authentication). */
+const authenticateCaller: Stage = (services, x) => {
+  const auth = x.route!.auth ?? "token";
+  if (auth === "token" || (auth === "optional" && x.request.headers.authorization))
+    x.principal = authenticate(services, x.request.headers.authorization, x.request.ip);
+};
+
+/** The route's handler, atomic: one that throws leaves the store as it was. */
+const handleAtomically: Stage = async (services, x) => {
+  const ctx = routeContext(services, x.request, x.principal, x.faults);
+  x.result = await services.store.atomically(() => x.route!.handler(ctx));
+};
+
+/** An injected connection drop: the write is committed, the client never hears about it. */
+const dropAfterWrite: Stage = (services, x) => {
+  if (x.failure || !x.faults.dropAfterWrite) return;
+  logRequest(services, x, 0);
+  exchanges.delete(x.request);
+  x.request.raw.socket.destroy();
+  x.reply.hijack();
+  return true;
+};
+
+/** Sends the route's answer, or the error a stage threw. */
+const answer: Stage = (_services, x) => {
+  if (x.failure) sendError(x.reply, x.failure);
+  else sendReply(x.request, x.reply, x.result!);
+  return true;
+};
+
+/** The request log (/_emulator/requests), once the answer has gone. */
+const logAnswer: Stage = (services, x) => logRequest(services, x, x.reply.statusCode);
+
+/**
+ * The pipeline of every /v1 request, in running order. A stage that throws ends its part: a
+ * refusal on `arrival` is answered at once; fastify then reads the body and finds the route;
+ * `afterRoute` runs after the `route` part whatever it did, and answers.
+ */
+const PIPELINE = {
+  arrival: [advanceWorkflows, rateLimit, injectFaults],
+  route: [authenticateCaller, handleAtomically],
+  afterRoute: [saveState, dropAfterWrite, answer],
+  afterAnswer: [logAnswer],
+} satisfies Record<string, Stage[]>;
+
+/**
+ * Runs the pipeline's parts where fastify lets them: on arrival (before the body is read, for
+ * unknown paths too), in each route once the body is read, and when the answer has gone.
+ */
+function mountPipeline(app: FastifyInstance, services: Services, routes: RouteDef[]): void {
+  app.addHook("onRequest", async (request, reply) => {
+    if (request.url.startsWith("/_emulator")) return;
+    const x = exchangeOf(request, reply);
+    await runStages(PIPELINE.arrival, services, x);
+    if (!x.failure) return;
+    answer(services, x);
+    return reply;
+  });
+  app.addHook("onResponse", async (request) => {
+    const x = exchanges.get(request);
+    if (x) await runStages(PIPELINE.afterAnswer, services, x);
+  });
+  for (const route of routes) {
+    app.route({
+      method: route.method,
+      url: route.path,
+      handler: async (request, reply) => {
+        const x = exchangeOf(request, reply);
+        x.route = route;
+        await runStages(PIPELINE.route, services, x);
+        await runStages(PIPELINE.afterRoute, services, x);
+        return reply;
+      },
+    });
+  }
+}
+
+/** Runs stages in order until one answers the request or throws; the error is kept as the answer (an unexpected one as a 500). */
+async function runStages(stages: Stage[], services: Services, x: Exchange): Promise<void> {
+  try {
+    for (const stage of stages) if (await stage(services, x)) return;
+  } catch (err) {
+    x.failure = asApiError(err, x.request);
+  }
+}
+
+function asApiError(err: unknown, request: FastifyRequest): ApiError {
+  if (err instanceof ApiError) return err;
+  console.error("emulator: internal error on", request.method, request.url, err);
+  return new ApiError(500, `Internal emulator error: ${(err as Error).message}`);
+}
+
+/**
+ * With --state, writes the store to the file when it changed since the last write: after every
+ * request that reached a route, whatever it did, and at start.
+ */
+function saveState(services: Services): void {
   const file = services.settings.stateFile;
   if (file && services.store.dirty) services.store.saveTo(file, services.clock.offset);
 }
 
-function logRequest(services: Services, request: FastifyRequest, status: number, state: RequestState): void {
+function logRequest(services: Services, x: Exchange, status: number): void {
+  const { request } = x;
   const body = request.body as unknown;
   services.requestLog.record({
     time: new Date().toISOString(),
@@ -290,7 +365,7 @@ function logRequest(services: Services, request: FastifyRequest, status: number,
     query: (request.query ?? {}) as Record<string, unknown>,
     status,
     body: body && typeof (body as Readable).pipe === "function" ? "[stream]" : body,
-    durationMs: Math.round((performance.now() - state.started) * 1000) / 1000,
+    durationMs: Math.round((performance.now() - x.started) * 1000) / 1000,
   });
 }
 
@@ -298,7 +373,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const { services, bootstrap, reset } = buildServices(options);
   if (options.stateFile) {
     services.store.dirty = true;
-    persist(services);
+    saveState(services);
   }
   const app = buildApp(services, reset);
   await app.listen({ host: "127.0.0.1", port: options.port ?? 0 });

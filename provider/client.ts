@@ -1,79 +1,30 @@
 /**
- * The HTTP client: one axios instance per configuration, bearer authentication, lossless JSON
- * (identifiers stay exact above 2^53: bodies carry `bigint` ids as bare integers), the retry
- * policy of `retry.ts`, and every non-2xx turned into an `ApiError` that names method, path,
- * status and the X-Message reason.
+ * The HTTP client: one connection per configuration and one request pipeline, composed in the
+ * constructor from the stages of stages.ts (one concern each), in the order a request runs
+ * through them. Every non-2xx answer becomes an `ApiError` that names method, path, status and
+ * the X-Message reason; retries follow the policy of retry.ts.
  */
-import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
-import { ApiError, NetworkError, type FieldError } from "./errors";
-import { parseJson, stringifyJson } from "./json";
-import { ensureEngineAlive } from "./engine";
-import { limiterFor, priorityOf, type Limiter } from "./limiter";
-import { decide, DEFAULT_RETRY_POLICY, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
+import type { AxiosInstance } from "axios";
+import { limiterFor, type Limiter } from "./limiter";
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import type { ProviderConfig } from "./config";
+import {
+  engineAlive,
+  httpFor,
+  mapErrors,
+  pace,
+  parse,
+  pipeline,
+  reportWait,
+  retry,
+  transport,
+  type Handler,
+  type Query,
+  type RequestOptions,
+  type RetryEvent,
+} from "./stages";
 
-export type Query = Record<string, string | number | boolean | bigint | Array<string | number | bigint> | undefined | null>;
-
-export interface RequestOptions {
-  query?: Query;
-  body?: unknown;
-  /** A POST that may safely be repeated (read-only or naturally idempotent). */
-  repeatable?: boolean;
-  /** Per-request timeout (ms). */
-  timeoutMs?: number;
-}
-
-export interface RetryEvent {
-  method: string;
-  path: string;
-  attempt: number;
-  delayMs: number;
-  cause: string;
-}
-
-/** Connection errors that prove the request never reached the server. */
-const NOT_SENT_CODES = new Set(["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"]);
-
-/**
- * A request that never reached the server (refused, no such host): the message names the address,
- * which is what a person has to check, and the settings it comes from.
- */
-export class UnreachableError extends NetworkError {
-  constructor(
-    method: string,
-    path: string,
-    code: string,
-    readonly baseUrl: string,
-  ) {
-    super(method, path, code, true);
-    this.message = `${method} ${path} failed: nothing answers at ${baseUrl} (${code}); check svc:baseUrl / SVC_BASE_URL and that the API is reachable from here`;
-  }
-}
-
-/** The line a retry prints: what failed, how, and when it is tried again. */
-export function retryMessage(e: RetryEvent): string {
-  return `${e.method} ${e.path} answered ${e.cause}; retrying in ${(e.delayMs / 1000).toFixed(1)}s (attempt ${e.attempt + 1})`;
-}
-
-function serializeQuery(query: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
-    else params.append(key, String(value));
-  }
-  return params.toString();
-}
-
-function fieldErrorsOf(body: unknown): FieldError[] {
-  const errors = (body as { errors?: unknown } | null)?.errors;
-  if (!Array.isArray(errors)) return [];
-  return errors
-    .filter((e): e is { field: unknown; message: unknown } => !!e && typeof e === "object")
-    .map((e) => ({ field: String(e.field ?? ""), message: String(e.message ?? "") }));
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export { isAmbiguous, isTransient, retryMessage, UnreachableError, type Query, type RequestOptions, type RetryEvent } from "./stages";
 
 export interface ClientOptions {
   retry?: RetryPolicy;
@@ -94,37 +45,28 @@ export interface ClientOptions {
  */
 export const REQUEST_PATIENCE_MS = 10 * 60_000;
 
-/**
- * axios and what it pulls in (about 60 modules, some 40 ms) load when the first client is made,
- * not with the package: a program that declares resources and calls no lookup never needs them
- * (bench/README.md, program side).
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const loadAxios = (): AxiosStatic => require("axios");
-
 export class SvcClient {
   private readonly http: AxiosInstance;
   private readonly limiter: Limiter;
+  /** One request through the pipeline: the successful answer, or the error that ended it. */
+  private readonly send: Handler;
 
   constructor(
     readonly config: ProviderConfig,
     private readonly options: ClientOptions = {},
     shared?: AxiosInstance,
   ) {
-    this.http =
-      shared ??
-      loadAxios().create({
-        baseURL: config.baseUrl,
-        timeout: options.timeoutMs ?? 60_000,
-        headers: { Authorization: `Bearer ${config.token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
-        responseType: "text",
-        transformResponse: [(data) => data],
-        transformRequest: [(data) => (data === undefined ? undefined : stringifyJson(data))],
-        paramsSerializer: { serialize: serializeQuery },
-        validateStatus: () => true,
-        maxRedirects: 0,
-      });
+    this.http = shared ?? httpFor(config.baseUrl, config.token, options.timeoutMs ?? 60_000);
     this.limiter = options.limiter ?? limiterFor(config.baseUrl, config.token, config.maxRequestsPerSecond ?? null);
+    // The request pipeline: its stages in the order every request runs through them, each wrapping the ones below it.
+    this.send = pipeline(
+      retry(options.retry ?? DEFAULT_RETRY_POLICY, options.onRetry), // as many attempts as decide() allows before the deadline; reports each retry
+      pace(this.limiter), // waits for its slot in the process's shared pace (admit); tells the pace the answer (answered)
+      engineAlive, // nothing starts once the engine is gone
+      reportWait(options.onWait), // reports how long the attempt waited for its slot
+      mapErrors(config.baseUrl), // reads the answer: a non-2xx or a lost connection becomes the error a person reads
+      transport(this.http), // one HTTP exchange
+    );
   }
 
   /**
@@ -142,57 +84,8 @@ export class SvcClient {
   }
 
   async request<T = unknown>(method: string, path: string, opts: RequestOptions = {}): Promise<T> {
-    const policy = this.options.retry ?? DEFAULT_RETRY_POLICY;
     const deadline = this.options.deadline ?? Date.now() + REQUEST_PATIENCE_MS;
-    for (let attempt = 1; ; attempt++) {
-      let response: AxiosResponse<string> | undefined;
-      let network: NetworkError | undefined;
-      const ticket = await this.limiter.admit(priorityOf(method), deadline);
-      // Nothing starts once the engine that asked for it is gone (provider/engine.ts), however long it waited for its slot.
-      ensureEngineAlive();
-      if (ticket.waitedMs > 0) this.options.onWait?.(ticket.waitedMs);
-      try {
-        response = await this.http.request<string>({
-          method,
-          url: path,
-          params: opts.query,
-          data: opts.body,
-          headers: opts.body === undefined ? undefined : { "Content-Type": "application/json" },
-          timeout: opts.timeoutMs,
-        });
-      } catch (err) {
-        const code = (err as { code?: string }).code ?? "ERROR";
-        network = NOT_SENT_CODES.has(code)
-          ? new UnreachableError(method, path, code, this.config.baseUrl)
-          : new NetworkError(method, path, code, false);
-      }
-      const status = response?.status;
-      const retryAfterMs = parseRetryAfter(response?.headers["retry-after"] as string | undefined);
-      this.limiter.answered(ticket, status, retryAfterMs);
-      if (response && response.status < 300) return this.parse<T>(response);
-
-      const remainingMs = deadline - Date.now();
-      const decision = decide(
-        {
-          method,
-          attempt,
-          status,
-          network: network && { notSent: network.notSent },
-          retryAfterMs,
-          repeatable: opts.repeatable,
-          remainingMs,
-        },
-        policy,
-      );
-      const failure = network ?? this.apiError(method, path, response!);
-      if (!decision.retry) {
-        if (decision.ambiguous) (failure as AmbiguousMarked).ambiguous = true;
-        throw failure;
-      }
-      this.options.onRetry?.({ method, path, attempt, delayMs: decision.delayMs, cause: network ? network.code : String(status) });
-      // A 429 paused the whole pace until its Retry-After: the next admit waits for that, with every other request.
-      if (status !== 429) await sleep(decision.delayMs);
-    }
+    return parse<T>(await this.send({ method, path, opts, deadline }));
   }
 
   get<T = unknown>(path: string, query?: Query): Promise<T> {
@@ -210,36 +103,4 @@ export class SvcClient {
   delete<T = unknown>(path: string): Promise<T> {
     return this.request<T>("DELETE", path);
   }
-
-  private parse<T>(response: AxiosResponse<string>): T {
-    const text = response.data;
-    if (!text) return undefined as T;
-    const type = String(response.headers["content-type"] ?? "");
-    return (type.includes("json") ? parseJson(text) : text) as T;
-  }
-
-  private apiError(method: string, path: string, response: AxiosResponse<string>): ApiError {
-    let body: unknown;
-    try {
-      body = response.data ? parseJson(response.data) : undefined;
-    } catch {
-      body = undefined;
-    }
-    const reason = (response.headers["x-message"] as string | undefined) ?? (body as { message?: string } | undefined)?.message ?? null;
-    return new ApiError(method, path, response.status, reason, fieldErrorsOf(body));
-  }
-}
-
-interface AmbiguousMarked {
-  ambiguous?: boolean;
-}
-
-/** A failure that says nothing about the request itself (rate limit, server fault, lost connection): worth trying again. */
-export function isTransient(err: unknown): boolean {
-  return err instanceof NetworkError || (err instanceof ApiError && RETRYABLE_STATUSES.has(err.status));
-}
-
-/** True when a failed write may or may not have been applied by the server. */
-export function isAmbiguous(err: unknown): boolean {
-  return !!(err as AmbiguousMarked | null)?.ambiguous;
 }

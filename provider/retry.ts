@@ -19,7 +19,7 @@
  * - A request that never reached the server (connection refused, DNS failure) is tried only a few
  *   times (`maxNotSentAttempts`): an address nothing answers at rarely starts answering within
  *   seconds, and ten tries kept a person waiting 10-30 s before saying so. A short outage is still ridden out, and
- *   the lookups that decide whether a create happened keep trying until the deadline (persist.ts).
+ *   the lookups that decide whether a create happened keep trying until the deadline (keepTrying.ts).
  */
 export interface RetryPolicy {
   maxAttempts: number;

@@ -77,7 +77,7 @@ export class Faults {
   }
 
   /** Decides, once per request, which faults hit it. */
-  decide(method: string, path: string): RequestFaults {
+  forRequest(method: string, path: string): RequestFaults {
     const out: RequestFaults = {};
     for (const rule of this.rules) {
       if (rule.times !== undefined && rule.fired >= rule.times) continue;

@@ -1,6 +1,6 @@
 /**
  * Routes are data: each API area exports a table of `RouteDef`s, and the server mounts them
- * with the shared pipeline (authentication, validation errors, logging, faults, persistence).
+ * behind its one request pipeline (`PIPELINE` in emulator/server.ts).
  * A handler gets a `RouteContext` and returns a `Reply`, or throws an `ApiError`.
  */
 import type { FastifyReply, FastifyRequest } from "fastify";
@@ -60,7 +60,8 @@ export interface RouteDef {
   handler(ctx: RouteContext): Reply | Promise<Reply>;
 }
 
-export function makeContext(
+/** What a route's handler gets for one request. */
+export function routeContext(
   services: Services,
   request: FastifyRequest,
   principal: Principal | null,

@@ -67,7 +67,7 @@ function nodeLive(services: Services, node: K3sNodeRow) {
   };
 }
 
-export function nodeView(services: Services, node: K3sNodeRow) {
+export function k3sNodeView(services: Services, node: K3sNodeRow) {
   return {
     node: {
       id: node.id,

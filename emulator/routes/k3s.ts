@@ -41,7 +41,7 @@ import {
   lastLineIndex,
   lineRange,
   logLine,
-  nodeView,
+  k3sNodeView,
   secretView,
   serviceView,
   settledPods,
@@ -156,7 +156,7 @@ function listNodes(ctx: RouteContext): Reply {
       (!status || n.status === status),
   );
   return ok(
-    paginate(rows, ctx.query, (n) => nodeView(ctx.services, n), {
+    paginate(rows, ctx.query, (n) => k3sNodeView(ctx.services, n), {
       id: (n) => n.id,
       sortable: { node_name: (n) => n.nodeName, status: (n) => n.status, created: (n) => n.created },
     }),
@@ -169,7 +169,7 @@ function instanceNode(ctx: RouteContext): Reply {
   ctx.access(inst.workspaceId, { ...READ, resource: { kind: "INSTANCE", id: inst.id } });
   const node = nodeOfInstance(ctx.services, inst.id);
   if (!node) throw notFound("Kubernetes node for this instance");
-  return ok(nodeView(ctx.services, node));
+  return ok(k3sNodeView(ctx.services, node));
 }
 
 function listServices(ctx: RouteContext): Reply {
@@ -295,7 +295,7 @@ export const k3sDomain: Domain = {
         return accepted(joinNode(ctx, ws, parseWith(NodeCreateBody, ctx.body).instance_id));
       },
     },
-    { method: "GET", path: `${K3S}/nodes/:id`, handler: (ctx) => ok(nodeView(ctx.services, node(ctx, READ).node)) },
+    { method: "GET", path: `${K3S}/nodes/:id`, handler: (ctx) => ok(k3sNodeView(ctx.services, node(ctx, READ).node)) },
     {
       method: "DELETE",
       path: `${K3S}/nodes/:id`,

@@ -1,0 +1,36 @@
+/**
+ * A read that must not give up early: the lookups that decide whether a create happened (after an
+ * ambiguous answer, or to find the id of an accepted create). Giving up there orphans the object
+ * or duplicates it on the next run, so a transient failure (rate limit, server fault, lost
+ * connection) is tried again, with the waiter's backoff, until the operation's deadline. Anything
+ * else (a 400, a 403) is an answer and is thrown at once.
+ */
+import { isTransient } from "./client";
+import { DeadlineError } from "./errors";
+import { pollDelays } from "./workflows";
+
+export interface KeepTryingOptions {
+  deadline: number;
+  /** What is being looked up, for messages: "the recovery lookup". */
+  what: string;
+  /** Told before each new try, to say so. */
+  onRetry?(err: Error, delayMs: number): void;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function keepTrying<T>(attempt: () => Promise<T>, opts: KeepTryingOptions): Promise<T> {
+  const delays = pollDelays();
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isTransient(err)) throw err;
+      const delay = delays.next();
+      if (Date.now() + delay > opts.deadline)
+        throw new DeadlineError(`${opts.what} kept failing until the deadline; the last answer: ${(err as Error).message}`);
+      opts.onRetry?.(err as Error, delay);
+      await sleep(delay);
+    }
+  }
+}
