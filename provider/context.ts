@@ -11,7 +11,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { retryMessage, type RetryEvent, type SvcClient } from "./client";
 import type { ProviderConfig } from "./config";
 import type { Workflow } from "./envelope";
-import { persist } from "./persist";
+import { keepTrying } from "./keepTrying";
 import { allLimiters } from "./limiter";
 import { detail, notice, rateLimitSummary, rateWaitStatus, RATE_WAIT_NOTICE_MS, startHeartbeat } from "./progress";
 import { waitForState, waitForWorkflow } from "./workflows";
@@ -36,11 +36,11 @@ export interface OperationContext {
   /** Polls `read` until `settled` (true) or failure (a message). */
   waitForState<R>(read: () => Promise<R>, settled: (r: R) => boolean | string, stateOf: (r: R) => string, step: string): Promise<R>;
   /** A line a person should see whatever the verbosity: a recovery, a refusal waited out, something left behind. */
-  progress(message: string): void;
+  notice(message: string): void;
   /** A routine step, shown only with PULUMI_SVC_VERBOSE=1. */
   detail(message: string): void;
   /** Runs a lookup that must not give up on a transient failure: tried again until the deadline. */
-  persistently<R>(what: string, lookup: () => Promise<R>): Promise<R>;
+  keepTrying<R>(what: string, lookup: () => Promise<R>): Promise<R>;
 }
 
 /** What ends with the operation running in this async context (its heartbeats). */
@@ -140,10 +140,10 @@ export function makeContext(
         status(undefined);
       }
     },
-    progress: (message) => notice(label, message),
+    notice: (message) => notice(label, message),
     detail: (message) => detail(label, message),
-    persistently: (what, lookup) =>
-      persist(lookup, {
+    keepTrying: (what, lookup) =>
+      keepTrying(lookup, {
         deadline,
         what,
         onRetry: (err, delayMs) => notice(label, `${what} failed (${err.message}); trying again in ${(delayMs / 1000).toFixed(1)}s`),

@@ -58,8 +58,8 @@ export async function judgeInterrupted(ctx: OperationContext, probes: Interrupte
   const since = new Date(ctx.startedAt).toISOString();
   if (!probes.findExisting && !probes.conflict)
     return { verdict: "unclear", reason: `the API offers no way to find a ${kind} by its declaration`, candidates: [] };
-  const found = probes.findExisting && (await ctx.persistently(`the lookup of the ${kind}`, () => probes.findExisting!(ctx)));
-  const holder = probes.conflict && (await ctx.persistently(`the lookup of the ${kind}'s key`, () => probes.conflict!(ctx)));
+  const found = probes.findExisting && (await ctx.keepTrying(`the lookup of the ${kind}`, () => probes.findExisting!(ctx)));
+  const holder = probes.conflict && (await ctx.keepTrying(`the lookup of the ${kind}'s key`, () => probes.conflict!(ctx)));
   if (found && holder && holder.id !== found)
     return {
       verdict: "unclear",
@@ -75,7 +75,7 @@ export async function judgeInterrupted(ctx: OperationContext, probes: Interrupte
         ? `${holder.description}, made before the interrupted update began (${since}): not this create's, and never taken over here`
         : `the API shows no ${kind} matching the declaration made since the interrupted update began (${since})`,
     };
-  const unmatched = await ctx.persistently(`the read of ${kind} ${candidate}`, () => probes.unmatched(ctx, candidate));
+  const unmatched = await ctx.keepTrying(`the read of ${kind} ${candidate}`, () => probes.unmatched(ctx, candidate));
   if (!unmatched) return { verdict: "nothing", reason: `the ${kind} ${candidate} it made is gone` };
   if (unmatched.length)
     return {
@@ -85,7 +85,7 @@ export async function judgeInterrupted(ctx: OperationContext, probes: Interrupte
     };
   // Where the API allows more than one object per name, a second match makes the evidence ambiguous.
   if (!probes.conflict && probes.findExisting) {
-    const other = await ctx.persistently(`the lookup of a second ${kind}`, () =>
+    const other = await ctx.keepTrying(`the lookup of a second ${kind}`, () =>
       probes.findExisting!({ ...ctx, client: hiding(ctx.client, candidate) }),
     );
     if (other)

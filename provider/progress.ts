@@ -4,7 +4,7 @@
  *
  * - `notice`: always shown. Retries, adoptions, recoveries (a lost answer, a pending create, a
  *   natural key already taken), refusals waited out, drift found by a refresh, and whatever a
- *   resource file reports through `ctx.progress`.
+ *   resource file reports through `ctx.notice`.
  * - `detail`: the step-by-step trace (ids, workflow states, update steps, deletions): shown only
  *   with PULUMI_SVC_VERBOSE=1, which restores the full detail.
  * - heartbeat: an operation still running after 10 s says so ("still creating… (30s elapsed;

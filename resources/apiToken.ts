@@ -205,7 +205,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
         (t) => t.name === i.name && t.subject === i.subject && isEqual(t.grants, i.grants) && createdDuring(ctx, t.created),
       );
       for (const t of orphans) {
-        ctx.progress(
+        ctx.notice(
           `the create answer was lost with the token's code; revoking the token the API created (id ${t.id}) so it can be created again`,
         );
         try {

@@ -102,9 +102,9 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
       break;
     } catch (err) {
       if (!isAmbiguous(err)) throw err;
-      const current = await ctx.persistently("the check after a lost detach answer", () => read(ctx, id, {}));
+      const current = await ctx.keepTrying("the check after a lost detach answer", () => read(ctx, id, {}));
       const untouched = !!current?.instanceId && current.state === "AVAILABLE";
-      ctx.progress(
+      ctx.notice(
         `the detach answer was lost (${(err as Error).message}); ${untouched ? "still attached: sending it again" : "it is under way"}`,
       );
       if (!untouched) break;
@@ -123,7 +123,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
 async function detachIfAttached(ctx: OperationContext, id: string, olds: DiskOutputs): Promise<boolean> {
   const current = await read(ctx, id, { workspaceId: olds.workspaceId });
   if (!current?.instanceId) return false;
-  ctx.progress(`detaching from instance ${current.instanceId} before deletion`);
+  ctx.notice(`detaching from instance ${current.instanceId} before deletion`);
   await detach(ctx, id);
   return true;
 }

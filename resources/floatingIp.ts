@@ -155,7 +155,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
       const ip = await fetchFloatingIp(ctx, id);
       const holder = ip && holderOf(ip);
       if (holder) {
-        ctx.progress(`detaching from instance ${holder} before releasing the address`);
+        ctx.notice(`detaching from instance ${holder} before releasing the address`);
         await ctx.client.post(`/v1/commands/detach-ip`, { ip: wireId(id) });
       }
     },

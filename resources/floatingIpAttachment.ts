@@ -106,7 +106,7 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
         const holder = holderOf(ip);
         if (holder === news.instanceId) return;
         if (holder) {
-          ctx.progress(`detaching from instance ${holder}`);
+          ctx.notice(`detaching from instance ${holder}`);
           await detach(ctx, id);
         }
         await attach(ctx, id, news.instanceId);
@@ -122,7 +122,7 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
         await detach(ctx, id);
         return;
       }
-      if (holder) ctx.progress(`floating IP ${id} is held by instance ${holder}, not ${olds.instanceId}: left attached there`);
+      if (holder) ctx.notice(`floating IP ${id} is held by instance ${holder}, not ${olds.instanceId}: left attached there`);
       leftAlone.add(id);
     },
     isGone: (o) => o.instanceId === null || leftAlone.has(o.ipId),

@@ -291,7 +291,7 @@ async function streamUpload(ctx: OperationContext, filePath: string, upload: Upl
   let sent = 0;
   let reported = 0;
   const started = Date.now();
-  ctx.progress(`uploading the ISO file: ${size} bytes to the signed upload URL`);
+  ctx.notice(`uploading the ISO file: ${size} bytes to the signed upload URL`);
   await new Promise<void>((resolve, reject) => {
     const req = transport.request(
       url,
@@ -318,7 +318,7 @@ async function streamUpload(ctx: OperationContext, filePath: string, upload: Upl
       const percent = Math.floor((sent * 100) / size);
       if (percent >= reported + 10 || sent === size) {
         reported = percent - (percent % 10);
-        ctx.progress(`uploaded ${sent} of ${size} bytes (${percent}%, ${((Date.now() - started) / 1000).toFixed(1)}s)`);
+        ctx.notice(`uploaded ${sent} of ${size} bytes (${percent}%, ${((Date.now() - started) / 1000).toFixed(1)}s)`);
       }
     });
     file.on("error", (err) => req.destroy(err));
@@ -332,9 +332,9 @@ async function streamUpload(ctx: OperationContext, filePath: string, upload: Upl
 async function discard(ctx: OperationContext, id: string): Promise<void> {
   try {
     await ctx.waitForWorkflow(workflowOf(await ctx.client.delete(`/v1/images/${id}`)), "delete (upload failed)");
-    ctx.progress(`deleted image ${id}, whose upload did not complete`);
+    ctx.notice(`deleted image ${id}, whose upload did not complete`);
   } catch (err) {
-    ctx.progress(`could not delete image ${id} after the failed upload (${(err as Error).message}); delete it by hand`);
+    ctx.notice(`could not delete image ${id} after the failed upload (${(err as Error).message}); delete it by hand`);
   }
 }
 

@@ -505,10 +505,10 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
         const after = await fetchInstance(ctx, id);
         if (after?.pending_upgrades) {
           if (news.applyUpgrades) {
-            ctx.progress("applying staged upgrades now (restarting the instance)");
+            ctx.notice("applying staged upgrades now (restarting the instance)");
             await runCommand(ctx, "apply-upgrades", { instance: wireId(id), restart: true }, "apply upgrades");
           } else {
-            ctx.progress("the instance is online: the new specs apply at its next restart (set applyUpgrades: true to restart now)");
+            ctx.notice("the instance is online: the new specs apply at its next restart (set applyUpgrades: true to restart now)");
           }
         }
       },
@@ -532,7 +532,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
             `${ctx.label}: instance ${id} is locked, and a scheduled termination refuses locked instances (${WHERE}: terminate with immediate false). Unlock it, or set deletion: "immediate".`,
           );
         }
-        ctx.progress("scheduling termination: the instance is powered off now and deleted by the API in 3 days");
+        ctx.notice("scheduling termination: the instance is powered off now and deleted by the API in 3 days");
         return workflowOf(await ctx.client.post(`/v1/commands/terminate-instance`, { instance: wireId(id), immediate: false }));
       }
       return workflowOf(await ctx.client.delete(`/v1/instances/${id}`));

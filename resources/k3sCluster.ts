@@ -118,7 +118,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
       if (current.status === "DEPROVISIONING") return null;
       // DELETE answers 409 while PROVISIONING: let it settle first.
       if (current.status === "PROVISIONING") {
-        ctx.progress("waiting for provisioning to finish before deleting");
+        ctx.notice("waiting for provisioning to finish before deleting");
         await ctx.waitForState(
           () => clusterOf(ctx, olds.workspaceId),
           (c) => !c || c.status !== "PROVISIONING",
@@ -126,7 +126,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
           "delete",
         );
       }
-      ctx.progress("deleting the cluster removes its nodes, services and secrets first");
+      ctx.notice("deleting the cluster removes its nodes, services and secrets first");
       return workflowOf(await ctx.client.delete(clusterPath(olds.workspaceId)), "cluster delete answer");
     },
   },

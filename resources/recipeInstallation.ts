@@ -179,7 +179,7 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
         : o.installState !== "QUEUED" && o.installState !== "RUNNING",
     stateOf: (o) => o.installState,
     async delete(ctx, id) {
-      ctx.progress(`the API has no uninstall: forgetting installation ${id}; what the recipe did stays on the instance`);
+      ctx.notice(`the API has no uninstall: forgetting installation ${id}; what the recipe did stays on the instance`);
       return null;
     },
     // Nothing to wait for after the (no-op) delete.

@@ -28,7 +28,7 @@ export async function adopt<I extends Props, O extends Outputs>(
       `${ctx.label}: cannot adopt ${kind} ${id}: fields that can only be set at creation differ: ${detail}. Change the declaration to match, or drop adoptId to create a new one.`,
     );
   }
-  ctx.progress(`adopting existing ${kind} ${id}${differing.length ? `; converging ${differing.join(", ")}` : ""}`);
+  ctx.notice(`adopting existing ${kind} ${id}${differing.length ? `; converging ${differing.join(", ")}` : ""}`);
   try {
     await runUpdateSteps(c, ctx, id, current, inputs, differing);
     return { id, outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };

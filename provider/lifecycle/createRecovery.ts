@@ -25,7 +25,7 @@ export async function refuseConflict<I extends Props, O extends Outputs>(
 ): Promise<void> {
   const { api, kind } = c.spec;
   if (!api.conflict) return;
-  const found = await ctx.persistently(`the check for an existing ${kind}`, () => api.conflict!(ctx, inputs));
+  const found = await ctx.keepTrying(`the check for an existing ${kind}`, () => api.conflict!(ctx, inputs));
   if (!found) return;
   let comparison = "";
   try {
@@ -59,9 +59,7 @@ export async function createWithRecovery<I extends Props, O extends Outputs>(
       const existing = await lookUpAfterLostAnswer(c, ctx, inputs, shim, err as Error);
       if (existing) return existing;
       if (attempt >= 3) throw err;
-      ctx.progress(
-        `the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`,
-      );
+      ctx.notice(`the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`);
     }
   }
 }
@@ -85,12 +83,12 @@ async function lookUpAfterLostAnswer<I extends Props, O extends Outputs>(
   }
   let existing: string | undefined;
   try {
-    existing = await ctx.persistently("the lookup after a lost create answer", () => api.findExisting!(ctx, inputs));
+    existing = await ctx.keepTrying("the lookup after a lost create answer", () => api.findExisting!(ctx, inputs));
   } catch (lookupErr) {
     throw pendingFailure(c, ctx, inputs, shim, `${ctx.label}: ${err.message}; ${(lookupErr as Error).message}`);
   }
   if (!existing) return undefined;
-  ctx.progress(`the create answer was lost (${err.message}); found the ${kind} the API created (id ${existing}) and adopted it`);
+  ctx.notice(`the create answer was lost (${err.message}); found the ${kind} the API created (id ${existing}) and adopted it`);
   return { id: existing, workflow: null };
 }
 
@@ -108,7 +106,7 @@ export async function idOfCreated<I extends Props, O extends Outputs>(
   if (!api.findExisting) throw new Error(`internal: ${kind} answers its create with a bare workflow but has no findExisting`);
   let id: string | undefined;
   try {
-    id = await ctx.persistently(`the lookup of the ${kind} just created`, () => api.findExisting!(ctx, inputs));
+    id = await ctx.keepTrying(`the lookup of the ${kind} just created`, () => api.findExisting!(ctx, inputs));
   } catch (err) {
     throw pendingFailure(c, ctx, inputs, shim, `${ctx.label}: ${accepted} but ${(err as Error).message}`);
   }
@@ -126,5 +124,5 @@ export async function resolvePending<I extends Props, O extends Outputs>(
   const { api, kind } = c.spec;
   if (!api.findExisting) return undefined;
   const then = { ...ctx, startedAt: since };
-  return ctx.persistently(`the lookup for the ${kind} a pending create made`, () => api.findExisting!(then, recorded as I));
+  return ctx.keepTrying(`the lookup for the ${kind} a pending create made`, () => api.findExisting!(then, recorded as I));
 }

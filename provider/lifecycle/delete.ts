@@ -27,11 +27,11 @@ export async function deleteResource<I extends Props, O extends Outputs>(
   const since = pendingSince(id);
   if (since !== undefined) {
     const made = await resolvePending(c, ctx, since, olds);
-    if (!made) return ctx.progress(`the pending create ${id} made nothing; forgotten`);
-    ctx.progress(`the pending create ${id} made ${kind} ${made}; deleting it`);
+    if (!made) return ctx.notice(`the pending create ${id} made nothing; forgotten`);
+    ctx.notice(`the pending create ${id} made ${kind} ${made}; deleting it`);
     return deleteResource(c, runtime, made, props, call);
   }
-  if (c.spec.retainOnDelete) return ctx.progress(`the API has no delete for ${kind}; it is kept and only removed from the stack`);
+  if (c.spec.retainOnDelete) return ctx.notice(`the API has no delete for ${kind}; it is kept and only removed from the stack`);
   await api.beforeDelete?.(ctx, id, olds);
   const sent = await sendDelete(c, ctx, id, olds);
   if (sent === "gone") return;
@@ -60,7 +60,7 @@ async function sendDelete<I extends Props, O extends Outputs>(
   } catch (err) {
     if (err instanceof ApiError && err.notFound) return "gone";
     if (!(err instanceof ApiError && err.status === 409 && c.spec.api.settled)) throw err;
-    ctx.progress(`the API refused the delete for now (${err.reason}); waiting for the resource to settle`);
+    ctx.notice(`the API refused the delete for now (${err.reason}); waiting for the resource to settle`);
     try {
       await settle(c, ctx, id, olds);
     } catch (settleErr) {

@@ -33,14 +33,14 @@ export async function read<I extends Props, O extends Outputs>(
   // A create recorded as pending: the engine takes the real id from read.
   const realId = since === undefined ? id : await resolvePending(c, ctx, since, prior);
   if (!realId) return gone();
-  if (realId !== id) ctx.progress(`the pending create ${id} made ${spec.kind} ${realId}; recorded under its id`);
+  if (realId !== id) ctx.notice(`the pending create ${id} made ${spec.kind} ${realId}; recorded under its id`);
   const outs = await spec.api.read(ctx, realId, prior as Partial<O> & Partial<I>);
   if (!outs) return gone();
   const current = finalize(c, outs, prior);
   // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.
   if (realId === id) {
     const drift = driftNotice(c, prior, current);
-    if (drift) ctx.progress(drift);
+    if (drift) ctx.notice(drift);
   }
   return { id: realId, props: current };
 }

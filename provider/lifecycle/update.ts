@@ -22,7 +22,7 @@ export async function update<I extends Props, O extends Outputs>(
   const ctx = contextFor(c, runtime, inputs, "update", id, call);
   try {
     if (api.settled && api.settled(olds as O) !== true) {
-      ctx.progress("waiting for the previous operation to finish");
+      ctx.notice("waiting for the previous operation to finish");
       await settle(c, ctx, id, olds);
     }
     await runUpdateSteps(c, ctx, id, olds as O, inputs, changedFields(c, olds, inputs));

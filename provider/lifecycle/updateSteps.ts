@@ -68,12 +68,12 @@ async function runStep<I extends Props, O extends Outputs>(
       return await run(ctx, id, current, news, changed as Array<keyof I & string>);
     } catch (err) {
       if (!isAmbiguous(err) || attempt >= 3) throw err;
-      current = await ctx.persistently("the read after a lost update answer", () => settle(c, ctx, id, news));
+      current = await ctx.keepTrying("the read after a lost update answer", () => settle(c, ctx, id, news));
       const pending = changedFields(c, current, news).filter((f) => changed.includes(f));
       if (!pending.length)
-        return ctx.progress(`the answer to updating ${changed.join(", ")} was lost; the resource shows the change applied`);
+        return ctx.notice(`the answer to updating ${changed.join(", ")} was lost; the resource shows the change applied`);
       changed = pending;
-      ctx.progress(`the answer to updating ${changed.join(", ")} was lost and the change is not applied; sending it again`);
+      ctx.notice(`the answer to updating ${changed.join(", ")} was lost and the change is not applied; sending it again`);
     }
   }
 }

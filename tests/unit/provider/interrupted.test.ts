@@ -17,7 +17,7 @@ const ctxOver = (rows: Row[]): OperationContext =>
   ({
     client: fakeClient(rows),
     startedAt: 0,
-    persistently: (_what: string, lookup: () => Promise<unknown>) => lookup(),
+    keepTrying: (_what: string, lookup: () => Promise<unknown>) => lookup(),
   }) as unknown as OperationContext;
 
 /** findExisting as the specs write it: the first listed object made since the update began. */

@@ -60,9 +60,9 @@ export function fakeContext(routes: Record<string, (call: Call) => unknown>, ope
     startedAt: Date.now(),
     waitForWorkflow: async () => undefined,
     waitForState: async (read) => read(),
-    progress: () => undefined,
+    notice: () => undefined,
     detail: () => undefined,
-    persistently: (_what, lookup) => lookup(),
+    keepTrying: (_what, lookup) => lookup(),
   };
   return { ctx, calls };
 }
