@@ -15,7 +15,8 @@
  *   since the last cut: a 429 means the API's reserve was empty, so between two of them this
  *   process got exactly its share of what the API refills (a token bucket's rate), whatever the
  *   burst it allows. The pace at the refusal overstates it (the reserve paid the excess), which
- *   made the pace climb back past the limit within seconds.
+ *   made the pace climb back past the limit within seconds. A cut never goes below `decrease`
+ *   of the pace before it, though (`grantedShare`).
  *   Everything waits out the answer's Retry-After (a 429 means the API did nothing, spec part 1,
  *   Errors), so the requests in flight do not hammer it.
  * - **Additive increase.** Each request answered without 429 *that waited for its slot* (the pace
@@ -153,13 +154,16 @@ export function grantedRate(s: PaceState, now: number, settings: PaceSettings = 
 
 /**
  * What the API granted this process, the rate a 429 cuts from: over the episode since the last
- * cut when it lasted `minSpanMs` (never above the pace), else over the window (the first 429).
+ * cut when it lasted `minSpanMs`, else over the window (the first 429); never above the pace, and
+ * never below `decrease` of it: a process that sent less than its pace allowed (its resources
+ * waiting on workflows) would otherwise be cut far below its share for a 429 others caused, and
+ * straggle at the end (four stacks on one token: 1.52x the floor instead of 1.20x).
  */
 export function grantedShare(s: PaceState, now: number, settings: PaceSettings = PACE_SETTINGS): number {
   const span = now - s.cutAt;
   if (s.rate === null || span === Infinity) return Math.min(s.rate ?? Infinity, grantedRate(s, now, settings));
   if (span < settings.minSpanMs) return s.rate;
-  return Math.min(s.rate, Math.max(settings.minRate, (s.grantedSinceCut * 1000) / span));
+  return Math.max(settings.decrease * s.rate, Math.min(s.rate, (s.grantedSinceCut * 1000) / span));
 }
 
 /** The state after an answer arrives at `now`; `random` (0 to 1) spreads the pause after a 429. */

@@ -82,14 +82,15 @@ export function pollSchedule(durationMs: number, schedule: PollSchedule = POLL_S
 }
 
 /**
- * The bet on how long one kind of work takes ("Disk create workflow" -> ms from the start of
- * waiting to its end): work of one kind takes about as long each time (a Disk's workflow, a
- * cluster's provisioning), which is what a paced process bets on. Each wait that ends is
- * remembered (the last eight per kind): a bet that held a tenth below the bet (the end may have
- * come sooner), a bet that missed, or a wait without one, at the end seen (the poll after a missed
- * bet comes 250 ms later). The bet is their median, so one wait delayed behind a queue does not
- * move it and the bet hovers just above what the work takes: about one poll per wait. (The
- * shortest of the eight, lowered at each hit, crept below it: 35 of 50 Disks polled 2-3 times.)
+ * How long the waits of one kind of work took, as seen by its polls: "Disk create workflow" -> the
+ * last few times from the start of waiting to the poll that saw the end. Work of one kind takes
+ * about as long each time (a Disk's workflow, a cluster's provisioning), which is what a paced
+ * process bets on. A bet that held is remembered a tenth lower (the end may have come sooner), so
+ * a bet learnt behind a queue comes down; the bet is the shortest remembered, so one long wait
+ * (work the API queued) does not hold every later one back. Tried and measured worse: their
+ * median (it kept a congested phase's long waits: four stacks on one token ended with a straggler
+ * holding each Disk for seconds) and one value moved up and down by each bet (concurrent misses
+ * raised it into 20 s gaps with nothing sent).
  */
 const seenEnds = new Map<string, number[]>();
 const REMEMBERED = 8;
@@ -101,15 +102,14 @@ const kindOf = (opts: PollOptions & { waitsFor: string }) => `${opts.label.split
 
 /** The first wait when requests are paced, or undefined when no work of this kind was seen. */
 export function expectedEnd(opts: PollOptions & { waitsFor: string }): number | undefined {
-  const seen = [...(seenEnds.get(kindOf(opts)) ?? [])].sort((a, b) => a - b);
-  return seen.length ? seen[Math.floor((seen.length - 1) / 2)] : undefined;
+  const seen = seenEnds.get(kindOf(opts));
+  return seen?.length ? Math.min(...seen) : undefined;
 }
 
-/** Remembers a wait that ended `elapsedMs` after it began, against the bet it was given (if any). */
-function remember(opts: PollOptions & { waitsFor: string }, elapsedMs: number, heldBet: number | undefined): void {
+/** Remembers a wait that ended `elapsedMs` after it began, lowered when its bet held. */
+function remember(opts: PollOptions & { waitsFor: string }, elapsedMs: number, betHeld: boolean): void {
   const key = kindOf(opts);
-  const seen = heldBet === undefined ? elapsedMs : EARLIER * Math.min(heldBet, elapsedMs);
-  seenEnds.set(key, [...(seenEnds.get(key) ?? []).slice(1 - REMEMBERED), seen]);
+  seenEnds.set(key, [...(seenEnds.get(key) ?? []).slice(1 - REMEMBERED), (betHeld ? EARLIER : 1) * elapsedMs]);
 }
 
 /**
@@ -134,7 +134,7 @@ export async function waitUntil<T>(
   for (let polls = 1; ; polls++) {
     const result = await probe();
     if (result !== undefined) {
-      remember(opts, Date.now() - began, polls === 1 ? expected : undefined);
+      remember(opts, Date.now() - began, !!expected && polls === 1);
       return result;
     }
     const schedule = opts.schedule ?? POLL_SCHEDULE;
