@@ -8,6 +8,7 @@
 import { isTransient } from "./client";
 import { DeadlineError } from "./errors";
 import { pollDelays } from "./workflows";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export interface KeepTryingOptions {
   deadline: number;
@@ -16,8 +17,6 @@ export interface KeepTryingOptions {
   /** Told before each new try, to say so. */
   onRetry?(err: Error, delayMs: number): void;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export async function keepTrying<T>(attempt: () => Promise<T>, opts: KeepTryingOptions): Promise<T> {
   const delays = pollDelays();

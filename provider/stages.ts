@@ -10,6 +10,7 @@ import { parseJson, stringifyJson } from "./json";
 import { ensureEngineAlive } from "./engine";
 import { priorityOf, type Limiter } from "./limiter";
 import { decide, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export type Query = Record<string, string | number | boolean | bigint | Array<string | number | bigint> | undefined | null>;
 
@@ -61,8 +62,6 @@ export function pipeline(...parts: [...Stage[], Handler]): Handler {
 interface AmbiguousMarked {
   ambiguous?: boolean;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One request, as many attempts as `decide()` (retry.ts) allows before the deadline; each retry is

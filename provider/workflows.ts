@@ -10,6 +10,7 @@ import type { SvcClient } from "./client";
 import { DeadlineError, WorkflowError } from "./errors";
 import { workflowOf, type Workflow } from "./envelope";
 import { detail } from "./progress";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export interface PollOptions {
   /** Absolute time (ms since epoch) after which waiting fails. */
@@ -46,8 +47,6 @@ export interface PollSchedule {
 }
 
 export const POLL_SCHEDULE: PollSchedule = { stepMs: 250, fraction: 0.25, capMs: 5_000, jitter: 0.2 };
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * The waits between polls, one per `next()`. Jitter only shortens a wait, so the bounds above
