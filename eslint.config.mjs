@@ -17,7 +17,7 @@ export default tseslint.config(
     // merging (`export interface Vpc extends OutputProperties<VpcOutputs> {}`): the merge is the
     // point, and its interface is empty by design. The class declares no fields, so nothing is
     // left uninitialised (what no-unsafe-declaration-merging guards against).
-    files: ["resources/*.ts"],
+    files: ["resources/generated/*.ts"],
     rules: {
       "@typescript-eslint/no-unsafe-declaration-merging": "off",
       "@typescript-eslint/no-empty-object-type": ["error", { allowInterfaces: "with-single-extends" }],

@@ -1,10 +1,12 @@
 /**
  * Helpers for the exported resource classes: every class is a `pulumi.dynamic.Resource` whose
  * provider is the tiny shim, whose outputs are registered by name, and whose secret outputs are
- * marked through `additionalSecretOutputs`. All of it comes from the kind's spec (`superArgs`), so
- * a class names neither its kind nor its secrets again.
+ * marked through `additionalSecretOutputs`. The classes are generated (scripts/classes.ts) from each
+ * kind's spec and public interfaces, so a class names neither its kind nor its secrets by hand, and
+ * a program loads this module, the shim and the SDK, never a spec.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import { secret } from "@pulumi/pulumi/output";
 import { makeShim } from "./shim";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
@@ -16,32 +18,37 @@ function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
   return shim;
 }
 
-/** The declared fields of an outputs interface (its `Record<string, unknown>` index left out). */
-export type OutputFields<O> = keyof { [K in keyof O as string extends K ? never : K]: O[K] } & string;
-
 /**
  * The class's typed properties, one `Output` per field of the resource's outputs interface (with
- * its TSDoc): merged into each class (`export interface Vpc extends OutputProperties<VpcOutputs> {}`)
+ * its TSDoc): merged into each generated class (`export interface Vpc extends OutputProperties<VpcOutputs> {}`)
  * so a field declared once in the outputs interface is readable from TypeScript.
  */
 export type OutputProperties<O> = { readonly [K in keyof O as string extends K ? never : K]-?: pulumi.Output<O[K]> };
 
 /**
- * The output names a class registers, checked at compile time to be exactly the fields of its
- * outputs interface: a field missing from the list, or a name that is no field, fails to compile.
+ * What a generated class (resources/generated/<module>.ts, scripts/classes.ts) knows of its kind, as
+ * literals so that a program never loads the kind's spec (nor zod): the kind, the output names it
+ * registers (its outputs interface's fields), the secret outputs of its spec, and the inputs among
+ * them, made secret in state whatever the caller passed.
  */
-export const outputNames =
-  <O>() =>
-  <const N extends readonly OutputFields<O>[]>(
-    names: N & ([Exclude<OutputFields<O>, N[number]>] extends [never] ? unknown : { missing: Exclude<OutputFields<O>, N[number]> }),
-  ): N =>
-    names;
+export interface ClassShape {
+  kind: string;
+  outputs: readonly string[];
+  secretOutputs: readonly string[];
+  secretInputs: readonly string[];
+}
 
 /** Inputs plus every output name (as undefined), so the SDK creates an Output for each. */
-function withOutputs(args: object, outputNames: readonly string[]): Record<string, unknown> {
+function withOutputs(args: Record<string, unknown>, outputNames: readonly string[]): Record<string, unknown> {
   const props: Record<string, unknown> = {};
   for (const name of outputNames) props[name] = undefined;
-  return { ...props, ...(args as Record<string, unknown>) };
+  return { ...props, ...args };
+}
+
+/** The secret inputs the caller passed, wrapped as Pulumi secrets (so state records them as secrets). */
+function withSecretInputs(args: Record<string, unknown>, secretInputs: readonly string[]): Record<string, unknown> {
+  const wrapped = secretInputs.filter((k) => args[k] !== undefined).map((k) => [k, secret(args[k])]);
+  return wrapped.length ? { ...args, ...Object.fromEntries(wrapped) } : args;
 }
 
 /** Resource options with the kind's secret outputs marked. */
@@ -53,24 +60,22 @@ function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secre
 const MODULE = "svc";
 
 /**
- * The arguments of a resource class's `super` call (`pulumi.dynamic.Resource`), all from its
- * spec: the shim of the spec's kind, the inputs with every output name registered, the spec's
- * `secretOutputs` marked secret, and the type token `pulumi-nodejs:dynamic/svc:<kind>`.
+ * The arguments of a generated class's `super` call (`pulumi.dynamic.Resource`), all from its
+ * shape: the shim of its kind, the inputs with the secret ones wrapped and every output name
+ * registered, the secret outputs marked, and the type token `pulumi-nodejs:dynamic/svc:<kind>`.
  *
- *   super(...superArgs(vpcSpec, name, args, OUTPUTS, opts));
+ *   super(...superArgs(SHAPE, name, args, opts));
  *
  * @internal
  */
 export function superArgs(
-  // The members of a ResourceSpec it reads, written out so the published declarations never
-  // reach provider/spec.ts (and zod).
-  spec: { kind: string; secretOutputs?: readonly string[] },
+  shape: ClassShape,
   name: string,
   args: object,
-  outputNames: readonly string[],
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, Record<string, unknown>, pulumi.CustomResourceOptions, string, string] {
-  return [shimFor(spec.kind), name, withOutputs(args, outputNames), withSecretOutputs(opts, spec.secretOutputs ?? []), MODULE, spec.kind];
+  const inputs = withSecretInputs(args as Record<string, unknown>, shape.secretInputs);
+  return [shimFor(shape.kind), name, withOutputs(inputs, shape.outputs), withSecretOutputs(opts, shape.secretOutputs), MODULE, shape.kind];
 }
 
 /** Inputs every resource accepts. */

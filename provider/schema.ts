@@ -150,27 +150,6 @@ export const zPrivateRange = z.string().transform((v, ctx) => {
   return formatCidr(c);
 });
 
-/** An identifier for a request body: bare JSON integer (bigint keeps it exact). */
-export const wireId = (id: string | number | bigint): bigint => BigInt(id);
-
-/** Reads an identifier from an answer (string, number or bigint) as a string. */
-export function idOf(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (typeof value === "object" && "id" in (value as object)) return idOf((value as { id: unknown }).id);
-  return String(value);
-}
-
-/** Reads a number from an answer (bigint when above 2^53: converted, quantities stay well below). */
-export function numberOf(value: unknown): number | null {
-  if (value === null || value === undefined) return null;
-  return typeof value === "bigint" ? Number(value) : Number(value);
-}
-
-/** Drops keys whose value is undefined (so outputs do not carry holes). */
-export function compact<T extends Record<string, unknown>>(obj: T): T {
-  return Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined)) as T;
-}
-
 /** Inputs the lifecycle adds to every resource (provider/lifecycle.ts), declared in CommonArgs/WorkspaceScopedArgs. */
 type LifecycleInputs = "timeouts" | "adoptId" | "workspaceId";
 

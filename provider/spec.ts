@@ -6,7 +6,8 @@
  * 2. `policies`: for every input, what a change does — replace, sent in the update request, a
  *    named command, or ignore (an input without one does not compile);
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
- * 4. (in the resource file) the exported class.
+ * 4. `doc`, what the kind is for people; the exported class is generated from the spec and the
+ *    kind's public interfaces (scripts/classes.ts, resources/generated/).
  *
  * `provider/lifecycle.ts` turns a spec into its lifecycle; nothing in it knows any one
  * resource.
@@ -202,6 +203,8 @@ export const ipParts = (ips: Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>)
 export interface ResourceSpec<I extends Record<string, unknown> = Record<string, unknown>, O extends Outputs = Outputs> {
   /** Type name: the token is pulumi-nodejs:dynamic/svc:<kind>. */
   kind: string;
+  /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
+  doc: string;
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
   inputs: z.ZodObject<z.ZodRawShape>;
   rules?: Rule<I>[];

@@ -17,14 +17,14 @@
  * provider always authenticates with an API token (svc:token).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch, wireId, zId, zText } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zId, zText } from "../provider/schema";
+import { compact, idOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 1, Tokens";
@@ -172,6 +172,7 @@ function createBody(i: Inputs) {
 /** @internal */
 export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   kind: "ApiToken",
+  doc: "A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.",
   workspaceScoped: true,
   inputs,
   rules,
@@ -224,7 +225,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface ApiTokenArgs extends WorkspaceScopedArgs {
   /** 4 to 48 characters. Changing it replaces the token (a new code). */
   name: pulumi.Input<string>;
@@ -245,34 +246,3 @@ export interface ApiTokenArgs extends WorkspaceScopedArgs {
   /** With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces. */
   subjectId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<ApiTokenOutputs>()([
-  "workspaceId",
-  "name",
-  "subject",
-  "subjectId",
-  "grants",
-  "expiresInDays",
-  "expires",
-  "origin",
-  "created",
-  "lastUsed",
-  "code",
-]);
-
-/**
- * A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
- * `code` is a secret output captured at creation (the API never shows it again); every change
- * replaces the token, which issues a new code.
- *
- * User-scope tokens are not offered: the API lets only a browser login session create them
- * (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
- */
-export class ApiToken extends DynamicResource {
-  constructor(name: string, args: ApiTokenArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(apiTokenSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of ApiTokenOutputs (declared once, there).
-export interface ApiToken extends OutputProperties<ApiTokenOutputs> {}

@@ -19,29 +19,25 @@
  */
 import { randomInt } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { secret } from "@pulumi/pulumi/output";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
+import { type CommonArgs } from "../provider/resource";
 import {
-  compact,
   emulatorLimit,
   exactly,
-  idOf,
   type InputsMatch,
   keysMatching,
   noDuplicates,
-  numberOf,
   trimmedLength,
   zId,
   zPort,
   zProtocol,
 } from "../provider/schema";
+import { compact, idOf, numberOf } from "../provider/wire";
 import { command, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 import {
   ENV_NAME,
@@ -378,6 +374,7 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
 /** @internal */
 export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   kind: "App",
+  doc: "A container app on an instance, from a custom image or an app template.",
   inputs,
   rules,
   // What a change does.
@@ -492,7 +489,7 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface AppPortArgs {
   /** AppPort exposed on the instance host. */
   hostPort: pulumi.Input<number>;
@@ -529,33 +526,3 @@ export interface AppArgs extends CommonArgs {
   /** Desired container state (default true), kept through start and stop. */
   running?: pulumi.Input<boolean>;
 }
-
-const OUTPUTS = outputNames<AppOutputs>()([
-  "workspaceId",
-  "instanceId",
-  "name",
-  "image",
-  "templateId",
-  "environment",
-  "resolvedEnvironment",
-  "mounts",
-  "ports",
-  "domain",
-  "running",
-  "state",
-  "containerId",
-  "portAllocations",
-  "createdAt",
-]);
-
-/** A container app on an instance, from a custom image or an app template. */
-export class App extends DynamicResource {
-  constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
-    // The environment may carry secrets: make it secret in state whatever the caller passed.
-    const secretArgs = args.environment === undefined ? args : { ...args, environment: secret(args.environment) };
-    super(...superArgs(appSpec, name, secretArgs, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of AppOutputs (declared once, there).
-export interface App extends OutputProperties<AppOutputs> {}

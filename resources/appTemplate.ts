@@ -13,25 +13,23 @@
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
+import { type CommonArgs } from "../provider/resource";
 import {
   emulatorLimit,
   exactly,
   hasTag,
-  idOf,
   type InputsMatch,
   noDuplicates,
-  numberOf,
   trimmedLength,
   zAbsolutePath,
   zPort,
   zProtocol,
 } from "../provider/schema";
+import { idOf, numberOf } from "../provider/wire";
 import { eachOf, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 import { RECIPE_CATEGORIES } from "./recipe";
 
@@ -372,6 +370,7 @@ export async function fetchTemplate(ctx: OperationContext, id: string): Promise<
 /** @internal */
 export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   kind: "AppTemplate",
+  doc: "A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.",
   inputs,
   rules,
   // What a change does: PATCH takes every field (lists replace; category null clears).
@@ -429,7 +428,7 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface TemplateEnvArgs {
   /** Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit). */
   key: pulumi.Input<string>;
@@ -485,28 +484,3 @@ export interface AppTemplateArgs extends CommonArgs {
   /** Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole in place. */
   ports?: pulumi.Input<pulumi.Input<TemplatePortArgs>[]>;
 }
-
-const OUTPUTS = outputNames<AppTemplateOutputs>()([
-  "name",
-  "description",
-  "image",
-  "category",
-  "environment",
-  "mounts",
-  "ports",
-  "createdAt",
-  "updatedAt",
-]);
-
-/**
- * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
- * place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
- */
-export class AppTemplate extends DynamicResource {
-  constructor(name: string, args: AppTemplateArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(appTemplateSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of AppTemplateOutputs (declared once, there).
-export interface AppTemplate extends OutputProperties<AppTemplateOutputs> {}

@@ -20,13 +20,12 @@
  * resources read as gone afterwards).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 3, BGP";
@@ -108,6 +107,7 @@ function body(i: Partial<Inputs>, fields: string[]): Record<string, unknown> {
 /** @internal */
 export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   kind: "BgpConfig",
+  doc: "The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.",
   workspaceScoped: true,
   inputs,
   // What a change does: PATCH takes every field.
@@ -166,7 +166,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface BgpConfigArgs extends WorkspaceScopedArgs {
   /** The workspace's autonomous system number (32-bit). Patched in place. */
   asn: pulumi.Input<number>;
@@ -180,21 +180,3 @@ export interface BgpConfigArgs extends WorkspaceScopedArgs {
   /** Maximum prefixes on the session (the API's default when omitted). Patched in place. */
   maxPrefixes?: pulumi.Input<number>;
 }
-
-const OUTPUTS = outputNames<BgpConfigOutputs>()(["workspaceId", "asn", "password", "instanceId", "instanceName", "maxPrefixes"]);
-
-/**
- * The workspace's BGP configuration (at most one per workspace; every change needs the
- * ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
- * `adoptId`. Destroying it removes all of the workspace's prefixes.
- */
-export class BgpConfig extends DynamicResource {
-  constructor(name: string, args: BgpConfigArgs, opts?: pulumi.CustomResourceOptions) {
-    // The input is recorded in state too: make it secret there whatever the caller passed.
-    const secretArgs = args.password === undefined ? args : { ...args, password: secret(args.password) };
-    super(...superArgs(bgpConfigSpec, name, secretArgs, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of BgpConfigOutputs (declared once, there).
-export interface BgpConfig extends OutputProperties<BgpConfigOutputs> {}

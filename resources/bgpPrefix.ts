@@ -16,14 +16,14 @@
  * Deleting the configuration removes its prefixes: they then read as gone.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { idOf, type InputsMatch, zId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
 
@@ -130,6 +130,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** @internal */
 export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   kind: "BgpPrefix",
+  doc: "A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.",
   workspaceScoped: true,
   inputs,
   // What a change does: PUT replaces the entry in place (same id); a new configuration is a new session.
@@ -188,7 +189,7 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface BgpPrefixArgs extends WorkspaceScopedArgs {
   /** The announced CIDR, with its length (normalised to the network address). Changed in place (PUT). */
   prefix: pulumi.Input<string>;
@@ -203,18 +204,3 @@ export interface BgpPrefixArgs extends WorkspaceScopedArgs {
    */
   configId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<BgpPrefixOutputs>()(["workspaceId", "prefix", "source", "enabled", "community", "configId"]);
-
-/**
- * A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
- * exact decimal digits. Destroy waits until the withdrawal has completed.
- */
-export class BgpPrefix extends DynamicResource {
-  constructor(name: string, args: BgpPrefixArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(bgpPrefixSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of BgpPrefixOutputs (declared once, there).
-export interface BgpPrefix extends OutputProperties<BgpPrefixOutputs> {}

@@ -16,14 +16,14 @@
  * record): destroy then fails with a message saying how to let go of it.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { compact, emulatorLimit, type InputsMatch, numberOf } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { emulatorLimit, type InputsMatch } from "../provider/schema";
+import { compact, numberOf } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, Billing and usage: POST /v1/coupons";
@@ -138,6 +138,7 @@ function operatorOnly(ctx: OperationContext, err: unknown): unknown {
 /** @internal */
 export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
   kind: "Coupon",
+  doc: "A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.",
   inputs,
   // No update endpoint: every field replaces the coupon.
   policies: { amount: replace, uses: replace, code: replace, expiryDays: replace, flags: replace, note: replace },
@@ -194,7 +195,7 @@ export const couponSpec: ResourceSpec<Inputs, CouponOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface CouponArgs extends CommonArgs {
   /** Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Replaces. */
   amount: pulumi.Input<number>;
@@ -213,28 +214,3 @@ export interface CouponArgs extends CommonArgs {
   /** Operator memo, at most 500 characters (the emulator's limit). Replaces. */
   note?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<CouponOutputs>()([
-  "amount",
-  "uses",
-  "code",
-  "expiryDays",
-  "flags",
-  "note",
-  "maxUses",
-  "usesRemaining",
-  "createdAt",
-]);
-
-/**
- * A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
- * system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
- */
-export class Coupon extends DynamicResource {
-  constructor(name: string, args: CouponArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(couponSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of CouponOutputs (declared once, there).
-export interface Coupon extends OutputProperties<CouponOutputs> {}

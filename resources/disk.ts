@@ -10,15 +10,15 @@
  *   DELETE /v1/disks/{did}              workflow; the disk must be detached (so it is detached first)
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { isAmbiguous } from "../provider/client";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { emulatorLimit, type InputsMatch, trimmedLength, zId } from "../provider/schema";
+import { idOf, numberOf, wireId } from "../provider/wire";
 import { command, type Metering, replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Disks";
@@ -143,6 +143,7 @@ const pricing: Metering = {
 /** @internal */
 export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   kind: "Disk",
+  doc: "A standalone block volume, optionally attached to an instance.",
   workspaceScoped: true,
   inputs,
   // A disk never shrinks (spec part 2: "resize: larger than the current size; shrinking unsupported").
@@ -211,7 +212,7 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface DiskArgs extends WorkspaceScopedArgs {
   /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
@@ -224,26 +225,3 @@ export interface DiskArgs extends WorkspaceScopedArgs {
   /** Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place. */
   instanceId?: pulumi.Input<string | null>;
 }
-
-const OUTPUTS = outputNames<DiskOutputs>()([
-  "workspaceId",
-  "name",
-  "size",
-  "backend",
-  "region",
-  "instanceId",
-  "boot",
-  "state",
-  "usagePct",
-  "createdAt",
-]);
-
-/** A standalone block volume, optionally attached to an instance. */
-export class Disk extends DynamicResource {
-  constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(diskSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of DiskOutputs (declared once, there).
-export interface Disk extends OutputProperties<DiskOutputs> {}

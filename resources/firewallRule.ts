@@ -9,14 +9,14 @@
  * the instance's firewallEnabled is true.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch, numberOf, zCidr, zId, zText } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { type InputsMatch, zCidr, zId, zText } from "../provider/schema";
+import { compact, idOf, numberOf } from "../provider/wire";
 import { eachOf, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Firewall rules";
@@ -196,6 +196,7 @@ const FIELDS = [
 /** @internal */
 export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   kind: "FirewallRule",
+  doc: "A firewall rule on an instance. Every change replaces it (the API has no update).",
   inputs,
   defaults: (i) => (i.remote === undefined && i.type ? { remote: i.type === "IPv6" ? "::/0" : "0.0.0.0/0" } : {}),
   rules,
@@ -233,7 +234,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface FirewallRuleArgs extends CommonArgs {
   /** Instance the rule protects. */
   instanceId: pulumi.Input<string>;
@@ -258,15 +259,3 @@ export interface FirewallRuleArgs extends CommonArgs {
   /** Up to 255 characters. */
   description?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<FirewallRuleOutputs>()(["instanceId", ...FIELDS, "state", "createdAt"]);
-
-/** A firewall rule on an instance. Every change replaces it (the API has no update). */
-export class FirewallRule extends DynamicResource {
-  constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(firewallRuleSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of FirewallRuleOutputs (declared once, there).
-export interface FirewallRule extends OutputProperties<FirewallRuleOutputs> {}

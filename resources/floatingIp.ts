@@ -17,13 +17,13 @@
  * Against an API whose unshown endpoints differ, this resource fails with the API's answer.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { ddosProblem, idOf, type InputsMatch, wireId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { ddosProblem, type InputsMatch } from "../provider/schema";
+import { idOf, wireId } from "../provider/wire";
 import { ipParts, type Metering, replace, type ResourceSpec, type Rule } from "../provider/spec";
 
 const WHERE = "spec part 3, Floating IP";
@@ -109,6 +109,7 @@ const pricing: Metering = {
 /** @internal */
 export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   kind: "FloatingIp",
+  doc: "A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.",
   workspaceScoped: true,
   inputs,
   rules,
@@ -174,29 +175,10 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface FloatingIpArgs extends WorkspaceScopedArgs {
   /** IPv4 or IPv6. Changing it allocates a new address (replacement). */
   family: pulumi.Input<"IPv4" | "IPv6">;
   /** DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement). */
   ddos?: pulumi.Input<boolean>;
 }
-
-const OUTPUTS = outputNames<FloatingIpOutputs>()(["workspaceId", "family", "ddos", "address", "instanceId", "protected", "createdAt"]);
-
-/**
- * A public address owned by the stack, independent of any instance (it outlives instance
- * replacements); attach it with a FloatingIpAttachment.
- *
- * Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
- * GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
- * address if something still holds it, then releases it.
- */
-export class FloatingIp extends DynamicResource {
-  constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(floatingIpSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of FloatingIpOutputs (declared once, there).
-export interface FloatingIp extends OutputProperties<FloatingIpOutputs> {}

@@ -13,12 +13,12 @@
  * longer exists makes the attachment gone.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { type InputsMatch, wireId, zId } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { wireId } from "../provider/wire";
 import { command, replace, type ResourceSpec } from "../provider/spec";
 import { fetchFloatingIp, holderOf } from "./floatingIp";
 
@@ -74,6 +74,7 @@ const leftAlone = new Set<string>();
 /** @internal */
 export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachmentOutputs> = {
   kind: "FloatingIpAttachment",
+  doc: "Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).",
   inputs,
   // What a change does: another IP is another attachment; another instance is a move.
   policies: { ipId: replace, instanceId: command("move") },
@@ -129,7 +130,7 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface FloatingIpAttachmentArgs extends CommonArgs {
   /** The floating IP (a FloatingIp's id). Changing it replaces the attachment. */
   ipId: pulumi.Input<string>;
@@ -138,19 +139,3 @@ export interface FloatingIpAttachmentArgs extends CommonArgs {
   /** Adopt the existing attachment of a floating IP: its id (the same as `ipId`). */
   adoptId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<FloatingIpAttachmentOutputs>()(["ipId", "instanceId", "address", "family"]);
-
-/**
- * Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
- * Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
- * instance it manages).
- */
-export class FloatingIpAttachment extends DynamicResource {
-  constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(floatingIpAttachmentSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of FloatingIpAttachmentOutputs (declared once, there).
-export interface FloatingIpAttachment extends OutputProperties<FloatingIpAttachmentOutputs> {}

@@ -20,17 +20,15 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
-import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { output } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { compact, emulatorLimit, exactly, idOf, type InputsMatch, numberOf, wireId, zId, zText } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { emulatorLimit, exactly, type InputsMatch, zId, zText } from "../provider/schema";
+import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { depends, remember, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Images";
@@ -342,6 +340,7 @@ async function discard(ctx: OperationContext, id: string): Promise<void> {
 /** @internal */
 export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   kind: "Image",
+  doc: "A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file.",
   workspaceScoped: true,
   inputs,
   rules,
@@ -433,7 +432,7 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export type ImageSourceArgs =
   | { type: "URL"; url: pulumi.Input<string> }
   | { type: "BACKUP"; backupId: pulumi.Input<string> }
@@ -461,37 +460,3 @@ export interface ImageArgs extends WorkspaceScopedArgs {
   /** Boots with UEFI. Changing it replaces the image. */
   uefi?: pulumi.Input<boolean>;
 }
-
-const OUTPUTS = outputNames<ImageOutputs>()([
-  "workspaceId",
-  "kind",
-  "name",
-  "source",
-  "description",
-  "group",
-  "os",
-  "uefi",
-  "fileSha256",
-  "size",
-  "state",
-  "official",
-  "deprecated",
-  "createdAt",
-]);
-
-/** Resolves an UPLOAD source's relative file path against the program's working directory. */
-function absoluteSource(src: pulumi.Input<ImageSourceArgs>): pulumi.Input<ImageSourceArgs> {
-  return output(src).apply((s) =>
-    s.type === "UPLOAD" ? { ...s, filePath: path.resolve(s.filePath) } : s,
-  ) as pulumi.Output<ImageSourceArgs>;
-}
-
-/** A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file. */
-export class Image extends DynamicResource {
-  constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(imageSpec, name, { ...args, source: absoluteSource(args.source) }, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of ImageOutputs (declared once, there).
-export interface Image extends OutputProperties<ImageOutputs> {}

@@ -13,15 +13,15 @@
  *   POST   /v1/commands/terminate-instance        immediate false: scheduled deletion in 3 days (refused while locked)
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { compact, ddosProblem, emulatorLimit, idOf, type InputsMatch, numberOf, trimmedLength, wireId, zId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { ddosProblem, emulatorLimit, type InputsMatch, trimmedLength, zId } from "../provider/schema";
+import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import {
   command,
   depends,
@@ -416,6 +416,7 @@ const pricing: Metering = {
 /** @internal */
 export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   kind: "Instance",
+  doc: "A virtual server.",
   workspaceScoped: true,
   inputs,
   rules,
@@ -540,7 +541,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface InstanceArgs extends WorkspaceScopedArgs {
   /** Instance name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
@@ -589,50 +590,3 @@ export interface InstanceArgs extends WorkspaceScopedArgs {
   /** How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). */
   deletion?: pulumi.Input<"immediate" | "scheduled">;
 }
-
-const OUTPUTS = outputNames<InstanceOutputs>()([
-  "workspaceId",
-  "name",
-  "type",
-  "planId",
-  "group",
-  "cpu",
-  "memoryBytes",
-  "bandwidth",
-  "storage",
-  "region",
-  "nodeId",
-  "imageId",
-  "vpcIds",
-  "disableCloudInit",
-  "boot",
-  "uefi",
-  "secureBoot",
-  "attachVirtioCdb",
-  "syncHostname",
-  "firewallEnabled",
-  "osName",
-  "powerState",
-  "state",
-  "online",
-  "locked",
-  "pendingUpgrades",
-  "hostname",
-  "ipv4Address",
-  "ipv6Address",
-  "ipAddresses",
-  "privateIps",
-  "bootDiskId",
-  "terminationScheduledAt",
-  "createdAt",
-]);
-
-/** A virtual server. */
-export class Instance extends DynamicResource {
-  constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(instanceSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of InstanceOutputs (declared once, there).
-export interface Instance extends OutputProperties<InstanceOutputs> {}

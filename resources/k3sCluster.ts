@@ -9,14 +9,12 @@
  * The create answer is a bare workflow (no resource attached), so the new cluster's id is read
  * back with GET. The cluster has no updatable field: its only input is the workspace.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { idOf } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { idOf } from "../provider/wire";
 import type { ResourceSpec } from "../provider/spec";
 
 // 1. Inputs: none besides the workspace (added by the lifecycle, replaces on change).
@@ -76,6 +74,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** @internal */
 export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   kind: "K3sCluster",
+  doc: "The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.",
   workspaceScoped: true,
   inputs,
   // What a change does: the workspace (added by the lifecycle) replaces; nothing else is managed.
@@ -132,21 +131,5 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export type K3sClusterArgs = WorkspaceScopedArgs;
-
-const OUTPUTS = outputNames<K3sClusterOutputs>()(["workspaceId", "name", "status"]);
-
-/**
- * The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
- * need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
- * node, service and secret in it.
- */
-export class K3sCluster extends DynamicResource {
-  constructor(name: string, args: K3sClusterArgs = {}, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(k3sClusterSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of K3sClusterOutputs (declared once, there).
-export interface K3sCluster extends OutputProperties<K3sClusterOutputs> {}

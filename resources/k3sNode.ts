@@ -11,13 +11,13 @@
  * is no update endpoint: the instance replaces the node.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { idOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -99,6 +99,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** @internal */
 export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   kind: "K3sNode",
+  doc: "An instance enrolled as a worker node of the workspace's Kubernetes cluster.",
   workspaceScoped: true,
   inputs,
   // What a change does: no update endpoint, another instance is another node.
@@ -153,7 +154,7 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface K3sNodeArgs extends WorkspaceScopedArgs {
   /**
    * The instance that joins the cluster: running (online and AVAILABLE) and in the same
@@ -162,15 +163,3 @@ export interface K3sNodeArgs extends WorkspaceScopedArgs {
    */
   instanceId: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<K3sNodeOutputs>()(["workspaceId", "instanceId", "nodeName", "status", "ready", "allocatable", "conditions"]);
-
-/** An instance enrolled as a worker node of the workspace's Kubernetes cluster. */
-export class K3sNode extends DynamicResource {
-  constructor(name: string, args: K3sNodeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(k3sNodeSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of K3sNodeOutputs (declared once, there).
-export interface K3sNode extends OutputProperties<K3sNodeOutputs> {}

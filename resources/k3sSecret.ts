@@ -13,15 +13,14 @@
  * writes it again; a value changed outside Pulumi under the same key cannot be detected.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { secret } from "@pulumi/pulumi/output";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, keysMatching, zDnsLabel } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { emulatorLimit, type InputsMatch, keysMatching, zDnsLabel } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { clusterOf } from "./k3sCluster";
 
@@ -108,6 +107,7 @@ async function referencingServices(ctx: OperationContext, workspaceId: string, n
 /** @internal */
 export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   kind: "K3sSecret",
+  doc: "Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state.",
   workspaceScoped: true,
   inputs,
   // What a change does: PUT replaces the whole data map; the name cannot change.
@@ -165,7 +165,7 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface K3sSecretArgs extends WorkspaceScopedArgs {
   /**
    * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
@@ -181,17 +181,3 @@ export interface K3sSecretArgs extends WorkspaceScopedArgs {
    */
   data: pulumi.Input<Record<string, pulumi.Input<string>>>;
 }
-
-const OUTPUTS = outputNames<K3sSecretOutputs>()(["workspaceId", "name", "data", "keys"]);
-
-/** Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state. */
-export class K3sSecret extends DynamicResource {
-  constructor(name: string, args: K3sSecretArgs, opts?: pulumi.CustomResourceOptions) {
-    // The input is recorded in state too: make it secret there whatever the caller passed.
-    const secretArgs = { ...args, data: secret(args.data) };
-    super(...superArgs(k3sSecretSpec, name, secretArgs, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of K3sSecretOutputs (declared once, there).
-export interface K3sSecret extends OutputProperties<K3sSecretOutputs> {}

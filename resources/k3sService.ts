@@ -17,29 +17,26 @@
  * The environment map is write-only (never returned): it is kept from state.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
+import { type WorkspaceScopedArgs } from "../provider/resource";
 import {
   emulatorLimit,
   exactly,
   IMAGE_TAG,
-  idOf,
   type InputsMatch,
   keysMatching,
   noDuplicates,
-  numberOf,
-  wireId,
   zAbsolutePath,
   zDnsLabel,
   zId,
   zPort,
   zProtocol,
 } from "../provider/schema";
+import { idOf, numberOf, wireId } from "../provider/wire";
 import { eachOf, replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { clusterTearingDown } from "./k3sCluster";
 
@@ -295,6 +292,7 @@ const PUT_FIELDS = ["image", "targetInstanceIds", "replicas", "ports", "volumes"
 /** @internal */
 export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   kind: "K3sService",
+  doc: "A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).",
   workspaceScoped: true,
   inputs,
   // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
@@ -358,7 +356,7 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface K3sPortArgs {
   /** K3sServicePort on the host, 1 to 65535; unique per protocol. */
   hostPort: number;
@@ -409,36 +407,3 @@ export interface K3sServiceArgs extends WorkspaceScopedArgs {
   /** ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place. */
   updateStrategy?: pulumi.Input<"ROLLING" | "START_FIRST">;
 }
-
-const OUTPUTS = outputNames<K3sServiceOutputs>()([
-  "workspaceId",
-  "name",
-  "mode",
-  "image",
-  "targetInstanceIds",
-  "replicas",
-  "ports",
-  "volumes",
-  "environment",
-  "secretRefs",
-  "updateStrategy",
-  "status",
-  "desiredReplicas",
-  "availableReplicas",
-  "updatedReplicas",
-  "updating",
-  "pods",
-]);
-
-/**
- * A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
- * the nodes of its target instances (and reference secrets through their `name` output).
- */
-export class K3sService extends DynamicResource {
-  constructor(name: string, args: K3sServiceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(k3sServiceSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of K3sServiceOutputs (declared once, there).
-export interface K3sService extends OutputProperties<K3sServiceOutputs> {}

@@ -23,15 +23,15 @@
  * owner); members whose instance is not in the new workspace are dropped by the API.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { emulatorLimit, idOf, type InputsMatch, wireId, zId } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { emulatorLimit, type InputsMatch, zId } from "../provider/schema";
+import { idOf, wireId } from "../provider/wire";
 import { type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 3, Network load balancers";
@@ -134,6 +134,7 @@ const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs)
 /** @internal */
 export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> = {
   kind: "NetLoadBalancer",
+  doc: "A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.",
   inputs,
   // What a change does: PATCH takes name, address and owner.
   policies: { name: updateRequest, address: updateRequest, ownerWorkspaceId: updateRequest },
@@ -190,7 +191,7 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface NetLoadBalancerArgs extends CommonArgs {
   /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
   name: pulumi.Input<string>;
@@ -203,25 +204,3 @@ export interface NetLoadBalancerArgs extends CommonArgs {
    */
   ownerWorkspaceId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<NetLoadBalancerOutputs>()([
-  "name",
-  "address",
-  "ownerWorkspaceId",
-  "ownerWorkspaceName",
-  "memberInstanceIds",
-  "createdAt",
-]);
-
-/**
- * A network load balancer. Creating and deleting one is Administrator-only: run the stack with
- * an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
- */
-export class NetLoadBalancer extends DynamicResource {
-  constructor(name: string, args: NetLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(netLoadBalancerSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of NetLoadBalancerOutputs (declared once, there).
-export interface NetLoadBalancer extends OutputProperties<NetLoadBalancerOutputs> {}

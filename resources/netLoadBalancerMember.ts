@@ -14,13 +14,13 @@
  * `timeouts.create`, is kept in the stack as JOINING, and the next `pulumi up` sends it again.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { idOf, type InputsMatch, zId } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, Network load balancers";
@@ -93,6 +93,7 @@ async function read(
 /** @internal */
 export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemberOutputs> = {
   kind: "NetLoadBalancerMember",
+  doc: "An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.",
   workspaceScoped: true,
   inputs,
   // What a change does: a membership is its two ends.
@@ -143,7 +144,7 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface NetLoadBalancerMemberArgs extends WorkspaceScopedArgs {
   /** The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member. */
   loadBalancerId: pulumi.Input<string>;
@@ -152,18 +153,3 @@ export interface NetLoadBalancerMemberArgs extends WorkspaceScopedArgs {
   /** Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own). */
   adoptId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<NetLoadBalancerMemberOutputs>()(["workspaceId", "loadBalancerId", "instanceId", "instanceName", "state"]);
-
-/**
- * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
- * `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
- */
-export class NetLoadBalancerMember extends DynamicResource {
-  constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(netLoadBalancerMemberSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of NetLoadBalancerMemberOutputs (declared once, there).
-export interface NetLoadBalancerMember extends OutputProperties<NetLoadBalancerMemberOutputs> {}

@@ -11,13 +11,13 @@
  * recipe on an instance with a RecipeInstallation.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { emulatorLimit, exactly, idOf, type InputsMatch, noDuplicates, trimmedLength } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { emulatorLimit, exactly, type InputsMatch, noDuplicates, trimmedLength } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { eachOf, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 2, Recipe";
@@ -186,6 +186,7 @@ const seenBefore = new WeakMap<OperationContext, Set<string>>();
 /** @internal */
 export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
   kind: "Recipe",
+  doc: "A workspace-owned install script; every change is made in place.",
   workspaceScoped: true,
   inputs,
   // What a change does: PATCH takes every field; lists replace.
@@ -221,7 +222,7 @@ export const recipeSpec: ResourceSpec<Inputs, RecipeOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface RecipeCommandArgs {
   /** Absolute script path on the instance, at most 4096 characters (the emulator's limit). */
   path: pulumi.Input<string>;
@@ -256,15 +257,3 @@ export interface RecipeArgs extends WorkspaceScopedArgs {
   /** Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole in place. */
   fields?: pulumi.Input<pulumi.Input<RecipeFieldArgs>[]>;
 }
-
-const OUTPUTS = outputNames<RecipeOutputs>()(["workspaceId", "name", "category", "description", "commands", "icon", "fields", "variables"]);
-
-/** A workspace-owned install script; every change is made in place. */
-export class Recipe extends DynamicResource {
-  constructor(name: string, args: RecipeArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(recipeSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of RecipeOutputs (declared once, there).
-export interface Recipe extends OutputProperties<RecipeOutputs> {}

@@ -17,14 +17,13 @@
  * to check the instance before running again.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { type InputsMatch, wireId, zId } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
 
@@ -114,6 +113,7 @@ const FAILED = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
 /** @internal */
 export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutputs> = {
   kind: "RecipeInstallation",
+  doc: "A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).",
   inputs,
   // Nothing can change in place: every field re-installs.
   policies: { instanceId: replace, recipeId: replace, fields: replace },
@@ -187,7 +187,7 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface RecipeInstallationArgs extends CommonArgs {
   /** Instance to install on (online and AVAILABLE). Changing it installs again there. */
   instanceId: pulumi.Input<string>;
@@ -200,20 +200,3 @@ export interface RecipeInstallationArgs extends CommonArgs {
    */
   fields?: pulumi.Input<Record<string, pulumi.Input<string | number | boolean>>>;
 }
-
-const OUTPUTS = outputNames<RecipeInstallationOutputs>()(["instanceId", "recipeId", "fields", "recipeName", "workflowId", "installState"]);
-
-/**
- * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
- * change re-installs (a new installation replaces the recorded one).
- */
-export class RecipeInstallation extends DynamicResource {
-  constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
-    // Field values may be passwords: secret in state whatever the caller passed.
-    const secretArgs = { ...args, fields: secret(args.fields ?? {}) };
-    super(...superArgs(recipeInstallationSpec, name, secretArgs, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of RecipeInstallationOutputs (declared once, there).
-export interface RecipeInstallation extends OutputProperties<RecipeInstallationOutputs> {}

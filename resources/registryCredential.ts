@@ -22,14 +22,13 @@
  * `pulumi destroy` deletes it like one this stack created.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { secret } from "@pulumi/pulumi/output";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch } from "../provider/schema";
+import { compact, idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { canonicalRegistryHost } from "../provider/registryHost";
 
@@ -117,6 +116,7 @@ function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
 /** @internal */
 export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutputs> = {
   kind: "RegistryCredential",
+  doc: "Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.",
   workspaceScoped: true,
   inputs,
   // What a change does: the host cannot be patched (delete and re-create); username and password are patched.
@@ -177,7 +177,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface RegistryCredentialArgs extends WorkspaceScopedArgs {
   /**
    * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
@@ -192,21 +192,3 @@ export interface RegistryCredentialArgs extends WorkspaceScopedArgs {
    */
   password: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<RegistryCredentialOutputs>()(["workspaceId", "registry", "username", "password", "createdAt", "updatedAt"]);
-
-/**
- * Credentials apps use to pull images from a private registry. Validated by the API against the
- * live registry; a credential the workspace already has for the host is adopted, not duplicated.
- * Apps pulling from that registry can no longer pull updates once it is deleted.
- */
-export class RegistryCredential extends DynamicResource {
-  constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
-    // The input is recorded in state too: make it secret there whatever the caller passed.
-    const secretArgs = { ...args, password: secret(args.password) };
-    super(...superArgs(registryCredentialSpec, name, secretArgs, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of RegistryCredentialOutputs (declared once, there).
-export interface RegistryCredential extends OutputProperties<RegistryCredentialOutputs> {}

@@ -16,14 +16,14 @@
  * (there is no update); snapshots go away with their instance.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch, numberOf, wireId, zId } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const NOT_SHOWN =
@@ -112,6 +112,7 @@ async function newSnapshot(ctx: OperationContext, i: Inputs): Promise<ApiSnapsho
 /** @internal */
 export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   kind: "Snapshot",
+  doc: "A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).",
   inputs,
   // No update: every field replaces the snapshot.
   policies: { instanceId: replace, diskId: replace },
@@ -150,25 +151,10 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface SnapshotArgs extends CommonArgs {
   /** Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot. */
   instanceId: pulumi.Input<string>;
   /** Disk to copy; default the instance's boot disk. Changing it replaces the snapshot. */
   diskId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<SnapshotOutputs>()(["workspaceId", "instanceId", "diskId", "name", "size", "state", "createdAt"]);
-
-/**
- * A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
- * Relies on the snapshot endpoints the spec does not show (see the module comment).
- */
-export class Snapshot extends DynamicResource {
-  constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(snapshotSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of SnapshotOutputs (declared once, there).
-export interface Snapshot extends OutputProperties<SnapshotOutputs> {}

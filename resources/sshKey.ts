@@ -11,13 +11,13 @@
  * instances already provisioned.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zText } from "../provider/schema";
+import { compact, idOf } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 1, SSH keys";
@@ -115,6 +115,7 @@ const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
 /** @internal */
 export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   kind: "SshKey",
+  doc: "A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it.",
   workspaceScoped: true,
   inputs,
   // No update endpoint: every change replaces the key.
@@ -155,7 +156,7 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface SshKeyArgs extends WorkspaceScopedArgs {
   /** Display name, 4 to 32 characters. Changing it replaces the key (the API has no update). */
   name: pulumi.Input<string>;
@@ -165,15 +166,3 @@ export interface SshKeyArgs extends WorkspaceScopedArgs {
    */
   publicKey: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<SshKeyOutputs>()(["workspaceId", "name", "publicKey", "fingerprint", "uploadedBy", "createdAt"]);
-
-/** A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it. */
-export class SshKey extends DynamicResource {
-  constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(sshKeySpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of SshKeyOutputs (declared once, there).
-export interface SshKey extends OutputProperties<SshKeyOutputs> {}

@@ -7,13 +7,13 @@
  *   DELETE /v1/vpcs/{vid}               audit entry; 400 while any instance is attached
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { idOf, type InputsMatch, zPrivateRange, zText } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch, zPrivateRange, zText } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 // 1. Inputs.
@@ -94,6 +94,7 @@ async function attachedMessage(ctx: OperationContext, id: string, err: ApiError)
 /** @internal */
 export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   kind: "Vpc",
+  doc: "A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`.",
   workspaceScoped: true,
   inputs,
   // What a change does.
@@ -137,7 +138,7 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface VpcArgs extends WorkspaceScopedArgs {
   /** Display name, 4 to 32 characters. Patched in place. */
   name: pulumi.Input<string>;
@@ -146,15 +147,3 @@ export interface VpcArgs extends WorkspaceScopedArgs {
   /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC. */
   range: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<VpcOutputs>()(["workspaceId", "name", "description", "range", "vlan", "createdAt"]);
-
-/** A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`. */
-export class Vpc extends DynamicResource {
-  constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(vpcSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of VpcOutputs (declared once, there).
-export interface Vpc extends OutputProperties<VpcOutputs> {}

@@ -17,13 +17,13 @@
  * instance, never both (leave `vpcIds` unset on instances whose VPCs are attached here).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { idOf, type InputsMatch, wireId, zId } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { type InputsMatch, zId } from "../provider/schema";
+import { idOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
 
 const WHERE = "spec part 3, VPCs";
@@ -81,6 +81,7 @@ async function read(ctx: OperationContext, id: string): Promise<VpcAttachmentOut
 /** @internal */
 export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   kind: "VpcAttachment",
+  doc: "Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.",
   inputs,
   // What a change does: a membership is its two ends; either one changing is another membership.
   policies: { instanceId: replace, vpcId: replace },
@@ -126,7 +127,7 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface VpcAttachmentArgs extends CommonArgs {
   /** The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment. */
   instanceId: pulumi.Input<string>;
@@ -135,19 +136,3 @@ export interface VpcAttachmentArgs extends CommonArgs {
   /** Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own). */
   adoptId?: pulumi.Input<string>;
 }
-
-const OUTPUTS = outputNames<VpcAttachmentOutputs>()(["instanceId", "vpcId", "privateIp", "instanceName"]);
-
-/**
- * Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
- * range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
- * `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
- */
-export class VpcAttachment extends DynamicResource {
-  constructor(name: string, args: VpcAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(vpcAttachmentSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of VpcAttachmentOutputs (declared once, there).
-export interface VpcAttachment extends OutputProperties<VpcAttachmentOutputs> {}

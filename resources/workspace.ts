@@ -11,13 +11,13 @@
  * user-scoped token (a person becomes its OWNER); a workspace or resource token is refused.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs, outputNames, type OutputProperties, superArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch, zText } from "../provider/schema";
+import { type CommonArgs } from "../provider/resource";
+import { type InputsMatch, zText } from "../provider/schema";
+import { compact, idOf } from "../provider/wire";
 import { type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 1, Workspaces";
@@ -92,6 +92,7 @@ function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): 
 /** @internal */
 export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   kind: "Workspace",
+  doc: "A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.",
   inputs,
   // What a change does: everything is patched in place.
   policies: { name: updateRequest, mfaRequired: updateRequest, disableSshPassword: updateRequest },
@@ -138,7 +139,7 @@ export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface WorkspaceArgs extends CommonArgs {
   /** 4 to 32 characters. Renamed in place (needs the OWNER role). */
   name: pulumi.Input<string>;
@@ -151,21 +152,3 @@ export interface WorkspaceArgs extends CommonArgs {
   /** Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged. */
   disableSshPassword?: pulumi.Input<boolean>;
 }
-
-const OUTPUTS = outputNames<WorkspaceOutputs>()(["name", "mfaRequired", "disableSshPassword", "owner", "flags", "createdAt"]);
-
-/**
- * A workspace; the token's user becomes its OWNER (needs a user-scoped token).
- *
- * The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only
- * removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
- * Its `id` is what workspace-scoped resources take as `workspaceId`.
- */
-export class Workspace extends DynamicResource {
-  constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(workspaceSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of WorkspaceOutputs (declared once, there).
-export interface Workspace extends OutputProperties<WorkspaceOutputs> {}

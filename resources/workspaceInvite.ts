@@ -19,13 +19,13 @@
  *   replaces it with a fresh one (deleting the expired one first).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { outputNames, type OutputProperties, superArgs, type WorkspaceScopedArgs } from "../provider/resource";
-import { compact, idOf, type InputsMatch } from "../provider/schema";
+import { type WorkspaceScopedArgs } from "../provider/resource";
+import { type InputsMatch } from "../provider/schema";
+import { compact, idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 
 const WHERE = "spec part 1, Invites";
@@ -113,6 +113,7 @@ function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
 /** @internal */
 export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> = {
   kind: "WorkspaceInvite",
+  doc: "An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.",
   workspaceScoped: true,
   inputs,
   // What a change does.
@@ -168,7 +169,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
   },
 };
 
-// 4. The class.
+// 4. The public Args: the class is generated from them and the spec (resources/generated/).
 export interface WorkspaceInviteArgs extends WorkspaceScopedArgs {
   /** Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite. */
   email: pulumi.Input<string>;
@@ -178,30 +179,3 @@ export interface WorkspaceInviteArgs extends WorkspaceScopedArgs {
    */
   accessLevel: pulumi.Input<"VIEWER" | "EDITOR" | "ADMINISTRATOR">;
 }
-
-const OUTPUTS = outputNames<WorkspaceInviteOutputs>()([
-  "workspaceId",
-  "email",
-  "accessLevel",
-  "state",
-  "expires",
-  "acceptedBy",
-  "invitedBy",
-  "code",
-  "createdAt",
-]);
-
-/**
- * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
- * the single-use `code` (mailed, and kept here as a secret output) within seven days.
- * `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
- * the next `pulumi up`. Deleting an accepted invite removes the member.
- */
-export class WorkspaceInvite extends DynamicResource {
-  constructor(name: string, args: WorkspaceInviteArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...superArgs(workspaceInviteSpec, name, args, OUTPUTS, opts));
-  }
-}
-
-// Typed properties: one Output per field of WorkspaceInviteOutputs (declared once, there).
-export interface WorkspaceInvite extends OutputProperties<WorkspaceInviteOutputs> {}

@@ -1,6 +1,6 @@
 /**
  * index.ts, generated from the registry's list of kinds so a kind is listed once: each kind's
- * class and every public `...Args` type its file exports (the `<Kind>Args` first, then the shapes
+ * generated class (scripts/classes.ts) and every public `...Args` type its file exports (the `<Kind>Args` first, then the shapes
  * it uses, in file order), then the lookups.
  *
  *   npm run docs            rewrite index.ts (and the README's table)
@@ -31,10 +31,11 @@ export function renderIndex(): string {
     " *",
     " * Generated from the kinds in resources/registry.ts by `npm run docs` (scripts/exports.ts): do not edit.",
     " */",
-    ...kinds().map((kind) => {
-      const names = [kind, ...argsTypesOf(kind).map((t) => `type ${t}`)].join(", ");
-      return `export { ${names} } from "./resources/${moduleOf(kind)}";`;
-    }),
+    // The class from its generated file (which loads no spec), the Args types from the kind's file.
+    ...kinds().flatMap((kind) => [
+      `export { ${kind} } from "./resources/generated/${moduleOf(kind)}";`,
+      `export type { ${argsTypesOf(kind).join(", ")} } from "./resources/${moduleOf(kind)}";`,
+    ]),
     "// Lookups (plain and Output forms).",
     'export * from "./resources/lookups";',
   ];

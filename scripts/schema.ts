@@ -52,8 +52,8 @@ interface ObjectType {
   required: string[];
 }
 
-/** The compiled program over the package's entry point, and its checker. */
-function load() {
+/** The compiled program over the package's entry point, and its checker (also scripts/classes.ts's). */
+export function loadProgram() {
   const configPath = path.join(REPO, "tsconfig.json");
   const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, REPO);
   const program = ts.createProgram([path.join(REPO, "index.ts")], config.options);
@@ -241,7 +241,6 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
   const file = sourceFile(program, sourceFileOf(kind));
   const args = declaredType(checker, file, `${kind}Args`);
   const outputs = declaredType(checker, file, `${kind}Outputs`);
-  const classSymbol = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.getName() === kind);
   const spec = specFor(kind);
   const secrets = new Set(spec.secretOutputs ?? []);
   const replacing = new Set([
@@ -260,7 +259,7 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
   }
   for (const [name, prop] of Object.entries(outs.properties)) if (secrets.has(name)) prop.secret = true;
   return {
-    description: classSymbol ? docsOf(classSymbol, checker) : "",
+    description: spec.doc,
     inputProperties: inputs.properties,
     requiredInputs: inputs.required,
     properties: outs.properties,
@@ -361,7 +360,7 @@ function providerSettings(program: ts.Program, mapper: TypeMapper): Record<strin
 }
 
 export function generateSchema(): Record<string, unknown> {
-  const { program, checker } = load();
+  const { program, checker } = loadProgram();
   const mapper = new TypeMapper(checker);
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as {
     name: string;

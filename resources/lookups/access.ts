@@ -2,7 +2,7 @@
  * Access lookups: a workspace's quota and topology (spec part 1, Workspaces; Workspace quota;
  * Workspace topology).
  */
-import { idOf, numberOf } from "../../provider/schema";
+import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------

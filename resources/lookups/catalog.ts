@@ -3,7 +3,7 @@
  */
 import type { Query } from "../../provider/client";
 import { listAll } from "../../provider/paging";
-import { idOf, numberOf } from "../../provider/schema";
+import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 import type { Query } from "../../provider/client";
 import { ApiError } from "../../provider/errors";
 import { listAll } from "../../provider/paging";
-import { idOf, numberOf } from "../../provider/schema";
+import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------

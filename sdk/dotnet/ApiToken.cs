@@ -10,12 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
-    /// `code` is a secret output captured at creation (the API never shows it again); every change
-    /// replaces the token, which issues a new code.
-    /// 
-    /// User-scope tokens are not offered: the API lets only a browser login session create them
-    /// (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
+    /// A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
     /// </summary>
     [SvcResourceType("svc:index:ApiToken")]
     public partial class ApiToken : global::Pulumi.CustomResource

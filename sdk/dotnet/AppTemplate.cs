@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
-    /// place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+    /// A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
     /// </summary>
     [SvcResourceType("svc:index:AppTemplate")]
     public partial class AppTemplate : global::Pulumi.CustomResource

@@ -10,9 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// The workspace's BGP configuration (at most one per workspace; every change needs the
-    /// ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
-    /// `adoptId`. Destroying it removes all of the workspace's prefixes.
+    /// The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.
     /// </summary>
     [SvcResourceType("svc:index:BgpConfig")]
     public partial class BgpConfig : global::Pulumi.CustomResource

@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
-    /// exact decimal digits. Destroy waits until the withdrawal has completed.
+    /// A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.
     /// </summary>
     [SvcResourceType("svc:index:BgpPrefix")]
     public partial class BgpPrefix : global::Pulumi.CustomResource

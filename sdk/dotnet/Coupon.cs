@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
-    /// system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
+    /// A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
     /// </summary>
     [SvcResourceType("svc:index:Coupon")]
     public partial class Coupon : global::Pulumi.CustomResource

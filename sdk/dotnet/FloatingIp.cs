@@ -10,12 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A public address owned by the stack, independent of any instance (it outlives instance
-    /// replacements); attach it with a FloatingIpAttachment.
-    /// 
-    /// Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
-    /// GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
-    /// address if something still holds it, then releases it.
+    /// A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.
     /// </summary>
     [SvcResourceType("svc:index:FloatingIp")]
     public partial class FloatingIp : global::Pulumi.CustomResource

@@ -10,9 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
-    /// Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
-    /// instance it manages).
+    /// Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).
     /// </summary>
     [SvcResourceType("svc:index:FloatingIpAttachment")]
     public partial class FloatingIpAttachment : global::Pulumi.CustomResource

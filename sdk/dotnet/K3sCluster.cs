@@ -10,9 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
-    /// need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
-    /// node, service and secret in it.
+    /// The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.
     /// </summary>
     [SvcResourceType("svc:index:K3sCluster")]
     public partial class K3sCluster : global::Pulumi.CustomResource

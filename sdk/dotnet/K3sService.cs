@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
-    /// the nodes of its target instances (and reference secrets through their `name` output).
+    /// A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).
     /// </summary>
     [SvcResourceType("svc:index:K3sService")]
     public partial class K3sService : global::Pulumi.CustomResource

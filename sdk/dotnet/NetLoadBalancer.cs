@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A network load balancer. Creating and deleting one is Administrator-only: run the stack with
-    /// an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+    /// A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
     /// </summary>
     [SvcResourceType("svc:index:NetLoadBalancer")]
     public partial class NetLoadBalancer : global::Pulumi.CustomResource

@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
-    /// `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+    /// An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
     /// </summary>
     [SvcResourceType("svc:index:NetLoadBalancerMember")]
     public partial class NetLoadBalancerMember : global::Pulumi.CustomResource

@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
-    /// change re-installs (a new installation replaces the recorded one).
+    /// A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).
     /// </summary>
     [SvcResourceType("svc:index:RecipeInstallation")]
     public partial class RecipeInstallation : global::Pulumi.CustomResource

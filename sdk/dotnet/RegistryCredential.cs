@@ -10,9 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// Credentials apps use to pull images from a private registry. Validated by the API against the
-    /// live registry; a credential the workspace already has for the host is adopted, not duplicated.
-    /// Apps pulling from that registry can no longer pull updates once it is deleted.
+    /// Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.
     /// </summary>
     [SvcResourceType("svc:index:RegistryCredential")]
     public partial class RegistryCredential : global::Pulumi.CustomResource

@@ -10,8 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
-    /// Relies on the snapshot endpoints the spec does not show (see the module comment).
+    /// A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).
     /// </summary>
     [SvcResourceType("svc:index:Snapshot")]
     public partial class Snapshot : global::Pulumi.CustomResource

@@ -10,9 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
-    /// range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
-    /// `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
+    /// Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
     /// </summary>
     [SvcResourceType("svc:index:VpcAttachment")]
     public partial class VpcAttachment : global::Pulumi.CustomResource

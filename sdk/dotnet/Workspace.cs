@@ -10,11 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// A workspace; the token's user becomes its OWNER (needs a user-scoped token).
-    /// 
-    /// The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only
-    /// removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
-    /// Its `id` is what workspace-scoped resources take as `workspaceId`.
+    /// A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.
     /// </summary>
     [SvcResourceType("svc:index:Workspace")]
     public partial class Workspace : global::Pulumi.CustomResource

@@ -10,10 +10,7 @@ using Pulumi.Serialization;
 namespace Pulumi.Svc
 {
     /// <summary>
-    /// An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
-    /// the single-use `code` (mailed, and kept here as a secret output) within seven days.
-    /// `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
-    /// the next `pulumi up`. Deleting an accepted invite removes the member.
+    /// An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.
     /// </summary>
     [SvcResourceType("svc:index:WorkspaceInvite")]
     public partial class WorkspaceInvite : global::Pulumi.CustomResource

@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
- * place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+ * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
  */
 export class AppTemplate extends pulumi.CustomResource {
     /**

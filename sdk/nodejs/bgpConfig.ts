@@ -7,9 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The workspace's BGP configuration (at most one per workspace; every change needs the
- * ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
- * `adoptId`. Destroying it removes all of the workspace's prefixes.
+ * The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.
  */
 export class BgpConfig extends pulumi.CustomResource {
     /**

@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
- * exact decimal digits. Destroy waits until the withdrawal has completed.
+ * A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.
  */
 export class BgpPrefix extends pulumi.CustomResource {
     /**

@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
- * system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
+ * A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
  */
 export class Coupon extends pulumi.CustomResource {
     /**

@@ -7,12 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A public address owned by the stack, independent of any instance (it outlives instance
- * replacements); attach it with a FloatingIpAttachment.
- *
- * Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
- * GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
- * address if something still holds it, then releases it.
+ * A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.
  */
 export class FloatingIp extends pulumi.CustomResource {
     /**

@@ -7,9 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
- * Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
- * instance it manages).
+ * Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).
  */
 export class FloatingIpAttachment extends pulumi.CustomResource {
     /**

@@ -7,9 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
- * need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
- * node, service and secret in it.
+ * The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.
  */
 export class K3sCluster extends pulumi.CustomResource {
     /**

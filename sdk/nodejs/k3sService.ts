@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
- * the nodes of its target instances (and reference secrets through their `name` output).
+ * A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).
  */
 export class K3sService extends pulumi.CustomResource {
     /**

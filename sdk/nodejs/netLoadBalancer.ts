@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A network load balancer. Creating and deleting one is Administrator-only: run the stack with
- * an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+ * A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
  */
 export class NetLoadBalancer extends pulumi.CustomResource {
     /**

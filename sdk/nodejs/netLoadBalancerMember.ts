@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
- * `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+ * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
  */
 export class NetLoadBalancerMember extends pulumi.CustomResource {
     /**

@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
- * change re-installs (a new installation replaces the recorded one).
+ * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).
  */
 export class RecipeInstallation extends pulumi.CustomResource {
     /**

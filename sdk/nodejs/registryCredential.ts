@@ -7,9 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Credentials apps use to pull images from a private registry. Validated by the API against the
- * live registry; a credential the workspace already has for the host is adopted, not duplicated.
- * Apps pulling from that registry can no longer pull updates once it is deleted.
+ * Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.
  */
 export class RegistryCredential extends pulumi.CustomResource {
     /**

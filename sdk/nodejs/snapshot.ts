@@ -7,8 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
- * Relies on the snapshot endpoints the spec does not show (see the module comment).
+ * A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).
  */
 export class Snapshot extends pulumi.CustomResource {
     /**

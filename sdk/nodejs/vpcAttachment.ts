@@ -7,9 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
- * range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
- * `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
+ * Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
  */
 export class VpcAttachment extends pulumi.CustomResource {
     /**

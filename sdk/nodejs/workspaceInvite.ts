@@ -7,10 +7,7 @@ import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
 /**
- * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
- * the single-use `code` (mailed, and kept here as a secret output) within seven days.
- * `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
- * the next `pulumi up`. Deleting an accepted invite removes the member.
+ * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.
  */
 export class WorkspaceInvite extends pulumi.CustomResource {
     /**

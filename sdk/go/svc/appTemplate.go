@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
-// place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+// A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
 type AppTemplate struct {
 	pulumi.CustomResourceState
 

@@ -12,9 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The workspace's BGP configuration (at most one per workspace; every change needs the
-// ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
-// `adoptId`. Destroying it removes all of the workspace's prefixes.
+// The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.
 type BgpConfig struct {
 	pulumi.CustomResourceState
 

@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
-// exact decimal digits. Destroy waits until the withdrawal has completed.
+// A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.
 type BgpPrefix struct {
 	pulumi.CustomResourceState
 

@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
-// system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
+// A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
 type Coupon struct {
 	pulumi.CustomResourceState
 

@@ -12,12 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A public address owned by the stack, independent of any instance (it outlives instance
-// replacements); attach it with a FloatingIpAttachment.
-//
-// Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
-// GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
-// address if something still holds it, then releases it.
+// A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.
 type FloatingIp struct {
 	pulumi.CustomResourceState
 

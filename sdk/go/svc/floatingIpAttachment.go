@@ -12,9 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
-// Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
-// instance it manages).
+// Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).
 type FloatingIpAttachment struct {
 	pulumi.CustomResourceState
 

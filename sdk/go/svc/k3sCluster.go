@@ -11,9 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
-// need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
-// node, service and secret in it.
+// The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.
 type K3sCluster struct {
 	pulumi.CustomResourceState
 

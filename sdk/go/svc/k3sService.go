@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
-// the nodes of its target instances (and reference secrets through their `name` output).
+// A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).
 type K3sService struct {
 	pulumi.CustomResourceState
 

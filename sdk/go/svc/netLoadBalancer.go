@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A network load balancer. Creating and deleting one is Administrator-only: run the stack with
-// an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+// A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
 type NetLoadBalancer struct {
 	pulumi.CustomResourceState
 

@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
-// `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+// An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
 type NetLoadBalancerMember struct {
 	pulumi.CustomResourceState
 

@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
-// change re-installs (a new installation replaces the recorded one).
+// A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).
 type RecipeInstallation struct {
 	pulumi.CustomResourceState
 

@@ -12,9 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Credentials apps use to pull images from a private registry. Validated by the API against the
-// live registry; a credential the workspace already has for the host is adopted, not duplicated.
-// Apps pulling from that registry can no longer pull updates once it is deleted.
+// Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.
 type RegistryCredential struct {
 	pulumi.CustomResourceState
 

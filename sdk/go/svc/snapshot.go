@@ -12,8 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
-// Relies on the snapshot endpoints the spec does not show (see the module comment).
+// A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).
 type Snapshot struct {
 	pulumi.CustomResourceState
 

@@ -12,9 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
-// range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
-// `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
+// Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
 type VpcAttachment struct {
 	pulumi.CustomResourceState
 

@@ -12,11 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// A workspace; the token's user becomes its OWNER (needs a user-scoped token).
-//
-// The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only
-// removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
-// Its `id` is what workspace-scoped resources take as `workspaceId`.
+// A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.
 type Workspace struct {
 	pulumi.CustomResourceState
 

@@ -12,10 +12,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
-// An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
-// the single-use `code` (mailed, and kept here as a secret output) within seven days.
-// `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
-// the next `pulumi up`. Deleting an accepted invite removes the member.
+// An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.
 type WorkspaceInvite struct {
 	pulumi.CustomResourceState
 

@@ -183,12 +183,7 @@ class ApiToken(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
-        `code` is a secret output captured at creation (the API never shows it again); every change
-        replaces the token, which issues a new code.
-
-        User-scope tokens are not offered: the API lets only a browser login session create them
-        (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
+        A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -215,12 +210,7 @@ class ApiToken(pulumi.CustomResource):
                  args: ApiTokenArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
-        `code` is a secret output captured at creation (the API never shows it again); every change
-        replaces the token, which issues a new code.
-
-        User-scope tokens are not offered: the API lets only a browser login session create them
-        (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
+        A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
 
         :param str resource_name: The name of the resource.
         :param ApiTokenArgs args: The arguments to use to populate this resource's properties.

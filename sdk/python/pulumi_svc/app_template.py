@@ -197,8 +197,7 @@ class AppTemplate(pulumi.CustomResource):
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
-        place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+        A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -224,8 +223,7 @@ class AppTemplate(pulumi.CustomResource):
                  args: AppTemplateArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
-        place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+        A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
 
         :param str resource_name: The name of the resource.
         :param AppTemplateArgs args: The arguments to use to populate this resource's properties.

@@ -162,9 +162,7 @@ class BgpConfig(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        The workspace's BGP configuration (at most one per workspace; every change needs the
-        ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
-        `adoptId`. Destroying it removes all of the workspace's prefixes.
+        The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -187,9 +185,7 @@ class BgpConfig(pulumi.CustomResource):
                  args: BgpConfigArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The workspace's BGP configuration (at most one per workspace; every change needs the
-        ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
-        `adoptId`. Destroying it removes all of the workspace's prefixes.
+        The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.
 
         :param str resource_name: The name of the resource.
         :param BgpConfigArgs args: The arguments to use to populate this resource's properties.

@@ -164,8 +164,7 @@ class BgpPrefix(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
-        exact decimal digits. Destroy waits until the withdrawal has completed.
+        A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -189,8 +188,7 @@ class BgpPrefix(pulumi.CustomResource):
                  args: BgpPrefixArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its
-        exact decimal digits. Destroy waits until the withdrawal has completed.
+        A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.
 
         :param str resource_name: The name of the resource.
         :param BgpPrefixArgs args: The arguments to use to populate this resource's properties.

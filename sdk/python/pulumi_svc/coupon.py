@@ -180,8 +180,7 @@ class Coupon(pulumi.CustomResource):
                  uses: Optional[pulumi.Input[builtins.float]] = None,
                  __props__=None):
         """
-        A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
-        system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
+        A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -206,8 +205,7 @@ class Coupon(pulumi.CustomResource):
                  args: CouponArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or
-        system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
+        A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
 
         :param str resource_name: The name of the resource.
         :param CouponArgs args: The arguments to use to populate this resource's properties.

@@ -126,12 +126,7 @@ class FloatingIp(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        A public address owned by the stack, independent of any instance (it outlives instance
-        replacements); attach it with a FloatingIpAttachment.
-
-        Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
-        GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
-        address if something still holds it, then releases it.
+        A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -151,12 +146,7 @@ class FloatingIp(pulumi.CustomResource):
                  args: FloatingIpArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A public address owned by the stack, independent of any instance (it outlives instance
-        replacements); attach it with a FloatingIpAttachment.
-
-        Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
-        GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
-        address if something still holds it, then releases it.
+        A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.
 
         :param str resource_name: The name of the resource.
         :param FloatingIpArgs args: The arguments to use to populate this resource's properties.

@@ -104,9 +104,7 @@ class FloatingIpAttachment(pulumi.CustomResource):
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
-        Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
-        instance it manages).
+        Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -123,9 +121,7 @@ class FloatingIpAttachment(pulumi.CustomResource):
                  args: FloatingIpAttachmentArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside
-        Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
-        instance it manages).
+        Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).
 
         :param str resource_name: The name of the resource.
         :param FloatingIpAttachmentArgs args: The arguments to use to populate this resource's properties.

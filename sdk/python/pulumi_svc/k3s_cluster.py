@@ -93,9 +93,7 @@ class K3sCluster(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
-        need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
-        node, service and secret in it.
+        The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -113,9 +111,7 @@ class K3sCluster(pulumi.CustomResource):
                  args: Optional[K3sClusterArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets
-        need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
-        node, service and secret in it.
+        The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.
 
         :param str resource_name: The name of the resource.
         :param K3sClusterArgs args: The arguments to use to populate this resource's properties.

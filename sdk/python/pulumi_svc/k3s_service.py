@@ -268,8 +268,7 @@ class K3sService(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
-        the nodes of its target instances (and reference secrets through their `name` output).
+        A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -301,8 +300,7 @@ class K3sService(pulumi.CustomResource):
                  args: K3sServiceArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on
-        the nodes of its target instances (and reference secrets through their `name` output).
+        A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).
 
         :param str resource_name: The name of the resource.
         :param K3sServiceArgs args: The arguments to use to populate this resource's properties.

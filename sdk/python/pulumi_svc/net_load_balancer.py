@@ -129,8 +129,7 @@ class NetLoadBalancer(pulumi.CustomResource):
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        A network load balancer. Creating and deleting one is Administrator-only: run the stack with
-        an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+        A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -152,8 +151,7 @@ class NetLoadBalancer(pulumi.CustomResource):
                  args: NetLoadBalancerArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A network load balancer. Creating and deleting one is Administrator-only: run the stack with
-        an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+        A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
 
         :param str resource_name: The name of the resource.
         :param NetLoadBalancerArgs args: The arguments to use to populate this resource's properties.

@@ -121,8 +121,7 @@ class NetLoadBalancerMember(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
-        `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+        An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -140,8 +139,7 @@ class NetLoadBalancerMember(pulumi.CustomResource):
                  args: NetLoadBalancerMemberArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
-        `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+        An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
 
         :param str resource_name: The name of the resource.
         :param NetLoadBalancerMemberArgs args: The arguments to use to populate this resource's properties.

@@ -129,8 +129,7 @@ class RecipeInstallation(pulumi.CustomResource):
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
-        change re-installs (a new installation replaces the recorded one).
+        A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -152,8 +151,7 @@ class RecipeInstallation(pulumi.CustomResource):
                  args: RecipeInstallationArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
-        change re-installs (a new installation replaces the recorded one).
+        A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).
 
         :param str resource_name: The name of the resource.
         :param RecipeInstallationArgs args: The arguments to use to populate this resource's properties.

@@ -145,9 +145,7 @@ class RegistryCredential(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        Credentials apps use to pull images from a private registry. Validated by the API against the
-        live registry; a credential the workspace already has for the host is adopted, not duplicated.
-        Apps pulling from that registry can no longer pull updates once it is deleted.
+        Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -170,9 +168,7 @@ class RegistryCredential(pulumi.CustomResource):
                  args: RegistryCredentialArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Credentials apps use to pull images from a private registry. Validated by the API against the
-        live registry; a credential the workspace already has for the host is adopted, not duplicated.
-        Apps pulling from that registry can no longer pull updates once it is deleted.
+        Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.
 
         :param str resource_name: The name of the resource.
         :param RegistryCredentialArgs args: The arguments to use to populate this resource's properties.

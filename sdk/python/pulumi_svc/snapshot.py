@@ -109,8 +109,7 @@ class Snapshot(pulumi.CustomResource):
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
-        Relies on the snapshot endpoints the spec does not show (see the module comment).
+        A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -129,8 +128,7 @@ class Snapshot(pulumi.CustomResource):
                  args: SnapshotArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
-        Relies on the snapshot endpoints the spec does not show (see the module comment).
+        A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).
 
         :param str resource_name: The name of the resource.
         :param SnapshotArgs args: The arguments to use to populate this resource's properties.

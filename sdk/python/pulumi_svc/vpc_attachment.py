@@ -104,9 +104,7 @@ class VpcAttachment(pulumi.CustomResource):
                  vpc_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
-        range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
-        `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
+        Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -123,9 +121,7 @@ class VpcAttachment(pulumi.CustomResource):
                  args: VpcAttachmentArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's
-        range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's
-        `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
+        Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
 
         :param str resource_name: The name of the resource.
         :param VpcAttachmentArgs args: The arguments to use to populate this resource's properties.

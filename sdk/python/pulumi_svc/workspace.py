@@ -131,11 +131,7 @@ class Workspace(pulumi.CustomResource):
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  __props__=None):
         """
-        A workspace; the token's user becomes its OWNER (needs a user-scoped token).
-
-        The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only
-        removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
-        Its `id` is what workspace-scoped resources take as `workspaceId`.
+        A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -157,11 +153,7 @@ class Workspace(pulumi.CustomResource):
                  args: WorkspaceArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A workspace; the token's user becomes its OWNER (needs a user-scoped token).
-
-        The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only
-        removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
-        Its `id` is what workspace-scoped resources take as `workspaceId`.
+        A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.
 
         :param str resource_name: The name of the resource.
         :param WorkspaceArgs args: The arguments to use to populate this resource's properties.

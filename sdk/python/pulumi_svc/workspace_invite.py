@@ -128,10 +128,7 @@ class WorkspaceInvite(pulumi.CustomResource):
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  __props__=None):
         """
-        An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
-        the single-use `code` (mailed, and kept here as a secret output) within seven days.
-        `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
-        the next `pulumi up`. Deleting an accepted invite removes the member.
+        An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
@@ -152,10 +149,7 @@ class WorkspaceInvite(pulumi.CustomResource):
                  args: WorkspaceInviteArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
-        the single-use `code` (mailed, and kept here as a secret output) within seven days.
-        `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
-        the next `pulumi up`. Deleting an accepted invite removes the member.
+        An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.
 
         :param str resource_name: The name of the resource.
         :param WorkspaceInviteArgs args: The arguments to use to populate this resource's properties.

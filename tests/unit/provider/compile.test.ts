@@ -9,6 +9,7 @@ import { command, ignore, remember, replace, type ResourceSpec } from "../../../
 
 const spec = (extra: Partial<ResourceSpec> = {}): ResourceSpec => ({
   kind: "Widget",
+  doc: "A test kind.",
   inputs: z.object({ name: z.string(), size: z.number(), note: z.string().optional(), deletion: z.string().optional() }),
   policies: { name: replace, size: command("resize"), note: command("annotate"), deletion: remember },
   pricing: { notMetered: "a test kind" },

@@ -18,6 +18,7 @@ type Inputs = {
 
 const spec: ResourceSpec<Inputs> = {
   kind: "Widget",
+  doc: "A test kind.",
   workspaceScoped: true,
   inputs: z.object({
     name: z.string().min(4, "must be 4 to 32 characters"),

@@ -21,6 +21,7 @@ function errorsOf(policies: string, pricing = NOT_METERED): string[] {
     type Inputs = z.infer<typeof inputs> & { workspaceId: string };
     export const probeSpec: ResourceSpec<Inputs> = {
       kind: "Probe",
+      doc: "A probe kind.",
       workspaceScoped: true,
       inputs,
       policies: ${policies},

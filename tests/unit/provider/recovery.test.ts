@@ -31,6 +31,7 @@ function widgetApi() {
   };
   const spec: ResourceSpec<Inputs, Outputs> = {
     kind: "Widget",
+    doc: "A test kind.",
     workspaceScoped: true,
     inputs: z.object({ name: z.string(), size: z.number() }),
     policies: { name: replace, size: command("resize") },

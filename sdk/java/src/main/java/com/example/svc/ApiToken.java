@@ -17,12 +17,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext
- * `code` is a secret output captured at creation (the API never shows it again); every change
- * replaces the token, which issues a new code.
- * 
- * User-scope tokens are not offered: the API lets only a browser login session create them
- * (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
+ * A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.
  * 
  */
 @ResourceType(type="svc:index:ApiToken")

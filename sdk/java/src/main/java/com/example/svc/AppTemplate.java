@@ -17,8 +17,7 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /**
- * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in
- * place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
+ * A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.
  * 
  */
 @ResourceType(type="svc:index:AppTemplate")

@@ -15,9 +15,7 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /**
- * The workspace&#39;s BGP configuration (at most one per workspace; every change needs the
- * ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with
- * `adoptId`. Destroying it removes all of the workspace&#39;s prefixes.
+ * The workspace&#39;s BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace&#39;s prefixes.
  * 
  */
 @ResourceType(type="svc:index:BgpConfig")

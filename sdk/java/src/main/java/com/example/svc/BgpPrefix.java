@@ -15,8 +15,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A prefix announced over the workspace&#39;s BGP session. The id is the entry&#39;s integer id, as its
- * exact decimal digits. Destroy waits until the withdrawal has completed.
+ * A prefix announced over the workspace&#39;s BGP session. The id is the entry&#39;s integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.
  * 
  */
 @ResourceType(type="svc:index:BgpPrefix")

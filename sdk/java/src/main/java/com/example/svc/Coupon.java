@@ -16,8 +16,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A redeemable coupon. Operator only: the stack&#39;s svc:token must be an operator (staff or
- * system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
+ * A redeemable coupon. Operator only: the stack&#39;s svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted.
  * 
  */
 @ResourceType(type="svc:index:Coupon")

@@ -14,12 +14,7 @@ import java.lang.String;
 import javax.annotation.Nullable;
 
 /**
- * A public address owned by the stack, independent of any instance (it outlives instance
- * replacements); attach it with a FloatingIpAttachment.
- * 
- * Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips,
- * GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the
- * address if something still holds it, then releases it.
+ * A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.
  * 
  */
 @ResourceType(type="svc:index:FloatingIp")

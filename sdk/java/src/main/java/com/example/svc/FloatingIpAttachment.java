@@ -13,9 +13,7 @@ import java.lang.String;
 import javax.annotation.Nullable;
 
 /**
- * Attaches a floating IP to an instance. The id is the floating IP&#39;s id. Detached outside
- * Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the
- * instance it manages).
+ * Attaches a floating IP to an instance. The id is the floating IP&#39;s id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).
  * 
  */
 @ResourceType(type="svc:index:FloatingIpAttachment")

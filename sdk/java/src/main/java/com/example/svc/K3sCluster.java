@@ -13,9 +13,7 @@ import java.lang.String;
 import javax.annotation.Nullable;
 
 /**
- * The workspace&#39;s managed Kubernetes cluster (one per workspace). Nodes, services and secrets
- * need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every
- * node, service and secret in it.
+ * The workspace&#39;s managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.
  * 
  */
 @ResourceType(type="svc:index:K3sCluster")

@@ -21,8 +21,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A containerised service on the workspace&#39;s Kubernetes cluster. Declare it with `dependsOn` on
- * the nodes of its target instances (and reference secrets through their `name` output).
+ * A containerised service on the workspace&#39;s Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).
  * 
  */
 @ResourceType(type="svc:index:K3sService")

@@ -14,8 +14,7 @@ import java.util.List;
 import javax.annotation.Nullable;
 
 /**
- * A network load balancer. Creating and deleting one is Administrator-only: run the stack with
- * an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
+ * A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.
  * 
  */
 @ResourceType(type="svc:index:NetLoadBalancer")

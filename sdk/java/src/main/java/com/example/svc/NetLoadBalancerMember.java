@@ -13,8 +13,7 @@ import java.lang.String;
 import javax.annotation.Nullable;
 
 /**
- * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`;
- * `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
+ * An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.
  * 
  */
 @ResourceType(type="svc:index:NetLoadBalancerMember")

@@ -17,8 +17,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any
- * change re-installs (a new installation replaces the recorded one).
+ * A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).
  * 
  */
 @ResourceType(type="svc:index:RecipeInstallation")

@@ -15,9 +15,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * Credentials apps use to pull images from a private registry. Validated by the API against the
- * live registry; a credential the workspace already has for the host is adopted, not duplicated.
- * Apps pulling from that registry can no longer pull updates once it is deleted.
+ * Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.
  * 
  */
 @ResourceType(type="svc:index:RegistryCredential")

@@ -14,8 +14,7 @@ import java.lang.String;
 import javax.annotation.Nullable;
 
 /**
- * A point-in-time copy of an instance disk (restore it with the restore-snapshot command).
- * Relies on the snapshot endpoints the spec does not show (see the module comment).
+ * A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).
  * 
  */
 @ResourceType(type="svc:index:Snapshot")

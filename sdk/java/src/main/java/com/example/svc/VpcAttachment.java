@@ -13,9 +13,7 @@ import java.lang.String;
 import javax.annotation.Nullable;
 
 /**
- * Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC&#39;s
- * range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance&#39;s
- * `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
+ * Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC&#39;s range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance&#39;s `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.
  * 
  */
 @ResourceType(type="svc:index:VpcAttachment")

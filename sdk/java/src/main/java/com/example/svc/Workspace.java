@@ -17,11 +17,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * A workspace; the token&#39;s user becomes its OWNER (needs a user-scoped token).
- * 
- * The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only
- * removes it from the stack; it keeps existing in the API, and `adoptId` takes it back.
- * Its `id` is what workspace-scoped resources take as `workspaceId`.
+ * A workspace; the token&#39;s user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.
  * 
  */
 @ResourceType(type="svc:index:Workspace")

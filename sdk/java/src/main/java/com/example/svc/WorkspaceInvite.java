@@ -16,10 +16,7 @@ import java.util.Optional;
 import javax.annotation.Nullable;
 
 /**
- * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with
- * the single-use `code` (mailed, and kept here as a secret output) within seven days.
- * `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by
- * the next `pulumi up`. Deleting an accepted invite removes the member.
+ * An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.
  * 
  */
 @ResourceType(type="svc:index:WorkspaceInvite")
