@@ -146,7 +146,8 @@ export function makeContext(
       keepTrying(lookup, {
         deadline,
         what,
-        onRetry: (err, delayMs) => notice(label, `${what} failed (${err.message}); trying again in ${(delayMs / 1000).toFixed(1)}s`),
+        onFailedAttempt: (err, delayMs) =>
+          notice(label, `${what} failed (${err.message}); trying again in ${(delayMs / 1000).toFixed(1)}s`),
       }),
   };
 }

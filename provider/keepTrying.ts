@@ -14,8 +14,11 @@ export interface KeepTryingOptions {
   deadline: number;
   /** What is being looked up, for messages: "the recovery lookup". */
   what: string;
-  /** Told before each new try, to say so. */
-  onRetry?(err: Error, delayMs: number): void;
+  /**
+   * Told of a transient failure before the next try, to say so (not the client's `onRetry`, whose
+   * event is one request's retry as the retry stage decided it).
+   */
+  onFailedAttempt?(err: Error, delayMs: number): void;
 }
 
 export async function keepTrying<T>(attempt: () => Promise<T>, opts: KeepTryingOptions): Promise<T> {
@@ -28,7 +31,7 @@ export async function keepTrying<T>(attempt: () => Promise<T>, opts: KeepTryingO
       const delay = delays.next();
       if (Date.now() + delay > opts.deadline)
         throw new DeadlineError(`${opts.what} kept failing until the deadline; the last answer: ${(err as Error).message}`);
-      opts.onRetry?.(err as Error, delay);
+      opts.onFailedAttempt?.(err as Error, delay);
       await sleep(delay);
     }
   }

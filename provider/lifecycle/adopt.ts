@@ -21,11 +21,9 @@ export async function adopt<I extends Props, O extends Outputs>(
   const differing = changedFields(c, current, inputs);
   const unreplaceable = replacing(c, differing, current, inputs);
   if (unreplaceable.length) {
-    const detail = unreplaceable
-      .map((f) => `${f} (declared ${JSON.stringify(inputs[f])}, actual ${JSON.stringify(current[f])})`)
-      .join("; ");
+    const which = unreplaceable.map((f) => `${f} (declared ${JSON.stringify(inputs[f])}, actual ${JSON.stringify(current[f])})`).join("; ");
     throw new Error(
-      `${ctx.label}: cannot adopt ${kind} ${id}: fields that can only be set at creation differ: ${detail}. Change the declaration to match, or drop adoptId to create a new one.`,
+      `${ctx.label}: cannot adopt ${kind} ${id}: fields that can only be set at creation differ: ${which}. Change the declaration to match, or drop adoptId to create a new one.`,
     );
   }
   ctx.notice(`adopting existing ${kind} ${id}${differing.length ? `; converging ${differing.join(", ")}` : ""}`);
