@@ -27,11 +27,13 @@ export { containsUnknown, UNKNOWN } from "./lifecycle/unknowns";
 
 export function buildLifecycle<I extends Props, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
   const c = compile(spec);
-  // inputsOf is pure and interrupted is no engine call: only the operations are wrapped (one
-  // operation each, errors for people).
+  // inputsOf is pure and interrupted is no engine call: only the engine's calls are wrapped (errors
+  // for people). check and diff open no operation context, so no heartbeat to stop: they skip the
+  // operation scope, whose AsyncLocalStorage, once entered, slows every promise of the process (a
+  // preview's provider process would pay it for nothing; bench/README.md).
   return {
-    check: asOperation((olds, news) => check(c, runtime, olds, news)),
-    diff: asOperation((id, olds, news) => diff(c, id, olds, news)),
+    check: withErrorsForPeople((olds, news) => check(c, runtime, olds, news)),
+    diff: withErrorsForPeople((id, olds, news) => diff(c, id, olds, news)),
     create: asOperation((props, call) => create(c, runtime, props, call)),
     read: asOperation((id, props) => read(c, runtime, id, props)),
     update: asOperation((id, olds, news, call) => update(c, runtime, id, olds, news, call)),
@@ -42,17 +44,18 @@ export function buildLifecycle<I extends Props, O extends Outputs>(spec: Resourc
   };
 }
 
-/**
- * Each method call is one operation (provider/context.ts: its heartbeat stops when the call ends),
- * and what it throws reaches people as its message (`forPeople`: the dynamic-provider host prints
- * `${err}: ${err.stack}`).
- */
-function asOperation<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+/** What a call throws reaches people as its message (`forPeople`: the dynamic-provider host prints `${err}: ${err.stack}`). */
+function withErrorsForPeople<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
   return async (...args: A) => {
     try {
-      return await runOperation(() => method(...args));
+      return await method(...args);
     } catch (err) {
       throw forPeople(err);
     }
   };
+}
+
+/** Each method call is one operation (provider/context.ts: its heartbeat stops when the call ends), its errors for people. */
+function asOperation<A extends unknown[], R>(method: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+  return withErrorsForPeople((...args: A) => runOperation(() => method(...args)));
 }
