@@ -5,6 +5,7 @@
  *    `rules`: cross-field constraints as data (checked at preview, before any API call);
  * 2. `policies`: for every input, what a change does — replace, sent in the update request, a
  *    named command, or ignore (an input without one does not compile);
+ *    (a kind whose fields are declared once, provider/fields.ts, derives 1 and 2 from them)
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
  * 4. `doc`, what the kind is for people; the exported class is generated from the spec and the
  *    kind's public interfaces (scripts/classes.ts, resources/generated/).
@@ -15,6 +16,7 @@
 import type { z } from "zod";
 import type { EstimatePart } from "../resources/lookups/billing";
 import type { OperationContext } from "./context";
+import type { FieldSet } from "./fields";
 import type { Workflow } from "./envelope";
 
 export type Policy =
@@ -205,6 +207,12 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   kind: string;
   /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
   doc: string;
+  /**
+   * The kind's fields, each declared once (provider/fields.ts), where the kind has moved to them:
+   * `...fromFields(fields)` then fills in `inputs`, `policies`, `workspaceScoped`, `stableOutputs`
+   * and `secretOutputs`, and `npm run docs` generates the public Args and Outputs interfaces.
+   */
+  fields?: FieldSet;
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
   inputs: z.ZodObject<z.ZodRawShape>;
   rules?: Rule<I>[];

@@ -1,0 +1,110 @@
+/**
+ * A field declared once (provider/fields.ts): what derives from a field set, on a small set that
+ * has one of each kind of field, and the policy sentences as a table.
+ */
+import { z } from "zod";
+import {
+  computed,
+  createBody,
+  docOf,
+  fieldSet,
+  fromFields,
+  input,
+  outputNamesOf,
+  owningWorkspace,
+  policySentence,
+  readOutputs,
+  updateBody,
+} from "../../../provider/fields";
+import { command, depends, ignore, type Policy, remember, replace, updateRequest } from "../../../provider/spec";
+
+const fields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(z.string(), { doc: "Display name.", policy: updateRequest }),
+  secureBoot: input(z.boolean().optional(), { doc: "Secure boot.", policy: updateRequest, wire: "secure_boot" }),
+  region: input(z.string(), { doc: "Region.", policy: replace, stable: true }),
+  password: input(z.string(), { doc: "Password.", policy: updateRequest, secret: true, output: false }),
+  instanceId: input(z.string().nullable().default(null), { doc: "Instance.", policy: command("attach"), create: false }),
+  code: computed<string>({ doc: "One-time code.", secret: true }),
+  createdAt: computed<string>({ doc: "Creation time.", stable: true, read: (a: { created?: string }) => a.created ?? "" }),
+});
+
+describe("a field set", () => {
+  it("declares the spec's input schema, policies, workspace scope, stable and secret outputs", () => {
+    const spec = fromFields(fields);
+    expect(Object.keys(spec.inputs.shape)).toEqual(["name", "secureBoot", "region", "password", "instanceId"]);
+    expect(spec.policies).toEqual({
+      name: updateRequest,
+      secureBoot: updateRequest,
+      region: replace,
+      password: updateRequest,
+      instanceId: command("attach"),
+    });
+    expect(spec.workspaceScoped).toBe(true);
+    expect(spec.stableOutputs).toEqual(["region", "createdAt"]);
+    expect(spec.secretOutputs).toEqual(["password", "code"]);
+    expect(fromFields({ name: fields.name }).workspaceScoped).toBe(false);
+  });
+
+  it("validates inputs with each field's schema (defaults applied)", () => {
+    const spec = fromFields(fields);
+    expect(spec.inputs.parse({ name: "a", region: "NA_01", password: "p" })).toEqual({
+      name: "a",
+      region: "NA_01",
+      password: "p",
+      instanceId: null,
+    });
+    expect(spec.inputs.safeParse({ name: 1, region: "NA_01", password: "p" }).success).toBe(false);
+  });
+
+  it("registers every output (an input with output: false is none)", () => {
+    expect(outputNamesOf(fields)).toEqual(["workspaceId", "name", "secureBoot", "region", "instanceId", "code", "createdAt"]);
+  });
+
+  it("reads outputs from an API answer by wire name, a field's read, and the workspace's fallback", () => {
+    const answer = { name: "a", secure_boot: true, region: "NA_01", instanceId: null, code: "c", created: "2026-01-01T00:00:00Z" };
+    expect(readOutputs(fields, answer, { workspaceId: "42" })).toEqual({
+      workspaceId: "42",
+      name: "a",
+      secureBoot: true,
+      region: "NA_01",
+      instanceId: null,
+      code: "c",
+      createdAt: "2026-01-01T00:00:00Z",
+    });
+    expect(readOutputs(fields, { ...answer, workspace: { id: 7 } }).workspaceId).toBe("7");
+  });
+
+  it("writes request bodies in the API's names: the create body leaves out the workspace and inputs set after creation", () => {
+    const values = { workspaceId: "42", name: "a", secureBoot: true, region: "NA_01", password: "p", instanceId: "9" };
+    expect(createBody(fields, values)).toEqual({ name: "a", secure_boot: true, region: "NA_01", password: "p" });
+    expect(updateBody(fields, values, ["name", "secureBoot"])).toEqual({ name: "a", secure_boot: true });
+  });
+
+  it("documents an input with its doc and the sentence its policy says; a computed output with its doc", () => {
+    expect(docOf(fields.region)).toBe("Region. Changing it replaces the resource.");
+    expect(docOf(fields.workspaceId)).toBe(
+      "Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.",
+    );
+    expect(docOf(fields.code)).toBe("One-time code.");
+  });
+
+  it("does not compile an input without a policy", () => {
+    // @ts-expect-error: policy is required, so no input goes undiffed.
+    const unpoliced = input(z.string(), { doc: "No policy." });
+    expect(unpoliced.role).toBe("input");
+  });
+});
+
+describe("the policy sentence", () => {
+  it.each<[string, Policy, string]>([
+    ["replace", replace, "Changing it replaces the resource."],
+    ["updateRequest", updateRequest, "Changing it updates the resource in place."],
+    ["a command", command("resize"), "Changing it updates the resource in place (resize)."],
+    ["ignore", ignore, "Never causes a diff."],
+    ["remember", remember, "Changing it only records the new value (no API call): deletion uses it."],
+    ["depends", depends(() => replace), "Depending on the change, it is made in place or replaces the resource."],
+  ])("of %s", (_what, policy, sentence) => {
+    expect(policySentence(policy)).toBe(sentence);
+  });
+});
