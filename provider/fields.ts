@@ -21,7 +21,7 @@
  * reach zod (tests/unit/fieldTypes.test.ts pins the generated files to the field sets).
  */
 import { z } from "zod";
-import { idOf } from "./schema";
+import { idOf } from "./wire";
 import type { Policy, Policies } from "./spec";
 
 /** Reads a field's output value from the API's answer (`prior`: the recorded inputs and outputs, for fallbacks). */

@@ -15,48 +15,79 @@ import { isAmbiguous } from "../provider/client";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  updateBody,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { emulatorLimit, type InputsMatch, trimmedLength, zId } from "../provider/schema";
+import { emulatorLimit, trimmedLength, zId } from "../provider/schema";
 import { idOf, numberOf, wireId } from "../provider/wire";
 import { command, type Metering, replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import type { DiskArgs, DiskOutputs } from "./generated/disk";
 
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs.
-const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-  size: z
-    .number({ error: `must be a number of bytes (${WHERE}: size is required, in bytes)` })
-    .int(`must be a whole number of bytes (${WHERE}: size)`)
-    .positive(`must be a positive number of bytes (${WHERE}: size)`),
-  backend: z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE})` }),
-  region: z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region is required)`),
-  /** Attached instance; null (the default) means detached. */
-  instanceId: zId("instance id").nullable().default(null),
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal */
+export const diskFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
+    doc: "Display name, 1 to 64 characters (the emulator's limit).",
+    policy: updateRequest,
+  }),
+  size: input(
+    z
+      .number({ error: `must be a number of bytes (${WHERE}: size is required, in bytes)` })
+      .int(`must be a whole number of bytes (${WHERE}: size)`)
+      .positive(`must be a positive number of bytes (${WHERE}: size)`),
+    {
+      doc: "Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview.",
+      policy: command("resize"),
+      read: (d: ApiDisk) => numberOf(d.size)!,
+    },
+  ),
+  backend: input(z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE})` }), {
+    doc: "LOCAL or CEPH (CEPH needs a Ceph node in the region).",
+    policy: replace,
+  }),
+  region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region is required)`), {
+    doc: "Region, for example NA_01.",
+    policy: replace,
+  }),
+  instanceId: input(zId("instance id").nullable().default(null), {
+    doc: "Instance to attach to (same workspace and region); omit or null to keep the disk detached.",
+    policy: command("attach"),
+    // Attached by the attach step right after creation (afterCreate), not by the create request.
+    create: false,
+    read: (d: ApiDisk) => idOf(d.instance),
+  }),
+  boot: computed<boolean>({ doc: "Whether this is an instance's boot disk.", stable: true }),
+  state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, FAILED..." }),
+  usagePct: computed<number | null>({
+    doc: "Filesystem usage reported by the API while attached, else null.",
+    read: (d: ApiDisk) => d.live?.usage_pct ?? null,
+  }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (d: ApiDisk) => d.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public DiskArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<DiskArgs, z.infer<typeof inputs>> = true;
-
-export interface DiskOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  size: number;
-  backend: string;
-  region: string;
-  instanceId: string | null;
-  boot: boolean;
-  /** Resource state: PENDING, AVAILABLE, FAILED... */
-  state: string;
-  /** Filesystem usage reported by the API while attached, else null. */
-  usagePct: number | null;
-  createdAt: string;
-}
+type Inputs = InputsOf<typeof diskFields>;
+type Outputs = OutputsOf<typeof diskFields>;
 
 // 2. API mapping.
+/** The API's disk (spec part 2). */
 interface ApiDisk {
   id: string;
   name: string;
@@ -70,21 +101,9 @@ interface ApiDisk {
   live?: { usage_pct?: number | null } | null;
   created?: string;
 }
+const toOutputs = (d: ApiDisk, workspaceId: string): Outputs => readOutputs(diskFields, d, { workspaceId });
 
-const toOutputs = (d: ApiDisk, workspaceId: string): DiskOutputs => ({
-  workspaceId: idOf(d.workspace) ?? workspaceId,
-  name: d.name,
-  size: numberOf(d.size)!,
-  backend: d.backend,
-  region: d.region,
-  instanceId: idOf(d.instance),
-  boot: d.boot,
-  state: d.state,
-  usagePct: d.live?.usage_pct ?? null,
-  createdAt: d.created ?? "",
-});
-
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<DiskOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiDisk>(`/v1/disks/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -120,7 +139,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
 }
 
 /** Detaches the disk when the API shows it attached; whether it did. */
-async function detachIfAttached(ctx: OperationContext, id: string, olds: DiskOutputs): Promise<boolean> {
+async function detachIfAttached(ctx: OperationContext, id: string, olds: Outputs): Promise<boolean> {
   const current = await read(ctx, id, { workspaceId: olds.workspaceId });
   if (!current?.instanceId) return false;
   ctx.notice(`detaching from instance ${current.instanceId} before deletion`);
@@ -141,11 +160,10 @@ const pricing: Metering = {
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
+export const diskSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "Disk",
   doc: "A standalone block volume, optionally attached to an instance.",
-  workspaceScoped: true,
-  inputs,
+  ...fromFields(diskFields),
   // A disk never shrinks (spec part 2: "resize: larger than the current size; shrinking unsupported").
   transitions: [
     {
@@ -156,19 +174,11 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
           : undefined,
     },
   ],
-  // What a change does.
-  policies: { name: updateRequest, size: command("resize"), backend: replace, region: replace, instanceId: command("attach") },
-  stableOutputs: ["boot", "createdAt"],
   broken: (o) => o.state === "FAILED",
   pricing,
   api: {
     async create(ctx, i) {
-      const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, {
-        name: i.name,
-        size: i.size,
-        backend: i.backend,
-        region: i.region,
-      });
+      const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, createBody(diskFields, i));
       return { id: String(resourceOf<ApiDisk>(answer, ["disk"]).id), workflow: workflowOf(answer) };
     },
     async findExisting(ctx, i) {
@@ -180,8 +190,8 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
     stateOf: (d) => d.state,
     afterCreate: ["attach"],
     update: {
-      async updateRequest(ctx, id, _olds, news) {
-        await ctx.client.patch(`/v1/disks/${id}`, { name: news.name });
+      async updateRequest(ctx, id, _olds, news, changed) {
+        await ctx.client.patch(`/v1/disks/${id}`, updateBody(diskFields, news, changed));
       },
       async resize(ctx, id, _olds, news) {
         await ctx.waitForWorkflow(workflowOf(await ctx.client.post(`/v1/disks/${id}/resize`, { size: news.size })), "resize");
@@ -212,16 +222,5 @@ export const diskSpec: ResourceSpec<Inputs, DiskOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface DiskArgs extends WorkspaceScopedArgs {
-  /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
-  name: pulumi.Input<string>;
-  /** Size in bytes. Grows in place through resize; a smaller size is rejected at preview. */
-  size: pulumi.Input<number>;
-  /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk. */
-  backend: pulumi.Input<"LOCAL" | "CEPH">;
-  /** Region, for example NA_01. Changing it replaces the disk. */
-  region: pulumi.Input<string>;
-  /** Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place. */
-  instanceId?: pulumi.Input<string | null>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/disk.ts).
+export type { DiskArgs, DiskOutputs };

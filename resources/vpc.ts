@@ -7,37 +7,50 @@
  *   DELETE /v1/vpcs/{vid}               audit entry; 400 while any instance is attached
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  updateBody,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zPrivateRange, zText } from "../provider/schema";
-import { idOf } from "../provider/wire";
+import { zPrivateRange, zText } from "../provider/schema";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import type { VpcArgs, VpcOutputs } from "./generated/vpc";
 
-// 1. Inputs.
-const inputs = z.object({
-  name: zText(4, 32, "spec part 3, VPCs"),
-  description: zText(0, 240, "spec part 3, VPCs"),
-  range: zPrivateRange,
+const WHERE = "spec part 3, VPCs";
+
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal */
+export const vpcFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters.", policy: updateRequest }),
+  description: input(zText(0, 240, WHERE), { doc: "Up to 240 characters.", policy: updateRequest }),
+  range: input(zPrivateRange, {
+    doc: "RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16).",
+    policy: replace,
+    stable: true,
+  }),
+  vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, read: (v: ApiVpc) => Number(v.vlan) }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (v: ApiVpc) => v.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public VpcArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<VpcArgs, z.infer<typeof inputs>> = true;
-
-export interface VpcOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  description: string;
-  /** The normalised range. */
-  range: string;
-  /** VLAN tag the API assigned. */
-  vlan: number;
-  createdAt: string;
-}
+type Inputs = InputsOf<typeof vpcFields>;
+type Outputs = OutputsOf<typeof vpcFields>;
 
 // 2. API mapping.
+/** The API's VPC (spec part 3). */
 interface ApiVpc {
   id: string;
   name: string;
@@ -47,19 +60,9 @@ interface ApiVpc {
   workspace?: { id: string };
   created?: string;
 }
+const toOutputs = (v: ApiVpc, workspaceId: string): Outputs => readOutputs(vpcFields, v, { workspaceId });
 
-function toOutputs(v: ApiVpc, workspaceId: string): VpcOutputs {
-  return {
-    workspaceId: idOf(v.workspace) ?? workspaceId,
-    name: v.name,
-    description: v.description,
-    range: v.range,
-    vlan: Number(v.vlan),
-    createdAt: v.created ?? "",
-  };
-}
-
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<VpcOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiVpc>(`/v1/vpcs/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -92,24 +95,16 @@ async function attachedMessage(ctx: OperationContext, id: string, err: ApiError)
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
+export const vpcSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "Vpc",
   doc: "A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does.
-  policies: { name: updateRequest, description: updateRequest, range: replace },
-  stableOutputs: ["vlan", "range", "createdAt"],
+  ...fromFields(vpcFields),
   pricing: {
     notMetered: "a private network: no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP; spec part 3, Billing and usage) meters it",
   },
   api: {
     async create(ctx, i) {
-      const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, {
-        name: i.name,
-        description: i.description,
-        range: i.range,
-      });
+      const vpc = await ctx.client.post<ApiVpc>(`/v1/workspaces/${i.workspaceId}/vpcs`, createBody(vpcFields, i));
       // The answer is the VPC itself (spec part 3: "201 VPC").
       return { id: String(vpc.id), current: toOutputs(vpc, i.workspaceId) };
     },
@@ -120,9 +115,7 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
     read,
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
-        const body: Record<string, unknown> = {};
-        for (const f of changed) body[f] = news[f];
-        await ctx.client.patch(`/v1/vpcs/${id}`, body);
+        await ctx.client.patch(`/v1/vpcs/${id}`, updateBody(vpcFields, news, changed));
       },
     },
     // Answered with an audit log entry once deleted (spec part 3, DELETE /v1/vpcs/{vid}).
@@ -138,12 +131,5 @@ export const vpcSpec: ResourceSpec<Inputs, VpcOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface VpcArgs extends WorkspaceScopedArgs {
-  /** Display name, 4 to 32 characters. Patched in place. */
-  name: pulumi.Input<string>;
-  /** Up to 240 characters. Patched in place. */
-  description: pulumi.Input<string>;
-  /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC. */
-  range: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/vpc.ts).
+export type { VpcArgs, VpcOutputs };

@@ -15,8 +15,10 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
+import { outputNamesOf, type FieldSet } from "../provider/fields";
 import { inProgram } from "../resources/inProgram";
 import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
+import { fieldInterfaces } from "./fieldTypes";
 import { loadProgram } from "./schema";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
@@ -43,11 +45,23 @@ function listMember(key: string, names: readonly string[]): string[] {
   return line.length <= 140 ? [line] : [`  ${key}: [`, ...quoted.map((q) => `    ${q},`), "  ],"];
 }
 
-/** The generated file of one kind. */
+/**
+ * What the class registers and marks secret: for a kind whose fields are declared once, from its
+ * field set; otherwise from its hand-written `<Kind>Args` and `<Kind>Outputs`.
+ */
+function namesOf(program: ts.Program, kind: string): { inputs: Set<string>; outputs: string[] } {
+  const fields = specFor(kind).fields as FieldSet | undefined;
+  if (fields)
+    return { inputs: new Set(Object.keys(fields).filter((k) => fields[k].role !== "computed")), outputs: outputNamesOf(fields) };
+  return { inputs: new Set(propertyNames(program, kind, `${kind}Args`)), outputs: propertyNames(program, kind, `${kind}Outputs`) };
+}
+
+/** The generated file of one kind: its Args and Outputs where its fields are declared once, and its class. */
 export function renderClass(program: ts.Program, kind: string): string {
   const spec = specFor(kind);
   const module = moduleOf(kind)!;
-  const inputs = new Set(propertyNames(program, kind, `${kind}Args`));
+  const fields = Boolean(spec.fields);
+  const { inputs, outputs } = namesOf(program, kind);
   const secretOutputs = spec.secretOutputs ?? [];
   const settles = kind in inProgram;
   if (spec.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
@@ -55,18 +69,16 @@ export function renderClass(program: ts.Program, kind: string): string {
     `/** Generated from ${sourceFileOf(kind)} by \`npm run docs\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";',
-    'import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";',
+    `import { type ClassShape, ${fields ? "type CommonArgs, " : ""}type OutputProperties, superArgs } from "../../provider/resource";`,
     ...(settles ? ['import { inProgram } from "../inProgram";'] : []),
-    `import type { ${kind}Args, ${kind}Outputs } from "../${module}";`,
+    ...(fields ? [] : [`import type { ${kind}Args, ${kind}Outputs } from "../${module}";`]),
     "",
+    ...(fields ? fieldInterfaces(program, kind) : []),
     "const SHAPE: ClassShape = {",
     `  kind: ${JSON.stringify(kind)},`,
-    ...listMember("outputs", propertyNames(program, kind, `${kind}Outputs`)),
+    ...listMember("outputs", outputs),
     ...listMember("secretOutputs", secretOutputs),
-    ...listMember(
-      "secretInputs",
-      secretOutputs.filter((k) => inputs.has(k)),
-    ),
+    ...listMember("secretInputs", secretOutputs.filter((k) => inputs.has(k))),
     "};",
     "",
     `/** ${spec.doc} */`,

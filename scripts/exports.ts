@@ -15,10 +15,14 @@ import { kinds, moduleOf, sourceFileOf } from "../resources/registry";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 
-/** The public argument types a resource file exports: `export interface XArgs` / `export type XArgs`. */
+/** The public argument types a resource file exports: `export interface XArgs` / `export type XArgs` / `export type { XArgs }`. */
 function argsTypesOf(kind: string): string[] {
   const text = fs.readFileSync(path.join(REPO, sourceFileOf(kind)), "utf8");
-  const declared = [...text.matchAll(/^export (?:interface|type) (\w+Args)\b/gm)].map((m) => m[1]);
+  const declared = [
+    ...text.matchAll(/^export (?:interface|type) (\w+Args)\b/gm),
+    // Re-exported generated interfaces (a kind whose fields are declared once): `export type { VpcArgs, VpcOutputs };`
+    ...[...text.matchAll(/^export type \{([^}]*)\}/gm)].flatMap((m) => [...m[1].matchAll(/\b(\w+Args)\b/g)]),
+  ].map((m) => m[1]);
   const own = `${kind}Args`;
   if (!declared.includes(own)) throw new Error(`${sourceFileOf(kind)} exports no ${own}`);
   return [own, ...declared.filter((name) => name !== own)];

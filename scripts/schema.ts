@@ -3,7 +3,8 @@
  * that each fact stays declared once:
  *
  * - properties, their types, optionality and descriptions from each resource's public `<Kind>Args`
- *   and `<Kind>Outputs` interfaces (their TSDoc), read with the TypeScript compiler;
+ *   and `<Kind>Outputs` interfaces (their TSDoc), read with the TypeScript compiler (generated from
+ *   the kind's fields where they are declared once, scripts/fieldTypes.ts: run `npm run docs` first);
  * - secret fields and replace-on-change inputs from the resource's spec (`secretOutputs`, the
  *   `replace` policies, `workspaceId` of workspace-scoped kinds);
  * - functions from the plain lookups exported by resources/lookups (a list result is `{ items }`,
@@ -225,8 +226,10 @@ const sentences = (docs: string, ...notes: string[]) =>
 /** An exported interface or type alias of a source file, by name. */
 function declaredType(checker: ts.TypeChecker, file: ts.SourceFile, name: string): { type: ts.Type; symbol: ts.Symbol } {
   const moduleSymbol = checker.getSymbolAtLocation(file);
-  const symbol = moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((s) => s.getName() === name);
-  if (!symbol) throw new Error(`${file.fileName} exports no ${name}`);
+  const exported = moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((s) => s.getName() === name);
+  if (!exported) throw new Error(`${file.fileName} exports no ${name}`);
+  // A kind whose fields are declared once re-exports its generated Args and Outputs.
+  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
   return { type: checker.getDeclaredTypeOfSymbol(symbol), symbol };
 }
 

@@ -1,8 +1,47 @@
 /** Generated from resources/disk.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { DiskArgs, DiskOutputs } from "../disk";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `Disk`. */
+export interface DiskArgs extends CommonArgs {
+  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  name: pulumi.Input<string>;
+  /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
+  size: pulumi.Input<number>;
+  /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource. */
+  backend: pulumi.Input<"LOCAL" | "CEPH">;
+  /** Region, for example NA_01. Changing it replaces the resource. */
+  region: pulumi.Input<string>;
+  /** Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach). */
+  instanceId?: pulumi.Input<string | null>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `Disk` records: its outputs, each also a typed property of the class. */
+export interface DiskOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  name: string;
+  /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
+  size: number;
+  /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource. */
+  backend: "LOCAL" | "CEPH";
+  /** Region, for example NA_01. Changing it replaces the resource. */
+  region: string;
+  /** Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach). */
+  instanceId: string | null;
+  /** Whether this is an instance's boot disk. */
+  boot: boolean;
+  /** Resource state: PENDING, AVAILABLE, FAILED... */
+  state: string;
+  /** Filesystem usage reported by the API while attached, else null. */
+  usagePct: number | null;
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "Disk",

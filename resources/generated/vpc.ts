@@ -1,8 +1,35 @@
 /** Generated from resources/vpc.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { VpcArgs, VpcOutputs } from "../vpc";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `Vpc`. */
+export interface VpcArgs extends CommonArgs {
+  /** Display name, 4 to 32 characters. Changing it updates the resource in place. */
+  name: pulumi.Input<string>;
+  /** Up to 240 characters. Changing it updates the resource in place. */
+  description: pulumi.Input<string>;
+  /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource. */
+  range: pulumi.Input<string>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `Vpc` records: its outputs, each also a typed property of the class. */
+export interface VpcOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** Display name, 4 to 32 characters. Changing it updates the resource in place. */
+  name: string;
+  /** Up to 240 characters. Changing it updates the resource in place. */
+  description: string;
+  /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource. */
+  range: string;
+  /** VLAN tag the API assigned. */
+  vlan: number;
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "Vpc",

@@ -16,37 +16,43 @@ namespace Pulumi.Svc
     public partial class Disk : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+        /// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         /// </summary>
         [Output("backend")]
         public Output<string> Backend { get; private set; } = null!;
 
+        /// <summary>
+        /// Whether this is an instance's boot disk.
+        /// </summary>
         [Output("boot")]
         public Output<bool> Boot { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+        /// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// Region, for example NA_01. Changing it replaces the disk.
+        /// Region, for example NA_01. Changing it replaces the resource.
         /// </summary>
         [Output("region")]
         public Output<string> Region { get; private set; } = null!;
 
         /// <summary>
-        /// Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+        /// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         /// </summary>
         [Output("size")]
         public Output<double> Size { get; private set; } = null!;
@@ -123,31 +129,31 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+        /// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         /// </summary>
         [Input("backend", required: true)]
         public Input<string> Backend { get; set; } = null!;
 
         /// <summary>
-        /// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+        /// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
         /// </summary>
         [Input("instanceId")]
         public Input<string>? InstanceId { get; set; }
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// Region, for example NA_01. Changing it replaces the disk.
+        /// Region, for example NA_01. Changing it replaces the resource.
         /// </summary>
         [Input("region", required: true)]
         public Input<string> Region { get; set; } = null!;
 
         /// <summary>
-        /// Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+        /// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         /// </summary>
         [Input("size", required: true)]
         public Input<double> Size { get; set; } = null!;

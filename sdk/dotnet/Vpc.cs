@@ -15,23 +15,26 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:Vpc")]
     public partial class Vpc : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Up to 240 characters. Patched in place.
+        /// Up to 240 characters. Changing it updates the resource in place.
         /// </summary>
         [Output("description")]
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 4 to 32 characters. Patched in place.
+        /// Display name, 4 to 32 characters. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// The normalised range.
+        /// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
         /// </summary>
         [Output("range")]
         public Output<string> Range { get; private set; } = null!;
@@ -102,19 +105,19 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Up to 240 characters. Patched in place.
+        /// Up to 240 characters. Changing it updates the resource in place.
         /// </summary>
         [Input("description", required: true)]
         public Input<string> Description { get; set; } = null!;
 
         /// <summary>
-        /// Display name, 4 to 32 characters. Patched in place.
+        /// Display name, 4 to 32 characters. Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the VPC.
+        /// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
         /// </summary>
         [Input("range", required: true)]
         public Input<string> Range { get; set; } = null!;

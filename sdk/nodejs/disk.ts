@@ -37,25 +37,31 @@ export class Disk extends pulumi.CustomResource {
     }
 
     /**
-     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
      */
     public readonly backend!: pulumi.Output<string>;
+    /**
+     * Whether this is an instance's boot disk.
+     */
     public /*out*/ readonly boot!: pulumi.Output<boolean>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
-     * Region, for example NA_01. Changing it replaces the disk.
+     * Region, for example NA_01. Changing it replaces the resource.
      */
     public readonly region!: pulumi.Output<string>;
     /**
-     * Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
      */
     public readonly size!: pulumi.Output<number>;
     /**
@@ -134,23 +140,23 @@ export interface DiskArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
      */
     backend: pulumi.Input<string>;
     /**
-     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
      */
     instanceId?: pulumi.Input<string>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
-     * Region, for example NA_01. Changing it replaces the disk.
+     * Region, for example NA_01. Changing it replaces the resource.
      */
     region: pulumi.Input<string>;
     /**
-     * Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
      */
     size: pulumi.Input<number>;
     /**

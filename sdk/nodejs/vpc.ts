@@ -36,17 +36,20 @@ export class Vpc extends pulumi.CustomResource {
         return obj['__pulumiType'] === Vpc.__pulumiType;
     }
 
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * Up to 240 characters. Patched in place.
+     * Up to 240 characters. Changing it updates the resource in place.
      */
     public readonly description!: pulumi.Output<string>;
     /**
-     * Display name, 4 to 32 characters. Patched in place.
+     * Display name, 4 to 32 characters. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
-     * The normalised range.
+     * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
      */
     public readonly range!: pulumi.Output<string>;
     /**
@@ -110,15 +113,15 @@ export interface VpcArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Up to 240 characters. Patched in place.
+     * Up to 240 characters. Changing it updates the resource in place.
      */
     description: pulumi.Input<string>;
     /**
-     * Display name, 4 to 32 characters. Patched in place.
+     * Display name, 4 to 32 characters. Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
-     * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC.
+     * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
      */
     range: pulumi.Input<string>;
     /**

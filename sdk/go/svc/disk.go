@@ -16,17 +16,19 @@ import (
 type Disk struct {
 	pulumi.CustomResourceState
 
-	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
-	Backend   pulumi.StringOutput `pulumi:"backend"`
-	Boot      pulumi.BoolOutput   `pulumi:"boot"`
+	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
+	Backend pulumi.StringOutput `pulumi:"backend"`
+	// Whether this is an instance's boot disk.
+	Boot pulumi.BoolOutput `pulumi:"boot"`
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Region, for example NA_01. Changing it replaces the disk.
+	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringOutput `pulumi:"region"`
-	// Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
 	Size pulumi.Float64Output `pulumi:"size"`
 	// Resource state: PENDING, AVAILABLE, FAILED...
 	State pulumi.StringOutput `pulumi:"state"`
@@ -92,15 +94,15 @@ type diskArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
 	Backend string `pulumi:"backend"`
-	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId *string `pulumi:"instanceId"`
-	// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// Region, for example NA_01. Changing it replaces the disk.
+	// Region, for example NA_01. Changing it replaces the resource.
 	Region string `pulumi:"region"`
-	// Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
 	Size float64 `pulumi:"size"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -115,15 +117,15 @@ type DiskArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
 	Backend pulumi.StringInput
-	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId pulumi.StringPtrInput
-	// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// Region, for example NA_01. Changing it replaces the disk.
+	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringInput
-	// Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
 	Size pulumi.Float64Input
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -219,35 +221,37 @@ func (o DiskOutput) ToDiskOutputWithContext(ctx context.Context) DiskOutput {
 	return o
 }
 
-// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
 func (o DiskOutput) Backend() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Backend }).(pulumi.StringOutput)
 }
 
+// Whether this is an instance's boot disk.
 func (o DiskOutput) Boot() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Disk) pulumi.BoolOutput { return v.Boot }).(pulumi.BoolOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o DiskOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 func (o DiskOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 func (o DiskOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Region, for example NA_01. Changing it replaces the disk.
+// Region, for example NA_01. Changing it replaces the resource.
 func (o DiskOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
-// Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
 func (o DiskOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v *Disk) pulumi.Float64Output { return v.Size }).(pulumi.Float64Output)
 }

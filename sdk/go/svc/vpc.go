@@ -16,12 +16,13 @@ import (
 type Vpc struct {
 	pulumi.CustomResourceState
 
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Up to 240 characters. Patched in place.
+	// Up to 240 characters. Changing it updates the resource in place.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Display name, 4 to 32 characters. Patched in place.
+	// Display name, 4 to 32 characters. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// The normalised range.
+	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range pulumi.StringOutput `pulumi:"range"`
 	// VLAN tag the API assigned.
 	Vlan pulumi.Float64Output `pulumi:"vlan"`
@@ -82,11 +83,11 @@ type vpcArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Up to 240 characters. Patched in place.
+	// Up to 240 characters. Changing it updates the resource in place.
 	Description string `pulumi:"description"`
-	// Display name, 4 to 32 characters. Patched in place.
+	// Display name, 4 to 32 characters. Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC.
+	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range string `pulumi:"range"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -101,11 +102,11 @@ type VpcArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Up to 240 characters. Patched in place.
+	// Up to 240 characters. Changing it updates the resource in place.
 	Description pulumi.StringInput
-	// Display name, 4 to 32 characters. Patched in place.
+	// Display name, 4 to 32 characters. Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC.
+	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -201,21 +202,22 @@ func (o VpcOutput) ToVpcOutputWithContext(ctx context.Context) VpcOutput {
 	return o
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o VpcOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Up to 240 characters. Patched in place.
+// Up to 240 characters. Changing it updates the resource in place.
 func (o VpcOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Display name, 4 to 32 characters. Patched in place.
+// Display name, 4 to 32 characters. Changing it updates the resource in place.
 func (o VpcOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// The normalised range.
+// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 func (o VpcOutput) Range() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.Range }).(pulumi.StringOutput)
 }

@@ -31,14 +31,14 @@ class DiskArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Disk resource.
-        :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the disk.
-        :param pulumi.Input[builtins.float] size: Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+        :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+        :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -60,7 +60,7 @@ class DiskArgs:
     @pulumi.getter
     def backend(self) -> pulumi.Input[builtins.str]:
         """
-        LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+        LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         """
         return pulumi.get(self, "backend")
 
@@ -72,7 +72,7 @@ class DiskArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -84,7 +84,7 @@ class DiskArgs:
     @pulumi.getter
     def region(self) -> pulumi.Input[builtins.str]:
         """
-        Region, for example NA_01. Changing it replaces the disk.
+        Region, for example NA_01. Changing it replaces the resource.
         """
         return pulumi.get(self, "region")
 
@@ -96,7 +96,7 @@ class DiskArgs:
     @pulumi.getter
     def size(self) -> pulumi.Input[builtins.float]:
         """
-        Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+        Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         """
         return pulumi.get(self, "size")
 
@@ -122,7 +122,7 @@ class DiskArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+        Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
         """
         return pulumi.get(self, "instance_id")
 
@@ -181,11 +181,11 @@ class Disk(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
-        :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the disk.
-        :param pulumi.Input[builtins.float] size: Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+        :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
+        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -289,25 +289,31 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def backend(self) -> pulumi.Output[builtins.str]:
         """
-        LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+        LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         """
         return pulumi.get(self, "backend")
 
     @property
     @pulumi.getter
     def boot(self) -> pulumi.Output[builtins.bool]:
+        """
+        Whether this is an instance's boot disk.
+        """
         return pulumi.get(self, "boot")
 
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+        Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
         """
         return pulumi.get(self, "instance_id")
 
@@ -315,7 +321,7 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -323,7 +329,7 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def region(self) -> pulumi.Output[builtins.str]:
         """
-        Region, for example NA_01. Changing it replaces the disk.
+        Region, for example NA_01. Changing it replaces the resource.
         """
         return pulumi.get(self, "region")
 
@@ -331,7 +337,7 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[builtins.float]:
         """
-        Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+        Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         """
         return pulumi.get(self, "size")
 

@@ -29,9 +29,9 @@ class VpcArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Vpc resource.
-        :param pulumi.Input[builtins.str] description: Up to 240 characters. Patched in place.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Patched in place.
-        :param pulumi.Input[builtins.str] range: RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC.
+        :param pulumi.Input[builtins.str] description: Up to 240 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] range: RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
@@ -53,7 +53,7 @@ class VpcArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[builtins.str]:
         """
-        Up to 240 characters. Patched in place.
+        Up to 240 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -65,7 +65,7 @@ class VpcArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Display name, 4 to 32 characters. Patched in place.
+        Display name, 4 to 32 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -77,7 +77,7 @@ class VpcArgs:
     @pulumi.getter
     def range(self) -> pulumi.Input[builtins.str]:
         """
-        RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC.
+        RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
         """
         return pulumi.get(self, "range")
 
@@ -148,9 +148,9 @@ class Vpc(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] description: Up to 240 characters. Patched in place.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Patched in place.
-        :param pulumi.Input[builtins.str] range: RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the VPC.
+        :param pulumi.Input[builtins.str] description: Up to 240 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] range: RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -241,13 +241,16 @@ class Vpc(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def description(self) -> pulumi.Output[builtins.str]:
         """
-        Up to 240 characters. Patched in place.
+        Up to 240 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -255,7 +258,7 @@ class Vpc(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 4 to 32 characters. Patched in place.
+        Display name, 4 to 32 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -263,7 +266,7 @@ class Vpc(pulumi.CustomResource):
     @pulumi.getter
     def range(self) -> pulumi.Output[builtins.str]:
         """
-        The normalised range.
+        RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
         """
         return pulumi.get(self, "range")
 

@@ -8,7 +8,7 @@
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
 import { diskSpec } from "../../../resources/disk";
-import { disk, GiB, type Refused, type Row } from "./support";
+import { disk, fakeContext, GiB, type Refused, type Row } from "./support";
 
 describe("Disk inputs accepted at their boundaries", () => {
   it.each<Row>([
@@ -89,5 +89,66 @@ describe("Disk rules and changes at preview", () => {
       replaces: ["state"],
       deleteBeforeReplace: false,
     });
+  });
+});
+
+describe("Disk API mapping", () => {
+  const apiDisk = {
+    id: "7",
+    name: "data",
+    size: 10 * GiB,
+    backend: "LOCAL",
+    region: "NA_01",
+    boot: false,
+    state: "AVAILABLE",
+    instance: { id: 9 },
+    workspace: { id: 42 },
+    live: { usage_pct: 12.5 },
+    created: "2026-01-01T00:00:00Z",
+  };
+
+  it("creates without the instance (attached by the attach step after creation)", async () => {
+    const { ctx, calls } = fakeContext(
+      { "POST /v1/workspaces/42/disks": () => ({ resource: apiDisk, workflow: { id: 3, name: "create-disk", state: "RUNNING" } }) },
+      "create",
+    );
+    const created = await diskSpec.api.create(ctx, { ...disk, backend: "LOCAL", instanceId: "9", workspaceId: "42" });
+    expect(created).toEqual({ id: "7", workflow: { id: "3", name: "create-disk", state: "RUNNING" } });
+    expect(calls[0]).toEqual({
+      method: "POST",
+      path: "/v1/workspaces/42/disks",
+      body: { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01" },
+    });
+  });
+
+  it("reads the outputs the state records", async () => {
+    const { ctx } = fakeContext({ "GET /v1/disks/7": () => apiDisk });
+    expect(await diskSpec.api.read(ctx, "7", { workspaceId: "42" })).toEqual({
+      workspaceId: "42",
+      name: "data",
+      size: 10 * GiB,
+      backend: "LOCAL",
+      region: "NA_01",
+      instanceId: "9",
+      boot: false,
+      state: "AVAILABLE",
+      usagePct: 12.5,
+      createdAt: "2026-01-01T00:00:00Z",
+    });
+    const { ctx: detached } = fakeContext({ "GET /v1/disks/7": () => ({ ...apiDisk, instance: null, live: null, created: undefined }) });
+    expect(await diskSpec.api.read(detached, "7", {})).toMatchObject({ instanceId: null, usagePct: null, createdAt: "" });
+  });
+
+  it("patches the name", async () => {
+    const { ctx, calls } = fakeContext({ "PATCH /v1/disks/7": () => apiDisk }, "update");
+    const olds = (await diskSpec.api.read(fakeContext({ "GET /v1/disks/7": () => apiDisk }).ctx, "7", {}))!;
+    await diskSpec.api.update!.updateRequest(
+      ctx,
+      "7",
+      olds,
+      { ...disk, backend: "LOCAL", name: "data-2", instanceId: null, workspaceId: "42" },
+      ["name"],
+    );
+    expect(calls).toEqual([{ method: "PATCH", path: "/v1/disks/7", body: { name: "data-2" } }]);
   });
 });

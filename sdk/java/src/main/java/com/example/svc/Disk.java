@@ -21,82 +21,98 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:Disk")
 public class Disk extends com.pulumi.resources.CustomResource {
     /**
-     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
      * 
      */
     @Export(name="backend", refs={String.class}, tree="[0]")
     private Output<String> backend;
 
     /**
-     * @return LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+     * @return LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
      * 
      */
     public Output<String> backend() {
         return this.backend;
     }
+    /**
+     * Whether this is an instance&#39;s boot disk.
+     * 
+     */
     @Export(name="boot", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> boot;
 
+    /**
+     * @return Whether this is an instance&#39;s boot disk.
+     * 
+     */
     public Output<Boolean> boot() {
         return this.boot;
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+     * @return Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
     /**
-     * Region, for example NA_01. Changing it replaces the disk.
+     * Region, for example NA_01. Changing it replaces the resource.
      * 
      */
     @Export(name="region", refs={String.class}, tree="[0]")
     private Output<String> region;
 
     /**
-     * @return Region, for example NA_01. Changing it replaces the disk.
+     * @return Region, for example NA_01. Changing it replaces the resource.
      * 
      */
     public Output<String> region() {
         return this.region;
     }
     /**
-     * Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
      * 
      */
     @Export(name="size", refs={Double.class}, tree="[0]")
     private Output<Double> size;
 
     /**
-     * @return Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+     * @return Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
      * 
      */
     public Output<Double> size() {

@@ -38,14 +38,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+     * LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
      * 
      */
     @Import(name="backend", required=true)
     private Output<String> backend;
 
     /**
-     * @return LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+     * @return LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
      * 
      */
     public Output<String> backend() {
@@ -53,14 +53,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+     * Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
      * 
      */
     @Import(name="instanceId")
     private @Nullable Output<String> instanceId;
 
     /**
-     * @return Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+     * @return Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
      * 
      */
     public Optional<Output<String>> instanceId() {
@@ -68,14 +68,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -83,14 +83,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Region, for example NA_01. Changing it replaces the disk.
+     * Region, for example NA_01. Changing it replaces the resource.
      * 
      */
     @Import(name="region", required=true)
     private Output<String> region;
 
     /**
-     * @return Region, for example NA_01. Changing it replaces the disk.
+     * @return Region, for example NA_01. Changing it replaces the resource.
      * 
      */
     public Output<String> region() {
@@ -98,14 +98,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
      * 
      */
     @Import(name="size", required=true)
     private Output<Double> size;
 
     /**
-     * @return Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+     * @return Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
      * 
      */
     public Output<Double> size() {
@@ -201,7 +201,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param backend LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+         * @param backend LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -212,7 +212,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param backend LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the disk.
+         * @param backend LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -222,7 +222,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+         * @param instanceId Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
          * 
          * @return builder
          * 
@@ -233,7 +233,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance to attach to (same workspace and region); omit or null to keep the disk detached. Attach and detach happen in place.
+         * @param instanceId Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
          * 
          * @return builder
          * 
@@ -243,7 +243,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -254,7 +254,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -264,7 +264,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param region Region, for example NA_01. Changing it replaces the disk.
+         * @param region Region, for example NA_01. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -275,7 +275,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param region Region, for example NA_01. Changing it replaces the disk.
+         * @param region Region, for example NA_01. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -285,7 +285,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param size Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+         * @param size Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
          * 
          * @return builder
          * 
@@ -296,7 +296,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param size Size in bytes. Grows in place through resize; a smaller size is rejected at preview.
+         * @param size Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
          * 
          * @return builder
          * 

@@ -19,49 +19,57 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:Vpc")
 public class Vpc extends com.pulumi.resources.CustomResource {
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * Up to 240 characters. Patched in place.
+     * Up to 240 characters. Changing it updates the resource in place.
      * 
      */
     @Export(name="description", refs={String.class}, tree="[0]")
     private Output<String> description;
 
     /**
-     * @return Up to 240 characters. Patched in place.
+     * @return Up to 240 characters. Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
         return this.description;
     }
     /**
-     * Display name, 4 to 32 characters. Patched in place.
+     * Display name, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters. Patched in place.
+     * @return Display name, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
     /**
-     * The normalised range.
+     * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
      * 
      */
     @Export(name="range", refs={String.class}, tree="[0]")
     private Output<String> range;
 
     /**
-     * @return The normalised range.
+     * @return RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
      * 
      */
     public Output<String> range() {

@@ -37,14 +37,14 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Up to 240 characters. Patched in place.
+     * Up to 240 characters. Changing it updates the resource in place.
      * 
      */
     @Import(name="description", required=true)
     private Output<String> description;
 
     /**
-     * @return Up to 240 characters. Patched in place.
+     * @return Up to 240 characters. Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
@@ -52,14 +52,14 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name, 4 to 32 characters. Patched in place.
+     * Display name, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters. Patched in place.
+     * @return Display name, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -67,14 +67,14 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the VPC.
+     * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
      * 
      */
     @Import(name="range", required=true)
     private Output<String> range;
 
     /**
-     * @return RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the VPC.
+     * @return RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
      * 
      */
     public Output<String> range() {
@@ -168,7 +168,7 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Up to 240 characters. Patched in place.
+         * @param description Up to 240 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -179,7 +179,7 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Up to 240 characters. Patched in place.
+         * @param description Up to 240 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -189,7 +189,7 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 4 to 32 characters. Patched in place.
+         * @param name Display name, 4 to 32 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -200,7 +200,7 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 4 to 32 characters. Patched in place.
+         * @param name Display name, 4 to 32 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -210,7 +210,7 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param range RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the VPC.
+         * @param range RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -221,7 +221,7 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param range RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the VPC.
+         * @param range RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.
          * 
          * @return builder
          * 

@@ -1,0 +1,94 @@
+/**
+ * The public Args and Outputs interfaces generated from each kind's fields (scripts/fieldTypes.ts):
+ * the committed files are what `npm run docs` generates today, and the `.d.ts` the build emits
+ * keeps what TypeScript users read: a plain interface with a TSDoc on every property, the one the
+ * field declares (its doc and its policy's sentence), and no zod.
+ */
+import * as fs from "node:fs";
+import * as path from "node:path";
+import * as ts from "typescript";
+import { docOf, type FieldSet, owningWorkspace } from "../../provider/fields";
+import { moduleOf, sourceFileOf, specFor } from "../../resources/registry";
+import { generatedFileOf, kindsWithFields, renderFieldTypes } from "../../scripts/fieldTypes";
+import { loadProgram } from "../../scripts/schema";
+
+jest.setTimeout(180_000);
+
+const REPO = path.join(__dirname, "..", "..");
+
+/** The declarations `npm run build` emits (tsconfig.build.json: stripInternal) for some source files, by path. */
+function emitDeclarations(files: string[]): Map<string, string> {
+  const configPath = path.join(REPO, "tsconfig.build.json");
+  const config = ts.parseJsonConfigFileContent(ts.readConfigFile(configPath, ts.sys.readFile).config, ts.sys, REPO);
+  const options = { ...config.options, emitDeclarationOnly: true, incremental: false, tsBuildInfoFile: undefined };
+  const program = ts.createProgram(
+    files.map((f) => path.join(REPO, f)),
+    options,
+  );
+  const emitted = new Map<string, string>();
+  for (const file of files) {
+    program.emit(
+      program.getSourceFile(path.join(REPO, file)),
+      (name, text) => emitted.set(path.relative(path.join(REPO, "dist"), name), text),
+      undefined,
+      true,
+    );
+  }
+  return emitted;
+}
+
+/** Each property of an exported interface of a `.d.ts` with its TSDoc (as one line). */
+function interfaceDocs(text: string, name: string): Record<string, string> {
+  const file = ts.createSourceFile("x.d.ts", text, ts.ScriptTarget.ES2022, true);
+  const decl = file.statements.find((s): s is ts.InterfaceDeclaration => ts.isInterfaceDeclaration(s) && s.name.text === name);
+  if (!decl) throw new Error(`no interface ${name} in:\n${text}`);
+  return Object.fromEntries(
+    decl.members.map((m) => {
+      const doc = ts.getJSDocCommentsAndTags(m).map((d) => ts.getTextOfJSDocComment((d as ts.JSDoc).comment) ?? "");
+      return [(m.name as ts.Identifier).text, doc.join(" ").replace(/\s+/g, " ").trim()];
+    }),
+  );
+}
+
+describe("the Args and Outputs generated from the fields", () => {
+  const kinds = kindsWithFields();
+  const { program, checker } = loadProgram();
+
+  it("covers the kinds converted so far", () => {
+    expect(kinds).toEqual(expect.arrayContaining(["Vpc", "Disk"]));
+  });
+
+  it("are up to date (run npm run docs)", () => {
+    for (const kind of kinds) expect(fs.readFileSync(path.join(REPO, generatedFileOf(kind)), "utf8")).toBe(renderFieldTypes(program, kind));
+    const generated = fs.readdirSync(path.join(REPO, "resources", "generated")).sort();
+    expect(generated).toEqual(kinds.map((k) => `${moduleOf(k)}.ts`).sort());
+  });
+
+  it("document workspaceId as WorkspaceScopedArgs does for the kinds not converted yet", () => {
+    const file = program.getSourceFile(path.join(REPO, "provider", "resource.ts"))!;
+    const scoped = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.getName() === "WorkspaceScopedArgs")!;
+    const prop = checker.getPropertyOfType(checker.getDeclaredTypeOfSymbol(scoped), "workspaceId")!;
+    expect(ts.displayPartsToString(prop.getDocumentationComment(checker))).toBe(docOf(owningWorkspace));
+  });
+
+  it("emit a .d.ts with a TSDoc on every property, the field's, and no zod", () => {
+    const emitted = emitDeclarations(kinds.flatMap((k) => [sourceFileOf(k), generatedFileOf(k)]));
+    for (const kind of kinds) {
+      const fields = specFor(kind).fields as FieldSet;
+      const resource = emitted.get(sourceFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
+      const generated = emitted.get(generatedFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
+      expect(resource).toContain(`export type { ${kind}Args, ${kind}Outputs };`);
+      expect(resource + generated).not.toMatch(/zod/);
+
+      const inputs = Object.entries(fields).filter(([, f]) => f.role !== "computed");
+      const args = interfaceDocs(generated, `${kind}Args`);
+      expect(Object.keys(args).sort()).toEqual(inputs.map(([k]) => k).sort());
+      for (const [name, field] of inputs) expect(args[name]).toBe(docOf(field));
+
+      const outputs = Object.entries(fields).filter(([, f]) => f.role !== "input" || f.output);
+      const outs = interfaceDocs(generated, `${kind}Outputs`);
+      expect(Object.keys(outs)).toEqual(outputs.map(([k]) => k));
+      for (const [name, field] of outputs) expect(outs[name]).toBe(docOf(field));
+    }
+  });
+});
