@@ -14,6 +14,9 @@
  *
  *   npm run docs            rewrite the generated files (scripts/classes.ts writes them)
  *   (tests/unit/fieldTypes.test.ts fails when one is out of date)
+ *
+ * `npm run docs` compiles once without stopping at type errors before running this: a kind's
+ * first generated file does not exist yet, and its resource file imports it.
  */
 import * as path from "node:path";
 import * as ts from "typescript";
