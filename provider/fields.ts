@@ -24,10 +24,14 @@ import { z } from "zod";
 import { idOf } from "./wire";
 import type { Policy, Policies } from "./spec";
 
-/** Reads a field's output value from the API's answer (`prior`: the recorded inputs and outputs, for fallbacks). */
-type Read = (api: never, prior: Record<string, unknown>) => unknown;
+/**
+ * Reads a field's output value from the API's answer (`prior`: the recorded inputs and outputs, for
+ * fallbacks). The answer's type is the read's own annotation (`(v: ApiVpc) => ...`); what it returns
+ * is checked against the field's type.
+ */
+type Read<T = unknown> = (api: never, prior: Record<string, unknown>) => T;
 
-interface FieldBase {
+interface FieldBase<T = unknown> {
   /** What the field is, for people, without what a change does (that sentence comes from the policy). */
   readonly doc: string;
   /** Marked secret in state, in the class's outputs, in the schema and on the plugin's wire. */
@@ -37,11 +41,11 @@ interface FieldBase {
   /** The field's name in the API's requests and answers, when it differs (`secure_boot`). */
   readonly wire?: string;
   /** How its output is read from the API's answer, when not the answer's `wire` member as is. */
-  readonly read?: Read;
+  readonly read?: Read<T>;
 }
 
 /** An input a person declares (and, unless `output: false`, recorded back as an output). */
-export interface InputField<S extends z.ZodType = z.ZodType, Echo extends boolean = boolean> extends FieldBase {
+export interface InputField<S extends z.ZodType = z.ZodType, Echo extends boolean = boolean> extends FieldBase<z.output<S>> {
   readonly role: "input";
   readonly schema: S;
   readonly policy: Policy;
@@ -54,14 +58,14 @@ export interface InputField<S extends z.ZodType = z.ZodType, Echo extends boolea
 }
 
 /** An output the API computes (a VLAN tag, a state). */
-export interface ComputedField<T = unknown> extends FieldBase {
+export interface ComputedField<T = unknown> extends FieldBase<T> {
   readonly role: "computed";
   /** Type only (no value at run time). */
   readonly __output: T;
 }
 
 /** The owning workspace of a workspace-scoped kind: the lifecycle adds its input (svc:workspaceId default) and replaces on change. */
-export interface WorkspaceField extends FieldBase {
+export interface WorkspaceField extends FieldBase<string> {
   readonly role: "workspace";
   readonly policy: Policy;
   readonly __input: string | undefined;
@@ -71,14 +75,14 @@ export interface WorkspaceField extends FieldBase {
 export type Field = InputField | ComputedField | WorkspaceField;
 export type FieldSet = Record<string, Field>;
 
-interface InputOptions<Echo extends boolean> {
+interface InputOptions<S extends z.ZodType, Echo extends boolean> {
   doc: string;
   /** Required: an input without a policy does not compile (it would never be diffed). */
   policy: Policy;
   secret?: boolean;
   stable?: boolean;
   wire?: string;
-  read?: Read;
+  read?: Read<z.output<S>>;
   /** Recorded as an output (default true). */
   output?: Echo;
   /** Sent in the create request (default true). */
@@ -86,12 +90,12 @@ interface InputOptions<Echo extends boolean> {
 }
 
 /** An input: its schema (type and limits, checked at preview), doc and policy. */
-export function input<S extends z.ZodType, Echo extends boolean = true>(schema: S, options: InputOptions<Echo>): InputField<S, Echo> {
+export function input<S extends z.ZodType, Echo extends boolean = true>(schema: S, options: InputOptions<S, Echo>): InputField<S, Echo> {
   return { role: "input", schema, output: true as Echo, create: true, ...options } as InputField<S, Echo>;
 }
 
 /** An output the API computes; `T` is its type (outputs are read, not validated). */
-export function computed<T>(options: { doc: string; secret?: boolean; stable?: boolean; wire?: string; read?: Read }): ComputedField<T> {
+export function computed<T>(options: { doc: string; secret?: boolean; stable?: boolean; wire?: string; read?: Read<T> }): ComputedField<T> {
   return { role: "computed", ...options } as ComputedField<T>;
 }
 

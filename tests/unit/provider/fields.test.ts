@@ -94,6 +94,14 @@ describe("a field set", () => {
     const unpoliced = input(z.string(), { doc: "No policy." });
     expect(unpoliced.role).toBe("input");
   });
+
+  it("does not compile a read whose value is not the field's type", () => {
+    // @ts-expect-error: a VLAN tag read as text would be recorded as text.
+    const misread = computed<number>({ doc: "VLAN tag.", read: (v: { vlan: number }) => String(v.vlan) });
+    // @ts-expect-error: an input's read gives what its schema gives.
+    const misreadInput = input(z.number(), { doc: "Size.", policy: updateRequest, read: () => "10G" });
+    expect([misread.role, misreadInput.role]).toEqual(["computed", "input"]);
+  });
 });
 
 describe("the policy sentence", () => {
