@@ -9,7 +9,6 @@
  *   POST   /v1/disks/{did}/detach       (disk attached)
  *   DELETE /v1/disks/{did}              workflow; the disk must be detached (so it is detached first)
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { isAmbiguous } from "../provider/client";
 import { createdDuring, type OperationContext } from "../provider/context";

@@ -6,7 +6,6 @@
  *   PATCH  /v1/vpcs/{vid}               name, description
  *   DELETE /v1/vpcs/{vid}               audit entry; 400 while any instance is attached
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

@@ -51,8 +51,7 @@ function listMember(key: string, names: readonly string[]): string[] {
  */
 function namesOf(program: ts.Program, kind: string): { inputs: Set<string>; outputs: string[] } {
   const fields = specFor(kind).fields as FieldSet | undefined;
-  if (fields)
-    return { inputs: new Set(Object.keys(fields).filter((k) => fields[k].role !== "computed")), outputs: outputNamesOf(fields) };
+  if (fields) return { inputs: new Set(Object.keys(fields).filter((k) => fields[k].role !== "computed")), outputs: outputNamesOf(fields) };
   return { inputs: new Set(propertyNames(program, kind, `${kind}Args`)), outputs: propertyNames(program, kind, `${kind}Outputs`) };
 }
 
@@ -78,7 +77,10 @@ export function renderClass(program: ts.Program, kind: string): string {
     `  kind: ${JSON.stringify(kind)},`,
     ...listMember("outputs", outputs),
     ...listMember("secretOutputs", secretOutputs),
-    ...listMember("secretInputs", secretOutputs.filter((k) => inputs.has(k))),
+    ...listMember(
+      "secretInputs",
+      secretOutputs.filter((k) => inputs.has(k)),
+    ),
     "};",
     "",
     `/** ${spec.doc} */`,
