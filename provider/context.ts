@@ -3,7 +3,8 @@
  * deadline from `timeouts`, and waiting/progress helpers already labelled with the resource and
  * the operation.
  *
- * An operation is one provider method call (`runOperation`); its context starts a heartbeat
+ * An operation is one call of create, read, update or delete (`runOperation`; check and diff
+ * open no context and stay outside); its context starts a heartbeat
  * (provider/progress.ts) that stops when the call ends, so work that takes longer than 10 s says
  * so, and quick work prints nothing extra.
  */
