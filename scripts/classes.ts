@@ -19,7 +19,7 @@ import { outputNamesOf, type FieldSet } from "../provider/fields";
 import { inProgram } from "../resources/inProgram";
 import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
 import { fieldInterfaces } from "./fieldTypes";
-import { loadProgram } from "./schema";
+import { exportOf, loadProgram, sourceFile } from "./schema";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 
@@ -29,9 +29,7 @@ export const classFileOf = (kind: string) => `resources/generated/${moduleOf(kin
 /** The property names of an interface a kind's file exports, in declaration order. */
 function propertyNames(program: ts.Program, kind: string, name: string): string[] {
   const checker = program.getTypeChecker();
-  const file = program.getSourceFile(path.join(REPO, sourceFileOf(kind)));
-  const symbol = file && checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.getName() === name);
-  if (!symbol) throw new Error(`${sourceFileOf(kind)} exports no ${name}`);
+  const symbol = exportOf(checker, sourceFile(program, sourceFileOf(kind)), name);
   return checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).map((p) => p.getName());
 }
 

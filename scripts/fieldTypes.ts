@@ -18,12 +18,10 @@
  * `npm run docs` compiles once without stopping at type errors before running this: a kind's
  * first generated file does not exist yet, and its resource file imports it.
  */
-import * as path from "node:path";
 import * as ts from "typescript";
 import { docOf, type Field, type FieldSet } from "../provider/fields";
 import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
-
-const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
+import { exportOf, sourceFile } from "./schema";
 
 /** The kinds whose fields are declared once (the others still declare their Args by hand). */
 export const kindsWithFields = () => kinds().filter((kind) => specFor(kind).fields);
@@ -73,11 +71,8 @@ function typeText(checker: ts.TypeChecker, type: ts.Type, input: boolean): { tex
 /** The type-only member (`__input`, `__output`) of each field of the exported `<module>Fields`. */
 function memberTypes(program: ts.Program, kind: string): (field: string, member: "__input" | "__output") => ts.Type {
   const checker = program.getTypeChecker();
-  const file = program.getSourceFile(path.join(REPO, sourceFileOf(kind)));
   const name = `${moduleOf(kind)}Fields`;
-  const symbol = file && checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.getName() === name);
-  if (!symbol) throw new Error(`${sourceFileOf(kind)} exports no ${name}`);
-  const set = checker.getTypeOfSymbol(symbol);
+  const set = checker.getTypeOfSymbol(exportOf(checker, sourceFile(program, sourceFileOf(kind)), name));
   return (field, member) => {
     const fieldSymbol = checker.getPropertyOfType(set, field);
     const memberSymbol = fieldSymbol && checker.getPropertyOfType(checker.getTypeOfSymbol(fieldSymbol), member);

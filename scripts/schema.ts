@@ -223,17 +223,25 @@ const sentences = (docs: string, ...notes: string[]) =>
         .join(" ")
     : docs;
 
-/** An exported interface or type alias of a source file, by name. */
-function declaredType(checker: ts.TypeChecker, file: ts.SourceFile, name: string): { type: ts.Type; symbol: ts.Symbol } {
+/**
+ * A source file's export by name, through a re-export (a kind whose fields are declared once
+ * re-exports its generated Args and Outputs); also scripts/classes.ts's and scripts/fieldTypes.ts's.
+ */
+export function exportOf(checker: ts.TypeChecker, file: ts.SourceFile, name: string): ts.Symbol {
   const moduleSymbol = checker.getSymbolAtLocation(file);
   const exported = moduleSymbol && checker.getExportsOfModule(moduleSymbol).find((s) => s.getName() === name);
   if (!exported) throw new Error(`${file.fileName} exports no ${name}`);
-  // A kind whose fields are declared once re-exports its generated Args and Outputs.
-  const symbol = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+  return exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+}
+
+/** An exported interface or type alias of a source file, by name. */
+function declaredType(checker: ts.TypeChecker, file: ts.SourceFile, name: string): { type: ts.Type; symbol: ts.Symbol } {
+  const symbol = exportOf(checker, file, name);
   return { type: checker.getDeclaredTypeOfSymbol(symbol), symbol };
 }
 
-function sourceFile(program: ts.Program, relative: string): ts.SourceFile {
+/** A file of the program by its path in the repository. */
+export function sourceFile(program: ts.Program, relative: string): ts.SourceFile {
   const file = program.getSourceFile(path.join(REPO, relative));
   if (!file) throw new Error(`${relative} is not part of the program`);
   return file;
