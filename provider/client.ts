@@ -4,25 +4,23 @@
  * through them. Every non-2xx answer becomes an `ApiError` that names method, path, status and
  * the X-Message reason; retries follow the policy of retry.ts.
  */
-import type { AxiosInstance } from "axios";
 import { limiterFor, type Limiter } from "./limiter";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
 import type { ProviderConfig } from "./config";
 import {
   engineAlive,
-  httpFor,
   mapErrors,
   pace,
   parse,
   pipeline,
   reportWait,
   retry,
-  transport,
   type Handler,
   type Query,
   type RequestOptions,
   type RetryEvent,
 } from "./stages";
+import { connectionFor, transport, type Connection } from "./transport";
 
 export { isAmbiguous, isTransient, retryMessage, UnreachableError, type Query, type RequestOptions, type RetryEvent } from "./stages";
 
@@ -46,7 +44,7 @@ export interface ClientOptions {
 export const REQUEST_PATIENCE_MS = 10 * 60_000;
 
 export class SvcClient {
-  private readonly http: AxiosInstance;
+  private readonly connection: Connection;
   private readonly limiter: Limiter;
   /** One request through the pipeline: the successful answer, or the error that ended it. */
   private readonly send: Handler;
@@ -54,9 +52,9 @@ export class SvcClient {
   constructor(
     readonly config: ProviderConfig,
     private readonly options: ClientOptions = {},
-    shared?: AxiosInstance,
+    shared?: Connection,
   ) {
-    this.http = shared ?? httpFor(config.baseUrl, config.token, options.timeoutMs ?? 60_000);
+    this.connection = shared ?? connectionFor(config.baseUrl, config.token, options.timeoutMs ?? 60_000);
     this.limiter = options.limiter ?? limiterFor(config.baseUrl, config.token, config.maxRequestsPerSecond ?? null);
     // The request pipeline: its stages in the order every request runs through them, each wrapping the ones below it.
     this.send = pipeline(
@@ -65,7 +63,7 @@ export class SvcClient {
       engineAlive, // nothing starts once the engine is gone
       reportWait(options.onWait), // reports how long the attempt waited for its slot
       mapErrors(config.baseUrl), // reads the answer: a non-2xx or a lost connection becomes the error a person reads
-      transport(this.http), // one HTTP exchange
+      transport(this.connection), // one HTTP exchange (transport.ts)
     );
   }
 
@@ -75,7 +73,7 @@ export class SvcClient {
    */
   withDeadline(deadline: number, onRetry?: (e: RetryEvent) => void, onWait?: (waitedMs: number) => void): SvcClient {
     const options = { ...this.options, limiter: this.limiter, deadline, ...(onRetry ? { onRetry } : {}), ...(onWait ? { onWait } : {}) };
-    return new SvcClient(this.config, options, this.http);
+    return new SvcClient(this.config, options, this.connection);
   }
 
   /** Whether this client's requests are paced (limiter.ts): a rate limit is near, so polls should spare the budget. */

@@ -4,9 +4,9 @@
  * handlers, each wrapping the next, and Octokit keeps throttling and retry as separate plugins:
  * a stage gets the request and the stages it wraps, and answers what the attempt came to (its `Outcome`).
  */
-import type { AxiosInstance, AxiosResponse, AxiosStatic } from "axios";
+import type { IncomingHttpHeaders } from "node:http";
 import { ApiError, NetworkError, type FieldError } from "./errors";
-import { parseJson, stringifyJson } from "./json";
+import { parseJson } from "./json";
 import { ensureEngineAlive } from "./engine";
 import { priorityOf, type Limiter } from "./limiter";
 import { decide, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
@@ -34,10 +34,18 @@ export interface ApiRequest {
   waitedMs?: number;
 }
 
+/** An HTTP answer of any status, its body as text (transport.ts). */
+export interface HttpAnswer {
+  status: number;
+  /** Names in lower case, as Node gives them. */
+  headers: IncomingHttpHeaders;
+  data: string;
+}
+
 /** What one attempt came to, filled in on its way back out: `transport` sets the answer or the code, `mapErrors` reads them. */
 export interface Outcome {
   /** The HTTP answer, of any status. */
-  response?: AxiosResponse<string>;
+  response?: HttpAnswer;
   /** The connection error's code, when no answer came. */
   code?: string;
   status?: number;
@@ -183,7 +191,7 @@ function fieldErrorsOf(body: unknown): FieldError[] {
 }
 
 /** A non-2xx answer as a person reads it: method, path, status, the X-Message reason and the field errors. */
-function apiError(method: string, path: string, response: AxiosResponse<string>): ApiError {
+function apiError(method: string, path: string, response: HttpAnswer): ApiError {
   let body: unknown;
   try {
     body = response.data ? parseJson(response.data) : undefined;
@@ -211,64 +219,6 @@ export const mapErrors =
     }
     const retryAfterMs = parseRetryAfter(response.headers["retry-after"] as string | undefined);
     return { ...outcome, retryAfterMs, failure: response.status < 300 ? undefined : apiError(method, path, response) };
-  };
-
-// ---- transport ---------------------------------------------------------------------------
-
-function serializeQuery(query: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value === undefined || value === null) continue;
-    if (Array.isArray(value)) for (const v of value) params.append(key, String(v));
-    else params.append(key, String(value));
-  }
-  return params.toString();
-}
-
-/**
- * axios and what it pulls in (about 60 modules, some 40 ms) load when the first client is made,
- * not with the package: a program that declares resources and calls no lookup never needs them
- * (bench/README.md, program side).
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const loadAxios = (): AxiosStatic => require("axios");
-
-/**
- * The HTTP connection of one configuration: bearer authentication, lossless JSON (identifiers
- * stay exact above 2^53: bodies carry `bigint` ids as bare integers), every status answered (the
- * stages above decide what it means), no redirects.
- */
-export function httpFor(baseUrl: string, token: string, timeoutMs: number): AxiosInstance {
-  return loadAxios().create({
-    baseURL: baseUrl,
-    timeout: timeoutMs,
-    headers: { Authorization: `Bearer ${token}`, Accept: "application/json", "User-Agent": "pulumi-svc" },
-    responseType: "text",
-    transformResponse: [(data) => data],
-    transformRequest: [(data) => (data === undefined ? undefined : stringifyJson(data))],
-    paramsSerializer: { serialize: serializeQuery },
-    validateStatus: () => true,
-    maxRedirects: 0,
-  });
-}
-
-/** Sends the request once; a failed connection is an outcome too (its code), never a throw. */
-export const transport =
-  (http: AxiosInstance): Handler =>
-  async ({ method, path, opts }) => {
-    try {
-      const response = await http.request<string>({
-        method,
-        url: path,
-        params: opts.query,
-        data: opts.body,
-        headers: opts.body === undefined ? undefined : { "Content-Type": "application/json" },
-        timeout: opts.timeoutMs,
-      });
-      return { response, status: response.status };
-    } catch (err) {
-      return { code: (err as { code?: string }).code ?? "ERROR" };
-    }
   };
 
 // ---- parse -------------------------------------------------------------------------------

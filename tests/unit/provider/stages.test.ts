@@ -3,7 +3,6 @@
  * stand-in for the stages it wraps. The pipeline against real HTTP and real faults is in
  * tests/integration/provider/client.test.ts; end to end in tests/e2e/faults.test.ts and ratelimit.test.ts.
  */
-import type { AxiosResponse } from "axios";
 import { ApiError, NetworkError } from "../../../provider/errors";
 import type { Limiter, Ticket } from "../../../provider/limiter";
 import {
@@ -15,13 +14,14 @@ import {
   UnreachableError,
   type ApiRequest,
   type Handler,
+  type HttpAnswer,
   type Outcome,
   type RetryEvent,
   type Stage,
 } from "../../../provider/stages";
 
 const request = (method = "GET"): ApiRequest => ({ method, path: "/v1/plans", opts: {}, deadline: Date.now() + 60_000 });
-const response = (status: number, headers: Record<string, string> = {}) => ({ status, headers, data: "" }) as AxiosResponse<string>;
+const response = (status: number, headers: Record<string, string> = {}) => ({ status, headers, data: "" }) as HttpAnswer;
 /** A handler that answers the given outcomes in turn. */
 const answers = (...outcomes: Outcome[]): Handler => {
   let i = 0;
