@@ -9,19 +9,9 @@ import { workflowOf } from "../../../provider/envelope";
 import { POLL_SCHEDULE, pollDelays, pollSchedule, waitForWorkflow } from "../../../provider/workflows";
 import { setProgressSink } from "../../../provider/progress";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { rejection } from "./rejection";
 
 const fast = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50 };
-
-/** The error a promise rejects with (fails the test if it resolves). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- errors of several classes, inspected by field
-async function rejection(promise: Promise<unknown>): Promise<any> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (err: unknown) => err,
-  );
-}
 
 describe("SvcClient against the emulator", () => {
   let t: TestEmulator;

@@ -8,6 +8,7 @@ import { connect, type AddressInfo, type Socket } from "node:net";
 import { SvcClient } from "../../../provider/client";
 import { ApiError, NetworkError } from "../../../provider/errors";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { rejection } from "./rejection";
 
 const once = { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 10 };
 
@@ -29,16 +30,6 @@ function forwardProxy(seen: string[]): http.RequestListener {
     });
     req.pipe(upstream);
   };
-}
-
-/** The error a promise rejects with (fails the test if it resolves). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error("expected the call to fail");
-    },
-    (err: unknown) => err,
-  );
 }
 
 describe("the transport", () => {
