@@ -48,7 +48,7 @@ describe("NetLoadBalancerMember read", () => {
 
   it("reads a member by its synthetic id <loadBalancerId>:<instanceId> (what adoptId takes)", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/workspaces/42/net-lbs/3/instances": () => page([{ id: I1, name: "vm" }]) });
-    expect(await netLoadBalancerMemberSpec.api.read(ctx, `3:${I1}`, { workspaceId: "42", adoptId: `3:${I1}` })).toEqual({
+    expect(await netLoadBalancerMemberSpec.api.read(ctx, `3:${I1}`, { workspaceId: "42", adoptId: `3:${I1}` } as never)).toEqual({
       workspaceId: "42",
       loadBalancerId: "3",
       instanceId: I1,
