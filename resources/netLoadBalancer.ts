@@ -22,23 +22,23 @@
  * Members are NetLoadBalancerMember resources. Changing the owner moves the balancer (PATCH
  * owner); members whose instance is not in the new workspace are dropped by the API.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
-import { emulatorLimit, type InputsMatch, zId } from "../provider/schema";
+import { emulatorLimit, zId } from "../provider/schema";
 import { idOf, wireId } from "../provider/wire";
 import { type ResourceSpec, updateRequest } from "../provider/spec";
+import type { NetLoadBalancerArgs, NetLoadBalancerOutputs } from "./generated/netLoadBalancer";
 
 const WHERE = "spec part 3, Network load balancers";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Network load balancers). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs.
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** An IPv4 or IPv6 address, in the canonical text the API reports (2001:DB8:0::1 -> 2001:db8::1). */
 const zAddress = z.string().transform((v, ctx) => {
   const ip = parseIp(v.trim());
@@ -49,27 +49,38 @@ const zAddress = z.string().transform((v, ctx) => {
   return formatIp(ip.family, ip.value);
 });
 
-const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
-  address: zAddress,
-  /** Owning workspace; default: the provider's workspace (svc:workspaceId) at creation. */
-  ownerWorkspaceId: zId("workspace id").optional(),
+// PATCH takes name, address and owner: everything changes in place.
+/** @internal */
+export const netLoadBalancerFields = fieldSet({
+  name: input(
+    z.string().min(1, `must not be empty (${WHERE}: name is required)`).max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
+    { doc: "Display name, 1 to 64 characters (the emulator's limit).", policy: updateRequest },
+  ),
+  address: input(zAddress, { doc: "The balanced IP address (IPv4 or IPv6; normalised).", policy: updateRequest }),
+  ownerWorkspaceId: input(zId("workspace id").optional(), {
+    doc:
+      "Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves " +
+      "the balancer (PATCH owner); the API drops members whose instance is not in the new workspace.",
+    policy: updateRequest,
+    // As the API reports it, else the recorded (or default) owner.
+    read: (lb: ApiNetLb, prior) => idOf(lb.owner) ?? (prior.ownerWorkspaceId as string | undefined) ?? "",
+  }),
+  ownerWorkspaceName: computed<string | null>({ doc: "The owning workspace's name.", read: (lb: ApiNetLb) => lb.owner?.name ?? null }),
+  memberInstanceIds: computed<string[]>({
+    doc: "Instances that are members now (sorted ids), from the balancer detail.",
+    read: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
+  }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (lb: ApiNetLb) => lb.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public NetLoadBalancerArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<NetLoadBalancerArgs, z.infer<typeof inputs>> = true;
-
-export interface NetLoadBalancerOutputs extends Record<string, unknown> {
-  name: string;
-  address: string;
-  ownerWorkspaceId: string;
-  ownerWorkspaceName: string | null;
-  /** Instances that are members now (sorted ids), from the balancer detail. */
-  memberInstanceIds: string[];
-  createdAt: string;
-}
+type Inputs = InputsOf<typeof netLoadBalancerFields>;
+type Outputs = OutputsOf<typeof netLoadBalancerFields>;
 
 // 2. API mapping.
+/** The API's balancer detail (spec part 3, Network load balancers). */
 interface ApiNetLb {
   id: string;
   name: string;
@@ -78,15 +89,6 @@ interface ApiNetLb {
   instances?: Array<{ id: string; name?: string }>;
   created?: string;
 }
-
-const toOutputs = (lb: ApiNetLb, owner: string | null): NetLoadBalancerOutputs => ({
-  name: lb.name,
-  address: lb.address,
-  ownerWorkspaceId: idOf(lb.owner) ?? owner ?? "",
-  ownerWorkspaceName: lb.owner?.name ?? null,
-  memberInstanceIds: (lb.instances ?? []).map((m) => String(m.id)).sort(),
-  createdAt: lb.created ?? "",
-});
 
 /** Clients whose token the Administrator mirror refused (not an operator's): use the workspace route. */
 const notStaff = new WeakSet<SvcClient>();
@@ -132,13 +134,10 @@ const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs)
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> = {
+export const netLoadBalancerSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "NetLoadBalancer",
   doc: "A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.",
-  inputs,
-  // What a change does: PATCH takes name, address and owner.
-  policies: { name: updateRequest, address: updateRequest, ownerWorkspaceId: updateRequest },
-  stableOutputs: ["createdAt"],
+  ...fromFields(netLoadBalancerFields),
   label: (i, id) => `NetLoadBalancer${i.name ? ` "${i.name}"` : id ? ` ${id}` : ""}`,
   pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters load balancers" },
   api: {
@@ -168,7 +167,7 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
     },
     async read(ctx, id, prior) {
       const lb = await fetchLb(ctx, id, prior.ownerWorkspaceId);
-      return lb && toOutputs(lb, prior.ownerWorkspaceId ?? ctx.config.workspaceId);
+      return lb && readOutputs(netLoadBalancerFields, lb, { ownerWorkspaceId: prior.ownerWorkspaceId ?? ctx.config.workspaceId });
     },
     update: {
       async updateRequest(ctx, id, olds, news, changed) {
@@ -191,16 +190,5 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, NetLoadBalancerOutputs> =
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface NetLoadBalancerArgs extends CommonArgs {
-  /** Display name, 1 to 64 characters (the emulator's limit). Patched in place. */
-  name: pulumi.Input<string>;
-  /** The balanced IP address (IPv4 or IPv6; normalised). Patched in place. */
-  address: pulumi.Input<string>;
-  /**
-   * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-   * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-   * whose instance is not in the new workspace.
-   */
-  ownerWorkspaceId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/netLoadBalancer.ts).
+export type { NetLoadBalancerArgs, NetLoadBalancerOutputs };

@@ -13,35 +13,42 @@
  * longer listed. The API reports no failure of either: a join that never completes ends at
  * `timeouts.create`, is kept in the stack as JOINING, and the next `pulumi up` sends it again.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { zId } from "../provider/schema";
 import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
+import type { NetLoadBalancerMemberArgs, NetLoadBalancerMemberOutputs } from "./generated/netLoadBalancerMember";
 
 const WHERE = "spec part 3, Network load balancers";
 
-// 1. Inputs.
-const inputs = z.object({
-  loadBalancerId: zId("load balancer id"),
-  instanceId: zId("instance id"),
-});
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public NetLoadBalancerMemberArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<NetLoadBalancerMemberArgs, z.infer<typeof inputs>> = true;
+/** Both ends of a membership, from its synthetic id, and its workspace: what a read passes as `prior`. */
+type Key = { workspaceId: string; loadBalancerId: string; instanceId: string };
+/** A member as the balancer's list shows it (an instance summary), and whether it is listed yet. */
+type Listed = { name?: string | null; state: "ACTIVE" | "JOINING" };
 
-export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  loadBalancerId: string;
-  instanceId: string;
-  instanceName: string | null;
-  /** ACTIVE once listed as a member; JOINING while the addition has not applied yet. */
-  state: "ACTIVE" | "JOINING";
-}
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// A membership is its two ends: either one changing is another membership.
+/** @internal */
+export const netLoadBalancerMemberFields = fieldSet({
+  workspaceId: owningWorkspace,
+  loadBalancerId: input(zId("load balancer id"), {
+    doc: "The balancer (a NetLoadBalancer's id), owned by this resource's workspace.",
+    policy: replace,
+    read: (_m: Listed, key) => (key as Key).loadBalancerId,
+  }),
+  instanceId: input(zId("instance id"), {
+    doc: "The instance; it must be in the balancer's workspace.",
+    policy: replace,
+    read: (_m: Listed, key) => (key as Key).instanceId,
+  }),
+  instanceName: computed<string | null>({ doc: "The instance's name, as the member list shows it.", read: (m: Listed) => m.name ?? null }),
+  state: computed<"ACTIVE" | "JOINING">({ doc: "ACTIVE once listed as a member; JOINING while the addition has not applied yet." }),
+});
+type Inputs = InputsOf<typeof netLoadBalancerMemberFields>;
+type Outputs = OutputsOf<typeof netLoadBalancerMemberFields>;
 
 // 2. API mapping.
 /** @internal */
@@ -73,36 +80,29 @@ async function findMember(
   }
 }
 
-async function read(
-  ctx: OperationContext,
-  id: string,
-  prior: Partial<Inputs> & { adoptId?: string },
-): Promise<NetLoadBalancerMemberOutputs | undefined> {
-  const { loadBalancerId, instanceId } = keyOf(id);
-  const workspaceId = prior.workspaceId ?? "";
-  const member = await findMember(ctx, workspaceId, loadBalancerId, instanceId);
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<Outputs | undefined> {
+  const key: Key = { workspaceId: prior.workspaceId ?? "", ...keyOf(id) };
+  const member = await findMember(ctx, key.workspaceId, key.loadBalancerId, key.instanceId);
   if (member === undefined) return undefined;
-  const base = { workspaceId, loadBalancerId, instanceId };
-  if (member) return { ...base, instanceName: member.name ?? null, state: "ACTIVE" };
+  if (member) return readOutputs(netLoadBalancerMemberFields, { name: member.name, state: "ACTIVE" } satisfies Listed, key);
   // Not listed: while this operation is adding it, it is joining; otherwise it is not a member.
-  if (ctx.operation === "create" && !prior.adoptId) return { ...base, instanceName: null, state: "JOINING" };
+  if (ctx.operation === "create" && !prior.adoptId)
+    return readOutputs(netLoadBalancerMemberFields, { state: "JOINING" } satisfies Listed, key);
   return undefined;
 }
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemberOutputs> = {
+export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "NetLoadBalancerMember",
   doc: "An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: a membership is its two ends.
-  policies: { loadBalancerId: replace, instanceId: replace },
+  ...fromFields(netLoadBalancerMemberFields),
   // A join that never applied (kept as JOINING) is sent again by replacing the member; keeping
   // both ends, the old one is removed first.
   broken: (o) => o.state === "JOINING",
   uniqueKey: ["loadBalancerId", "instanceId"],
   adoptIdPattern: /^\d+:\d+$/,
+  adoptIdDoc: 'Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).',
   label: (i, id) =>
     `NetLoadBalancerMember instance ${i.instanceId ?? id?.split(":")[1] ?? "?"} in balancer ${i.loadBalancerId ?? id?.split(":")[0] ?? "?"}`,
   pricing: { notMetered: "a load balancer membership: no rate card meters it" },
@@ -144,12 +144,5 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, NetLoadBalancerMemb
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface NetLoadBalancerMemberArgs extends WorkspaceScopedArgs {
-  /** The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member. */
-  loadBalancerId: pulumi.Input<string>;
-  /** The instance; it must be in the balancer's workspace. Changing it replaces the member. */
-  instanceId: pulumi.Input<string>;
-  /** Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own). */
-  adoptId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/netLoadBalancerMember.ts).
+export type { NetLoadBalancerMemberArgs, NetLoadBalancerMemberOutputs };

@@ -16,47 +16,50 @@
  * A lost install answer cannot be recovered (the API lists no installations), so the error asks
  * to check the instance before running again.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import { type CommonArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, writeOnly } from "../provider/fields";
+import { zId } from "../provider/schema";
 import { wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
+import type { RecipeInstallationArgs, RecipeInstallationOutputs } from "./generated/recipeInstallation";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
 
 const WHERE = "spec part 2, install-recipe";
 
-// 1. Inputs.
-const inputs = z.object({
-  instanceId: zId("instance id"),
-  recipeId: zId("recipe id"),
-  /** Recipe field id -> value ({} when the recipe has no fields). */
-  fields: z
-    .record(
-      z.string().min(1, `field ids must not be empty (${WHERE})`),
-      z.union([z.string(), z.number(), z.boolean()], { error: `values must be strings, numbers or booleans (${WHERE}: fields object)` }),
-    )
-    .default({}),
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// Nothing can change in place: every input re-installs.
+/** @internal */
+export const recipeInstallationFields = fieldSet({
+  instanceId: input(zId("instance id"), { doc: "Instance to install on (online and AVAILABLE).", policy: replace }),
+  recipeId: input(zId("recipe id"), { doc: "Recipe to run (platform-wide or the instance's workspace's).", policy: replace }),
+  // Field values may be PASSWORD fields: secret, and never read back.
+  fields: writeOnly(
+    z
+      .record(
+        z.string().min(1, `field ids must not be empty (${WHERE})`),
+        z.union([z.string(), z.number(), z.boolean()], { error: `values must be strings, numbers or booleans (${WHERE}: fields object)` }),
+      )
+      .default({}),
+    {
+      doc:
+        "Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) " +
+        "when installing. Stored as a Pulumi secret (PASSWORD fields).",
+      policy: replace,
+      secret: true,
+    },
+  ),
+  recipeName: computed<string>({ doc: "The recipe's name.", stable: true }),
+  workflowId: computed<string>({ doc: "The install-recipe workflow.", stable: true }),
+  installState: computed<string>({
+    doc: "The install workflow's state: QUEUED, RUNNING, COMPLETED, FAILED, ABORTED or TIMED_OUT (UNKNOWN once the API forgets it).",
+  }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public RecipeInstallationArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<RecipeInstallationArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof recipeInstallationFields>;
+type Outputs = OutputsOf<typeof recipeInstallationFields>;
 type FieldValue = string | number | boolean;
-
-export interface RecipeInstallationOutputs extends Record<string, unknown> {
-  instanceId: string;
-  recipeId: string;
-  /** Kept from state (secret). */
-  fields?: Record<string, FieldValue>;
-  recipeName: string;
-  /** The install-recipe workflow. */
-  workflowId: string;
-  /** The install workflow's state: QUEUED, RUNNING, COMPLETED, FAILED, ABORTED or TIMED_OUT (UNKNOWN once the API forgets it). */
-  installState: string;
-}
 
 // 2. API mapping.
 const syntheticId = (instanceId: string, recipeId: string, workflowId: string) => `${instanceId}:${recipeId}:${workflowId}`;
@@ -111,15 +114,10 @@ const FAILED = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutputs> = {
+export const recipeInstallationSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "RecipeInstallation",
   doc: "A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).",
-  inputs,
-  // Nothing can change in place: every field re-installs.
-  policies: { instanceId: replace, recipeId: replace, fields: replace },
-  secretOutputs: ["fields"],
-  keepFromState: ["fields"],
-  stableOutputs: ["workflowId", "recipeName"],
+  ...fromFields(recipeInstallationFields),
   label: (i) => `RecipeInstallation of recipe ${i.recipeId ?? "?"} on instance ${i.instanceId ?? "?"}`,
   // A failed install is recorded so the next up runs it again.
   broken: (o) => FAILED.has(o.installState),
@@ -165,13 +163,8 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
       } catch (err) {
         if (!(err instanceof ApiError && err.notFound)) throw err;
       }
-      return {
-        instanceId: parts.instanceId,
-        recipeId: parts.recipeId,
-        recipeName: recipe.name,
-        workflowId: parts.workflowId,
-        installState,
-      };
+      // The installation as gathered: the synthetic id's parts, the recipe's name, the workflow's state.
+      return readOutputs(recipeInstallationFields, { ...parts, recipeName: recipe.name, installState });
     },
     settled: (o) =>
       FAILED.has(o.installState)
@@ -187,16 +180,5 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, RecipeInstallationOutp
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface RecipeInstallationArgs extends CommonArgs {
-  /** Instance to install on (online and AVAILABLE). Changing it installs again there. */
-  instanceId: pulumi.Input<string>;
-  /** Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe. */
-  recipeId: pulumi.Input<string>;
-  /**
-   * Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-   * recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-   * Changing it installs again.
-   */
-  fields?: pulumi.Input<Record<string, pulumi.Input<string | number | boolean>>>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/recipeInstallation.ts).
+export type { RecipeInstallationArgs, RecipeInstallationOutputs };

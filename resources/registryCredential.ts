@@ -21,56 +21,69 @@
  * credential a person stored). With adoptId, the username and password converge with PATCH and
  * `pulumi destroy` deletes it like one this stack created.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  updateBody,
+  writeOnly,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch } from "../provider/schema";
-import { compact, idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { canonicalRegistryHost } from "../provider/registryHost";
+import type { RegistryCredentialArgs, RegistryCredentialOutputs } from "./generated/registryCredential";
 
 export { canonicalRegistryHost };
 
 const WHERE = "spec part 1, Registry credentials";
 
-// 1. Inputs.
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 const nonEmpty = (what: string) => z.string().min(1, `must not be empty (${WHERE}: ${what} is required)`);
 
-const inputs = z.object({
-  /** Canonicalised at preview, so an alias or URL of the recorded host is no change. */
-  registry: z.string().transform((v, ctx) => {
-    const host = canonicalRegistryHost(v);
-    if (!host) {
-      ctx.addIssue({
-        code: "custom",
-        message: `must be a registry host, full URL or alias, for example ghcr.io or https://registry.example.com (${WHERE}: registry)`,
-      });
-      return z.NEVER;
-    }
-    return host;
-  }),
-  username: nonEmpty("username"),
-  password: nonEmpty("password"),
+/** Canonicalised at preview, so an alias or URL of the recorded host is no change. */
+const zHost = z.string().transform((v, ctx) => {
+  const host = canonicalRegistryHost(v);
+  if (!host) {
+    ctx.addIssue({
+      code: "custom",
+      message: `must be a registry host, full URL or alias, for example ghcr.io or https://registry.example.com (${WHERE}: registry)`,
+    });
+    return z.NEVER;
+  }
+  return host;
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public RegistryCredentialArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<RegistryCredentialArgs, z.infer<typeof inputs>> = true;
 
-export interface RegistryCredentialOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  /** Canonical host. */
-  registry: string;
-  username: string;
-  /** Write-only, kept from state (secret). */
-  password?: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
+// The host cannot be patched (a new one is another credential); username and password are patched together.
+/** @internal */
+export const registryCredentialFields = fieldSet({
+  workspaceId: owningWorkspace,
+  registry: input(zHost, {
+    doc: "Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses.",
+    policy: replace,
+  }),
+  username: input(nonEmpty("username"), { doc: "Username (re-validated against the registry on a change).", policy: updateRequest }),
+  password: writeOnly(nonEmpty("password"), {
+    doc: "Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected.",
+    policy: updateRequest,
+    secret: true,
+  }),
+  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
+  updatedAt: computed<string | undefined>({ doc: "Time of the last change (ISO 8601), as the API reports it.", wire: "updated" }),
+});
+type Inputs = InputsOf<typeof registryCredentialFields>;
+type Outputs = OutputsOf<typeof registryCredentialFields>;
 
 // 2. API mapping.
+/** The API's credential view (spec part 1, Registry credential): never the password. */
 interface ApiRegistry {
   id: string;
   registry: string;
@@ -82,16 +95,11 @@ interface ApiRegistry {
 
 const path = (workspaceId: string, id?: string) => `/v1/workspaces/${workspaceId}/registries${id ? `/${id}` : ""}`;
 
-const toOutputs = (r: ApiRegistry, workspaceId: string): RegistryCredentialOutputs =>
-  compact({
-    workspaceId: idOf(r.owner) ?? workspaceId,
-    registry: r.registry,
-    username: r.username,
-    createdAt: r.created,
-    updatedAt: r.updated,
-  });
+// The owner is the credential's workspace (owningWorkspace reads `workspace`).
+const toOutputs = (r: ApiRegistry, workspaceId: string): Outputs =>
+  readOutputs(registryCredentialFields, { ...r, workspace: r.owner }, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<RegistryCredentialOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRegistry>(path(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -114,16 +122,10 @@ function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutputs> = {
+export const registryCredentialSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "RegistryCredential",
   doc: "Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: the host cannot be patched (delete and re-create); username and password are patched.
-  policies: { registry: replace, username: updateRequest, password: updateRequest },
-  secretOutputs: ["password"],
-  keepFromState: ["password"],
-  stableOutputs: ["createdAt"],
+  ...fromFields(registryCredentialFields),
   label: (i, id) => `RegistryCredential ${i.registry ?? id ?? ""}`.trim(),
   pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
@@ -141,11 +143,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
     },
     async create(ctx, i) {
       try {
-        const created = await ctx.client.post<ApiRegistry>(path(i.workspaceId), {
-          registry: i.registry,
-          username: i.username,
-          password: i.password,
-        });
+        const created = await ctx.client.post<ApiRegistry>(path(i.workspaceId), createBody(registryCredentialFields, i));
         return { id: String(created.id) };
       } catch (err) {
         throw rejected(ctx, err, i.registry);
@@ -162,7 +160,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
       // know whether it still matches the declared one (it may have been changed outside Pulumi).
       async updateRequest(ctx, id, olds, news) {
         try {
-          await ctx.client.patch(path(news.workspaceId, id), { username: news.username, password: news.password });
+          await ctx.client.patch(path(news.workspaceId, id), updateBody(registryCredentialFields, news, ["username", "password"]));
         } catch (err) {
           throw rejected(ctx, err, olds.registry);
         }
@@ -177,18 +175,5 @@ export const registryCredentialSpec: ResourceSpec<Inputs, RegistryCredentialOutp
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface RegistryCredentialArgs extends WorkspaceScopedArgs {
-  /**
-   * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-   * the canonical form the API uses. Changing the host replaces the credential.
-   */
-  registry: pulumi.Input<string>;
-  /** Username. Patched in place (re-validated against the registry). */
-  username: pulumi.Input<string>;
-  /**
-   * Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-   * a change made outside Pulumi cannot be detected.
-   */
-  password: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/registryCredential.ts).
+export type { RegistryCredentialArgs, RegistryCredentialOutputs };

@@ -15,45 +15,49 @@
  * without these endpoints it fails with a message saying so. Every field replaces the snapshot
  * (there is no update); snapshots go away with their instance.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { zId } from "../provider/schema";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
+import type { SnapshotArgs, SnapshotOutputs } from "./generated/snapshot";
 
 const NOT_SHOWN =
   "the spec says snapshot list and delete endpoints exist but does not show them (spec part 2, Plans and nodes, last line); this provider uses GET /v1/instances/{iid}/snapshots, GET and DELETE /v1/snapshots/{id}";
 
-// 1. Inputs.
-const inputs = z.object({
-  instanceId: zId("instance id"),
-  /** Disk to copy; the API's default is the instance's boot disk. */
-  diskId: zId("disk id").optional(),
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// No update: every field replaces the snapshot.
+/** @internal */
+export const snapshotFields = fieldSet({
+  // The snapshot's workspace, as the API reports it (an output: the instance decides it).
+  workspaceId: computed<string>({ doc: "The workspace of the instance.", stable: true, read: (s: ApiSnapshot) => idOf(s.workspace) ?? "" }),
+  instanceId: input(zId("instance id"), {
+    doc: "Instance whose disk is copied (AVAILABLE and not locked).",
+    policy: replace,
+    read: (s: ApiSnapshot, prior) => idOf(s.instance) ?? (prior.instanceId as string | undefined) ?? "",
+  }),
+  diskId: input(zId("disk id").optional(), {
+    doc: "Disk to copy; default the instance's boot disk (the copied disk is recorded either way).",
+    policy: replace,
+    read: (s: ApiSnapshot, prior) => idOf(s.disk) ?? (prior.diskId as string | undefined) ?? "",
+  }),
+  name: computed<string>({ doc: "Name the API gave it.", stable: true }),
+  size: computed<number>({ doc: "Bytes.", stable: true, read: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
+  state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (s: ApiSnapshot) => s.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public SnapshotArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<SnapshotArgs, z.infer<typeof inputs>> = true;
-
-export interface SnapshotOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  instanceId: string;
-  /** The copied disk (the boot disk unless diskId was set). */
-  diskId: string;
-  /** Name the API gave it. */
-  name: string;
-  /** Bytes. */
-  size: number;
-  /** PENDING, AVAILABLE, FAILED, DELETING. */
-  state: string;
-  createdAt: string;
-}
+type Inputs = InputsOf<typeof snapshotFields>;
+type Outputs = OutputsOf<typeof snapshotFields>;
 
 // 2. API mapping.
+/** The emulator's snapshot (the spec does not show its fields; see the module comment). */
 interface ApiSnapshot {
   id: string;
   name: string;
@@ -64,17 +68,6 @@ interface ApiSnapshot {
   workspace?: { id: string } | null;
   created?: string;
 }
-
-const toOutputs = (s: ApiSnapshot, prior: Partial<Inputs>): SnapshotOutputs =>
-  compact({
-    workspaceId: idOf(s.workspace) ?? "",
-    instanceId: idOf(s.instance) ?? prior.instanceId ?? "",
-    diskId: idOf(s.disk) ?? prior.diskId ?? "",
-    name: s.name,
-    size: numberOf(s.size) ?? 0,
-    state: s.state,
-    createdAt: s.created ?? "",
-  }) as SnapshotOutputs;
 
 const listPath = (instanceId: string) => `/v1/instances/${instanceId}/snapshots`;
 
@@ -110,13 +103,10 @@ async function newSnapshot(ctx: OperationContext, i: Inputs): Promise<ApiSnapsho
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
+export const snapshotSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "Snapshot",
   doc: "A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).",
-  inputs,
-  // No update: every field replaces the snapshot.
-  policies: { instanceId: replace, diskId: replace },
-  stableOutputs: ["name", "size", "createdAt", "workspaceId"],
+  ...fromFields(snapshotFields),
   label: (i, id) => `Snapshot ${id ?? ""} of instance ${i.instanceId ?? "?"}`.replace(/\s+/g, " "),
   broken: (o) => o.state === "FAILED",
   pricing: { notMetered: "the spec prices storage only as a disk's or an instance's; snapshots are not estimated" },
@@ -141,7 +131,7 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
     findExisting: async (ctx, i) => idOf((await newSnapshot(ctx, i))?.id) ?? undefined,
     async read(ctx, id, prior) {
       const found = await ifFound(ctx.client.get<ApiSnapshot>(`/v1/snapshots/${id}`));
-      return found && toOutputs(found, prior);
+      return found && readOutputs(snapshotFields, found, prior);
     },
     settled: (o) => (o.state === "FAILED" ? "snapshot is FAILED" : o.state === "AVAILABLE"),
     stateOf: (o) => o.state,
@@ -151,10 +141,5 @@ export const snapshotSpec: ResourceSpec<Inputs, SnapshotOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface SnapshotArgs extends CommonArgs {
-  /** Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot. */
-  instanceId: pulumi.Input<string>;
-  /** Disk to copy; default the instance's boot disk. Changing it replaces the snapshot. */
-  diskId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/snapshot.ts).
+export type { SnapshotArgs, SnapshotOutputs };

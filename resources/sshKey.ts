@@ -10,19 +10,29 @@
  * There is no update endpoint: every change replaces the key. Deleting a key does not change
  * instances already provisioned.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zText } from "../provider/schema";
-import { compact, idOf } from "../provider/wire";
+import { zText } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
+import type { SshKeyArgs, SshKeyOutputs } from "./generated/sshKey";
 
 const WHERE = "spec part 1, SSH keys";
 
-// 1. Inputs.
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** OpenSSH public key types. @internal */
 export const SSH_KEY_TYPES = [
   "ssh-ed25519",
@@ -53,36 +63,41 @@ export function normalisePublicKey(text: string): { line: string } | { error: st
   return { line: [type, b64, ...comment].join(" ") };
 }
 
-const inputs = z.object({
-  name: zText(4, 32, WHERE),
-  publicKey: z.string().transform((v, ctx) => {
-    const r = normalisePublicKey(v);
-    if ("error" in r) {
-      ctx.addIssue({
-        code: "custom",
-        message: `${r.error}: a well-formed public key looks like "ssh-ed25519 AAAAC3Nza... user@host" (${WHERE}: public_key)`,
-      });
-      return z.NEVER;
-    }
-    return r.line;
-  }),
+const zPublicKey = z.string().transform((v, ctx) => {
+  const r = normalisePublicKey(v);
+  if ("error" in r) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${r.error}: a well-formed public key looks like "ssh-ed25519 AAAAC3Nza... user@host" (${WHERE}: public_key)`,
+    });
+    return z.NEVER;
+  }
+  return r.line;
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public SshKeyArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<SshKeyArgs, z.infer<typeof inputs>> = true;
 
-export interface SshKeyOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  publicKey: string;
-  /** Fingerprint, when the API reports one (SHA256:...). */
-  fingerprint?: string;
-  /** The uploader (id, name). */
-  uploadedBy: { id: string; name: string } | null;
-  createdAt?: string;
-}
+// No update endpoint: every change replaces the key.
+/** @internal */
+export const sshKeyFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", policy: replace }),
+  publicKey: input(zPublicKey, {
+    doc: 'OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview.',
+    policy: replace,
+    wire: "public_key",
+  }),
+  fingerprint: computed<string | undefined>({ doc: "Fingerprint, when the API reports one (SHA256:...).", stable: true }),
+  uploadedBy: computed<{ id: string; name: string } | null>({
+    doc: "The uploader (id, name).",
+    stable: true,
+    read: (k: ApiSshKey) => (k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null),
+  }),
+  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
+});
+type Inputs = InputsOf<typeof sshKeyFields>;
+type Outputs = OutputsOf<typeof sshKeyFields>;
 
 // 2. API mapping.
+/** The API's SSH key object (spec part 1). */
 interface ApiSshKey {
   id: string;
   name: string;
@@ -93,17 +108,10 @@ interface ApiSshKey {
   created?: string;
 }
 
-const toOutputs = (k: ApiSshKey, workspaceId: string): SshKeyOutputs =>
-  compact({
-    workspaceId: idOf(k.owner) ?? workspaceId,
-    name: k.name,
-    publicKey: k.public_key,
-    fingerprint: k.fingerprint,
-    uploadedBy: k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null,
-    createdAt: k.created,
-  });
+// The owner is the key's workspace (owningWorkspace reads `workspace`).
+const toOutputs = (k: ApiSshKey, workspaceId: string): Outputs => readOutputs(sshKeyFields, { ...k, workspace: k.owner }, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<SshKeyOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiSshKey>(`/v1/ssh/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -113,14 +121,10 @@ const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
+export const sshKeySpec: ResourceSpec<Inputs, Outputs> = {
   kind: "SshKey",
   doc: "A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it.",
-  workspaceScoped: true,
-  inputs,
-  // No update endpoint: every change replaces the key.
-  policies: { name: replace, publicKey: replace },
-  stableOutputs: ["fingerprint", "createdAt", "uploadedBy"],
+  ...fromFields(sshKeyFields),
   // The API refuses the same key twice in a workspace: a replacement that keeps the key material
   // (a rename, or only a new comment) deletes the old one first. The comment is not identity.
   uniqueKey: (i) => i.publicKey?.split(" ").slice(0, 2).join(" "),
@@ -128,7 +132,7 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   api: {
     async create(ctx, i) {
       try {
-        const key = await ctx.client.post<ApiSshKey>(`/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name, public_key: i.publicKey });
+        const key = await ctx.client.post<ApiSshKey>(`/v1/workspaces/${i.workspaceId}/ssh`, createBody(sshKeyFields, i));
         return { id: String(key.id) };
       } catch (err) {
         if (err instanceof ApiError && err.status === 400 && /quota/i.test(err.reason ?? "")) {
@@ -156,13 +160,5 @@ export const sshKeySpec: ResourceSpec<Inputs, SshKeyOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface SshKeyArgs extends WorkspaceScopedArgs {
-  /** Display name, 4 to 32 characters. Changing it replaces the key (the API has no update). */
-  name: pulumi.Input<string>;
-  /**
-   * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-   * sk-*); checked at preview. Changing it replaces the key.
-   */
-  publicKey: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/sshKey.ts).
+export type { SshKeyArgs, SshKeyOutputs };

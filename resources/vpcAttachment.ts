@@ -16,36 +16,40 @@
  * An Instance's own `vpcIds` input manages the same memberships: use one or the other for an
  * instance, never both (leave `vpcIds` unset on instances whose VPCs are attached here).
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { zId } from "../provider/schema";
 import { idOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
+import type { VpcAttachmentArgs, VpcAttachmentOutputs } from "./generated/vpcAttachment";
 
 const WHERE = "spec part 3, VPCs";
 
-// 1. Inputs.
-const inputs = z.object({
-  instanceId: zId("instance id"),
-  vpcId: zId("VPC id"),
-});
-type Inputs = z.infer<typeof inputs>;
-// The public VpcAttachmentArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<VpcAttachmentArgs, z.infer<typeof inputs>> = true;
+/** Both ends of a membership, from its synthetic id: what a read passes as `prior`. */
+type Key = { instanceId: string; vpcId: string };
 
-export interface VpcAttachmentOutputs extends Record<string, unknown> {
-  instanceId: string;
-  vpcId: string;
-  /** Address allocated to the instance from the VPC's range. */
-  privateIp: string;
-  instanceName: string | null;
-}
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal */
+export const vpcAttachmentFields = fieldSet({
+  instanceId: input(zId("instance id"), {
+    doc: "The instance that joins the VPC (same workspace as the VPC).",
+    policy: replace,
+    read: (_m: ApiMembership, key) => (key as Key).instanceId,
+  }),
+  vpcId: input(zId("VPC id"), { doc: "The VPC.", policy: replace, read: (_m: ApiMembership, key) => (key as Key).vpcId }),
+  privateIp: computed<string>({ doc: "Address allocated to the instance from the VPC's range.", wire: "ip" }),
+  instanceName: computed<string | null>({
+    doc: "The instance's name, as the VPC's member list shows it.",
+    read: (m: ApiMembership) => m.name ?? null,
+  }),
+});
+type Inputs = InputsOf<typeof vpcAttachmentFields>;
+type Outputs = OutputsOf<typeof vpcAttachmentFields>;
 
 // 2. API mapping.
+/** A member of the VPC's list (spec part 3: the membership object, an instance summary and its private address). */
 interface ApiMembership {
   id: string;
   name?: string | null;
@@ -55,7 +59,7 @@ interface ApiMembership {
 /** A membership has no id of its own: it is "<instanceId>:<vpcId>" (also what adoptId takes). @internal */
 export const attachmentId = (instanceId: string, vpcId: string) => `${instanceId}:${vpcId}`;
 
-function keyOf(id: string): { instanceId: string; vpcId: string } {
+function keyOf(id: string): Key {
   const [instanceId, vpcId] = id.split(":");
   return { instanceId, vpcId };
 }
@@ -71,23 +75,23 @@ async function findMembership(ctx: OperationContext, instanceId: string, vpcId: 
   }
 }
 
-async function read(ctx: OperationContext, id: string): Promise<VpcAttachmentOutputs | undefined> {
-  const { instanceId, vpcId } = keyOf(id);
-  const m = await findMembership(ctx, instanceId, vpcId);
-  return m && { instanceId, vpcId, privateIp: m.ip, instanceName: m.name ?? null };
+async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+  const key = keyOf(id);
+  const m = await findMembership(ctx, key.instanceId, key.vpcId);
+  return m && readOutputs(vpcAttachmentFields, m, key);
 }
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
+export const vpcAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "VpcAttachment",
   doc: "Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.",
-  inputs,
-  // What a change does: a membership is its two ends; either one changing is another membership.
-  policies: { instanceId: replace, vpcId: replace },
+  // A membership is its two ends: either one changing is another membership.
+  ...fromFields(vpcAttachmentFields),
   // The same membership cannot exist twice: a replacement that keeps both ends detaches first.
   uniqueKey: ["instanceId", "vpcId"],
   adoptIdPattern: /^\d+:\d+$/,
+  adoptIdDoc: 'Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).',
   label: (i, id) => `VpcAttachment of instance ${i.instanceId ?? id?.split(":")[0] ?? "?"} to VPC ${i.vpcId ?? "?"}`,
   pricing: { notMetered: "a VPC membership: no rate card meters it" },
   api: {
@@ -127,12 +131,5 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, VpcAttachmentOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface VpcAttachmentArgs extends CommonArgs {
-  /** The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment. */
-  instanceId: pulumi.Input<string>;
-  /** The VPC. Changing it replaces the attachment (detach, then attach to the new one). */
-  vpcId: pulumi.Input<string>;
-  /** Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own). */
-  adoptId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/vpcAttachment.ts).
+export type { VpcAttachmentArgs, VpcAttachmentOutputs };

@@ -10,40 +10,63 @@
  * with whatever it still holds, and can be taken back with `adoptId`). Creating one needs a
  * user-scoped token (a person becomes its OWNER); a workspace or resource token is refused.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  readOutputs,
+  updateBody,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
-import { type InputsMatch, zText } from "../provider/schema";
-import { compact, idOf } from "../provider/wire";
+import { zText } from "../provider/schema";
+import { idOf } from "../provider/wire";
 import { type ResourceSpec, updateRequest } from "../provider/spec";
+import type { WorkspaceArgs, WorkspaceOutputs } from "./generated/workspace";
 
 const WHERE = "spec part 1, Workspaces";
 
-// 1. Inputs.
-const inputs = z.object({
-  name: zText(4, 32, WHERE),
-  mfaRequired: z.boolean().optional(),
-  disableSshPassword: z.boolean().optional(),
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// Everything is patched in place; a setting left out is not managed (its output still says what the API has).
+/** @internal */
+export const workspaceFields = fieldSet({
+  name: input(zText(4, 32, WHERE), { doc: "4 to 32 characters; renaming needs the OWNER role.", policy: updateRequest }),
+  mfaRequired: input(z.boolean().optional(), {
+    doc:
+      "Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member " +
+      "already has 2FA (its reason is shown). Omit to leave the setting unmanaged.",
+    policy: updateRequest,
+    wire: "mfa_required",
+    // Patched right after creation (afterCreate): the create request takes only the name.
+    create: false,
+    read: (w: ApiWorkspace) => !!w.mfa_required,
+  }),
+  disableSshPassword: input(z.boolean().optional(), {
+    doc: "Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged.",
+    policy: updateRequest,
+    wire: "disable_ssh_password",
+    create: false,
+    read: (w: ApiWorkspace) => !!w.disable_ssh_password,
+  }),
+  owner: computed<{ id: string; name: string } | null>({
+    doc: "The owning user (id, name).",
+    stable: true,
+    read: (w: ApiWorkspace) => (w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null),
+  }),
+  flags: computed<string[]>({ doc: "Workspace flags (for example set by coupons).", read: (w: ApiWorkspace) => [...(w.flags ?? [])] }),
+  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public WorkspaceArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<WorkspaceArgs, z.infer<typeof inputs>> = true;
-
-export interface WorkspaceOutputs extends Record<string, unknown> {
-  name: string;
-  mfaRequired: boolean;
-  disableSshPassword: boolean;
-  /** The owning user (id, name). */
-  owner: { id: string; name: string } | null;
-  /** Workspace flags (for example set by coupons). */
-  flags: string[];
-  createdAt?: string;
-}
+type Inputs = InputsOf<typeof workspaceFields>;
+type Outputs = OutputsOf<typeof workspaceFields>;
 
 // 2. API mapping.
+/** The API's full workspace object (spec part 1). */
 interface ApiWorkspace {
   id: string;
   name: string;
@@ -54,22 +77,9 @@ interface ApiWorkspace {
   created?: string;
 }
 
-const toOutputs = (w: ApiWorkspace): WorkspaceOutputs =>
-  compact({
-    name: w.name,
-    mfaRequired: !!w.mfa_required,
-    disableSshPassword: !!w.disable_ssh_password,
-    owner: w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null,
-    flags: [...(w.flags ?? [])],
-    createdAt: w.created,
-  });
-
 async function fetchWorkspace(ctx: OperationContext, id: string): Promise<ApiWorkspace | undefined> {
   return ifFound(ctx.client.get<ApiWorkspace>(`/v1/workspaces/${id}`));
 }
-
-/** PATCH body field per input. */
-const FIELDS: Record<string, string> = { name: "name", mfaRequired: "mfa_required", disableSshPassword: "disable_ssh_password" };
 
 /** The API's refusal, worded with the rule and what to do. */
 function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): Error {
@@ -90,19 +100,16 @@ function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): 
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
+export const workspaceSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "Workspace",
   doc: "A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.",
-  inputs,
-  // What a change does: everything is patched in place.
-  policies: { name: updateRequest, mfaRequired: updateRequest, disableSshPassword: updateRequest },
-  stableOutputs: ["owner", "createdAt"],
+  ...fromFields(workspaceFields),
   // No delete endpoint: destroy only forgets the workspace.
   retainOnDelete: true,
   pricing: { notMetered: "an account container: no rate card meters it" },
   api: {
     async create(ctx, i) {
-      const ws = await ctx.client.post<ApiWorkspace>(`/v1/workspaces`, { name: i.name });
+      const ws = await ctx.client.post<ApiWorkspace>(`/v1/workspaces`, createBody(workspaceFields, i));
       return { id: String(ws.id) };
     },
     // The summaries carry no creation time: the full object of each same-named workspace the
@@ -117,16 +124,14 @@ export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
     },
     async read(ctx, id) {
       const w = await fetchWorkspace(ctx, id);
-      return w && toOutputs(w);
+      return w && readOutputs(workspaceFields, w);
     },
     // The create body carries only the name; the settings are patched right after.
     afterCreate: ["updateRequest"],
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
-        const body: Record<string, unknown> = {};
-        for (const f of changed) body[FIELDS[f]] = news[f];
         try {
-          await ctx.client.patch(`/v1/workspaces/${id}`, body);
+          await ctx.client.patch(`/v1/workspaces/${id}`, updateBody(workspaceFields, news, changed));
         } catch (err) {
           throw err instanceof ApiError ? patchRefusal(ctx, err, changed) : err;
         }
@@ -139,16 +144,5 @@ export const workspaceSpec: ResourceSpec<Inputs, WorkspaceOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface WorkspaceArgs extends CommonArgs {
-  /** 4 to 32 characters. Renamed in place (needs the OWNER role). */
-  name: pulumi.Input<string>;
-  /**
-   * Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-   * API rejects turning it on unless every member already has 2FA (its reason is shown).
-   * Omit to leave the setting unmanaged.
-   */
-  mfaRequired?: pulumi.Input<boolean>;
-  /** Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged. */
-  disableSshPassword?: pulumi.Input<boolean>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/workspace.ts).
+export type { WorkspaceArgs, WorkspaceOutputs };

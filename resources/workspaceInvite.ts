@@ -18,48 +18,71 @@
  * - an expired invite (seen by `pulumi refresh`) can no longer be accepted: the next `pulumi up`
  *   replaces it with a fresh one (deleting the expired one first).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  updateBody,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch } from "../provider/schema";
-import { compact, idOf } from "../provider/wire";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import type { WorkspaceInviteArgs, WorkspaceInviteOutputs } from "./generated/workspaceInvite";
 
 const WHERE = "spec part 1, Invites";
 
-// 1. Inputs.
-const inputs = z.object({
-  /** Lower-cased as the API stores it, so diffs stay quiet. */
-  email: z.email({ error: `must be an email address (${WHERE})` }).transform((e) => e.toLowerCase()),
-  accessLevel: z.enum(["VIEWER", "EDITOR", "ADMINISTRATOR"], {
-    error: `must be VIEWER, EDITOR or ADMINISTRATOR: OWNER is never assignable by invite, and the level must be lower than your own role (${WHERE})`,
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal */
+export const workspaceInviteFields = fieldSet({
+  workspaceId: owningWorkspace,
+  // Lower-cased as the API stores it, so diffs stay quiet.
+  email: input(
+    z.email({ error: `must be an email address (${WHERE})` }).transform((e) => e.toLowerCase()),
+    {
+      doc: "Address the invite is mailed to (lower-cased, as the API stores it).",
+      policy: replace,
+    },
+  ),
+  accessLevel: input(
+    z.enum(["VIEWER", "EDITOR", "ADMINISTRATOR"], {
+      error: `must be VIEWER, EDITOR or ADMINISTRATOR: OWNER is never assignable by invite, and the level must be lower than your own role (${WHERE})`,
+    }),
+    {
+      doc: "VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role.",
+      policy: updateRequest,
+      wire: "access_level",
+    },
+  ),
+  state: computed<string>({ doc: "PENDING, ACCEPTED or EXPIRED.", read: (i: ApiInvite) => stateOf(i) }),
+  expires: computed<string>({ doc: "Expiry, seven days after creation.", stable: true }),
+  acceptedBy: computed<string | null>({ doc: "User id of the member who accepted it, else null.", read: (i: ApiInvite) => idOf(i.target) }),
+  invitedBy: computed<{ id: string; name: string } | null>({
+    doc: "The creator (id, name).",
+    stable: true,
+    read: (i: ApiInvite) => (i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null),
   }),
+  // Only the creation answer carries it (spec part 1: the lookup omits it): create records it, reads keep it.
+  code: computed<string | undefined>({
+    doc: "Single-use code: returned only by the creation response (secret); unset when unknown (adopted).",
+    secret: true,
+    kept: true,
+  }),
+  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public WorkspaceInviteArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<WorkspaceInviteArgs, z.infer<typeof inputs>> = true;
-
-export interface WorkspaceInviteOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  email: string;
-  accessLevel: string;
-  /** PENDING, ACCEPTED or EXPIRED. */
-  state: string;
-  /** Expiry, seven days after creation. */
-  expires: string;
-  /** User id of the member who accepted it, else null. */
-  acceptedBy: string | null;
-  /** The creator (id, name). */
-  invitedBy: { id: string; name: string } | null;
-  /** Single-use code: returned only by the creation response (secret); unset when unknown (adopted). */
-  code?: string;
-  createdAt?: string;
-}
+type Inputs = InputsOf<typeof workspaceInviteFields>;
+type Outputs = OutputsOf<typeof workspaceInviteFields>;
 
 // 2. API mapping.
+/** The API's invite (spec part 1, Invite). */
 interface ApiInvite {
   id: string;
   user?: { id: string; name: string } | null;
@@ -80,21 +103,9 @@ function stateOf(i: ApiInvite): string {
   return Date.parse(i.expires) <= Date.now() ? "EXPIRED" : "PENDING";
 }
 
-const toOutputs = (i: ApiInvite, workspaceId: string): WorkspaceInviteOutputs =>
-  compact({
-    workspaceId: idOf(i.workspace) ?? workspaceId,
-    email: i.email,
-    accessLevel: i.access_level,
-    state: stateOf(i),
-    expires: i.expires,
-    acceptedBy: idOf(i.target),
-    invitedBy: i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null,
-    createdAt: i.created,
-  });
-
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<WorkspaceInviteOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiInvite>(`/v1/invites/${id}`));
-  return found && toOutputs(found, prior.workspaceId ?? "");
+  return found && readOutputs(workspaceInviteFields, found, { workspaceId: prior.workspaceId ?? "" });
 }
 
 /** The API's refusals (role rules), with the rule. */
@@ -111,16 +122,10 @@ function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> = {
+export const workspaceInviteSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "WorkspaceInvite",
   doc: "An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does.
-  policies: { email: replace, accessLevel: updateRequest },
-  secretOutputs: ["code"],
-  keepFromState: ["code"],
-  stableOutputs: ["expires", "createdAt", "invitedBy"],
+  ...fromFields(workspaceInviteFields),
   // One pending invite per address in a workspace: a replacement that keeps the email deletes first.
   uniqueKey: ["email"],
   // An expired invite can no longer be accepted: the next up replaces it.
@@ -131,10 +136,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
     async create(ctx, i) {
       let invite: ApiInvite;
       try {
-        invite = await ctx.client.post<ApiInvite>(`/v1/workspaces/${i.workspaceId}/invites`, {
-          email: i.email,
-          access_level: i.accessLevel,
-        });
+        invite = await ctx.client.post<ApiInvite>(`/v1/workspaces/${i.workspaceId}/invites`, createBody(workspaceInviteFields, i));
       } catch (err) {
         throw refusal(ctx, err, `invite ${i.email} as ${i.accessLevel}`);
       }
@@ -149,9 +151,9 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
     },
     read: (ctx, id, prior) => read(ctx, id, prior),
     update: {
-      async updateRequest(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, _olds, news, changed) {
         try {
-          await ctx.client.patch(`/v1/invites/${id}`, { access_level: news.accessLevel });
+          await ctx.client.patch(`/v1/invites/${id}`, updateBody(workspaceInviteFields, news, changed));
         } catch (err) {
           throw refusal(ctx, err, `change the access level to ${news.accessLevel}`);
         }
@@ -169,13 +171,5 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, WorkspaceInviteOutputs> =
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface WorkspaceInviteArgs extends WorkspaceScopedArgs {
-  /** Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite. */
-  email: pulumi.Input<string>;
-  /**
-   * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-   * invite). Changed in place; on an accepted invite this changes the member's role.
-   */
-  accessLevel: pulumi.Input<"VIEWER" | "EDITOR" | "ADMINISTRATOR">;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/workspaceInvite.ts).
+export type { WorkspaceInviteArgs, WorkspaceInviteOutputs };

@@ -58,7 +58,8 @@ function renderOne(checker: ts.TypeChecker, type: ts.Type, input: boolean): stri
     type.flags & ts.TypeFlags.Object && !checker.getPropertiesOfType(type).length && checker.getIndexTypeOfType(type, ts.IndexKind.String);
   if (input && value) return `Record<string, pulumi.Input<${render(checker, membersOf(value), input)}>>`;
   // Objects with declared fields print inline: a nested field set with its own named interface is the next step.
-  return checker.typeToString(type, undefined, FLAGS);
+  // The checker ends an inline object's last member with "; }", prettier (lint) with " }".
+  return checker.typeToString(type, undefined, FLAGS).replace(/; }/g, " }");
 }
 
 /** A property's type text, `undefined` left out (it makes the property optional instead). */
@@ -103,6 +104,13 @@ export function fieldInterfaces(program: ts.Program, kind: string): string[] {
     const { text, optional } = typeText(checker, typeOf(name, "__input"), true);
     return [tsdoc(field, "  "), `  ${name}${optional ? "?" : ""}: pulumi.Input<${text}>;`];
   });
+  // A synthetic id (a membership's "<a>:<b>") says its form where adoptId is documented, before workspaceId as it was declared.
+  const { adoptIdDoc } = specFor(kind);
+  if (adoptIdDoc)
+    args.splice(args.length - inputs.filter(([, f]) => f.role === "workspace").length, 0, [
+      `  /** ${adoptIdDoc} */`,
+      "  adoptId?: pulumi.Input<string>;",
+    ]);
   const outs = outputs.map(([name, field]) => {
     const { text, optional } = typeText(checker, typeOf(name, "__output"), false);
     return [tsdoc(field, "  "), `  ${name}${optional ? "?" : ""}: ${text};`];

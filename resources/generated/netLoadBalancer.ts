@@ -1,8 +1,33 @@
 /** Generated from resources/netLoadBalancer.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { NetLoadBalancerArgs, NetLoadBalancerOutputs } from "../netLoadBalancer";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `NetLoadBalancer`. */
+export interface NetLoadBalancerArgs extends CommonArgs {
+  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  name: pulumi.Input<string>;
+  /** The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place. */
+  address: pulumi.Input<string>;
+  /** Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place. */
+  ownerWorkspaceId?: pulumi.Input<string>;
+}
+
+/** What a `NetLoadBalancer` records: its outputs, each also a typed property of the class. */
+export interface NetLoadBalancerOutputs extends Record<string, unknown> {
+  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  name: string;
+  /** The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place. */
+  address: string;
+  /** Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place. */
+  ownerWorkspaceId: string;
+  /** The owning workspace's name. */
+  ownerWorkspaceName: string | null;
+  /** Instances that are members now (sorted ids), from the balancer detail. */
+  memberInstanceIds: string[];
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "NetLoadBalancer",

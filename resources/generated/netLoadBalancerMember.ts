@@ -1,8 +1,33 @@
 /** Generated from resources/netLoadBalancerMember.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { NetLoadBalancerMemberArgs, NetLoadBalancerMemberOutputs } from "../netLoadBalancerMember";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `NetLoadBalancerMember`. */
+export interface NetLoadBalancerMemberArgs extends CommonArgs {
+  /** The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource. */
+  loadBalancerId: pulumi.Input<string>;
+  /** The instance; it must be in the balancer's workspace. Changing it replaces the resource. */
+  instanceId: pulumi.Input<string>;
+  /** Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own). */
+  adoptId?: pulumi.Input<string>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `NetLoadBalancerMember` records: its outputs, each also a typed property of the class. */
+export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource. */
+  loadBalancerId: string;
+  /** The instance; it must be in the balancer's workspace. Changing it replaces the resource. */
+  instanceId: string;
+  /** The instance's name, as the member list shows it. */
+  instanceName: string | null;
+  /** ACTIVE once listed as a member; JOINING while the addition has not applied yet. */
+  state: "ACTIVE" | "JOINING";
+}
 
 const SHAPE: ClassShape = {
   kind: "NetLoadBalancerMember",

@@ -1,8 +1,33 @@
 /** Generated from resources/snapshot.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { SnapshotArgs, SnapshotOutputs } from "../snapshot";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `Snapshot`. */
+export interface SnapshotArgs extends CommonArgs {
+  /** Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource. */
+  instanceId: pulumi.Input<string>;
+  /** Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource. */
+  diskId?: pulumi.Input<string>;
+}
+
+/** What a `Snapshot` records: its outputs, each also a typed property of the class. */
+export interface SnapshotOutputs extends Record<string, unknown> {
+  /** The workspace of the instance. */
+  workspaceId: string;
+  /** Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource. */
+  instanceId: string;
+  /** Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource. */
+  diskId: string;
+  /** Name the API gave it. */
+  name: string;
+  /** Bytes. */
+  size: number;
+  /** PENDING, AVAILABLE, FAILED, DELETING. */
+  state: string;
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "Snapshot",

@@ -1,8 +1,29 @@
 /** Generated from resources/vpcAttachment.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { VpcAttachmentArgs, VpcAttachmentOutputs } from "../vpcAttachment";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `VpcAttachment`. */
+export interface VpcAttachmentArgs extends CommonArgs {
+  /** The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource. */
+  instanceId: pulumi.Input<string>;
+  /** The VPC. Changing it replaces the resource. */
+  vpcId: pulumi.Input<string>;
+  /** Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own). */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** What a `VpcAttachment` records: its outputs, each also a typed property of the class. */
+export interface VpcAttachmentOutputs extends Record<string, unknown> {
+  /** The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource. */
+  instanceId: string;
+  /** The VPC. Changing it replaces the resource. */
+  vpcId: string;
+  /** Address allocated to the instance from the VPC's range. */
+  privateIp: string;
+  /** The instance's name, as the VPC's member list shows it. */
+  instanceName: string | null;
+}
 
 const SHAPE: ClassShape = {
   kind: "VpcAttachment",

@@ -1,8 +1,33 @@
 /** Generated from resources/workspace.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { WorkspaceArgs, WorkspaceOutputs } from "../workspace";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `Workspace`. */
+export interface WorkspaceArgs extends CommonArgs {
+  /** 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place. */
+  name: pulumi.Input<string>;
+  /** Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place. */
+  mfaRequired?: pulumi.Input<boolean>;
+  /** Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place. */
+  disableSshPassword?: pulumi.Input<boolean>;
+}
+
+/** What a `Workspace` records: its outputs, each also a typed property of the class. */
+export interface WorkspaceOutputs extends Record<string, unknown> {
+  /** 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place. */
+  name: string;
+  /** Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place. */
+  mfaRequired: boolean;
+  /** Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place. */
+  disableSshPassword: boolean;
+  /** The owning user (id, name). */
+  owner: { id: string; name: string } | null;
+  /** Workspace flags (for example set by coupons). */
+  flags: string[];
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt?: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "Workspace",

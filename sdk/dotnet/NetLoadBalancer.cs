@@ -16,11 +16,14 @@ namespace Pulumi.Svc
     public partial class NetLoadBalancer : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+        /// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
         /// </summary>
         [Output("address")]
         public Output<string> Address { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
@@ -31,19 +34,20 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<string>> MemberInstanceIds { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-        /// not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-        /// whose instance is not in the new workspace.
+        /// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         /// </summary>
         [Output("ownerWorkspaceId")]
         public Output<string> OwnerWorkspaceId { get; private set; } = null!;
 
+        /// <summary>
+        /// The owning workspace's name.
+        /// </summary>
         [Output("ownerWorkspaceName")]
         public Output<string> OwnerWorkspaceName { get; private set; } = null!;
 
@@ -93,7 +97,7 @@ namespace Pulumi.Svc
     public sealed class NetLoadBalancerArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+        /// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
         /// </summary>
         [Input("address", required: true)]
         public Input<string> Address { get; set; } = null!;
@@ -107,15 +111,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-        /// not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-        /// whose instance is not in the new workspace.
+        /// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         /// </summary>
         [Input("ownerWorkspaceId")]
         public Input<string>? OwnerWorkspaceId { get; set; }

@@ -16,16 +16,19 @@ namespace Pulumi.Svc
     public partial class NetLoadBalancerMember : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// The instance; it must be in the balancer's workspace. Changing it replaces the member.
+        /// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
+        /// <summary>
+        /// The instance's name, as the member list shows it.
+        /// </summary>
         [Output("instanceName")]
         public Output<string> InstanceName { get; private set; } = null!;
 
         /// <summary>
-        /// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+        /// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         /// </summary>
         [Output("loadBalancerId")]
         public Output<string> LoadBalancerId { get; private set; } = null!;
@@ -94,13 +97,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// The instance; it must be in the balancer's workspace. Changing it replaces the member.
+        /// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
 
         /// <summary>
-        /// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+        /// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         /// </summary>
         [Input("loadBalancerId", required: true)]
         public Input<string> LoadBalancerId { get; set; } = null!;

@@ -16,7 +16,7 @@ namespace Pulumi.Svc
     public partial class RecipeInstallation : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// Kept from state (secret).
+        /// Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
         /// </summary>
         [Output("fields")]
         public Output<ImmutableDictionary<string, object>?> Fields { get; private set; } = null!;
@@ -28,17 +28,20 @@ namespace Pulumi.Svc
         public Output<string> InstallState { get; private set; } = null!;
 
         /// <summary>
-        /// Instance to install on (online and AVAILABLE). Changing it installs again there.
+        /// Instance to install on (online and AVAILABLE). Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+        /// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         /// </summary>
         [Output("recipeId")]
         public Output<string> RecipeId { get; private set; } = null!;
 
+        /// <summary>
+        /// The recipe's name.
+        /// </summary>
         [Output("recipeName")]
         public Output<string> RecipeName { get; private set; } = null!;
 
@@ -109,9 +112,7 @@ namespace Pulumi.Svc
         private InputMap<object>? _fields;
 
         /// <summary>
-        /// Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the
-        /// recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-        /// Changing it installs again.
+        /// Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
         /// </summary>
         public InputMap<object> Fields
         {
@@ -124,13 +125,13 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Instance to install on (online and AVAILABLE). Changing it installs again there.
+        /// Instance to install on (online and AVAILABLE). Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
 
         /// <summary>
-        /// Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+        /// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         /// </summary>
         [Input("recipeId", required: true)]
         public Input<string> RecipeId { get; set; } = null!;

@@ -15,26 +15,32 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:RegistryCredential")]
     public partial class RegistryCredential : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string?> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Write-only, kept from state (secret).
+        /// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
         /// </summary>
         [Output("password")]
         public Output<string?> Password { get; private set; } = null!;
 
         /// <summary>
-        /// Canonical host.
+        /// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
         /// </summary>
         [Output("registry")]
         public Output<string> Registry { get; private set; } = null!;
 
+        /// <summary>
+        /// Time of the last change (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("updatedAt")]
         public Output<string?> UpdatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Username. Patched in place (re-validated against the registry).
+        /// Username (re-validated against the registry on a change). Changing it updates the resource in place.
         /// </summary>
         [Output("username")]
         public Output<string> Username { get; private set; } = null!;
@@ -106,8 +112,7 @@ namespace Pulumi.Svc
         private Input<string>? _password;
 
         /// <summary>
-        /// Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-        /// a change made outside Pulumi cannot be detected.
+        /// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
         /// </summary>
         public Input<string>? Password
         {
@@ -120,8 +125,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-        /// the canonical form the API uses. Changing the host replaces the credential.
+        /// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
         /// </summary>
         [Input("registry", required: true)]
         public Input<string> Registry { get; set; } = null!;
@@ -134,7 +138,7 @@ namespace Pulumi.Svc
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }
 
         /// <summary>
-        /// Username. Patched in place (re-validated against the registry).
+        /// Username (re-validated against the registry on a change). Changing it updates the resource in place.
         /// </summary>
         [Input("username", required: true)]
         public Input<string> Username { get; set; } = null!;

@@ -15,17 +15,20 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:Snapshot")]
     public partial class Snapshot : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// The copied disk (the boot disk unless diskId was set).
+        /// Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
         /// </summary>
         [Output("diskId")]
         public Output<string> DiskId { get; private set; } = null!;
 
         /// <summary>
-        /// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+        /// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
@@ -48,6 +51,9 @@ namespace Pulumi.Svc
         [Output("state")]
         public Output<string> State { get; private set; } = null!;
 
+        /// <summary>
+        /// The workspace of the instance.
+        /// </summary>
         [Output("workspaceId")]
         public Output<string> WorkspaceId { get; private set; } = null!;
 
@@ -105,13 +111,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
+        /// Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
         /// </summary>
         [Input("diskId")]
         public Input<string>? DiskId { get; set; }
 
         /// <summary>
-        /// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+        /// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;

@@ -15,6 +15,9 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:SshKey")]
     public partial class SshKey : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string?> CreatedAt { get; private set; } = null!;
 
@@ -25,14 +28,13 @@ namespace Pulumi.Svc
         public Output<string?> Fingerprint { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+        /// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// OpenSSH public key line, "&lt;type&gt; &lt;base64&gt; [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-        /// sk-*); checked at preview. Changing it replaces the key.
+        /// OpenSSH public key line, "&lt;type&gt; &lt;base64&gt; [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         /// </summary>
         [Output("publicKey")]
         public Output<string> PublicKey { get; private set; } = null!;
@@ -103,14 +105,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+        /// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// OpenSSH public key line, "&lt;type&gt; &lt;base64&gt; [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-        /// sk-*); checked at preview. Changing it replaces the key.
+        /// OpenSSH public key line, "&lt;type&gt; &lt;base64&gt; [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         /// </summary>
         [Input("publicKey", required: true)]
         public Input<string> PublicKey { get; set; } = null!;

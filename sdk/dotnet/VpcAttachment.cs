@@ -16,11 +16,14 @@ namespace Pulumi.Svc
     public partial class VpcAttachment : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+        /// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
+        /// <summary>
+        /// The instance's name, as the VPC's member list shows it.
+        /// </summary>
         [Output("instanceName")]
         public Output<string> InstanceName { get; private set; } = null!;
 
@@ -31,7 +34,7 @@ namespace Pulumi.Svc
         public Output<string> PrivateIp { get; private set; } = null!;
 
         /// <summary>
-        /// The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+        /// The VPC. Changing it replaces the resource.
         /// </summary>
         [Output("vpcId")]
         public Output<string> VpcId { get; private set; } = null!;
@@ -88,7 +91,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+        /// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
@@ -101,7 +104,7 @@ namespace Pulumi.Svc
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }
 
         /// <summary>
-        /// The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+        /// The VPC. Changing it replaces the resource.
         /// </summary>
         [Input("vpcId", required: true)]
         public Input<string> VpcId { get; set; } = null!;

@@ -15,11 +15,14 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:Workspace")]
     public partial class Workspace : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string?> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+        /// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
         /// </summary>
         [Output("disableSshPassword")]
         public Output<bool> DisableSshPassword { get; private set; } = null!;
@@ -31,15 +34,13 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<string>> Flags { get; private set; } = null!;
 
         /// <summary>
-        /// Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-        /// API rejects turning it on unless every member already has 2FA (its reason is shown).
-        /// Omit to leave the setting unmanaged.
+        /// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
         /// </summary>
         [Output("mfaRequired")]
         public Output<bool> MfaRequired { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 32 characters. Renamed in place (needs the OWNER role).
+        /// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -104,21 +105,19 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+        /// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
         /// </summary>
         [Input("disableSshPassword")]
         public Input<bool>? DisableSshPassword { get; set; }
 
         /// <summary>
-        /// Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-        /// API rejects turning it on unless every member already has 2FA (its reason is shown).
-        /// Omit to leave the setting unmanaged.
+        /// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
         /// </summary>
         [Input("mfaRequired")]
         public Input<bool>? MfaRequired { get; set; }
 
         /// <summary>
-        /// 4 to 32 characters. Renamed in place (needs the OWNER role).
+        /// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;

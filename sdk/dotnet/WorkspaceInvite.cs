@@ -22,8 +22,7 @@ namespace Pulumi.Svc
         public Output<string> AcceptedBy { get; private set; } = null!;
 
         /// <summary>
-        /// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-        /// invite). Changed in place; on an accepted invite this changes the member's role.
+        /// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
         /// </summary>
         [Output("accessLevel")]
         public Output<string> AccessLevel { get; private set; } = null!;
@@ -34,11 +33,14 @@ namespace Pulumi.Svc
         [Output("code")]
         public Output<string?> Code { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string?> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+        /// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
         /// </summary>
         [Output("email")]
         public Output<string> Email { get; private set; } = null!;
@@ -117,8 +119,7 @@ namespace Pulumi.Svc
     public sealed class WorkspaceInviteArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-        /// invite). Changed in place; on an accepted invite this changes the member's role.
+        /// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
         /// </summary>
         [Input("accessLevel", required: true)]
         public Input<string> AccessLevel { get; set; } = null!;
@@ -132,7 +133,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+        /// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
         /// </summary>
         [Input("email", required: true)]
         public Input<string> Email { get; set; } = null!;

@@ -37,24 +37,28 @@ export class NetLoadBalancer extends pulumi.CustomResource {
     }
 
     /**
-     * The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+     * The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
      */
     public readonly address!: pulumi.Output<string>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
      * Instances that are members now (sorted ids), from the balancer detail.
      */
     public /*out*/ readonly memberInstanceIds!: pulumi.Output<string[]>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
-     * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-     * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-     * whose instance is not in the new workspace.
+     * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      */
     public readonly ownerWorkspaceId!: pulumi.Output<string>;
+    /**
+     * The owning workspace's name.
+     */
     public /*out*/ readonly ownerWorkspaceName!: pulumi.Output<string>;
 
     /**
@@ -100,7 +104,7 @@ export class NetLoadBalancer extends pulumi.CustomResource {
  */
 export interface NetLoadBalancerArgs {
     /**
-     * The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+     * The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
      */
     address: pulumi.Input<string>;
     /**
@@ -110,13 +114,11 @@ export interface NetLoadBalancerArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
-     * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-     * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-     * whose instance is not in the new workspace.
+     * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      */
     ownerWorkspaceId?: pulumi.Input<string>;
     /**

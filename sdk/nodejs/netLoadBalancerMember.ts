@@ -37,12 +37,15 @@ export class NetLoadBalancerMember extends pulumi.CustomResource {
     }
 
     /**
-     * The instance; it must be in the balancer's workspace. Changing it replaces the member.
+     * The instance; it must be in the balancer's workspace. Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
+    /**
+     * The instance's name, as the member list shows it.
+     */
     public /*out*/ readonly instanceName!: pulumi.Output<string>;
     /**
-     * The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+     * The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
      */
     public readonly loadBalancerId!: pulumi.Output<string>;
     /**
@@ -99,11 +102,11 @@ export interface NetLoadBalancerMemberArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * The instance; it must be in the balancer's workspace. Changing it replaces the member.
+     * The instance; it must be in the balancer's workspace. Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**
-     * The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+     * The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
      */
     loadBalancerId: pulumi.Input<string>;
     /**

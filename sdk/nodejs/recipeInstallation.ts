@@ -37,7 +37,7 @@ export class RecipeInstallation extends pulumi.CustomResource {
     }
 
     /**
-     * Kept from state (secret).
+     * Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
      */
     public readonly fields!: pulumi.Output<{[key: string]: any} | undefined>;
     /**
@@ -45,13 +45,16 @@ export class RecipeInstallation extends pulumi.CustomResource {
      */
     public /*out*/ readonly installState!: pulumi.Output<string>;
     /**
-     * Instance to install on (online and AVAILABLE). Changing it installs again there.
+     * Instance to install on (online and AVAILABLE). Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+     * Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
      */
     public readonly recipeId!: pulumi.Output<string>;
+    /**
+     * The recipe's name.
+     */
     public /*out*/ readonly recipeName!: pulumi.Output<string>;
     /**
      * The install-recipe workflow.
@@ -109,17 +112,15 @@ export interface RecipeInstallationArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-     * recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-     * Changing it installs again.
+     * Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
      */
     fields?: pulumi.Input<{[key: string]: any}>;
     /**
-     * Instance to install on (online and AVAILABLE). Changing it installs again there.
+     * Instance to install on (online and AVAILABLE). Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**
-     * Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+     * Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
      */
     recipeId: pulumi.Input<string>;
     /**

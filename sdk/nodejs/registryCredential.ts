@@ -36,18 +36,24 @@ export class RegistryCredential extends pulumi.CustomResource {
         return obj['__pulumiType'] === RegistryCredential.__pulumiType;
     }
 
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string | undefined>;
     /**
-     * Write-only, kept from state (secret).
+     * Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
      */
     public readonly password!: pulumi.Output<string | undefined>;
     /**
-     * Canonical host.
+     * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
      */
     public readonly registry!: pulumi.Output<string>;
+    /**
+     * Time of the last change (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly updatedAt!: pulumi.Output<string | undefined>;
     /**
-     * Username. Patched in place (re-validated against the registry).
+     * Username (re-validated against the registry on a change). Changing it updates the resource in place.
      */
     public readonly username!: pulumi.Output<string>;
     /**
@@ -109,13 +115,11 @@ export interface RegistryCredentialArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-     * a change made outside Pulumi cannot be detected.
+     * Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
      */
     password: pulumi.Input<string>;
     /**
-     * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-     * the canonical form the API uses. Changing the host replaces the credential.
+     * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
      */
     registry: pulumi.Input<string>;
     /**
@@ -124,7 +128,7 @@ export interface RegistryCredentialArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**
-     * Username. Patched in place (re-validated against the registry).
+     * Username (re-validated against the registry on a change). Changing it updates the resource in place.
      */
     username: pulumi.Input<string>;
     /**

@@ -36,13 +36,16 @@ export class Snapshot extends pulumi.CustomResource {
         return obj['__pulumiType'] === Snapshot.__pulumiType;
     }
 
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * The copied disk (the boot disk unless diskId was set).
+     * Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
      */
     public readonly diskId!: pulumi.Output<string>;
     /**
-     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
@@ -57,6 +60,9 @@ export class Snapshot extends pulumi.CustomResource {
      * PENDING, AVAILABLE, FAILED, DELETING.
      */
     public /*out*/ readonly state!: pulumi.Output<string>;
+    /**
+     * The workspace of the instance.
+     */
     public /*out*/ readonly workspaceId!: pulumi.Output<string>;
 
     /**
@@ -107,11 +113,11 @@ export interface SnapshotArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
+     * Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
      */
     diskId?: pulumi.Input<string>;
     /**
-     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**

@@ -36,18 +36,20 @@ export class SshKey extends pulumi.CustomResource {
         return obj['__pulumiType'] === SshKey.__pulumiType;
     }
 
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string | undefined>;
     /**
      * Fingerprint, when the API reports one (SHA256:...).
      */
     public /*out*/ readonly fingerprint!: pulumi.Output<string | undefined>;
     /**
-     * Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
-     * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-     * sk-*); checked at preview. Changing it replaces the key.
+     * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      */
     public readonly publicKey!: pulumi.Output<string>;
     /**
@@ -108,12 +110,11 @@ export interface SshKeyArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-     * sk-*); checked at preview. Changing it replaces the key.
+     * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      */
     publicKey: pulumi.Input<string>;
     /**

@@ -37,16 +37,19 @@ export class VpcAttachment extends pulumi.CustomResource {
     }
 
     /**
-     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
+    /**
+     * The instance's name, as the VPC's member list shows it.
+     */
     public /*out*/ readonly instanceName!: pulumi.Output<string>;
     /**
      * Address allocated to the instance from the VPC's range.
      */
     public /*out*/ readonly privateIp!: pulumi.Output<string>;
     /**
-     * The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+     * The VPC. Changing it replaces the resource.
      */
     public readonly vpcId!: pulumi.Output<string>;
 
@@ -93,7 +96,7 @@ export interface VpcAttachmentArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**
@@ -102,7 +105,7 @@ export interface VpcAttachmentArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**
-     * The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+     * The VPC. Changing it replaces the resource.
      */
     vpcId: pulumi.Input<string>;
 }

@@ -36,9 +36,12 @@ export class Workspace extends pulumi.CustomResource {
         return obj['__pulumiType'] === Workspace.__pulumiType;
     }
 
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string | undefined>;
     /**
-     * Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+     * Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
      */
     public readonly disableSshPassword!: pulumi.Output<boolean>;
     /**
@@ -46,13 +49,11 @@ export class Workspace extends pulumi.CustomResource {
      */
     public /*out*/ readonly flags!: pulumi.Output<string[]>;
     /**
-     * Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-     * API rejects turning it on unless every member already has 2FA (its reason is shown).
-     * Omit to leave the setting unmanaged.
+     * Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
      */
     public readonly mfaRequired!: pulumi.Output<boolean>;
     /**
-     * 4 to 32 characters. Renamed in place (needs the OWNER role).
+     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -106,17 +107,15 @@ export interface WorkspaceArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+     * Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
      */
     disableSshPassword?: pulumi.Input<boolean>;
     /**
-     * Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-     * API rejects turning it on unless every member already has 2FA (its reason is shown).
-     * Omit to leave the setting unmanaged.
+     * Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
      */
     mfaRequired?: pulumi.Input<boolean>;
     /**
-     * 4 to 32 characters. Renamed in place (needs the OWNER role).
+     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**

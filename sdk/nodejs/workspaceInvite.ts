@@ -41,17 +41,19 @@ export class WorkspaceInvite extends pulumi.CustomResource {
      */
     public /*out*/ readonly acceptedBy!: pulumi.Output<string>;
     /**
-     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-     * invite). Changed in place; on an accepted invite this changes the member's role.
+     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
      */
     public readonly accessLevel!: pulumi.Output<string>;
     /**
      * Single-use code: returned only by the creation response (secret); unset when unknown (adopted).
      */
     public /*out*/ readonly code!: pulumi.Output<string | undefined>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string | undefined>;
     /**
-     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
      */
     public readonly email!: pulumi.Output<string>;
     /**
@@ -122,8 +124,7 @@ export class WorkspaceInvite extends pulumi.CustomResource {
  */
 export interface WorkspaceInviteArgs {
     /**
-     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-     * invite). Changed in place; on an accepted invite this changes the member's role.
+     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
      */
     accessLevel: pulumi.Input<string>;
     /**
@@ -133,7 +134,7 @@ export interface WorkspaceInviteArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
      */
     email: pulumi.Input<string>;
     /**

@@ -16,17 +16,17 @@ import (
 type NetLoadBalancer struct {
 	pulumi.CustomResourceState
 
-	// The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
-	Address   pulumi.StringOutput `pulumi:"address"`
+	// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
+	Address pulumi.StringOutput `pulumi:"address"`
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Instances that are members now (sorted ids), from the balancer detail.
 	MemberInstanceIds pulumi.StringArrayOutput `pulumi:"memberInstanceIds"`
-	// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-	// not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-	// whose instance is not in the new workspace.
-	OwnerWorkspaceId   pulumi.StringOutput `pulumi:"ownerWorkspaceId"`
+	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
+	OwnerWorkspaceId pulumi.StringOutput `pulumi:"ownerWorkspaceId"`
+	// The owning workspace's name.
 	OwnerWorkspaceName pulumi.StringOutput `pulumi:"ownerWorkspaceName"`
 }
 
@@ -76,17 +76,15 @@ func (NetLoadBalancerState) ElementType() reflect.Type {
 }
 
 type netLoadBalancerArgs struct {
-	// The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+	// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
 	Address string `pulumi:"address"`
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-	// not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-	// whose instance is not in the new workspace.
+	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId *string `pulumi:"ownerWorkspaceId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -95,17 +93,15 @@ type netLoadBalancerArgs struct {
 
 // The set of arguments for constructing a NetLoadBalancer resource.
 type NetLoadBalancerArgs struct {
-	// The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+	// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
 	Address pulumi.StringInput
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-	// not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-	// whose instance is not in the new workspace.
+	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -199,11 +195,12 @@ func (o NetLoadBalancerOutput) ToNetLoadBalancerOutputWithContext(ctx context.Co
 	return o
 }
 
-// The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) Address() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.Address }).(pulumi.StringOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o NetLoadBalancerOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
@@ -213,18 +210,17 @@ func (o NetLoadBalancerOutput) MemberInstanceIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringArrayOutput { return v.MemberInstanceIds }).(pulumi.StringArrayOutput)
 }
 
-// Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-// not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-// whose instance is not in the new workspace.
+// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) OwnerWorkspaceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.OwnerWorkspaceId }).(pulumi.StringOutput)
 }
 
+// The owning workspace's name.
 func (o NetLoadBalancerOutput) OwnerWorkspaceName() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.OwnerWorkspaceName }).(pulumi.StringOutput)
 }

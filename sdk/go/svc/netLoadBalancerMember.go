@@ -16,10 +16,11 @@ import (
 type NetLoadBalancerMember struct {
 	pulumi.CustomResourceState
 
-	// The instance; it must be in the balancer's workspace. Changing it replaces the member.
-	InstanceId   pulumi.StringOutput `pulumi:"instanceId"`
+	// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
+	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
+	// The instance's name, as the member list shows it.
 	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
-	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 	LoadBalancerId pulumi.StringOutput `pulumi:"loadBalancerId"`
 	// ACTIVE once listed as a member; JOINING while the addition has not applied yet.
 	State pulumi.StringOutput `pulumi:"state"`
@@ -75,9 +76,9 @@ func (NetLoadBalancerMemberState) ElementType() reflect.Type {
 type netLoadBalancerMemberArgs struct {
 	// Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).
 	AdoptId *string `pulumi:"adoptId"`
-	// The instance; it must be in the balancer's workspace. Changing it replaces the member.
+	// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
-	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 	LoadBalancerId string `pulumi:"loadBalancerId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -90,9 +91,9 @@ type netLoadBalancerMemberArgs struct {
 type NetLoadBalancerMemberArgs struct {
 	// Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).
 	AdoptId pulumi.StringPtrInput
-	// The instance; it must be in the balancer's workspace. Changing it replaces the member.
+	// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
 	InstanceId pulumi.StringInput
-	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 	LoadBalancerId pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -188,16 +189,17 @@ func (o NetLoadBalancerMemberOutput) ToNetLoadBalancerMemberOutputWithContext(ct
 	return o
 }
 
-// The instance; it must be in the balancer's workspace. Changing it replaces the member.
+// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
 func (o NetLoadBalancerMemberOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancerMember) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
+// The instance's name, as the member list shows it.
 func (o NetLoadBalancerMemberOutput) InstanceName() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancerMember) pulumi.StringOutput { return v.InstanceName }).(pulumi.StringOutput)
 }
 
-// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 func (o NetLoadBalancerMemberOutput) LoadBalancerId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancerMember) pulumi.StringOutput { return v.LoadBalancerId }).(pulumi.StringOutput)
 }

@@ -16,14 +16,15 @@ import (
 type RecipeInstallation struct {
 	pulumi.CustomResourceState
 
-	// Kept from state (secret).
+	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
 	Fields pulumi.MapOutput `pulumi:"fields"`
 	// The install workflow's state: QUEUED, RUNNING, COMPLETED, FAILED, ABORTED or TIMED_OUT (UNKNOWN once the API forgets it).
 	InstallState pulumi.StringOutput `pulumi:"installState"`
-	// Instance to install on (online and AVAILABLE). Changing it installs again there.
+	// Instance to install on (online and AVAILABLE). Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
-	RecipeId   pulumi.StringOutput `pulumi:"recipeId"`
+	// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
+	RecipeId pulumi.StringOutput `pulumi:"recipeId"`
+	// The recipe's name.
 	RecipeName pulumi.StringOutput `pulumi:"recipeName"`
 	// The install-recipe workflow.
 	WorkflowId pulumi.StringOutput `pulumi:"workflowId"`
@@ -86,13 +87,11 @@ type recipeInstallationArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-	// recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-	// Changing it installs again.
+	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
 	Fields map[string]interface{} `pulumi:"fields"`
-	// Instance to install on (online and AVAILABLE). Changing it installs again there.
+	// Instance to install on (online and AVAILABLE). Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
-	// Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+	// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
 	RecipeId string `pulumi:"recipeId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -105,13 +104,11 @@ type RecipeInstallationArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-	// recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-	// Changing it installs again.
+	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
 	Fields pulumi.MapInput
-	// Instance to install on (online and AVAILABLE). Changing it installs again there.
+	// Instance to install on (online and AVAILABLE). Changing it replaces the resource.
 	InstanceId pulumi.StringInput
-	// Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+	// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
 	RecipeId pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -205,7 +202,7 @@ func (o RecipeInstallationOutput) ToRecipeInstallationOutputWithContext(ctx cont
 	return o
 }
 
-// Kept from state (secret).
+// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
 func (o RecipeInstallationOutput) Fields() pulumi.MapOutput {
 	return o.ApplyT(func(v *RecipeInstallation) pulumi.MapOutput { return v.Fields }).(pulumi.MapOutput)
 }
@@ -215,16 +212,17 @@ func (o RecipeInstallationOutput) InstallState() pulumi.StringOutput {
 	return o.ApplyT(func(v *RecipeInstallation) pulumi.StringOutput { return v.InstallState }).(pulumi.StringOutput)
 }
 
-// Instance to install on (online and AVAILABLE). Changing it installs again there.
+// Instance to install on (online and AVAILABLE). Changing it replaces the resource.
 func (o RecipeInstallationOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *RecipeInstallation) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
 func (o RecipeInstallationOutput) RecipeId() pulumi.StringOutput {
 	return o.ApplyT(func(v *RecipeInstallation) pulumi.StringOutput { return v.RecipeId }).(pulumi.StringOutput)
 }
 
+// The recipe's name.
 func (o RecipeInstallationOutput) RecipeName() pulumi.StringOutput {
 	return o.ApplyT(func(v *RecipeInstallation) pulumi.StringOutput { return v.RecipeName }).(pulumi.StringOutput)
 }

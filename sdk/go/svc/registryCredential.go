@@ -16,13 +16,15 @@ import (
 type RegistryCredential struct {
 	pulumi.CustomResourceState
 
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
-	// Write-only, kept from state (secret).
+	// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
 	Password pulumi.StringPtrOutput `pulumi:"password"`
-	// Canonical host.
-	Registry  pulumi.StringOutput    `pulumi:"registry"`
+	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
+	Registry pulumi.StringOutput `pulumi:"registry"`
+	// Time of the last change (ISO 8601), as the API reports it.
 	UpdatedAt pulumi.StringPtrOutput `pulumi:"updatedAt"`
-	// Username. Patched in place (re-validated against the registry).
+	// Username (re-validated against the registry on a change). Changing it updates the resource in place.
 	Username pulumi.StringOutput `pulumi:"username"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -88,16 +90,14 @@ type registryCredentialArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-	// a change made outside Pulumi cannot be detected.
+	// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
 	Password string `pulumi:"password"`
-	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-	// the canonical form the API uses. Changing the host replaces the credential.
+	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
 	Registry string `pulumi:"registry"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
-	// Username. Patched in place (re-validated against the registry).
+	// Username (re-validated against the registry on a change). Changing it updates the resource in place.
 	Username string `pulumi:"username"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -109,16 +109,14 @@ type RegistryCredentialArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-	// a change made outside Pulumi cannot be detected.
+	// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
 	Password pulumi.StringInput
-	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-	// the canonical form the API uses. Changing the host replaces the credential.
+	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
 	Registry pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts TimeoutsPtrInput
-	// Username. Patched in place (re-validated against the registry).
+	// Username (re-validated against the registry on a change). Changing it updates the resource in place.
 	Username pulumi.StringInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput
@@ -211,25 +209,27 @@ func (o RegistryCredentialOutput) ToRegistryCredentialOutputWithContext(ctx cont
 	return o
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o RegistryCredentialOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *RegistryCredential) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
-// Write-only, kept from state (secret).
+// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
 func (o RegistryCredentialOutput) Password() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *RegistryCredential) pulumi.StringPtrOutput { return v.Password }).(pulumi.StringPtrOutput)
 }
 
-// Canonical host.
+// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
 func (o RegistryCredentialOutput) Registry() pulumi.StringOutput {
 	return o.ApplyT(func(v *RegistryCredential) pulumi.StringOutput { return v.Registry }).(pulumi.StringOutput)
 }
 
+// Time of the last change (ISO 8601), as the API reports it.
 func (o RegistryCredentialOutput) UpdatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *RegistryCredential) pulumi.StringPtrOutput { return v.UpdatedAt }).(pulumi.StringPtrOutput)
 }
 
-// Username. Patched in place (re-validated against the registry).
+// Username (re-validated against the registry on a change). Changing it updates the resource in place.
 func (o RegistryCredentialOutput) Username() pulumi.StringOutput {
 	return o.ApplyT(func(v *RegistryCredential) pulumi.StringOutput { return v.Username }).(pulumi.StringOutput)
 }

@@ -16,17 +16,19 @@ import (
 type Snapshot struct {
 	pulumi.CustomResourceState
 
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// The copied disk (the boot disk unless diskId was set).
+	// Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
 	DiskId pulumi.StringOutput `pulumi:"diskId"`
-	// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+	// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// Name the API gave it.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Bytes.
 	Size pulumi.Float64Output `pulumi:"size"`
 	// PENDING, AVAILABLE, FAILED, DELETING.
-	State       pulumi.StringOutput `pulumi:"state"`
+	State pulumi.StringOutput `pulumi:"state"`
+	// The workspace of the instance.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
 
@@ -77,9 +79,9 @@ type snapshotArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
+	// Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
 	DiskId *string `pulumi:"diskId"`
-	// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+	// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -92,9 +94,9 @@ type SnapshotArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
+	// Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
 	DiskId pulumi.StringPtrInput
-	// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+	// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
 	InstanceId pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -188,16 +190,17 @@ func (o SnapshotOutput) ToSnapshotOutputWithContext(ctx context.Context) Snapsho
 	return o
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o SnapshotOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// The copied disk (the boot disk unless diskId was set).
+// Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
 func (o SnapshotOutput) DiskId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.DiskId }).(pulumi.StringOutput)
 }
 
-// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+// Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
 func (o SnapshotOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
@@ -217,6 +220,7 @@ func (o SnapshotOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
+// The workspace of the instance.
 func (o SnapshotOutput) WorkspaceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.WorkspaceId }).(pulumi.StringOutput)
 }

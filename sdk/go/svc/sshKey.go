@@ -16,13 +16,13 @@ import (
 type SshKey struct {
 	pulumi.CustomResourceState
 
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Fingerprint, when the API reports one (SHA256:...).
 	Fingerprint pulumi.StringPtrOutput `pulumi:"fingerprint"`
-	// Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+	// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-	// sk-*); checked at preview. Changing it replaces the key.
+	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 	PublicKey pulumi.StringOutput `pulumi:"publicKey"`
 	// The uploader (id, name).
 	UploadedBy UploadedByOutput `pulumi:"uploadedBy"`
@@ -80,10 +80,9 @@ type sshKeyArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+	// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
 	Name string `pulumi:"name"`
-	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-	// sk-*); checked at preview. Changing it replaces the key.
+	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 	PublicKey string `pulumi:"publicKey"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -98,10 +97,9 @@ type SshKeyArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+	// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
 	Name pulumi.StringInput
-	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-	// sk-*); checked at preview. Changing it replaces the key.
+	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 	PublicKey pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -197,6 +195,7 @@ func (o SshKeyOutput) ToSshKeyOutputWithContext(ctx context.Context) SshKeyOutpu
 	return o
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o SshKeyOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
@@ -206,13 +205,12 @@ func (o SshKeyOutput) Fingerprint() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringPtrOutput { return v.Fingerprint }).(pulumi.StringPtrOutput)
 }
 
-// Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
 func (o SshKeyOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-// sk-*); checked at preview. Changing it replaces the key.
+// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 func (o SshKeyOutput) PublicKey() pulumi.StringOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringOutput { return v.PublicKey }).(pulumi.StringOutput)
 }

@@ -16,12 +16,13 @@ import (
 type VpcAttachment struct {
 	pulumi.CustomResourceState
 
-	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
-	InstanceId   pulumi.StringOutput `pulumi:"instanceId"`
+	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
+	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
+	// The instance's name, as the VPC's member list shows it.
 	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
 	// Address allocated to the instance from the VPC's range.
 	PrivateIp pulumi.StringOutput `pulumi:"privateIp"`
-	// The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+	// The VPC. Changing it replaces the resource.
 	VpcId pulumi.StringOutput `pulumi:"vpcId"`
 }
 
@@ -73,12 +74,12 @@ func (VpcAttachmentState) ElementType() reflect.Type {
 type vpcAttachmentArgs struct {
 	// Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).
 	AdoptId *string `pulumi:"adoptId"`
-	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
-	// The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+	// The VPC. Changing it replaces the resource.
 	VpcId string `pulumi:"vpcId"`
 }
 
@@ -86,12 +87,12 @@ type vpcAttachmentArgs struct {
 type VpcAttachmentArgs struct {
 	// Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).
 	AdoptId pulumi.StringPtrInput
-	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 	InstanceId pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts TimeoutsPtrInput
-	// The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+	// The VPC. Changing it replaces the resource.
 	VpcId pulumi.StringInput
 }
 
@@ -182,11 +183,12 @@ func (o VpcAttachmentOutput) ToVpcAttachmentOutputWithContext(ctx context.Contex
 	return o
 }
 
-// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 func (o VpcAttachmentOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *VpcAttachment) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
+// The instance's name, as the VPC's member list shows it.
 func (o VpcAttachmentOutput) InstanceName() pulumi.StringOutput {
 	return o.ApplyT(func(v *VpcAttachment) pulumi.StringOutput { return v.InstanceName }).(pulumi.StringOutput)
 }
@@ -196,7 +198,7 @@ func (o VpcAttachmentOutput) PrivateIp() pulumi.StringOutput {
 	return o.ApplyT(func(v *VpcAttachment) pulumi.StringOutput { return v.PrivateIp }).(pulumi.StringOutput)
 }
 
-// The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+// The VPC. Changing it replaces the resource.
 func (o VpcAttachmentOutput) VpcId() pulumi.StringOutput {
 	return o.ApplyT(func(v *VpcAttachment) pulumi.StringOutput { return v.VpcId }).(pulumi.StringOutput)
 }

@@ -16,16 +16,15 @@ import (
 type Workspace struct {
 	pulumi.CustomResourceState
 
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
-	// Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+	// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
 	DisableSshPassword pulumi.BoolOutput `pulumi:"disableSshPassword"`
 	// Workspace flags (for example set by coupons).
 	Flags pulumi.StringArrayOutput `pulumi:"flags"`
-	// Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-	// API rejects turning it on unless every member already has 2FA (its reason is shown).
-	// Omit to leave the setting unmanaged.
+	// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 	MfaRequired pulumi.BoolOutput `pulumi:"mfaRequired"`
-	// 4 to 32 characters. Renamed in place (needs the OWNER role).
+	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The owning user (id, name).
 	Owner OwnerOutput `pulumi:"owner"`
@@ -78,13 +77,11 @@ type workspaceArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+	// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
 	DisableSshPassword *bool `pulumi:"disableSshPassword"`
-	// Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-	// API rejects turning it on unless every member already has 2FA (its reason is shown).
-	// Omit to leave the setting unmanaged.
+	// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 	MfaRequired *bool `pulumi:"mfaRequired"`
-	// 4 to 32 characters. Renamed in place (needs the OWNER role).
+	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
 	Name string `pulumi:"name"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -97,13 +94,11 @@ type WorkspaceArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+	// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
 	DisableSshPassword pulumi.BoolPtrInput
-	// Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-	// API rejects turning it on unless every member already has 2FA (its reason is shown).
-	// Omit to leave the setting unmanaged.
+	// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 	MfaRequired pulumi.BoolPtrInput
-	// 4 to 32 characters. Renamed in place (needs the OWNER role).
+	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
 	Name pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -197,11 +192,12 @@ func (o WorkspaceOutput) ToWorkspaceOutputWithContext(ctx context.Context) Works
 	return o
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o WorkspaceOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
-// Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
 func (o WorkspaceOutput) DisableSshPassword() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.DisableSshPassword }).(pulumi.BoolOutput)
 }
@@ -211,14 +207,12 @@ func (o WorkspaceOutput) Flags() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringArrayOutput { return v.Flags }).(pulumi.StringArrayOutput)
 }
 
-// Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-// API rejects turning it on unless every member already has 2FA (its reason is shown).
-// Omit to leave the setting unmanaged.
+// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 func (o WorkspaceOutput) MfaRequired() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.MfaRequired }).(pulumi.BoolOutput)
 }
 
-// 4 to 32 characters. Renamed in place (needs the OWNER role).
+// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
 func (o WorkspaceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -18,13 +18,13 @@ type WorkspaceInvite struct {
 
 	// User id of the member who accepted it, else null.
 	AcceptedBy pulumi.StringOutput `pulumi:"acceptedBy"`
-	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-	// invite). Changed in place; on an accepted invite this changes the member's role.
+	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
 	AccessLevel pulumi.StringOutput `pulumi:"accessLevel"`
 	// Single-use code: returned only by the creation response (secret); unset when unknown (adopted).
-	Code      pulumi.StringPtrOutput `pulumi:"code"`
+	Code pulumi.StringPtrOutput `pulumi:"code"`
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
-	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
 	Email pulumi.StringOutput `pulumi:"email"`
 	// Expiry, seven days after creation.
 	Expires pulumi.StringOutput `pulumi:"expires"`
@@ -86,14 +86,13 @@ func (WorkspaceInviteState) ElementType() reflect.Type {
 }
 
 type workspaceInviteArgs struct {
-	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-	// invite). Changed in place; on an accepted invite this changes the member's role.
+	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
 	AccessLevel string `pulumi:"accessLevel"`
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
 	Email string `pulumi:"email"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -104,14 +103,13 @@ type workspaceInviteArgs struct {
 
 // The set of arguments for constructing a WorkspaceInvite resource.
 type WorkspaceInviteArgs struct {
-	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-	// invite). Changed in place; on an accepted invite this changes the member's role.
+	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
 	AccessLevel pulumi.StringInput
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
 	Email pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -212,8 +210,7 @@ func (o WorkspaceInviteOutput) AcceptedBy() pulumi.StringOutput {
 	return o.ApplyT(func(v *WorkspaceInvite) pulumi.StringOutput { return v.AcceptedBy }).(pulumi.StringOutput)
 }
 
-// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-// invite). Changed in place; on an accepted invite this changes the member's role.
+// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
 func (o WorkspaceInviteOutput) AccessLevel() pulumi.StringOutput {
 	return o.ApplyT(func(v *WorkspaceInvite) pulumi.StringOutput { return v.AccessLevel }).(pulumi.StringOutput)
 }
@@ -223,11 +220,12 @@ func (o WorkspaceInviteOutput) Code() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WorkspaceInvite) pulumi.StringPtrOutput { return v.Code }).(pulumi.StringPtrOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o WorkspaceInviteOutput) CreatedAt() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *WorkspaceInvite) pulumi.StringPtrOutput { return v.CreatedAt }).(pulumi.StringPtrOutput)
 }
 
-// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
 func (o WorkspaceInviteOutput) Email() pulumi.StringOutput {
 	return o.ApplyT(func(v *WorkspaceInvite) pulumi.StringOutput { return v.Email }).(pulumi.StringOutput)
 }

@@ -28,14 +28,12 @@ class NetLoadBalancerArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a NetLoadBalancer resource.
-        :param pulumi.Input[builtins.str] address: The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        :param pulumi.Input[builtins.str] address: The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-               not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-               whose instance is not in the new workspace.
+        :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -52,7 +50,7 @@ class NetLoadBalancerArgs:
     @pulumi.getter
     def address(self) -> pulumi.Input[builtins.str]:
         """
-        The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+        The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
         """
         return pulumi.get(self, "address")
 
@@ -64,7 +62,7 @@ class NetLoadBalancerArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -90,9 +88,7 @@ class NetLoadBalancerArgs:
     @pulumi.getter(name="ownerWorkspaceId")
     def owner_workspace_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-        not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-        whose instance is not in the new workspace.
+        Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         """
         return pulumi.get(self, "owner_workspace_id")
 
@@ -133,14 +129,12 @@ class NetLoadBalancer(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[builtins.str] address: The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+        :param pulumi.Input[builtins.str] address: The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-               not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-               whose instance is not in the new workspace.
+        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -228,13 +222,16 @@ class NetLoadBalancer(pulumi.CustomResource):
     @pulumi.getter
     def address(self) -> pulumi.Output[builtins.str]:
         """
-        The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+        The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
         """
         return pulumi.get(self, "address")
 
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
@@ -249,7 +246,7 @@ class NetLoadBalancer(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Patched in place.
+        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -257,14 +254,15 @@ class NetLoadBalancer(pulumi.CustomResource):
     @pulumi.getter(name="ownerWorkspaceId")
     def owner_workspace_id(self) -> pulumi.Output[builtins.str]:
         """
-        Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then
-        not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-        whose instance is not in the new workspace.
+        Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         """
         return pulumi.get(self, "owner_workspace_id")
 
     @property
     @pulumi.getter(name="ownerWorkspaceName")
     def owner_workspace_name(self) -> pulumi.Output[builtins.str]:
+        """
+        The owning workspace's name.
+        """
         return pulumi.get(self, "owner_workspace_name")
 

@@ -28,8 +28,8 @@ class NetLoadBalancerMemberArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a NetLoadBalancerMember resource.
-        :param pulumi.Input[builtins.str] instance_id: The instance; it must be in the balancer's workspace. Changing it replaces the member.
-        :param pulumi.Input[builtins.str] load_balancer_id: The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+        :param pulumi.Input[builtins.str] instance_id: The instance; it must be in the balancer's workspace. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] load_balancer_id: The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
@@ -48,7 +48,7 @@ class NetLoadBalancerMemberArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        The instance; it must be in the balancer's workspace. Changing it replaces the member.
+        The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -60,7 +60,7 @@ class NetLoadBalancerMemberArgs:
     @pulumi.getter(name="loadBalancerId")
     def load_balancer_id(self) -> pulumi.Input[builtins.str]:
         """
-        The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+        The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         """
         return pulumi.get(self, "load_balancer_id")
 
@@ -126,8 +126,8 @@ class NetLoadBalancerMember(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).
-        :param pulumi.Input[builtins.str] instance_id: The instance; it must be in the balancer's workspace. Changing it replaces the member.
-        :param pulumi.Input[builtins.str] load_balancer_id: The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+        :param pulumi.Input[builtins.str] instance_id: The instance; it must be in the balancer's workspace. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] load_balancer_id: The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -214,20 +214,23 @@ class NetLoadBalancerMember(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        The instance; it must be in the balancer's workspace. Changing it replaces the member.
+        The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
     @property
     @pulumi.getter(name="instanceName")
     def instance_name(self) -> pulumi.Output[builtins.str]:
+        """
+        The instance's name, as the member list shows it.
+        """
         return pulumi.get(self, "instance_name")
 
     @property
     @pulumi.getter(name="loadBalancerId")
     def load_balancer_id(self) -> pulumi.Output[builtins.str]:
         """
-        The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the member.
+        The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         """
         return pulumi.get(self, "load_balancer_id")
 

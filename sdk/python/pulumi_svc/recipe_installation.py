@@ -28,14 +28,12 @@ class RecipeInstallationArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a RecipeInstallation resource.
-        :param pulumi.Input[builtins.str] instance_id: Instance to install on (online and AVAILABLE). Changing it installs again there.
-        :param pulumi.Input[builtins.str] recipe_id: Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+        :param pulumi.Input[builtins.str] instance_id: Instance to install on (online and AVAILABLE). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] recipe_id: Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[Mapping[str, Any]] fields: Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-               recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-               Changing it installs again.
+        :param pulumi.Input[Mapping[str, Any]] fields: Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -52,7 +50,7 @@ class RecipeInstallationArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        Instance to install on (online and AVAILABLE). Changing it installs again there.
+        Instance to install on (online and AVAILABLE). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -64,7 +62,7 @@ class RecipeInstallationArgs:
     @pulumi.getter(name="recipeId")
     def recipe_id(self) -> pulumi.Input[builtins.str]:
         """
-        Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+        Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         """
         return pulumi.get(self, "recipe_id")
 
@@ -90,9 +88,7 @@ class RecipeInstallationArgs:
     @pulumi.getter
     def fields(self) -> Optional[pulumi.Input[Mapping[str, Any]]]:
         """
-        Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-        recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-        Changing it installs again.
+        Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
         """
         return pulumi.get(self, "fields")
 
@@ -136,11 +132,9 @@ class RecipeInstallation(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[Mapping[str, Any]] fields: Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the
-               recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-               Changing it installs again.
-        :param pulumi.Input[builtins.str] instance_id: Instance to install on (online and AVAILABLE). Changing it installs again there.
-        :param pulumi.Input[builtins.str] recipe_id: Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+        :param pulumi.Input[Mapping[str, Any]] fields: Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] instance_id: Instance to install on (online and AVAILABLE). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] recipe_id: Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -230,7 +224,7 @@ class RecipeInstallation(pulumi.CustomResource):
     @pulumi.getter
     def fields(self) -> pulumi.Output[Optional[Mapping[str, Any]]]:
         """
-        Kept from state (secret).
+        Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
         """
         return pulumi.get(self, "fields")
 
@@ -246,7 +240,7 @@ class RecipeInstallation(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        Instance to install on (online and AVAILABLE). Changing it installs again there.
+        Instance to install on (online and AVAILABLE). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -254,13 +248,16 @@ class RecipeInstallation(pulumi.CustomResource):
     @pulumi.getter(name="recipeId")
     def recipe_id(self) -> pulumi.Output[builtins.str]:
         """
-        Recipe to run (platform-wide or the instance's workspace's). Changing it installs that recipe.
+        Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         """
         return pulumi.get(self, "recipe_id")
 
     @property
     @pulumi.getter(name="recipeName")
     def recipe_name(self) -> pulumi.Output[builtins.str]:
+        """
+        The recipe's name.
+        """
         return pulumi.get(self, "recipe_name")
 
     @property

@@ -29,11 +29,9 @@ class RegistryCredentialArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a RegistryCredential resource.
-        :param pulumi.Input[builtins.str] password: Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-               a change made outside Pulumi cannot be detected.
-        :param pulumi.Input[builtins.str] registry: Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-               the canonical form the API uses. Changing the host replaces the credential.
-        :param pulumi.Input[builtins.str] username: Username. Patched in place (re-validated against the registry).
+        :param pulumi.Input[builtins.str] password: Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] registry: Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] username: Username (re-validated against the registry on a change). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
@@ -55,8 +53,7 @@ class RegistryCredentialArgs:
     @pulumi.getter
     def password(self) -> pulumi.Input[builtins.str]:
         """
-        Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-        a change made outside Pulumi cannot be detected.
+        Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
         """
         return pulumi.get(self, "password")
 
@@ -68,8 +65,7 @@ class RegistryCredentialArgs:
     @pulumi.getter
     def registry(self) -> pulumi.Input[builtins.str]:
         """
-        Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-        the canonical form the API uses. Changing the host replaces the credential.
+        Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
         """
         return pulumi.get(self, "registry")
 
@@ -81,7 +77,7 @@ class RegistryCredentialArgs:
     @pulumi.getter
     def username(self) -> pulumi.Input[builtins.str]:
         """
-        Username. Patched in place (re-validated against the registry).
+        Username (re-validated against the registry on a change). Changing it updates the resource in place.
         """
         return pulumi.get(self, "username")
 
@@ -152,13 +148,11 @@ class RegistryCredential(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] password: Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-               a change made outside Pulumi cannot be detected.
-        :param pulumi.Input[builtins.str] registry: Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-               the canonical form the API uses. Changing the host replaces the credential.
+        :param pulumi.Input[builtins.str] password: Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] registry: Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] username: Username. Patched in place (re-validated against the registry).
+        :param pulumi.Input[builtins.str] username: Username (re-validated against the registry on a change). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -249,13 +243,16 @@ class RegistryCredential(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[Optional[builtins.str]]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def password(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Write-only, kept from state (secret).
+        Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
         """
         return pulumi.get(self, "password")
 
@@ -263,20 +260,23 @@ class RegistryCredential(pulumi.CustomResource):
     @pulumi.getter
     def registry(self) -> pulumi.Output[builtins.str]:
         """
-        Canonical host.
+        Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
         """
         return pulumi.get(self, "registry")
 
     @property
     @pulumi.getter(name="updatedAt")
     def updated_at(self) -> pulumi.Output[Optional[builtins.str]]:
+        """
+        Time of the last change (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "updated_at")
 
     @property
     @pulumi.getter
     def username(self) -> pulumi.Output[builtins.str]:
         """
-        Username. Patched in place (re-validated against the registry).
+        Username (re-validated against the registry on a change). Changing it updates the resource in place.
         """
         return pulumi.get(self, "username")
 

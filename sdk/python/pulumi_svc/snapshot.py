@@ -27,11 +27,11 @@ class SnapshotArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Snapshot resource.
-        :param pulumi.Input[builtins.str] instance_id: Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+        :param pulumi.Input[builtins.str] instance_id: Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] disk_id: Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
+        :param pulumi.Input[builtins.str] disk_id: Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -47,7 +47,7 @@ class SnapshotArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+        Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -73,7 +73,7 @@ class SnapshotArgs:
     @pulumi.getter(name="diskId")
     def disk_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
+        Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
         """
         return pulumi.get(self, "disk_id")
 
@@ -116,8 +116,8 @@ class Snapshot(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] disk_id: Disk to copy; default the instance's boot disk. Changing it replaces the snapshot.
-        :param pulumi.Input[builtins.str] instance_id: Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+        :param pulumi.Input[builtins.str] disk_id: Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] instance_id: Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -203,13 +203,16 @@ class Snapshot(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter(name="diskId")
     def disk_id(self) -> pulumi.Output[builtins.str]:
         """
-        The copied disk (the boot disk unless diskId was set).
+        Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
         """
         return pulumi.get(self, "disk_id")
 
@@ -217,7 +220,7 @@ class Snapshot(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+        Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -248,5 +251,8 @@ class Snapshot(pulumi.CustomResource):
     @property
     @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Output[builtins.str]:
+        """
+        The workspace of the instance.
+        """
         return pulumi.get(self, "workspace_id")
 

@@ -29,9 +29,8 @@ class SshKeyArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a SshKey resource.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
-        :param pulumi.Input[builtins.str] public_key: OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-               sk-*); checked at preview. Changing it replaces the key.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] public_key: OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
@@ -52,7 +51,7 @@ class SshKeyArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+        Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -64,8 +63,7 @@ class SshKeyArgs:
     @pulumi.getter(name="publicKey")
     def public_key(self) -> pulumi.Input[builtins.str]:
         """
-        OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-        sk-*); checked at preview. Changing it replaces the key.
+        OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         """
         return pulumi.get(self, "public_key")
 
@@ -135,9 +133,8 @@ class SshKey(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
-        :param pulumi.Input[builtins.str] public_key: OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-               sk-*); checked at preview. Changing it replaces the key.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] public_key: OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -225,6 +222,9 @@ class SshKey(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[Optional[builtins.str]]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
@@ -239,7 +239,7 @@ class SshKey(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+        Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -247,8 +247,7 @@ class SshKey(pulumi.CustomResource):
     @pulumi.getter(name="publicKey")
     def public_key(self) -> pulumi.Output[builtins.str]:
         """
-        OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-        sk-*); checked at preview. Changing it replaces the key.
+        OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         """
         return pulumi.get(self, "public_key")
 

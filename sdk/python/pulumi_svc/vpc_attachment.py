@@ -27,8 +27,8 @@ class VpcAttachmentArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a VpcAttachment resource.
-        :param pulumi.Input[builtins.str] instance_id: The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
-        :param pulumi.Input[builtins.str] vpc_id: The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+        :param pulumi.Input[builtins.str] instance_id: The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] vpc_id: The VPC. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
@@ -44,7 +44,7 @@ class VpcAttachmentArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+        The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -56,7 +56,7 @@ class VpcAttachmentArgs:
     @pulumi.getter(name="vpcId")
     def vpc_id(self) -> pulumi.Input[builtins.str]:
         """
-        The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+        The VPC. Changing it replaces the resource.
         """
         return pulumi.get(self, "vpc_id")
 
@@ -109,10 +109,10 @@ class VpcAttachment(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).
-        :param pulumi.Input[builtins.str] instance_id: The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+        :param pulumi.Input[builtins.str] instance_id: The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] vpc_id: The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+        :param pulumi.Input[builtins.str] vpc_id: The VPC. Changing it replaces the resource.
         """
         ...
     @overload
@@ -193,13 +193,16 @@ class VpcAttachment(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+        The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
     @property
     @pulumi.getter(name="instanceName")
     def instance_name(self) -> pulumi.Output[builtins.str]:
+        """
+        The instance's name, as the VPC's member list shows it.
+        """
         return pulumi.get(self, "instance_name")
 
     @property
@@ -214,7 +217,7 @@ class VpcAttachment(pulumi.CustomResource):
     @pulumi.getter(name="vpcId")
     def vpc_id(self) -> pulumi.Output[builtins.str]:
         """
-        The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+        The VPC. Changing it replaces the resource.
         """
         return pulumi.get(self, "vpc_id")
 

@@ -29,14 +29,12 @@ class WorkspaceArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Workspace resource.
-        :param pulumi.Input[builtins.str] name: 4 to 32 characters. Renamed in place (needs the OWNER role).
+        :param pulumi.Input[builtins.str] name: 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.bool] disable_ssh_password: Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
-        :param pulumi.Input[builtins.bool] mfa_required: Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-               API rejects turning it on unless every member already has 2FA (its reason is shown).
-               Omit to leave the setting unmanaged.
+        :param pulumi.Input[builtins.bool] disable_ssh_password: Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.bool] mfa_required: Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -54,7 +52,7 @@ class WorkspaceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        4 to 32 characters. Renamed in place (needs the OWNER role).
+        4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -80,7 +78,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="disableSshPassword")
     def disable_ssh_password(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+        Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
         """
         return pulumi.get(self, "disable_ssh_password")
 
@@ -92,9 +90,7 @@ class WorkspaceArgs:
     @pulumi.getter(name="mfaRequired")
     def mfa_required(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-        API rejects turning it on unless every member already has 2FA (its reason is shown).
-        Omit to leave the setting unmanaged.
+        Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mfa_required")
 
@@ -138,11 +134,9 @@ class Workspace(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.bool] disable_ssh_password: Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
-        :param pulumi.Input[builtins.bool] mfa_required: Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-               API rejects turning it on unless every member already has 2FA (its reason is shown).
-               Omit to leave the setting unmanaged.
-        :param pulumi.Input[builtins.str] name: 4 to 32 characters. Renamed in place (needs the OWNER role).
+        :param pulumi.Input[builtins.bool] disable_ssh_password: Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.bool] mfa_required: Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -227,13 +221,16 @@ class Workspace(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[Optional[builtins.str]]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter(name="disableSshPassword")
     def disable_ssh_password(self) -> pulumi.Output[builtins.bool]:
         """
-        Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+        Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
         """
         return pulumi.get(self, "disable_ssh_password")
 
@@ -249,9 +246,7 @@ class Workspace(pulumi.CustomResource):
     @pulumi.getter(name="mfaRequired")
     def mfa_required(self) -> pulumi.Output[builtins.bool]:
         """
-        Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-        API rejects turning it on unless every member already has 2FA (its reason is shown).
-        Omit to leave the setting unmanaged.
+        Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mfa_required")
 
@@ -259,7 +254,7 @@ class Workspace(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        4 to 32 characters. Renamed in place (needs the OWNER role).
+        4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -29,9 +29,8 @@ class WorkspaceInviteArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a WorkspaceInvite resource.
-        :param pulumi.Input[builtins.str] access_level: VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-               invite). Changed in place; on an accepted invite this changes the member's role.
-        :param pulumi.Input[builtins.str] email: Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+        :param pulumi.Input[builtins.str] access_level: VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] email: Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
@@ -52,8 +51,7 @@ class WorkspaceInviteArgs:
     @pulumi.getter(name="accessLevel")
     def access_level(self) -> pulumi.Input[builtins.str]:
         """
-        VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-        invite). Changed in place; on an accepted invite this changes the member's role.
+        VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
         """
         return pulumi.get(self, "access_level")
 
@@ -65,7 +63,7 @@ class WorkspaceInviteArgs:
     @pulumi.getter
     def email(self) -> pulumi.Input[builtins.str]:
         """
-        Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+        Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
         """
         return pulumi.get(self, "email")
 
@@ -132,12 +130,11 @@ class WorkspaceInvite(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[builtins.str] access_level: VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-               invite). Changed in place; on an accepted invite this changes the member's role.
+        :param pulumi.Input[builtins.str] access_level: VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] email: Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+        :param pulumi.Input[builtins.str] email: Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -242,8 +239,7 @@ class WorkspaceInvite(pulumi.CustomResource):
     @pulumi.getter(name="accessLevel")
     def access_level(self) -> pulumi.Output[builtins.str]:
         """
-        VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-        invite). Changed in place; on an accepted invite this changes the member's role.
+        VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
         """
         return pulumi.get(self, "access_level")
 
@@ -258,13 +254,16 @@ class WorkspaceInvite(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[Optional[builtins.str]]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def email(self) -> pulumi.Output[builtins.str]:
         """
-        Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+        Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
         """
         return pulumi.get(self, "email")
 

@@ -15,6 +15,7 @@ import {
   policySentence,
   readOutputs,
   updateBody,
+  writeOnly,
 } from "../../../provider/fields";
 import { command, depends, ignore, type Policy, remember, replace, updateRequest } from "../../../provider/spec";
 
@@ -101,6 +102,34 @@ describe("a field set", () => {
     // @ts-expect-error: an input's read gives what its schema gives.
     const misreadInput = input(z.number(), { doc: "Size.", policy: updateRequest, read: () => "10G" });
     expect([misread.role, misreadInput.role]).toEqual(["computed", "input"]);
+  });
+});
+
+describe("values the API does not answer", () => {
+  const kept = fieldSet({
+    name: input(z.string(), { doc: "Name.", policy: updateRequest }),
+    mfa: input(z.boolean().optional(), { doc: "MFA.", policy: updateRequest, read: (a: { mfa?: boolean }) => !!a.mfa }),
+    password: writeOnly(z.string(), { doc: "Password.", policy: updateRequest, secret: true }),
+    code: computed<string | undefined>({ doc: "One-time code.", secret: true, kept: true }),
+    fingerprint: computed<string | undefined>({ doc: "Fingerprint." }),
+  });
+
+  it("keep write-only values from state: never read, listed in keepFromState, still sent", () => {
+    const spec = fromFields(kept);
+    expect(spec.keepFromState).toEqual(["password", "code"]);
+    expect(spec.secretOutputs).toEqual(["password", "code"]);
+    expect(outputNamesOf(kept)).toEqual(["name", "mfa", "password", "code", "fingerprint"]);
+    expect(createBody(kept, { name: "a", password: "p" })).toEqual({ name: "a", mfa: undefined, password: "p" });
+    // The answer's members that are absent stay out of the outputs (as compact() left them out); kept ones are never read.
+    expect(readOutputs(kept, { name: "a", password: "leaked?", code: "c" })).toStrictEqual({ name: "a", mfa: false });
+  });
+
+  it("let an input's read narrow its recorded type, never widen it", () => {
+    const narrowed: { mfa: boolean } = readOutputs(kept, { name: "a", mfa: true });
+    expect(narrowed.mfa).toBe(true);
+    // @ts-expect-error: an optional boolean read as text would be recorded as text.
+    const widened = input(z.boolean().optional(), { doc: "MFA.", policy: updateRequest, read: () => "yes" });
+    expect(widened.role).toBe("input");
   });
 });
 

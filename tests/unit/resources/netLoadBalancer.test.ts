@@ -73,3 +73,46 @@ describe("NetLoadBalancer read", () => {
     );
   });
 });
+
+describe("NetLoadBalancer API mapping (the state's shape)", () => {
+  it("creates with the owner as a number, patches only the changed fields on the recorded owner's route", async () => {
+    const { ctx, calls } = fakeContext(
+      { "POST /v1/net-lbs": () => ({ id: 7 }), "PATCH /v1/workspaces/42/net-lbs/7": () => undefined },
+      "create",
+    );
+    expect(await netLoadBalancerSpec.api.create(ctx, { name: "lb", address: "203.0.113.7" })).toEqual({ id: "7" });
+    const olds = {
+      name: "lb",
+      address: "203.0.113.7",
+      ownerWorkspaceId: "42",
+      ownerWorkspaceName: null,
+      memberInstanceIds: [],
+      createdAt: "",
+    };
+    await netLoadBalancerSpec.api.update!.updateRequest(ctx, "7", olds, { name: "lb2", address: "203.0.113.7", ownerWorkspaceId: "43" }, [
+      "name",
+      "ownerWorkspaceId",
+    ]);
+    await netLoadBalancerSpec.api.update!.updateRequest(ctx, "7", olds, { name: "lb", address: "203.0.113.8" }, [
+      "address",
+      "ownerWorkspaceId",
+    ]);
+    expect(calls).toEqual([
+      { method: "POST", path: "/v1/net-lbs", body: { name: "lb", address: "203.0.113.7", owner: 42n } },
+      { method: "PATCH", path: "/v1/workspaces/42/net-lbs/7", body: { name: "lb2", owner: 43n } },
+      { method: "PATCH", path: "/v1/workspaces/42/net-lbs/7", body: { address: "203.0.113.8" } },
+    ]);
+  });
+
+  it("reads a balancer without owner, members or creation time as the state records it", async () => {
+    const { ctx } = fakeContext({ "GET /v1/net-lbs/7": () => ({ id: "7", name: "lb", address: "203.0.113.7", owner: null }) });
+    expect(await netLoadBalancerSpec.api.read(ctx, "7", {})).toStrictEqual({
+      name: "lb",
+      address: "203.0.113.7",
+      ownerWorkspaceId: "42",
+      ownerWorkspaceName: null,
+      memberInstanceIds: [],
+      createdAt: "",
+    });
+  });
+});

@@ -48,7 +48,7 @@ describe("NetLoadBalancerMember read", () => {
 
   it("reads a member by its synthetic id <loadBalancerId>:<instanceId> (what adoptId takes)", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/workspaces/42/net-lbs/3/instances": () => page([{ id: I1, name: "vm" }]) });
-    expect(await netLoadBalancerMemberSpec.api.read(ctx, `3:${I1}`, { workspaceId: "42", adoptId: `3:${I1}` })).toEqual({
+    expect(await netLoadBalancerMemberSpec.api.read(ctx, `3:${I1}`, { workspaceId: "42", adoptId: `3:${I1}` } as never)).toEqual({
       workspaceId: "42",
       loadBalancerId: "3",
       instanceId: I1,
@@ -56,5 +56,35 @@ describe("NetLoadBalancerMember read", () => {
       state: "ACTIVE",
     });
     expect(calls[0].query).toMatchObject({ id: I1 });
+  });
+});
+
+describe("NetLoadBalancerMember API mapping (the state's shape)", () => {
+  it("puts the member in the workspace's balancer and records what the member list says", async () => {
+    const { ctx, calls } = fakeContext(
+      {
+        "GET /v1/workspaces/42/net-lbs/3/instances": () => page([]),
+        [`PUT /v1/workspaces/42/net-lbs/3/instances/${I1}`]: () => undefined,
+      },
+      "create",
+    );
+    expect(await netLoadBalancerMemberSpec.api.create(ctx, { workspaceId: "42", loadBalancerId: "3", instanceId: I1 })).toEqual({
+      id: `3:${I1}`,
+    });
+    expect(calls.filter((c) => c.method === "PUT")).toEqual([
+      { method: "PUT", path: `/v1/workspaces/42/net-lbs/3/instances/${I1}`, body: undefined },
+    ]);
+    const prior = { workspaceId: "42", loadBalancerId: "3", instanceId: I1 };
+    expect(await netLoadBalancerMemberSpec.api.read(ctx, `3:${I1}`, prior)).toStrictEqual({
+      ...prior,
+      instanceName: null,
+      state: "JOINING",
+    });
+    const listed = fakeContext({ "GET /v1/workspaces/42/net-lbs/3/instances": () => page([{ id: I1 }]) }).ctx;
+    expect(await netLoadBalancerMemberSpec.api.read(listed, `3:${I1}`, prior)).toStrictEqual({
+      ...prior,
+      instanceName: null,
+      state: "ACTIVE",
+    });
   });
 });

@@ -4,6 +4,7 @@
  */
 import { checkOnly, failureLines } from "../../support/preview";
 import { recipeInstallationSpec } from "../../../resources/recipeInstallation";
+import { fakeContext, I1 } from "./support";
 
 describe("RecipeInstallation", () => {
   it("an installation re-installs on any change, and a failed one is replaced", async () => {
@@ -17,5 +18,24 @@ describe("RecipeInstallation", () => {
     expect(
       (await failureLines(recipeInstallationSpec, { instanceId: "1", recipeId: "2", fields: { A: { nested: true } } })).join("\n"),
     ).toMatch(/fields\.A: values must be strings, numbers or booleans/);
+  });
+});
+
+describe("RecipeInstallation API mapping (the state's shape)", () => {
+  it("reads the synthetic id's parts, the recipe's name and the workflow's state, never the fields", async () => {
+    const { ctx } = fakeContext({
+      [`GET /v1/instances/${I1}`]: () => ({ id: I1 }),
+      "GET /v1/recipes/4": () => ({ id: 4, name: "nginx", fields: [] }),
+      "GET /v1/workflows/wf-1": () => ({ id: "wf-1", state: "COMPLETED" }),
+    });
+    expect(await recipeInstallationSpec.api.read(ctx, `${I1}:4:wf-1`, {})).toStrictEqual({
+      instanceId: I1,
+      recipeId: "4",
+      recipeName: "nginx",
+      workflowId: "wf-1",
+      installState: "COMPLETED",
+    });
+    expect(recipeInstallationSpec.secretOutputs).toEqual(["fields"]);
+    expect(recipeInstallationSpec.keepFromState).toEqual(["fields"]);
   });
 });

@@ -4,6 +4,7 @@
  */
 import { canonicalRegistryHost, registryCredentialSpec } from "../../../resources/registryCredential";
 import { checkOnly } from "../../support/preview";
+import { fakeContext, page } from "./support";
 
 describe("RegistryCredential", () => {
   const p = checkOnly(registryCredentialSpec);
@@ -28,5 +29,47 @@ describe("RegistryCredential", () => {
     const olds = { workspaceId: "42", registry: "registry.example.com", username: "deploy", password: "x" };
     expect(await p.diff!("1", olds, { ...olds, username: "other", password: "y" })).toMatchObject({ changes: true, replaces: [] });
     expect(await p.diff!("1", olds, { ...olds, registry: "ghcr.io" })).toMatchObject({ replaces: ["registry"] });
+  });
+});
+
+describe("RegistryCredential API mapping (the state's shape)", () => {
+  const apiCredential = {
+    id: 6,
+    registry: "ghcr.io",
+    username: "ana",
+    owner: { id: 42, name: "ws" },
+    created: "2026-01-01T00:00:00Z",
+    updated: "2026-01-02T00:00:00Z",
+  };
+  const declared = { workspaceId: "42", registry: "ghcr.io", username: "ana", password: "s3cret" };
+
+  it("creates and patches with username and password, and reads what the state records (never the password)", async () => {
+    const { ctx, calls } = fakeContext(
+      { "POST /v1/workspaces/42/registries": () => apiCredential, "PATCH /v1/workspaces/42/registries/6": () => ({}) },
+      "create",
+    );
+    expect(await registryCredentialSpec.api.create(ctx, declared)).toEqual({ id: "6" });
+    await registryCredentialSpec.api.update!.updateRequest(ctx, "6", declared as never, { ...declared, username: "bo" }, ["username"]);
+    expect(calls).toEqual([
+      { method: "POST", path: "/v1/workspaces/42/registries", body: { registry: "ghcr.io", username: "ana", password: "s3cret" } },
+      { method: "PATCH", path: "/v1/workspaces/42/registries/6", body: { username: "bo", password: "s3cret" } },
+    ]);
+    const read = async (answer: object) =>
+      registryCredentialSpec.api.read(fakeContext({ "GET /v1/workspaces/42/registries/6": () => answer }).ctx, "6", { workspaceId: "42" });
+    expect(await read(apiCredential)).toStrictEqual({
+      workspaceId: "42",
+      registry: "ghcr.io",
+      username: "ana",
+      createdAt: "2026-01-01T00:00:00Z",
+      updatedAt: "2026-01-02T00:00:00Z",
+    });
+    expect(await read({ id: 6, registry: "ghcr.io", username: "ana" })).toStrictEqual({
+      workspaceId: "42",
+      registry: "ghcr.io",
+      username: "ana",
+    });
+    expect(registryCredentialSpec.secretOutputs).toEqual(["password"]);
+    expect(registryCredentialSpec.keepFromState).toEqual(["password"]);
+    void page;
   });
 });

@@ -3,6 +3,7 @@
  */
 import { normalisePublicKey, sshKeySpec } from "../../../resources/sshKey";
 import { checkOnly } from "../../support/preview";
+import { fakeContext } from "./support";
 
 // A real ed25519 public key (32-byte key), and a second one.
 const blob = (type: string, key: Buffer) => {
@@ -33,5 +34,40 @@ describe("SshKey", () => {
     const olds = { workspaceId: "42", name: "alice", publicKey: ED1 };
     expect(await p.diff!("1", olds, { ...olds, name: "alice-2" })).toMatchObject({ replaces: ["name"], deleteBeforeReplace: true });
     expect(await p.diff!("1", olds, { ...olds, publicKey: ED2 })).toMatchObject({ replaces: ["publicKey"], deleteBeforeReplace: false });
+  });
+});
+
+describe("SshKey API mapping (the state's shape)", () => {
+  const apiKey = {
+    id: "5",
+    name: "deploy",
+    public_key: ED1,
+    fingerprint: "SHA256:abc",
+    user: { id: 9, name: "ana" },
+    owner: { id: 42, name: "ws" },
+    created: "2026-01-01T00:00:00Z",
+  };
+
+  it("creates with name and public_key, and reads what the state records", async () => {
+    const { ctx, calls } = fakeContext({ "POST /v1/workspaces/42/ssh": () => apiKey }, "create");
+    expect(await sshKeySpec.api.create(ctx, { workspaceId: "42", name: "deploy", publicKey: ED1 })).toEqual({ id: "5" });
+    expect(calls).toEqual([{ method: "POST", path: "/v1/workspaces/42/ssh", body: { name: "deploy", public_key: ED1 } }]);
+    const read = async (answer: object) =>
+      sshKeySpec.api.read(fakeContext({ "GET /v1/ssh/5": () => answer }).ctx, "5", { workspaceId: "7" });
+    expect(await read(apiKey)).toStrictEqual({
+      workspaceId: "42",
+      name: "deploy",
+      publicKey: ED1,
+      fingerprint: "SHA256:abc",
+      uploadedBy: { id: "9", name: "ana" },
+      createdAt: "2026-01-01T00:00:00Z",
+    });
+    // Missing members are left out, not recorded as undefined.
+    expect(await read({ id: "5", name: "deploy", public_key: ED1 })).toStrictEqual({
+      workspaceId: "7",
+      name: "deploy",
+      publicKey: ED1,
+      uploadedBy: null,
+    });
   });
 });

@@ -4,7 +4,7 @@
  */
 import { vpcAttachmentSpec } from "../../../resources/vpcAttachment";
 import { check, diff } from "../../support/preview";
-import { I1, I2 } from "./support";
+import { fakeContext, I1, I2, page } from "./support";
 
 describe("VpcAttachment", () => {
   const olds = { instanceId: I1, vpcId: "7", privateIp: "10.0.0.2", instanceName: "vm" };
@@ -23,5 +23,18 @@ describe("VpcAttachment", () => {
     });
     expect(await diff(vpcAttachmentSpec, olds, { instanceId: I2, vpcId: "7" })).toMatchObject({ replaces: ["instanceId"] });
     expect(await diff(vpcAttachmentSpec, olds, { instanceId: I1, vpcId: "7" })).toMatchObject({ changes: false, replaces: [] });
+  });
+});
+
+describe("VpcAttachment API mapping (the state's shape)", () => {
+  it("attaches with the VPC as a number and reads the membership from the VPC's member list", async () => {
+    const { ctx, calls } = fakeContext({ [`POST /v1/instances/${I1}/vpcs`]: () => ({}) }, "create");
+    expect(await vpcAttachmentSpec.api.create(ctx, { instanceId: I1, vpcId: "7" })).toEqual({ id: `${I1}:7` });
+    expect(calls).toEqual([{ method: "POST", path: `/v1/instances/${I1}/vpcs`, body: { vpc: 7n } }]);
+    const members = (name?: string | null) => () => page([{ id: I1, name, ip: "10.0.0.2" }]);
+    const read = async (name?: string | null) =>
+      vpcAttachmentSpec.api.read(fakeContext({ "GET /v1/vpcs/7/instances": members(name) }).ctx, `${I1}:7`, {});
+    expect(await read("vm")).toStrictEqual({ instanceId: I1, vpcId: "7", privateIp: "10.0.0.2", instanceName: "vm" });
+    expect(await read(undefined)).toStrictEqual({ instanceId: I1, vpcId: "7", privateIp: "10.0.0.2", instanceName: null });
   });
 });

@@ -3,6 +3,7 @@
  */
 import { workspaceSpec } from "../../../resources/workspace";
 import { checkOnly } from "../../support/preview";
+import { fakeContext } from "./support";
 
 describe("Workspace", () => {
   const p = checkOnly(workspaceSpec);
@@ -23,5 +24,45 @@ describe("Workspace", () => {
   });
   it("is retained on destroy (the API has no delete)", () => {
     expect(workspaceSpec.retainOnDelete).toBe(true);
+  });
+});
+
+describe("Workspace API mapping (the state's shape)", () => {
+  it("creates with the name only, patches the changed settings in the API's names, and reads what the state records", async () => {
+    const { ctx, calls } = fakeContext({ "POST /v1/workspaces": () => ({ id: 42 }), "PATCH /v1/workspaces/42": () => ({}) }, "create");
+    expect(await workspaceSpec.api.create(ctx, { name: "team", mfaRequired: true, disableSshPassword: false })).toEqual({ id: "42" });
+    await workspaceSpec.api.update!.updateRequest(ctx, "42", {} as never, { name: "team2", mfaRequired: true, disableSshPassword: false }, [
+      "mfaRequired",
+      "disableSshPassword",
+    ]);
+    expect(calls).toEqual([
+      { method: "POST", path: "/v1/workspaces", body: { name: "team" } },
+      { method: "PATCH", path: "/v1/workspaces/42", body: { mfa_required: true, disable_ssh_password: false } },
+    ]);
+    const read = async (answer: object) => workspaceSpec.api.read(fakeContext({ "GET /v1/workspaces/42": () => answer }).ctx, "42", {});
+    const full = {
+      id: 42,
+      name: "team",
+      owner: { id: 9, name: "ana" },
+      flags: ["BETA"],
+      mfa_required: true,
+      disable_ssh_password: false,
+      created: "2026-01-01T00:00:00Z",
+    };
+    expect(await read(full)).toStrictEqual({
+      name: "team",
+      mfaRequired: true,
+      disableSshPassword: false,
+      owner: { id: "9", name: "ana" },
+      flags: ["BETA"],
+      createdAt: "2026-01-01T00:00:00Z",
+    });
+    expect(await read({ id: 42, name: "team" })).toStrictEqual({
+      name: "team",
+      mfaRequired: false,
+      disableSshPassword: false,
+      owner: null,
+      flags: [],
+    });
   });
 });

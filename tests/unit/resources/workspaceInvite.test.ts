@@ -3,6 +3,7 @@
  */
 import { workspaceInviteSpec } from "../../../resources/workspaceInvite";
 import { checkOnly } from "../../support/preview";
+import { fakeContext } from "./support";
 
 describe("WorkspaceInvite", () => {
   const p = checkOnly(workspaceInviteSpec);
@@ -39,5 +40,63 @@ describe("WorkspaceInvite", () => {
   it("marks the code secret and keeps it from state", () => {
     expect(workspaceInviteSpec.secretOutputs).toEqual(["code"]);
     expect(workspaceInviteSpec.keepFromState).toEqual(["code"]);
+  });
+});
+
+describe("WorkspaceInvite API mapping (the state's shape)", () => {
+  const apiInvite = {
+    id: 8,
+    user: { id: 9, name: "ana" },
+    target: null,
+    email: "bo@example.com",
+    workspace: { id: 42, name: "ws" },
+    expires: "2999-01-01T00:00:00Z",
+    access_level: "EDITOR",
+    created: "2026-01-01T00:00:00Z",
+  };
+
+  it("creates with email and access_level, keeps the code from the answer, and reads what the state records", async () => {
+    const { ctx, calls } = fakeContext(
+      { "POST /v1/workspaces/42/invites": () => ({ ...apiInvite, code: "c0de" }), "PATCH /v1/invites/8": () => ({}) },
+      "create",
+    );
+    expect(await workspaceInviteSpec.api.create(ctx, { workspaceId: "42", email: "bo@example.com", accessLevel: "EDITOR" })).toEqual({
+      id: "8",
+      outputs: { code: "c0de" },
+    });
+    await workspaceInviteSpec.api.update!.updateRequest(
+      ctx,
+      "8",
+      {} as never,
+      { workspaceId: "42", email: "bo@example.com", accessLevel: "VIEWER" },
+      ["accessLevel"],
+    );
+    expect(calls).toEqual([
+      { method: "POST", path: "/v1/workspaces/42/invites", body: { email: "bo@example.com", access_level: "EDITOR" } },
+      { method: "PATCH", path: "/v1/invites/8", body: { access_level: "VIEWER" } },
+    ]);
+    const read = async (answer: object) =>
+      workspaceInviteSpec.api.read(fakeContext({ "GET /v1/invites/8": () => answer }).ctx, "8", { workspaceId: "7" });
+    expect(await read(apiInvite)).toStrictEqual({
+      workspaceId: "42",
+      email: "bo@example.com",
+      accessLevel: "EDITOR",
+      state: "PENDING",
+      expires: "2999-01-01T00:00:00Z",
+      acceptedBy: null,
+      invitedBy: { id: "9", name: "ana" },
+      createdAt: "2026-01-01T00:00:00Z",
+    });
+    expect(
+      await read({ id: 8, email: "bo@example.com", expires: "2000-01-01T00:00:00Z", access_level: "VIEWER", target: 11 }),
+    ).toStrictEqual({
+      workspaceId: "7",
+      email: "bo@example.com",
+      accessLevel: "VIEWER",
+      state: "ACCEPTED",
+      expires: "2000-01-01T00:00:00Z",
+      acceptedBy: "11",
+      invitedBy: null,
+    });
   });
 });

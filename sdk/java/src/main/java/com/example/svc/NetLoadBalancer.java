@@ -20,22 +20,30 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:NetLoadBalancer")
 public class NetLoadBalancer extends com.pulumi.resources.CustomResource {
     /**
-     * The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+     * The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
      * 
      */
     @Export(name="address", refs={String.class}, tree="[0]")
     private Output<String> address;
 
     /**
-     * @return The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+     * @return The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
      * 
      */
     public Output<String> address() {
         return this.address;
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
@@ -54,40 +62,44 @@ public class NetLoadBalancer extends com.pulumi.resources.CustomResource {
         return this.memberInstanceIds;
     }
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
     /**
-     * Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then
-     * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-     * whose instance is not in the new workspace.
+     * Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      * 
      */
     @Export(name="ownerWorkspaceId", refs={String.class}, tree="[0]")
     private Output<String> ownerWorkspaceId;
 
     /**
-     * @return Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then
-     * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-     * whose instance is not in the new workspace.
+     * @return Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      * 
      */
     public Output<String> ownerWorkspaceId() {
         return this.ownerWorkspaceId;
     }
+    /**
+     * The owning workspace&#39;s name.
+     * 
+     */
     @Export(name="ownerWorkspaceName", refs={String.class}, tree="[0]")
     private Output<String> ownerWorkspaceName;
 
+    /**
+     * @return The owning workspace&#39;s name.
+     * 
+     */
     public Output<String> ownerWorkspaceName() {
         return this.ownerWorkspaceName;
     }

@@ -18,14 +18,14 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
     public static final NetLoadBalancerArgs Empty = new NetLoadBalancerArgs();
 
     /**
-     * The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+     * The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
      * 
      */
     @Import(name="address", required=true)
     private Output<String> address;
 
     /**
-     * @return The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+     * @return The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
      * 
      */
     public Output<String> address() {
@@ -52,14 +52,14 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -67,18 +67,14 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then
-     * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-     * whose instance is not in the new workspace.
+     * Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      * 
      */
     @Import(name="ownerWorkspaceId")
     private @Nullable Output<String> ownerWorkspaceId;
 
     /**
-     * @return Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then
-     * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-     * whose instance is not in the new workspace.
+     * @return Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> ownerWorkspaceId() {
@@ -131,7 +127,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param address The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+         * @param address The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -142,7 +138,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param address The balanced IP address (IPv4 or IPv6; normalised). Patched in place.
+         * @param address The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -177,7 +173,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -188,7 +184,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -198,9 +194,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param ownerWorkspaceId Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then
-         * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-         * whose instance is not in the new workspace.
+         * @param ownerWorkspaceId Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -211,9 +205,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param ownerWorkspaceId Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then
-         * not managed. Changing it moves the balancer in place (PATCH owner); the API drops members
-         * whose instance is not in the new workspace.
+         * @param ownerWorkspaceId Owning workspace. Default: the provider&#39;s workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -19,34 +19,42 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:NetLoadBalancerMember")
 public class NetLoadBalancerMember extends com.pulumi.resources.CustomResource {
     /**
-     * The instance; it must be in the balancer&#39;s workspace. Changing it replaces the member.
+     * The instance; it must be in the balancer&#39;s workspace. Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return The instance; it must be in the balancer&#39;s workspace. Changing it replaces the member.
+     * @return The instance; it must be in the balancer&#39;s workspace. Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
+    /**
+     * The instance&#39;s name, as the member list shows it.
+     * 
+     */
     @Export(name="instanceName", refs={String.class}, tree="[0]")
     private Output<String> instanceName;
 
+    /**
+     * @return The instance&#39;s name, as the member list shows it.
+     * 
+     */
     public Output<String> instanceName() {
         return this.instanceName;
     }
     /**
-     * The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the member.
+     * The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
      * 
      */
     @Export(name="loadBalancerId", refs={String.class}, tree="[0]")
     private Output<String> loadBalancerId;
 
     /**
-     * @return The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the member.
+     * @return The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
      * 
      */
     public Output<String> loadBalancerId() {

@@ -33,14 +33,14 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
     }
 
     /**
-     * The instance; it must be in the balancer&#39;s workspace. Changing it replaces the member.
+     * The instance; it must be in the balancer&#39;s workspace. Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return The instance; it must be in the balancer&#39;s workspace. Changing it replaces the member.
+     * @return The instance; it must be in the balancer&#39;s workspace. Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -48,14 +48,14 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
     }
 
     /**
-     * The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the member.
+     * The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
      * 
      */
     @Import(name="loadBalancerId", required=true)
     private Output<String> loadBalancerId;
 
     /**
-     * @return The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the member.
+     * @return The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
      * 
      */
     public Output<String> loadBalancerId() {
@@ -144,7 +144,7 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
         }
 
         /**
-         * @param instanceId The instance; it must be in the balancer&#39;s workspace. Changing it replaces the member.
+         * @param instanceId The instance; it must be in the balancer&#39;s workspace. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -155,7 +155,7 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
         }
 
         /**
-         * @param instanceId The instance; it must be in the balancer&#39;s workspace. Changing it replaces the member.
+         * @param instanceId The instance; it must be in the balancer&#39;s workspace. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -165,7 +165,7 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
         }
 
         /**
-         * @param loadBalancerId The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the member.
+         * @param loadBalancerId The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -176,7 +176,7 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
         }
 
         /**
-         * @param loadBalancerId The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the member.
+         * @param loadBalancerId The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
          * 
          * @return builder
          * 

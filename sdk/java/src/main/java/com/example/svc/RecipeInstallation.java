@@ -23,14 +23,14 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:RecipeInstallation")
 public class RecipeInstallation extends com.pulumi.resources.CustomResource {
     /**
-     * Kept from state (secret).
+     * Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
      * 
      */
     @Export(name="fields", refs={Map.class,String.class,Object.class}, tree="[0,1,2]")
     private Output</* @Nullable */ Map<String,Object>> fields;
 
     /**
-     * @return Kept from state (secret).
+     * @return Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
      * 
      */
     public Output<Optional<Map<String,Object>>> fields() {
@@ -51,36 +51,44 @@ public class RecipeInstallation extends com.pulumi.resources.CustomResource {
         return this.installState;
     }
     /**
-     * Instance to install on (online and AVAILABLE). Changing it installs again there.
+     * Instance to install on (online and AVAILABLE). Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return Instance to install on (online and AVAILABLE). Changing it installs again there.
+     * @return Instance to install on (online and AVAILABLE). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
     /**
-     * Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it installs that recipe.
+     * Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it replaces the resource.
      * 
      */
     @Export(name="recipeId", refs={String.class}, tree="[0]")
     private Output<String> recipeId;
 
     /**
-     * @return Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it installs that recipe.
+     * @return Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it replaces the resource.
      * 
      */
     public Output<String> recipeId() {
         return this.recipeId;
     }
+    /**
+     * The recipe&#39;s name.
+     * 
+     */
     @Export(name="recipeName", refs={String.class}, tree="[0]")
     private Output<String> recipeName;
 
+    /**
+     * @return The recipe&#39;s name.
+     * 
+     */
     public Output<String> recipeName() {
         return this.recipeName;
     }

@@ -39,18 +39,14 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the
-     * recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-     * Changing it installs again.
+     * Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
      * 
      */
     @Import(name="fields")
     private @Nullable Output<Map<String,Object>> fields;
 
     /**
-     * @return Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the
-     * recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-     * Changing it installs again.
+     * @return Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
      * 
      */
     public Optional<Output<Map<String,Object>>> fields() {
@@ -58,14 +54,14 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Instance to install on (online and AVAILABLE). Changing it installs again there.
+     * Instance to install on (online and AVAILABLE). Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return Instance to install on (online and AVAILABLE). Changing it installs again there.
+     * @return Instance to install on (online and AVAILABLE). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -73,14 +69,14 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it installs that recipe.
+     * Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it replaces the resource.
      * 
      */
     @Import(name="recipeId", required=true)
     private Output<String> recipeId;
 
     /**
-     * @return Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it installs that recipe.
+     * @return Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it replaces the resource.
      * 
      */
     public Output<String> recipeId() {
@@ -158,9 +154,7 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param fields Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the
-         * recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-         * Changing it installs again.
+         * @param fields Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -171,9 +165,7 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param fields Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the
-         * recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields).
-         * Changing it installs again.
+         * @param fields Recipe field id -&gt; value; omit (or {}) when the recipe has no fields. Checked against the recipe&#39;s fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -183,7 +175,7 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param instanceId Instance to install on (online and AVAILABLE). Changing it installs again there.
+         * @param instanceId Instance to install on (online and AVAILABLE). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -194,7 +186,7 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param instanceId Instance to install on (online and AVAILABLE). Changing it installs again there.
+         * @param instanceId Instance to install on (online and AVAILABLE). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -204,7 +196,7 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param recipeId Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it installs that recipe.
+         * @param recipeId Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -215,7 +207,7 @@ public final class RecipeInstallationArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param recipeId Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it installs that recipe.
+         * @param recipeId Recipe to run (platform-wide or the instance&#39;s workspace&#39;s). Changing it replaces the resource.
          * 
          * @return builder
          * 

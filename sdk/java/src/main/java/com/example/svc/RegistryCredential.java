@@ -20,55 +20,71 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:RegistryCredential")
 public class RegistryCredential extends com.pulumi.resources.CustomResource {
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<Optional<String>> createdAt() {
         return Codegen.optional(this.createdAt);
     }
     /**
-     * Write-only, kept from state (secret).
+     * Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
      * 
      */
     @Export(name="password", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> password;
 
     /**
-     * @return Write-only, kept from state (secret).
+     * @return Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<String>> password() {
         return Codegen.optional(this.password);
     }
     /**
-     * Canonical host.
+     * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
      * 
      */
     @Export(name="registry", refs={String.class}, tree="[0]")
     private Output<String> registry;
 
     /**
-     * @return Canonical host.
+     * @return Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
      * 
      */
     public Output<String> registry() {
         return this.registry;
     }
+    /**
+     * Time of the last change (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="updatedAt", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> updatedAt;
 
+    /**
+     * @return Time of the last change (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<Optional<String>> updatedAt() {
         return Codegen.optional(this.updatedAt);
     }
     /**
-     * Username. Patched in place (re-validated against the registry).
+     * Username (re-validated against the registry on a change). Changing it updates the resource in place.
      * 
      */
     @Export(name="username", refs={String.class}, tree="[0]")
     private Output<String> username;
 
     /**
-     * @return Username. Patched in place (re-validated against the registry).
+     * @return Username (re-validated against the registry on a change). Changing it updates the resource in place.
      * 
      */
     public Output<String> username() {

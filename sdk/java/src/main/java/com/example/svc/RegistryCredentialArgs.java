@@ -37,16 +37,14 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-     * a change made outside Pulumi cannot be detected.
+     * Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
      * 
      */
     @Import(name="password", required=true)
     private Output<String> password;
 
     /**
-     * @return Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-     * a change made outside Pulumi cannot be detected.
+     * @return Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
      * 
      */
     public Output<String> password() {
@@ -54,16 +52,14 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-     * the canonical form the API uses. Changing the host replaces the credential.
+     * Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
      * 
      */
     @Import(name="registry", required=true)
     private Output<String> registry;
 
     /**
-     * @return Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-     * the canonical form the API uses. Changing the host replaces the credential.
+     * @return Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
      * 
      */
     public Output<String> registry() {
@@ -88,14 +84,14 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Username. Patched in place (re-validated against the registry).
+     * Username (re-validated against the registry on a change). Changing it updates the resource in place.
      * 
      */
     @Import(name="username", required=true)
     private Output<String> username;
 
     /**
-     * @return Username. Patched in place (re-validated against the registry).
+     * @return Username (re-validated against the registry on a change). Changing it updates the resource in place.
      * 
      */
     public Output<String> username() {
@@ -172,8 +168,7 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param password Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-         * a change made outside Pulumi cannot be detected.
+         * @param password Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -184,8 +179,7 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param password Password or access token (secret). Patched in place (re-validated). Write-only in the API:
-         * a change made outside Pulumi cannot be detected.
+         * @param password Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -195,8 +189,7 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param registry Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-         * the canonical form the API uses. Changing the host replaces the credential.
+         * @param registry Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -207,8 +200,7 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param registry Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in
-         * the canonical form the API uses. Changing the host replaces the credential.
+         * @param registry Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -241,7 +233,7 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param username Username. Patched in place (re-validated against the registry).
+         * @param username Username (re-validated against the registry on a change). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -252,7 +244,7 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param username Username. Patched in place (re-validated against the registry).
+         * @param username Username (re-validated against the registry on a change). Changing it updates the resource in place.
          * 
          * @return builder
          * 

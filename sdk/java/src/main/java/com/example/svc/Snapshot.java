@@ -19,35 +19,43 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:Snapshot")
 public class Snapshot extends com.pulumi.resources.CustomResource {
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * The copied disk (the boot disk unless diskId was set).
+     * Disk to copy; default the instance&#39;s boot disk (the copied disk is recorded either way). Changing it replaces the resource.
      * 
      */
     @Export(name="diskId", refs={String.class}, tree="[0]")
     private Output<String> diskId;
 
     /**
-     * @return The copied disk (the boot disk unless diskId was set).
+     * @return Disk to copy; default the instance&#39;s boot disk (the copied disk is recorded either way). Changing it replaces the resource.
      * 
      */
     public Output<String> diskId() {
         return this.diskId;
     }
     /**
-     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+     * @return Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -95,9 +103,17 @@ public class Snapshot extends com.pulumi.resources.CustomResource {
     public Output<String> state() {
         return this.state;
     }
+    /**
+     * The workspace of the instance.
+     * 
+     */
     @Export(name="workspaceId", refs={String.class}, tree="[0]")
     private Output<String> workspaceId;
 
+    /**
+     * @return The workspace of the instance.
+     * 
+     */
     public Output<String> workspaceId() {
         return this.workspaceId;
     }

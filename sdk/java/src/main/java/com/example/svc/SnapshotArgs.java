@@ -37,14 +37,14 @@ public final class SnapshotArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Disk to copy; default the instance&#39;s boot disk. Changing it replaces the snapshot.
+     * Disk to copy; default the instance&#39;s boot disk (the copied disk is recorded either way). Changing it replaces the resource.
      * 
      */
     @Import(name="diskId")
     private @Nullable Output<String> diskId;
 
     /**
-     * @return Disk to copy; default the instance&#39;s boot disk. Changing it replaces the snapshot.
+     * @return Disk to copy; default the instance&#39;s boot disk (the copied disk is recorded either way). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> diskId() {
@@ -52,14 +52,14 @@ public final class SnapshotArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+     * Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+     * @return Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -136,7 +136,7 @@ public final class SnapshotArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param diskId Disk to copy; default the instance&#39;s boot disk. Changing it replaces the snapshot.
+         * @param diskId Disk to copy; default the instance&#39;s boot disk (the copied disk is recorded either way). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -147,7 +147,7 @@ public final class SnapshotArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param diskId Disk to copy; default the instance&#39;s boot disk. Changing it replaces the snapshot.
+         * @param diskId Disk to copy; default the instance&#39;s boot disk (the copied disk is recorded either way). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -157,7 +157,7 @@ public final class SnapshotArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+         * @param instanceId Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -168,7 +168,7 @@ public final class SnapshotArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the snapshot.
+         * @param instanceId Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
          * 
          * @return builder
          * 

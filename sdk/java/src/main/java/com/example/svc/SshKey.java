@@ -20,9 +20,17 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:SshKey")
 public class SshKey extends com.pulumi.resources.CustomResource {
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<Optional<String>> createdAt() {
         return Codegen.optional(this.createdAt);
     }
@@ -41,30 +49,28 @@ public class SshKey extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.fingerprint);
     }
     /**
-     * Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+     * @return Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
     /**
-     * OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-     * sk-*); checked at preview. Changing it replaces the key.
+     * OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      * 
      */
     @Export(name="publicKey", refs={String.class}, tree="[0]")
     private Output<String> publicKey;
 
     /**
-     * @return OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-     * sk-*); checked at preview. Changing it replaces the key.
+     * @return OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      * 
      */
     public Output<String> publicKey() {

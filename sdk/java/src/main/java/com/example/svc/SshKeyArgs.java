@@ -37,14 +37,14 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+     * @return Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -52,16 +52,14 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-     * sk-*); checked at preview. Changing it replaces the key.
+     * OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      * 
      */
     @Import(name="publicKey", required=true)
     private Output<String> publicKey;
 
     /**
-     * @return OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-     * sk-*); checked at preview. Changing it replaces the key.
+     * @return OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      * 
      */
     public Output<String> publicKey() {
@@ -154,7 +152,7 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+         * @param name Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -165,7 +163,7 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 4 to 32 characters. Changing it replaces the key (the API has no update).
+         * @param name Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -175,8 +173,7 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicKey OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-         * sk-*); checked at preview. Changing it replaces the key.
+         * @param publicKey OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -187,8 +184,7 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param publicKey OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*,
-         * sk-*); checked at preview. Changing it replaces the key.
+         * @param publicKey OpenSSH public key line, &#34;&lt;type&gt; &lt;base64&gt; [comment]&#34; (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
          * 
          * @return builder
          * 

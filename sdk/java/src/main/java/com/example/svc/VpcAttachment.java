@@ -19,22 +19,30 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:VpcAttachment")
 public class VpcAttachment extends com.pulumi.resources.CustomResource {
     /**
-     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+     * @return The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
+    /**
+     * The instance&#39;s name, as the VPC&#39;s member list shows it.
+     * 
+     */
     @Export(name="instanceName", refs={String.class}, tree="[0]")
     private Output<String> instanceName;
 
+    /**
+     * @return The instance&#39;s name, as the VPC&#39;s member list shows it.
+     * 
+     */
     public Output<String> instanceName() {
         return this.instanceName;
     }
@@ -53,14 +61,14 @@ public class VpcAttachment extends com.pulumi.resources.CustomResource {
         return this.privateIp;
     }
     /**
-     * The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+     * The VPC. Changing it replaces the resource.
      * 
      */
     @Export(name="vpcId", refs={String.class}, tree="[0]")
     private Output<String> vpcId;
 
     /**
-     * @return The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+     * @return The VPC. Changing it replaces the resource.
      * 
      */
     public Output<String> vpcId() {

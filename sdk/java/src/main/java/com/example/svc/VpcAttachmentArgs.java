@@ -33,14 +33,14 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+     * The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+     * @return The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -65,14 +65,14 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+     * The VPC. Changing it replaces the resource.
      * 
      */
     @Import(name="vpcId", required=true)
     private Output<String> vpcId;
 
     /**
-     * @return The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+     * @return The VPC. Changing it replaces the resource.
      * 
      */
     public Output<String> vpcId() {
@@ -128,7 +128,7 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+         * @param instanceId The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -139,7 +139,7 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId The instance that joins the VPC (same workspace as the VPC). Changing it replaces the attachment.
+         * @param instanceId The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -172,7 +172,7 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcId The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+         * @param vpcId The VPC. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -183,7 +183,7 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcId The VPC. Changing it replaces the attachment (detach, then attach to the new one).
+         * @param vpcId The VPC. Changing it replaces the resource.
          * 
          * @return builder
          * 

@@ -22,21 +22,29 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:Workspace")
 public class Workspace extends com.pulumi.resources.CustomResource {
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<Optional<String>> createdAt() {
         return Codegen.optional(this.createdAt);
     }
     /**
-     * Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+     * Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
      * 
      */
     @Export(name="disableSshPassword", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> disableSshPassword;
 
     /**
-     * @return Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+     * @return Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
      * 
      */
     public Output<Boolean> disableSshPassword() {
@@ -57,32 +65,28 @@ public class Workspace extends com.pulumi.resources.CustomResource {
         return this.flags;
     }
     /**
-     * Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-     * API rejects turning it on unless every member already has 2FA (its reason is shown).
-     * Omit to leave the setting unmanaged.
+     * Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
      * 
      */
     @Export(name="mfaRequired", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> mfaRequired;
 
     /**
-     * @return Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-     * API rejects turning it on unless every member already has 2FA (its reason is shown).
-     * Omit to leave the setting unmanaged.
+     * @return Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
      * 
      */
     public Output<Boolean> mfaRequired() {
         return this.mfaRequired;
     }
     /**
-     * 4 to 32 characters. Renamed in place (needs the OWNER role).
+     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 4 to 32 characters. Renamed in place (needs the OWNER role).
+     * @return 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

@@ -38,14 +38,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+     * Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
      * 
      */
     @Import(name="disableSshPassword")
     private @Nullable Output<Boolean> disableSshPassword;
 
     /**
-     * @return Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+     * @return Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Boolean>> disableSshPassword() {
@@ -53,18 +53,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-     * API rejects turning it on unless every member already has 2FA (its reason is shown).
-     * Omit to leave the setting unmanaged.
+     * Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
      * 
      */
     @Import(name="mfaRequired")
     private @Nullable Output<Boolean> mfaRequired;
 
     /**
-     * @return Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-     * API rejects turning it on unless every member already has 2FA (its reason is shown).
-     * Omit to leave the setting unmanaged.
+     * @return Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Boolean>> mfaRequired() {
@@ -72,14 +68,14 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 4 to 32 characters. Renamed in place (needs the OWNER role).
+     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return 4 to 32 characters. Renamed in place (needs the OWNER role).
+     * @return 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -157,7 +153,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param disableSshPassword Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+         * @param disableSshPassword Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -168,7 +164,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param disableSshPassword Disable SSH password authentication on instances when SSH keys are present. Patched in place. Omit to leave it unmanaged.
+         * @param disableSshPassword Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -178,9 +174,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mfaRequired Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-         * API rejects turning it on unless every member already has 2FA (its reason is shown).
-         * Omit to leave the setting unmanaged.
+         * @param mfaRequired Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -191,9 +185,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mfaRequired Require two-factor authentication of every member. Patched in place; needs OWNER, and the
-         * API rejects turning it on unless every member already has 2FA (its reason is shown).
-         * Omit to leave the setting unmanaged.
+         * @param mfaRequired Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -203,7 +195,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 32 characters. Renamed in place (needs the OWNER role).
+         * @param name 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -214,7 +206,7 @@ public final class WorkspaceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 32 characters. Renamed in place (needs the OWNER role).
+         * @param name 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
          * 
          * @return builder
          * 

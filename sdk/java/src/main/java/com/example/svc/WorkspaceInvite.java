@@ -36,16 +36,14 @@ public class WorkspaceInvite extends com.pulumi.resources.CustomResource {
         return this.acceptedBy;
     }
     /**
-     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-     * invite). Changed in place; on an accepted invite this changes the member&#39;s role.
+     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member&#39;s role. Changing it updates the resource in place.
      * 
      */
     @Export(name="accessLevel", refs={String.class}, tree="[0]")
     private Output<String> accessLevel;
 
     /**
-     * @return VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-     * invite). Changed in place; on an accepted invite this changes the member&#39;s role.
+     * @return VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member&#39;s role. Changing it updates the resource in place.
      * 
      */
     public Output<String> accessLevel() {
@@ -65,21 +63,29 @@ public class WorkspaceInvite extends com.pulumi.resources.CustomResource {
     public Output<Optional<String>> code() {
         return Codegen.optional(this.code);
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<Optional<String>> createdAt() {
         return Codegen.optional(this.createdAt);
     }
     /**
-     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
      * 
      */
     @Export(name="email", refs={String.class}, tree="[0]")
     private Output<String> email;
 
     /**
-     * @return Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+     * @return Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
      * 
      */
     public Output<String> email() {

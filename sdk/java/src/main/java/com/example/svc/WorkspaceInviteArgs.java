@@ -18,16 +18,14 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
     public static final WorkspaceInviteArgs Empty = new WorkspaceInviteArgs();
 
     /**
-     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-     * invite). Changed in place; on an accepted invite this changes the member&#39;s role.
+     * VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member&#39;s role. Changing it updates the resource in place.
      * 
      */
     @Import(name="accessLevel", required=true)
     private Output<String> accessLevel;
 
     /**
-     * @return VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-     * invite). Changed in place; on an accepted invite this changes the member&#39;s role.
+     * @return VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member&#39;s role. Changing it updates the resource in place.
      * 
      */
     public Output<String> accessLevel() {
@@ -54,14 +52,14 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+     * Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
      * 
      */
     @Import(name="email", required=true)
     private Output<String> email;
 
     /**
-     * @return Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+     * @return Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
      * 
      */
     public Output<String> email() {
@@ -129,8 +127,7 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param accessLevel VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-         * invite). Changed in place; on an accepted invite this changes the member&#39;s role.
+         * @param accessLevel VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member&#39;s role. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -141,8 +138,7 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param accessLevel VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by
-         * invite). Changed in place; on an accepted invite this changes the member&#39;s role.
+         * @param accessLevel VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member&#39;s role. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -177,7 +173,7 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param email Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+         * @param email Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -188,7 +184,7 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param email Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the invite.
+         * @param email Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
          * 
          * @return builder
          * 
