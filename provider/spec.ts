@@ -255,6 +255,8 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
    * (an attachment "instance:vpc") widen it.
    */
   adoptIdPattern?: RegExp;
+  /** The TSDoc of `adoptId` in the generated Args where the id is synthetic (the form it takes); else CommonArgs's. */
+  adoptIdDoc?: string;
   /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
   retainOnDelete?: boolean;
   /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */

@@ -79,8 +79,11 @@ describe("the Args and Outputs generated from the fields", () => {
 
       const inputs = Object.entries(fields).filter(([, f]) => f.role !== "computed");
       const args = interfaceDocs(generated, `${kind}Args`);
-      expect(Object.keys(args).sort()).toEqual(inputs.map(([k]) => k).sort());
+      // adoptId is declared again only where the spec says the form its id takes (adoptIdDoc).
+      const { adoptIdDoc } = specFor(kind);
+      expect(Object.keys(args).sort()).toEqual([...inputs.map(([k]) => k), ...(adoptIdDoc ? ["adoptId"] : [])].sort());
       for (const [name, field] of inputs) expect(args[name]).toBe(docOf(field));
+      if (adoptIdDoc) expect(args.adoptId).toBe(adoptIdDoc);
 
       const outputs = Object.entries(fields).filter(([, f]) => f.role !== "input" || f.output);
       const outs = interfaceDocs(generated, `${kind}Outputs`);
