@@ -61,6 +61,8 @@ export interface InputField<S extends z.ZodType = z.ZodType, Echo extends boolea
   readonly create: boolean;
   /** Type only (no value at run time): what a program passes, and what the lifecycle works with. */
   readonly __input: z.input<S>;
+  /** Type only: the value after the schema, which the lifecycle works with (`__output` is what state records). */
+  readonly __parsed: z.output<S>;
   readonly __output: O;
 }
 
@@ -76,32 +78,37 @@ export interface WorkspaceField extends FieldBase<string> {
   readonly role: "workspace";
   readonly policy: Policy;
   readonly __input: string | undefined;
+  readonly __parsed: string;
   readonly __output: string;
 }
 
 export type Field = InputField | ComputedField | WorkspaceField;
 export type FieldSet = Record<string, Field>;
 
-interface InputOptions<S extends z.ZodType, Echo extends boolean, O> {
+interface InputOptions<Echo extends boolean, O> {
   doc: string;
   /** Required: an input without a policy does not compile (it would never be diffed). */
   policy: Policy;
   secret?: boolean;
   stable?: boolean;
   wire?: string;
-  /** Gives the schema's type, narrowed (an optional input the API always reports) or null (detached outside Pulumi). */
-  read?: Read<O> & Read<z.output<S> | null>;
+  read?: Read<O>;
   /** Recorded as an output (default true). */
   output?: Echo;
   /** Sent in the create request (default true). */
   create?: boolean;
 }
 
-/** An input: its schema (type and limits, checked at preview), doc and policy; its output's type is what `read` gives, if any. */
-export function input<S extends z.ZodType, Echo extends boolean = true, O = z.output<S>>(
+/**
+ * An input: its schema (type and limits, checked at preview), doc and policy. Its output's type is
+ * the schema's, or narrower where `read` says so (an optional input the API always reports), or
+ * null (an attachment detached outside Pulumi).
+ */
+export function input<S extends z.ZodType, Echo extends boolean = true, O extends z.output<S> | null = z.output<S>>(
   schema: S,
-  options: InputOptions<S, Echo, O>,
-): InputField<S, Echo, NoInfer<O>> {
+  options: InputOptions<Echo, O>,
+  // NoInfer: `O` comes from `read` alone (the field set's context would make it unknown), else the schema's.
+): NoInfer<InputField<S, Echo, O>> {
   return { role: "input", schema, output: true as Echo, create: true, ...options } as InputField<S, Echo, O>;
 }
 
@@ -111,9 +118,10 @@ export function input<S extends z.ZodType, Echo extends boolean = true, O = z.ou
  */
 export function writeOnly<S extends z.ZodType>(
   schema: S,
-  options: Omit<InputOptions<S, true, z.output<S> | undefined>, "read" | "output">,
+  options: Omit<InputOptions<true, z.output<S> | undefined>, "read" | "output">,
 ): InputField<S, true, z.output<S> | undefined> {
-  return { ...input(schema, options), kept: true };
+  const field = input(schema, options as InputOptions<true, z.output<S>>);
+  return { ...field, kept: true } as InputField<S, true, z.output<S> | undefined>;
 }
 
 /** An output the API computes; `T` is its type (outputs are read, not validated). */
@@ -135,7 +143,7 @@ export const owningWorkspace: WorkspaceField = {
   policy: { kind: "replace" },
   read: (api: { workspace?: unknown }, prior: Record<string, unknown>) =>
     idOf(api.workspace) ?? (prior.workspaceId as string | undefined) ?? "",
-} as Omit<WorkspaceField, "__input" | "__output"> as WorkspaceField;
+} as Omit<WorkspaceField, "__input" | "__parsed" | "__output"> as WorkspaceField;
 
 /** A resource's fields, in the order its outputs are listed (the identity, typed for the derivations). */
 export const fieldSet = <const F extends FieldSet>(fields: F): F => fields;
@@ -145,22 +153,21 @@ type Keys<F, Role> = { [K in keyof F]: F[K] extends Role ? K : never }[keyof F] 
 type InputKeys<F> = Keys<F, InputField>;
 /** Every field but an input declared `output: false`. */
 type OutputKeys<F> = { [K in keyof F]: F[K] extends { role: "input"; output: false } ? never : K }[keyof F] & string;
-type OutputOf<T> = T extends { __output: infer O } ? O : never;
-/** An input as the lifecycle works with it is its schema's output, whatever type its `read` records (null once detached outside Pulumi). */
-type ValueOf<T> = T extends { role: "input"; schema: infer S extends z.ZodType } ? z.output<S> : OutputOf<T>;
-type TypeOf<T, Side> = Side extends "input" ? ValueOf<T> : OutputOf<T>;
-type Optional<F, K extends keyof F, Side> = undefined extends TypeOf<F[K], Side> ? K : never;
+/** A type-only member of a field: `__parsed` (inputs) or `__output` (outputs). */
+type Side = "__parsed" | "__output";
+type TypeOf<T, M extends Side> = T extends { [P in M]: infer V } ? V : never;
+type Optional<F, K extends keyof F, M extends Side> = undefined extends TypeOf<F[K], M> ? K : never;
 type Flat<T> = { [K in keyof T]: T[K] };
-type PropsOf<F, Ks extends keyof F, Side extends "input" | "output"> = Flat<
-  { [K in Ks as K extends Optional<F, K, Side> ? never : K]: TypeOf<F[K], Side> } & {
-    [K in Ks as K extends Optional<F, K, Side> ? K : never]?: TypeOf<F[K], Side>;
+type PropsOf<F, Ks extends keyof F, M extends Side> = Flat<
+  { [K in Ks as K extends Optional<F, K, M> ? never : K]: TypeOf<F[K], M> } & {
+    [K in Ks as K extends Optional<F, K, M> ? K : never]?: TypeOf<F[K], M>;
   }
 >;
 
 /** The inputs as the lifecycle sees them (after the schema's defaults; `workspaceId` filled in). */
-export type InputsOf<F> = PropsOf<F, InputKeys<F> | Keys<F, WorkspaceField>, "input">;
+export type InputsOf<F> = PropsOf<F, InputKeys<F> | Keys<F, WorkspaceField>, "__parsed">;
 /** The outputs as recorded in state. */
-export type OutputsOf<F> = PropsOf<F, OutputKeys<F>, "output">;
+export type OutputsOf<F> = PropsOf<F, OutputKeys<F>, "__output">;
 
 const entries = (fields: FieldSet) => Object.entries(fields);
 const isInput = (f: Field): f is InputField => f.role === "input";

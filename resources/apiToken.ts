@@ -157,7 +157,7 @@ function lifetimeOf(t: ApiTokenView, prior: Record<string, unknown>): number {
   return t.expires ? Math.round((Date.parse(t.expires) - Date.parse(t.created)) / DAY_MS) : 0;
 }
 
-const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => compact(readOutputs(apiTokenFields, t, prior));
+const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => readOutputs(apiTokenFields, t, prior);
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   try {

@@ -32,7 +32,7 @@ import {
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/schema";
-import { compact, idOf } from "../provider/wire";
+import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
 import type { BgpPrefixArgs, BgpPrefixOutputs } from "./generated/bgpPrefix";
@@ -126,7 +126,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
     throw err;
   }
   if (!found) return undefined;
-  const out = compact(readOutputs(bgpPrefixFields, found, { workspaceId }));
+  const out = readOutputs(bgpPrefixFields, found, { workspaceId });
   if (prior.configId === undefined) return out;
   const config = await fetchBgp(ctx, workspaceId);
   return config ? { ...out, configId: idOf(config.data.id)! } : out;

@@ -145,7 +145,7 @@ interface ApiCoupon {
   created_at: string;
 }
 
-const toOutputs = (c: ApiCoupon, prior: Partial<Inputs>): Outputs => compact(readOutputs(couponFields, c, prior));
+const toOutputs = (c: ApiCoupon, prior: Partial<Inputs>): Outputs => readOutputs(couponFields, c, prior);
 
 async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiCoupon>(`/v1/coupons/${id}`));

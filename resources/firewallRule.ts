@@ -189,7 +189,7 @@ interface ApiRule {
   created?: string;
 }
 
-const toOutputs = (r: ApiRule): Outputs => compact(readOutputs(firewallRuleFields, r));
+const toOutputs = (r: ApiRule): Outputs => readOutputs(firewallRuleFields, r);
 
 async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRule>(`/v1/firewall-rules/${id}`));

@@ -22,10 +22,12 @@ import {
   fieldSet,
   fromFields,
   input,
+  type InputField,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
   readOutputs,
+  writeOnly,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/schema";
@@ -57,17 +59,14 @@ export const k3sSecretFields = fieldSet({
     // The name cannot change.
     policy: replace,
   }),
-  // Write-only in the API: kept from state (`kept`); null when the API's key names no longer match
-  // it (changed outside Pulumi), so the next up writes it again.
-  data: {
-    ...input<typeof zData, true, Record<string, string> | null | undefined>(zData, {
-      doc: "Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
-      // PUT replaces the whole data map.
-      policy: updateRequest,
-      secret: true,
-    }),
-    kept: true,
-  },
+  // Write-only in the API: kept from state; recorded as null when the API's key names no longer
+  // match it (changed outside Pulumi, see read), so the next up writes it again.
+  data: writeOnly(zData, {
+    doc: "Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
+    // PUT replaces the whole data map.
+    policy: updateRequest,
+    secret: true,
+  }) as InputField<typeof zData, true, Record<string, string> | null | undefined>,
   keys: computed<string[]>({ doc: "Key names, sorted.", read: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
 });
 type Inputs = InputsOf<typeof k3sSecretFields>;

@@ -58,7 +58,8 @@ function renderOne(checker: ts.TypeChecker, type: ts.Type, input: boolean): stri
     type.flags & ts.TypeFlags.Object && !checker.getPropertiesOfType(type).length && checker.getIndexTypeOfType(type, ts.IndexKind.String);
   if (input && value) return `Record<string, pulumi.Input<${render(checker, membersOf(value), input)}>>`;
   // Objects with declared fields print inline: a nested field set with its own named interface is the next step.
-  return checker.typeToString(type, undefined, FLAGS);
+  // The checker ends an inline object's last member with "; }", prettier (lint) with " }".
+  return checker.typeToString(type, undefined, FLAGS).replace(/; }/g, " }");
 }
 
 /** A property's type text, `undefined` left out (it makes the property optional instead). */

@@ -79,7 +79,7 @@ describe("the Args and Outputs generated from the fields", () => {
 
       const inputs = Object.entries(fields).filter(([, f]) => f.role !== "computed");
       const args = interfaceDocs(generated, `${kind}Args`);
-      // adoptId is declared again only where the spec says the form its id takes (adoptIdDoc).
+      // A synthetic id's form is documented on adoptId (spec.adoptIdDoc).
       const { adoptIdDoc } = specFor(kind);
       expect(Object.keys(args).sort()).toEqual([...inputs.map(([k]) => k), ...(adoptIdDoc ? ["adoptId"] : [])].sort());
       for (const [name, field] of inputs) expect(args[name]).toBe(docOf(field));
