@@ -101,9 +101,10 @@ interface InputOptions<Echo extends boolean, O> {
 
 /**
  * An input: its schema (type and limits, checked at preview), doc and policy. Its output's type is
- * the schema's, or narrower where `read` says so (an optional input the API always reports).
+ * the schema's, or narrower where `read` says so (an optional input the API always reports), or
+ * null (an attachment detached outside Pulumi).
  */
-export function input<S extends z.ZodType, Echo extends boolean = true, O extends z.output<S> = z.output<S>>(
+export function input<S extends z.ZodType, Echo extends boolean = true, O extends z.output<S> | null = z.output<S>>(
   schema: S,
   options: InputOptions<Echo, O>,
   // NoInfer: `O` comes from `read` alone (the field set's context would make it unknown), else the schema's.

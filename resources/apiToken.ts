@@ -16,20 +16,31 @@
  * the message Only login sessions can create tokens" (spec part 1, Tokens rule 1) — and this
  * provider always authenticates with an API token (svc:token).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zId, zText } from "../provider/schema";
+import { zId, zText } from "../provider/schema";
 import { compact, idOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+import type { ApiTokenArgs, ApiTokenOutputs } from "./generated/apiToken";
 
 const WHERE = "spec part 1, Tokens";
 
-// 1. Inputs and rules.
+// 1. Inputs and outputs, each field declared once (provider/fields.ts), and rules. The API has no
+// update for tokens: every field replaces the token (a new code).
 const DAY_MS = 86_400_000;
 
 export const GRANT_KINDS = ["WORKSPACE", "INSTANCE", "DEDIBOX", "APP", "IMAGE", "NET_BALANCER", "DISK", "FLOATING_IP"] as const;
@@ -57,21 +68,54 @@ const zGrants = z
     message: "may not be empty: grant at least one kind READ or WRITE (kinds set to NONE are dropped; spec part 1, Grants map)",
   });
 
-const inputs = z.object({
-  name: zText(4, 48, WHERE),
-  /** Lifetime in whole days, 7 to 365; the absolute expiry is computed when the token is created. */
-  expiresInDays: z
-    .number()
-    .int(`must be a whole number of days (${WHERE}: expires is 7 to 365 days from now)`)
-    .min(7, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`)
-    .max(365, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`),
-  grants: zGrants,
-  subject: z.enum(["WORKSPACE", "RESOURCE"], { error: `must be WORKSPACE or RESOURCE (${WHERE}: subject)` }).default("WORKSPACE"),
-  subjectId: zId("INSTANCE, DEDIBOX or APP id").optional(),
+/** @internal */
+export const apiTokenFields = fieldSet({
+  workspaceId: {
+    ...owningWorkspace,
+    read: (t: ApiTokenView, prior) => idOf(t.workspace_id) ?? (prior.workspaceId as string | undefined) ?? "",
+  },
+  name: input(zText(4, 48, WHERE), { doc: "4 to 48 characters.", policy: replace }),
+  subject: input(z.enum(["WORKSPACE", "RESOURCE"], { error: `must be WORKSPACE or RESOURCE (${WHERE}: subject)` }).default("WORKSPACE"), {
+    doc: "WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId).",
+    policy: replace,
+  }),
+  subjectId: input(zId("INSTANCE, DEDIBOX or APP id").optional(), {
+    doc: "With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace).",
+    policy: replace,
+    wire: "subject_id",
+    read: (t: ApiTokenView) => (t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined),
+  }),
+  grants: input(zGrants, {
+    doc: `Resource kind (${GRANT_KINDS.map((k) => `\`${k}\``).join(", ")}) to \`NONE\`, \`READ\` or \`WRITE\`. NONE entries are dropped, as the API does; at least one kind must remain.`,
+    policy: replace,
+    read: (t: ApiTokenView): Grants => ({ ...t.grants }),
+  }),
+  expiresInDays: input(
+    z
+      .number()
+      .int(`must be a whole number of days (${WHERE}: expires is 7 to 365 days from now)`)
+      .min(7, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`)
+      .max(365, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`),
+    {
+      doc: "Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.",
+      policy: replace,
+      // Sent as the absolute `expires` (createRequest).
+      create: false,
+      read: (t: ApiTokenView, prior) => lifetimeOf(t, prior),
+    },
+  ),
+  expires: computed<string | null>({ doc: "Absolute expiry (ISO 8601).", stable: true }),
+  origin: computed<string>({ doc: "How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.", stable: true }),
+  created: computed<string>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true }),
+  lastUsed: computed<string | null>({
+    doc: "Last use as of the last create or refresh, or null.",
+    read: (t: ApiTokenView) => t.last_used ?? null,
+  }),
+  // Only in the creation response ("never returned again; only a hash is stored"): kept from state.
+  code: computed<string | undefined>({ doc: "The plaintext token, from the creation response only.", secret: true, kept: true }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public ApiTokenArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<ApiTokenArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof apiTokenFields>;
+type Outputs = OutputsOf<typeof apiTokenFields>;
 
 const rules: Rule<Inputs>[] = [
   {
@@ -85,25 +129,6 @@ const rules: Rule<Inputs>[] = [
           : undefined,
   },
 ];
-
-export interface ApiTokenOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  subject: string;
-  /** RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace). */
-  subjectId?: string;
-  /** The grants as the API stored them (NONE entries dropped). */
-  grants: Grants;
-  expiresInDays: number;
-  /** Absolute expiry (ISO 8601). */
-  expires: string | null;
-  origin: string;
-  created: string;
-  /** Last use as of the last create or refresh, or null. */
-  lastUsed: string | null;
-  /** The plaintext token (secret), from the creation response only. */
-  code?: string;
-}
 
 // 2. API mapping.
 interface ApiTokenView {
@@ -125,30 +150,16 @@ interface ApiTokenView {
  * from this machine's clock, the creation time from the API's), as recorded for the same token,
  * else (adoption) derived from the API's created and expires.
  */
-function lifetimeOf(t: ApiTokenView, prior: Partial<ApiTokenOutputs>): number {
+function lifetimeOf(t: ApiTokenView, prior: Record<string, unknown>): number {
   // Just created (the create answer's code is in hand) or already recorded for this expiry.
-  const requested = prior.code !== undefined || prior.expires === t.expires ? prior.expiresInDays : undefined;
+  const requested = prior.code !== undefined || prior.expires === t.expires ? (prior.expiresInDays as number | undefined) : undefined;
   if (requested !== undefined) return requested;
   return t.expires ? Math.round((Date.parse(t.expires) - Date.parse(t.created)) / DAY_MS) : 0;
 }
 
-function toOutputs(t: ApiTokenView, prior: Partial<ApiTokenOutputs>): ApiTokenOutputs {
-  const lifetime = lifetimeOf(t, prior);
-  return compact({
-    workspaceId: idOf(t.workspace_id) ?? prior.workspaceId ?? "",
-    name: t.name,
-    subject: t.subject,
-    subjectId: t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined,
-    grants: { ...t.grants },
-    expiresInDays: lifetime,
-    expires: t.expires,
-    origin: t.origin,
-    created: t.created,
-    lastUsed: t.last_used ?? null,
-  });
-}
+const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => readOutputs(apiTokenFields, t, prior);
 
-async function read(ctx: OperationContext, id: string, prior: Partial<ApiTokenOutputs>): Promise<ApiTokenOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   try {
     return toOutputs(await ctx.client.get<ApiTokenView>(`/v1/tokens/${id}`), prior);
   } catch (err) {
@@ -158,35 +169,27 @@ async function read(ctx: OperationContext, id: string, prior: Partial<ApiTokenOu
   }
 }
 
-function createBody(i: Inputs) {
-  return compact({
-    name: i.name,
-    expires: new Date(Date.now() + i.expiresInDays * DAY_MS).toISOString(),
-    grants: i.grants,
-    subject: i.subject,
+/** The create request: the inputs in the API's names (the subject as a bare integer id), and the absolute expiry. */
+const createRequest = (i: Inputs) =>
+  compact({
+    ...createBody(apiTokenFields, i),
     subject_id: i.subjectId === undefined ? undefined : wireId(i.subjectId),
+    expires: new Date(Date.now() + i.expiresInDays * DAY_MS).toISOString(),
   });
-}
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
+export const apiTokenSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "ApiToken",
   doc: "A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.",
-  workspaceScoped: true,
-  inputs,
+  ...fromFields(apiTokenFields),
   rules,
-  // No update endpoint: every field replaces the token.
-  policies: { name: replace, expiresInDays: replace, grants: replace, subject: replace, subjectId: replace },
-  secretOutputs: ["code"],
-  keepFromState: ["code"],
-  stableOutputs: ["created", "expires", "origin"],
   pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     async create(ctx, i) {
       let token: ApiTokenView;
       try {
-        token = await ctx.client.post<ApiTokenView>(`/v1/workspaces/${i.workspaceId}/tokens`, createBody(i));
+        token = await ctx.client.post<ApiTokenView>(`/v1/workspaces/${i.workspaceId}/tokens`, createRequest(i));
       } catch (err) {
         if (err instanceof ApiError && err.status === 403) {
           throw new Error(
@@ -225,24 +228,5 @@ export const apiTokenSpec: ResourceSpec<Inputs, ApiTokenOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface ApiTokenArgs extends WorkspaceScopedArgs {
-  /** 4 to 48 characters. Changing it replaces the token (a new code). */
-  name: pulumi.Input<string>;
-  /**
-   * Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-   * computed when the token is created; changing this replaces the token. An expired token
-   * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
-   */
-  expiresInDays: pulumi.Input<number>;
-  /**
-   * Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-   * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-   * replaces the token.
-   */
-  grants: pulumi.Input<Record<string, pulumi.Input<"NONE" | "READ" | "WRITE">>>;
-  /** WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces. */
-  subject?: pulumi.Input<"WORKSPACE" | "RESOURCE">;
-  /** With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces. */
-  subjectId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/apiToken.ts).
+export type { ApiTokenArgs, ApiTokenOutputs };

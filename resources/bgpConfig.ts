@@ -19,46 +19,68 @@
  * Destroying the configuration removes every prefix of the workspace with it (BgpPrefix
  * resources read as gone afterwards).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
-import { idOf, numberOf, wireId } from "../provider/wire";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  updateBody,
+} from "../provider/fields";
+import { zId } from "../provider/schema";
+import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceSpec, updateRequest } from "../provider/spec";
+import type { BgpConfigArgs, BgpConfigOutputs } from "./generated/bgpConfig";
 
 const WHERE = "spec part 3, BGP";
 
-// 1. Inputs.
-const inputs = z.object({
-  asn: z
-    .number({ error: `must be an integer AS number (${WHERE}: asn)` })
-    .int(`must be a whole number (${WHERE}: asn)`)
-    .min(1, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`)
-    .max(4294967295, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`),
-  password: z.string({ error: `must be a string (${WHERE}: password)` }).optional(),
-  /** BGP endpoint instance; null (the default) means none. */
-  instanceId: zId("instance id").nullable().default(null),
-  maxPrefixes: z
-    .number()
-    .int(`must be a whole number (${WHERE}: max_prefixes)`)
-    .min(1, `must be at least 1 (${WHERE}: max_prefixes)`)
-    .optional(),
+// 1. Inputs and outputs, each field declared once (provider/fields.ts). PATCH takes every field.
+/** @internal */
+export const bgpConfigFields = fieldSet({
+  workspaceId: owningWorkspace,
+  asn: input(
+    z
+      .number({ error: `must be an integer AS number (${WHERE}: asn)` })
+      .int(`must be a whole number (${WHERE}: asn)`)
+      .min(1, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`)
+      .max(4294967295, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`),
+    { doc: "The workspace's autonomous system number (32-bit).", policy: updateRequest, read: (b: ApiBgp) => numberOf(b.data.asn) },
+  ),
+  password: input(z.string({ error: `must be a string (${WHERE}: password)` }).optional(), {
+    doc: "BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected.",
+    policy: updateRequest,
+    secret: true,
+    read: (b: ApiBgp) => b.live?.password ?? null,
+  }),
+  instanceId: input(zId("instance id").nullable().default(null), {
+    doc: "Instance acting as the BGP endpoint (same workspace); null or omitted for none.",
+    policy: updateRequest,
+    wire: "instance_id",
+    read: (b: ApiBgp) => idOf(b.data.instance),
+  }),
+  instanceName: computed<string | null>({
+    doc: "The endpoint instance's name, or null.",
+    read: (b: ApiBgp) => b.data.instance?.name ?? null,
+  }),
+  maxPrefixes: input(
+    z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
+    {
+      doc: "Maximum prefixes on the session (the API's default when omitted).",
+      policy: updateRequest,
+      wire: "max_prefixes",
+      read: (b: ApiBgp) => numberOf(b.data.max_prefixes)!,
+    },
+  ),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public BgpConfigArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<BgpConfigArgs, z.infer<typeof inputs>> = true;
-
-export interface BgpConfigOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  asn: number | null;
-  /** The session password as the API reports it (live.password), secret. */
-  password: string | null;
-  instanceId: string | null;
-  instanceName: string | null;
-  maxPrefixes: number;
-}
+type Inputs = InputsOf<typeof bgpConfigFields>;
+type Outputs = OutputsOf<typeof bgpConfigFields>;
 
 // 2. API mapping.
 interface ApiBgp {
@@ -74,14 +96,7 @@ export async function fetchBgp(ctx: OperationContext, workspaceId: string): Prom
   return ifFound(ctx.client.get<ApiBgp>(bgpPath(workspaceId)));
 }
 
-const toOutputs = (b: ApiBgp, workspaceId: string): BgpConfigOutputs => ({
-  workspaceId,
-  asn: numberOf(b.data.asn),
-  password: b.live?.password ?? null,
-  instanceId: idOf(b.data.instance),
-  instanceName: b.data.instance?.name ?? null,
-  maxPrefixes: numberOf(b.data.max_prefixes)!,
-});
+const toOutputs = (b: ApiBgp, workspaceId: string): Outputs => readOutputs(bgpConfigFields, b, { workspaceId });
 
 /** Mutations need ADMINISTRATOR: say so when the role is what is missing. */
 function withRoleHint(ctx: OperationContext, err: unknown): never {
@@ -91,28 +106,18 @@ function withRoleHint(ctx: OperationContext, err: unknown): never {
   throw err;
 }
 
-const FIELDS: Record<string, string> = { asn: "asn", password: "password", instanceId: "instance_id", maxPrefixes: "max_prefixes" };
-
-function body(i: Partial<Inputs>, fields: string[]): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const f of fields) {
-    const v = i[f as keyof Inputs];
-    if (v === undefined) continue;
-    out[FIELDS[f]] = f === "instanceId" ? (v === null ? null : wireId(v as string)) : v;
-  }
-  return out;
+/** A request body in the API's names: fields left unset are not sent; the instance goes as a bare integer id (null clears it). */
+function wire(body: Record<string, unknown>): Record<string, unknown> {
+  const sent = compact(body);
+  return typeof sent.instance_id === "string" ? { ...sent, instance_id: wireId(sent.instance_id) } : sent;
 }
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
+export const bgpConfigSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "BgpConfig",
   doc: "The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: PATCH takes every field.
-  policies: { asn: updateRequest, password: updateRequest, instanceId: updateRequest, maxPrefixes: updateRequest },
-  secretOutputs: ["password"],
+  ...fromFields(bgpConfigFields),
   label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,
   pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters BGP sessions" },
   api: {
@@ -129,7 +134,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
     },
     async create(ctx, i) {
       try {
-        const created = await ctx.client.patch<ApiBgp>(bgpPath(i.workspaceId), body(i, Object.keys(FIELDS)));
+        const created = await ctx.client.patch<ApiBgp>(bgpPath(i.workspaceId), wire(createBody(bgpConfigFields, i)));
         return { id: String(created.data.id) };
       } catch (err) {
         return withRoleHint(ctx, err);
@@ -147,7 +152,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
     update: {
       async updateRequest(ctx, _id, _olds, news, changed) {
         try {
-          await ctx.client.patch(bgpPath(news.workspaceId), body(news, changed));
+          await ctx.client.patch(bgpPath(news.workspaceId), wire(updateBody(bgpConfigFields, news, changed)));
         } catch (err) {
           withRoleHint(ctx, err);
         }
@@ -166,17 +171,5 @@ export const bgpConfigSpec: ResourceSpec<Inputs, BgpConfigOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface BgpConfigArgs extends WorkspaceScopedArgs {
-  /** The workspace's autonomous system number (32-bit). Patched in place. */
-  asn: pulumi.Input<number>;
-  /**
-   * BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-   * change made outside Pulumi is detected. Patched in place.
-   */
-  password?: pulumi.Input<string>;
-  /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place. */
-  instanceId?: pulumi.Input<string | null>;
-  /** Maximum prefixes on the session (the API's default when omitted). Patched in place. */
-  maxPrefixes?: pulumi.Input<number>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/bgpConfig.ts).
+export type { BgpConfigArgs, BgpConfigOutputs };

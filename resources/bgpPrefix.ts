@@ -15,21 +15,32 @@
  * (max_prefixes: the API's refusal is reported). Destroy waits until the withdrawal completes.
  * Deleting the configuration removes its prefixes: they then read as gone.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { zId } from "../provider/schema";
 import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
 import { fetchBgp } from "./bgpConfig";
+import type { BgpPrefixArgs, BgpPrefixOutputs } from "./generated/bgpPrefix";
 
 const WHERE = "spec part 3, BGP";
 
-// 1. Inputs.
+// 1. Inputs and outputs, each field declared once (provider/fields.ts). PUT replaces the entry in
+// place (same id), so prefix, enabled and community change in place; a new configuration is a new session.
 /** A CIDR with an explicit length, normalised to its network address. */
 const zPrefix = z.string().transform((v, ctx) => {
   const c = v.includes("/") ? parseCidr(v) : null;
@@ -40,27 +51,29 @@ const zPrefix = z.string().transform((v, ctx) => {
   return formatCidr(c);
 });
 
-const inputs = z.object({
-  prefix: zPrefix,
-  enabled: z.boolean({ error: `must be true or false (${WHERE}: enabled)` }).default(true),
-  community: z.enum(["DEFAULT", "PROTECTED"], { error: `must be DEFAULT or PROTECTED (${WHERE}: community)` }).default("DEFAULT"),
-  /** The workspace's BgpConfig id (optional): orders creation after it; its replacement replaces the prefix. */
-  configId: zId("BGP configuration id").optional(),
+/** @internal */
+export const bgpPrefixFields = fieldSet({
+  workspaceId: owningWorkspace,
+  prefix: input(zPrefix, { doc: "The announced CIDR, with its length (normalised to the network address).", policy: updateRequest }),
+  source: computed<string>({ doc: "Always MANUAL (the only source defined)." }),
+  enabled: input(z.boolean({ error: `must be true or false (${WHERE}: enabled)` }).default(true), {
+    doc: "Announce it (default true).",
+    policy: updateRequest,
+  }),
+  community: input(z.enum(["DEFAULT", "PROTECTED"], { error: `must be DEFAULT or PROTECTED (${WHERE}: community)` }).default("DEFAULT"), {
+    doc: "DEFAULT or PROTECTED (default DEFAULT).",
+    policy: updateRequest,
+  }),
+  configId: input(zId("BGP configuration id").optional(), {
+    doc: "The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it).",
+    policy: replace,
+    // Not a field of the entry (which has none of that name): checked against the workspace's
+    // configuration on create, and read from it by `read` when declared.
+    create: false,
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public BgpPrefixArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<BgpPrefixArgs, z.infer<typeof inputs>> = true;
-
-export interface BgpPrefixOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  prefix: string;
-  /** Always MANUAL (the only source defined). */
-  source: string;
-  enabled: boolean;
-  community: "DEFAULT" | "PROTECTED";
-  /** The workspace's BGP configuration (read when configId is declared). */
-  configId?: string;
-}
+type Inputs = InputsOf<typeof bgpPrefixFields>;
+type Outputs = OutputsOf<typeof bgpPrefixFields>;
 
 // 2. API mapping.
 interface ApiPrefix {
@@ -77,7 +90,8 @@ const prefixesPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/bgp
 /** Exact decimal digits of the entry's id (never through a JS number). */
 const prefixId = (p: ApiPrefix): string => idOf(p.id)!;
 
-const entry = (i: Inputs) => ({ prefix: i.prefix, source: "MANUAL", enabled: i.enabled, community: i.community });
+/** The entry POST and PUT take: the four fields, source always MANUAL. */
+const entry = (i: Inputs) => ({ ...createBody(bgpPrefixFields, i), source: "MANUAL" });
 
 async function byPrefix(ctx: OperationContext, workspaceId: string, prefix: string): Promise<ApiPrefix | undefined> {
   const found = await listAll<ApiPrefix>(ctx.client, prefixesPath(workspaceId), { prefix });
@@ -102,7 +116,7 @@ function explain(ctx: OperationContext, err: unknown): never {
   throw err;
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<BgpPrefixOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   let found: ApiPrefix | undefined;
   try {
@@ -112,29 +126,18 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
     throw err;
   }
   if (!found) return undefined;
-  const out: BgpPrefixOutputs = {
-    workspaceId,
-    prefix: found.prefix,
-    source: found.source,
-    enabled: found.enabled,
-    community: found.community,
-  };
-  if (prior.configId !== undefined) {
-    const config = await fetchBgp(ctx, workspaceId);
-    if (config) out.configId = idOf(config.data.id)!;
-  }
-  return out;
+  const out = readOutputs(bgpPrefixFields, found, { workspaceId });
+  if (prior.configId === undefined) return out;
+  const config = await fetchBgp(ctx, workspaceId);
+  return config ? { ...out, configId: idOf(config.data.id)! } : out;
 }
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
+export const bgpPrefixSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "BgpPrefix",
   doc: "A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: PUT replaces the entry in place (same id); a new configuration is a new session.
-  policies: { prefix: updateRequest, enabled: updateRequest, community: updateRequest, configId: replace },
+  ...fromFields(bgpPrefixFields),
   // One entry per prefix (create refuses a duplicate): a replacement keeping it withdraws the old one first.
   uniqueKey: ["prefix"],
   label: (i, id) => `BgpPrefix ${i.prefix ?? id ?? ""}`.trim(),
@@ -189,18 +192,5 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, BgpPrefixOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface BgpPrefixArgs extends WorkspaceScopedArgs {
-  /** The announced CIDR, with its length (normalised to the network address). Changed in place (PUT). */
-  prefix: pulumi.Input<string>;
-  /** Announce it (default true). Changed in place. */
-  enabled?: pulumi.Input<boolean>;
-  /** DEFAULT or PROTECTED (default DEFAULT). Changed in place. */
-  community?: pulumi.Input<"DEFAULT" | "PROTECTED">;
-  /**
-   * The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-   * configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-   * with it).
-   */
-  configId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/bgpPrefix.ts).
+export type { BgpPrefixArgs, BgpPrefixOutputs };

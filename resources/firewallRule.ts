@@ -8,20 +8,21 @@
  * There is no update endpoint, so every field replaces the rule. Rules are enforced only while
  * the instance's firewallEnabled is true.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
+import { computed, createBody, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
-import { type InputsMatch, zCidr, zId, zText } from "../provider/schema";
+import { zCidr, zId, zText } from "../provider/schema";
 import { compact, idOf, numberOf } from "../provider/wire";
-import { eachOf, replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+import type { FirewallRuleArgs, FirewallRuleOutputs } from "./generated/firewallRule";
 
 const WHERE = "spec part 3, Firewall rules";
 
-// 1. Inputs and rules.
+// 1. Inputs and outputs, each field declared once (provider/fields.ts), documented from the spec's
+// create body (part 3, Firewall rules). No update endpoint: every field replaces the rule.
 const port = z
   .number()
   .int(`must be a whole port number, 1 to 65535 (${WHERE})`)
@@ -32,30 +33,98 @@ const limit = z
   .int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`)
   .min(1, `must be 1 to 10,000,000,000 (${WHERE})`)
   .max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
+/** An optional field the API answers as null: left out of the outputs, as it was of the inputs. */
+const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+const optionalNumber = (v: unknown) => orUndefined(numberOf(v));
 
-const inputs = z.object({
-  instanceId: zId("instance id"),
-  type: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }),
-  protocol: z.enum(["TCP", "UDP", "ICMP"], { error: `must be TCP, UDP or ICMP (${WHERE})` }),
-  action: z.enum(["ACCEPT", "DROP"], { error: `must be ACCEPT or DROP (${WHERE})` }),
-  portStart: port.optional(),
-  portEnd: port.optional(),
-  /** Source CIDR; the API's default (0.0.0.0/0 or ::/0) is filled in at preview so diffs stay quiet. */
-  remote: zCidr(WHERE).optional(),
-  local: zCidr(WHERE).optional(),
-  bpsLimit: limit.optional(),
-  ppsLimit: limit.optional(),
-  priority: z
-    .number()
-    .int(`must be a whole number, 1 to 100 (${WHERE})`)
-    .min(1, `must be 1 to 100 (${WHERE})`)
-    .max(100, `must be 1 to 100 (${WHERE})`)
-    .default(1),
-  description: zText(0, 255, WHERE).optional(),
+/** @internal */
+export const firewallRuleFields = fieldSet({
+  instanceId: input(zId("instance id"), {
+    doc: "Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise).",
+    policy: replace,
+    // In the create request's path, not its body.
+    create: false,
+    read: (r: ApiRule) => idOf(r.instance_id)!,
+  }),
+  type: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), {
+    doc: "Address family, IPv4 or IPv6: remote and local must be CIDRs of this family.",
+    policy: replace,
+  }),
+  protocol: input(z.enum(["TCP", "UDP", "ICMP"], { error: `must be TCP, UDP or ICMP (${WHERE})` }), {
+    // Its values are said by the schema's note (One of: ...), as for every string-literal union.
+    doc: "Protocol matched; ports apply to TCP and UDP only.",
+    policy: replace,
+  }),
+  action: input(z.enum(["ACCEPT", "DROP"], { error: `must be ACCEPT or DROP (${WHERE})` }), {
+    doc: "ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped.",
+    policy: replace,
+  }),
+  portStart: input(port.optional(), {
+    doc: "First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set.",
+    policy: replace,
+    wire: "port_start",
+    read: (r: ApiRule) => optionalNumber(r.port_start),
+  }),
+  portEnd: input(port.optional(), {
+    doc: "Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart.",
+    policy: replace,
+    wire: "port_end",
+    read: (r: ApiRule) => optionalNumber(r.port_end),
+  }),
+  remote: input(zCidr(WHERE).optional(), {
+    doc: "Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet.",
+    policy: replace,
+    read: (r: ApiRule) => r.remote,
+  }),
+  local: input(zCidr(WHERE).optional(), {
+    doc: "Destination CIDR inside the instance's address space, of the rule's family; omit to match all.",
+    policy: replace,
+    read: (r: ApiRule) => orUndefined(r.local),
+  }),
+  bpsLimit: input(limit.optional(), {
+    doc: "Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.",
+    policy: replace,
+    wire: "bps_limit",
+    read: (r: ApiRule) => optionalNumber(r.bps_limit),
+  }),
+  ppsLimit: input(limit.optional(), {
+    doc: "Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.",
+    policy: replace,
+    wire: "pps_limit",
+    read: (r: ApiRule) => optionalNumber(r.pps_limit),
+  }),
+  priority: input(
+    z
+      .number()
+      .int(`must be a whole number, 1 to 100 (${WHERE})`)
+      .min(1, `must be 1 to 100 (${WHERE})`)
+      .max(100, `must be 1 to 100 (${WHERE})`)
+      .default(1),
+    {
+      doc: "1 to 100; an instance's rules are evaluated highest first; default 1.",
+      policy: replace,
+      read: (r: ApiRule) => numberOf(r.priority)!,
+    },
+  ),
+  description: input(zText(0, 255, WHERE).optional(), {
+    doc: "Up to 255 characters.",
+    policy: replace,
+    read: (r: ApiRule) => orUndefined(r.description),
+  }),
+  state: computed<string>({
+    doc: "Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.",
+  }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (r: ApiRule) => r.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public FirewallRuleArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<FirewallRuleArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof firewallRuleFields>;
+type Outputs = OutputsOf<typeof firewallRuleFields>;
+
+/** The inputs the create request sends: a rule found after a lost create answer must match each. */
+const SENT = Object.entries(firewallRuleFields).flatMap(([k, f]) => (f.role === "input" && f.create ? [k as keyof Inputs] : []));
 
 const familyOf = (cidr: string) => (cidr.includes(":") ? "IPv6" : "IPv4");
 
@@ -101,23 +170,6 @@ const rules: Rule<Inputs>[] = [
   ),
 ];
 
-export interface FirewallRuleOutputs extends Record<string, unknown> {
-  instanceId: string;
-  type: string;
-  protocol: string;
-  action: string;
-  portStart?: number;
-  portEnd?: number;
-  remote: string;
-  local?: string;
-  bpsLimit?: number;
-  ppsLimit?: number;
-  priority: number;
-  description?: string;
-  state: string;
-  createdAt: string;
-}
-
 // 2. API mapping.
 interface ApiRule {
   id: string;
@@ -137,72 +189,21 @@ interface ApiRule {
   created?: string;
 }
 
-const orUndefined = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+const toOutputs = (r: ApiRule): Outputs => readOutputs(firewallRuleFields, r);
 
-const toOutputs = (r: ApiRule): FirewallRuleOutputs =>
-  compact({
-    instanceId: idOf(r.instance_id)!,
-    type: r.type,
-    protocol: r.protocol,
-    action: r.action,
-    portStart: orUndefined(numberOf(r.port_start)),
-    portEnd: orUndefined(numberOf(r.port_end)),
-    remote: r.remote,
-    local: orUndefined(r.local),
-    bpsLimit: orUndefined(numberOf(r.bps_limit)),
-    ppsLimit: orUndefined(numberOf(r.pps_limit)),
-    priority: numberOf(r.priority)!,
-    description: orUndefined(r.description),
-    state: r.state,
-    createdAt: r.created ?? "",
-  });
-
-function body(i: Inputs) {
-  return compact({
-    type: i.type,
-    protocol: i.protocol,
-    action: i.action,
-    port_start: i.portStart,
-    port_end: i.portEnd,
-    remote: i.remote,
-    local: i.local,
-    bps_limit: i.bpsLimit,
-    pps_limit: i.ppsLimit,
-    priority: i.priority,
-    description: i.description,
-  });
-}
-
-async function read(ctx: OperationContext, id: string): Promise<FirewallRuleOutputs | undefined> {
+async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRule>(`/v1/firewall-rules/${id}`));
   return found && toOutputs(found);
 }
 
-const FIELDS = [
-  "type",
-  "protocol",
-  "action",
-  "portStart",
-  "portEnd",
-  "remote",
-  "local",
-  "bpsLimit",
-  "ppsLimit",
-  "priority",
-  "description",
-] as const;
-
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
+export const firewallRuleSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "FirewallRule",
   doc: "A firewall rule on an instance. Every change replaces it (the API has no update).",
-  inputs,
+  ...fromFields(firewallRuleFields),
   defaults: (i) => (i.remote === undefined && i.type ? { remote: i.type === "IPv6" ? "::/0" : "0.0.0.0/0" } : {}),
   rules,
-  // No update endpoint: every field replaces the rule.
-  policies: eachOf(["instanceId", ...FIELDS], replace),
-  stableOutputs: ["createdAt"],
   label: (i, id) =>
     `FirewallRule ${i.action ?? ""} ${i.protocol ?? ""}${i.portStart ? ` ${i.portStart}${i.portEnd ? `-${i.portEnd}` : ""}` : ""} on instance ${i.instanceId ?? id ?? "?"}`.replace(
       /\s+/g,
@@ -212,7 +213,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   pricing: { notMetered: "a rule on an instance: the instance's price covers it" },
   api: {
     async create(ctx, i) {
-      const answer = await ctx.client.post(`/v1/instances/${i.instanceId}/firewall-rules`, body(i));
+      const answer = await ctx.client.post(`/v1/instances/${i.instanceId}/firewall-rules`, compact(createBody(firewallRuleFields, i)));
       return { id: String(resourceOf<ApiRule>(answer, ["rule"]).id), workflow: workflowOf(answer) };
     },
     // No unique name: a rule is the one with exactly these fields, created during this operation.
@@ -223,7 +224,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
         action: i.action,
       });
       const wanted = { ...i, instanceId: String(i.instanceId) };
-      return found.find((r) => createdDuring(ctx, r.created) && FIELDS.every((f) => toOutputs(r)[f] === wanted[f]))?.id;
+      return found.find((r) => createdDuring(ctx, r.created) && SENT.every((f) => toOutputs(r)[f] === wanted[f]))?.id;
     },
     read: (ctx, id) => read(ctx, id),
     settled: (r) => (r.state === "FAILED" ? "firewall rule is FAILED" : r.state !== "PENDING"),
@@ -234,28 +235,5 @@ export const firewallRuleSpec: ResourceSpec<Inputs, FirewallRuleOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface FirewallRuleArgs extends CommonArgs {
-  /** Instance the rule protects. */
-  instanceId: pulumi.Input<string>;
-  /** IPv4 or IPv6. */
-  type: pulumi.Input<"IPv4" | "IPv6">;
-  protocol: pulumi.Input<"TCP" | "UDP" | "ICMP">;
-  action: pulumi.Input<"ACCEPT" | "DROP">;
-  /** 1 to 65535; TCP and UDP only; required when portEnd is set. */
-  portStart?: pulumi.Input<number>;
-  /** At least portStart; omit to match the single port portStart. */
-  portEnd?: pulumi.Input<number>;
-  /** Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0. */
-  remote?: pulumi.Input<string>;
-  /** Destination CIDR inside the instance's address space; omit to match all. */
-  local?: pulumi.Input<string>;
-  /** Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. */
-  bpsLimit?: pulumi.Input<number>;
-  /** Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. */
-  ppsLimit?: pulumi.Input<number>;
-  /** 1 to 100, evaluated highest first; default 1. */
-  priority?: pulumi.Input<number>;
-  /** Up to 255 characters. */
-  description?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/firewallRule.ts).
+export type { FirewallRuleArgs, FirewallRuleOutputs };

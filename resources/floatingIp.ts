@@ -16,41 +16,52 @@
  * There, allocating and releasing need the ADMINISTRATOR role (or OWNER) and FLOATING_IP WRITE.
  * Against an API whose unshown endpoints differ, this resource fails with the API's answer.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { ddosProblem, type InputsMatch } from "../provider/schema";
+import { ddosProblem } from "../provider/schema";
 import { idOf, wireId } from "../provider/wire";
 import { ipParts, type Metering, replace, type ResourceSpec, type Rule } from "../provider/spec";
+import type { FloatingIpArgs, FloatingIpOutputs } from "./generated/floatingIp";
 
 const WHERE = "spec part 3, Floating IP";
 
-// 1. Inputs.
-const inputs = z.object({
-  family: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }),
-  ddos: z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false),
+// 1. Inputs and outputs, each field declared once (provider/fields.ts). An address cannot change
+// family or protection: a change allocates a new one.
+/** @internal */
+export const floatingIpFields = fieldSet({
+  workspaceId: owningWorkspace,
+  family: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), { doc: "IPv4 or IPv6.", policy: replace }),
+  ddos: input(z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false), {
+    doc: "DDoS-filtered address (default false; IPv4 only).",
+    policy: replace,
+    read: (ip: ApiFloatingIp) => !!ip.ddos,
+  }),
+  address: computed<string>({ doc: "The allocated address.", stable: true }),
+  instanceId: computed<string | null>({ doc: "The instance holding the address, or null.", read: (ip: ApiFloatingIp) => holderOf(ip) }),
+  protected: computed<boolean>({ doc: "Protected addresses cannot be released.", read: (ip: ApiFloatingIp) => !!ip.protected }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (ip: ApiFloatingIp) => ip.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public FloatingIpArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<FloatingIpArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof floatingIpFields>;
+type Outputs = OutputsOf<typeof floatingIpFields>;
 
 const rules: Rule<Inputs>[] = [{ fields: ["family", "ddos"], property: "ddos", check: (i) => ddosProblem(i.family, i.ddos) }];
-
-export interface FloatingIpOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  family: "IPv4" | "IPv6";
-  ddos: boolean;
-  /** The allocated address. */
-  address: string;
-  /** The instance holding the address, or null. */
-  instanceId: string | null;
-  /** Protected addresses cannot be released. */
-  protected: boolean;
-  createdAt: string;
-}
 
 // 2. API mapping.
 /** @internal */
@@ -69,15 +80,7 @@ export interface ApiFloatingIp {
 /** The holder of a floating IP: the spec names it `instance` or `instance_id`. @internal */
 export const holderOf = (ip: ApiFloatingIp): string | null => idOf(ip.instance_id ?? ip.instance ?? null);
 
-const toOutputs = (ip: ApiFloatingIp, workspaceId: string): FloatingIpOutputs => ({
-  workspaceId: idOf(ip.workspace) ?? workspaceId,
-  family: ip.family,
-  ddos: !!ip.ddos,
-  address: ip.address,
-  instanceId: holderOf(ip),
-  protected: !!ip.protected,
-  createdAt: ip.created ?? "",
-});
+const toOutputs = (ip: ApiFloatingIp, workspaceId: string): Outputs => readOutputs(floatingIpFields, ip, { workspaceId });
 
 /** @internal */
 export async function fetchFloatingIp(ctx: OperationContext, id: string): Promise<ApiFloatingIp | undefined> {
@@ -107,22 +110,18 @@ const pricing: Metering = {
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
+export const floatingIpSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "FloatingIp",
   doc: "A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.",
-  workspaceScoped: true,
-  inputs,
+  ...fromFields(floatingIpFields),
   rules,
-  // What a change does: an address cannot change family or protection; a new one is allocated.
-  policies: { family: replace, ddos: replace },
-  stableOutputs: ["address", "createdAt"],
   label: (i, id) => `FloatingIp ${i.family ?? ""}${id ? ` ${id}` : ""}`.replace(/\s+/g, " ").trim(),
   pricing,
   api: {
     async create(ctx, i) {
       const before = await listAll<ApiFloatingIp>(ctx.client, ipsPath(i.workspaceId), { family: i.family });
       seenBefore.set(ctx, new Set(before.map((ip) => String(ip.id))));
-      const ip = await ctx.client.post<ApiFloatingIp>(ipsPath(i.workspaceId), { family: i.family, ddos: i.ddos });
+      const ip = await ctx.client.post<ApiFloatingIp>(ipsPath(i.workspaceId), createBody(floatingIpFields, i));
       claimed.add(String(ip.id));
       return { id: String(ip.id) };
     },
@@ -175,10 +174,5 @@ export const floatingIpSpec: ResourceSpec<Inputs, FloatingIpOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface FloatingIpArgs extends WorkspaceScopedArgs {
-  /** IPv4 or IPv6. Changing it allocates a new address (replacement). */
-  family: pulumi.Input<"IPv4" | "IPv6">;
-  /** DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement). */
-  ddos?: pulumi.Input<boolean>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/floatingIp.ts).
+export type { FloatingIpArgs, FloatingIpOutputs };

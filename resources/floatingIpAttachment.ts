@@ -12,39 +12,41 @@
  * moved) outside Pulumi shows as drift and the next `pulumi up` attaches it back; an IP that no
  * longer exists makes the attachment gone.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { type CommonArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import { zId } from "../provider/schema";
 import { wireId } from "../provider/wire";
 import { command, replace, type ResourceSpec } from "../provider/spec";
-import { fetchFloatingIp, holderOf } from "./floatingIp";
+import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
+import { type ApiFloatingIp, fetchFloatingIp, holderOf } from "./floatingIp";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
 
-// 1. Inputs.
-const inputs = z.object({
-  ipId: zId("floating IP id"),
-  instanceId: zId("instance id"),
+// 1. Inputs and outputs, each field declared once (provider/fields.ts), read from the floating IP.
+/** @internal */
+export const floatingIpAttachmentFields = fieldSet({
+  ipId: input(zId("floating IP id"), {
+    doc: "The floating IP (a FloatingIp's id).",
+    // Another IP is another attachment.
+    policy: replace,
+    read: (ip: ApiFloatingIp) => String(ip.id),
+  }),
+  instanceId: input(zId("instance id"), {
+    doc: "The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again).",
+    policy: command("move"),
+    read: (ip: ApiFloatingIp) => holderOf(ip),
+  }),
+  address: computed<string>({ doc: "The floating IP's address." }),
+  family: computed<string>({ doc: "The floating IP's family: IPv4 or IPv6." }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public FloatingIpAttachmentArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<FloatingIpAttachmentArgs, z.infer<typeof inputs>> = true;
-
-export interface FloatingIpAttachmentOutputs extends Record<string, unknown> {
-  ipId: string;
-  /** The instance holding the IP now; null when it was detached outside Pulumi. */
-  instanceId: string | null;
-  address: string;
-  family: string;
-}
+type Inputs = InputsOf<typeof floatingIpAttachmentFields>;
+type Outputs = OutputsOf<typeof floatingIpAttachmentFields>;
 
 // 2. API mapping.
-async function read(ctx: OperationContext, id: string): Promise<FloatingIpAttachmentOutputs | undefined> {
+async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const ip = await fetchFloatingIp(ctx, id);
-  return ip && { ipId: String(ip.id), instanceId: holderOf(ip), address: ip.address, family: ip.family };
+  return ip && readOutputs(floatingIpAttachmentFields, ip);
 }
 
 async function attach(ctx: OperationContext, ipId: string, instanceId: string): Promise<void> {
@@ -72,12 +74,12 @@ const leftAlone = new Set<string>();
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachmentOutputs> = {
+export const floatingIpAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "FloatingIpAttachment",
   doc: "Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).",
-  inputs,
-  // What a change does: another IP is another attachment; another instance is a move.
-  policies: { ipId: replace, instanceId: command("move") },
+  ...fromFields(floatingIpAttachmentFields),
+  // The attachment's id is its floating IP's.
+  adoptIdDoc: "Adopt the existing attachment of a floating IP: its id (the same as `ipId`).",
   label: (i, id) => `FloatingIpAttachment of IP ${i.ipId ?? id ?? "?"} to instance ${i.instanceId ?? "?"}`,
   pricing: { notMetered: "the address is priced as its FloatingIp; attaching it costs nothing more" },
   api: {
@@ -130,12 +132,5 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, FloatingIpAttachment
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface FloatingIpAttachmentArgs extends CommonArgs {
-  /** The floating IP (a FloatingIp's id). Changing it replaces the attachment. */
-  ipId: pulumi.Input<string>;
-  /** The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach). */
-  instanceId: pulumi.Input<string>;
-  /** Adopt the existing attachment of a floating IP: its id (the same as `ipId`). */
-  adoptId?: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/floatingIpAttachment.ts).
+export type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs };

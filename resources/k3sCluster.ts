@@ -9,25 +9,24 @@
  * The create answer is a bare workflow (no resource attached), so the new cluster's id is read
  * back with GET. The cluster has no updatable field: its only input is the workspace.
  */
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import { type WorkspaceScopedArgs } from "../provider/resource";
+import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
 import { idOf } from "../provider/wire";
 import type { ResourceSpec } from "../provider/spec";
+import type { K3sClusterArgs, K3sClusterOutputs } from "./generated/k3sCluster";
 
-// 1. Inputs: none besides the workspace (added by the lifecycle, replaces on change).
-const inputs = z.object({});
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-
-export interface K3sClusterOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  /** The cluster namespace identifier. */
-  name: string;
-  /** PROVISIONING, ACTIVE, DEPROVISIONING or FAILED. */
-  status: string;
-}
+// 1. Inputs and outputs, each field declared once (provider/fields.ts): no input besides the workspace.
+/** @internal */
+export const k3sClusterFields = fieldSet({
+  // The cluster object names its workspace as its owner.
+  workspaceId: { ...owningWorkspace, read: (c: ApiCluster, prior) => idOf(c.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
+  name: computed<string>({ doc: "The cluster namespace identifier.", stable: true }),
+  status: computed<string>({ doc: "PROVISIONING, ACTIVE, DEPROVISIONING or FAILED." }),
+});
+type Inputs = InputsOf<typeof k3sClusterFields>;
+type Outputs = OutputsOf<typeof k3sClusterFields>;
 
 // 2. API mapping.
 /** @internal */
@@ -56,14 +55,10 @@ export async function clusterTearingDown(ctx: OperationContext, workspaceId: str
   return !cluster || cluster.status === "DEPROVISIONING";
 }
 
-const toOutputs = (c: ApiCluster, workspaceId: string): K3sClusterOutputs => ({
-  workspaceId: idOf(c.owner) ?? workspaceId,
-  name: c.name,
-  status: c.status,
-});
+const toOutputs = (c: ApiCluster, workspaceId: string): Outputs => readOutputs(k3sClusterFields, c, { workspaceId });
 
 /** Reads the cluster recorded under `id`: a different cluster in the workspace means ours is gone. */
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<K3sClusterOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   const cluster = await clusterOf(ctx, workspaceId);
   if (!cluster || String(cluster.id) !== id) return undefined;
@@ -72,14 +67,10 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
+export const k3sClusterSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "K3sCluster",
   doc: "The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: the workspace (added by the lifecycle) replaces; nothing else is managed.
-  policies: {},
-  stableOutputs: ["name"],
+  ...fromFields(k3sClusterFields),
   label: (i, id) => `K3sCluster${i.workspaceId ? ` of workspace ${i.workspaceId}` : id ? ` ${id}` : ""}`,
   broken: (o) => o.status === "FAILED",
   // One cluster per workspace: a replacement in the same workspace must delete the old one first.
@@ -131,5 +122,5 @@ export const k3sClusterSpec: ResourceSpec<Inputs, K3sClusterOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export type K3sClusterArgs = WorkspaceScopedArgs;
+// 4. The public Args: generated from the fields, with the class (resources/generated/k3sCluster.ts).
+export type { K3sClusterArgs, K3sClusterOutputs };

@@ -10,40 +10,48 @@
  * The join answer is a bare workflow, so the node id is read back through the instance. There
  * is no update endpoint: the instance replaces the node.
  */
-import type * as pulumi from "@pulumi/pulumi";
-import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { type InputsMatch, zId } from "../provider/schema";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
+import { zId } from "../provider/schema";
 import { idOf, wireId } from "../provider/wire";
 import { replace, type ResourceSpec } from "../provider/spec";
+import type { K3sNodeArgs, K3sNodeOutputs } from "./generated/k3sNode";
 import { clusterTearingDown } from "./k3sCluster";
 
-// 1. Inputs.
-const inputs = z.object({
-  /** The instance that joins: running and in the same workspace (spec part 3, POST .../k3s/nodes). */
-  instanceId: zId("instance id"),
+// 1. Inputs and outputs, each field declared once (provider/fields.ts). A node reads as { node, live }
+// (tolerant of a bare node object): `live` is null while the control plane is unreachable.
+/** @internal */
+export const k3sNodeFields = fieldSet({
+  workspaceId: {
+    ...owningWorkspace,
+    read: (v: ApiNodeView, prior) => idOf(nodeOfView(v).workspace) ?? (prior.workspaceId as string | undefined) ?? "",
+  },
+  instanceId: input(zId("instance id"), {
+    doc: "The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled).",
+    // No update endpoint: another instance is another node.
+    policy: replace,
+    stable: true,
+    read: (v: ApiNodeView, prior) => idOf(nodeOfView(v).instance) ?? (prior.instanceId as string | undefined) ?? "",
+  }),
+  nodeName: computed<string>({ doc: "Name inside the cluster.", stable: true, read: (v: ApiNodeView) => nodeOfView(v).node_name }),
+  status: computed<string>({ doc: "JOINING, READY, DRAINING or FAILED.", read: (v: ApiNodeView) => nodeOfView(v).status }),
+  ready: computed<boolean>({
+    doc: "Ready in the cluster; false while the control plane is unreachable (live is null).",
+    read: (v: ApiNodeView) => v.live?.ready ?? false,
+  }),
+  allocatable: computed<Record<string, string> | null>({
+    doc: "Allocatable resources (cpu, memory, pods...); null while the control plane is unreachable.",
+    read: (v: ApiNodeView) => v.live?.allocatable ?? null,
+  }),
+  conditions: computed<Record<string, string> | null>({
+    doc: "Condition name to status; null while the control plane is unreachable.",
+    read: (v: ApiNodeView) => v.live?.conditions ?? null,
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public K3sNodeArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<K3sNodeArgs, z.infer<typeof inputs>> = true;
-
-export interface K3sNodeOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  instanceId: string;
-  /** Name inside the cluster. */
-  nodeName: string;
-  /** JOINING, READY, DRAINING or FAILED. */
-  status: string;
-  /** Ready in the cluster; false while the control plane is unreachable (live is null). */
-  ready: boolean;
-  /** Allocatable resources (cpu, memory, pods...); null while the control plane is unreachable. */
-  allocatable: Record<string, string> | null;
-  /** Condition name to status; null while the control plane is unreachable. */
-  conditions: Record<string, string> | null;
-}
+type Inputs = InputsOf<typeof k3sNodeFields>;
+type Outputs = OutputsOf<typeof k3sNodeFields>;
 
 // 2. API mapping.
 interface ApiNode {
@@ -68,19 +76,7 @@ interface ApiNodeView {
 
 const nodeOfView = (v: ApiNodeView): ApiNode => v.node ?? (v as unknown as ApiNode);
 
-const toOutputs = (v: ApiNodeView, prior: Partial<Inputs>): K3sNodeOutputs => {
-  const node = nodeOfView(v);
-  const live = v.live ?? null;
-  return {
-    workspaceId: idOf(node.workspace) ?? prior.workspaceId ?? "",
-    instanceId: idOf(node.instance) ?? prior.instanceId ?? "",
-    nodeName: node.node_name,
-    status: node.status,
-    ready: live?.ready ?? false,
-    allocatable: live?.allocatable ?? null,
-    conditions: live?.conditions ?? null,
-  };
-};
+const toOutputs = (v: ApiNodeView, prior: Partial<Inputs>): Outputs => readOutputs(k3sNodeFields, v, prior);
 
 const nodePath = (workspaceId: string, id: string) => `/v1/workspaces/${workspaceId}/k3s/nodes/${id}`;
 
@@ -90,21 +86,17 @@ async function nodeOfInstance(ctx: OperationContext, instanceId: string): Promis
   return found && nodeOfView(found);
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<K3sNodeOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiNodeView>(nodePath(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior);
 }
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
+export const k3sNodeSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "K3sNode",
   doc: "An instance enrolled as a worker node of the workspace's Kubernetes cluster.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: no update endpoint, another instance is another node.
-  policies: { instanceId: replace },
-  stableOutputs: ["instanceId", "nodeName"],
+  ...fromFields(k3sNodeFields),
   label: (i, id) => `K3sNode${i.instanceId ? ` for instance ${i.instanceId}` : id ? ` ${id}` : ""}`,
   broken: (o) => o.status === "FAILED",
   // An instance is a node at most once: re-enrolling the same instance deletes the old node first.
@@ -154,12 +146,5 @@ export const k3sNodeSpec: ResourceSpec<Inputs, K3sNodeOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface K3sNodeArgs extends WorkspaceScopedArgs {
-  /**
-   * The instance that joins the cluster: running (online and AVAILABLE) and in the same
-   * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-   * Declare the node with `dependsOn: [cluster]`.
-   */
-  instanceId: pulumi.Input<string>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/k3sNode.ts).
+export type { K3sNodeArgs, K3sNodeOutputs };

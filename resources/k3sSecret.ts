@@ -12,50 +12,65 @@
  * key names differ (changed outside Pulumi), `data` is dropped from the outputs so the next up
  * writes it again; a value changed outside Pulumi under the same key cannot be detected.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputField,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  writeOnly,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { emulatorLimit, type InputsMatch, keysMatching, zDnsLabel } from "../provider/schema";
+import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/schema";
 import { idOf } from "../provider/wire";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import type { K3sSecretArgs, K3sSecretOutputs } from "./generated/k3sSecret";
 import { clusterOf } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes secret";
 /** Limits the spec does not give: the emulator's (emulator/README.md, Managed Kubernetes), checked at preview. */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs.
-const inputs = z.object({
-  name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
-  data: z
-    .record(
-      z.string(),
-      z
-        .string({ error: `values must be strings (${WHERE}: data is an object of key to value)` })
-        .max(1024 * 1024, `values must be at most 1 MiB (${EMULATOR_LIMIT})`),
-      { error: `must be an object of key to value (${WHERE})` },
-    )
-    .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${EMULATOR_LIMIT})`)),
-});
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public K3sSecretArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<K3sSecretArgs, z.infer<typeof inputs>> = true;
+// 1. Inputs and outputs, each field declared once (provider/fields.ts).
+const zData = z
+  .record(
+    z.string(),
+    z
+      .string({ error: `values must be strings (${WHERE}: data is an object of key to value)` })
+      .max(1024 * 1024, `values must be at most 1 MiB (${EMULATOR_LIMIT})`),
+    { error: `must be an object of key to value (${WHERE})` },
+  )
+  .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${EMULATOR_LIMIT})`));
 
-export interface K3sSecretOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  /**
-   * Write-only, kept from state (secret). Null when the API's key names no longer match it
-   * (changed outside Pulumi): the next up writes it again.
-   */
-  data?: Record<string, string> | null;
-  /** Key names, sorted. */
-  keys: string[];
-}
+/** @internal */
+export const k3sSecretFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
+    doc: "Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one).",
+    // The name cannot change.
+    policy: replace,
+  }),
+  // Write-only in the API: kept from state; recorded as null when the API's key names no longer
+  // match it (changed outside Pulumi, see read), so the next up writes it again.
+  data: writeOnly(zData, {
+    doc: "Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
+    // PUT replaces the whole data map.
+    policy: updateRequest,
+    secret: true,
+  }) as InputField<typeof zData, true, Record<string, string> | null | undefined>,
+  keys: computed<string[]>({ doc: "Key names, sorted.", read: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
+});
+type Inputs = InputsOf<typeof k3sSecretFields>;
+type Outputs = OutputsOf<typeof k3sSecretFields>;
 
 // 2. API mapping.
 interface ApiSecret {
@@ -71,20 +86,14 @@ const listSecrets = (ctx: OperationContext, workspaceId: string) => listAll<ApiS
 const secretByName = async (ctx: OperationContext, workspaceId: string, name: string) =>
   (await listSecrets(ctx, workspaceId)).find((s) => s.name === name);
 
-async function read(
-  ctx: OperationContext,
-  id: string,
-  prior: Partial<K3sSecretOutputs> & Partial<Inputs>,
-): Promise<K3sSecretOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   const found = (await listSecrets(ctx, workspaceId)).find((s) => idOf(s.id) === id);
   if (!found) return undefined;
-  const keys = [...(found.keys ?? [])].sort();
-  const out: K3sSecretOutputs = { workspaceId, name: found.name, keys };
-  // `data` itself is carried over from state by the lifecycle (keepFromState); when the recorded
-  // keys no longer match the API's, the recorded values are stale: null makes the next up rewrite them.
-  if (prior.data && !isEqual(Object.keys(prior.data).sort(), keys)) out.data = null;
-  return out;
+  const out = readOutputs(k3sSecretFields, found, { workspaceId });
+  // `data` itself is carried over from state by the lifecycle (kept); when the recorded keys no
+  // longer match the API's, the recorded values are stale: null makes the next up rewrite them.
+  return prior.data && !isEqual(Object.keys(prior.data).sort(), out.keys) ? { ...out, data: null } : out;
 }
 
 /** Names of the services whose secret_refs list the secret (for the 409 message). */
@@ -105,15 +114,10 @@ async function referencingServices(ctx: OperationContext, workspaceId: string, n
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
+export const k3sSecretSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "K3sSecret",
   doc: "Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state.",
-  workspaceScoped: true,
-  inputs,
-  // What a change does: PUT replaces the whole data map; the name cannot change.
-  policies: { name: replace, data: updateRequest },
-  secretOutputs: ["data"],
-  keepFromState: ["data"],
+  ...fromFields(k3sSecretFields),
   // Names are unique in the workspace: a replacement that keeps the name deletes the old secret first.
   uniqueKey: ["name"],
   pricing: { notMetered: "configuration data: no rate card meters it" },
@@ -130,7 +134,7 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
       );
     },
     async create(ctx, i) {
-      const secret = await ctx.client.post<ApiSecret>(secretsPath(i.workspaceId), { name: i.name, data: i.data });
+      const secret = await ctx.client.post<ApiSecret>(secretsPath(i.workspaceId), createBody(k3sSecretFields, i));
       return { id: String(secret.id) };
     },
     // conflict showed the name was free before the POST, so a secret found by name now is the
@@ -165,19 +169,5 @@ export const k3sSecretSpec: ResourceSpec<Inputs, K3sSecretOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface K3sSecretArgs extends WorkspaceScopedArgs {
-  /**
-   * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
-   * lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object
-   * names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the secret.
-   */
-  name: pulumi.Input<string>;
-  /**
-   * Key to value; every pair is injected into referencing services as an environment variable.
-   * Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits).
-   * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
-   * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
-   */
-  data: pulumi.Input<Record<string, pulumi.Input<string>>>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/k3sSecret.ts).
+export type { K3sSecretArgs, K3sSecretOutputs };

@@ -64,7 +64,8 @@ function renderOne(checker: ts.TypeChecker, type: ts.Type, input: boolean): stri
 
 /** A property's type text, `undefined` left out (it makes the property optional instead). */
 function typeText(checker: ts.TypeChecker, type: ts.Type, input: boolean): { text: string; optional: boolean } {
-  const members = membersOf(type);
+  // An output type given explicitly (`input<S, true, T>`) reaches here as `NoInfer<T>`: said as T.
+  const members = membersOf(type.flags & ts.TypeFlags.Substitution ? (type as ts.SubstitutionType).baseType : type);
   const defined = members.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
   return { text: render(checker, defined, input) || "unknown", optional: defined.length < members.length };
 }
@@ -80,6 +81,31 @@ function memberTypes(program: ts.Program, kind: string): (field: string, member:
     if (!memberSymbol) throw new Error(`${sourceFileOf(kind)}: ${name}.${field} has no ${member}`);
     return checker.getTypeOfSymbol(memberSymbol);
   };
+}
+
+/** Whether a list of type arguments has more than one (a comma outside any brackets). */
+function hasTopLevelComma(text: string): boolean {
+  let depth = 0;
+  for (const c of text) {
+    if ("<({[".includes(c)) depth++;
+    else if (">)}]".includes(c)) depth--;
+    else if (c === "," && depth === 0) return true;
+  }
+  return false;
+}
+
+/**
+ * A property as prettier writes it (lint's `prettier --check` reads the generated files): on one
+ * line when it fits the repository's 140 columns, else a type `Outer<Inner>` broken around its one
+ * argument, as prettier breaks it. A longer type is refused rather than written unformatted.
+ */
+function property(head: string, type: string): string[] {
+  const line = `  ${head}: ${type};`;
+  if (line.length <= 140) return [line];
+  const [, outer, inner] = /^([\w.]+)<(.*)>$/.exec(type) ?? [];
+  if (inner !== undefined && !hasTopLevelComma(inner) && `    ${inner}`.length <= 140)
+    return [`  ${head}: ${outer}<`, `    ${inner}`, "  >;"];
+  throw new Error(`${head}: the type ${type} is too long for a line of the generated file; declare the field with a shorter one`);
 }
 
 function tsdoc(field: Field, indent: string): string {
@@ -102,7 +128,7 @@ export function fieldInterfaces(program: ts.Program, kind: string): string[] {
   const outputs = all.filter(([, f]) => f.role !== "input" || f.output);
   const args = inputs.map(([name, field]) => {
     const { text, optional } = typeText(checker, typeOf(name, "__input"), true);
-    return [tsdoc(field, "  "), `  ${name}${optional ? "?" : ""}: pulumi.Input<${text}>;`];
+    return [tsdoc(field, "  "), ...property(`${name}${optional ? "?" : ""}`, `pulumi.Input<${text}>`)];
   });
   // A synthetic id (a membership's "<a>:<b>") says its form where adoptId is documented, before workspaceId as it was declared.
   const { adoptIdDoc } = specFor(kind);
@@ -113,7 +139,7 @@ export function fieldInterfaces(program: ts.Program, kind: string): string[] {
     ]);
   const outs = outputs.map(([name, field]) => {
     const { text, optional } = typeText(checker, typeOf(name, "__output"), false);
-    return [tsdoc(field, "  "), `  ${name}${optional ? "?" : ""}: ${text};`];
+    return [tsdoc(field, "  "), ...property(`${name}${optional ? "?" : ""}`, text)];
   });
   return [
     `/** The arguments of a \`${kind}\`. */`,

@@ -1,8 +1,37 @@
 /** Generated from resources/bgpConfig.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { BgpConfigArgs, BgpConfigOutputs } from "../bgpConfig";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `BgpConfig`. */
+export interface BgpConfigArgs extends CommonArgs {
+  /** The workspace's autonomous system number (32-bit). Changing it updates the resource in place. */
+  asn: pulumi.Input<number>;
+  /** BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place. */
+  password?: pulumi.Input<string>;
+  /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place. */
+  instanceId?: pulumi.Input<string | null>;
+  /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
+  maxPrefixes?: pulumi.Input<number>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `BgpConfig` records: its outputs, each also a typed property of the class. */
+export interface BgpConfigOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** The workspace's autonomous system number (32-bit). Changing it updates the resource in place. */
+  asn: number | null;
+  /** BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place. */
+  password: string | null;
+  /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place. */
+  instanceId: string | null;
+  /** The endpoint instance's name, or null. */
+  instanceName: string | null;
+  /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
+  maxPrefixes: number;
+}
 
 const SHAPE: ClassShape = {
   kind: "BgpConfig",

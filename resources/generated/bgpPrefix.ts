@@ -1,8 +1,37 @@
 /** Generated from resources/bgpPrefix.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { BgpPrefixArgs, BgpPrefixOutputs } from "../bgpPrefix";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `BgpPrefix`. */
+export interface BgpPrefixArgs extends CommonArgs {
+  /** The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place. */
+  prefix: pulumi.Input<string>;
+  /** Announce it (default true). Changing it updates the resource in place. */
+  enabled?: pulumi.Input<boolean>;
+  /** DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place. */
+  community?: pulumi.Input<"DEFAULT" | "PROTECTED">;
+  /** The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource. */
+  configId?: pulumi.Input<string>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `BgpPrefix` records: its outputs, each also a typed property of the class. */
+export interface BgpPrefixOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place. */
+  prefix: string;
+  /** Always MANUAL (the only source defined). */
+  source: string;
+  /** Announce it (default true). Changing it updates the resource in place. */
+  enabled: boolean;
+  /** DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place. */
+  community: "DEFAULT" | "PROTECTED";
+  /** The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource. */
+  configId?: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "BgpPrefix",

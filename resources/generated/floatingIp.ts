@@ -1,8 +1,35 @@
 /** Generated from resources/floatingIp.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { FloatingIpArgs, FloatingIpOutputs } from "../floatingIp";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `FloatingIp`. */
+export interface FloatingIpArgs extends CommonArgs {
+  /** IPv4 or IPv6. Changing it replaces the resource. */
+  family: pulumi.Input<"IPv4" | "IPv6">;
+  /** DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource. */
+  ddos?: pulumi.Input<boolean>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `FloatingIp` records: its outputs, each also a typed property of the class. */
+export interface FloatingIpOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** IPv4 or IPv6. Changing it replaces the resource. */
+  family: "IPv4" | "IPv6";
+  /** DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource. */
+  ddos: boolean;
+  /** The allocated address. */
+  address: string;
+  /** The instance holding the address, or null. */
+  instanceId: string | null;
+  /** Protected addresses cannot be released. */
+  protected: boolean;
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "FloatingIp",

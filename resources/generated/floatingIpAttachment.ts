@@ -1,8 +1,29 @@
 /** Generated from resources/floatingIpAttachment.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "../floatingIpAttachment";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `FloatingIpAttachment`. */
+export interface FloatingIpAttachmentArgs extends CommonArgs {
+  /** The floating IP (a FloatingIp's id). Changing it replaces the resource. */
+  ipId: pulumi.Input<string>;
+  /** The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move). */
+  instanceId: pulumi.Input<string>;
+  /** Adopt the existing attachment of a floating IP: its id (the same as `ipId`). */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** What a `FloatingIpAttachment` records: its outputs, each also a typed property of the class. */
+export interface FloatingIpAttachmentOutputs extends Record<string, unknown> {
+  /** The floating IP (a FloatingIp's id). Changing it replaces the resource. */
+  ipId: string;
+  /** The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move). */
+  instanceId: string | null;
+  /** The floating IP's address. */
+  address: string;
+  /** The floating IP's family: IPv4 or IPv6. */
+  family: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "FloatingIpAttachment",

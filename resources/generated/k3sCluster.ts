@@ -1,8 +1,23 @@
 /** Generated from resources/k3sCluster.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { K3sClusterArgs, K3sClusterOutputs } from "../k3sCluster";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `K3sCluster`. */
+export interface K3sClusterArgs extends CommonArgs {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `K3sCluster` records: its outputs, each also a typed property of the class. */
+export interface K3sClusterOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** The cluster namespace identifier. */
+  name: string;
+  /** PROVISIONING, ACTIVE, DEPROVISIONING or FAILED. */
+  status: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "K3sCluster",

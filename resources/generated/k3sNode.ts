@@ -1,8 +1,33 @@
 /** Generated from resources/k3sNode.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { K3sNodeArgs, K3sNodeOutputs } from "../k3sNode";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+/** The arguments of a `K3sNode`. */
+export interface K3sNodeArgs extends CommonArgs {
+  /** The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource. */
+  instanceId: pulumi.Input<string>;
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId?: pulumi.Input<string>;
+}
+
+/** What a `K3sNode` records: its outputs, each also a typed property of the class. */
+export interface K3sNodeOutputs extends Record<string, unknown> {
+  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
+  workspaceId: string;
+  /** The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource. */
+  instanceId: string;
+  /** Name inside the cluster. */
+  nodeName: string;
+  /** JOINING, READY, DRAINING or FAILED. */
+  status: string;
+  /** Ready in the cluster; false while the control plane is unreachable (live is null). */
+  ready: boolean;
+  /** Allocatable resources (cpu, memory, pods...); null while the control plane is unreachable. */
+  allocatable: Record<string, string> | null;
+  /** Condition name to status; null while the control plane is unreachable. */
+  conditions: Record<string, string> | null;
+}
 
 const SHAPE: ClassShape = {
   kind: "K3sNode",

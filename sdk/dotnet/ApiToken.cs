@@ -16,11 +16,14 @@ namespace Pulumi.Svc
     public partial class ApiToken : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// The plaintext token (secret), from the creation response only.
+        /// The plaintext token, from the creation response only.
         /// </summary>
         [Output("code")]
         public Output<string?> Code { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("created")]
         public Output<string> Created { get; private set; } = null!;
 
@@ -31,15 +34,13 @@ namespace Pulumi.Svc
         public Output<string> Expires { get; private set; } = null!;
 
         /// <summary>
-        /// Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-        /// computed when the token is created; changing this replaces the token. An expired token
-        /// reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+        /// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         /// </summary>
         [Output("expiresInDays")]
         public Output<double> ExpiresInDays { get; private set; } = null!;
 
         /// <summary>
-        /// The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+        /// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
         /// </summary>
         [Output("grants")]
         public Output<ImmutableDictionary<string, string>> Grants { get; private set; } = null!;
@@ -51,22 +52,25 @@ namespace Pulumi.Svc
         public Output<string> LastUsed { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 48 characters. Changing it replaces the token (a new code).
+        /// 4 to 48 characters. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
+        /// <summary>
+        /// How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
+        /// </summary>
         [Output("origin")]
         public Output<string> Origin { get; private set; } = null!;
 
         /// <summary>
-        /// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+        /// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
         /// </summary>
         [Output("subject")]
         public Output<string> Subject { get; private set; } = null!;
 
         /// <summary>
-        /// RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+        /// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         /// </summary>
         [Output("subjectId")]
         public Output<string?> SubjectId { get; private set; } = null!;
@@ -135,9 +139,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-        /// computed when the token is created; changing this replaces the token. An expired token
-        /// reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+        /// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         /// </summary>
         [Input("expiresInDays", required: true)]
         public Input<double> ExpiresInDays { get; set; } = null!;
@@ -146,9 +148,7 @@ namespace Pulumi.Svc
         private InputMap<string>? _grants;
 
         /// <summary>
-        /// Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-        /// NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-        /// replaces the token.
+        /// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
         /// </summary>
         public InputMap<string> Grants
         {
@@ -157,19 +157,19 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// 4 to 48 characters. Changing it replaces the token (a new code).
+        /// 4 to 48 characters. Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+        /// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
         /// </summary>
         [Input("subject")]
         public Input<string>? Subject { get; set; }
 
         /// <summary>
-        /// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+        /// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         /// </summary>
         [Input("subjectId")]
         public Input<string>? SubjectId { get; set; }

@@ -16,28 +16,31 @@ namespace Pulumi.Svc
     public partial class BgpConfig : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// The workspace's autonomous system number (32-bit). Patched in place.
+        /// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         /// </summary>
         [Output("asn")]
         public Output<double> Asn { get; private set; } = null!;
 
         /// <summary>
-        /// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+        /// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
+        /// <summary>
+        /// The endpoint instance's name, or null.
+        /// </summary>
         [Output("instanceName")]
         public Output<string> InstanceName { get; private set; } = null!;
 
         /// <summary>
-        /// Maximum prefixes on the session (the API's default when omitted). Patched in place.
+        /// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         /// </summary>
         [Output("maxPrefixes")]
         public Output<double> MaxPrefixes { get; private set; } = null!;
 
         /// <summary>
-        /// The session password as the API reports it (live.password), secret.
+        /// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         /// </summary>
         [Output("password")]
         public Output<string> Password { get; private set; } = null!;
@@ -106,19 +109,19 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// The workspace's autonomous system number (32-bit). Patched in place.
+        /// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         /// </summary>
         [Input("asn", required: true)]
         public Input<double> Asn { get; set; } = null!;
 
         /// <summary>
-        /// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+        /// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         /// </summary>
         [Input("instanceId")]
         public Input<string>? InstanceId { get; set; }
 
         /// <summary>
-        /// Maximum prefixes on the session (the API's default when omitted). Patched in place.
+        /// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         /// </summary>
         [Input("maxPrefixes")]
         public Input<double>? MaxPrefixes { get; set; }
@@ -127,8 +130,7 @@ namespace Pulumi.Svc
         private Input<string>? _password;
 
         /// <summary>
-        /// BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-        /// change made outside Pulumi is detected. Patched in place.
+        /// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         /// </summary>
         public Input<string>? Password
         {

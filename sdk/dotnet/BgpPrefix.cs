@@ -16,25 +16,25 @@ namespace Pulumi.Svc
     public partial class BgpPrefix : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+        /// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
         /// </summary>
         [Output("community")]
         public Output<string> Community { get; private set; } = null!;
 
         /// <summary>
-        /// The workspace's BGP configuration (read when configId is declared).
+        /// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
         /// </summary>
         [Output("configId")]
         public Output<string?> ConfigId { get; private set; } = null!;
 
         /// <summary>
-        /// Announce it (default true). Changed in place.
+        /// Announce it (default true). Changing it updates the resource in place.
         /// </summary>
         [Output("enabled")]
         public Output<bool> Enabled { get; private set; } = null!;
 
         /// <summary>
-        /// The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+        /// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
         /// </summary>
         [Output("prefix")]
         public Output<string> Prefix { get; private set; } = null!;
@@ -105,27 +105,25 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+        /// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
         /// </summary>
         [Input("community")]
         public Input<string>? Community { get; set; }
 
         /// <summary>
-        /// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-        /// configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-        /// with it).
+        /// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
         /// </summary>
         [Input("configId")]
         public Input<string>? ConfigId { get; set; }
 
         /// <summary>
-        /// Announce it (default true). Changed in place.
+        /// Announce it (default true). Changing it updates the resource in place.
         /// </summary>
         [Input("enabled")]
         public Input<bool>? Enabled { get; set; }
 
         /// <summary>
-        /// The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+        /// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
         /// </summary>
         [Input("prefix", required: true)]
         public Input<string> Prefix { get; set; } = null!;

@@ -16,79 +16,85 @@ namespace Pulumi.Svc
     public partial class FirewallRule : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// One of: `ACCEPT`, `DROP`.
+        /// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
         /// </summary>
         [Output("action")]
         public Output<string> Action { get; private set; } = null!;
 
         /// <summary>
-        /// Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+        /// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
         /// </summary>
         [Output("bpsLimit")]
         public Output<double?> BpsLimit { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Up to 255 characters.
+        /// Up to 255 characters. Changing it replaces the resource.
         /// </summary>
         [Output("description")]
         public Output<string?> Description { get; private set; } = null!;
 
         /// <summary>
-        /// Instance the rule protects.
+        /// Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Destination CIDR inside the instance's address space; omit to match all.
+        /// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
         /// </summary>
         [Output("local")]
         public Output<string?> Local { get; private set; } = null!;
 
         /// <summary>
-        /// At least portStart; omit to match the single port portStart.
+        /// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         /// </summary>
         [Output("portEnd")]
         public Output<double?> PortEnd { get; private set; } = null!;
 
         /// <summary>
-        /// 1 to 65535; TCP and UDP only; required when portEnd is set.
+        /// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         /// </summary>
         [Output("portStart")]
         public Output<double?> PortStart { get; private set; } = null!;
 
         /// <summary>
-        /// Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+        /// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
         /// </summary>
         [Output("ppsLimit")]
         public Output<double?> PpsLimit { get; private set; } = null!;
 
         /// <summary>
-        /// 1 to 100, evaluated highest first; default 1.
+        /// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         /// </summary>
         [Output("priority")]
         public Output<double> Priority { get; private set; } = null!;
 
         /// <summary>
-        /// One of: `ICMP`, `TCP`, `UDP`.
+        /// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         /// </summary>
         [Output("protocol")]
         public Output<string> Protocol { get; private set; } = null!;
 
         /// <summary>
-        /// Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+        /// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         /// </summary>
         [Output("remote")]
         public Output<string> Remote { get; private set; } = null!;
 
+        /// <summary>
+        /// Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
+        /// </summary>
         [Output("state")]
         public Output<string> State { get; private set; } = null!;
 
         /// <summary>
-        /// IPv4 or IPv6.
+        /// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         /// </summary>
         [Output("type")]
         public Output<string> Type { get; private set; } = null!;
@@ -139,7 +145,7 @@ namespace Pulumi.Svc
     public sealed class FirewallRuleArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// One of: `ACCEPT`, `DROP`.
+        /// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
         /// </summary>
         [Input("action", required: true)]
         public Input<string> Action { get; set; } = null!;
@@ -153,61 +159,61 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+        /// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
         /// </summary>
         [Input("bpsLimit")]
         public Input<double>? BpsLimit { get; set; }
 
         /// <summary>
-        /// Up to 255 characters.
+        /// Up to 255 characters. Changing it replaces the resource.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
 
         /// <summary>
-        /// Instance the rule protects.
+        /// Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
 
         /// <summary>
-        /// Destination CIDR inside the instance's address space; omit to match all.
+        /// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
         /// </summary>
         [Input("local")]
         public Input<string>? Local { get; set; }
 
         /// <summary>
-        /// At least portStart; omit to match the single port portStart.
+        /// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         /// </summary>
         [Input("portEnd")]
         public Input<double>? PortEnd { get; set; }
 
         /// <summary>
-        /// 1 to 65535; TCP and UDP only; required when portEnd is set.
+        /// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         /// </summary>
         [Input("portStart")]
         public Input<double>? PortStart { get; set; }
 
         /// <summary>
-        /// Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+        /// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
         /// </summary>
         [Input("ppsLimit")]
         public Input<double>? PpsLimit { get; set; }
 
         /// <summary>
-        /// 1 to 100, evaluated highest first; default 1.
+        /// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         /// </summary>
         [Input("priority")]
         public Input<double>? Priority { get; set; }
 
         /// <summary>
-        /// One of: `ICMP`, `TCP`, `UDP`.
+        /// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         /// </summary>
         [Input("protocol", required: true)]
         public Input<string> Protocol { get; set; } = null!;
 
         /// <summary>
-        /// Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+        /// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         /// </summary>
         [Input("remote")]
         public Input<string>? Remote { get; set; }
@@ -220,7 +226,7 @@ namespace Pulumi.Svc
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }
 
         /// <summary>
-        /// IPv4 or IPv6.
+        /// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         /// </summary>
         [Input("type", required: true)]
         public Input<string> Type { get; set; } = null!;

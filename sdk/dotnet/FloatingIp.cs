@@ -21,17 +21,20 @@ namespace Pulumi.Svc
         [Output("address")]
         public Output<string> Address { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+        /// DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
         /// </summary>
         [Output("ddos")]
         public Output<bool> Ddos { get; private set; } = null!;
 
         /// <summary>
-        /// IPv4 or IPv6. Changing it allocates a new address (replacement).
+        /// IPv4 or IPv6. Changing it replaces the resource.
         /// </summary>
         [Output("family")]
         public Output<string> Family { get; private set; } = null!;
@@ -108,13 +111,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+        /// DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
         /// </summary>
         [Input("ddos")]
         public Input<bool>? Ddos { get; set; }
 
         /// <summary>
-        /// IPv4 or IPv6. Changing it allocates a new address (replacement).
+        /// IPv4 or IPv6. Changing it replaces the resource.
         /// </summary>
         [Input("family", required: true)]
         public Input<string> Family { get; set; } = null!;

@@ -15,20 +15,26 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:FloatingIpAttachment")]
     public partial class FloatingIpAttachment : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// The floating IP's address.
+        /// </summary>
         [Output("address")]
         public Output<string> Address { get; private set; } = null!;
 
+        /// <summary>
+        /// The floating IP's family: IPv4 or IPv6.
+        /// </summary>
         [Output("family")]
         public Output<string> Family { get; private set; } = null!;
 
         /// <summary>
-        /// The instance holding the IP now; null when it was detached outside Pulumi.
+        /// The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+        /// The floating IP (a FloatingIp's id). Changing it replaces the resource.
         /// </summary>
         [Output("ipId")]
         public Output<string> IpId { get; private set; } = null!;
@@ -85,13 +91,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+        /// The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
 
         /// <summary>
-        /// The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+        /// The floating IP (a FloatingIp's id). Changing it replaces the resource.
         /// </summary>
         [Input("ipId", required: true)]
         public Input<string> IpId { get; set; } = null!;

@@ -28,9 +28,7 @@ namespace Pulumi.Svc
         public Output<ImmutableDictionary<string, string>> Conditions { get; private set; } = null!;
 
         /// <summary>
-        /// The instance that joins the cluster: running (online and AVAILABLE) and in the same
-        /// workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-        /// Declare the node with `dependsOn: [cluster]`.
+        /// The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
@@ -113,9 +111,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// The instance that joins the cluster: running (online and AVAILABLE) and in the same
-        /// workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-        /// Declare the node with `dependsOn: [cluster]`.
+        /// The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;

@@ -37,22 +37,23 @@ export class ApiToken extends pulumi.CustomResource {
     }
 
     /**
-     * The plaintext token (secret), from the creation response only.
+     * The plaintext token, from the creation response only.
      */
     public /*out*/ readonly code!: pulumi.Output<string | undefined>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly created!: pulumi.Output<string>;
     /**
      * Absolute expiry (ISO 8601).
      */
     public /*out*/ readonly expires!: pulumi.Output<string>;
     /**
-     * Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-     * computed when the token is created; changing this replaces the token. An expired token
-     * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+     * Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      */
     public readonly expiresInDays!: pulumi.Output<number>;
     /**
-     * The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+     * Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
      */
     public readonly grants!: pulumi.Output<{[key: string]: string}>;
     /**
@@ -60,16 +61,19 @@ export class ApiToken extends pulumi.CustomResource {
      */
     public /*out*/ readonly lastUsed!: pulumi.Output<string>;
     /**
-     * 4 to 48 characters. Changing it replaces the token (a new code).
+     * 4 to 48 characters. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
+    /**
+     * How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
+     */
     public /*out*/ readonly origin!: pulumi.Output<string>;
     /**
-     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      */
     public readonly subject!: pulumi.Output<string>;
     /**
-     * RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+     * With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
      */
     public readonly subjectId!: pulumi.Output<string | undefined>;
     /**
@@ -141,27 +145,23 @@ export interface ApiTokenArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-     * computed when the token is created; changing this replaces the token. An expired token
-     * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+     * Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      */
     expiresInDays: pulumi.Input<number>;
     /**
-     * Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-     * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-     * replaces the token.
+     * Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
      */
     grants: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * 4 to 48 characters. Changing it replaces the token (a new code).
+     * 4 to 48 characters. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      */
     subject?: pulumi.Input<string>;
     /**
-     * With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+     * With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
      */
     subjectId?: pulumi.Input<string>;
     /**

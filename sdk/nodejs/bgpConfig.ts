@@ -37,20 +37,23 @@ export class BgpConfig extends pulumi.CustomResource {
     }
 
     /**
-     * The workspace's autonomous system number (32-bit). Patched in place.
+     * The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
      */
     public readonly asn!: pulumi.Output<number>;
     /**
-     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
      */
     public readonly instanceId!: pulumi.Output<string>;
+    /**
+     * The endpoint instance's name, or null.
+     */
     public /*out*/ readonly instanceName!: pulumi.Output<string>;
     /**
-     * Maximum prefixes on the session (the API's default when omitted). Patched in place.
+     * Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
      */
     public readonly maxPrefixes!: pulumi.Output<number>;
     /**
-     * The session password as the API reports it (live.password), secret.
+     * BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
      */
     public readonly password!: pulumi.Output<string>;
     /**
@@ -106,20 +109,19 @@ export interface BgpConfigArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * The workspace's autonomous system number (32-bit). Patched in place.
+     * The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
      */
     asn: pulumi.Input<number>;
     /**
-     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
      */
     instanceId?: pulumi.Input<string>;
     /**
-     * Maximum prefixes on the session (the API's default when omitted). Patched in place.
+     * Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
      */
     maxPrefixes?: pulumi.Input<number>;
     /**
-     * BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-     * change made outside Pulumi is detected. Patched in place.
+     * BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
      */
     password?: pulumi.Input<string>;
     /**

@@ -37,19 +37,19 @@ export class BgpPrefix extends pulumi.CustomResource {
     }
 
     /**
-     * DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+     * DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
      */
     public readonly community!: pulumi.Output<string>;
     /**
-     * The workspace's BGP configuration (read when configId is declared).
+     * The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
      */
     public readonly configId!: pulumi.Output<string | undefined>;
     /**
-     * Announce it (default true). Changed in place.
+     * Announce it (default true). Changing it updates the resource in place.
      */
     public readonly enabled!: pulumi.Output<boolean>;
     /**
-     * The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+     * The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
      */
     public readonly prefix!: pulumi.Output<string>;
     /**
@@ -107,21 +107,19 @@ export interface BgpPrefixArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+     * DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
      */
     community?: pulumi.Input<string>;
     /**
-     * The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-     * configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-     * with it).
+     * The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
      */
     configId?: pulumi.Input<string>;
     /**
-     * Announce it (default true). Changed in place.
+     * Announce it (default true). Changing it updates the resource in place.
      */
     enabled?: pulumi.Input<boolean>;
     /**
-     * The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+     * The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
      */
     prefix: pulumi.Input<string>;
     /**

@@ -37,53 +37,59 @@ export class FirewallRule extends pulumi.CustomResource {
     }
 
     /**
-     * One of: `ACCEPT`, `DROP`.
+     * ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
      */
     public readonly action!: pulumi.Output<string>;
     /**
-     * Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
      */
     public readonly bpsLimit!: pulumi.Output<number | undefined>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * Up to 255 characters.
+     * Up to 255 characters. Changing it replaces the resource.
      */
     public readonly description!: pulumi.Output<string | undefined>;
     /**
-     * Instance the rule protects.
+     * Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Destination CIDR inside the instance's address space; omit to match all.
+     * Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
      */
     public readonly local!: pulumi.Output<string | undefined>;
     /**
-     * At least portStart; omit to match the single port portStart.
+     * Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      */
     public readonly portEnd!: pulumi.Output<number | undefined>;
     /**
-     * 1 to 65535; TCP and UDP only; required when portEnd is set.
+     * First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      */
     public readonly portStart!: pulumi.Output<number | undefined>;
     /**
-     * Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
      */
     public readonly ppsLimit!: pulumi.Output<number | undefined>;
     /**
-     * 1 to 100, evaluated highest first; default 1.
+     * 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
      */
     public readonly priority!: pulumi.Output<number>;
     /**
-     * One of: `ICMP`, `TCP`, `UDP`.
+     * Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
      */
     public readonly protocol!: pulumi.Output<string>;
     /**
-     * Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+     * Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
      */
     public readonly remote!: pulumi.Output<string>;
+    /**
+     * Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
+     */
     public /*out*/ readonly state!: pulumi.Output<string>;
     /**
-     * IPv4 or IPv6.
+     * Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
      */
     public readonly type!: pulumi.Output<string>;
 
@@ -152,7 +158,7 @@ export class FirewallRule extends pulumi.CustomResource {
  */
 export interface FirewallRuleArgs {
     /**
-     * One of: `ACCEPT`, `DROP`.
+     * ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
      */
     action: pulumi.Input<string>;
     /**
@@ -162,43 +168,43 @@ export interface FirewallRuleArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
      */
     bpsLimit?: pulumi.Input<number>;
     /**
-     * Up to 255 characters.
+     * Up to 255 characters. Changing it replaces the resource.
      */
     description?: pulumi.Input<string>;
     /**
-     * Instance the rule protects.
+     * Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**
-     * Destination CIDR inside the instance's address space; omit to match all.
+     * Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
      */
     local?: pulumi.Input<string>;
     /**
-     * At least portStart; omit to match the single port portStart.
+     * Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      */
     portEnd?: pulumi.Input<number>;
     /**
-     * 1 to 65535; TCP and UDP only; required when portEnd is set.
+     * First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      */
     portStart?: pulumi.Input<number>;
     /**
-     * Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
      */
     ppsLimit?: pulumi.Input<number>;
     /**
-     * 1 to 100, evaluated highest first; default 1.
+     * 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
      */
     priority?: pulumi.Input<number>;
     /**
-     * One of: `ICMP`, `TCP`, `UDP`.
+     * Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
      */
     protocol: pulumi.Input<string>;
     /**
-     * Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+     * Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
      */
     remote?: pulumi.Input<string>;
     /**
@@ -207,7 +213,7 @@ export interface FirewallRuleArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**
-     * IPv4 or IPv6.
+     * Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
      */
     type: pulumi.Input<string>;
 }

@@ -40,13 +40,16 @@ export class FloatingIp extends pulumi.CustomResource {
      * The allocated address.
      */
     public /*out*/ readonly address!: pulumi.Output<string>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+     * DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
      */
     public readonly ddos!: pulumi.Output<boolean>;
     /**
-     * IPv4 or IPv6. Changing it allocates a new address (replacement).
+     * IPv4 or IPv6. Changing it replaces the resource.
      */
     public readonly family!: pulumi.Output<string>;
     /**
@@ -110,11 +113,11 @@ export interface FloatingIpArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+     * DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
      */
     ddos?: pulumi.Input<boolean>;
     /**
-     * IPv4 or IPv6. Changing it allocates a new address (replacement).
+     * IPv4 or IPv6. Changing it replaces the resource.
      */
     family: pulumi.Input<string>;
     /**

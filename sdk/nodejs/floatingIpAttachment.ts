@@ -36,14 +36,20 @@ export class FloatingIpAttachment extends pulumi.CustomResource {
         return obj['__pulumiType'] === FloatingIpAttachment.__pulumiType;
     }
 
+    /**
+     * The floating IP's address.
+     */
     public /*out*/ readonly address!: pulumi.Output<string>;
+    /**
+     * The floating IP's family: IPv4 or IPv6.
+     */
     public /*out*/ readonly family!: pulumi.Output<string>;
     /**
-     * The instance holding the IP now; null when it was detached outside Pulumi.
+     * The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+     * The floating IP (a FloatingIp's id). Changing it replaces the resource.
      */
     public readonly ipId!: pulumi.Output<string>;
 
@@ -90,11 +96,11 @@ export interface FloatingIpAttachmentArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+     * The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
      */
     instanceId: pulumi.Input<string>;
     /**
-     * The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+     * The floating IP (a FloatingIp's id). Changing it replaces the resource.
      */
     ipId: pulumi.Input<string>;
     /**

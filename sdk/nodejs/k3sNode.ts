@@ -45,9 +45,7 @@ export class K3sNode extends pulumi.CustomResource {
      */
     public /*out*/ readonly conditions!: pulumi.Output<{[key: string]: string}>;
     /**
-     * The instance that joins the cluster: running (online and AVAILABLE) and in the same
-     * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-     * Declare the node with `dependsOn: [cluster]`.
+     * The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
@@ -115,9 +113,7 @@ export interface K3sNodeArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * The instance that joins the cluster: running (online and AVAILABLE) and in the same
-     * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-     * Declare the node with `dependsOn: [cluster]`.
+     * The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**

@@ -4,6 +4,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { docOf } from "../../provider/fields";
+import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
 import { kinds } from "../../resources/registry";
 
@@ -52,7 +54,10 @@ describe("schema.json", () => {
   });
 
   it("says in descriptions what the schema's types cannot: allowed values, map keys", () => {
-    expect(fresh.resources["svc:index:FirewallRule"].inputProperties.protocol.description).toBe("One of: `ICMP`, `TCP`, `UDP`.");
+    // The field's doc names two of the three protocols: the note names them all.
+    expect(fresh.resources["svc:index:FirewallRule"].inputProperties.protocol.description).toBe(
+      `${docOf(firewallRuleFields.protocol)} One of: \`ICMP\`, \`TCP\`, \`UDP\`.`,
+    );
     // Partial<Record<GrantKind, ...>> is a map, not an object type without properties.
     const grants = fresh.resources["svc:index:ApiToken"].properties.grants;
     expect(grants.additionalProperties).toEqual({ type: "string" });

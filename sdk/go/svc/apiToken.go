@@ -16,25 +16,25 @@ import (
 type ApiToken struct {
 	pulumi.CustomResourceState
 
-	// The plaintext token (secret), from the creation response only.
-	Code    pulumi.StringPtrOutput `pulumi:"code"`
-	Created pulumi.StringOutput    `pulumi:"created"`
+	// The plaintext token, from the creation response only.
+	Code pulumi.StringPtrOutput `pulumi:"code"`
+	// Creation time (ISO 8601), as the API reports it.
+	Created pulumi.StringOutput `pulumi:"created"`
 	// Absolute expiry (ISO 8601).
 	Expires pulumi.StringOutput `pulumi:"expires"`
-	// Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-	// computed when the token is created; changing this replaces the token. An expired token
-	// reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+	// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
 	ExpiresInDays pulumi.Float64Output `pulumi:"expiresInDays"`
-	// The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants pulumi.StringMapOutput `pulumi:"grants"`
 	// Last use as of the last create or refresh, or null.
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
-	// 4 to 48 characters. Changing it replaces the token (a new code).
-	Name   pulumi.StringOutput `pulumi:"name"`
+	// 4 to 48 characters. Changing it replaces the resource.
+	Name pulumi.StringOutput `pulumi:"name"`
+	// How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
 	Origin pulumi.StringOutput `pulumi:"origin"`
-	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
 	Subject pulumi.StringOutput `pulumi:"subject"`
-	// RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
 	SubjectId pulumi.StringPtrOutput `pulumi:"subjectId"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -97,19 +97,15 @@ type apiTokenArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-	// computed when the token is created; changing this replaces the token. An expired token
-	// reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+	// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
 	ExpiresInDays float64 `pulumi:"expiresInDays"`
-	// Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-	// NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-	// replaces the token.
+	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants map[string]string `pulumi:"grants"`
-	// 4 to 48 characters. Changing it replaces the token (a new code).
+	// 4 to 48 characters. Changing it replaces the resource.
 	Name string `pulumi:"name"`
-	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
 	Subject *string `pulumi:"subject"`
-	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
 	SubjectId *string `pulumi:"subjectId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -124,19 +120,15 @@ type ApiTokenArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-	// computed when the token is created; changing this replaces the token. An expired token
-	// reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+	// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
 	ExpiresInDays pulumi.Float64Input
-	// Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-	// NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-	// replaces the token.
+	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants pulumi.StringMapInput
-	// 4 to 48 characters. Changing it replaces the token (a new code).
+	// 4 to 48 characters. Changing it replaces the resource.
 	Name pulumi.StringInput
-	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
 	Subject pulumi.StringPtrInput
-	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
 	SubjectId pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -232,11 +224,12 @@ func (o ApiTokenOutput) ToApiTokenOutputWithContext(ctx context.Context) ApiToke
 	return o
 }
 
-// The plaintext token (secret), from the creation response only.
+// The plaintext token, from the creation response only.
 func (o ApiTokenOutput) Code() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringPtrOutput { return v.Code }).(pulumi.StringPtrOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o ApiTokenOutput) Created() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.Created }).(pulumi.StringOutput)
 }
@@ -246,14 +239,12 @@ func (o ApiTokenOutput) Expires() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.Expires }).(pulumi.StringOutput)
 }
 
-// Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-// computed when the token is created; changing this replaces the token. An expired token
-// reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
 func (o ApiTokenOutput) ExpiresInDays() pulumi.Float64Output {
 	return o.ApplyT(func(v *ApiToken) pulumi.Float64Output { return v.ExpiresInDays }).(pulumi.Float64Output)
 }
 
-// The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 func (o ApiTokenOutput) Grants() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringMapOutput { return v.Grants }).(pulumi.StringMapOutput)
 }
@@ -263,21 +254,22 @@ func (o ApiTokenOutput) LastUsed() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.LastUsed }).(pulumi.StringOutput)
 }
 
-// 4 to 48 characters. Changing it replaces the token (a new code).
+// 4 to 48 characters. Changing it replaces the resource.
 func (o ApiTokenOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
 func (o ApiTokenOutput) Origin() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.Origin }).(pulumi.StringOutput)
 }
 
-// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
 func (o ApiTokenOutput) Subject() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.Subject }).(pulumi.StringOutput)
 }
 
-// RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
 func (o ApiTokenOutput) SubjectId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringPtrOutput { return v.SubjectId }).(pulumi.StringPtrOutput)
 }

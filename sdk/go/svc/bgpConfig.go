@@ -16,14 +16,15 @@ import (
 type BgpConfig struct {
 	pulumi.CustomResourceState
 
-	// The workspace's autonomous system number (32-bit). Patched in place.
+	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
 	Asn pulumi.Float64Output `pulumi:"asn"`
-	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
-	InstanceId   pulumi.StringOutput `pulumi:"instanceId"`
+	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
+	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
+	// The endpoint instance's name, or null.
 	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
-	// Maximum prefixes on the session (the API's default when omitted). Patched in place.
+	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
 	MaxPrefixes pulumi.Float64Output `pulumi:"maxPrefixes"`
-	// The session password as the API reports it (live.password), secret.
+	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password pulumi.StringOutput `pulumi:"password"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -83,14 +84,13 @@ type bgpConfigArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// The workspace's autonomous system number (32-bit). Patched in place.
+	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
 	Asn float64 `pulumi:"asn"`
-	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 	InstanceId *string `pulumi:"instanceId"`
-	// Maximum prefixes on the session (the API's default when omitted). Patched in place.
+	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
 	MaxPrefixes *float64 `pulumi:"maxPrefixes"`
-	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-	// change made outside Pulumi is detected. Patched in place.
+	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password *string `pulumi:"password"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -105,14 +105,13 @@ type BgpConfigArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// The workspace's autonomous system number (32-bit). Patched in place.
+	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
 	Asn pulumi.Float64Input
-	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 	InstanceId pulumi.StringPtrInput
-	// Maximum prefixes on the session (the API's default when omitted). Patched in place.
+	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
 	MaxPrefixes pulumi.Float64PtrInput
-	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-	// change made outside Pulumi is detected. Patched in place.
+	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -208,26 +207,27 @@ func (o BgpConfigOutput) ToBgpConfigOutputWithContext(ctx context.Context) BgpCo
 	return o
 }
 
-// The workspace's autonomous system number (32-bit). Patched in place.
+// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
 func (o BgpConfigOutput) Asn() pulumi.Float64Output {
 	return o.ApplyT(func(v *BgpConfig) pulumi.Float64Output { return v.Asn }).(pulumi.Float64Output)
 }
 
-// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 func (o BgpConfigOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *BgpConfig) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
+// The endpoint instance's name, or null.
 func (o BgpConfigOutput) InstanceName() pulumi.StringOutput {
 	return o.ApplyT(func(v *BgpConfig) pulumi.StringOutput { return v.InstanceName }).(pulumi.StringOutput)
 }
 
-// Maximum prefixes on the session (the API's default when omitted). Patched in place.
+// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
 func (o BgpConfigOutput) MaxPrefixes() pulumi.Float64Output {
 	return o.ApplyT(func(v *BgpConfig) pulumi.Float64Output { return v.MaxPrefixes }).(pulumi.Float64Output)
 }
 
-// The session password as the API reports it (live.password), secret.
+// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 func (o BgpConfigOutput) Password() pulumi.StringOutput {
 	return o.ApplyT(func(v *BgpConfig) pulumi.StringOutput { return v.Password }).(pulumi.StringOutput)
 }

@@ -16,13 +16,13 @@ import (
 type BgpPrefix struct {
 	pulumi.CustomResourceState
 
-	// DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+	// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
 	Community pulumi.StringOutput `pulumi:"community"`
-	// The workspace's BGP configuration (read when configId is declared).
+	// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
 	ConfigId pulumi.StringPtrOutput `pulumi:"configId"`
-	// Announce it (default true). Changed in place.
+	// Announce it (default true). Changing it updates the resource in place.
 	Enabled pulumi.BoolOutput `pulumi:"enabled"`
-	// The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+	// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
 	Prefix pulumi.StringOutput `pulumi:"prefix"`
 	// Always MANUAL (the only source defined).
 	Source pulumi.StringOutput `pulumi:"source"`
@@ -77,15 +77,13 @@ type bgpPrefixArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+	// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
 	Community *string `pulumi:"community"`
-	// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-	// configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-	// with it).
+	// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
 	ConfigId *string `pulumi:"configId"`
-	// Announce it (default true). Changed in place.
+	// Announce it (default true). Changing it updates the resource in place.
 	Enabled *bool `pulumi:"enabled"`
-	// The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+	// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
 	Prefix string `pulumi:"prefix"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -100,15 +98,13 @@ type BgpPrefixArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+	// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
 	Community pulumi.StringPtrInput
-	// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-	// configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-	// with it).
+	// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
 	ConfigId pulumi.StringPtrInput
-	// Announce it (default true). Changed in place.
+	// Announce it (default true). Changing it updates the resource in place.
 	Enabled pulumi.BoolPtrInput
-	// The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+	// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
 	Prefix pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -204,22 +200,22 @@ func (o BgpPrefixOutput) ToBgpPrefixOutputWithContext(ctx context.Context) BgpPr
 	return o
 }
 
-// DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
 func (o BgpPrefixOutput) Community() pulumi.StringOutput {
 	return o.ApplyT(func(v *BgpPrefix) pulumi.StringOutput { return v.Community }).(pulumi.StringOutput)
 }
 
-// The workspace's BGP configuration (read when configId is declared).
+// The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
 func (o BgpPrefixOutput) ConfigId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *BgpPrefix) pulumi.StringPtrOutput { return v.ConfigId }).(pulumi.StringPtrOutput)
 }
 
-// Announce it (default true). Changed in place.
+// Announce it (default true). Changing it updates the resource in place.
 func (o BgpPrefixOutput) Enabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *BgpPrefix) pulumi.BoolOutput { return v.Enabled }).(pulumi.BoolOutput)
 }
 
-// The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
 func (o BgpPrefixOutput) Prefix() pulumi.StringOutput {
 	return o.ApplyT(func(v *BgpPrefix) pulumi.StringOutput { return v.Prefix }).(pulumi.StringOutput)
 }

@@ -16,31 +16,33 @@ import (
 type FirewallRule struct {
 	pulumi.CustomResourceState
 
-	// One of: `ACCEPT`, `DROP`.
+	// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 	Action pulumi.StringOutput `pulumi:"action"`
-	// Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
-	BpsLimit  pulumi.Float64PtrOutput `pulumi:"bpsLimit"`
-	CreatedAt pulumi.StringOutput     `pulumi:"createdAt"`
-	// Up to 255 characters.
+	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+	BpsLimit pulumi.Float64PtrOutput `pulumi:"bpsLimit"`
+	// Creation time (ISO 8601), as the API reports it.
+	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// Up to 255 characters. Changing it replaces the resource.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
-	// Instance the rule protects.
+	// Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Destination CIDR inside the instance's address space; omit to match all.
+	// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 	Local pulumi.StringPtrOutput `pulumi:"local"`
-	// At least portStart; omit to match the single port portStart.
+	// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
 	PortEnd pulumi.Float64PtrOutput `pulumi:"portEnd"`
-	// 1 to 65535; TCP and UDP only; required when portEnd is set.
+	// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
 	PortStart pulumi.Float64PtrOutput `pulumi:"portStart"`
-	// Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
 	PpsLimit pulumi.Float64PtrOutput `pulumi:"ppsLimit"`
-	// 1 to 100, evaluated highest first; default 1.
+	// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
 	Priority pulumi.Float64Output `pulumi:"priority"`
-	// One of: `ICMP`, `TCP`, `UDP`.
+	// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 	Protocol pulumi.StringOutput `pulumi:"protocol"`
-	// Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
 	Remote pulumi.StringOutput `pulumi:"remote"`
-	State  pulumi.StringOutput `pulumi:"state"`
-	// IPv4 or IPv6.
+	// Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
+	State pulumi.StringOutput `pulumi:"state"`
+	// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
 	Type pulumi.StringOutput `pulumi:"type"`
 }
 
@@ -96,71 +98,71 @@ func (FirewallRuleState) ElementType() reflect.Type {
 }
 
 type firewallRuleArgs struct {
-	// One of: `ACCEPT`, `DROP`.
+	// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 	Action string `pulumi:"action"`
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
 	BpsLimit *float64 `pulumi:"bpsLimit"`
-	// Up to 255 characters.
+	// Up to 255 characters. Changing it replaces the resource.
 	Description *string `pulumi:"description"`
-	// Instance the rule protects.
+	// Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
-	// Destination CIDR inside the instance's address space; omit to match all.
+	// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 	Local *string `pulumi:"local"`
-	// At least portStart; omit to match the single port portStart.
+	// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
 	PortEnd *float64 `pulumi:"portEnd"`
-	// 1 to 65535; TCP and UDP only; required when portEnd is set.
+	// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
 	PortStart *float64 `pulumi:"portStart"`
-	// Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
 	PpsLimit *float64 `pulumi:"ppsLimit"`
-	// 1 to 100, evaluated highest first; default 1.
+	// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
 	Priority *float64 `pulumi:"priority"`
-	// One of: `ICMP`, `TCP`, `UDP`.
+	// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 	Protocol string `pulumi:"protocol"`
-	// Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
 	Remote *string `pulumi:"remote"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
-	// IPv4 or IPv6.
+	// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
 	Type string `pulumi:"type"`
 }
 
 // The set of arguments for constructing a FirewallRule resource.
 type FirewallRuleArgs struct {
-	// One of: `ACCEPT`, `DROP`.
+	// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 	Action pulumi.StringInput
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
 	BpsLimit pulumi.Float64PtrInput
-	// Up to 255 characters.
+	// Up to 255 characters. Changing it replaces the resource.
 	Description pulumi.StringPtrInput
-	// Instance the rule protects.
+	// Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
 	InstanceId pulumi.StringInput
-	// Destination CIDR inside the instance's address space; omit to match all.
+	// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 	Local pulumi.StringPtrInput
-	// At least portStart; omit to match the single port portStart.
+	// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
 	PortEnd pulumi.Float64PtrInput
-	// 1 to 65535; TCP and UDP only; required when portEnd is set.
+	// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
 	PortStart pulumi.Float64PtrInput
-	// Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
 	PpsLimit pulumi.Float64PtrInput
-	// 1 to 100, evaluated highest first; default 1.
+	// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
 	Priority pulumi.Float64PtrInput
-	// One of: `ICMP`, `TCP`, `UDP`.
+	// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 	Protocol pulumi.StringInput
-	// Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
 	Remote pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts TimeoutsPtrInput
-	// IPv4 or IPv6.
+	// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
 	Type pulumi.StringInput
 }
 
@@ -251,70 +253,72 @@ func (o FirewallRuleOutput) ToFirewallRuleOutputWithContext(ctx context.Context)
 	return o
 }
 
-// One of: `ACCEPT`, `DROP`.
+// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 func (o FirewallRuleOutput) Action() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.Action }).(pulumi.StringOutput)
 }
 
-// Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
 func (o FirewallRuleOutput) BpsLimit() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.BpsLimit }).(pulumi.Float64PtrOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o FirewallRuleOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Up to 255 characters.
+// Up to 255 characters. Changing it replaces the resource.
 func (o FirewallRuleOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// Instance the rule protects.
+// Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
 func (o FirewallRuleOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Destination CIDR inside the instance's address space; omit to match all.
+// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 func (o FirewallRuleOutput) Local() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringPtrOutput { return v.Local }).(pulumi.StringPtrOutput)
 }
 
-// At least portStart; omit to match the single port portStart.
+// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
 func (o FirewallRuleOutput) PortEnd() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.PortEnd }).(pulumi.Float64PtrOutput)
 }
 
-// 1 to 65535; TCP and UDP only; required when portEnd is set.
+// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
 func (o FirewallRuleOutput) PortStart() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.PortStart }).(pulumi.Float64PtrOutput)
 }
 
-// Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
 func (o FirewallRuleOutput) PpsLimit() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.PpsLimit }).(pulumi.Float64PtrOutput)
 }
 
-// 1 to 100, evaluated highest first; default 1.
+// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
 func (o FirewallRuleOutput) Priority() pulumi.Float64Output {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64Output { return v.Priority }).(pulumi.Float64Output)
 }
 
-// One of: `ICMP`, `TCP`, `UDP`.
+// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 func (o FirewallRuleOutput) Protocol() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.Protocol }).(pulumi.StringOutput)
 }
 
-// Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
 func (o FirewallRuleOutput) Remote() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.Remote }).(pulumi.StringOutput)
 }
 
+// Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
 func (o FirewallRuleOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
-// IPv4 or IPv6.
+// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
 func (o FirewallRuleOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.Type }).(pulumi.StringOutput)
 }

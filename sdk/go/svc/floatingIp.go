@@ -17,11 +17,12 @@ type FloatingIp struct {
 	pulumi.CustomResourceState
 
 	// The allocated address.
-	Address   pulumi.StringOutput `pulumi:"address"`
+	Address pulumi.StringOutput `pulumi:"address"`
+	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+	// DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
 	Ddos pulumi.BoolOutput `pulumi:"ddos"`
-	// IPv4 or IPv6. Changing it allocates a new address (replacement).
+	// IPv4 or IPv6. Changing it replaces the resource.
 	Family pulumi.StringOutput `pulumi:"family"`
 	// The instance holding the address, or null.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
@@ -78,9 +79,9 @@ type floatingIpArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+	// DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
 	Ddos *bool `pulumi:"ddos"`
-	// IPv4 or IPv6. Changing it allocates a new address (replacement).
+	// IPv4 or IPv6. Changing it replaces the resource.
 	Family string `pulumi:"family"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -95,9 +96,9 @@ type FloatingIpArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+	// DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
 	Ddos pulumi.BoolPtrInput
-	// IPv4 or IPv6. Changing it allocates a new address (replacement).
+	// IPv4 or IPv6. Changing it replaces the resource.
 	Family pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -198,16 +199,17 @@ func (o FloatingIpOutput) Address() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIp) pulumi.StringOutput { return v.Address }).(pulumi.StringOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o FloatingIpOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIp) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+// DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
 func (o FloatingIpOutput) Ddos() pulumi.BoolOutput {
 	return o.ApplyT(func(v *FloatingIp) pulumi.BoolOutput { return v.Ddos }).(pulumi.BoolOutput)
 }
 
-// IPv4 or IPv6. Changing it allocates a new address (replacement).
+// IPv4 or IPv6. Changing it replaces the resource.
 func (o FloatingIpOutput) Family() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIp) pulumi.StringOutput { return v.Family }).(pulumi.StringOutput)
 }

@@ -16,11 +16,13 @@ import (
 type FloatingIpAttachment struct {
 	pulumi.CustomResourceState
 
+	// The floating IP's address.
 	Address pulumi.StringOutput `pulumi:"address"`
-	Family  pulumi.StringOutput `pulumi:"family"`
-	// The instance holding the IP now; null when it was detached outside Pulumi.
+	// The floating IP's family: IPv4 or IPv6.
+	Family pulumi.StringOutput `pulumi:"family"`
+	// The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+	// The floating IP (a FloatingIp's id). Changing it replaces the resource.
 	IpId pulumi.StringOutput `pulumi:"ipId"`
 }
 
@@ -72,9 +74,9 @@ func (FloatingIpAttachmentState) ElementType() reflect.Type {
 type floatingIpAttachmentArgs struct {
 	// Adopt the existing attachment of a floating IP: its id (the same as `ipId`).
 	AdoptId *string `pulumi:"adoptId"`
-	// The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+	// The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
 	InstanceId string `pulumi:"instanceId"`
-	// The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+	// The floating IP (a FloatingIp's id). Changing it replaces the resource.
 	IpId string `pulumi:"ipId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -85,9 +87,9 @@ type floatingIpAttachmentArgs struct {
 type FloatingIpAttachmentArgs struct {
 	// Adopt the existing attachment of a floating IP: its id (the same as `ipId`).
 	AdoptId pulumi.StringPtrInput
-	// The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+	// The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
 	InstanceId pulumi.StringInput
-	// The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+	// The floating IP (a FloatingIp's id). Changing it replaces the resource.
 	IpId pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -181,20 +183,22 @@ func (o FloatingIpAttachmentOutput) ToFloatingIpAttachmentOutputWithContext(ctx 
 	return o
 }
 
+// The floating IP's address.
 func (o FloatingIpAttachmentOutput) Address() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIpAttachment) pulumi.StringOutput { return v.Address }).(pulumi.StringOutput)
 }
 
+// The floating IP's family: IPv4 or IPv6.
 func (o FloatingIpAttachmentOutput) Family() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIpAttachment) pulumi.StringOutput { return v.Family }).(pulumi.StringOutput)
 }
 
-// The instance holding the IP now; null when it was detached outside Pulumi.
+// The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
 func (o FloatingIpAttachmentOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIpAttachment) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+// The floating IP (a FloatingIp's id). Changing it replaces the resource.
 func (o FloatingIpAttachmentOutput) IpId() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIpAttachment) pulumi.StringOutput { return v.IpId }).(pulumi.StringOutput)
 }

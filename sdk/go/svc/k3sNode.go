@@ -20,9 +20,7 @@ type K3sNode struct {
 	Allocatable pulumi.StringMapOutput `pulumi:"allocatable"`
 	// Condition name to status; null while the control plane is unreachable.
 	Conditions pulumi.StringMapOutput `pulumi:"conditions"`
-	// The instance that joins the cluster: running (online and AVAILABLE) and in the same
-	// workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-	// Declare the node with `dependsOn: [cluster]`.
+	// The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// Name inside the cluster.
 	NodeName pulumi.StringOutput `pulumi:"nodeName"`
@@ -81,9 +79,7 @@ type k3sNodeArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// The instance that joins the cluster: running (online and AVAILABLE) and in the same
-	// workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-	// Declare the node with `dependsOn: [cluster]`.
+	// The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -98,9 +94,7 @@ type K3sNodeArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// The instance that joins the cluster: running (online and AVAILABLE) and in the same
-	// workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-	// Declare the node with `dependsOn: [cluster]`.
+	// The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
 	InstanceId pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -206,9 +200,7 @@ func (o K3sNodeOutput) Conditions() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *K3sNode) pulumi.StringMapOutput { return v.Conditions }).(pulumi.StringMapOutput)
 }
 
-// The instance that joins the cluster: running (online and AVAILABLE) and in the same
-// workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-// Declare the node with `dependsOn: [cluster]`.
+// The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
 func (o K3sNodeOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sNode) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }

@@ -31,18 +31,14 @@ class ApiTokenArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a ApiToken resource.
-        :param pulumi.Input[builtins.float] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-               computed when the token is created; changing this replaces the token. An expired token
-               reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-               NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-               replaces the token.
-        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the token (a new code).
+        :param pulumi.Input[builtins.float] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
-        :param pulumi.Input[builtins.str] subject_id: With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+        :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] subject_id: With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -65,9 +61,7 @@ class ApiTokenArgs:
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Input[builtins.float]:
         """
-        Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-        computed when the token is created; changing this replaces the token. An expired token
-        reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+        Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -79,9 +73,7 @@ class ApiTokenArgs:
     @pulumi.getter
     def grants(self) -> pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]:
         """
-        Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-        NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-        replaces the token.
+        Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
         """
         return pulumi.get(self, "grants")
 
@@ -93,7 +85,7 @@ class ApiTokenArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        4 to 48 characters. Changing it replaces the token (a new code).
+        4 to 48 characters. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -119,7 +111,7 @@ class ApiTokenArgs:
     @pulumi.getter
     def subject(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+        WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
         """
         return pulumi.get(self, "subject")
 
@@ -131,7 +123,7 @@ class ApiTokenArgs:
     @pulumi.getter(name="subjectId")
     def subject_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+        With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         """
         return pulumi.get(self, "subject_id")
 
@@ -190,15 +182,11 @@ class ApiToken(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.float] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-               computed when the token is created; changing this replaces the token. An expired token
-               reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-               NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-               replaces the token.
-        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the token (a new code).
-        :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
-        :param pulumi.Input[builtins.str] subject_id: With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+        :param pulumi.Input[builtins.float] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] subject_id: With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -304,13 +292,16 @@ class ApiToken(pulumi.CustomResource):
     @pulumi.getter
     def code(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        The plaintext token (secret), from the creation response only.
+        The plaintext token, from the creation response only.
         """
         return pulumi.get(self, "code")
 
     @property
     @pulumi.getter
     def created(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created")
 
     @property
@@ -325,9 +316,7 @@ class ApiToken(pulumi.CustomResource):
     @pulumi.getter(name="expiresInDays")
     def expires_in_days(self) -> pulumi.Output[builtins.float]:
         """
-        Lifetime in whole days, 7 to 365 (the API's bounds). The absolute expiry (`expires`) is
-        computed when the token is created; changing this replaces the token. An expired token
-        reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+        Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         """
         return pulumi.get(self, "expires_in_days")
 
@@ -335,7 +324,7 @@ class ApiToken(pulumi.CustomResource):
     @pulumi.getter
     def grants(self) -> pulumi.Output[Mapping[str, builtins.str]]:
         """
-        The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+        Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
         """
         return pulumi.get(self, "grants")
 
@@ -351,20 +340,23 @@ class ApiToken(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        4 to 48 characters. Changing it replaces the token (a new code).
+        4 to 48 characters. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
     @property
     @pulumi.getter
     def origin(self) -> pulumi.Output[builtins.str]:
+        """
+        How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
+        """
         return pulumi.get(self, "origin")
 
     @property
     @pulumi.getter
     def subject(self) -> pulumi.Output[builtins.str]:
         """
-        WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+        WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
         """
         return pulumi.get(self, "subject")
 
@@ -372,7 +364,7 @@ class ApiToken(pulumi.CustomResource):
     @pulumi.getter(name="subjectId")
     def subject_id(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+        With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         """
         return pulumi.get(self, "subject_id")
 

@@ -30,14 +30,13 @@ class BgpConfigArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a BgpConfig resource.
-        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Patched in place.
+        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
-        :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Patched in place.
-        :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-               change made outside Pulumi is detected. Patched in place.
+        :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -60,7 +59,7 @@ class BgpConfigArgs:
     @pulumi.getter
     def asn(self) -> pulumi.Input[builtins.float]:
         """
-        The workspace's autonomous system number (32-bit). Patched in place.
+        The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "asn")
 
@@ -86,7 +85,7 @@ class BgpConfigArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+        Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "instance_id")
 
@@ -98,7 +97,7 @@ class BgpConfigArgs:
     @pulumi.getter(name="maxPrefixes")
     def max_prefixes(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        Maximum prefixes on the session (the API's default when omitted). Patched in place.
+        Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         """
         return pulumi.get(self, "max_prefixes")
 
@@ -110,8 +109,7 @@ class BgpConfigArgs:
     @pulumi.getter
     def password(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-        change made outside Pulumi is detected. Patched in place.
+        BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         """
         return pulumi.get(self, "password")
 
@@ -169,11 +167,10 @@ class BgpConfig(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Patched in place.
-        :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
-        :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Patched in place.
-        :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-               change made outside Pulumi is detected. Patched in place.
+        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -264,7 +261,7 @@ class BgpConfig(pulumi.CustomResource):
     @pulumi.getter
     def asn(self) -> pulumi.Output[builtins.float]:
         """
-        The workspace's autonomous system number (32-bit). Patched in place.
+        The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "asn")
 
@@ -272,20 +269,23 @@ class BgpConfig(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+        Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "instance_id")
 
     @property
     @pulumi.getter(name="instanceName")
     def instance_name(self) -> pulumi.Output[builtins.str]:
+        """
+        The endpoint instance's name, or null.
+        """
         return pulumi.get(self, "instance_name")
 
     @property
     @pulumi.getter(name="maxPrefixes")
     def max_prefixes(self) -> pulumi.Output[builtins.float]:
         """
-        Maximum prefixes on the session (the API's default when omitted). Patched in place.
+        Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         """
         return pulumi.get(self, "max_prefixes")
 
@@ -293,7 +293,7 @@ class BgpConfig(pulumi.CustomResource):
     @pulumi.getter
     def password(self) -> pulumi.Output[builtins.str]:
         """
-        The session password as the API reports it (live.password), secret.
+        BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         """
         return pulumi.get(self, "password")
 

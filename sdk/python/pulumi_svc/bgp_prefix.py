@@ -30,15 +30,13 @@ class BgpPrefixArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a BgpPrefix resource.
-        :param pulumi.Input[builtins.str] prefix: The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+        :param pulumi.Input[builtins.str] prefix: The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] community: DEFAULT or PROTECTED (default DEFAULT). Changed in place.
-        :param pulumi.Input[builtins.str] config_id: The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-               configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-               with it).
-        :param pulumi.Input[builtins.bool] enabled: Announce it (default true). Changed in place.
+        :param pulumi.Input[builtins.str] community: DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] config_id: The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] enabled: Announce it (default true). Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -61,7 +59,7 @@ class BgpPrefixArgs:
     @pulumi.getter
     def prefix(self) -> pulumi.Input[builtins.str]:
         """
-        The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+        The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
         """
         return pulumi.get(self, "prefix")
 
@@ -87,7 +85,7 @@ class BgpPrefixArgs:
     @pulumi.getter
     def community(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+        DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
         """
         return pulumi.get(self, "community")
 
@@ -99,9 +97,7 @@ class BgpPrefixArgs:
     @pulumi.getter(name="configId")
     def config_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-        configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-        with it).
+        The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
         """
         return pulumi.get(self, "config_id")
 
@@ -113,7 +109,7 @@ class BgpPrefixArgs:
     @pulumi.getter
     def enabled(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Announce it (default true). Changed in place.
+        Announce it (default true). Changing it updates the resource in place.
         """
         return pulumi.get(self, "enabled")
 
@@ -171,12 +167,10 @@ class BgpPrefix(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] community: DEFAULT or PROTECTED (default DEFAULT). Changed in place.
-        :param pulumi.Input[builtins.str] config_id: The workspace's BgpConfig id. Optional, but passing it creates the prefix after the
-               configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-               with it).
-        :param pulumi.Input[builtins.bool] enabled: Announce it (default true). Changed in place.
-        :param pulumi.Input[builtins.str] prefix: The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+        :param pulumi.Input[builtins.str] community: DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] config_id: The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] enabled: Announce it (default true). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] prefix: The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -265,7 +259,7 @@ class BgpPrefix(pulumi.CustomResource):
     @pulumi.getter
     def community(self) -> pulumi.Output[builtins.str]:
         """
-        DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+        DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
         """
         return pulumi.get(self, "community")
 
@@ -273,7 +267,7 @@ class BgpPrefix(pulumi.CustomResource):
     @pulumi.getter(name="configId")
     def config_id(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        The workspace's BGP configuration (read when configId is declared).
+        The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
         """
         return pulumi.get(self, "config_id")
 
@@ -281,7 +275,7 @@ class BgpPrefix(pulumi.CustomResource):
     @pulumi.getter
     def enabled(self) -> pulumi.Output[builtins.bool]:
         """
-        Announce it (default true). Changed in place.
+        Announce it (default true). Changing it updates the resource in place.
         """
         return pulumi.get(self, "enabled")
 
@@ -289,7 +283,7 @@ class BgpPrefix(pulumi.CustomResource):
     @pulumi.getter
     def prefix(self) -> pulumi.Output[builtins.str]:
         """
-        The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+        The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
         """
         return pulumi.get(self, "prefix")
 

@@ -37,21 +37,21 @@ class FirewallRuleArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a FirewallRule resource.
-        :param pulumi.Input[builtins.str] action: One of: `ACCEPT`, `DROP`.
-        :param pulumi.Input[builtins.str] instance_id: Instance the rule protects.
-        :param pulumi.Input[builtins.str] protocol: One of: `ICMP`, `TCP`, `UDP`.
-        :param pulumi.Input[builtins.str] type: IPv4 or IPv6.
+        :param pulumi.Input[builtins.str] action: ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] instance_id: Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] protocol: Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
+        :param pulumi.Input[builtins.str] type: Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.float] bps_limit: Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
-        :param pulumi.Input[builtins.str] description: Up to 255 characters.
-        :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space; omit to match all.
-        :param pulumi.Input[builtins.float] port_end: At least portStart; omit to match the single port portStart.
-        :param pulumi.Input[builtins.float] port_start: 1 to 65535; TCP and UDP only; required when portEnd is set.
-        :param pulumi.Input[builtins.float] pps_limit: Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
-        :param pulumi.Input[builtins.float] priority: 1 to 100, evaluated highest first; default 1.
-        :param pulumi.Input[builtins.str] remote: Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+        :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] description: Up to 255 characters. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] port_end: Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] port_start: First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] remote: Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -84,7 +84,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def action(self) -> pulumi.Input[builtins.str]:
         """
-        One of: `ACCEPT`, `DROP`.
+        ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
         """
         return pulumi.get(self, "action")
 
@@ -96,7 +96,7 @@ class FirewallRuleArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        Instance the rule protects.
+        Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -108,7 +108,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def protocol(self) -> pulumi.Input[builtins.str]:
         """
-        One of: `ICMP`, `TCP`, `UDP`.
+        Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         """
         return pulumi.get(self, "protocol")
 
@@ -120,7 +120,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def type(self) -> pulumi.Input[builtins.str]:
         """
-        IPv4 or IPv6.
+        Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 
@@ -146,7 +146,7 @@ class FirewallRuleArgs:
     @pulumi.getter(name="bpsLimit")
     def bps_limit(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+        Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
         """
         return pulumi.get(self, "bps_limit")
 
@@ -158,7 +158,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def description(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Up to 255 characters.
+        Up to 255 characters. Changing it replaces the resource.
         """
         return pulumi.get(self, "description")
 
@@ -170,7 +170,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def local(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Destination CIDR inside the instance's address space; omit to match all.
+        Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
         """
         return pulumi.get(self, "local")
 
@@ -182,7 +182,7 @@ class FirewallRuleArgs:
     @pulumi.getter(name="portEnd")
     def port_end(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        At least portStart; omit to match the single port portStart.
+        Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         """
         return pulumi.get(self, "port_end")
 
@@ -194,7 +194,7 @@ class FirewallRuleArgs:
     @pulumi.getter(name="portStart")
     def port_start(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        1 to 65535; TCP and UDP only; required when portEnd is set.
+        First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         """
         return pulumi.get(self, "port_start")
 
@@ -206,7 +206,7 @@ class FirewallRuleArgs:
     @pulumi.getter(name="ppsLimit")
     def pps_limit(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+        Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
         """
         return pulumi.get(self, "pps_limit")
 
@@ -218,7 +218,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def priority(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        1 to 100, evaluated highest first; default 1.
+        1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         """
         return pulumi.get(self, "priority")
 
@@ -230,7 +230,7 @@ class FirewallRuleArgs:
     @pulumi.getter
     def remote(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+        Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         """
         return pulumi.get(self, "remote")
 
@@ -280,23 +280,23 @@ class FirewallRule(pulumi.CustomResource):
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
-        :param pulumi.Input[builtins.str] action: One of: `ACCEPT`, `DROP`.
+        :param pulumi.Input[builtins.str] action: ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.float] bps_limit: Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
-        :param pulumi.Input[builtins.str] description: Up to 255 characters.
-        :param pulumi.Input[builtins.str] instance_id: Instance the rule protects.
-        :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space; omit to match all.
-        :param pulumi.Input[builtins.float] port_end: At least portStart; omit to match the single port portStart.
-        :param pulumi.Input[builtins.float] port_start: 1 to 65535; TCP and UDP only; required when portEnd is set.
-        :param pulumi.Input[builtins.float] pps_limit: Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
-        :param pulumi.Input[builtins.float] priority: 1 to 100, evaluated highest first; default 1.
-        :param pulumi.Input[builtins.str] protocol: One of: `ICMP`, `TCP`, `UDP`.
-        :param pulumi.Input[builtins.str] remote: Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+        :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] description: Up to 255 characters. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] instance_id: Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] port_end: Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] port_start: First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] protocol: Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
+        :param pulumi.Input[builtins.str] remote: Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] type: IPv4 or IPv6.
+        :param pulumi.Input[builtins.str] type: Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         """
         ...
     @overload
@@ -411,7 +411,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter
     def action(self) -> pulumi.Output[builtins.str]:
         """
-        One of: `ACCEPT`, `DROP`.
+        ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
         """
         return pulumi.get(self, "action")
 
@@ -419,20 +419,23 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="bpsLimit")
     def bps_limit(self) -> pulumi.Output[Optional[builtins.float]]:
         """
-        Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+        Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
         """
         return pulumi.get(self, "bps_limit")
 
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Up to 255 characters.
+        Up to 255 characters. Changing it replaces the resource.
         """
         return pulumi.get(self, "description")
 
@@ -440,7 +443,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        Instance the rule protects.
+        Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -448,7 +451,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter
     def local(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Destination CIDR inside the instance's address space; omit to match all.
+        Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
         """
         return pulumi.get(self, "local")
 
@@ -456,7 +459,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="portEnd")
     def port_end(self) -> pulumi.Output[Optional[builtins.float]]:
         """
-        At least portStart; omit to match the single port portStart.
+        Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         """
         return pulumi.get(self, "port_end")
 
@@ -464,7 +467,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="portStart")
     def port_start(self) -> pulumi.Output[Optional[builtins.float]]:
         """
-        1 to 65535; TCP and UDP only; required when portEnd is set.
+        First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         """
         return pulumi.get(self, "port_start")
 
@@ -472,7 +475,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="ppsLimit")
     def pps_limit(self) -> pulumi.Output[Optional[builtins.float]]:
         """
-        Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+        Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
         """
         return pulumi.get(self, "pps_limit")
 
@@ -480,7 +483,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter
     def priority(self) -> pulumi.Output[builtins.float]:
         """
-        1 to 100, evaluated highest first; default 1.
+        1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         """
         return pulumi.get(self, "priority")
 
@@ -488,7 +491,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter
     def protocol(self) -> pulumi.Output[builtins.str]:
         """
-        One of: `ICMP`, `TCP`, `UDP`.
+        Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         """
         return pulumi.get(self, "protocol")
 
@@ -496,20 +499,23 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter
     def remote(self) -> pulumi.Output[builtins.str]:
         """
-        Source CIDR of the rule's family; default 0.0.0.0/0 or ::/0.
+        Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         """
         return pulumi.get(self, "remote")
 
     @property
     @pulumi.getter
     def state(self) -> pulumi.Output[builtins.str]:
+        """
+        Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
+        """
         return pulumi.get(self, "state")
 
     @property
     @pulumi.getter
     def type(self) -> pulumi.Output[builtins.str]:
         """
-        IPv4 or IPv6.
+        Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 

@@ -28,11 +28,11 @@ class FloatingIpArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a FloatingIp resource.
-        :param pulumi.Input[builtins.str] family: IPv4 or IPv6. Changing it allocates a new address (replacement).
+        :param pulumi.Input[builtins.str] family: IPv4 or IPv6. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.bool] ddos: DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+        :param pulumi.Input[builtins.bool] ddos: DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -51,7 +51,7 @@ class FloatingIpArgs:
     @pulumi.getter
     def family(self) -> pulumi.Input[builtins.str]:
         """
-        IPv4 or IPv6. Changing it allocates a new address (replacement).
+        IPv4 or IPv6. Changing it replaces the resource.
         """
         return pulumi.get(self, "family")
 
@@ -77,7 +77,7 @@ class FloatingIpArgs:
     @pulumi.getter
     def ddos(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+        DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
         """
         return pulumi.get(self, "ddos")
 
@@ -133,8 +133,8 @@ class FloatingIp(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.bool] ddos: DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
-        :param pulumi.Input[builtins.str] family: IPv4 or IPv6. Changing it allocates a new address (replacement).
+        :param pulumi.Input[builtins.bool] ddos: DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] family: IPv4 or IPv6. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -230,13 +230,16 @@ class FloatingIp(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def ddos(self) -> pulumi.Output[builtins.bool]:
         """
-        DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+        DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
         """
         return pulumi.get(self, "ddos")
 
@@ -244,7 +247,7 @@ class FloatingIp(pulumi.CustomResource):
     @pulumi.getter
     def family(self) -> pulumi.Output[builtins.str]:
         """
-        IPv4 or IPv6. Changing it allocates a new address (replacement).
+        IPv4 or IPv6. Changing it replaces the resource.
         """
         return pulumi.get(self, "family")
 

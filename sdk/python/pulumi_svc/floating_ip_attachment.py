@@ -27,8 +27,8 @@ class FloatingIpAttachmentArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a FloatingIpAttachment resource.
-        :param pulumi.Input[builtins.str] instance_id: The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
-        :param pulumi.Input[builtins.str] ip_id: The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+        :param pulumi.Input[builtins.str] instance_id: The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
+        :param pulumi.Input[builtins.str] ip_id: The floating IP (a FloatingIp's id). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt the existing attachment of a floating IP: its id (the same as `ipId`).
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
@@ -44,7 +44,7 @@ class FloatingIpAttachmentArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+        The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
         """
         return pulumi.get(self, "instance_id")
 
@@ -56,7 +56,7 @@ class FloatingIpAttachmentArgs:
     @pulumi.getter(name="ipId")
     def ip_id(self) -> pulumi.Input[builtins.str]:
         """
-        The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+        The floating IP (a FloatingIp's id). Changing it replaces the resource.
         """
         return pulumi.get(self, "ip_id")
 
@@ -109,8 +109,8 @@ class FloatingIpAttachment(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt the existing attachment of a floating IP: its id (the same as `ipId`).
-        :param pulumi.Input[builtins.str] instance_id: The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
-        :param pulumi.Input[builtins.str] ip_id: The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+        :param pulumi.Input[builtins.str] instance_id: The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
+        :param pulumi.Input[builtins.str] ip_id: The floating IP (a FloatingIp's id). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -192,18 +192,24 @@ class FloatingIpAttachment(pulumi.CustomResource):
     @property
     @pulumi.getter
     def address(self) -> pulumi.Output[builtins.str]:
+        """
+        The floating IP's address.
+        """
         return pulumi.get(self, "address")
 
     @property
     @pulumi.getter
     def family(self) -> pulumi.Output[builtins.str]:
+        """
+        The floating IP's family: IPv4 or IPv6.
+        """
         return pulumi.get(self, "family")
 
     @property
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        The instance holding the IP now; null when it was detached outside Pulumi.
+        The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
         """
         return pulumi.get(self, "instance_id")
 
@@ -211,7 +217,7 @@ class FloatingIpAttachment(pulumi.CustomResource):
     @pulumi.getter(name="ipId")
     def ip_id(self) -> pulumi.Output[builtins.str]:
         """
-        The floating IP (a FloatingIp's id). Changing it replaces the attachment.
+        The floating IP (a FloatingIp's id). Changing it replaces the resource.
         """
         return pulumi.get(self, "ip_id")
 

@@ -27,9 +27,7 @@ class K3sNodeArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a K3sNode resource.
-        :param pulumi.Input[builtins.str] instance_id: The instance that joins the cluster: running (online and AVAILABLE) and in the same
-               workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-               Declare the node with `dependsOn: [cluster]`.
+        :param pulumi.Input[builtins.str] instance_id: The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
@@ -49,9 +47,7 @@ class K3sNodeArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        The instance that joins the cluster: running (online and AVAILABLE) and in the same
-        workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-        Declare the node with `dependsOn: [cluster]`.
+        The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -120,9 +116,7 @@ class K3sNode(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] instance_id: The instance that joins the cluster: running (online and AVAILABLE) and in the same
-               workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-               Declare the node with `dependsOn: [cluster]`.
+        :param pulumi.Input[builtins.str] instance_id: The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -226,9 +220,7 @@ class K3sNode(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        The instance that joins the cluster: running (online and AVAILABLE) and in the same
-        workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-        Declare the node with `dependsOn: [cluster]`.
+        The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 

@@ -10,7 +10,9 @@ import {
   fieldSet,
   fromFields,
   input,
+  type InputsOf,
   outputNamesOf,
+  type OutputsOf,
   owningWorkspace,
   policySentence,
   readOutputs,
@@ -130,6 +132,27 @@ describe("values the API does not answer", () => {
     // @ts-expect-error: an optional boolean read as text would be recorded as text.
     const widened = input(z.boolean().optional(), { doc: "MFA.", policy: updateRequest, read: () => "yes" });
     expect(widened.role).toBe("input");
+  });
+});
+
+describe("what an input records", () => {
+  // The API always reports the limit (narrowed), and the holder is null once detached outside Pulumi.
+  const recorded = fieldSet({
+    limit: input(z.number().optional(), { doc: "Limit.", policy: updateRequest, read: (a: { limit: number }) => a.limit }),
+    holder: input(z.string(), { doc: "Holder.", policy: updateRequest, read: (a: { holder: string | null }) => a.holder }),
+    name: input(z.string().optional(), { doc: "Name.", policy: updateRequest }),
+  });
+
+  it("is its schema's type, narrowed or null where its read says so; the lifecycle still sees the schema's type", () => {
+    const outs: OutputsOf<typeof recorded> = readOutputs(recorded, { limit: 5, holder: null });
+    const limit: number = outs.limit;
+    const holder: string | null = outs.holder;
+    const name: string | undefined = outs.name;
+    const inputs: InputsOf<typeof recorded> = { holder: "h" };
+    const declared: number | undefined = inputs.limit;
+    // The limit may be left out and the holder is a string: what the schema gives, whatever the read records.
+    const holderIn: string = inputs.holder;
+    expect([limit, holder, name, declared, holderIn]).toEqual([5, null, undefined, undefined, "h"]);
   });
 });
 

@@ -23,22 +23,30 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:ApiToken")
 public class ApiToken extends com.pulumi.resources.CustomResource {
     /**
-     * The plaintext token (secret), from the creation response only.
+     * The plaintext token, from the creation response only.
      * 
      */
     @Export(name="code", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> code;
 
     /**
-     * @return The plaintext token (secret), from the creation response only.
+     * @return The plaintext token, from the creation response only.
      * 
      */
     public Output<Optional<String>> code() {
         return Codegen.optional(this.code);
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="created", refs={String.class}, tree="[0]")
     private Output<String> created;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> created() {
         return this.created;
     }
@@ -57,32 +65,28 @@ public class ApiToken extends com.pulumi.resources.CustomResource {
         return this.expires;
     }
     /**
-     * Lifetime in whole days, 7 to 365 (the API&#39;s bounds). The absolute expiry (`expires`) is
-     * computed when the token is created; changing this replaces the token. An expired token
-     * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+     * Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
     @Export(name="expiresInDays", refs={Double.class}, tree="[0]")
     private Output<Double> expiresInDays;
 
     /**
-     * @return Lifetime in whole days, 7 to 365 (the API&#39;s bounds). The absolute expiry (`expires`) is
-     * computed when the token is created; changing this replaces the token. An expired token
-     * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+     * @return Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
     public Output<Double> expiresInDays() {
         return this.expiresInDays;
     }
     /**
-     * The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+     * Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
      * 
      */
     @Export(name="grants", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output<Map<String,String>> grants;
 
     /**
-     * @return The grants as the API stored them (NONE entries dropped). Keys: `APP`, `DEDIBOX`, `DISK`, `FLOATING_IP`, `IMAGE`, `INSTANCE`, `NET_BALANCER`, `WORKSPACE`. Each value one of: `READ`, `WRITE`.
+     * @return Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
      * 
      */
     public Output<Map<String,String>> grants() {
@@ -103,48 +107,56 @@ public class ApiToken extends com.pulumi.resources.CustomResource {
         return this.lastUsed;
     }
     /**
-     * 4 to 48 characters. Changing it replaces the token (a new code).
+     * 4 to 48 characters. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 4 to 48 characters. Changing it replaces the token (a new code).
+     * @return 4 to 48 characters. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
+    /**
+     * How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
+     * 
+     */
     @Export(name="origin", refs={String.class}, tree="[0]")
     private Output<String> origin;
 
+    /**
+     * @return How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
+     * 
+     */
     public Output<String> origin() {
         return this.origin;
     }
     /**
-     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      * 
      */
     @Export(name="subject", refs={String.class}, tree="[0]")
     private Output<String> subject;
 
     /**
-     * @return WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+     * @return WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      * 
      */
     public Output<String> subject() {
         return this.subject;
     }
     /**
-     * RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+     * With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
      * 
      */
     @Export(name="subjectId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> subjectId;
 
     /**
-     * @return RESOURCE tokens: the bound resource; WORKSPACE tokens: omitted (the API reports the workspace).
+     * @return With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> subjectId() {

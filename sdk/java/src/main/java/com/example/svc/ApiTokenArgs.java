@@ -39,18 +39,14 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Lifetime in whole days, 7 to 365 (the API&#39;s bounds). The absolute expiry (`expires`) is
-     * computed when the token is created; changing this replaces the token. An expired token
-     * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+     * Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
     @Import(name="expiresInDays", required=true)
     private Output<Double> expiresInDays;
 
     /**
-     * @return Lifetime in whole days, 7 to 365 (the API&#39;s bounds). The absolute expiry (`expires`) is
-     * computed when the token is created; changing this replaces the token. An expired token
-     * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+     * @return Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
     public Output<Double> expiresInDays() {
@@ -58,18 +54,14 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-     * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-     * replaces the token.
+     * Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
      * 
      */
     @Import(name="grants", required=true)
     private Output<Map<String,String>> grants;
 
     /**
-     * @return Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-     * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-     * replaces the token.
+     * @return Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
      * 
      */
     public Output<Map<String,String>> grants() {
@@ -77,14 +69,14 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 4 to 48 characters. Changing it replaces the token (a new code).
+     * 4 to 48 characters. Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return 4 to 48 characters. Changing it replaces the token (a new code).
+     * @return 4 to 48 characters. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -92,14 +84,14 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+     * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      * 
      */
     @Import(name="subject")
     private @Nullable Output<String> subject;
 
     /**
-     * @return WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+     * @return WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> subject() {
@@ -107,14 +99,14 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+     * With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
      * 
      */
     @Import(name="subjectId")
     private @Nullable Output<String> subjectId;
 
     /**
-     * @return With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+     * @return With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> subjectId() {
@@ -210,9 +202,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param expiresInDays Lifetime in whole days, 7 to 365 (the API&#39;s bounds). The absolute expiry (`expires`) is
-         * computed when the token is created; changing this replaces the token. An expired token
-         * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+         * @param expiresInDays Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -223,9 +213,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param expiresInDays Lifetime in whole days, 7 to 365 (the API&#39;s bounds). The absolute expiry (`expires`) is
-         * computed when the token is created; changing this replaces the token. An expired token
-         * reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.
+         * @param expiresInDays Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -235,9 +223,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param grants Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-         * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-         * replaces the token.
+         * @param grants Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -248,9 +234,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param grants Resource kind (WORKSPACE, INSTANCE, DEDIBOX, APP, IMAGE, NET_BALANCER, DISK, FLOATING_IP) to
-         * NONE, READ or WRITE. NONE entries are dropped; at least one kind must remain. Changing it
-         * replaces the token.
+         * @param grants Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -260,7 +244,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 48 characters. Changing it replaces the token (a new code).
+         * @param name 4 to 48 characters. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -271,7 +255,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 48 characters. Changing it replaces the token (a new code).
+         * @param name 4 to 48 characters. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -281,7 +265,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subject WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+         * @param subject WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -292,7 +276,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subject WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Replaces.
+         * @param subject WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -302,7 +286,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subjectId With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+         * @param subjectId With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -313,7 +297,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param subjectId With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace. Replaces.
+         * @param subjectId With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
          * 
          * @return builder
          * 

@@ -21,62 +21,70 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:BgpConfig")
 public class BgpConfig extends com.pulumi.resources.CustomResource {
     /**
-     * The workspace&#39;s autonomous system number (32-bit). Patched in place.
+     * The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
      * 
      */
     @Export(name="asn", refs={Double.class}, tree="[0]")
     private Output<Double> asn;
 
     /**
-     * @return The workspace&#39;s autonomous system number (32-bit). Patched in place.
+     * @return The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
      * 
      */
     public Output<Double> asn() {
         return this.asn;
     }
     /**
-     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+     * @return Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
+    /**
+     * The endpoint instance&#39;s name, or null.
+     * 
+     */
     @Export(name="instanceName", refs={String.class}, tree="[0]")
     private Output<String> instanceName;
 
+    /**
+     * @return The endpoint instance&#39;s name, or null.
+     * 
+     */
     public Output<String> instanceName() {
         return this.instanceName;
     }
     /**
-     * Maximum prefixes on the session (the API&#39;s default when omitted). Patched in place.
+     * Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
     @Export(name="maxPrefixes", refs={Double.class}, tree="[0]")
     private Output<Double> maxPrefixes;
 
     /**
-     * @return Maximum prefixes on the session (the API&#39;s default when omitted). Patched in place.
+     * @return Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
     public Output<Double> maxPrefixes() {
         return this.maxPrefixes;
     }
     /**
-     * The session password as the API reports it (live.password), secret.
+     * BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
      * 
      */
     @Export(name="password", refs={String.class}, tree="[0]")
     private Output<String> password;
 
     /**
-     * @return The session password as the API reports it (live.password), secret.
+     * @return BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
      * 
      */
     public Output<String> password() {

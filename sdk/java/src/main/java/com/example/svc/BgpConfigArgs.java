@@ -38,14 +38,14 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The workspace&#39;s autonomous system number (32-bit). Patched in place.
+     * The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
      * 
      */
     @Import(name="asn", required=true)
     private Output<Double> asn;
 
     /**
-     * @return The workspace&#39;s autonomous system number (32-bit). Patched in place.
+     * @return The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
      * 
      */
     public Output<Double> asn() {
@@ -53,14 +53,14 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+     * Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
      * 
      */
     @Import(name="instanceId")
     private @Nullable Output<String> instanceId;
 
     /**
-     * @return Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+     * @return Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> instanceId() {
@@ -68,14 +68,14 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Maximum prefixes on the session (the API&#39;s default when omitted). Patched in place.
+     * Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
     @Import(name="maxPrefixes")
     private @Nullable Output<Double> maxPrefixes;
 
     /**
-     * @return Maximum prefixes on the session (the API&#39;s default when omitted). Patched in place.
+     * @return Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Double>> maxPrefixes() {
@@ -83,16 +83,14 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-     * change made outside Pulumi is detected. Patched in place.
+     * BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
      * 
      */
     @Import(name="password")
     private @Nullable Output<String> password;
 
     /**
-     * @return BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-     * change made outside Pulumi is detected. Patched in place.
+     * @return BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> password() {
@@ -187,7 +185,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param asn The workspace&#39;s autonomous system number (32-bit). Patched in place.
+         * @param asn The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -198,7 +196,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param asn The workspace&#39;s autonomous system number (32-bit). Patched in place.
+         * @param asn The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -208,7 +206,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+         * @param instanceId Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -219,7 +217,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance acting as the BGP endpoint (same workspace); null or omitted for none. Patched in place.
+         * @param instanceId Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -229,7 +227,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxPrefixes Maximum prefixes on the session (the API&#39;s default when omitted). Patched in place.
+         * @param maxPrefixes Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -240,7 +238,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param maxPrefixes Maximum prefixes on the session (the API&#39;s default when omitted). Patched in place.
+         * @param maxPrefixes Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -250,8 +248,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param password BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-         * change made outside Pulumi is detected. Patched in place.
+         * @param password BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -262,8 +259,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param password BGP session password; always stored as a Pulumi secret. The API returns it decrypted, so a
-         * change made outside Pulumi is detected. Patched in place.
+         * @param password BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -21,56 +21,56 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:BgpPrefix")
 public class BgpPrefix extends com.pulumi.resources.CustomResource {
     /**
-     * DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+     * DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
      * 
      */
     @Export(name="community", refs={String.class}, tree="[0]")
     private Output<String> community;
 
     /**
-     * @return DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+     * @return DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
      * 
      */
     public Output<String> community() {
         return this.community;
     }
     /**
-     * The workspace&#39;s BGP configuration (read when configId is declared).
+     * The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
      * 
      */
     @Export(name="configId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> configId;
 
     /**
-     * @return The workspace&#39;s BGP configuration (read when configId is declared).
+     * @return The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> configId() {
         return Codegen.optional(this.configId);
     }
     /**
-     * Announce it (default true). Changed in place.
+     * Announce it (default true). Changing it updates the resource in place.
      * 
      */
     @Export(name="enabled", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> enabled;
 
     /**
-     * @return Announce it (default true). Changed in place.
+     * @return Announce it (default true). Changing it updates the resource in place.
      * 
      */
     public Output<Boolean> enabled() {
         return this.enabled;
     }
     /**
-     * The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+     * The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
      * 
      */
     @Export(name="prefix", refs={String.class}, tree="[0]")
     private Output<String> prefix;
 
     /**
-     * @return The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+     * @return The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
      * 
      */
     public Output<String> prefix() {

@@ -38,14 +38,14 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+     * DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
      * 
      */
     @Import(name="community")
     private @Nullable Output<String> community;
 
     /**
-     * @return DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+     * @return DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> community() {
@@ -53,18 +53,14 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the
-     * configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-     * with it).
+     * The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
      * 
      */
     @Import(name="configId")
     private @Nullable Output<String> configId;
 
     /**
-     * @return The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the
-     * configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-     * with it).
+     * @return The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> configId() {
@@ -72,14 +68,14 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Announce it (default true). Changed in place.
+     * Announce it (default true). Changing it updates the resource in place.
      * 
      */
     @Import(name="enabled")
     private @Nullable Output<Boolean> enabled;
 
     /**
-     * @return Announce it (default true). Changed in place.
+     * @return Announce it (default true). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Boolean>> enabled() {
@@ -87,14 +83,14 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+     * The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
      * 
      */
     @Import(name="prefix", required=true)
     private Output<String> prefix;
 
     /**
-     * @return The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+     * @return The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
      * 
      */
     public Output<String> prefix() {
@@ -189,7 +185,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param community DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+         * @param community DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -200,7 +196,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param community DEFAULT or PROTECTED (default DEFAULT). Changed in place.
+         * @param community DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -210,9 +206,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param configId The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the
-         * configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-         * with it).
+         * @param configId The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -223,9 +217,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param configId The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the
-         * configuration, and replaces the prefix when the configuration is replaced (its prefixes go
-         * with it).
+         * @param configId The workspace&#39;s BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -235,7 +227,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param enabled Announce it (default true). Changed in place.
+         * @param enabled Announce it (default true). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -246,7 +238,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param enabled Announce it (default true). Changed in place.
+         * @param enabled Announce it (default true). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -256,7 +248,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param prefix The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+         * @param prefix The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -267,7 +259,7 @@ public final class BgpPrefixArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param prefix The announced CIDR, with its length (normalised to the network address). Changed in place (PUT).
+         * @param prefix The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -21,180 +21,196 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:FirewallRule")
 public class FirewallRule extends com.pulumi.resources.CustomResource {
     /**
-     * One of: `ACCEPT`, `DROP`.
+     * ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
      * 
      */
     @Export(name="action", refs={String.class}, tree="[0]")
     private Output<String> action;
 
     /**
-     * @return One of: `ACCEPT`, `DROP`.
+     * @return ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
      * 
      */
     public Output<String> action() {
         return this.action;
     }
     /**
-     * Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
      * 
      */
     @Export(name="bpsLimit", refs={Double.class}, tree="[0]")
     private Output</* @Nullable */ Double> bpsLimit;
 
     /**
-     * @return Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+     * @return Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
      * 
      */
     public Output<Optional<Double>> bpsLimit() {
         return Codegen.optional(this.bpsLimit);
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * Up to 255 characters.
+     * Up to 255 characters. Changing it replaces the resource.
      * 
      */
     @Export(name="description", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> description;
 
     /**
-     * @return Up to 255 characters.
+     * @return Up to 255 characters. Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> description() {
         return Codegen.optional(this.description);
     }
     /**
-     * Instance the rule protects.
+     * Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return Instance the rule protects.
+     * @return Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
     /**
-     * Destination CIDR inside the instance&#39;s address space; omit to match all.
+     * Destination CIDR inside the instance&#39;s address space, of the rule&#39;s family; omit to match all. Changing it replaces the resource.
      * 
      */
     @Export(name="local", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> local;
 
     /**
-     * @return Destination CIDR inside the instance&#39;s address space; omit to match all.
+     * @return Destination CIDR inside the instance&#39;s address space, of the rule&#39;s family; omit to match all. Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> local() {
         return Codegen.optional(this.local);
     }
     /**
-     * At least portStart; omit to match the single port portStart.
+     * Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
     @Export(name="portEnd", refs={Double.class}, tree="[0]")
     private Output</* @Nullable */ Double> portEnd;
 
     /**
-     * @return At least portStart; omit to match the single port portStart.
+     * @return Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
     public Output<Optional<Double>> portEnd() {
         return Codegen.optional(this.portEnd);
     }
     /**
-     * 1 to 65535; TCP and UDP only; required when portEnd is set.
+     * First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
     @Export(name="portStart", refs={Double.class}, tree="[0]")
     private Output</* @Nullable */ Double> portStart;
 
     /**
-     * @return 1 to 65535; TCP and UDP only; required when portEnd is set.
+     * @return First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
     public Output<Optional<Double>> portStart() {
         return Codegen.optional(this.portStart);
     }
     /**
-     * Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
      * 
      */
     @Export(name="ppsLimit", refs={Double.class}, tree="[0]")
     private Output</* @Nullable */ Double> ppsLimit;
 
     /**
-     * @return Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+     * @return Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
      * 
      */
     public Output<Optional<Double>> ppsLimit() {
         return Codegen.optional(this.ppsLimit);
     }
     /**
-     * 1 to 100, evaluated highest first; default 1.
+     * 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
     @Export(name="priority", refs={Double.class}, tree="[0]")
     private Output<Double> priority;
 
     /**
-     * @return 1 to 100, evaluated highest first; default 1.
+     * @return 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
     public Output<Double> priority() {
         return this.priority;
     }
     /**
-     * One of: `ICMP`, `TCP`, `UDP`.
+     * Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
      * 
      */
     @Export(name="protocol", refs={String.class}, tree="[0]")
     private Output<String> protocol;
 
     /**
-     * @return One of: `ICMP`, `TCP`, `UDP`.
+     * @return Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
      * 
      */
     public Output<String> protocol() {
         return this.protocol;
     }
     /**
-     * Source CIDR of the rule&#39;s family; default 0.0.0.0/0 or ::/0.
+     * Source CIDR, of the rule&#39;s family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
      * 
      */
     @Export(name="remote", refs={String.class}, tree="[0]")
     private Output<String> remote;
 
     /**
-     * @return Source CIDR of the rule&#39;s family; default 0.0.0.0/0 or ::/0.
+     * @return Source CIDR, of the rule&#39;s family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
      * 
      */
     public Output<String> remote() {
         return this.remote;
     }
+    /**
+     * Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
+     * 
+     */
     @Export(name="state", refs={String.class}, tree="[0]")
     private Output<String> state;
 
+    /**
+     * @return Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.
+     * 
+     */
     public Output<String> state() {
         return this.state;
     }
     /**
-     * IPv4 or IPv6.
+     * Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
      * 
      */
     @Export(name="type", refs={String.class}, tree="[0]")
     private Output<String> type;
 
     /**
-     * @return IPv4 or IPv6.
+     * @return Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
      * 
      */
     public Output<String> type() {

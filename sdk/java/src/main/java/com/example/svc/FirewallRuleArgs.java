@@ -19,14 +19,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     public static final FirewallRuleArgs Empty = new FirewallRuleArgs();
 
     /**
-     * One of: `ACCEPT`, `DROP`.
+     * ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
      * 
      */
     @Import(name="action", required=true)
     private Output<String> action;
 
     /**
-     * @return One of: `ACCEPT`, `DROP`.
+     * @return ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
      * 
      */
     public Output<String> action() {
@@ -53,14 +53,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
      * 
      */
     @Import(name="bpsLimit")
     private @Nullable Output<Double> bpsLimit;
 
     /**
-     * @return Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+     * @return Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Double>> bpsLimit() {
@@ -68,14 +68,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Up to 255 characters.
+     * Up to 255 characters. Changing it replaces the resource.
      * 
      */
     @Import(name="description")
     private @Nullable Output<String> description;
 
     /**
-     * @return Up to 255 characters.
+     * @return Up to 255 characters. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> description() {
@@ -83,14 +83,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance the rule protects.
+     * Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return Instance the rule protects.
+     * @return Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -98,14 +98,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Destination CIDR inside the instance&#39;s address space; omit to match all.
+     * Destination CIDR inside the instance&#39;s address space, of the rule&#39;s family; omit to match all. Changing it replaces the resource.
      * 
      */
     @Import(name="local")
     private @Nullable Output<String> local;
 
     /**
-     * @return Destination CIDR inside the instance&#39;s address space; omit to match all.
+     * @return Destination CIDR inside the instance&#39;s address space, of the rule&#39;s family; omit to match all. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> local() {
@@ -113,14 +113,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * At least portStart; omit to match the single port portStart.
+     * Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
     @Import(name="portEnd")
     private @Nullable Output<Double> portEnd;
 
     /**
-     * @return At least portStart; omit to match the single port portStart.
+     * @return Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Double>> portEnd() {
@@ -128,14 +128,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 1 to 65535; TCP and UDP only; required when portEnd is set.
+     * First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
     @Import(name="portStart")
     private @Nullable Output<Double> portStart;
 
     /**
-     * @return 1 to 65535; TCP and UDP only; required when portEnd is set.
+     * @return First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Double>> portStart() {
@@ -143,14 +143,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
      * 
      */
     @Import(name="ppsLimit")
     private @Nullable Output<Double> ppsLimit;
 
     /**
-     * @return Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+     * @return Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Double>> ppsLimit() {
@@ -158,14 +158,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 1 to 100, evaluated highest first; default 1.
+     * 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
     @Import(name="priority")
     private @Nullable Output<Double> priority;
 
     /**
-     * @return 1 to 100, evaluated highest first; default 1.
+     * @return 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Double>> priority() {
@@ -173,14 +173,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * One of: `ICMP`, `TCP`, `UDP`.
+     * Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
      * 
      */
     @Import(name="protocol", required=true)
     private Output<String> protocol;
 
     /**
-     * @return One of: `ICMP`, `TCP`, `UDP`.
+     * @return Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
      * 
      */
     public Output<String> protocol() {
@@ -188,14 +188,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Source CIDR of the rule&#39;s family; default 0.0.0.0/0 or ::/0.
+     * Source CIDR, of the rule&#39;s family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
      * 
      */
     @Import(name="remote")
     private @Nullable Output<String> remote;
 
     /**
-     * @return Source CIDR of the rule&#39;s family; default 0.0.0.0/0 or ::/0.
+     * @return Source CIDR, of the rule&#39;s family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> remote() {
@@ -220,14 +220,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * IPv4 or IPv6.
+     * Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
      * 
      */
     @Import(name="type", required=true)
     private Output<String> type;
 
     /**
-     * @return IPv4 or IPv6.
+     * @return Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
      * 
      */
     public Output<String> type() {
@@ -272,7 +272,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param action One of: `ACCEPT`, `DROP`.
+         * @param action ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -283,7 +283,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param action One of: `ACCEPT`, `DROP`.
+         * @param action ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -318,7 +318,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bpsLimit Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+         * @param bpsLimit Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -329,7 +329,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bpsLimit Bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.
+         * @param bpsLimit Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -339,7 +339,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Up to 255 characters.
+         * @param description Up to 255 characters. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -350,7 +350,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Up to 255 characters.
+         * @param description Up to 255 characters. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -360,7 +360,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance the rule protects.
+         * @param instanceId Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -371,7 +371,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance the rule protects.
+         * @param instanceId Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -381,7 +381,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param local Destination CIDR inside the instance&#39;s address space; omit to match all.
+         * @param local Destination CIDR inside the instance&#39;s address space, of the rule&#39;s family; omit to match all. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -392,7 +392,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param local Destination CIDR inside the instance&#39;s address space; omit to match all.
+         * @param local Destination CIDR inside the instance&#39;s address space, of the rule&#39;s family; omit to match all. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -402,7 +402,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param portEnd At least portStart; omit to match the single port portStart.
+         * @param portEnd Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -413,7 +413,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param portEnd At least portStart; omit to match the single port portStart.
+         * @param portEnd Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -423,7 +423,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param portStart 1 to 65535; TCP and UDP only; required when portEnd is set.
+         * @param portStart First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -434,7 +434,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param portStart 1 to 65535; TCP and UDP only; required when portEnd is set.
+         * @param portStart First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -444,7 +444,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ppsLimit Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+         * @param ppsLimit Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -455,7 +455,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ppsLimit Packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.
+         * @param ppsLimit Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -465,7 +465,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param priority 1 to 100, evaluated highest first; default 1.
+         * @param priority 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -476,7 +476,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param priority 1 to 100, evaluated highest first; default 1.
+         * @param priority 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -486,7 +486,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param protocol One of: `ICMP`, `TCP`, `UDP`.
+         * @param protocol Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
          * 
          * @return builder
          * 
@@ -497,7 +497,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param protocol One of: `ICMP`, `TCP`, `UDP`.
+         * @param protocol Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
          * 
          * @return builder
          * 
@@ -507,7 +507,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param remote Source CIDR of the rule&#39;s family; default 0.0.0.0/0 or ::/0.
+         * @param remote Source CIDR, of the rule&#39;s family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -518,7 +518,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param remote Source CIDR of the rule&#39;s family; default 0.0.0.0/0 or ::/0.
+         * @param remote Source CIDR, of the rule&#39;s family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -551,7 +551,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param type IPv4 or IPv6.
+         * @param type Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -562,7 +562,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param type IPv4 or IPv6.
+         * @param type Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
          * 
          * @return builder
          * 

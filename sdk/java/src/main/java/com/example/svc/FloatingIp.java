@@ -33,35 +33,43 @@ public class FloatingIp extends com.pulumi.resources.CustomResource {
     public Output<String> address() {
         return this.address;
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+     * DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
      * 
      */
     @Export(name="ddos", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> ddos;
 
     /**
-     * @return DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+     * @return DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
      * 
      */
     public Output<Boolean> ddos() {
         return this.ddos;
     }
     /**
-     * IPv4 or IPv6. Changing it allocates a new address (replacement).
+     * IPv4 or IPv6. Changing it replaces the resource.
      * 
      */
     @Export(name="family", refs={String.class}, tree="[0]")
     private Output<String> family;
 
     /**
-     * @return IPv4 or IPv6. Changing it allocates a new address (replacement).
+     * @return IPv4 or IPv6. Changing it replaces the resource.
      * 
      */
     public Output<String> family() {

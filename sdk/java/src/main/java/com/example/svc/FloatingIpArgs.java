@@ -38,14 +38,14 @@ public final class FloatingIpArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+     * DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
      * 
      */
     @Import(name="ddos")
     private @Nullable Output<Boolean> ddos;
 
     /**
-     * @return DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+     * @return DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
      * 
      */
     public Optional<Output<Boolean>> ddos() {
@@ -53,14 +53,14 @@ public final class FloatingIpArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * IPv4 or IPv6. Changing it allocates a new address (replacement).
+     * IPv4 or IPv6. Changing it replaces the resource.
      * 
      */
     @Import(name="family", required=true)
     private Output<String> family;
 
     /**
-     * @return IPv4 or IPv6. Changing it allocates a new address (replacement).
+     * @return IPv4 or IPv6. Changing it replaces the resource.
      * 
      */
     public Output<String> family() {
@@ -153,7 +153,7 @@ public final class FloatingIpArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ddos DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+         * @param ddos DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -164,7 +164,7 @@ public final class FloatingIpArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ddos DDoS-filtered address (default false; IPv4 only). Changing it allocates a new address (replacement).
+         * @param ddos DDoS-filtered address (default false; IPv4 only). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -174,7 +174,7 @@ public final class FloatingIpArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param family IPv4 or IPv6. Changing it allocates a new address (replacement).
+         * @param family IPv4 or IPv6. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -185,7 +185,7 @@ public final class FloatingIpArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param family IPv4 or IPv6. Changing it allocates a new address (replacement).
+         * @param family IPv4 or IPv6. Changing it replaces the resource.
          * 
          * @return builder
          * 

@@ -18,41 +18,57 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:FloatingIpAttachment")
 public class FloatingIpAttachment extends com.pulumi.resources.CustomResource {
+    /**
+     * The floating IP&#39;s address.
+     * 
+     */
     @Export(name="address", refs={String.class}, tree="[0]")
     private Output<String> address;
 
+    /**
+     * @return The floating IP&#39;s address.
+     * 
+     */
     public Output<String> address() {
         return this.address;
     }
+    /**
+     * The floating IP&#39;s family: IPv4 or IPv6.
+     * 
+     */
     @Export(name="family", refs={String.class}, tree="[0]")
     private Output<String> family;
 
+    /**
+     * @return The floating IP&#39;s family: IPv4 or IPv6.
+     * 
+     */
     public Output<String> family() {
         return this.family;
     }
     /**
-     * The instance holding the IP now; null when it was detached outside Pulumi.
+     * The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return The instance holding the IP now; null when it was detached outside Pulumi.
+     * @return The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
     /**
-     * The floating IP (a FloatingIp&#39;s id). Changing it replaces the attachment.
+     * The floating IP (a FloatingIp&#39;s id). Changing it replaces the resource.
      * 
      */
     @Export(name="ipId", refs={String.class}, tree="[0]")
     private Output<String> ipId;
 
     /**
-     * @return The floating IP (a FloatingIp&#39;s id). Changing it replaces the attachment.
+     * @return The floating IP (a FloatingIp&#39;s id). Changing it replaces the resource.
      * 
      */
     public Output<String> ipId() {

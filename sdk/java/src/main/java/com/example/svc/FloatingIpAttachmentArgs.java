@@ -33,14 +33,14 @@ public final class FloatingIpAttachmentArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+     * The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+     * @return The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
      * 
      */
     public Output<String> instanceId() {
@@ -48,14 +48,14 @@ public final class FloatingIpAttachmentArgs extends com.pulumi.resources.Resourc
     }
 
     /**
-     * The floating IP (a FloatingIp&#39;s id). Changing it replaces the attachment.
+     * The floating IP (a FloatingIp&#39;s id). Changing it replaces the resource.
      * 
      */
     @Import(name="ipId", required=true)
     private Output<String> ipId;
 
     /**
-     * @return The floating IP (a FloatingIp&#39;s id). Changing it replaces the attachment.
+     * @return The floating IP (a FloatingIp&#39;s id). Changing it replaces the resource.
      * 
      */
     public Output<String> ipId() {
@@ -128,7 +128,7 @@ public final class FloatingIpAttachmentArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param instanceId The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+         * @param instanceId The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
          * 
          * @return builder
          * 
@@ -139,7 +139,7 @@ public final class FloatingIpAttachmentArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param instanceId The instance to attach to (same workspace). Changing it moves the IP in place (detach, then attach).
+         * @param instanceId The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
          * 
          * @return builder
          * 
@@ -149,7 +149,7 @@ public final class FloatingIpAttachmentArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param ipId The floating IP (a FloatingIp&#39;s id). Changing it replaces the attachment.
+         * @param ipId The floating IP (a FloatingIp&#39;s id). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -160,7 +160,7 @@ public final class FloatingIpAttachmentArgs extends com.pulumi.resources.Resourc
         }
 
         /**
-         * @param ipId The floating IP (a FloatingIp&#39;s id). Changing it replaces the attachment.
+         * @param ipId The floating IP (a FloatingIp&#39;s id). Changing it replaces the resource.
          * 
          * @return builder
          * 

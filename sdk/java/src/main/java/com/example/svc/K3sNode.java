@@ -49,18 +49,14 @@ public class K3sNode extends com.pulumi.resources.CustomResource {
         return this.conditions;
     }
     /**
-     * The instance that joins the cluster: running (online and AVAILABLE) and in the same
-     * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-     * Declare the node with `dependsOn: [cluster]`.
+     * The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return The instance that joins the cluster: running (online and AVAILABLE) and in the same
-     * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-     * Declare the node with `dependsOn: [cluster]`.
+     * @return The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {

@@ -37,18 +37,14 @@ public final class K3sNodeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The instance that joins the cluster: running (online and AVAILABLE) and in the same
-     * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-     * Declare the node with `dependsOn: [cluster]`.
+     * The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return The instance that joins the cluster: running (online and AVAILABLE) and in the same
-     * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-     * Declare the node with `dependsOn: [cluster]`.
+     * @return The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -140,9 +136,7 @@ public final class K3sNodeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId The instance that joins the cluster: running (online and AVAILABLE) and in the same
-         * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-         * Declare the node with `dependsOn: [cluster]`.
+         * @param instanceId The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -153,9 +147,7 @@ public final class K3sNodeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId The instance that joins the cluster: running (online and AVAILABLE) and in the same
-         * workspace. Changing it replaces the node (the old one drains: its pods are rescheduled).
-         * Declare the node with `dependsOn: [cluster]`.
+         * @param instanceId The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
          * 
          * @return builder
          * 

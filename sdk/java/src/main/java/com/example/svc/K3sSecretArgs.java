@@ -38,20 +38,14 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Key to value; every pair is injected into referencing services as an environment variable.
-     * Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits).
-     * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
-     * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
+     * Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      * 
      */
     @Import(name="data", required=true)
     private Output<Map<String,String>> data;
 
     /**
-     * @return Key to value; every pair is injected into referencing services as an environment variable.
-     * Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits).
-     * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
-     * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
+     * @return Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      * 
      */
     public Output<Map<String,String>> data() {
@@ -59,18 +53,14 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
-     * lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object
-     * names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the secret.
+     * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
-     * lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object
-     * names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the secret.
+     * @return Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -163,10 +153,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param data Key to value; every pair is injected into referencing services as an environment variable.
-         * Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits).
-         * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
-         * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
+         * @param data Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -177,10 +164,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param data Key to value; every pair is injected into referencing services as an environment variable.
-         * Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits).
-         * Replaced as a whole in place. Always stored as a Pulumi secret (wrapped if given in plain).
-         * Values are write-only in the API: only a change of key names made outside Pulumi is detected.
+         * @param data Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -190,9 +174,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
-         * lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object
-         * names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the secret.
+         * @param name Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -203,9 +185,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63
-         * lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object
-         * names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the secret.
+         * @param name Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
          * 
          * @return builder
          * 
