@@ -126,7 +126,7 @@ describe("values the API does not answer", () => {
     expect(readOutputs(kept, { name: "a", password: "leaked?", code: "c" })).toStrictEqual({ name: "a", mfa: false });
   });
 
-  it("let an input's read narrow its recorded type, never widen it", () => {
+  it("let an input's read narrow its recorded type, or make it null (detached outside Pulumi), never widen it to another type", () => {
     const narrowed: { mfa: boolean } = readOutputs(kept, { name: "a", mfa: true });
     expect(narrowed.mfa).toBe(true);
     // @ts-expect-error: an optional boolean read as text would be recorded as text.
