@@ -242,3 +242,80 @@ export function createBody(fields: FieldSet, values: Record<string, unknown>): R
   const sent = entries(fields).flatMap(([k, f]) => (isInput(f) && f.create ? [k] : []));
   return updateBody(fields, values, sent);
 }
+// Nested field sets: the members of an input whose value is an object or a list of objects (a
+// port, a mount, a storage entry), declared once like a kind's fields: their type and limits, doc
+// and name in the API. scripts/fieldTypes.ts renders each as a named interface (its `names`) with
+// a TSDoc on every member, where the field's type uses it.
+
+/** One member of a nested object. */
+export interface Member<S extends z.ZodType = z.ZodType> {
+  readonly schema: S;
+  /** What the member is, for people. */
+  readonly doc: string;
+  /** Its name in the API's requests and answers, when it differs (`size_bytes`). */
+  readonly wire?: string;
+  /** Type only (no value at run time). */
+  readonly __input: z.input<S>;
+  readonly __output: z.output<S>;
+}
+
+export function member<S extends z.ZodType>(schema: S, options: { doc: string; wire?: string }): Member<S> {
+  return { schema, ...options } as Member<S>;
+}
+
+type Members = Record<string, Member>;
+type ShapeOf<M extends Members> = { [K in keyof M]: M[K]["schema"] };
+
+/**
+ * The public names of a nested object: `args`, the interface inside a kind's Args (what a program
+ * passes), `outputs`, the one inside its Outputs (as recorded). Without a name, that side is
+ * written inline where it is used (the schema's type names come from these names, so a shape that
+ * had none keeps none).
+ */
+export interface NestedNames {
+  /** What the object is, for people (its interfaces' TSDoc). */
+  readonly doc: string;
+  readonly args?: string;
+  readonly outputs?: string;
+  /** The Args interface's members are each a `pulumi.Input` (a program may pass an output for one); default plain values. */
+  readonly inputMembers?: boolean;
+  /**
+   * The module (resources/<from>.ts) that exports these interfaces, where two kinds take the same
+   * object (an app's mounts are its template's): this kind's generated file imports them from there.
+   */
+  readonly from?: string;
+}
+
+/** A nested object: its members and the schema made of them (`object`: strict, unless it says otherwise). */
+export interface Nested<M extends Members = Members, O extends z.ZodType = z.ZodType> {
+  readonly role: "nested";
+  readonly names: NestedNames;
+  readonly members: M;
+  readonly schema: O;
+  /** Type only: what a program passes, and what the schema gives. */
+  readonly __input: z.input<O>;
+  readonly __output: z.output<O>;
+}
+
+/**
+ * A nested object of `members`; `object` builds its schema from their schemas where it needs more
+ * than a strict object (a cross-member rule, an error message naming the members).
+ */
+export function nested<const M extends Members, O extends z.ZodType = z.ZodObject<ShapeOf<M>, z.core.$strict>>(
+  names: NestedNames,
+  members: M,
+  object?: (shape: ShapeOf<M>) => O,
+): Nested<M, O> {
+  const shape = Object.fromEntries(Object.entries(members).map(([k, m]) => [k, m.schema])) as ShapeOf<M>;
+  return { role: "nested", names, members, schema: object ? object(shape) : z.strictObject(shape) } as Nested<M, O>;
+}
+
+/** A nested value in the API's names (a request body's entry). */
+export function toWire(set: Nested, value: object): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(set.members).map(([k, m]) => [m.wire ?? k, (value as Record<string, unknown>)[k]]));
+}
+
+/** A nested value from the API's names (an answer's entry), each member as answered. */
+export function fromWire<N extends Nested>(set: N, api: object): N["__output"] {
+  return Object.fromEntries(Object.entries(set.members).map(([k, m]) => [k, (api as Record<string, unknown>)[m.wire ?? k]]));
+}

@@ -18,25 +18,25 @@
  * values; placeholders in a new value are resolved the way the API resolves them at deploy.
  */
 import { randomInt } from "node:crypto";
-import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
 import {
-  emulatorLimit,
-  exactly,
-  type InputsMatch,
-  keysMatching,
-  noDuplicates,
-  trimmedLength,
-  zId,
-  zPort,
-  zProtocol,
-} from "../provider/schema";
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  member,
+  nested,
+  type OutputsOf,
+  readOutputs,
+  toWire,
+} from "../provider/fields";
+import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
 import { compact, idOf, numberOf } from "../provider/wire";
 import { command, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
 import {
@@ -51,74 +51,145 @@ import {
   placeholdersOf,
   resolvesTo,
   zImage,
-  zMount,
+  mountSet,
   type ApiMount,
   type ApiTemplate,
-  type AppMountArgs,
-  type Mount,
 } from "./appTemplate";
+import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app";
 
 const WHERE = "spec part 2, Apps";
 /** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (emulator/README.md, Apps). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs and rules.
-/** A port as recorded: protocol and http filled in (the schema below must produce exactly this). */
-export interface AppPort {
-  hostPort: number;
-  containerPort: number;
-  protocol: "TCP" | "UDP";
-  http: boolean;
-}
-
-const portMapping = z.strictObject(
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal A port mapping of a custom-image app (the API's ports entry). */
+export const appPort = nested(
+  { doc: "A port mapping of a custom-image app", args: "AppPortArgs", outputs: "AppPort", inputMembers: true },
   {
-    hostPort: zPort(WHERE),
-    containerPort: zPort(WHERE),
-    protocol: zProtocol(WHERE),
-    /** Serves HTTP traffic eligible for a custom domain. */
-    http: z.boolean().default(false),
+    hostPort: member(zPort(WHERE), { doc: "Port exposed on the instance host.", wire: "host_port" }),
+    containerPort: member(zPort(WHERE), { doc: "Port the container listens on.", wire: "container_port" }),
+    protocol: member(zProtocol(WHERE), { doc: "TCP (default) or UDP." }),
+    http: member(z.boolean().default(false), { doc: "Serves HTTP traffic eligible for a custom domain (default false)." }),
   },
-  exactly("hostPort, containerPort, protocol, http"),
-) satisfies z.ZodType<AppPort>;
+  (shape) => z.strictObject(shape, exactly("hostPort, containerPort, protocol, http")),
+);
+type Port = (typeof appPort)["__output"];
 
-const inputs = z.object({
-  instanceId: zId("instance id"),
-  name: z
-    .string()
-    .min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`)
-    .superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-  image: zImage(WHERE).optional(),
-  templateId: zId("app template id").optional(),
-  environment: z
-    .record(
-      // Names are checked by keysMatching below, on the key itself (zod's key check loses the message).
-      z.string(),
-      z
-        .string({ error: `environment values must be strings (or null, for a template app, to remove a template default) (${WHERE})` })
-        .max(65_536, `environment values must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
-        .nullable(),
-    )
-    .superRefine(keysMatching(ENV_NAME, `environment names ${envNameRule(WHERE)}`))
-    .optional(),
-  mounts: z.array(zMount(WHERE)).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(),
-  ports: z
-    .array(portMapping)
-    .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
-    .optional(),
-  domain: z
-    .string()
-    .regex(
-      /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/,
-      `must be a domain name such as app.example.com (${WHERE})`,
-    )
-    .optional(),
-  running: z.boolean().default(true),
+/** @internal A volume mount: a template's (their interfaces are declared with AppTemplate's). */
+export const appMount = mountSet(WHERE, "appTemplate");
+
+/** @internal */
+export const appFields = fieldSet({
+  workspaceId: computed<string>({
+    doc: "Workspace the app belongs to (its instance's).",
+    stable: true,
+    read: (a: ApiApp) => idOf(a.owner) ?? "",
+  }),
+  instanceId: input(zId("instance id"), {
+    doc: "Instance the container runs on.",
+    policy: replace,
+    read: (a: ApiApp) => idOf(a.instance)!,
+  }),
+  name: input(
+    z
+      .string()
+      .min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`)
+      .superRefine(trimmedLength(64, EMULATOR_LIMIT)),
+    {
+      doc: "Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique.",
+      policy: replace,
+    },
+  ),
+  image: input(zImage(WHERE).optional(), {
+    doc: "Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys.",
+    policy: updateRequest,
+    read: (a: ApiApp) => a.image,
+  }),
+  templateId: input(zId("app template id").optional(), {
+    doc: "Deploy from this app template (see getAppTemplate); set this or image.",
+    policy: replace,
+    read: (a: ApiApp) => idOf(a.template_id) ?? undefined,
+  }),
+  environment: input(
+    z
+      .record(
+        // Names are checked by keysMatching below, on the key itself (zod's key check loses the message).
+        z.string(),
+        z
+          .string({ error: `environment values must be strings (or null, for a template app, to remove a template default) (${WHERE})` })
+          .max(65_536, `environment values must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
+          .nullable(),
+      )
+      .superRefine(keysMatching(ENV_NAME, `environment names ${envNameRule(WHERE)}`))
+      .optional(),
+    {
+      doc: "Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).",
+      policy: updateRequest,
+      secret: true,
+      // Recorded optional, as it always was (an echo of what was declared).
+      read: (a: ApiApp, prior): Record<string, string | null> | undefined =>
+        environmentEcho(a.environment ?? {}, idOf(a.template_id) !== null, prior.environment as Record<string, string | null> | undefined),
+    },
+  ),
+  resolvedEnvironment: computed<Record<string, string>>({
+    doc: "The final values the API stores (template placeholders resolved).",
+    secret: true,
+    read: (a: ApiApp) => ({ ...(a.environment ?? {}) }),
+  }),
+  mounts: input(z.array(appMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(), {
+    doc: "Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's.",
+    policy: updateRequest,
+    read: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
+  }),
+  ports: input(
+    z
+      .array(appPort.schema)
+      .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
+      .optional(),
+    {
+      doc: "Port mappings of a custom-image app, at most 50 (the emulator's limit).",
+      policy: updateRequest,
+      read: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
+    },
+  ),
+  domain: input(
+    z
+      .string()
+      .regex(
+        /^(?=.{1,253}$)(?:[a-zA-Z0-9](?:[a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]{2,63}$/,
+        `must be a domain name such as app.example.com (${WHERE})`,
+      )
+      .optional(),
+    {
+      doc: "Custom domain; needs a port with http true (template: an http template port).",
+      policy: replace,
+      read: (a: ApiApp) => a.domain ?? undefined,
+    },
+  ),
+  running: input(z.boolean().default(true), {
+    doc: "Desired container state (default true).",
+    policy: command("power"),
+    // `running` is the emulator's member; without it, live statistics mean a running container.
+    read: (a: ApiApp) => a.running ?? !!a.live?.statistics,
+  }),
+  state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, FAILED, DELETING..." }),
+  containerId: computed<string | null>({
+    doc: "Container id of the current deploy (null before the first deploy completes).",
+    read: (a: ApiApp) => a.live?.container_id ?? null,
+  }),
+  portAllocations: computed<Port[]>({
+    doc: "Live port allocations.",
+    read: (a: ApiApp) => (a.live?.ports ?? a.ports ?? []).map(portFromApi),
+  }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (a: ApiApp) => a.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public AppArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<AppArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof appFields>;
+type Outputs = OutputsOf<typeof appFields>;
 
 const rules: Rule<Inputs>[] = [
   {
@@ -168,29 +239,6 @@ const rules: Rule<Inputs>[] = [
   },
 ];
 
-export interface AppOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  instanceId: string;
-  name: string;
-  image: string;
-  templateId?: string;
-  /** The declared environment as the API holds it (secret). */
-  environment?: Record<string, string | null>;
-  /** The final values the API stores (template placeholders resolved; secret). */
-  resolvedEnvironment: Record<string, string>;
-  mounts: Mount[];
-  ports: AppPort[];
-  domain?: string;
-  running: boolean;
-  /** Resource state: PENDING, AVAILABLE, FAILED, DELETING... */
-  state: string;
-  /** Container id of the current deploy (null before the first deploy completes). */
-  containerId: string | null;
-  /** Live port allocations. */
-  portAllocations: AppPort[];
-  createdAt: string;
-}
-
 // 2. API mapping.
 interface ApiPort {
   host_port: number;
@@ -216,13 +264,13 @@ interface ApiApp {
   created?: string;
 }
 
-const portFromApi = (p: ApiPort): AppPort => ({
+const portFromApi = (p: ApiPort): Port => ({
   hostPort: numberOf(p.host_port)!,
   containerPort: numberOf(p.container_port)!,
   protocol: p.protocol,
   http: !!p.http,
 });
-const portToApi = (p: AppPort): ApiPort => ({ host_port: p.hostPort, container_port: p.containerPort, protocol: p.protocol, http: p.http });
+const portToApi = (p: Port) => toWire(appPort, p);
 
 /**
  * The declared environment as the API holds it. A custom app's environment is the API's. For a
@@ -244,29 +292,7 @@ function environmentEcho(
   return echo;
 }
 
-function toOutputs(a: ApiApp, prior: Partial<Inputs>): AppOutputs {
-  const env = a.environment ?? {};
-  const templateId = idOf(a.template_id) ?? undefined;
-  const live = a.live ?? null;
-  return compact({
-    workspaceId: idOf(a.owner) ?? "",
-    instanceId: idOf(a.instance)!,
-    name: a.name,
-    image: a.image,
-    templateId,
-    environment: environmentEcho(env, templateId !== undefined, prior.environment),
-    resolvedEnvironment: { ...env },
-    mounts: (a.mounts ?? []).map(mountFromApi),
-    ports: (a.ports ?? []).map(portFromApi),
-    domain: a.domain ?? undefined,
-    // `running` is the emulator's member; without it, live statistics mean a running container.
-    running: a.running ?? !!live?.statistics,
-    state: a.state,
-    containerId: live?.container_id ?? null,
-    portAllocations: (live?.ports ?? a.ports ?? []).map(portFromApi),
-    createdAt: a.created ?? "",
-  }) as AppOutputs;
-}
+const toOutputs = (a: ApiApp, prior: Partial<Inputs>): Outputs => compact(readOutputs(appFields, a, prior)) as Outputs;
 
 async function fetchApp(ctx: OperationContext, id: string): Promise<ApiApp | undefined> {
   return ifFound(ctx.client.get<ApiApp>(`/v1/apps/${id}`));
@@ -333,7 +359,7 @@ async function resolvePlaceholders(
  * overrides applied (a string sets, null removes, a dropped override restores the template's
  * default).
  */
-async function templateEnvironment(ctx: OperationContext, id: string, olds: AppOutputs, news: Inputs): Promise<Record<string, string>> {
+async function templateEnvironment(ctx: OperationContext, id: string, olds: Outputs, news: Inputs): Promise<Record<string, string>> {
   const app = await fetchApp(ctx, id);
   if (!app) throw new Error(`${ctx.label}: app ${id} disappeared`);
   const env: Record<string, string> = { ...(app.environment ?? {}) };
@@ -372,28 +398,14 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
+export const appSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "App",
   doc: "A container app on an instance, from a custom image or an app template.",
-  inputs,
+  ...fromFields(appFields),
   rules,
-  // What a change does.
-  policies: {
-    instanceId: replace,
-    name: replace,
-    templateId: replace,
-    domain: replace,
-    image: updateRequest,
-    environment: updateRequest,
-    mounts: updateRequest,
-    ports: updateRequest,
-    running: command("power"),
-  },
   // Names are unique in the workspace and host ports on the instance: a replacement created
   // while the old app still exists would collide on one or the other.
   deleteFirst: true,
-  stableOutputs: ["createdAt", "workspaceId"],
-  secretOutputs: ["environment", "resolvedEnvironment"],
   broken: (o) => o.state === "FAILED",
   pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
   api: {
@@ -489,40 +501,5 @@ export const appSpec: ResourceSpec<Inputs, AppOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface AppPortArgs {
-  /** AppPort exposed on the instance host. */
-  hostPort: pulumi.Input<number>;
-  /** AppPort the container listens on. */
-  containerPort: pulumi.Input<number>;
-  /** TCP (default) or UDP. */
-  protocol?: pulumi.Input<"TCP" | "UDP">;
-  /** Serves HTTP traffic eligible for a custom domain (default false). */
-  http?: pulumi.Input<boolean>;
-}
-
-export interface AppArgs extends CommonArgs {
-  /** Instance the container runs on. Changing it replaces the app. */
-  instanceId: pulumi.Input<string>;
-  /** Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique). */
-  name: pulumi.Input<string>;
-  /** Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy). */
-  image?: pulumi.Input<string>;
-  /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app. */
-  templateId?: pulumi.Input<string>;
-  /**
-   * Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-   * template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-   * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-   * _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
-   */
-  environment?: pulumi.Input<Record<string, pulumi.Input<string | null>>>;
-  /** Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place. */
-  mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
-  /** AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place. */
-  ports?: pulumi.Input<pulumi.Input<AppPortArgs>[]>;
-  /** Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app. */
-  domain?: pulumi.Input<string>;
-  /** Desired container state (default true), kept through start and stop. */
-  running?: pulumi.Input<boolean>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/app.ts).
+export type { AppArgs, AppOutputs, AppPortArgs, AppPort };

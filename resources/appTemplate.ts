@@ -12,33 +12,43 @@
  * shapes, and the placeholder language of environment values ({{host_port.<name>}},
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import {
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  member,
+  type Nested,
+  nested,
+  type OutputsOf,
+  readOutputs,
+  toWire,
+} from "../provider/fields";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type CommonArgs } from "../provider/resource";
-import {
-  emulatorLimit,
-  exactly,
-  hasTag,
-  type InputsMatch,
-  noDuplicates,
-  trimmedLength,
-  zAbsolutePath,
-  zPort,
-  zProtocol,
-} from "../provider/schema";
+import { emulatorLimit, exactly, hasTag, noDuplicates, trimmedLength, zAbsolutePath, zPort, zProtocol } from "../provider/schema";
 import { idOf, numberOf } from "../provider/wire";
-import { eachOf, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import { type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import type {
+  AppMountArgs,
+  AppTemplateArgs,
+  AppTemplateOutputs,
+  Mount,
+  TemplateEnv,
+  TemplateEnvArgs,
+  TemplatePort,
+  TemplatePortArgs,
+} from "./generated/appTemplate";
 import { RECIPE_CATEGORIES } from "./recipe";
 
 const WHERE = "spec part 2, App template";
 /** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs and rules.
-// Shared with apps
+// Shared with apps; this kind's own inputs are section 1.
 
 /** The part before the tag, as the emulator checks it: lower-case letters and digits, separated by ., _, -, / or :. */
 const REPOSITORY = /^[a-z0-9]+(?:[._/:-]+[a-z0-9]+)*$/;
@@ -59,22 +69,29 @@ export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/;
 export const envNameRule = (where: string) =>
   `must start with a letter or _ and hold only letters, digits, _, . and -, at most 255 characters (${emulatorLimit(where)})`;
 
-/** AppVolumeMount, camelCase. @internal */
-export const zMount = (where: string) =>
-  z.strictObject(
+/**
+ * AppVolumeMount, camelCase: a volume mount of a template or an app (`where`: whose limits the
+ * messages cite; `from`: the module that declares its interfaces, for a kind that takes them from
+ * this one). @internal
+ */
+export const mountSet = (where: string, from?: string) =>
+  nested(
+    { doc: "A volume mount (AppVolumeMount)", args: "AppMountArgs", outputs: "Mount", inputMembers: true, from },
     {
-      hostPath: zAbsolutePath(where, { what: "on the instance host", shape: "AppVolumeMount" }),
-      containerPath: zAbsolutePath(where, { what: "inside the container", shape: "AppVolumeMount" }),
-      readOnly: z.boolean().default(false),
+      hostPath: member(zAbsolutePath(where, { what: "on the instance host", shape: "AppVolumeMount" }), {
+        doc: "Absolute path on the instance host, at most 4096 characters (the emulator's limit).",
+        wire: "host_path",
+      }),
+      containerPath: member(zAbsolutePath(where, { what: "inside the container", shape: "AppVolumeMount" }), {
+        doc: "Absolute mount path inside the container, at most 4096 characters (the emulator's limit).",
+        wire: "container_path",
+      }),
+      readOnly: member(z.boolean().default(false), { doc: "Mount read-only (default false).", wire: "read_only" }),
     },
-    exactly("hostPath, containerPath, readOnly"),
+    (shape) => z.strictObject(shape, exactly("hostPath, containerPath, readOnly")),
   );
 
-export interface Mount {
-  hostPath: string;
-  containerPath: string;
-  readOnly: boolean;
-}
+type MountValue = ReturnType<typeof mountSet>["__output"];
 
 /** @internal */
 export interface ApiMount {
@@ -84,9 +101,13 @@ export interface ApiMount {
 }
 
 /** @internal */
-export const mountToApi = (m: Mount): ApiMount => ({ host_path: m.hostPath, container_path: m.containerPath, read_only: m.readOnly });
+export const mountToApi = (m: MountValue): ApiMount => ({ host_path: m.hostPath, container_path: m.containerPath, read_only: m.readOnly });
 /** @internal */
-export const mountFromApi = (m: ApiMount): Mount => ({ hostPath: m.host_path, containerPath: m.container_path, readOnly: !!m.read_only });
+export const mountFromApi = (m: ApiMount): MountValue => ({
+  hostPath: m.host_path,
+  containerPath: m.container_path,
+  readOnly: !!m.read_only,
+});
 
 // Placeholders (spec part 2, App template: resolved once at deploy and stored as final values).
 
@@ -157,53 +178,73 @@ export function resolvesTo(value: string, actual: string): boolean {
   return new RegExp(`^${pattern}$`).test(actual);
 }
 
-/** Template shapes as recorded, defaults filled in (the schemas below must produce exactly these). */
-export interface TemplateEnv {
-  key: string;
-  value: string | null;
-  description: string;
-}
-export interface TemplatePort {
-  name: string;
-  description: string;
-  containerPort: number;
-  protocol: "TCP" | "UDP";
-  http: boolean;
-}
-
-const envEntry = z.strictObject(
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal A default environment variable of the template (the API's TemplateEnv). */
+export const templateEnv = nested(
   {
-    key: z
-      .string()
-      .min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`)
-      .refine((key) => key === "" || ENV_NAME.test(key), envNameRule(WHERE)),
-    /** null: the user must supply it when deploying. */
-    value: z
-      .string({ error: `must be a string or null (${WHERE}: TemplateEnv value)` })
-      .max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
-      .nullable()
-      .default(null),
-    description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""),
+    doc: "A default environment variable of an app template (TemplateEnv)",
+    args: "TemplateEnvArgs",
+    outputs: "TemplateEnv",
+    inputMembers: true,
   },
-  exactly("key, value, description"),
-) satisfies z.ZodType<TemplateEnv>;
-
-const portEntry = z.strictObject(
   {
-    name: z
-      .string()
-      .regex(
-        /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/,
-        `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`,
-      )
-      .max(32, `must be at most 32 characters (${EMULATOR_LIMIT})`),
-    description: z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""),
-    containerPort: zPort(WHERE),
-    protocol: zProtocol(WHERE),
-    http: z.boolean().default(false),
+    key: member(
+      z
+        .string()
+        .min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`)
+        .refine((key) => key === "" || ENV_NAME.test(key), envNameRule(WHERE)),
+      {
+        doc: "Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).",
+      },
+    ),
+    value: member(
+      z
+        .string({ error: `must be a string or null (${WHERE}: TemplateEnv value)` })
+        .max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
+        .nullable()
+        .default(null),
+      {
+        doc: "Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).",
+      },
+    ),
+    description: member(z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""), {
+      doc: "At most 1000 characters (the emulator's limit).",
+    }),
   },
-  exactly("name, description, containerPort, protocol, http"),
-) satisfies z.ZodType<TemplatePort>;
+  (shape) => z.strictObject(shape, exactly("key, value, description")),
+);
+
+/** @internal A named port of the template (the API's TemplatePort). */
+export const templatePort = nested(
+  { doc: "A named port of an app template (TemplatePort)", args: "TemplatePortArgs", outputs: "TemplatePort", inputMembers: true },
+  {
+    name: member(
+      z
+        .string()
+        .regex(
+          /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/,
+          `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`,
+        )
+        .max(32, `must be at most 32 characters (${EMULATOR_LIMIT})`),
+      {
+        doc: "Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.",
+      },
+    ),
+    description: member(z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""), {
+      doc: "At most 1000 characters (the emulator's limit).",
+    }),
+    containerPort: member(zPort(WHERE), {
+      doc: "Port the container listens on; the deployed app's host port defaults to it when free.",
+      wire: "container_port",
+    }),
+    protocol: member(zProtocol(WHERE), { doc: "TCP (default) or UDP." }),
+    http: member(z.boolean().default(false), { doc: "Serves HTTP (eligible for a custom domain); at most one port per template." }),
+  },
+  (shape) => z.strictObject(shape, exactly("name, description, containerPort, protocol, http")),
+);
+
+/** @internal A default volume mount of the template. */
+export const templateMount = mountSet(WHERE);
 
 /**
  * The spec names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others"; the
@@ -211,37 +252,84 @@ const portEntry = z.strictObject(
  */
 const CATEGORIES: readonly string[] = RECIPE_CATEGORIES;
 
-const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-  description: z
-    .string()
-    .min(1, `must not be empty (${WHERE}: description is required)`)
-    .max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
-  image: zImage(WHERE),
-  /** null (the default) means no category. */
-  category: z
-    .string()
-    .refine(
-      (c) => CATEGORIES.includes(c),
-      `must be one of ${CATEGORIES.join(", ")} (the emulator's closed list: spec part 2, App templates names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others")`,
-    )
-    .nullable()
-    .default(null),
-  environment: z
-    .array(envEntry)
-    .max(200, `must have at most 200 entries (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((e) => e.key, "environment key", WHERE))
-    .default([]),
-  mounts: z.array(zMount(WHERE)).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).default([]),
-  ports: z
-    .array(portEntry)
-    .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((p) => p.name, "port name", `${WHERE}: TemplatePort name is unique within the template`))
-    .default([]),
+/** @internal */
+export const appTemplateFields = fieldSet({
+  name: input(
+    z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
+    { doc: "Globally unique name, 1 to 64 characters (the emulator's limit).", policy: updateRequest },
+  ),
+  description: input(
+    z
+      .string()
+      .min(1, `must not be empty (${WHERE}: description is required)`)
+      .max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
+    { doc: "1 to 1000 characters (the emulator's limit).", policy: updateRequest },
+  ),
+  image: input(zImage(WHERE), {
+    doc: "Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits).",
+    policy: updateRequest,
+  }),
+  category: input(
+    z
+      .string()
+      .refine(
+        (c) => CATEGORIES.includes(c),
+        `must be one of ${CATEGORIES.join(", ")} (the emulator's closed list: spec part 2, App templates names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others")`,
+      )
+      .nullable()
+      .default(null),
+    {
+      doc: 'Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator\'s); omit or null for none.',
+      policy: updateRequest,
+      read: (t: ApiTemplate) => t.category ?? null,
+    },
+  ),
+  environment: input(
+    z
+      .array(templateEnv.schema)
+      .max(200, `must have at most 200 entries (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((e) => e.key, "environment key", WHERE))
+      .default([]),
+    {
+      doc: "Default environment, at most 200 entries (the emulator's limit); replaced as a whole.",
+      policy: updateRequest,
+      read: (t: ApiTemplate) =>
+        (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
+    },
+  ),
+  mounts: input(z.array(templateMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).default([]), {
+    doc: "Default mounts, at most 50 (the emulator's limit); replaced as a whole.",
+    policy: updateRequest,
+    read: (t: ApiTemplate) => (t.mounts ?? []).map(mountFromApi),
+  }),
+  ports: input(
+    z
+      .array(templatePort.schema)
+      .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((p) => p.name, "port name", `${WHERE}: TemplatePort name is unique within the template`))
+      .default([]),
+    {
+      doc: "Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole.",
+      policy: updateRequest,
+      read: (t: ApiTemplate) =>
+        (t.ports ?? []).map((p) => ({
+          name: p.name,
+          description: p.description ?? "",
+          containerPort: numberOf(p.container_port)!,
+          protocol: p.protocol,
+          http: !!p.http,
+        })),
+    },
+  ),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (t: ApiTemplate) => t.created ?? "",
+  }),
+  updatedAt: computed<string>({ doc: "Last change (ISO 8601), as the API reports it.", read: (t: ApiTemplate) => t.updated ?? "" }),
 });
-type Inputs = z.infer<typeof inputs>;
-// The public AppTemplateArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<AppTemplateArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof appTemplateFields>;
+type Outputs = OutputsOf<typeof appTemplateFields>;
 
 const rules: Rule<Inputs>[] = [
   {
@@ -272,18 +360,6 @@ const rules: Rule<Inputs>[] = [
   },
 ];
 
-export interface AppTemplateOutputs extends Record<string, unknown> {
-  name: string;
-  description: string;
-  image: string;
-  category: string | null;
-  environment: TemplateEnv[];
-  mounts: Mount[];
-  ports: TemplatePort[];
-  createdAt: string;
-  updatedAt: string;
-}
-
 // 2. API mapping.
 /** @internal */
 export interface ApiTemplatePort {
@@ -308,42 +384,18 @@ export interface ApiTemplate {
   updated?: string;
 }
 
-const toOutputs = (t: ApiTemplate): AppTemplateOutputs => ({
-  name: t.name,
-  description: t.description,
-  image: t.image,
-  category: t.category ?? null,
-  environment: (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
-  mounts: (t.mounts ?? []).map(mountFromApi),
-  ports: (t.ports ?? []).map((p) => ({
-    name: p.name,
-    description: p.description ?? "",
-    containerPort: numberOf(p.container_port)!,
-    protocol: p.protocol,
-    http: !!p.http,
-  })),
-  createdAt: t.created ?? "",
-  updatedAt: t.updated ?? "",
-});
+const toOutputs = (t: ApiTemplate): Outputs => readOutputs(appTemplateFields, t);
 
-const FIELDS = ["name", "description", "image", "category", "environment", "mounts", "ports"] as const;
-
+/** A request body of `fields` in the API's names, each nested entry too. */
 function toApi(i: Partial<Inputs>, fields: readonly string[]): Record<string, unknown> {
-  const body: Record<string, unknown> = {};
-  for (const f of fields) {
-    if (f === "environment") body.environment = i.environment!.map((e) => ({ key: e.key, value: e.value, description: e.description }));
-    else if (f === "mounts") body.mounts = i.mounts!.map(mountToApi);
-    else if (f === "ports")
-      body.ports = i.ports!.map((p) => ({
-        name: p.name,
-        description: p.description,
-        container_port: p.containerPort,
-        protocol: p.protocol,
-        http: p.http,
-      }));
-    else body[f] = i[f as keyof Inputs];
-  }
-  return body;
+  const nestedOf: Record<string, Nested | undefined> = { environment: templateEnv, mounts: templateMount, ports: templatePort };
+  return Object.fromEntries(
+    fields.map((f) => {
+      const set = nestedOf[f];
+      const value = i[f as keyof Inputs];
+      return [f, set ? (value as object[]).map((e) => toWire(set, e)) : value];
+    }),
+  );
 }
 
 /** Writes are staff only: a normal token gets 400 (administrator endpoint) or 403; say what to do. */
@@ -368,14 +420,12 @@ export async function fetchTemplate(ctx: OperationContext, id: string): Promise<
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
+export const appTemplateSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "AppTemplate",
   doc: "A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.",
-  inputs,
-  rules,
   // What a change does: PATCH takes every field (lists replace; category null clears).
-  policies: eachOf(FIELDS, updateRequest),
-  stableOutputs: ["createdAt"],
+  ...fromFields(appTemplateFields),
+  rules,
   pricing: { notMetered: "a definition apps deploy from: no rate card meters it" },
   api: {
     // The name is globally unique.
@@ -391,7 +441,13 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
     },
     async create(ctx, i) {
       try {
-        const t = await ctx.client.post<ApiTemplate>("/v1/app-templates", toApi(i, FIELDS));
+        const t = await ctx.client.post<ApiTemplate>(
+          "/v1/app-templates",
+          toApi(
+            i,
+            Object.keys(appTemplateFields).filter((f) => appTemplateFields[f as keyof typeof appTemplateFields].role === "input"),
+          ),
+        );
         return { id: idOf(t.id)! };
       } catch (err) {
         return staffOnly(ctx, err);
@@ -428,59 +484,5 @@ export const appTemplateSpec: ResourceSpec<Inputs, AppTemplateOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface TemplateEnvArgs {
-  /** Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit). */
-  key: pulumi.Input<string>;
-  /**
-   * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-   * {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-   * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
-   */
-  value?: pulumi.Input<string | null>;
-  /** At most 1000 characters (the emulator's limit). */
-  description?: pulumi.Input<string>;
-}
-
-export interface TemplatePortArgs {
-  /** Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it. */
-  name: pulumi.Input<string>;
-  /** At most 1000 characters (the emulator's limit). */
-  description?: pulumi.Input<string>;
-  /** Port the container listens on; the deployed app's host port defaults to it when free. */
-  containerPort: pulumi.Input<number>;
-  /** TCP (default) or UDP. */
-  protocol?: pulumi.Input<"TCP" | "UDP">;
-  /** Serves HTTP (eligible for a custom domain); at most one port per template. */
-  http?: pulumi.Input<boolean>;
-}
-
-export interface AppMountArgs {
-  /** Absolute path on the instance host, at most 4096 characters (the emulator's limit). */
-  hostPath: pulumi.Input<string>;
-  /** Absolute mount path inside the container, at most 4096 characters (the emulator's limit). */
-  containerPath: pulumi.Input<string>;
-  /** Mount read-only (default false). */
-  readOnly?: pulumi.Input<boolean>;
-}
-
-export interface AppTemplateArgs extends CommonArgs {
-  /** Globally unique name, 1 to 64 characters (the emulator's limit). Patched in place. */
-  name: pulumi.Input<string>;
-  /** 1 to 1000 characters (the emulator's limit). */
-  description: pulumi.Input<string>;
-  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). */
-  image: pulumi.Input<string>;
-  /**
-   * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS,
-   * DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and
-   * others"; this closed list is the emulator's); omit or null for none.
-   */
-  category?: pulumi.Input<string | null>;
-  /** Default environment, at most 200 entries (the emulator's limit); replaced as a whole in place. */
-  environment?: pulumi.Input<pulumi.Input<TemplateEnvArgs>[]>;
-  /** Default mounts, at most 50 (the emulator's limit); replaced as a whole in place. */
-  mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
-  /** Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole in place. */
-  ports?: pulumi.Input<pulumi.Input<TemplatePortArgs>[]>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/appTemplate.ts).
+export type { AppTemplateArgs, AppTemplateOutputs, TemplateEnvArgs, TemplateEnv, TemplatePortArgs, TemplatePort, AppMountArgs, Mount };

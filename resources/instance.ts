@@ -12,15 +12,27 @@
  *   DELETE /v1/instances/{id}                     immediate deletion
  *   POST   /v1/commands/terminate-instance        immediate false: scheduled deletion in 3 days (refused while locked)
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { ddosProblem, emulatorLimit, type InputsMatch, trimmedLength, zId } from "../provider/schema";
+import {
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  member,
+  nested,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  toWire,
+  updateBody,
+} from "../provider/fields";
+import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/schema";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import {
   command,
@@ -37,12 +49,13 @@ import {
   updateRequest,
 } from "../provider/spec";
 import type { EstimatePart } from "./lookups/billing";
+import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./generated/instance";
 
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs and rules.
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 const MiB = 1024 ** 2;
 const positiveInt = (what: string, field: string) =>
   z
@@ -50,91 +63,228 @@ const positiveInt = (what: string, field: string) =>
     .int(`must be a whole number of ${what} (${WHERE}: ${field} is an integer)`)
     .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
 
-/** One disk of a CUSTOM instance, as recorded (the schema below must produce exactly this). */
-export interface InstanceStorageEntry {
-  sizeBytes: number;
-  boot: boolean;
-  backing: "LOCAL" | "CEPH";
-}
-type Storage = InstanceStorageEntry[];
-
-const storageEntry = z
-  .object({
-    sizeBytes: positiveInt("bytes", "storage size_bytes"),
-    boot: z.boolean().default(false),
-    backing: z
-      .enum(["LOCAL", "CEPH"], {
-        error: `must be LOCAL or CEPH (${WHERE}: CUSTOM storage backing, such as LOCAL; part 2, Disks: backend LOCAL or CEPH)`,
-      })
-      .default("LOCAL"),
-  })
-  .strict() satisfies z.ZodType<InstanceStorageEntry>;
-
-const inputs = z.object({
-  name: z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-  type: z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(),
-  planId: zId("plan id").optional(),
-  group: z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(),
-  cpu: positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(),
-  memoryBytes: positiveInt("bytes", "CUSTOM memory_bytes")
-    .min(512 * MiB, `must be at least 512 MiB, ${512 * MiB} bytes (${EMULATOR_LIMIT})`)
-    .optional(),
-  bandwidth: z
-    .object({
-      uploadBytesSec: positiveInt("bytes per second", "bandwidth upload_bytes_sec"),
-      downloadBytesSec: positiveInt("bytes per second", "bandwidth download_bytes_sec"),
-    })
-    .strict()
-    .optional(),
-  storage: z
-    .array(storageEntry)
-    .min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`)
-    .max(16, `must have at most 16 entries (${EMULATOR_LIMIT})`)
-    .optional(),
-  region: z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(),
-  nodeId: zId("node id").optional(),
-  imageId: zId("image id").optional(),
-  ips: z
-    .array(
+/** @internal One disk of a CUSTOM instance (the create body's storage entry). */
+export const storageEntry = nested(
+  { doc: "One disk of a CUSTOM instance", outputs: "InstanceStorageEntry" },
+  {
+    sizeBytes: member(positiveInt("bytes", "storage size_bytes"), { doc: "Size in bytes.", wire: "size_bytes" }),
+    boot: member(z.boolean().default(false), { doc: "Whether this is the boot disk (exactly one entry is); default false." }),
+    backing: member(
       z
-        .object({
-          family: z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE}: ips family)` }),
-          ddos: z.boolean().default(false),
+        .enum(["LOCAL", "CEPH"], {
+          error: `must be LOCAL or CEPH (${WHERE}: CUSTOM storage backing, such as LOCAL; part 2, Disks: backend LOCAL or CEPH)`,
         })
-        .strict()
-        .superRefine((ip, ctx) => {
-          const problem = ddosProblem(ip.family, ip.ddos);
-          if (problem) ctx.addIssue({ code: "custom", path: ["ddos"], message: problem });
-        }),
-    )
-    .max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`)
-    .optional(),
-  vpcIds: z
-    .array(zId("VPC id"))
-    .transform((ids) => [...new Set(ids)].sort())
-    // The create body's limit (attaching later has none), checked always: a replacement sends them all at create.
-    .refine((ids) => ids.length <= 8, `must list at most 8 VPCs (${EMULATOR_LIMIT})`)
-    .optional(),
-  cloudInit: z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(),
-  disableCloudInit: z.boolean().optional(),
-  boot: z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(),
-  uefi: z.boolean().optional(),
-  secureBoot: z.boolean().optional(),
-  attachVirtioCdb: z.boolean().optional(),
-  syncHostname: z.boolean().optional(),
-  firewallEnabled: z.boolean().optional(),
-  osName: z
-    .string()
-    .min(1, `must not be empty: omit it to leave the OS name as the image sets it (${EMULATOR_LIMIT})`)
-    .superRefine(trimmedLength(64, EMULATOR_LIMIT))
-    .optional(),
-  powerState: z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"),
-  applyUpgrades: z.boolean().default(false),
-  deletion: z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"),
+        .default("LOCAL"),
+      { doc: "LOCAL (default) or CEPH." },
+    ),
+  },
+);
+type Storage = (typeof storageEntry)["__output"][];
+
+/** @internal Bandwidth caps of a CUSTOM instance. */
+export const bandwidthCaps = nested(
+  { doc: "Bandwidth caps in bytes per second" },
+  {
+    uploadBytesSec: member(positiveInt("bytes per second", "bandwidth upload_bytes_sec"), {
+      doc: "Upload cap in bytes per second.",
+      wire: "upload_bytes_sec",
+    }),
+    downloadBytesSec: member(positiveInt("bytes per second", "bandwidth download_bytes_sec"), {
+      doc: "Download cap in bytes per second.",
+      wire: "download_bytes_sec",
+    }),
+  },
+);
+type Bandwidth = (typeof bandwidthCaps)["__output"];
+
+/** @internal A floating IP allocated with the instance (the create body's ips entry). */
+export const ipRequest = nested(
+  { doc: "A floating IP allocated with the instance" },
+  {
+    family: member(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE}: ips family)` }), { doc: "IPv4 or IPv6." }),
+    ddos: member(z.boolean().default(false), { doc: "DDoS filtering (IPv4 only); default false." }),
+  },
+  (shape) =>
+    z.strictObject(shape).superRefine((ip, ctx) => {
+      const problem = ddosProblem(ip.family, ip.ddos);
+      if (problem) ctx.addIssue({ code: "custom", path: ["ddos"], message: problem });
+    }),
+);
+
+/** Settings PATCH /v1/instances/{id} accepts (spec part 2, Instances: PATCH), patched once the instance exists. */
+const setting = (doc: string, wire: keyof ApiInstance) =>
+  input(z.boolean().optional(), { doc, policy: updateRequest, wire, read: (v: ApiInstance) => v[wire] as boolean });
+
+/** @internal */
+export const instanceFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
+    doc: "Instance name, 1 to 64 characters (the emulator's limit).",
+    policy: updateRequest,
+  }),
+  type: input(z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(), {
+    doc: "PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set.",
+    policy: replace,
+    read: (v: ApiInstance) => v.type,
+  }),
+  planId: input(zId("plan id").optional(), {
+    doc: "PLAN: the plan.",
+    policy: command("upgrade"),
+    read: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
+  }),
+  group: input(z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(), {
+    doc: "CUSTOM: LIGHTNING, RYZEN or DEDICATED.",
+    policy: replace,
+    read: (v: ApiInstance) => v.group,
+  }),
+  cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
+    doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
+    policy: command("upgrade"),
+    read: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
+  }),
+  memoryBytes: input(
+    positiveInt("bytes", "CUSTOM memory_bytes")
+      .min(512 * MiB, `must be at least 512 MiB, ${512 * MiB} bytes (${EMULATOR_LIMIT})`)
+      .optional(),
+    {
+      doc: "CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit).",
+      policy: command("upgrade"),
+      read: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
+    },
+  ),
+  bandwidth: input(bandwidthCaps.schema.optional(), {
+    doc: "CUSTOM: bandwidth caps in bytes per second.",
+    policy: command("upgrade"),
+    read: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
+  }),
+  storage: input(
+    z
+      .array(storageEntry.schema)
+      .min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`)
+      .max(16, `must have at most 16 entries (${EMULATOR_LIMIT})`)
+      .optional(),
+    {
+      doc: "CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
+      policy: storagePolicy(),
+      // The API answers the disks, not the entries: the recorded entries, the boot disk at its current (or staged) size.
+      read: (v: ApiInstance, prior) => {
+        const currentBoot = v.staged?.boot_disk_size ?? numberOf(bootDiskOf(v)?.size) ?? 0;
+        return (prior.storage as Storage | undefined)?.map((e) => (e.boot ? { ...e, sizeBytes: currentBoot || e.sizeBytes } : e));
+      },
+    },
+  ),
+  region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(), {
+    doc: "Region, for example NA_01 (or set nodeId).",
+    policy: replace,
+    read: (v: ApiInstance) => v.region,
+  }),
+  nodeId: input(zId("node id").optional(), {
+    doc: "A specific node (platform or your private cloud).",
+    policy: replace,
+    read: (v: ApiInstance) => idOf(v.node)!,
+  }),
+  imageId: input(zId("image id").optional(), {
+    doc: "Template or backup restored onto the boot disk, or an ISO attached.",
+    policy: replace,
+    read: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
+  }),
+  ips: input(z.array(ipRequest.schema).max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`).optional(), {
+    doc: "Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only.",
+    policy: replace,
+    output: false,
+  }),
+  vpcIds: input(
+    z
+      .array(zId("VPC id"))
+      .transform((ids) => [...new Set(ids)].sort())
+      // The create body's limit (attaching later has none), checked always: a replacement sends them all at create.
+      .refine((ids) => ids.length <= 8, `must list at most 8 VPCs (${EMULATOR_LIMIT})`)
+      .optional(),
+    {
+      doc: "VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body).",
+      policy: command("vpcs"),
+      read: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
+    },
+  ),
+  cloudInit: input(z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(), {
+    doc: "cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit).",
+    policy: replace,
+    output: false,
+  }),
+  disableCloudInit: input(z.boolean().optional(), {
+    doc: "Turn off vendor cloud-init features.",
+    policy: replace,
+    read: (v: ApiInstance) => v.disable_cloud_init,
+  }),
+  boot: input(z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(), {
+    doc: "Boot device DISK or ISO.",
+    policy: updateRequest,
+    read: (v: ApiInstance) => v.boot,
+  }),
+  uefi: setting("Boot with UEFI firmware.", "uefi"),
+  secureBoot: setting("UEFI Secure Boot.", "secure_boot"),
+  attachVirtioCdb: setting("Attach the VirtIO CD device.", "attach_virtio_cdb"),
+  syncHostname: setting("Keep the guest's hostname in step with the instance name.", "sync_hostname"),
+  firewallEnabled: setting("Enforce this instance's firewall rules.", "firewall_enabled"),
+  osName: input(
+    z
+      .string()
+      .min(1, `must not be empty: omit it to leave the OS name as the image sets it (${EMULATOR_LIMIT})`)
+      .superRefine(trimmedLength(64, EMULATOR_LIMIT))
+      .optional(),
+    {
+      doc: "OS name shown for the instance, 1 to 64 characters (the emulator's limit).",
+      policy: updateRequest,
+      wire: "os_name",
+      read: (v: ApiInstance) => v.os_name ?? undefined,
+    },
+  ),
+  powerState: input(z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"), {
+    doc: "Desired power state; default running.",
+    policy: command("power"),
+    read: (v: ApiInstance) => (v.online ? "running" : "stopped"),
+  }),
+  applyUpgrades: input(z.boolean().default(false), {
+    doc: "After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).",
+    policy: ignore,
+    output: false,
+  }),
+  deletion: input(z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"), {
+    doc: "How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).",
+    policy: remember,
+    output: false,
+  }),
+  state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED..." }),
+  online: computed<boolean>({ doc: "Whether the instance is powered on." }),
+  locked: computed<boolean>({ doc: "Whether the instance is locked (a scheduled termination refuses it)." }),
+  pendingUpgrades: computed<boolean>({
+    doc: "Upgrades staged on an online instance, applied at its next restart.",
+    wire: "pending_upgrades",
+  }),
+  hostname: computed<string>({ doc: "Hostname the API assigned.", stable: true }),
+  ipv4Address: computed<string | null>({ doc: "First public IPv4 address, or null.", read: (v: ApiInstance) => firstIp(v, "IPv4") }),
+  ipv6Address: computed<string | null>({ doc: "First public IPv6 address, or null.", read: (v: ApiInstance) => firstIp(v, "IPv6") }),
+  ipAddresses: computed<Array<{ id: string; address: string; family: string; ddos: boolean }>>({
+    doc: "Public addresses: id, address, family and ddos.",
+    read: (v: ApiInstance) => v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
+  }),
+  privateIps: computed<Record<string, string>>({
+    doc: "Private address in each attached VPC, by VPC id.",
+    read: (v: ApiInstance) => Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
+  }),
+  bootDiskId: computed<string | null>({ doc: "The boot disk's id.", stable: true, read: (v: ApiInstance) => idOf(bootDiskOf(v)) }),
+  terminationScheduledAt: computed<string | null>({
+    doc: "When a scheduled termination deletes the instance, else null.",
+    wire: "termination_scheduled_at",
+  }),
+  createdAt: computed<string>({
+    doc: "Creation time (ISO 8601), as the API reports it.",
+    stable: true,
+    read: (v: ApiInstance) => v.created ?? "",
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public InstanceArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<InstanceArgs, z.infer<typeof inputs>> = true;
+type Inputs = InputsOf<typeof instanceFields>;
+type Outputs = OutputsOf<typeof instanceFields>;
 
 const CUSTOM_ONLY = ["group", "cpu", "memoryBytes", "storage", "bandwidth"] as const;
 
@@ -182,54 +332,14 @@ const rules: Rule<Inputs>[] = [
 const bootSize = (s: Storage) => s.find((e) => e.boot)?.sizeBytes ?? 0;
 const withoutBootSize = (s: Storage) => s.map((e) => (e.boot ? { ...e, sizeBytes: 0 } : e));
 
-/** Storage: growing only the boot disk is an in-place upgrade; any other change recreates the instance. */
-const storagePolicy: Policy = depends((old, next) => {
-  const o = old as Storage | undefined;
-  const n = next as Storage;
-  if (!o) return replace;
-  return isEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
-});
-
-export interface InstanceOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  type: "PLAN" | "CUSTOM";
-  planId?: string;
-  group: string;
-  cpu: number;
-  memoryBytes: number;
-  bandwidth: { uploadBytesSec: number; downloadBytesSec: number };
-  storage?: Storage;
-  region: string;
-  nodeId: string;
-  imageId?: string;
-  vpcIds: string[];
-  disableCloudInit: boolean;
-  boot: string;
-  uefi: boolean;
-  secureBoot: boolean;
-  attachVirtioCdb: boolean;
-  syncHostname: boolean;
-  firewallEnabled: boolean;
-  osName?: string;
-  powerState: "running" | "stopped";
-  /** Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED... */
-  state: string;
-  online: boolean;
-  locked: boolean;
-  /** Upgrades staged on an online instance, applied at its next restart. */
-  pendingUpgrades: boolean;
-  hostname: string;
-  /** First public IPv4 address, or null. */
-  ipv4Address: string | null;
-  /** First public IPv6 address, or null. */
-  ipv6Address: string | null;
-  ipAddresses: Array<{ id: string; address: string; family: string; ddos: boolean }>;
-  /** Private address in each attached VPC, by VPC id. */
-  privateIps: Record<string, string>;
-  bootDiskId: string | null;
-  terminationScheduledAt: string | null;
-  createdAt: string;
+/** Storage: growing only the boot disk is an in-place upgrade; any other change recreates the instance. (A function: the field set above uses it.) */
+function storagePolicy(): Policy {
+  return depends((old, next) => {
+    const o = old as Storage | undefined;
+    const n = next as Storage;
+    if (!o) return replace;
+    return isEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
+  });
 }
 
 // 2. API mapping.
@@ -242,7 +352,7 @@ interface ApiInstance {
   pending_upgrades: boolean;
   type: "PLAN" | "CUSTOM";
   plan: { id: string } | null;
-  group: string;
+  group: "LIGHTNING" | "RYZEN" | "DEDICATED";
   cpu: number;
   memory: number;
   bandwidth: { upload_bytes_sec: number; download_bytes_sec: number };
@@ -250,7 +360,7 @@ interface ApiInstance {
   node: { id: string };
   image: { id: string } | null;
   iso: { id: string } | null;
-  boot: string;
+  boot: "DISK" | "ISO";
   uefi: boolean;
   secure_boot: boolean;
   attach_virtio_cdb: boolean;
@@ -274,71 +384,19 @@ interface ApiInstance {
   created?: string;
 }
 
-const camelBandwidth = (b: { upload_bytes_sec: number; download_bytes_sec: number }) => ({
+const camelBandwidth = (b: { upload_bytes_sec: number; download_bytes_sec: number }): Bandwidth => ({
   uploadBytesSec: numberOf(b.upload_bytes_sec)!,
   downloadBytesSec: numberOf(b.download_bytes_sec)!,
 });
+const bootDiskOf = (v: ApiInstance) => v.disks.find((d) => d.boot) ?? null;
+const firstIp = (v: ApiInstance, family: string) => v.ips.find((ip) => ip.family === family)?.address ?? null;
 
-/** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). */
-function toOutputs(v: ApiInstance, prior: Partial<Inputs & InstanceOutputs>): InstanceOutputs {
-  const staged = v.staged ?? null;
-  const bootDisk = v.disks.find((d) => d.boot) ?? null;
-  const currentBoot = staged?.boot_disk_size ?? numberOf(bootDisk?.size) ?? 0;
-  const storage = prior.storage?.map((e) => (e.boot ? { ...e, sizeBytes: currentBoot || e.sizeBytes } : e));
-  const first = (family: string) => v.ips.find((ip) => ip.family === family)?.address ?? null;
-  return compact({
-    workspaceId: idOf(v.workspace) ?? prior.workspaceId ?? "",
-    name: v.name,
-    type: v.type,
-    planId: idOf(staged?.plan ?? v.plan) ?? undefined,
-    group: v.group,
-    cpu: numberOf(staged?.cpu ?? v.cpu)!,
-    memoryBytes: numberOf(staged?.memory ?? v.memory)!,
-    bandwidth: camelBandwidth(staged?.bandwidth ?? v.bandwidth),
-    storage,
-    region: v.region,
-    nodeId: idOf(v.node)!,
-    imageId: idOf(v.image ?? v.iso) ?? undefined,
-    vpcIds: v.vpcs.map((m) => String(m.id)).sort(),
-    disableCloudInit: v.disable_cloud_init,
-    boot: v.boot,
-    uefi: v.uefi,
-    secureBoot: v.secure_boot,
-    attachVirtioCdb: v.attach_virtio_cdb,
-    syncHostname: v.sync_hostname,
-    firewallEnabled: v.firewall_enabled,
-    osName: v.os_name ?? undefined,
-    powerState: v.online ? "running" : "stopped",
-    state: v.state,
-    online: v.online,
-    locked: v.locked,
-    pendingUpgrades: v.pending_upgrades,
-    hostname: v.hostname,
-    ipv4Address: first("IPv4"),
-    ipv6Address: first("IPv6"),
-    ipAddresses: v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
-    privateIps: Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
-    bootDiskId: idOf(bootDisk),
-    terminationScheduledAt: v.termination_scheduled_at,
-    createdAt: v.created ?? "",
-  }) as InstanceOutputs;
-}
+/** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). Absent ones left out, as recorded. */
+const toOutputs = (v: ApiInstance, prior: Partial<Inputs & Outputs>): Outputs => compact(readOutputs(instanceFields, v, prior)) as Outputs;
 
 async function fetchInstance(ctx: OperationContext, id: string): Promise<ApiInstance | undefined> {
   return ifFound(ctx.client.get<ApiInstance>(`/v1/instances/${id}`));
 }
-
-/** Settings PATCH /v1/instances/{id} accepts, input name -> API name. */
-const SETTINGS: Record<string, string> = {
-  name: "name",
-  boot: "boot",
-  uefi: "uefi",
-  secureBoot: "secure_boot",
-  attachVirtioCdb: "attach_virtio_cdb",
-  syncHostname: "sync_hostname",
-  firewallEnabled: "firewall_enabled",
-  osName: "os_name",
-};
 
 function createBody(i: Inputs) {
   const common = {
@@ -347,7 +405,7 @@ function createBody(i: Inputs) {
     region: i.region,
     node: i.nodeId && wireId(i.nodeId),
     image: i.imageId && wireId(i.imageId),
-    ips: i.ips,
+    ips: i.ips?.map((ip) => toWire(ipRequest, ip)),
     vpcs: i.vpcIds?.map(wireId),
     boot: i.boot,
     cloud_init: i.cloudInit,
@@ -360,8 +418,8 @@ function createBody(i: Inputs) {
     group: i.group,
     cpu: i.cpu,
     memory_bytes: i.memoryBytes,
-    storage: i.storage!.map((s) => ({ size_bytes: s.sizeBytes, boot: s.boot, backing: s.backing })),
-    bandwidth: i.bandwidth && { upload_bytes_sec: i.bandwidth.uploadBytesSec, download_bytes_sec: i.bandwidth.downloadBytesSec },
+    storage: i.storage!.map((s) => toWire(storageEntry, s)),
+    bandwidth: i.bandwidth && toWire(bandwidthCaps, i.bandwidth),
   });
 }
 
@@ -414,11 +472,10 @@ const pricing: Metering = {
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
+export const instanceSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "Instance",
   doc: "A virtual server.",
-  workspaceScoped: true,
-  inputs,
+  ...fromFields(instanceFields),
   rules,
   defaults: (i) => (i.type === undefined ? { type: i.planId ? "PLAN" : "CUSTOM" } : {}),
   transitions: [
@@ -433,35 +490,6 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
       },
     },
   ],
-  // What a change does.
-  policies: {
-    name: updateRequest,
-    boot: updateRequest,
-    uefi: updateRequest,
-    secureBoot: updateRequest,
-    attachVirtioCdb: updateRequest,
-    syncHostname: updateRequest,
-    firewallEnabled: updateRequest,
-    osName: updateRequest,
-    planId: command("upgrade"),
-    cpu: command("upgrade"),
-    memoryBytes: command("upgrade"),
-    bandwidth: command("upgrade"),
-    storage: storagePolicy,
-    vpcIds: command("vpcs"),
-    powerState: command("power"),
-    type: replace,
-    group: replace,
-    region: replace,
-    nodeId: replace,
-    imageId: replace,
-    ips: replace,
-    cloudInit: replace,
-    disableCloudInit: replace,
-    applyUpgrades: ignore,
-    deletion: remember,
-  },
-  stableOutputs: ["bootDiskId", "createdAt", "hostname"],
   keepFromState: ["cloudInit", "ips", "applyUpgrades"],
   broken: (o) => o.state === "FAILED",
   pricing,
@@ -486,9 +514,7 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
     updateOrder: ["updateRequest", "upgrade", "vpcs", "power"],
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
-        const body: Record<string, unknown> = {};
-        for (const f of changed) if (SETTINGS[f]) body[SETTINGS[f]] = news[f];
-        await ctx.client.patch(`/v1/instances/${id}`, body);
+        await ctx.client.patch(`/v1/instances/${id}`, updateBody(instanceFields, news, changed));
       },
       async upgrade(ctx, id, olds, news, changed) {
         if (news.type === "PLAN") {
@@ -525,7 +551,8 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
       },
     },
     async delete(ctx, id, olds) {
-      if (olds.deletion === "scheduled") {
+      // Not an output: recorded beside them by its policy (remember), for this step.
+      if ((olds as Partial<Inputs>).deletion === "scheduled") {
         const current = await fetchInstance(ctx, id);
         if (!current) return null;
         if (current.locked) {
@@ -541,52 +568,5 @@ export const instanceSpec: ResourceSpec<Inputs, InstanceOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface InstanceArgs extends WorkspaceScopedArgs {
-  /** Instance name, 1 to 64 characters (the emulator's limit). Patched in place. */
-  name: pulumi.Input<string>;
-  /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance. */
-  type?: pulumi.Input<"PLAN" | "CUSTOM">;
-  /** PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance). */
-  planId?: pulumi.Input<string>;
-  /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance. */
-  group?: pulumi.Input<"LIGHTNING" | "RYZEN" | "DEDICATED">;
-  /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place. */
-  cpu?: pulumi.Input<number>;
-  /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place. */
-  memoryBytes?: pulumi.Input<number>;
-  /** CUSTOM: bandwidth caps in bytes per second. Upgraded in place. */
-  bandwidth?: pulumi.Input<{ uploadBytesSec: number; downloadBytesSec: number }>;
-  /** CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. */
-  storage?: pulumi.Input<Array<{ sizeBytes: number; boot?: boolean; backing?: "LOCAL" | "CEPH" }>>;
-  /** Region, for example NA_01 (or set nodeId). Changing it replaces the instance. */
-  region?: pulumi.Input<string>;
-  /** A specific node (platform or your private cloud). Changing it replaces the instance. */
-  nodeId?: pulumi.Input<string>;
-  /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance. */
-  imageId?: pulumi.Input<string>;
-  /** Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance. */
-  ips?: pulumi.Input<Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>>;
-  /** VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place. */
-  vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance. */
-  cloudInit?: pulumi.Input<string>;
-  /** Turn off vendor cloud-init features. Changing it replaces the instance. */
-  disableCloudInit?: pulumi.Input<boolean>;
-  /** Boot device DISK or ISO. Patched in place. */
-  boot?: pulumi.Input<"DISK" | "ISO">;
-  uefi?: pulumi.Input<boolean>;
-  secureBoot?: pulumi.Input<boolean>;
-  attachVirtioCdb?: pulumi.Input<boolean>;
-  syncHostname?: pulumi.Input<boolean>;
-  /** Enforce this instance's firewall rules. Patched in place. */
-  firewallEnabled?: pulumi.Input<boolean>;
-  /** OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place. */
-  osName?: pulumi.Input<string>;
-  /** Desired power state, kept through the power command; default running. */
-  powerState?: pulumi.Input<"running" | "stopped">;
-  /** After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). */
-  applyUpgrades?: pulumi.Input<boolean>;
-  /** How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). */
-  deletion?: pulumi.Input<"immediate" | "scheduled">;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/instance.ts).
+export type { InstanceArgs, InstanceOutputs, InstanceStorageEntry };

@@ -16,18 +16,30 @@
  * is done when the rollout is: status RUNNING, not updating, every desired replica available.
  * The environment map is write-only (never returned): it is kept from state.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
+import {
+  computed,
+  fieldSet,
+  fromFields,
+  fromWire,
+  input,
+  type InputsOf,
+  member,
+  nested,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  toWire,
+  writeOnly,
+} from "../provider/fields";
 import {
   emulatorLimit,
   exactly,
   IMAGE_TAG,
-  type InputsMatch,
   keysMatching,
   noDuplicates,
   zAbsolutePath,
@@ -36,8 +48,17 @@ import {
   zPort,
   zProtocol,
 } from "../provider/schema";
-import { idOf, numberOf, wireId } from "../provider/wire";
-import { eachOf, replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { compact, idOf, numberOf, wireId } from "../provider/wire";
+import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import type {
+  K3sPod,
+  K3sPortArgs,
+  K3sServiceArgs,
+  K3sServiceOutputs,
+  K3sServicePort,
+  K3sServiceVolume,
+  K3sVolumeArgs,
+} from "./generated/k3sService";
 import { clusterTearingDown } from "./k3sCluster";
 
 const WHERE = "spec part 3, Kubernetes service";
@@ -58,143 +79,212 @@ const EMULATOR_LIMIT = emulatorLimit(WHERE);
 const SERVICE_IMAGE = new RegExp(`^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\\d+)?(?:\\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*:${IMAGE_TAG.source}$`);
 const isServiceImage = (image: string) => image.length <= 512 && SERVICE_IMAGE.test(image);
 
-/** A port as recorded: protocol and http filled in (the schema below must produce exactly this). */
-export interface K3sServicePort {
-  hostPort: number;
-  containerPort: number;
-  protocol: "TCP" | "UDP";
-  http: boolean;
-}
-export interface K3sServiceVolume {
-  hostPath: string;
-  containerPath: string;
-}
+/** @internal A published port (the API's ports entry). */
+export const servicePort = nested(
+  { doc: "A port the service publishes", args: "K3sPortArgs", outputs: "K3sServicePort" },
+  {
+    hostPort: member(zPort(WHERE), { doc: "Port on the host, 1 to 65535; unique per protocol.", wire: "host_port" }),
+    containerPort: member(zPort(WHERE), { doc: "Port inside the container, 1 to 65535.", wire: "container_port" }),
+    protocol: member(zProtocol(WHERE), { doc: "TCP (default) or UDP." }),
+    http: member(z.boolean().default(false), {
+      doc: "Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).",
+    }),
+  },
+  (shape) =>
+    z.strictObject(shape, exactly("hostPort, containerPort, protocol, http")).refine((p) => !p.http || p.protocol === "TCP", {
+      path: ["http"],
+      message: `http applies to TCP ports only (${EMULATOR_LIMIT})`,
+    }),
+);
 
-const portSpec = z
-  .strictObject(
-    {
-      hostPort: zPort(WHERE),
-      containerPort: zPort(WHERE),
-      protocol: zProtocol(WHERE),
-      /** Eligible for a custom subdomain. */
-      http: z.boolean().default(false),
-    },
-    exactly("hostPort, containerPort, protocol, http"),
-  )
-  .refine((p) => !p.http || p.protocol === "TCP", {
-    path: ["http"],
-    message: `http applies to TCP ports only (${EMULATOR_LIMIT})`,
-  }) satisfies z.ZodType<K3sServicePort>;
+/** @internal A host path mounted into the container (the API's volumes entry). */
+export const serviceVolume = nested(
+  { doc: "A host path mounted into the service's containers", args: "K3sVolumeArgs", outputs: "K3sServiceVolume" },
+  {
+    hostPath: member(zAbsolutePath(WHERE), { doc: "Absolute path on the host.", wire: "host_path" }),
+    containerPath: member(zAbsolutePath(WHERE), {
+      doc: "Absolute path inside the container; unique among the volumes.",
+      wire: "container_path",
+    }),
+  },
+  (shape) => z.strictObject(shape, exactly("hostPath, containerPath")),
+);
 
-const volumeSpec = z.strictObject(
-  { hostPath: zAbsolutePath(WHERE), containerPath: zAbsolutePath(WHERE) },
-  exactly("hostPath, containerPath"),
-) satisfies z.ZodType<K3sServiceVolume>;
+/** @internal One pod of the service, as the live status reports it. */
+export const servicePod = nested(
+  { doc: "A pod of the service", outputs: "K3sPod" },
+  {
+    name: member(z.string(), { doc: "Pod name." }),
+    phase: member(z.string(), { doc: "Pod phase (Pending, Running...)." }),
+    ready: member(z.boolean(), { doc: "Whether the pod is ready." }),
+    restartCount: member(z.number(), { doc: "Container restarts.", wire: "restart_count" }),
+    nodeName: member(z.string().nullable(), { doc: "Node the pod runs on, or null.", wire: "node_name" }),
+  },
+);
 
-const inputs = z.object({
-  name: zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`),
-  image: z
-    .string()
-    .refine(
-      isServiceImage,
-      `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`,
-    ),
-  mode: z.enum(["PINNED", "SPREAD"], {
-    error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})`,
+/** Every field but name and mode is PUT as the whole desired state (the API clears what is omitted): each has the API's default. */
+const put = { policy: updateRequest } as const;
+
+/** @internal */
+export const k3sServiceFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
+    doc: "Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first.",
+    policy: replace,
   }),
-  targetInstanceIds: z
-    .array(zId("instance id"))
-    .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
-    .max(100, `must list at most 100 instances (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((id) => id, "instance", WHERE)),
-  replicas: z
-    .number()
-    .int(`must be a whole number (${WHERE})`)
-    .min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`)
-    .max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`)
-    .default(1),
-  ports: z
-    .array(portSpec)
-    .max(64, `at most 64 ports (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
-    .default([]),
-  volumes: z
-    .array(volumeSpec)
-    .max(64, `at most 64 volumes (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((v) => v.containerPath, "container path", WHERE))
-    .default([]),
-  environment: z
-    .record(
-      z.string(),
-      z
-        .string({ error: `environment values must be strings (${WHERE}: flat key to value)` })
-        .max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`),
-    )
-    .superRefine(
-      keysMatching(
-        /^[A-Za-z_][A-Za-z0-9_]*$/,
-        `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`,
+  mode: input(
+    z.enum(["PINNED", "SPREAD"], {
+      error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})`,
+    }),
+    {
+      doc: "PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first.",
+      policy: replace,
+      read: (s: ApiService) => s.mode,
+    },
+  ),
+  image: input(
+    z
+      .string()
+      .refine(
+        isServiceImage,
+        `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`,
       ),
-    )
-    .default({}),
-  secretRefs: z
-    .array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`))
-    .max(64, `at most 64 secrets (${EMULATOR_LIMIT})`)
-    .superRefine(noDuplicates((n) => n, "secret", WHERE))
-    .default([]),
-  updateStrategy: z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"),
+    { doc: "Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy).", ...put },
+  ),
+  targetInstanceIds: input(
+    z
+      .array(zId("instance id"))
+      .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
+      .max(100, `must list at most 100 instances (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((id) => id, "instance", WHERE)),
+    {
+      doc: "Instances the scheduler may use (at least one); each must be a READY node.",
+      ...put,
+      read: (s: ApiService) => (s.target_instances ?? []).map((t) => idOf(t)!),
+    },
+  ),
+  replicas: input(
+    z
+      .number()
+      .int(`must be a whole number (${WHERE})`)
+      .min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`)
+      .max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`)
+      .default(1),
+    {
+      doc: "Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1.",
+      ...put,
+      read: (s: ApiService) => numberOf(s.replicas)!,
+    },
+  ),
+  ports: input(
+    z
+      .array(servicePort.schema)
+      .max(64, `at most 64 ports (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
+      .default([]),
+    {
+      doc: "Published ports; default none.",
+      ...put,
+      read: (s: ApiService) =>
+        (s.ports ?? []).map((p) => ({
+          hostPort: numberOf(p.host_port)!,
+          containerPort: numberOf(p.container_port)!,
+          protocol: p.protocol as (typeof servicePort)["__output"]["protocol"],
+          http: !!p.http,
+        })),
+    },
+  ),
+  volumes: input(
+    z
+      .array(serviceVolume.schema)
+      .max(64, `at most 64 volumes (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((v) => v.containerPath, "container path", WHERE))
+      .default([]),
+    {
+      doc: "Host paths mounted into the container; default none.",
+      ...put,
+      read: (s: ApiService) => (s.volumes ?? []).map((m) => fromWire(serviceVolume, m)),
+    },
+  ),
+  environment: writeOnly(
+    z
+      .record(
+        z.string(),
+        z
+          .string({ error: `environment values must be strings (${WHERE}: flat key to value)` })
+          .max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`),
+      )
+      .superRefine(
+        keysMatching(
+          /^[A-Za-z_][A-Za-z0-9_]*$/,
+          `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`,
+        ),
+      )
+      .default({}),
+    {
+      doc: "Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected.",
+      ...put,
+    },
+  ),
+  secretRefs: input(
+    z
+      .array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`))
+      .max(64, `at most 64 secrets (${EMULATOR_LIMIT})`)
+      .superRefine(noDuplicates((n) => n, "secret", WHERE))
+      .default([]),
+    {
+      doc: "Names of K3sSecrets whose key-value pairs are injected as environment variables; default none.",
+      ...put,
+      wire: "secret_refs",
+      read: (s: ApiService) => [...(s.secret_refs ?? [])],
+    },
+  ),
+  updateStrategy: input(z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"), {
+    doc: "ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go).",
+    ...put,
+    read: (s: ApiService) => s.update_strategy,
+  }),
+  status: computed<string>({ doc: "DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED." }),
+  desiredReplicas: computed<number | null>({
+    doc: "Requested replicas (null while the live status is unavailable).",
+    read: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
+  }),
+  availableReplicas: computed<number | null>({
+    doc: "Ready replicas (null while the live status is unavailable).",
+    read: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
+  }),
+  updatedReplicas: computed<number | null>({
+    doc: "Replicas on the current revision (null while the live status is unavailable).",
+    read: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
+  }),
+  updating: computed<boolean>({ doc: "A rollout is in progress.", read: ({ live }: Answer) => live?.updating ?? false }),
+  pods: computed<(typeof servicePod)["__output"][]>({
+    doc: "Per pod: name, phase, ready, restartCount, nodeName.",
+    read: ({ live }: Answer) =>
+      (live?.pods ?? []).map((p) => ({
+        name: p.name,
+        phase: p.phase,
+        ready: !!p.ready,
+        restartCount: numberOf(p.restart_count) ?? 0,
+        nodeName: p.node_name ?? null,
+      })),
+  }),
 });
-type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-// The public K3sServiceArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<K3sServiceArgs, z.infer<typeof inputs>> = true;
-
-export interface K3sPod {
-  name: string;
-  phase: string;
-  ready: boolean;
-  restartCount: number;
-  nodeName: string | null;
-}
-
-export interface K3sServiceOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  name: string;
-  mode: string;
-  image: string;
-  targetInstanceIds: string[];
-  replicas: number;
-  ports: K3sServicePort[];
-  volumes: K3sServiceVolume[];
-  /** Write-only: kept from state. */
-  environment?: Record<string, string>;
-  secretRefs: string[];
-  updateStrategy: string;
-  /** DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED. */
-  status: string;
-  /** Requested replicas (null while the live status is unavailable). */
-  desiredReplicas: number | null;
-  /** Ready replicas (null while the live status is unavailable). */
-  availableReplicas: number | null;
-  /** Replicas on the current revision (null while the live status is unavailable). */
-  updatedReplicas: number | null;
-  /** A rollout is in progress. */
-  updating: boolean;
-  /** Per pod: name, phase, ready, restartCount, nodeName. */
-  pods: K3sPod[];
-}
+type Inputs = InputsOf<typeof k3sServiceFields>;
+type Outputs = OutputsOf<typeof k3sServiceFields>;
 
 // 2. API mapping.
 interface ApiService {
   id: string;
   name: string;
   image: string;
-  mode: string;
+  mode: "PINNED" | "SPREAD";
   target_instances: Array<{ id: string } | string>;
   replicas: number;
   ports?: Array<{ host_port: number; container_port: number; protocol: string; http: boolean }>;
   volumes?: Array<{ host_path: string; container_path: string }>;
   secret_refs?: string[];
-  update_strategy: string;
+  update_strategy: "ROLLING" | "START_FIRST";
   status: string;
   workspace?: { id: string } | null;
 }
@@ -218,47 +308,20 @@ const serviceOfView = (v: ApiServiceView): ApiService => v.service ?? (v as unkn
 const servicesPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/k3s/services`;
 const servicePath = (workspaceId: string, id: string) => `${servicesPath(workspaceId)}/${id}`;
 
-function toOutputs(v: ApiServiceView, workspaceId: string): K3sServiceOutputs {
-  const s = serviceOfView(v);
-  const live = v.live ?? null;
-  return {
-    workspaceId: idOf(s.workspace) ?? workspaceId,
-    name: s.name,
-    mode: s.mode,
-    image: s.image,
-    targetInstanceIds: (s.target_instances ?? []).map((t) => idOf(t)!),
-    replicas: numberOf(s.replicas)!,
-    ports: (s.ports ?? []).map((p) => ({
-      hostPort: numberOf(p.host_port)!,
-      containerPort: numberOf(p.container_port)!,
-      protocol: p.protocol as K3sServicePort["protocol"],
-      http: !!p.http,
-    })),
-    volumes: (s.volumes ?? []).map((m) => ({ hostPath: m.host_path, containerPath: m.container_path })),
-    secretRefs: [...(s.secret_refs ?? [])],
-    updateStrategy: s.update_strategy,
-    status: s.status,
-    desiredReplicas: live ? numberOf(live.desired_replicas) : null,
-    availableReplicas: live ? numberOf(live.available_replicas) : null,
-    updatedReplicas: live ? numberOf(live.updated_replicas) : null,
-    updating: live?.updating ?? false,
-    pods: (live?.pods ?? []).map((p) => ({
-      name: p.name,
-      phase: p.phase,
-      ready: !!p.ready,
-      restartCount: numberOf(p.restart_count) ?? 0,
-      nodeName: p.node_name ?? null,
-    })),
-  };
-}
+/** What the outputs are read from: the service, with its live status beside it. */
+type Answer = ApiService & { live: ApiServiceLive | null };
+
+/** The environment is write-only (never answered): left out here, kept from state. */
+const toOutputs = (v: ApiServiceView, workspaceId: string): Outputs =>
+  compact(readOutputs(k3sServiceFields, { ...serviceOfView(v), live: v.live ?? null }, { workspaceId })) as Outputs;
 
 /** The desired state PUT replaces (and create carries): every optional field sent explicitly. */
 const desiredState = (i: Inputs) => ({
   image: i.image,
   target_instances: i.targetInstanceIds.map(wireId),
   replicas: i.replicas,
-  ports: i.ports.map((p) => ({ host_port: p.hostPort, container_port: p.containerPort, protocol: p.protocol, http: p.http })),
-  volumes: i.volumes.map((m) => ({ host_path: m.hostPath, container_path: m.containerPath })),
+  ports: i.ports.map((p) => toWire(servicePort, p)),
+  volumes: i.volumes.map((m) => toWire(serviceVolume, m)),
   environment: i.environment,
   secret_refs: i.secretRefs,
   update_strategy: i.updateStrategy,
@@ -270,34 +333,29 @@ async function serviceByName(ctx: OperationContext, workspaceId: string, name: s
   return found.map(serviceOfView).find((s) => s.name === name);
 }
 
-async function read(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<K3sServiceOutputs | undefined> {
+async function read(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiServiceView>(servicePath(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
 
 /** Done when the rollout is: RUNNING, not updating, every desired replica available. */
-function settled(s: K3sServiceOutputs): boolean | string {
+function settled(s: Outputs): boolean | string {
   if (s.status === "FAILED") return "the service is FAILED (its rollout did not complete)";
   return s.status === "RUNNING" && !s.updating && s.desiredReplicas !== null && s.availableReplicas === s.desiredReplicas;
 }
 
-const stateOf = (s: K3sServiceOutputs) =>
+const stateOf = (s: Outputs) =>
   s.desiredReplicas === null
     ? `${s.status} (live status unavailable)`
     : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
 
-const PUT_FIELDS = ["image", "targetInstanceIds", "replicas", "ports", "volumes", "environment", "secretRefs", "updateStrategy"] as const;
-
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
+export const k3sServiceSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "K3sService",
   doc: "A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).",
-  workspaceScoped: true,
-  inputs,
   // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
-  policies: { name: replace, mode: replace, ...eachOf(PUT_FIELDS, updateRequest) },
-  keepFromState: ["environment"],
+  ...fromFields(k3sServiceFields),
   broken: (s) => s.status === "FAILED",
   // Names are unique in the workspace: a replacement that keeps the name deletes the old service first.
   uniqueKey: ["name"],
@@ -356,54 +414,5 @@ export const k3sServiceSpec: ResourceSpec<Inputs, K3sServiceOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export interface K3sPortArgs {
-  /** K3sServicePort on the host, 1 to 65535; unique per protocol. */
-  hostPort: number;
-  /** K3sServicePort inside the container, 1 to 65535. */
-  containerPort: number;
-  /** TCP (default) or UDP. */
-  protocol?: "TCP" | "UDP";
-  /** Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit). */
-  http?: boolean;
-}
-
-export interface K3sVolumeArgs {
-  /** Absolute path on the host. */
-  hostPath: string;
-  /** Absolute path inside the container; unique among the volumes. */
-  containerPath: string;
-}
-
-export interface K3sServiceArgs extends WorkspaceScopedArgs {
-  /**
-   * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-   * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-   * emulator enforces this one). Changing it replaces the service (the new one is created first).
-   */
-  name: pulumi.Input<string>;
-  /** Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy). */
-  image: pulumi.Input<string>;
-  /**
-   * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-   * instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
-   */
-  mode: pulumi.Input<"PINNED" | "SPREAD">;
-  /** Instances the scheduler may use (at least one); each must be a READY node. Updated in place. */
-  targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
-  /** Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place. */
-  replicas?: pulumi.Input<number>;
-  /** Published ports; default none. Updated in place. */
-  ports?: pulumi.Input<pulumi.Input<K3sPortArgs>[]>;
-  /** Host paths mounted into the container; default none. Updated in place. */
-  volumes?: pulumi.Input<pulumi.Input<K3sVolumeArgs>[]>;
-  /**
-   * Environment variables (flat name to value); default none. Write-only: the API never returns
-   * it, so a change made outside Pulumi is not detected. Updated in place.
-   */
-  environment?: pulumi.Input<Record<string, pulumi.Input<string>>>;
-  /** Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place. */
-  secretRefs?: pulumi.Input<pulumi.Input<string>[]>;
-  /** ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place. */
-  updateStrategy?: pulumi.Input<"ROLLING" | "START_FIRST">;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/k3sService.ts).
+export type { K3sServiceArgs, K3sServiceOutputs, K3sPortArgs, K3sVolumeArgs, K3sServicePort, K3sServiceVolume, K3sPod };

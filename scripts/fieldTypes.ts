@@ -19,7 +19,8 @@
  * first generated file does not exist yet, and its resource file imports it.
  */
 import * as ts from "typescript";
-import { docOf, type Field, type FieldSet } from "../provider/fields";
+import * as path from "node:path";
+import { docOf, type FieldSet, type Nested } from "../provider/fields";
 import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
 import { exportOf, sourceFile } from "./schema";
 
@@ -29,11 +30,32 @@ export const kindsWithFields = () => kinds().filter((kind) => specFor(kind).fiel
 const membersOf = (type: ts.Type): readonly ts.Type[] => (type.isUnion() ? type.types : [type]);
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
 
+/** Which interface a type is written for: a kind's Args (what a program passes) or its Outputs. */
+type Side = "args" | "outputs";
+
+/** A nested object of a kind (provider/fields.ts `nested`) as the checker sees it, for the side being written. */
+interface NestedType {
+  readonly name?: string;
+  readonly type: ts.Type;
+}
+
+/** How the types of one side of a kind are written: nested objects by their interface's name. */
+interface Writer {
+  readonly checker: ts.TypeChecker;
+  readonly side: Side;
+  readonly nested: readonly NestedType[];
+}
+
 /**
- * A type as users write it. `input`: inside Args, where each array element and map value is
+ * A type as users write it. `wrap`: inside a kind's Args, where each array element and map value is
  * itself a `pulumi.Input` (a program passes outputs inside lists and maps).
  */
-function render(checker: ts.TypeChecker, types: readonly ts.Type[], input: boolean): string {
+function render(w: Writer, types: readonly ts.Type[], wrap: boolean): string {
+  return renderParts(w, types, wrap).join(" | ");
+}
+
+/** The members of a union as written, each once (`boolean` for `false | true`). */
+function renderParts(w: Writer, types: readonly ts.Type[], wrap: boolean): string[] {
   // null last, as people write `string | null` (the checker lists it first).
   const members = [...types.filter((t) => !(t.flags & ts.TypeFlags.Null)), ...types.filter((t) => t.flags & ts.TypeFlags.Null)];
   // The checker keeps `boolean` as `false | true`: said as users write it, where its first half stands.
@@ -44,30 +66,104 @@ function render(checker: ts.TypeChecker, types: readonly ts.Type[], input: boole
     if (both && t.flags & ts.TypeFlags.BooleanLiteral) {
       if (!saidBoolean) texts.push("boolean");
       saidBoolean = true;
-    } else texts.push(renderOne(checker, t, input));
+    } else texts.push(renderOne(w, t, wrap));
   }
-  return texts.join(" | ");
+  return texts;
 }
 
-function renderOne(checker: ts.TypeChecker, type: ts.Type, input: boolean): string {
-  if (input && checker.isArrayType(type)) {
+function renderOne(w: Writer, type: ts.Type, wrap: boolean): string {
+  const { checker } = w;
+  if (checker.isArrayType(type)) {
     const [element] = checker.getTypeArguments(type as ts.TypeReference);
-    return `pulumi.Input<${render(checker, membersOf(element), input)}>[]`;
+    const parts = renderParts(w, membersOf(element), wrap);
+    if (wrap) return `pulumi.Input<${parts.join(" | ")}>[]`;
+    return parts.length > 1 ? `(${parts.join(" | ")})[]` : `${parts[0]}[]`;
   }
   const value =
     type.flags & ts.TypeFlags.Object && !checker.getPropertiesOfType(type).length && checker.getIndexTypeOfType(type, ts.IndexKind.String);
-  if (input && value) return `Record<string, pulumi.Input<${render(checker, membersOf(value), input)}>>`;
-  // Objects with declared fields print inline: a nested field set with its own named interface is the next step.
-  // The checker ends an inline object's last member with "; }", prettier (lint) with " }".
-  return checker.typeToString(type, undefined, FLAGS).replace(/; }/g, " }");
+  if (wrap && value) return `Record<string, pulumi.Input<${render(w, membersOf(value), wrap)}>>`;
+  if (type.flags & ts.TypeFlags.Object && checker.getPropertiesOfType(type).length && !checker.isTupleType(type)) {
+    // A nested field set by its interface's name; an object without one inline, as prettier writes it.
+    const same = w.nested.find((n) => checker.isTypeAssignableTo(type, n.type) && checker.isTypeAssignableTo(n.type, type));
+    if (same?.name) return same.name;
+    const props = checker.getPropertiesOfType(type).map((p) => {
+      const { text, optional } = typeText(w, checker.getTypeOfSymbol(p), false);
+      return `${p.getName()}${optional || p.flags & ts.SymbolFlags.Optional ? "?" : ""}: ${text}`;
+    });
+    return `{ ${props.join("; ")} }`;
+  }
+  return checker.typeToString(type, undefined, FLAGS);
 }
 
 /** A property's type text, `undefined` left out (it makes the property optional instead). */
-function typeText(checker: ts.TypeChecker, type: ts.Type, input: boolean): { text: string; optional: boolean } {
+function typeText(w: Writer, type: ts.Type, wrap: boolean): { text: string; optional: boolean } {
   // An output type given explicitly (`input<S, true, T>`) reaches here as `NoInfer<T>`: said as T.
   const members = membersOf(type.flags & ts.TypeFlags.Substitution ? (type as ts.SubstitutionType).baseType : type);
   const defined = members.filter((t) => !(t.flags & (ts.TypeFlags.Undefined | ts.TypeFlags.Void)));
-  return { text: render(checker, defined, input) || "unknown", optional: defined.length < members.length };
+  return { text: render(w, defined, wrap) || "unknown", optional: defined.length < members.length };
+}
+
+/** A type-only member (`__input`, `__output`) of a property of a value's type. */
+function typeMember(checker: ts.TypeChecker, owner: ts.Type, property: string, member: string, where: string): ts.Type {
+  const symbol = checker.getPropertyOfType(owner, property);
+  const memberSymbol = symbol && checker.getPropertyOfType(checker.getTypeOfSymbol(symbol), member);
+  if (!memberSymbol) throw new Error(`${where}.${property} has no ${member}`);
+  return checker.getTypeOfSymbol(memberSymbol);
+}
+
+/** The nested objects a kind's file exports (provider/fields.ts `nested`), by export name, in file order. */
+export function nestedSetsOf(kind: string): [string, Nested][] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module specFor has loaded already
+  const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
+  return Object.entries(exported).filter((e): e is [string, Nested] => (e[1] as Nested | undefined)?.role === "nested");
+}
+
+/** A kind's nested objects: their members' types on each side, and the writers that name them. */
+function nestedOf(program: ts.Program, kind: string) {
+  const checker = program.getTypeChecker();
+  const file = sourceFile(program, sourceFileOf(kind));
+  const sets = nestedSetsOf(kind).map(([exportName, set]) => {
+    const type = checker.getTypeOfSymbol(exportOf(checker, file, exportName));
+    const where = `${sourceFileOf(kind)}: ${exportName}`;
+    const side = (member: "__input" | "__output") => checker.getTypeOfSymbol(checker.getPropertyOfType(type, member)!);
+    const members = checker.getTypeOfSymbol(checker.getPropertyOfType(type, "members")!);
+    return {
+      set,
+      args: side("__input"),
+      outputs: side("__output"),
+      memberType: (k: string, m: string) => typeMember(checker, members, k, m, where),
+    };
+  });
+  const writer = (side: Side): Writer => ({ checker, side, nested: sets.map((n) => ({ name: n.set.names[side], type: n[side] })) });
+  return { sets, writer };
+}
+
+/** The named interfaces of a kind's nested objects (each member plain, as a program writes it inside a list). */
+function nestedInterfaces(program: ts.Program, kind: string): string[] {
+  const { sets, writer } = nestedOf(program, kind);
+  const lines: string[] = [];
+  for (const { set, memberType } of sets) {
+    if (set.names.from) continue;
+    for (const side of ["args", "outputs"] as const) {
+      const name = set.names[side];
+      if (!name) continue;
+      const w = writer(side);
+      const members = Object.entries(set.members).map(([k, m]) => {
+        const wrap = side === "args" && !!set.names.inputMembers;
+        const { text, optional } = typeText(w, memberType(k, side === "args" ? "__input" : "__output"), wrap);
+        return [tsdoc(m.doc, "  "), ...property(k, optional, text, wrap)];
+      });
+      const what = side === "args" ? "as a program passes it" : "as recorded";
+      lines.push(tsdoc(`${set.names.doc} (${what}).`, ""), `export interface ${name} {`, ...members.flat(), "}", "");
+    }
+  }
+  // Interfaces another kind's file declares: imported from it.
+  const imports = sets.flatMap(({ set }) =>
+    set.names.from
+      ? [`import type { ${[set.names.args, set.names.outputs].filter(Boolean).join(", ")} } from "../${set.names.from}";`, ""]
+      : [],
+  );
+  return [...imports, ...lines];
 }
 
 /** The type-only member (`__input`, `__output`) of each field of the exported `<module>Fields`. */
@@ -75,12 +171,23 @@ function memberTypes(program: ts.Program, kind: string): (field: string, member:
   const checker = program.getTypeChecker();
   const name = `${moduleOf(kind)}Fields`;
   const set = checker.getTypeOfSymbol(exportOf(checker, sourceFile(program, sourceFileOf(kind)), name));
-  return (field, member) => {
-    const fieldSymbol = checker.getPropertyOfType(set, field);
-    const memberSymbol = fieldSymbol && checker.getPropertyOfType(checker.getTypeOfSymbol(fieldSymbol), member);
-    if (!memberSymbol) throw new Error(`${sourceFileOf(kind)}: ${name}.${field} has no ${member}`);
-    return checker.getTypeOfSymbol(memberSymbol);
-  };
+  return (field, member) => typeMember(checker, set, field, member, `${sourceFileOf(kind)}: ${name}`);
+}
+
+/** The members of a union written as text, split where they are not nested in brackets. */
+function topLevelUnion(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    if ("<{([".includes(text[i])) depth++;
+    else if (">})]".includes(text[i])) depth--;
+    else if (depth === 0 && text.startsWith(" | ", i)) {
+      parts.push(text.slice(start, i));
+      start = i + 3;
+    }
+  }
+  return [...parts, text.slice(start)];
 }
 
 /** Whether a list of type arguments has more than one (a comma outside any brackets). */
@@ -95,21 +202,27 @@ function hasTopLevelComma(text: string): boolean {
 }
 
 /**
- * A property as prettier writes it (lint's `prettier --check` reads the generated files): on one
- * line when it fits the repository's 140 columns, else a type `Outer<Inner>` broken around its one
- * argument, as prettier breaks it. A longer type is refused rather than written unformatted.
+ * An interface member as prettier writes it (lint's `prettier --check` reads the generated files):
+ * on one line when it fits the repository's 140 columns, else a long union one member per line, or
+ * a type `Outer<Inner>` broken around its one argument (ApiToken's grants). A longer type is
+ * refused rather than written unformatted.
  */
-function property(head: string, type: string): string[] {
-  const line = `  ${head}: ${type};`;
+function property(name: string, optional: boolean, text: string, input: boolean): string[] {
+  const head = `  ${name}${optional ? "?" : ""}:`;
+  const type = input ? `pulumi.Input<${text}>` : text;
+  const line = `${head} ${type};`;
   if (line.length <= 140) return [line];
+  const parts = topLevelUnion(text);
+  if (parts.length >= 2) {
+    const members = parts.map((p) => `    | ${p}`);
+    return input ? [`${head} pulumi.Input<`, ...members, "  >;"] : [head, ...members.slice(0, -1), `${members[members.length - 1]};`];
+  }
   const [, outer, inner] = /^([\w.]+)<(.*)>$/.exec(type) ?? [];
-  if (inner !== undefined && !hasTopLevelComma(inner) && `    ${inner}`.length <= 140)
-    return [`  ${head}: ${outer}<`, `    ${inner}`, "  >;"];
-  throw new Error(`${head}: the type ${type} is too long for a line of the generated file; declare the field with a shorter one`);
+  if (inner !== undefined && !hasTopLevelComma(inner) && `    ${inner}`.length <= 140) return [`${head} ${outer}<`, `    ${inner}`, "  >;"];
+  throw new Error(`${name}: the type ${type} is too long for a line of the generated file; declare the field with a shorter one`);
 }
 
-function tsdoc(field: Field, indent: string): string {
-  const doc = docOf(field);
+function tsdoc(doc: string, indent: string): string {
   if (doc.includes("*/")) throw new Error(`a field's doc cannot contain "*/": ${doc}`);
   return `${indent}/** ${doc} */`;
 }
@@ -119,16 +232,16 @@ function tsdoc(field: Field, indent: string): string {
  * lines of its generated file (scripts/classes.ts writes them above the class).
  */
 export function fieldInterfaces(program: ts.Program, kind: string): string[] {
-  const checker = program.getTypeChecker();
   const fields = specFor(kind).fields as FieldSet;
   const typeOf = memberTypes(program, kind);
+  const { writer } = nestedOf(program, kind);
   const all = Object.entries(fields);
   // Args: the kind's own inputs, then workspaceId (where it was when WorkspaceScopedArgs declared it).
   const inputs = [...all.filter(([, f]) => f.role === "input"), ...all.filter(([, f]) => f.role === "workspace")];
   const outputs = all.filter(([, f]) => f.role !== "input" || f.output);
   const args = inputs.map(([name, field]) => {
-    const { text, optional } = typeText(checker, typeOf(name, "__input"), true);
-    return [tsdoc(field, "  "), ...property(`${name}${optional ? "?" : ""}`, `pulumi.Input<${text}>`)];
+    const { text, optional } = typeText(writer("args"), typeOf(name, "__input"), true);
+    return [tsdoc(docOf(field), "  "), ...property(name, optional, text, true)];
   });
   // A synthetic id (a membership's "<a>:<b>") says its form where adoptId is documented, before workspaceId as it was declared.
   const { adoptIdDoc } = specFor(kind);
@@ -138,10 +251,11 @@ export function fieldInterfaces(program: ts.Program, kind: string): string[] {
       "  adoptId?: pulumi.Input<string>;",
     ]);
   const outs = outputs.map(([name, field]) => {
-    const { text, optional } = typeText(checker, typeOf(name, "__output"), false);
-    return [tsdoc(field, "  "), ...property(`${name}${optional ? "?" : ""}`, text)];
+    const { text, optional } = typeText(writer("outputs"), typeOf(name, "__output"), false);
+    return [tsdoc(docOf(field), "  "), ...property(name, optional, text, false)];
   });
   return [
+    ...nestedInterfaces(program, kind),
     `/** The arguments of a \`${kind}\`. */`,
     `export interface ${kind}Args extends CommonArgs {`,
     ...args.flat(),

@@ -1,8 +1,89 @@
 /** Generated from resources/app.ts by `npm run docs` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
-import { type ClassShape, type OutputProperties, superArgs } from "../../provider/resource";
-import type { AppArgs, AppOutputs } from "../app";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+
+import type { AppMountArgs, Mount } from "../appTemplate";
+
+/** A port mapping of a custom-image app (as a program passes it). */
+export interface AppPortArgs {
+  /** Port exposed on the instance host. */
+  hostPort: pulumi.Input<number>;
+  /** Port the container listens on. */
+  containerPort: pulumi.Input<number>;
+  /** TCP (default) or UDP. */
+  protocol?: pulumi.Input<"TCP" | "UDP">;
+  /** Serves HTTP traffic eligible for a custom domain (default false). */
+  http?: pulumi.Input<boolean>;
+}
+
+/** A port mapping of a custom-image app (as recorded). */
+export interface AppPort {
+  /** Port exposed on the instance host. */
+  hostPort: number;
+  /** Port the container listens on. */
+  containerPort: number;
+  /** TCP (default) or UDP. */
+  protocol: "TCP" | "UDP";
+  /** Serves HTTP traffic eligible for a custom domain (default false). */
+  http: boolean;
+}
+
+/** The arguments of a `App`. */
+export interface AppArgs extends CommonArgs {
+  /** Instance the container runs on. Changing it replaces the resource. */
+  instanceId: pulumi.Input<string>;
+  /** Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
+  name: pulumi.Input<string>;
+  /** Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place. */
+  image?: pulumi.Input<string>;
+  /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource. */
+  templateId?: pulumi.Input<string>;
+  /** Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place. */
+  environment?: pulumi.Input<Record<string, pulumi.Input<string | null>>>;
+  /** Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place. */
+  mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
+  /** Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place. */
+  ports?: pulumi.Input<pulumi.Input<AppPortArgs>[]>;
+  /** Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource. */
+  domain?: pulumi.Input<string>;
+  /** Desired container state (default true). Changing it updates the resource in place (power). */
+  running?: pulumi.Input<boolean>;
+}
+
+/** What a `App` records: its outputs, each also a typed property of the class. */
+export interface AppOutputs extends Record<string, unknown> {
+  /** Workspace the app belongs to (its instance's). */
+  workspaceId: string;
+  /** Instance the container runs on. Changing it replaces the resource. */
+  instanceId: string;
+  /** Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
+  name: string;
+  /** Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place. */
+  image: string;
+  /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource. */
+  templateId?: string;
+  /** Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place. */
+  environment?: Record<string, string | null>;
+  /** The final values the API stores (template placeholders resolved). */
+  resolvedEnvironment: Record<string, string>;
+  /** Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place. */
+  mounts: Mount[];
+  /** Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place. */
+  ports: AppPort[];
+  /** Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource. */
+  domain?: string;
+  /** Desired container state (default true). Changing it updates the resource in place (power). */
+  running: boolean;
+  /** Resource state: PENDING, AVAILABLE, FAILED, DELETING... */
+  state: string;
+  /** Container id of the current deploy (null before the first deploy completes). */
+  containerId: string | null;
+  /** Live port allocations. */
+  portAllocations: AppPort[];
+  /** Creation time (ISO 8601), as the API reports it. */
+  createdAt: string;
+}
 
 const SHAPE: ClassShape = {
   kind: "App",

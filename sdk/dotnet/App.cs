@@ -21,41 +21,44 @@ namespace Pulumi.Svc
         [Output("containerId")]
         public Output<string> ContainerId { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+        /// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
         /// </summary>
         [Output("domain")]
         public Output<string?> Domain { get; private set; } = null!;
 
         /// <summary>
-        /// The declared environment as the API holds it (secret).
+        /// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
         /// </summary>
         [Output("environment")]
         public Output<ImmutableDictionary<string, string>?> Environment { get; private set; } = null!;
 
         /// <summary>
-        /// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+        /// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
         /// </summary>
         [Output("image")]
         public Output<string> Image { get; private set; } = null!;
 
         /// <summary>
-        /// Instance the container runs on. Changing it replaces the app.
+        /// Instance the container runs on. Changing it replaces the resource.
         /// </summary>
         [Output("instanceId")]
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+        /// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
         /// </summary>
         [Output("mounts")]
         public Output<ImmutableArray<Outputs.Mount>> Mounts { get; private set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+        /// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -67,19 +70,19 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<Outputs.AppPort>> PortAllocations { get; private set; } = null!;
 
         /// <summary>
-        /// AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+        /// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Output("ports")]
         public Output<ImmutableArray<Outputs.AppPort>> Ports { get; private set; } = null!;
 
         /// <summary>
-        /// The final values the API stores (template placeholders resolved; secret).
+        /// The final values the API stores (template placeholders resolved).
         /// </summary>
         [Output("resolvedEnvironment")]
         public Output<ImmutableDictionary<string, string>> ResolvedEnvironment { get; private set; } = null!;
 
         /// <summary>
-        /// Desired container state (default true), kept through start and stop.
+        /// Desired container state (default true). Changing it updates the resource in place (power).
         /// </summary>
         [Output("running")]
         public Output<bool> Running { get; private set; } = null!;
@@ -91,11 +94,14 @@ namespace Pulumi.Svc
         public Output<string> State { get; private set; } = null!;
 
         /// <summary>
-        /// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+        /// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         /// </summary>
         [Output("templateId")]
         public Output<string?> TemplateId { get; private set; } = null!;
 
+        /// <summary>
+        /// Workspace the app belongs to (its instance's).
+        /// </summary>
         [Output("workspaceId")]
         public Output<string> WorkspaceId { get; private set; } = null!;
 
@@ -158,7 +164,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+        /// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
         /// </summary>
         [Input("domain")]
         public Input<string>? Domain { get; set; }
@@ -167,10 +173,7 @@ namespace Pulumi.Svc
         private InputMap<string>? _environment;
 
         /// <summary>
-        /// Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-        /// template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-        /// are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-        /// _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
+        /// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
         /// </summary>
         public InputMap<string> Environment
         {
@@ -183,13 +186,13 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+        /// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
         /// </summary>
         [Input("image")]
         public Input<string>? Image { get; set; }
 
         /// <summary>
-        /// Instance the container runs on. Changing it replaces the app.
+        /// Instance the container runs on. Changing it replaces the resource.
         /// </summary>
         [Input("instanceId", required: true)]
         public Input<string> InstanceId { get; set; } = null!;
@@ -198,7 +201,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.AppMountArgs>? _mounts;
 
         /// <summary>
-        /// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+        /// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.AppMountArgs> Mounts
         {
@@ -207,7 +210,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+        /// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -216,7 +219,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.AppPortArgs>? _ports;
 
         /// <summary>
-        /// AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+        /// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.AppPortArgs> Ports
         {
@@ -225,13 +228,13 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Desired container state (default true), kept through start and stop.
+        /// Desired container state (default true). Changing it updates the resource in place (power).
         /// </summary>
         [Input("running")]
         public Input<bool>? Running { get; set; }
 
         /// <summary>
-        /// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+        /// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         /// </summary>
         [Input("templateId")]
         public Input<string>? TemplateId { get; set; }

@@ -15,60 +15,75 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:Instance")]
     public partial class Instance : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Attach the VirtIO CD device. Changing it updates the resource in place.
+        /// </summary>
         [Output("attachVirtioCdb")]
         public Output<bool> AttachVirtioCdb { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+        /// CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         /// </summary>
         [Output("bandwidth")]
         public Output<Outputs.Bandwidth> Bandwidth { get; private set; } = null!;
 
         /// <summary>
-        /// Boot device DISK or ISO. Patched in place.
+        /// Boot device DISK or ISO. Changing it updates the resource in place.
         /// </summary>
         [Output("boot")]
         public Output<string> Boot { get; private set; } = null!;
 
+        /// <summary>
+        /// The boot disk's id.
+        /// </summary>
         [Output("bootDiskId")]
         public Output<string> BootDiskId { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+        /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         /// </summary>
         [Output("cpu")]
         public Output<double> Cpu { get; private set; } = null!;
 
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Turn off vendor cloud-init features. Changing it replaces the instance.
+        /// Turn off vendor cloud-init features. Changing it replaces the resource.
         /// </summary>
         [Output("disableCloudInit")]
         public Output<bool> DisableCloudInit { get; private set; } = null!;
 
         /// <summary>
-        /// Enforce this instance's firewall rules. Patched in place.
+        /// Enforce this instance's firewall rules. Changing it updates the resource in place.
         /// </summary>
         [Output("firewallEnabled")]
         public Output<bool> FirewallEnabled { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+        /// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         /// </summary>
         [Output("group")]
         public Output<string> Group { get; private set; } = null!;
 
+        /// <summary>
+        /// Hostname the API assigned.
+        /// </summary>
         [Output("hostname")]
         public Output<string> Hostname { get; private set; } = null!;
 
         /// <summary>
-        /// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+        /// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         /// </summary>
         [Output("imageId")]
         public Output<string?> ImageId { get; private set; } = null!;
 
+        /// <summary>
+        /// Public addresses: id, address, family and ddos.
+        /// </summary>
         [Output("ipAddresses")]
         public Output<ImmutableArray<Outputs.IpAddresses>> IpAddresses { get; private set; } = null!;
 
@@ -84,32 +99,38 @@ namespace Pulumi.Svc
         [Output("ipv6Address")]
         public Output<string> Ipv6Address { get; private set; } = null!;
 
+        /// <summary>
+        /// Whether the instance is locked (a scheduled termination refuses it).
+        /// </summary>
         [Output("locked")]
         public Output<bool> Locked { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
         /// </summary>
         [Output("memoryBytes")]
         public Output<double> MemoryBytes { get; private set; } = null!;
 
         /// <summary>
-        /// Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// A specific node (platform or your private cloud). Changing it replaces the instance.
+        /// A specific node (platform or your private cloud). Changing it replaces the resource.
         /// </summary>
         [Output("nodeId")]
         public Output<string> NodeId { get; private set; } = null!;
 
+        /// <summary>
+        /// Whether the instance is powered on.
+        /// </summary>
         [Output("online")]
         public Output<bool> Online { get; private set; } = null!;
 
         /// <summary>
-        /// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Output("osName")]
         public Output<string?> OsName { get; private set; } = null!;
@@ -121,13 +142,13 @@ namespace Pulumi.Svc
         public Output<bool> PendingUpgrades { get; private set; } = null!;
 
         /// <summary>
-        /// PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+        /// PLAN: the plan. Changing it updates the resource in place (upgrade).
         /// </summary>
         [Output("planId")]
         public Output<string?> PlanId { get; private set; } = null!;
 
         /// <summary>
-        /// Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+        /// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
         /// </summary>
         [Output("powerState")]
         public Output<string> PowerState { get; private set; } = null!;
@@ -139,11 +160,14 @@ namespace Pulumi.Svc
         public Output<ImmutableDictionary<string, string>> PrivateIps { get; private set; } = null!;
 
         /// <summary>
-        /// Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+        /// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
         /// </summary>
         [Output("region")]
         public Output<string> Region { get; private set; } = null!;
 
+        /// <summary>
+        /// UEFI Secure Boot. Changing it updates the resource in place.
+        /// </summary>
         [Output("secureBoot")]
         public Output<bool> SecureBoot { get; private set; } = null!;
 
@@ -154,28 +178,37 @@ namespace Pulumi.Svc
         public Output<string> State { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+        /// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         /// </summary>
         [Output("storage")]
         public Output<ImmutableArray<Outputs.InstanceStorageEntry>> Storage { get; private set; } = null!;
 
+        /// <summary>
+        /// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+        /// </summary>
         [Output("syncHostname")]
         public Output<bool> SyncHostname { get; private set; } = null!;
 
+        /// <summary>
+        /// When a scheduled termination deletes the instance, else null.
+        /// </summary>
         [Output("terminationScheduledAt")]
         public Output<string> TerminationScheduledAt { get; private set; } = null!;
 
         /// <summary>
-        /// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+        /// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         /// </summary>
         [Output("type")]
         public Output<string> Type { get; private set; } = null!;
 
+        /// <summary>
+        /// Boot with UEFI firmware. Changing it updates the resource in place.
+        /// </summary>
         [Output("uefi")]
         public Output<bool> Uefi { get; private set; } = null!;
 
         /// <summary>
-        /// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+        /// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
         /// </summary>
         [Output("vpcIds")]
         public Output<ImmutableArray<string>> VpcIds { get; private set; } = null!;
@@ -240,64 +273,67 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+        /// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
         /// </summary>
         [Input("applyUpgrades")]
         public Input<bool>? ApplyUpgrades { get; set; }
 
+        /// <summary>
+        /// Attach the VirtIO CD device. Changing it updates the resource in place.
+        /// </summary>
         [Input("attachVirtioCdb")]
         public Input<bool>? AttachVirtioCdb { get; set; }
 
         /// <summary>
-        /// CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+        /// CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         /// </summary>
         [Input("bandwidth")]
         public Input<Inputs.BandwidthArgs>? Bandwidth { get; set; }
 
         /// <summary>
-        /// Boot device DISK or ISO. Patched in place.
+        /// Boot device DISK or ISO. Changing it updates the resource in place.
         /// </summary>
         [Input("boot")]
         public Input<string>? Boot { get; set; }
 
         /// <summary>
-        /// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
+        /// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
         /// </summary>
         [Input("cloudInit")]
         public Input<string>? CloudInit { get; set; }
 
         /// <summary>
-        /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+        /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         /// </summary>
         [Input("cpu")]
         public Input<double>? Cpu { get; set; }
 
         /// <summary>
-        /// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+        /// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
         /// </summary>
         [Input("deletion")]
         public Input<string>? Deletion { get; set; }
 
         /// <summary>
-        /// Turn off vendor cloud-init features. Changing it replaces the instance.
+        /// Turn off vendor cloud-init features. Changing it replaces the resource.
         /// </summary>
         [Input("disableCloudInit")]
         public Input<bool>? DisableCloudInit { get; set; }
 
         /// <summary>
-        /// Enforce this instance's firewall rules. Patched in place.
+        /// Enforce this instance's firewall rules. Changing it updates the resource in place.
         /// </summary>
         [Input("firewallEnabled")]
         public Input<bool>? FirewallEnabled { get; set; }
 
         /// <summary>
-        /// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+        /// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         /// </summary>
         [Input("group")]
         public Input<string>? Group { get; set; }
 
         /// <summary>
-        /// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+        /// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         /// </summary>
         [Input("imageId")]
         public Input<string>? ImageId { get; set; }
@@ -306,7 +342,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.IpsArgs>? _ips;
 
         /// <summary>
-        /// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+        /// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
         /// </summary>
         public InputList<Inputs.IpsArgs> Ips
         {
@@ -315,47 +351,50 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
         /// </summary>
         [Input("memoryBytes")]
         public Input<double>? MemoryBytes { get; set; }
 
         /// <summary>
-        /// Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// A specific node (platform or your private cloud). Changing it replaces the instance.
+        /// A specific node (platform or your private cloud). Changing it replaces the resource.
         /// </summary>
         [Input("nodeId")]
         public Input<string>? NodeId { get; set; }
 
         /// <summary>
-        /// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+        /// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         /// </summary>
         [Input("osName")]
         public Input<string>? OsName { get; set; }
 
         /// <summary>
-        /// PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+        /// PLAN: the plan. Changing it updates the resource in place (upgrade).
         /// </summary>
         [Input("planId")]
         public Input<string>? PlanId { get; set; }
 
         /// <summary>
-        /// Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+        /// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
         /// </summary>
         [Input("powerState")]
         public Input<string>? PowerState { get; set; }
 
         /// <summary>
-        /// Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+        /// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
         /// </summary>
         [Input("region")]
         public Input<string>? Region { get; set; }
 
+        /// <summary>
+        /// UEFI Secure Boot. Changing it updates the resource in place.
+        /// </summary>
         [Input("secureBoot")]
         public Input<bool>? SecureBoot { get; set; }
 
@@ -363,7 +402,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.StorageArgs>? _storage;
 
         /// <summary>
-        /// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+        /// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         /// </summary>
         public InputList<Inputs.StorageArgs> Storage
         {
@@ -371,6 +410,9 @@ namespace Pulumi.Svc
             set => _storage = value;
         }
 
+        /// <summary>
+        /// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+        /// </summary>
         [Input("syncHostname")]
         public Input<bool>? SyncHostname { get; set; }
 
@@ -382,11 +424,14 @@ namespace Pulumi.Svc
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }
 
         /// <summary>
-        /// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+        /// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         /// </summary>
         [Input("type")]
         public Input<string>? Type { get; set; }
 
+        /// <summary>
+        /// Boot with UEFI firmware. Changing it updates the resource in place.
+        /// </summary>
         [Input("uefi")]
         public Input<bool>? Uefi { get; set; }
 
@@ -394,7 +439,7 @@ namespace Pulumi.Svc
         private InputList<string>? _vpcIds;
 
         /// <summary>
-        /// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+        /// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
         /// </summary>
         public InputList<string> VpcIds
         {

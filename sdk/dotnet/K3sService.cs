@@ -28,28 +28,25 @@ namespace Pulumi.Svc
         public Output<double> DesiredReplicas { get; private set; } = null!;
 
         /// <summary>
-        /// Write-only: kept from state.
+        /// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         /// </summary>
         [Output("environment")]
         public Output<ImmutableDictionary<string, string>?> Environment { get; private set; } = null!;
 
         /// <summary>
-        /// Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+        /// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         /// </summary>
         [Output("image")]
         public Output<string> Image { get; private set; } = null!;
 
         /// <summary>
-        /// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-        /// instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+        /// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
         /// </summary>
         [Output("mode")]
         public Output<string> Mode { get; private set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-        /// and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-        /// emulator enforces this one). Changing it replaces the service (the new one is created first).
+        /// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -61,19 +58,19 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<Outputs.K3sPod>> Pods { get; private set; } = null!;
 
         /// <summary>
-        /// Published ports; default none. Updated in place.
+        /// Published ports; default none. Changing it updates the resource in place.
         /// </summary>
         [Output("ports")]
         public Output<ImmutableArray<Outputs.K3sServicePort>> Ports { get; private set; } = null!;
 
         /// <summary>
-        /// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+        /// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
         /// </summary>
         [Output("replicas")]
         public Output<double> Replicas { get; private set; } = null!;
 
         /// <summary>
-        /// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+        /// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         /// </summary>
         [Output("secretRefs")]
         public Output<ImmutableArray<string>> SecretRefs { get; private set; } = null!;
@@ -85,13 +82,13 @@ namespace Pulumi.Svc
         public Output<string> Status { get; private set; } = null!;
 
         /// <summary>
-        /// Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+        /// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         /// </summary>
         [Output("targetInstanceIds")]
         public Output<ImmutableArray<string>> TargetInstanceIds { get; private set; } = null!;
 
         /// <summary>
-        /// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+        /// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
         /// </summary>
         [Output("updateStrategy")]
         public Output<string> UpdateStrategy { get; private set; } = null!;
@@ -109,7 +106,7 @@ namespace Pulumi.Svc
         public Output<bool> Updating { get; private set; } = null!;
 
         /// <summary>
-        /// Host paths mounted into the container; default none. Updated in place.
+        /// Host paths mounted into the container; default none. Changing it updates the resource in place.
         /// </summary>
         [Output("volumes")]
         public Output<ImmutableArray<Outputs.K3sServiceVolume>> Volumes { get; private set; } = null!;
@@ -177,8 +174,7 @@ namespace Pulumi.Svc
         private InputMap<string>? _environment;
 
         /// <summary>
-        /// Environment variables (flat name to value); default none. Write-only: the API never returns
-        /// it, so a change made outside Pulumi is not detected. Updated in place.
+        /// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         /// </summary>
         public InputMap<string> Environment
         {
@@ -187,22 +183,19 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+        /// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         /// </summary>
         [Input("image", required: true)]
         public Input<string> Image { get; set; } = null!;
 
         /// <summary>
-        /// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-        /// instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+        /// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
         /// </summary>
         [Input("mode", required: true)]
         public Input<string> Mode { get; set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-        /// and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-        /// emulator enforces this one). Changing it replaces the service (the new one is created first).
+        /// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -211,7 +204,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.K3sPortArgs>? _ports;
 
         /// <summary>
-        /// Published ports; default none. Updated in place.
+        /// Published ports; default none. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.K3sPortArgs> Ports
         {
@@ -220,7 +213,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+        /// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
         /// </summary>
         [Input("replicas")]
         public Input<double>? Replicas { get; set; }
@@ -229,7 +222,7 @@ namespace Pulumi.Svc
         private InputList<string>? _secretRefs;
 
         /// <summary>
-        /// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+        /// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         /// </summary>
         public InputList<string> SecretRefs
         {
@@ -241,7 +234,7 @@ namespace Pulumi.Svc
         private InputList<string>? _targetInstanceIds;
 
         /// <summary>
-        /// Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+        /// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         /// </summary>
         public InputList<string> TargetInstanceIds
         {
@@ -257,7 +250,7 @@ namespace Pulumi.Svc
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }
 
         /// <summary>
-        /// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+        /// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
         /// </summary>
         [Input("updateStrategy")]
         public Input<string>? UpdateStrategy { get; set; }
@@ -266,7 +259,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.K3sVolumeArgs>? _volumes;
 
         /// <summary>
-        /// Host paths mounted into the container; default none. Updated in place.
+        /// Host paths mounted into the container; default none. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.K3sVolumeArgs> Volumes
         {

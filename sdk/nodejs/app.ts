@@ -40,29 +40,32 @@ export class App extends pulumi.CustomResource {
      * Container id of the current deploy (null before the first deploy completes).
      */
     public /*out*/ readonly containerId!: pulumi.Output<string>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
      */
     public readonly domain!: pulumi.Output<string | undefined>;
     /**
-     * The declared environment as the API holds it (secret).
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
      */
     public readonly environment!: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
      */
     public readonly image!: pulumi.Output<string>;
     /**
-     * Instance the container runs on. Changing it replaces the app.
+     * Instance the container runs on. Changing it replaces the resource.
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+     * Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
      */
     public readonly mounts!: pulumi.Output<outputs.Mount[]>;
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+     * Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -70,15 +73,15 @@ export class App extends pulumi.CustomResource {
      */
     public /*out*/ readonly portAllocations!: pulumi.Output<outputs.AppPort[]>;
     /**
-     * AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+     * Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly ports!: pulumi.Output<outputs.AppPort[]>;
     /**
-     * The final values the API stores (template placeholders resolved; secret).
+     * The final values the API stores (template placeholders resolved).
      */
     public /*out*/ readonly resolvedEnvironment!: pulumi.Output<{[key: string]: string}>;
     /**
-     * Desired container state (default true), kept through start and stop.
+     * Desired container state (default true). Changing it updates the resource in place (power).
      */
     public readonly running!: pulumi.Output<boolean>;
     /**
@@ -86,9 +89,12 @@ export class App extends pulumi.CustomResource {
      */
     public /*out*/ readonly state!: pulumi.Output<string>;
     /**
-     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
      */
     public readonly templateId!: pulumi.Output<string | undefined>;
+    /**
+     * Workspace the app belongs to (its instance's).
+     */
     public /*out*/ readonly workspaceId!: pulumi.Output<string>;
 
     /**
@@ -160,42 +166,39 @@ export interface AppArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
      */
     domain?: pulumi.Input<string>;
     /**
-     * Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-     * template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-     * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-     * _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
      */
     environment?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
      */
     image?: pulumi.Input<string>;
     /**
-     * Instance the container runs on. Changing it replaces the app.
+     * Instance the container runs on. Changing it replaces the resource.
      */
     instanceId: pulumi.Input<string>;
     /**
-     * Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+     * Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
      */
     mounts?: pulumi.Input<pulumi.Input<inputs.AppMountArgs>[]>;
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+     * Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+     * Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
      */
     ports?: pulumi.Input<pulumi.Input<inputs.AppPortArgs>[]>;
     /**
-     * Desired container state (default true), kept through start and stop.
+     * Desired container state (default true). Changing it updates the resource in place (power).
      */
     running?: pulumi.Input<boolean>;
     /**
-     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
      */
     templateId?: pulumi.Input<string>;
     /**

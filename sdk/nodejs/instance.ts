@@ -36,38 +36,53 @@ export class Instance extends pulumi.CustomResource {
         return obj['__pulumiType'] === Instance.__pulumiType;
     }
 
+    /**
+     * Attach the VirtIO CD device. Changing it updates the resource in place.
+     */
     public readonly attachVirtioCdb!: pulumi.Output<boolean>;
     /**
-     * CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+     * CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
      */
     public readonly bandwidth!: pulumi.Output<outputs.Bandwidth>;
     /**
-     * Boot device DISK or ISO. Patched in place.
+     * Boot device DISK or ISO. Changing it updates the resource in place.
      */
     public readonly boot!: pulumi.Output<string>;
+    /**
+     * The boot disk's id.
+     */
     public /*out*/ readonly bootDiskId!: pulumi.Output<string>;
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+     * CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
      */
     public readonly cpu!: pulumi.Output<number>;
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * Turn off vendor cloud-init features. Changing it replaces the instance.
+     * Turn off vendor cloud-init features. Changing it replaces the resource.
      */
     public readonly disableCloudInit!: pulumi.Output<boolean>;
     /**
-     * Enforce this instance's firewall rules. Patched in place.
+     * Enforce this instance's firewall rules. Changing it updates the resource in place.
      */
     public readonly firewallEnabled!: pulumi.Output<boolean>;
     /**
-     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
      */
     public readonly group!: pulumi.Output<string>;
+    /**
+     * Hostname the API assigned.
+     */
     public /*out*/ readonly hostname!: pulumi.Output<string>;
     /**
-     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
      */
     public readonly imageId!: pulumi.Output<string | undefined>;
+    /**
+     * Public addresses: id, address, family and ddos.
+     */
     public /*out*/ readonly ipAddresses!: pulumi.Output<outputs.IpAddresses[]>;
     /**
      * First public IPv4 address, or null.
@@ -77,22 +92,28 @@ export class Instance extends pulumi.CustomResource {
      * First public IPv6 address, or null.
      */
     public /*out*/ readonly ipv6Address!: pulumi.Output<string>;
+    /**
+     * Whether the instance is locked (a scheduled termination refuses it).
+     */
     public /*out*/ readonly locked!: pulumi.Output<boolean>;
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
      */
     public readonly memoryBytes!: pulumi.Output<number>;
     /**
-     * Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+     * Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
-     * A specific node (platform or your private cloud). Changing it replaces the instance.
+     * A specific node (platform or your private cloud). Changing it replaces the resource.
      */
     public readonly nodeId!: pulumi.Output<string>;
+    /**
+     * Whether the instance is powered on.
+     */
     public /*out*/ readonly online!: pulumi.Output<boolean>;
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+     * OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly osName!: pulumi.Output<string | undefined>;
     /**
@@ -100,11 +121,11 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly pendingUpgrades!: pulumi.Output<boolean>;
     /**
-     * PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+     * PLAN: the plan. Changing it updates the resource in place (upgrade).
      */
     public readonly planId!: pulumi.Output<string | undefined>;
     /**
-     * Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+     * Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
      */
     public readonly powerState!: pulumi.Output<string>;
     /**
@@ -112,27 +133,39 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly privateIps!: pulumi.Output<{[key: string]: string}>;
     /**
-     * Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+     * Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
      */
     public readonly region!: pulumi.Output<string>;
+    /**
+     * UEFI Secure Boot. Changing it updates the resource in place.
+     */
     public readonly secureBoot!: pulumi.Output<boolean>;
     /**
      * Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED...
      */
     public /*out*/ readonly state!: pulumi.Output<string>;
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+     * CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      */
     public readonly storage!: pulumi.Output<outputs.InstanceStorageEntry[] | undefined>;
+    /**
+     * Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+     */
     public readonly syncHostname!: pulumi.Output<boolean>;
+    /**
+     * When a scheduled termination deletes the instance, else null.
+     */
     public /*out*/ readonly terminationScheduledAt!: pulumi.Output<string>;
     /**
-     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
      */
     public readonly type!: pulumi.Output<string>;
+    /**
+     * Boot with UEFI firmware. Changing it updates the resource in place.
+     */
     public readonly uefi!: pulumi.Output<boolean>;
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
      */
     public readonly vpcIds!: pulumi.Output<string[]>;
     /**
@@ -246,83 +279,92 @@ export interface InstanceArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+     * After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
      */
     applyUpgrades?: pulumi.Input<boolean>;
+    /**
+     * Attach the VirtIO CD device. Changing it updates the resource in place.
+     */
     attachVirtioCdb?: pulumi.Input<boolean>;
     /**
-     * CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+     * CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
      */
     bandwidth?: pulumi.Input<inputs.BandwidthArgs>;
     /**
-     * Boot device DISK or ISO. Patched in place.
+     * Boot device DISK or ISO. Changing it updates the resource in place.
      */
     boot?: pulumi.Input<string>;
     /**
-     * cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
+     * cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
      */
     cloudInit?: pulumi.Input<string>;
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+     * CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
      */
     cpu?: pulumi.Input<number>;
     /**
-     * How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+     * How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
      */
     deletion?: pulumi.Input<string>;
     /**
-     * Turn off vendor cloud-init features. Changing it replaces the instance.
+     * Turn off vendor cloud-init features. Changing it replaces the resource.
      */
     disableCloudInit?: pulumi.Input<boolean>;
     /**
-     * Enforce this instance's firewall rules. Patched in place.
+     * Enforce this instance's firewall rules. Changing it updates the resource in place.
      */
     firewallEnabled?: pulumi.Input<boolean>;
     /**
-     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
      */
     group?: pulumi.Input<string>;
     /**
-     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
      */
     imageId?: pulumi.Input<string>;
     /**
-     * Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+     * Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
      */
     ips?: pulumi.Input<pulumi.Input<inputs.IpsArgs>[]>;
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
      */
     memoryBytes?: pulumi.Input<number>;
     /**
-     * Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+     * Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
-     * A specific node (platform or your private cloud). Changing it replaces the instance.
+     * A specific node (platform or your private cloud). Changing it replaces the resource.
      */
     nodeId?: pulumi.Input<string>;
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+     * OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
      */
     osName?: pulumi.Input<string>;
     /**
-     * PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+     * PLAN: the plan. Changing it updates the resource in place (upgrade).
      */
     planId?: pulumi.Input<string>;
     /**
-     * Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+     * Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
      */
     powerState?: pulumi.Input<string>;
     /**
-     * Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+     * Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
      */
     region?: pulumi.Input<string>;
+    /**
+     * UEFI Secure Boot. Changing it updates the resource in place.
+     */
     secureBoot?: pulumi.Input<boolean>;
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+     * CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      */
     storage?: pulumi.Input<pulumi.Input<inputs.StorageArgs>[]>;
+    /**
+     * Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+     */
     syncHostname?: pulumi.Input<boolean>;
     /**
      * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
@@ -330,12 +372,15 @@ export interface InstanceArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**
-     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
      */
     type?: pulumi.Input<string>;
+    /**
+     * Boot with UEFI firmware. Changing it updates the resource in place.
+     */
     uefi?: pulumi.Input<boolean>;
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
      */
     vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
     /**

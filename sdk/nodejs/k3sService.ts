@@ -45,22 +45,19 @@ export class K3sService extends pulumi.CustomResource {
      */
     public /*out*/ readonly desiredReplicas!: pulumi.Output<number>;
     /**
-     * Write-only: kept from state.
+     * Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
      */
     public readonly environment!: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+     * Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
      */
     public readonly image!: pulumi.Output<string>;
     /**
-     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-     * instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
      */
     public readonly mode!: pulumi.Output<string>;
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-     * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-     * emulator enforces this one). Changing it replaces the service (the new one is created first).
+     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -68,15 +65,15 @@ export class K3sService extends pulumi.CustomResource {
      */
     public /*out*/ readonly pods!: pulumi.Output<outputs.K3sPod[]>;
     /**
-     * Published ports; default none. Updated in place.
+     * Published ports; default none. Changing it updates the resource in place.
      */
     public readonly ports!: pulumi.Output<outputs.K3sServicePort[]>;
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
      */
     public readonly replicas!: pulumi.Output<number>;
     /**
-     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
      */
     public readonly secretRefs!: pulumi.Output<string[]>;
     /**
@@ -84,11 +81,11 @@ export class K3sService extends pulumi.CustomResource {
      */
     public /*out*/ readonly status!: pulumi.Output<string>;
     /**
-     * Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+     * Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
      */
     public readonly targetInstanceIds!: pulumi.Output<string[]>;
     /**
-     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
      */
     public readonly updateStrategy!: pulumi.Output<string>;
     /**
@@ -100,7 +97,7 @@ export class K3sService extends pulumi.CustomResource {
      */
     public /*out*/ readonly updating!: pulumi.Output<boolean>;
     /**
-     * Host paths mounted into the container; default none. Updated in place.
+     * Host paths mounted into the container; default none. Changing it updates the resource in place.
      */
     public readonly volumes!: pulumi.Output<outputs.K3sServiceVolume[]>;
     /**
@@ -185,39 +182,35 @@ export interface K3sServiceArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Environment variables (flat name to value); default none. Write-only: the API never returns
-     * it, so a change made outside Pulumi is not detected. Updated in place.
+     * Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
      */
     environment?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+     * Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
      */
     image: pulumi.Input<string>;
     /**
-     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-     * instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
      */
     mode: pulumi.Input<string>;
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-     * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-     * emulator enforces this one). Changing it replaces the service (the new one is created first).
+     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * Published ports; default none. Updated in place.
+     * Published ports; default none. Changing it updates the resource in place.
      */
     ports?: pulumi.Input<pulumi.Input<inputs.K3sPortArgs>[]>;
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
      */
     replicas?: pulumi.Input<number>;
     /**
-     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
      */
     secretRefs?: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+     * Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
      */
     targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
     /**
@@ -226,11 +219,11 @@ export interface K3sServiceArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**
-     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
      */
     updateStrategy?: pulumi.Input<string>;
     /**
-     * Host paths mounted into the container; default none. Updated in place.
+     * Host paths mounted into the container; default none. Changing it updates the resource in place.
      */
     volumes?: pulumi.Input<pulumi.Input<inputs.K3sVolumeArgs>[]>;
     /**

@@ -37,27 +37,27 @@ export class Recipe extends pulumi.CustomResource {
     }
 
     /**
-     * DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.
+     * DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
      */
     public readonly category!: pulumi.Output<string>;
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole in place.
+     * Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
      */
     public readonly commands!: pulumi.Output<outputs.RecipeCommand[]>;
     /**
-     * Markdown, at most 100,000 characters (the emulator's limit).
+     * Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly description!: pulumi.Output<string>;
     /**
-     * Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole in place.
+     * Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
      */
     public readonly fields!: pulumi.Output<outputs.RecipeField[]>;
     /**
-     * Icon URL, at most 2048 characters (the emulator's limit); omit or null for none.
+     * Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
      */
     public readonly icon!: pulumi.Output<string>;
     /**
-     * 1 to 100 characters (the emulator's limit).
+     * 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -128,27 +128,27 @@ export interface RecipeArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.
+     * DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
      */
     category: pulumi.Input<string>;
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole in place.
+     * Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
      */
     commands: pulumi.Input<pulumi.Input<inputs.RecipeCommandArgs>[]>;
     /**
-     * Markdown, at most 100,000 characters (the emulator's limit).
+     * Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
      */
     description: pulumi.Input<string>;
     /**
-     * Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole in place.
+     * Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
      */
     fields?: pulumi.Input<pulumi.Input<inputs.RecipeFieldArgs>[]>;
     /**
-     * Icon URL, at most 2048 characters (the emulator's limit); omit or null for none.
+     * Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
      */
     icon?: pulumi.Input<string>;
     /**
-     * 1 to 100 characters (the emulator's limit).
+     * 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**

@@ -9,7 +9,7 @@ import * as ts from "typescript";
 import { docOf, type FieldSet, owningWorkspace } from "../../provider/fields";
 import { sourceFileOf, specFor } from "../../resources/registry";
 import { classFileOf } from "../../scripts/classes";
-import { kindsWithFields } from "../../scripts/fieldTypes";
+import { kindsWithFields, nestedSetsOf } from "../../scripts/fieldTypes";
 import { loadProgram } from "../../scripts/schema";
 
 jest.setTimeout(180_000);
@@ -73,7 +73,8 @@ describe("the Args and Outputs generated from the fields", () => {
       const fields = specFor(kind).fields as FieldSet;
       const resource = emitted.get(sourceFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
       const generated = emitted.get(classFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
-      expect(resource).toContain(`export type { ${kind}Args, ${kind}Outputs };`);
+      // Then the kind's nested objects' interfaces, if it has any.
+      expect(resource).toMatch(new RegExp(`export type \\{ ${kind}Args, ${kind}Outputs(, \\w+)* \\};`));
       expect(generated).toContain(`export declare class ${kind} extends DynamicResource`);
       expect(resource + generated).not.toMatch(/zod/);
 
@@ -89,6 +90,27 @@ describe("the Args and Outputs generated from the fields", () => {
       const outs = interfaceDocs(generated, `${kind}Outputs`);
       expect(Object.keys(outs)).toEqual(outputs.map(([k]) => k));
       for (const [name, field] of outputs) expect(outs[name]).toBe(docOf(field));
+
+      // Each nested object's named interfaces: a TSDoc on every member, the member's.
+      for (const [, set] of nestedSetsOf(kind).filter(([, n]) => !n.names.from)) {
+        for (const name of [set.names.args, set.names.outputs].filter((n): n is string => !!n)) {
+          expect(resource).toMatch(new RegExp(`export type \\{[^}]*\\b${name}\\b`));
+          const members = interfaceDocs(generated, name);
+          expect(Object.keys(members)).toEqual(Object.keys(set.members));
+          for (const [k, m] of Object.entries(set.members)) expect(members[k]).toBe(m.doc);
+        }
+      }
     }
+  });
+
+  it("cover the nested objects of the kinds converted so far", () => {
+    const names = kinds.flatMap((k) => nestedSetsOf(k).flatMap(([, set]) => [set.names.args, set.names.outputs]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        ...["InstanceStorageEntry", "K3sPortArgs", "K3sServicePort", "K3sVolumeArgs", "K3sServiceVolume", "K3sPod"],
+        ...["RecipeCommandArgs", "RecipeCommand", "RecipeFieldArgs", "RecipeField", "AppPortArgs", "AppPort"],
+        ...["TemplateEnvArgs", "TemplateEnv", "TemplatePortArgs", "TemplatePort", "AppMountArgs", "Mount"],
+      ]),
+    );
   });
 });

@@ -13,13 +13,13 @@ namespace Pulumi.Svc.Inputs
     public sealed class AppPortArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// AppPort the container listens on.
+        /// Port the container listens on.
         /// </summary>
         [Input("containerPort", required: true)]
         public Input<double> ContainerPort { get; set; } = null!;
 
         /// <summary>
-        /// AppPort exposed on the instance host.
+        /// Port exposed on the instance host.
         /// </summary>
         [Input("hostPort", required: true)]
         public Input<double> HostPort { get; set; } = null!;

@@ -13,13 +13,13 @@ namespace Pulumi.Svc.Inputs
     public sealed class K3sPortArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// K3sServicePort inside the container, 1 to 65535.
+        /// Port inside the container, 1 to 65535.
         /// </summary>
         [Input("containerPort", required: true)]
         public Input<double> ContainerPort { get; set; } = null!;
 
         /// <summary>
-        /// K3sServicePort on the host, 1 to 65535; unique per protocol.
+        /// Port on the host, 1 to 65535; unique per protocol.
         /// </summary>
         [Input("hostPort", required: true)]
         public Input<double> HostPort { get; set; } = null!;

@@ -25,9 +25,7 @@ namespace Pulumi.Svc.Inputs
         public Input<string> Key { get; set; } = null!;
 
         /// <summary>
-        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-        /// {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-        /// null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         /// </summary>
         [Input("value")]
         public Input<string>? Value { get; set; }

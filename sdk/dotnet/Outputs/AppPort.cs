@@ -14,11 +14,11 @@ namespace Pulumi.Svc.Outputs
     public sealed class AppPort
     {
         /// <summary>
-        /// AppPort the container listens on.
+        /// Port the container listens on.
         /// </summary>
         public readonly double ContainerPort;
         /// <summary>
-        /// AppPort exposed on the instance host.
+        /// Port exposed on the instance host.
         /// </summary>
         public readonly double HostPort;
         /// <summary>

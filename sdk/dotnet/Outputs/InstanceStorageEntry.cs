@@ -14,10 +14,16 @@ namespace Pulumi.Svc.Outputs
     public sealed class InstanceStorageEntry
     {
         /// <summary>
-        /// One of: `CEPH`, `LOCAL`.
+        /// LOCAL (default) or CEPH.
         /// </summary>
         public readonly string Backing;
+        /// <summary>
+        /// Whether this is the boot disk (exactly one entry is); default false.
+        /// </summary>
         public readonly bool Boot;
+        /// <summary>
+        /// Size in bytes.
+        /// </summary>
         public readonly double SizeBytes;
 
         [OutputConstructor]

@@ -13,10 +13,25 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class K3sPod
     {
+        /// <summary>
+        /// Pod name.
+        /// </summary>
         public readonly string Name;
+        /// <summary>
+        /// Node the pod runs on, or null.
+        /// </summary>
         public readonly string NodeName;
+        /// <summary>
+        /// Pod phase (Pending, Running...).
+        /// </summary>
         public readonly string Phase;
+        /// <summary>
+        /// Whether the pod is ready.
+        /// </summary>
         public readonly bool Ready;
+        /// <summary>
+        /// Container restarts.
+        /// </summary>
         public readonly double RestartCount;
 
         [OutputConstructor]

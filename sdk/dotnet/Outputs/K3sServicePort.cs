@@ -13,11 +13,20 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class K3sServicePort
     {
+        /// <summary>
+        /// Port inside the container, 1 to 65535.
+        /// </summary>
         public readonly double ContainerPort;
+        /// <summary>
+        /// Port on the host, 1 to 65535; unique per protocol.
+        /// </summary>
         public readonly double HostPort;
+        /// <summary>
+        /// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        /// </summary>
         public readonly bool Http;
         /// <summary>
-        /// One of: `TCP`, `UDP`.
+        /// TCP (default) or UDP.
         /// </summary>
         public readonly string Protocol;
 

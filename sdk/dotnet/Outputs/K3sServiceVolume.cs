@@ -13,7 +13,13 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class K3sServiceVolume
     {
+        /// <summary>
+        /// Absolute path inside the container; unique among the volumes.
+        /// </summary>
         public readonly string ContainerPath;
+        /// <summary>
+        /// Absolute path on the host.
+        /// </summary>
         public readonly string HostPath;
 
         [OutputConstructor]

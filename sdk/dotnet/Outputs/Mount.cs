@@ -13,8 +13,17 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class Mount
     {
+        /// <summary>
+        /// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        /// </summary>
         public readonly string ContainerPath;
+        /// <summary>
+        /// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        /// </summary>
         public readonly string HostPath;
+        /// <summary>
+        /// Mount read-only (default false).
+        /// </summary>
         public readonly bool ReadOnly;
 
         [OutputConstructor]

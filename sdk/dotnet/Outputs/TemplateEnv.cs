@@ -22,9 +22,7 @@ namespace Pulumi.Svc.Outputs
         /// </summary>
         public readonly string Key;
         /// <summary>
-        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-        /// {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-        /// null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         /// </summary>
         public readonly string? Value;
 

@@ -18,32 +18,34 @@ type App struct {
 
 	// Container id of the current deploy (null before the first deploy completes).
 	ContainerId pulumi.StringOutput `pulumi:"containerId"`
-	CreatedAt   pulumi.StringOutput `pulumi:"createdAt"`
-	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+	// Creation time (ISO 8601), as the API reports it.
+	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain pulumi.StringPtrOutput `pulumi:"domain"`
-	// The declared environment as the API holds it (secret).
+	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
 	Environment pulumi.StringMapOutput `pulumi:"environment"`
-	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
 	Image pulumi.StringOutput `pulumi:"image"`
-	// Instance the container runs on. Changing it replaces the app.
+	// Instance the container runs on. Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts MountArrayOutput `pulumi:"mounts"`
-	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Live port allocations.
 	PortAllocations AppPortArrayOutput `pulumi:"portAllocations"`
-	// AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+	// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
 	Ports AppPortArrayOutput `pulumi:"ports"`
-	// The final values the API stores (template placeholders resolved; secret).
+	// The final values the API stores (template placeholders resolved).
 	ResolvedEnvironment pulumi.StringMapOutput `pulumi:"resolvedEnvironment"`
-	// Desired container state (default true), kept through start and stop.
+	// Desired container state (default true). Changing it updates the resource in place (power).
 	Running pulumi.BoolOutput `pulumi:"running"`
 	// Resource state: PENDING, AVAILABLE, FAILED, DELETING...
 	State pulumi.StringOutput `pulumi:"state"`
-	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
-	TemplateId  pulumi.StringPtrOutput `pulumi:"templateId"`
-	WorkspaceId pulumi.StringOutput    `pulumi:"workspaceId"`
+	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
+	TemplateId pulumi.StringPtrOutput `pulumi:"templateId"`
+	// Workspace the app belongs to (its instance's).
+	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
 
 // NewApp registers a new resource with the given unique name, arguments, and options.
@@ -104,26 +106,23 @@ type appArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain *string `pulumi:"domain"`
-	// Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-	// template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-	// are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-	// _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
+	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
 	Environment map[string]string `pulumi:"environment"`
-	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
 	Image *string `pulumi:"image"`
-	// Instance the container runs on. Changing it replaces the app.
+	// Instance the container runs on. Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
-	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts []AppMount `pulumi:"mounts"`
-	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 	Name string `pulumi:"name"`
-	// AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+	// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
 	Ports []AppPort `pulumi:"ports"`
-	// Desired container state (default true), kept through start and stop.
+	// Desired container state (default true). Changing it updates the resource in place (power).
 	Running *bool `pulumi:"running"`
-	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
 	TemplateId *string `pulumi:"templateId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -136,26 +135,23 @@ type AppArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain pulumi.StringPtrInput
-	// Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-	// template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-	// are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-	// _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
+	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
 	Environment pulumi.StringMapInput
-	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
 	Image pulumi.StringPtrInput
-	// Instance the container runs on. Changing it replaces the app.
+	// Instance the container runs on. Changing it replaces the resource.
 	InstanceId pulumi.StringInput
-	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts AppMountArrayInput
-	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 	Name pulumi.StringInput
-	// AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+	// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
 	Ports AppPortArrayInput
-	// Desired container state (default true), kept through start and stop.
+	// Desired container state (default true). Changing it updates the resource in place (power).
 	Running pulumi.BoolPtrInput
-	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
 	TemplateId pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
@@ -254,36 +250,37 @@ func (o AppOutput) ContainerId() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.ContainerId }).(pulumi.StringOutput)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o AppOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 func (o AppOutput) Domain() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *App) pulumi.StringPtrOutput { return v.Domain }).(pulumi.StringPtrOutput)
 }
 
-// The declared environment as the API holds it (secret).
+// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
 func (o AppOutput) Environment() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *App) pulumi.StringMapOutput { return v.Environment }).(pulumi.StringMapOutput)
 }
 
-// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
 func (o AppOutput) Image() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.Image }).(pulumi.StringOutput)
 }
 
-// Instance the container runs on. Changing it replaces the app.
+// Instance the container runs on. Changing it replaces the resource.
 func (o AppOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
 func (o AppOutput) Mounts() MountArrayOutput {
 	return o.ApplyT(func(v *App) MountArrayOutput { return v.Mounts }).(MountArrayOutput)
 }
 
-// Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 func (o AppOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -293,17 +290,17 @@ func (o AppOutput) PortAllocations() AppPortArrayOutput {
 	return o.ApplyT(func(v *App) AppPortArrayOutput { return v.PortAllocations }).(AppPortArrayOutput)
 }
 
-// AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
 func (o AppOutput) Ports() AppPortArrayOutput {
 	return o.ApplyT(func(v *App) AppPortArrayOutput { return v.Ports }).(AppPortArrayOutput)
 }
 
-// The final values the API stores (template placeholders resolved; secret).
+// The final values the API stores (template placeholders resolved).
 func (o AppOutput) ResolvedEnvironment() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *App) pulumi.StringMapOutput { return v.ResolvedEnvironment }).(pulumi.StringMapOutput)
 }
 
-// Desired container state (default true), kept through start and stop.
+// Desired container state (default true). Changing it updates the resource in place (power).
 func (o AppOutput) Running() pulumi.BoolOutput {
 	return o.ApplyT(func(v *App) pulumi.BoolOutput { return v.Running }).(pulumi.BoolOutput)
 }
@@ -313,11 +310,12 @@ func (o AppOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
-// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
 func (o AppOutput) TemplateId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *App) pulumi.StringPtrOutput { return v.TemplateId }).(pulumi.StringPtrOutput)
 }
 
+// Workspace the app belongs to (its instance's).
 func (o AppOutput) WorkspaceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.WorkspaceId }).(pulumi.StringOutput)
 }

@@ -16,60 +16,71 @@ import (
 type Instance struct {
 	pulumi.CustomResourceState
 
+	// Attach the VirtIO CD device. Changing it updates the resource in place.
 	AttachVirtioCdb pulumi.BoolOutput `pulumi:"attachVirtioCdb"`
-	// CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+	// CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
 	Bandwidth BandwidthOutput `pulumi:"bandwidth"`
-	// Boot device DISK or ISO. Patched in place.
-	Boot       pulumi.StringOutput `pulumi:"boot"`
+	// Boot device DISK or ISO. Changing it updates the resource in place.
+	Boot pulumi.StringOutput `pulumi:"boot"`
+	// The boot disk's id.
 	BootDiskId pulumi.StringOutput `pulumi:"bootDiskId"`
-	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
-	Cpu       pulumi.Float64Output `pulumi:"cpu"`
-	CreatedAt pulumi.StringOutput  `pulumi:"createdAt"`
-	// Turn off vendor cloud-init features. Changing it replaces the instance.
+	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+	Cpu pulumi.Float64Output `pulumi:"cpu"`
+	// Creation time (ISO 8601), as the API reports it.
+	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// Turn off vendor cloud-init features. Changing it replaces the resource.
 	DisableCloudInit pulumi.BoolOutput `pulumi:"disableCloudInit"`
-	// Enforce this instance's firewall rules. Patched in place.
+	// Enforce this instance's firewall rules. Changing it updates the resource in place.
 	FirewallEnabled pulumi.BoolOutput `pulumi:"firewallEnabled"`
-	// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
-	Group    pulumi.StringOutput `pulumi:"group"`
+	// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
+	Group pulumi.StringOutput `pulumi:"group"`
+	// Hostname the API assigned.
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
-	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
-	ImageId     pulumi.StringPtrOutput `pulumi:"imageId"`
+	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
+	ImageId pulumi.StringPtrOutput `pulumi:"imageId"`
+	// Public addresses: id, address, family and ddos.
 	IpAddresses IpAddressesArrayOutput `pulumi:"ipAddresses"`
 	// First public IPv4 address, or null.
 	Ipv4Address pulumi.StringOutput `pulumi:"ipv4Address"`
 	// First public IPv6 address, or null.
 	Ipv6Address pulumi.StringOutput `pulumi:"ipv6Address"`
-	Locked      pulumi.BoolOutput   `pulumi:"locked"`
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+	// Whether the instance is locked (a scheduled termination refuses it).
+	Locked pulumi.BoolOutput `pulumi:"locked"`
+	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
 	MemoryBytes pulumi.Float64Output `pulumi:"memoryBytes"`
-	// Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// A specific node (platform or your private cloud). Changing it replaces the instance.
+	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId pulumi.StringOutput `pulumi:"nodeId"`
-	Online pulumi.BoolOutput   `pulumi:"online"`
-	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Whether the instance is powered on.
+	Online pulumi.BoolOutput `pulumi:"online"`
+	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	OsName pulumi.StringPtrOutput `pulumi:"osName"`
 	// Upgrades staged on an online instance, applied at its next restart.
 	PendingUpgrades pulumi.BoolOutput `pulumi:"pendingUpgrades"`
-	// PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+	// PLAN: the plan. Changing it updates the resource in place (upgrade).
 	PlanId pulumi.StringPtrOutput `pulumi:"planId"`
-	// Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+	// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
 	PowerState pulumi.StringOutput `pulumi:"powerState"`
 	// Private address in each attached VPC, by VPC id.
 	PrivateIps pulumi.StringMapOutput `pulumi:"privateIps"`
-	// Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
-	Region     pulumi.StringOutput `pulumi:"region"`
-	SecureBoot pulumi.BoolOutput   `pulumi:"secureBoot"`
+	// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
+	Region pulumi.StringOutput `pulumi:"region"`
+	// UEFI Secure Boot. Changing it updates the resource in place.
+	SecureBoot pulumi.BoolOutput `pulumi:"secureBoot"`
 	// Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED...
 	State pulumi.StringOutput `pulumi:"state"`
-	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
-	Storage                InstanceStorageEntryArrayOutput `pulumi:"storage"`
-	SyncHostname           pulumi.BoolOutput               `pulumi:"syncHostname"`
-	TerminationScheduledAt pulumi.StringOutput             `pulumi:"terminationScheduledAt"`
-	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+	Storage InstanceStorageEntryArrayOutput `pulumi:"storage"`
+	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+	SyncHostname pulumi.BoolOutput `pulumi:"syncHostname"`
+	// When a scheduled termination deletes the instance, else null.
+	TerminationScheduledAt pulumi.StringOutput `pulumi:"terminationScheduledAt"`
+	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
 	Type pulumi.StringOutput `pulumi:"type"`
-	Uefi pulumi.BoolOutput   `pulumi:"uefi"`
-	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+	// Boot with UEFI firmware. Changing it updates the resource in place.
+	Uefi pulumi.BoolOutput `pulumi:"uefi"`
+	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
 	VpcIds pulumi.StringArrayOutput `pulumi:"vpcIds"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -122,54 +133,58 @@ type instanceArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
-	ApplyUpgrades   *bool `pulumi:"applyUpgrades"`
+	// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
+	ApplyUpgrades *bool `pulumi:"applyUpgrades"`
+	// Attach the VirtIO CD device. Changing it updates the resource in place.
 	AttachVirtioCdb *bool `pulumi:"attachVirtioCdb"`
-	// CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+	// CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
 	Bandwidth *Bandwidth `pulumi:"bandwidth"`
-	// Boot device DISK or ISO. Patched in place.
+	// Boot device DISK or ISO. Changing it updates the resource in place.
 	Boot *string `pulumi:"boot"`
-	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
+	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
 	CloudInit *string `pulumi:"cloudInit"`
-	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
 	Cpu *float64 `pulumi:"cpu"`
-	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
 	Deletion *string `pulumi:"deletion"`
-	// Turn off vendor cloud-init features. Changing it replaces the instance.
+	// Turn off vendor cloud-init features. Changing it replaces the resource.
 	DisableCloudInit *bool `pulumi:"disableCloudInit"`
-	// Enforce this instance's firewall rules. Patched in place.
+	// Enforce this instance's firewall rules. Changing it updates the resource in place.
 	FirewallEnabled *bool `pulumi:"firewallEnabled"`
-	// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+	// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
 	Group *string `pulumi:"group"`
-	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
 	ImageId *string `pulumi:"imageId"`
-	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
 	Ips []Ips `pulumi:"ips"`
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
 	MemoryBytes *float64 `pulumi:"memoryBytes"`
-	// Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// A specific node (platform or your private cloud). Changing it replaces the instance.
+	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId *string `pulumi:"nodeId"`
-	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	OsName *string `pulumi:"osName"`
-	// PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+	// PLAN: the plan. Changing it updates the resource in place (upgrade).
 	PlanId *string `pulumi:"planId"`
-	// Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+	// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
 	PowerState *string `pulumi:"powerState"`
-	// Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
-	Region     *string `pulumi:"region"`
-	SecureBoot *bool   `pulumi:"secureBoot"`
-	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
-	Storage      []Storage `pulumi:"storage"`
-	SyncHostname *bool     `pulumi:"syncHostname"`
+	// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
+	Region *string `pulumi:"region"`
+	// UEFI Secure Boot. Changing it updates the resource in place.
+	SecureBoot *bool `pulumi:"secureBoot"`
+	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+	Storage []Storage `pulumi:"storage"`
+	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+	SyncHostname *bool `pulumi:"syncHostname"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
-	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
 	Type *string `pulumi:"type"`
-	Uefi *bool   `pulumi:"uefi"`
-	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+	// Boot with UEFI firmware. Changing it updates the resource in place.
+	Uefi *bool `pulumi:"uefi"`
+	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
 	VpcIds []string `pulumi:"vpcIds"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -181,54 +196,58 @@ type InstanceArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
-	ApplyUpgrades   pulumi.BoolPtrInput
+	// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
+	ApplyUpgrades pulumi.BoolPtrInput
+	// Attach the VirtIO CD device. Changing it updates the resource in place.
 	AttachVirtioCdb pulumi.BoolPtrInput
-	// CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+	// CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
 	Bandwidth BandwidthPtrInput
-	// Boot device DISK or ISO. Patched in place.
+	// Boot device DISK or ISO. Changing it updates the resource in place.
 	Boot pulumi.StringPtrInput
-	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
+	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
 	CloudInit pulumi.StringPtrInput
-	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
 	Cpu pulumi.Float64PtrInput
-	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
 	Deletion pulumi.StringPtrInput
-	// Turn off vendor cloud-init features. Changing it replaces the instance.
+	// Turn off vendor cloud-init features. Changing it replaces the resource.
 	DisableCloudInit pulumi.BoolPtrInput
-	// Enforce this instance's firewall rules. Patched in place.
+	// Enforce this instance's firewall rules. Changing it updates the resource in place.
 	FirewallEnabled pulumi.BoolPtrInput
-	// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+	// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
 	Group pulumi.StringPtrInput
-	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
 	ImageId pulumi.StringPtrInput
-	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
 	Ips IpsArrayInput
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
 	MemoryBytes pulumi.Float64PtrInput
-	// Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// A specific node (platform or your private cloud). Changing it replaces the instance.
+	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId pulumi.StringPtrInput
-	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	OsName pulumi.StringPtrInput
-	// PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+	// PLAN: the plan. Changing it updates the resource in place (upgrade).
 	PlanId pulumi.StringPtrInput
-	// Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+	// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
 	PowerState pulumi.StringPtrInput
-	// Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
-	Region     pulumi.StringPtrInput
+	// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
+	Region pulumi.StringPtrInput
+	// UEFI Secure Boot. Changing it updates the resource in place.
 	SecureBoot pulumi.BoolPtrInput
-	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
-	Storage      StorageArrayInput
+	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+	Storage StorageArrayInput
+	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 	SyncHostname pulumi.BoolPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts TimeoutsPtrInput
-	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
 	Type pulumi.StringPtrInput
+	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi pulumi.BoolPtrInput
-	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
 	VpcIds pulumi.StringArrayInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput
@@ -321,57 +340,62 @@ func (o InstanceOutput) ToInstanceOutputWithContext(ctx context.Context) Instanc
 	return o
 }
 
+// Attach the VirtIO CD device. Changing it updates the resource in place.
 func (o InstanceOutput) AttachVirtioCdb() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.AttachVirtioCdb }).(pulumi.BoolOutput)
 }
 
-// CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+// CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
 func (o InstanceOutput) Bandwidth() BandwidthOutput {
 	return o.ApplyT(func(v *Instance) BandwidthOutput { return v.Bandwidth }).(BandwidthOutput)
 }
 
-// Boot device DISK or ISO. Patched in place.
+// Boot device DISK or ISO. Changing it updates the resource in place.
 func (o InstanceOutput) Boot() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Boot }).(pulumi.StringOutput)
 }
 
+// The boot disk's id.
 func (o InstanceOutput) BootDiskId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.BootDiskId }).(pulumi.StringOutput)
 }
 
-// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
 func (o InstanceOutput) Cpu() pulumi.Float64Output {
 	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.Cpu }).(pulumi.Float64Output)
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o InstanceOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Turn off vendor cloud-init features. Changing it replaces the instance.
+// Turn off vendor cloud-init features. Changing it replaces the resource.
 func (o InstanceOutput) DisableCloudInit() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.DisableCloudInit }).(pulumi.BoolOutput)
 }
 
-// Enforce this instance's firewall rules. Patched in place.
+// Enforce this instance's firewall rules. Changing it updates the resource in place.
 func (o InstanceOutput) FirewallEnabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.FirewallEnabled }).(pulumi.BoolOutput)
 }
 
-// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+// CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
 func (o InstanceOutput) Group() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Group }).(pulumi.StringOutput)
 }
 
+// Hostname the API assigned.
 func (o InstanceOutput) Hostname() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Hostname }).(pulumi.StringOutput)
 }
 
-// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
 func (o InstanceOutput) ImageId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.ImageId }).(pulumi.StringPtrOutput)
 }
 
+// Public addresses: id, address, family and ddos.
 func (o InstanceOutput) IpAddresses() IpAddressesArrayOutput {
 	return o.ApplyT(func(v *Instance) IpAddressesArrayOutput { return v.IpAddresses }).(IpAddressesArrayOutput)
 }
@@ -386,30 +410,32 @@ func (o InstanceOutput) Ipv6Address() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Ipv6Address }).(pulumi.StringOutput)
 }
 
+// Whether the instance is locked (a scheduled termination refuses it).
 func (o InstanceOutput) Locked() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Locked }).(pulumi.BoolOutput)
 }
 
-// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
 func (o InstanceOutput) MemoryBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.MemoryBytes }).(pulumi.Float64Output)
 }
 
-// Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 func (o InstanceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// A specific node (platform or your private cloud). Changing it replaces the instance.
+// A specific node (platform or your private cloud). Changing it replaces the resource.
 func (o InstanceOutput) NodeId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.NodeId }).(pulumi.StringOutput)
 }
 
+// Whether the instance is powered on.
 func (o InstanceOutput) Online() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Online }).(pulumi.BoolOutput)
 }
 
-// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 func (o InstanceOutput) OsName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.OsName }).(pulumi.StringPtrOutput)
 }
@@ -419,12 +445,12 @@ func (o InstanceOutput) PendingUpgrades() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.PendingUpgrades }).(pulumi.BoolOutput)
 }
 
-// PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+// PLAN: the plan. Changing it updates the resource in place (upgrade).
 func (o InstanceOutput) PlanId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.PlanId }).(pulumi.StringPtrOutput)
 }
 
-// Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
 func (o InstanceOutput) PowerState() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.PowerState }).(pulumi.StringOutput)
 }
@@ -434,11 +460,12 @@ func (o InstanceOutput) PrivateIps() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringMapOutput { return v.PrivateIps }).(pulumi.StringMapOutput)
 }
 
-// Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
 func (o InstanceOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
+// UEFI Secure Boot. Changing it updates the resource in place.
 func (o InstanceOutput) SecureBoot() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.SecureBoot }).(pulumi.BoolOutput)
 }
@@ -448,29 +475,32 @@ func (o InstanceOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
-// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
 func (o InstanceOutput) Storage() InstanceStorageEntryArrayOutput {
 	return o.ApplyT(func(v *Instance) InstanceStorageEntryArrayOutput { return v.Storage }).(InstanceStorageEntryArrayOutput)
 }
 
+// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 func (o InstanceOutput) SyncHostname() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.SyncHostname }).(pulumi.BoolOutput)
 }
 
+// When a scheduled termination deletes the instance, else null.
 func (o InstanceOutput) TerminationScheduledAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.TerminationScheduledAt }).(pulumi.StringOutput)
 }
 
-// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
 func (o InstanceOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Type }).(pulumi.StringOutput)
 }
 
+// Boot with UEFI firmware. Changing it updates the resource in place.
 func (o InstanceOutput) Uefi() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Uefi }).(pulumi.BoolOutput)
 }
 
-// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
 func (o InstanceOutput) VpcIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringArrayOutput { return v.VpcIds }).(pulumi.StringArrayOutput)
 }

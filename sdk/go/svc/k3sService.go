@@ -20,36 +20,33 @@ type K3sService struct {
 	AvailableReplicas pulumi.Float64Output `pulumi:"availableReplicas"`
 	// Requested replicas (null while the live status is unavailable).
 	DesiredReplicas pulumi.Float64Output `pulumi:"desiredReplicas"`
-	// Write-only: kept from state.
+	// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 	Environment pulumi.StringMapOutput `pulumi:"environment"`
-	// Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+	// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
 	Image pulumi.StringOutput `pulumi:"image"`
-	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-	// instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode pulumi.StringOutput `pulumi:"mode"`
-	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-	// and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-	// emulator enforces this one). Changing it replaces the service (the new one is created first).
+	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Per pod: name, phase, ready, restartCount, nodeName.
 	Pods K3sPodArrayOutput `pulumi:"pods"`
-	// Published ports; default none. Updated in place.
+	// Published ports; default none. Changing it updates the resource in place.
 	Ports K3sServicePortArrayOutput `pulumi:"ports"`
-	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
 	Replicas pulumi.Float64Output `pulumi:"replicas"`
-	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 	SecretRefs pulumi.StringArrayOutput `pulumi:"secretRefs"`
 	// DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED.
 	Status pulumi.StringOutput `pulumi:"status"`
-	// Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
 	TargetInstanceIds pulumi.StringArrayOutput `pulumi:"targetInstanceIds"`
-	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 	UpdateStrategy pulumi.StringOutput `pulumi:"updateStrategy"`
 	// Replicas on the current revision (null while the live status is unavailable).
 	UpdatedReplicas pulumi.Float64Output `pulumi:"updatedReplicas"`
 	// A rollout is in progress.
 	Updating pulumi.BoolOutput `pulumi:"updating"`
-	// Host paths mounted into the container; default none. Updated in place.
+	// Host paths mounted into the container; default none. Changing it updates the resource in place.
 	Volumes K3sServiceVolumeArrayOutput `pulumi:"volumes"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -111,32 +108,28 @@ type k3sServiceArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// Environment variables (flat name to value); default none. Write-only: the API never returns
-	// it, so a change made outside Pulumi is not detected. Updated in place.
+	// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 	Environment map[string]string `pulumi:"environment"`
-	// Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+	// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
 	Image string `pulumi:"image"`
-	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-	// instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode string `pulumi:"mode"`
-	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-	// and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-	// emulator enforces this one). Changing it replaces the service (the new one is created first).
+	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
 	Name string `pulumi:"name"`
-	// Published ports; default none. Updated in place.
+	// Published ports; default none. Changing it updates the resource in place.
 	Ports []K3sPort `pulumi:"ports"`
-	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
 	Replicas *float64 `pulumi:"replicas"`
-	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 	SecretRefs []string `pulumi:"secretRefs"`
-	// Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
 	TargetInstanceIds []string `pulumi:"targetInstanceIds"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
-	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 	UpdateStrategy *string `pulumi:"updateStrategy"`
-	// Host paths mounted into the container; default none. Updated in place.
+	// Host paths mounted into the container; default none. Changing it updates the resource in place.
 	Volumes []K3sVolume `pulumi:"volumes"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -148,32 +141,28 @@ type K3sServiceArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// Environment variables (flat name to value); default none. Write-only: the API never returns
-	// it, so a change made outside Pulumi is not detected. Updated in place.
+	// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 	Environment pulumi.StringMapInput
-	// Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+	// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
 	Image pulumi.StringInput
-	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-	// instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode pulumi.StringInput
-	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-	// and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-	// emulator enforces this one). Changing it replaces the service (the new one is created first).
+	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
 	Name pulumi.StringInput
-	// Published ports; default none. Updated in place.
+	// Published ports; default none. Changing it updates the resource in place.
 	Ports K3sPortArrayInput
-	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
 	Replicas pulumi.Float64PtrInput
-	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 	SecretRefs pulumi.StringArrayInput
-	// Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
 	TargetInstanceIds pulumi.StringArrayInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts TimeoutsPtrInput
-	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 	UpdateStrategy pulumi.StringPtrInput
-	// Host paths mounted into the container; default none. Updated in place.
+	// Host paths mounted into the container; default none. Changing it updates the resource in place.
 	Volumes K3sVolumeArrayInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput
@@ -276,25 +265,22 @@ func (o K3sServiceOutput) DesiredReplicas() pulumi.Float64Output {
 	return o.ApplyT(func(v *K3sService) pulumi.Float64Output { return v.DesiredReplicas }).(pulumi.Float64Output)
 }
 
-// Write-only: kept from state.
+// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 func (o K3sServiceOutput) Environment() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringMapOutput { return v.Environment }).(pulumi.StringMapOutput)
 }
 
-// Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
 func (o K3sServiceOutput) Image() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Image }).(pulumi.StringOutput)
 }
 
-// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-// instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 func (o K3sServiceOutput) Mode() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Mode }).(pulumi.StringOutput)
 }
 
-// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-// and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-// emulator enforces this one). Changing it replaces the service (the new one is created first).
+// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
 func (o K3sServiceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -304,17 +290,17 @@ func (o K3sServiceOutput) Pods() K3sPodArrayOutput {
 	return o.ApplyT(func(v *K3sService) K3sPodArrayOutput { return v.Pods }).(K3sPodArrayOutput)
 }
 
-// Published ports; default none. Updated in place.
+// Published ports; default none. Changing it updates the resource in place.
 func (o K3sServiceOutput) Ports() K3sServicePortArrayOutput {
 	return o.ApplyT(func(v *K3sService) K3sServicePortArrayOutput { return v.Ports }).(K3sServicePortArrayOutput)
 }
 
-// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
 func (o K3sServiceOutput) Replicas() pulumi.Float64Output {
 	return o.ApplyT(func(v *K3sService) pulumi.Float64Output { return v.Replicas }).(pulumi.Float64Output)
 }
 
-// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 func (o K3sServiceOutput) SecretRefs() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringArrayOutput { return v.SecretRefs }).(pulumi.StringArrayOutput)
 }
@@ -324,12 +310,12 @@ func (o K3sServiceOutput) Status() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Status }).(pulumi.StringOutput)
 }
 
-// Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
 func (o K3sServiceOutput) TargetInstanceIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringArrayOutput { return v.TargetInstanceIds }).(pulumi.StringArrayOutput)
 }
 
-// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 func (o K3sServiceOutput) UpdateStrategy() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.UpdateStrategy }).(pulumi.StringOutput)
 }
@@ -344,7 +330,7 @@ func (o K3sServiceOutput) Updating() pulumi.BoolOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.BoolOutput { return v.Updating }).(pulumi.BoolOutput)
 }
 
-// Host paths mounted into the container; default none. Updated in place.
+// Host paths mounted into the container; default none. Changing it updates the resource in place.
 func (o K3sServiceOutput) Volumes() K3sServiceVolumeArrayOutput {
 	return o.ApplyT(func(v *K3sService) K3sServiceVolumeArrayOutput { return v.Volumes }).(K3sServiceVolumeArrayOutput)
 }

@@ -129,9 +129,9 @@ func (o AppMountArrayOutput) Index(i pulumi.IntInput) AppMountOutput {
 }
 
 type AppPort struct {
-	// AppPort the container listens on.
+	// Port the container listens on.
 	ContainerPort float64 `pulumi:"containerPort"`
-	// AppPort exposed on the instance host.
+	// Port exposed on the instance host.
 	HostPort float64 `pulumi:"hostPort"`
 	// Serves HTTP traffic eligible for a custom domain (default false).
 	Http *bool `pulumi:"http"`
@@ -151,9 +151,9 @@ type AppPortInput interface {
 }
 
 type AppPortArgs struct {
-	// AppPort the container listens on.
+	// Port the container listens on.
 	ContainerPort pulumi.Float64Input `pulumi:"containerPort"`
-	// AppPort exposed on the instance host.
+	// Port exposed on the instance host.
 	HostPort pulumi.Float64Input `pulumi:"hostPort"`
 	// Serves HTTP traffic eligible for a custom domain (default false).
 	Http pulumi.BoolPtrInput `pulumi:"http"`
@@ -212,12 +212,12 @@ func (o AppPortOutput) ToAppPortOutputWithContext(ctx context.Context) AppPortOu
 	return o
 }
 
-// AppPort the container listens on.
+// Port the container listens on.
 func (o AppPortOutput) ContainerPort() pulumi.Float64Output {
 	return o.ApplyT(func(v AppPort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
 }
 
-// AppPort exposed on the instance host.
+// Port exposed on the instance host.
 func (o AppPortOutput) HostPort() pulumi.Float64Output {
 	return o.ApplyT(func(v AppPort) float64 { return v.HostPort }).(pulumi.Float64Output)
 }
@@ -831,9 +831,11 @@ func (o ImageInfoArrayOutput) Index(i pulumi.IntInput) ImageInfoOutput {
 }
 
 type InstanceStorageEntry struct {
-	// One of: `CEPH`, `LOCAL`.
-	Backing   string  `pulumi:"backing"`
-	Boot      bool    `pulumi:"boot"`
+	// LOCAL (default) or CEPH.
+	Backing string `pulumi:"backing"`
+	// Whether this is the boot disk (exactly one entry is); default false.
+	Boot bool `pulumi:"boot"`
+	// Size in bytes.
 	SizeBytes float64 `pulumi:"sizeBytes"`
 }
 
@@ -851,15 +853,17 @@ func (o InstanceStorageEntryOutput) ToInstanceStorageEntryOutputWithContext(ctx 
 	return o
 }
 
-// One of: `CEPH`, `LOCAL`.
+// LOCAL (default) or CEPH.
 func (o InstanceStorageEntryOutput) Backing() pulumi.StringOutput {
 	return o.ApplyT(func(v InstanceStorageEntry) string { return v.Backing }).(pulumi.StringOutput)
 }
 
+// Whether this is the boot disk (exactly one entry is); default false.
 func (o InstanceStorageEntryOutput) Boot() pulumi.BoolOutput {
 	return o.ApplyT(func(v InstanceStorageEntry) bool { return v.Boot }).(pulumi.BoolOutput)
 }
 
+// Size in bytes.
 func (o InstanceStorageEntryOutput) SizeBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v InstanceStorageEntry) float64 { return v.SizeBytes }).(pulumi.Float64Output)
 }
@@ -1134,10 +1138,15 @@ func (o IpsArrayOutput) Index(i pulumi.IntInput) IpsOutput {
 }
 
 type K3sPod struct {
-	Name         string  `pulumi:"name"`
-	NodeName     string  `pulumi:"nodeName"`
-	Phase        string  `pulumi:"phase"`
-	Ready        bool    `pulumi:"ready"`
+	// Pod name.
+	Name string `pulumi:"name"`
+	// Node the pod runs on, or null.
+	NodeName string `pulumi:"nodeName"`
+	// Pod phase (Pending, Running...).
+	Phase string `pulumi:"phase"`
+	// Whether the pod is ready.
+	Ready bool `pulumi:"ready"`
+	// Container restarts.
 	RestartCount float64 `pulumi:"restartCount"`
 }
 
@@ -1155,22 +1164,27 @@ func (o K3sPodOutput) ToK3sPodOutputWithContext(ctx context.Context) K3sPodOutpu
 	return o
 }
 
+// Pod name.
 func (o K3sPodOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v K3sPod) string { return v.Name }).(pulumi.StringOutput)
 }
 
+// Node the pod runs on, or null.
 func (o K3sPodOutput) NodeName() pulumi.StringOutput {
 	return o.ApplyT(func(v K3sPod) string { return v.NodeName }).(pulumi.StringOutput)
 }
 
+// Pod phase (Pending, Running...).
 func (o K3sPodOutput) Phase() pulumi.StringOutput {
 	return o.ApplyT(func(v K3sPod) string { return v.Phase }).(pulumi.StringOutput)
 }
 
+// Whether the pod is ready.
 func (o K3sPodOutput) Ready() pulumi.BoolOutput {
 	return o.ApplyT(func(v K3sPod) bool { return v.Ready }).(pulumi.BoolOutput)
 }
 
+// Container restarts.
 func (o K3sPodOutput) RestartCount() pulumi.Float64Output {
 	return o.ApplyT(func(v K3sPod) float64 { return v.RestartCount }).(pulumi.Float64Output)
 }
@@ -1196,9 +1210,9 @@ func (o K3sPodArrayOutput) Index(i pulumi.IntInput) K3sPodOutput {
 }
 
 type K3sPort struct {
-	// K3sServicePort inside the container, 1 to 65535.
+	// Port inside the container, 1 to 65535.
 	ContainerPort float64 `pulumi:"containerPort"`
-	// K3sServicePort on the host, 1 to 65535; unique per protocol.
+	// Port on the host, 1 to 65535; unique per protocol.
 	HostPort float64 `pulumi:"hostPort"`
 	// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
 	Http *bool `pulumi:"http"`
@@ -1218,9 +1232,9 @@ type K3sPortInput interface {
 }
 
 type K3sPortArgs struct {
-	// K3sServicePort inside the container, 1 to 65535.
+	// Port inside the container, 1 to 65535.
 	ContainerPort pulumi.Float64Input `pulumi:"containerPort"`
-	// K3sServicePort on the host, 1 to 65535; unique per protocol.
+	// Port on the host, 1 to 65535; unique per protocol.
 	HostPort pulumi.Float64Input `pulumi:"hostPort"`
 	// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
 	Http pulumi.BoolPtrInput `pulumi:"http"`
@@ -1279,12 +1293,12 @@ func (o K3sPortOutput) ToK3sPortOutputWithContext(ctx context.Context) K3sPortOu
 	return o
 }
 
-// K3sServicePort inside the container, 1 to 65535.
+// Port inside the container, 1 to 65535.
 func (o K3sPortOutput) ContainerPort() pulumi.Float64Output {
 	return o.ApplyT(func(v K3sPort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
 }
 
-// K3sServicePort on the host, 1 to 65535; unique per protocol.
+// Port on the host, 1 to 65535; unique per protocol.
 func (o K3sPortOutput) HostPort() pulumi.Float64Output {
 	return o.ApplyT(func(v K3sPort) float64 { return v.HostPort }).(pulumi.Float64Output)
 }
@@ -1320,10 +1334,13 @@ func (o K3sPortArrayOutput) Index(i pulumi.IntInput) K3sPortOutput {
 }
 
 type K3sServicePort struct {
+	// Port inside the container, 1 to 65535.
 	ContainerPort float64 `pulumi:"containerPort"`
-	HostPort      float64 `pulumi:"hostPort"`
-	Http          bool    `pulumi:"http"`
-	// One of: `TCP`, `UDP`.
+	// Port on the host, 1 to 65535; unique per protocol.
+	HostPort float64 `pulumi:"hostPort"`
+	// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+	Http bool `pulumi:"http"`
+	// TCP (default) or UDP.
 	Protocol string `pulumi:"protocol"`
 }
 
@@ -1341,19 +1358,22 @@ func (o K3sServicePortOutput) ToK3sServicePortOutputWithContext(ctx context.Cont
 	return o
 }
 
+// Port inside the container, 1 to 65535.
 func (o K3sServicePortOutput) ContainerPort() pulumi.Float64Output {
 	return o.ApplyT(func(v K3sServicePort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
 }
 
+// Port on the host, 1 to 65535; unique per protocol.
 func (o K3sServicePortOutput) HostPort() pulumi.Float64Output {
 	return o.ApplyT(func(v K3sServicePort) float64 { return v.HostPort }).(pulumi.Float64Output)
 }
 
+// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
 func (o K3sServicePortOutput) Http() pulumi.BoolOutput {
 	return o.ApplyT(func(v K3sServicePort) bool { return v.Http }).(pulumi.BoolOutput)
 }
 
-// One of: `TCP`, `UDP`.
+// TCP (default) or UDP.
 func (o K3sServicePortOutput) Protocol() pulumi.StringOutput {
 	return o.ApplyT(func(v K3sServicePort) string { return v.Protocol }).(pulumi.StringOutput)
 }
@@ -1379,8 +1399,10 @@ func (o K3sServicePortArrayOutput) Index(i pulumi.IntInput) K3sServicePortOutput
 }
 
 type K3sServiceVolume struct {
+	// Absolute path inside the container; unique among the volumes.
 	ContainerPath string `pulumi:"containerPath"`
-	HostPath      string `pulumi:"hostPath"`
+	// Absolute path on the host.
+	HostPath string `pulumi:"hostPath"`
 }
 
 type K3sServiceVolumeOutput struct{ *pulumi.OutputState }
@@ -1397,10 +1419,12 @@ func (o K3sServiceVolumeOutput) ToK3sServiceVolumeOutputWithContext(ctx context.
 	return o
 }
 
+// Absolute path inside the container; unique among the volumes.
 func (o K3sServiceVolumeOutput) ContainerPath() pulumi.StringOutput {
 	return o.ApplyT(func(v K3sServiceVolume) string { return v.ContainerPath }).(pulumi.StringOutput)
 }
 
+// Absolute path on the host.
 func (o K3sServiceVolumeOutput) HostPath() pulumi.StringOutput {
 	return o.ApplyT(func(v K3sServiceVolume) string { return v.HostPath }).(pulumi.StringOutput)
 }
@@ -1532,9 +1556,12 @@ func (o K3sVolumeArrayOutput) Index(i pulumi.IntInput) K3sVolumeOutput {
 }
 
 type Mount struct {
+	// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
 	ContainerPath string `pulumi:"containerPath"`
-	HostPath      string `pulumi:"hostPath"`
-	ReadOnly      bool   `pulumi:"readOnly"`
+	// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+	HostPath string `pulumi:"hostPath"`
+	// Mount read-only (default false).
+	ReadOnly bool `pulumi:"readOnly"`
 }
 
 type MountOutput struct{ *pulumi.OutputState }
@@ -1551,14 +1578,17 @@ func (o MountOutput) ToMountOutputWithContext(ctx context.Context) MountOutput {
 	return o
 }
 
+// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
 func (o MountOutput) ContainerPath() pulumi.StringOutput {
 	return o.ApplyT(func(v Mount) string { return v.ContainerPath }).(pulumi.StringOutput)
 }
 
+// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
 func (o MountOutput) HostPath() pulumi.StringOutput {
 	return o.ApplyT(func(v Mount) string { return v.HostPath }).(pulumi.StringOutput)
 }
 
+// Mount read-only (default false).
 func (o MountOutput) ReadOnly() pulumi.BoolOutput {
 	return o.ApplyT(func(v Mount) bool { return v.ReadOnly }).(pulumi.BoolOutput)
 }
@@ -2623,9 +2653,7 @@ type TemplateEnv struct {
 	Description *string `pulumi:"description"`
 	// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
 	Key string `pulumi:"key"`
-	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-	// {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-	// null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
 	Value *string `pulumi:"value"`
 }
 
@@ -2645,9 +2673,7 @@ type TemplateEnvArgs struct {
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
 	Key pulumi.StringInput `pulumi:"key"`
-	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-	// {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-	// null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
 	Value pulumi.StringPtrInput `pulumi:"value"`
 }
 
@@ -2712,9 +2738,7 @@ func (o TemplateEnvOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v TemplateEnv) string { return v.Key }).(pulumi.StringOutput)
 }
 
-// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-// {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-// null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
 func (o TemplateEnvOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TemplateEnv) *string { return v.Value }).(pulumi.StringPtrOutput)
 }

@@ -22,11 +22,11 @@ export interface AppMountArgs {
 
 export interface AppPortArgs {
     /**
-     * AppPort the container listens on.
+     * Port the container listens on.
      */
     containerPort: pulumi.Input<number>;
     /**
-     * AppPort exposed on the instance host.
+     * Port exposed on the instance host.
      */
     hostPort: pulumi.Input<number>;
     /**
@@ -54,11 +54,11 @@ export interface IpsArgs {
 
 export interface K3sPortArgs {
     /**
-     * K3sServicePort inside the container, 1 to 65535.
+     * Port inside the container, 1 to 65535.
      */
     containerPort: pulumi.Input<number>;
     /**
-     * K3sServicePort on the host, 1 to 65535; unique per protocol.
+     * Port on the host, 1 to 65535; unique per protocol.
      */
     hostPort: pulumi.Input<number>;
     /**
@@ -143,9 +143,7 @@ export interface TemplateEnvArgs {
      */
     key: pulumi.Input<string>;
     /**
-     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-     * {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-     * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
      */
     value?: pulumi.Input<string>;
 }

@@ -7,11 +7,11 @@ import * as outputs from "../types/output";
 
 export interface AppPort {
     /**
-     * AppPort the container listens on.
+     * Port the container listens on.
      */
     containerPort: number;
     /**
-     * AppPort exposed on the instance host.
+     * Port exposed on the instance host.
      */
     hostPort: number;
     /**
@@ -95,10 +95,16 @@ export interface ImageInfo {
 
 export interface InstanceStorageEntry {
     /**
-     * One of: `CEPH`, `LOCAL`.
+     * LOCAL (default) or CEPH.
      */
     backing: string;
+    /**
+     * Whether this is the boot disk (exactly one entry is); default false.
+     */
     boot: boolean;
+    /**
+     * Size in bytes.
+     */
     sizeBytes: number;
 }
 
@@ -123,31 +129,70 @@ export interface IpAddresses {
 }
 
 export interface K3sPod {
+    /**
+     * Pod name.
+     */
     name: string;
+    /**
+     * Node the pod runs on, or null.
+     */
     nodeName: string;
+    /**
+     * Pod phase (Pending, Running...).
+     */
     phase: string;
+    /**
+     * Whether the pod is ready.
+     */
     ready: boolean;
+    /**
+     * Container restarts.
+     */
     restartCount: number;
 }
 
 export interface K3sServicePort {
+    /**
+     * Port inside the container, 1 to 65535.
+     */
     containerPort: number;
+    /**
+     * Port on the host, 1 to 65535; unique per protocol.
+     */
     hostPort: number;
+    /**
+     * Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+     */
     http: boolean;
     /**
-     * One of: `TCP`, `UDP`.
+     * TCP (default) or UDP.
      */
     protocol: string;
 }
 
 export interface K3sServiceVolume {
+    /**
+     * Absolute path inside the container; unique among the volumes.
+     */
     containerPath: string;
+    /**
+     * Absolute path on the host.
+     */
     hostPath: string;
 }
 
 export interface Mount {
+    /**
+     * Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+     */
     containerPath: string;
+    /**
+     * Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+     */
     hostPath: string;
+    /**
+     * Mount read-only (default false).
+     */
     readOnly: boolean;
 }
 
@@ -323,9 +368,7 @@ export interface TemplateEnv {
      */
     key: string;
     /**
-     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-     * {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-     * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
      */
     value?: string;
 }

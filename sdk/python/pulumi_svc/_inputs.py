@@ -120,11 +120,11 @@ if not MYPY:
     class AppPortArgsDict(TypedDict):
         container_port: pulumi.Input[builtins.float]
         """
-        AppPort the container listens on.
+        Port the container listens on.
         """
         host_port: pulumi.Input[builtins.float]
         """
-        AppPort exposed on the instance host.
+        Port exposed on the instance host.
         """
         http: NotRequired[pulumi.Input[builtins.bool]]
         """
@@ -145,8 +145,8 @@ class AppPortArgs:
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: AppPort the container listens on.
-        :param pulumi.Input[builtins.float] host_port: AppPort exposed on the instance host.
+        :param pulumi.Input[builtins.float] container_port: Port the container listens on.
+        :param pulumi.Input[builtins.float] host_port: Port exposed on the instance host.
         :param pulumi.Input[builtins.bool] http: Serves HTTP traffic eligible for a custom domain (default false).
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
@@ -161,7 +161,7 @@ class AppPortArgs:
     @pulumi.getter(name="containerPort")
     def container_port(self) -> pulumi.Input[builtins.float]:
         """
-        AppPort the container listens on.
+        Port the container listens on.
         """
         return pulumi.get(self, "container_port")
 
@@ -173,7 +173,7 @@ class AppPortArgs:
     @pulumi.getter(name="hostPort")
     def host_port(self) -> pulumi.Input[builtins.float]:
         """
-        AppPort exposed on the instance host.
+        Port exposed on the instance host.
         """
         return pulumi.get(self, "host_port")
 
@@ -288,11 +288,11 @@ if not MYPY:
     class K3sPortArgsDict(TypedDict):
         container_port: pulumi.Input[builtins.float]
         """
-        K3sServicePort inside the container, 1 to 65535.
+        Port inside the container, 1 to 65535.
         """
         host_port: pulumi.Input[builtins.float]
         """
-        K3sServicePort on the host, 1 to 65535; unique per protocol.
+        Port on the host, 1 to 65535; unique per protocol.
         """
         http: NotRequired[pulumi.Input[builtins.bool]]
         """
@@ -313,8 +313,8 @@ class K3sPortArgs:
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: K3sServicePort inside the container, 1 to 65535.
-        :param pulumi.Input[builtins.float] host_port: K3sServicePort on the host, 1 to 65535; unique per protocol.
+        :param pulumi.Input[builtins.float] container_port: Port inside the container, 1 to 65535.
+        :param pulumi.Input[builtins.float] host_port: Port on the host, 1 to 65535; unique per protocol.
         :param pulumi.Input[builtins.bool] http: Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
@@ -329,7 +329,7 @@ class K3sPortArgs:
     @pulumi.getter(name="containerPort")
     def container_port(self) -> pulumi.Input[builtins.float]:
         """
-        K3sServicePort inside the container, 1 to 65535.
+        Port inside the container, 1 to 65535.
         """
         return pulumi.get(self, "container_port")
 
@@ -341,7 +341,7 @@ class K3sPortArgs:
     @pulumi.getter(name="hostPort")
     def host_port(self) -> pulumi.Input[builtins.float]:
         """
-        K3sServicePort on the host, 1 to 65535; unique per protocol.
+        Port on the host, 1 to 65535; unique per protocol.
         """
         return pulumi.get(self, "host_port")
 
@@ -697,9 +697,7 @@ if not MYPY:
         """
         value: NotRequired[pulumi.Input[builtins.str]]
         """
-        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-        {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-        null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         """
 elif False:
     TemplateEnvArgsDict: TypeAlias = Mapping[str, Any]
@@ -713,9 +711,7 @@ class TemplateEnvArgs:
         """
         :param pulumi.Input[builtins.str] key: Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
         :param pulumi.Input[builtins.str] description: At most 1000 characters (the emulator's limit).
-        :param pulumi.Input[builtins.str] value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-               {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-               null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        :param pulumi.Input[builtins.str] value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         """
         pulumi.set(__self__, "key", key)
         if description is not None:
@@ -751,9 +747,7 @@ class TemplateEnvArgs:
     @pulumi.getter
     def value(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-        {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-        null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         """
         return pulumi.get(self, "value")
 

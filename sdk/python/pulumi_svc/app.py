@@ -35,21 +35,18 @@ class AppArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a App resource.
-        :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the app.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+        :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-               template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-               are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-               _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
-        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
-        :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
-        :param pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]] ports: AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.bool] running: Desired container state (default true), kept through start and stop.
-        :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+        :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]] ports: Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
+        :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -78,7 +75,7 @@ class AppArgs:
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Input[builtins.str]:
         """
-        Instance the container runs on. Changing it replaces the app.
+        Instance the container runs on. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -90,7 +87,7 @@ class AppArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+        Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -116,7 +113,7 @@ class AppArgs:
     @pulumi.getter
     def domain(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+        Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
         """
         return pulumi.get(self, "domain")
 
@@ -128,10 +125,7 @@ class AppArgs:
     @pulumi.getter
     def environment(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]]:
         """
-        Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-        template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-        are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-        _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
+        Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -143,7 +137,7 @@ class AppArgs:
     @pulumi.getter
     def image(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+        Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -155,7 +149,7 @@ class AppArgs:
     @pulumi.getter
     def mounts(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]]:
         """
-        Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+        Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mounts")
 
@@ -167,7 +161,7 @@ class AppArgs:
     @pulumi.getter
     def ports(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]]]:
         """
-        AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+        Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 
@@ -179,7 +173,7 @@ class AppArgs:
     @pulumi.getter
     def running(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Desired container state (default true), kept through start and stop.
+        Desired container state (default true). Changing it updates the resource in place (power).
         """
         return pulumi.get(self, "running")
 
@@ -191,7 +185,7 @@ class AppArgs:
     @pulumi.getter(name="templateId")
     def template_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+        Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         """
         return pulumi.get(self, "template_id")
 
@@ -241,18 +235,15 @@ class App(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-               template's defaults (a string replaces one, null removes it, placeholders allowed); changes
-               are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-               _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).
-        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
-        :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the app.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['AppPortArgs', 'AppPortArgsDict']]]] ports: AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.bool] running: Desired container state (default true), kept through start and stop.
-        :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+        :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AppPortArgs', 'AppPortArgsDict']]]] ports: Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
+        :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
         """
@@ -373,13 +364,16 @@ class App(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def domain(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+        Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
         """
         return pulumi.get(self, "domain")
 
@@ -387,7 +381,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def environment(self) -> pulumi.Output[Optional[Mapping[str, builtins.str]]]:
         """
-        The declared environment as the API holds it (secret).
+        Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -395,7 +389,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def image(self) -> pulumi.Output[builtins.str]:
         """
-        Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. Patched in place (redeploy).
+        Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -403,7 +397,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter(name="instanceId")
     def instance_id(self) -> pulumi.Output[builtins.str]:
         """
-        Instance the container runs on. Changing it replaces the app.
+        Instance the container runs on. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
 
@@ -411,7 +405,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def mounts(self) -> pulumi.Output[Sequence['outputs.Mount']]:
         """
-        Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Patched in place.
+        Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mounts")
 
@@ -419,7 +413,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique within the workspace, 1 to 64 characters (the emulator's limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+        Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -435,7 +429,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Sequence['outputs.AppPort']]:
         """
-        AppPort mappings of a custom-image app, at most 50 (the emulator's limit). Patched in place.
+        Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 
@@ -443,7 +437,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter(name="resolvedEnvironment")
     def resolved_environment(self) -> pulumi.Output[Mapping[str, builtins.str]]:
         """
-        The final values the API stores (template placeholders resolved; secret).
+        The final values the API stores (template placeholders resolved).
         """
         return pulumi.get(self, "resolved_environment")
 
@@ -451,7 +445,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def running(self) -> pulumi.Output[builtins.bool]:
         """
-        Desired container state (default true), kept through start and stop.
+        Desired container state (default true). Changing it updates the resource in place (power).
         """
         return pulumi.get(self, "running")
 
@@ -467,12 +461,15 @@ class App(pulumi.CustomResource):
     @pulumi.getter(name="templateId")
     def template_id(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+        Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         """
         return pulumi.get(self, "template_id")
 
     @property
     @pulumi.getter(name="workspaceId")
     def workspace_id(self) -> pulumi.Output[builtins.str]:
+        """
+        Workspace the app belongs to (its instance's).
+        """
         return pulumi.get(self, "workspace_id")
 

@@ -52,32 +52,36 @@ class InstanceArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Instance resource.
-        :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+        :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.bool] apply_upgrades: After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
-        :param pulumi.Input['BandwidthArgs'] bandwidth: CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
-        :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Patched in place.
-        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
-        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
-        :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
-        :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the instance.
-        :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Patched in place.
-        :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
-        :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input['IpsArgs']]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
-        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
-        :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the instance.
-        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
-        :param pulumi.Input[builtins.str] power_state: Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
-        :param pulumi.Input[builtins.str] region: Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input['StorageArgs']]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+        :param pulumi.Input[builtins.bool] apply_upgrades: After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
+        :param pulumi.Input[builtins.bool] attach_virtio_cdb: Attach the VirtIO CD device. Changing it updates the resource in place.
+        :param pulumi.Input['BandwidthArgs'] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
+        :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input['IpsArgs']]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] power_state: Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
+        :param pulumi.Input[builtins.str] region: Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] secure_boot: UEFI Secure Boot. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['StorageArgs']]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        :param pulumi.Input[builtins.bool] sync_hostname: Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+        :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "name", name)
@@ -140,7 +144,7 @@ class InstanceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+        Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -166,7 +170,7 @@ class InstanceArgs:
     @pulumi.getter(name="applyUpgrades")
     def apply_upgrades(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+        After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
         """
         return pulumi.get(self, "apply_upgrades")
 
@@ -177,6 +181,9 @@ class InstanceArgs:
     @property
     @pulumi.getter(name="attachVirtioCdb")
     def attach_virtio_cdb(self) -> Optional[pulumi.Input[builtins.bool]]:
+        """
+        Attach the VirtIO CD device. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "attach_virtio_cdb")
 
     @attach_virtio_cdb.setter
@@ -187,7 +194,7 @@ class InstanceArgs:
     @pulumi.getter
     def bandwidth(self) -> Optional[pulumi.Input['BandwidthArgs']]:
         """
-        CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+        CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "bandwidth")
 
@@ -199,7 +206,7 @@ class InstanceArgs:
     @pulumi.getter
     def boot(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Boot device DISK or ISO. Patched in place.
+        Boot device DISK or ISO. Changing it updates the resource in place.
         """
         return pulumi.get(self, "boot")
 
@@ -211,7 +218,7 @@ class InstanceArgs:
     @pulumi.getter(name="cloudInit")
     def cloud_init(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
+        cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
         """
         return pulumi.get(self, "cloud_init")
 
@@ -223,7 +230,7 @@ class InstanceArgs:
     @pulumi.getter
     def cpu(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+        CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "cpu")
 
@@ -235,7 +242,7 @@ class InstanceArgs:
     @pulumi.getter
     def deletion(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+        How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
         """
         return pulumi.get(self, "deletion")
 
@@ -247,7 +254,7 @@ class InstanceArgs:
     @pulumi.getter(name="disableCloudInit")
     def disable_cloud_init(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Turn off vendor cloud-init features. Changing it replaces the instance.
+        Turn off vendor cloud-init features. Changing it replaces the resource.
         """
         return pulumi.get(self, "disable_cloud_init")
 
@@ -259,7 +266,7 @@ class InstanceArgs:
     @pulumi.getter(name="firewallEnabled")
     def firewall_enabled(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Enforce this instance's firewall rules. Patched in place.
+        Enforce this instance's firewall rules. Changing it updates the resource in place.
         """
         return pulumi.get(self, "firewall_enabled")
 
@@ -271,7 +278,7 @@ class InstanceArgs:
     @pulumi.getter
     def group(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+        CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         """
         return pulumi.get(self, "group")
 
@@ -283,7 +290,7 @@ class InstanceArgs:
     @pulumi.getter(name="imageId")
     def image_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+        Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         """
         return pulumi.get(self, "image_id")
 
@@ -295,7 +302,7 @@ class InstanceArgs:
     @pulumi.getter
     def ips(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['IpsArgs']]]]:
         """
-        Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+        Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
         """
         return pulumi.get(self, "ips")
 
@@ -307,7 +314,7 @@ class InstanceArgs:
     @pulumi.getter(name="memoryBytes")
     def memory_bytes(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "memory_bytes")
 
@@ -319,7 +326,7 @@ class InstanceArgs:
     @pulumi.getter(name="nodeId")
     def node_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        A specific node (platform or your private cloud). Changing it replaces the instance.
+        A specific node (platform or your private cloud). Changing it replaces the resource.
         """
         return pulumi.get(self, "node_id")
 
@@ -331,7 +338,7 @@ class InstanceArgs:
     @pulumi.getter(name="osName")
     def os_name(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+        OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "os_name")
 
@@ -343,7 +350,7 @@ class InstanceArgs:
     @pulumi.getter(name="planId")
     def plan_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+        PLAN: the plan. Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "plan_id")
 
@@ -355,7 +362,7 @@ class InstanceArgs:
     @pulumi.getter(name="powerState")
     def power_state(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+        Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
         """
         return pulumi.get(self, "power_state")
 
@@ -367,7 +374,7 @@ class InstanceArgs:
     @pulumi.getter
     def region(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+        Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
         """
         return pulumi.get(self, "region")
 
@@ -378,6 +385,9 @@ class InstanceArgs:
     @property
     @pulumi.getter(name="secureBoot")
     def secure_boot(self) -> Optional[pulumi.Input[builtins.bool]]:
+        """
+        UEFI Secure Boot. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "secure_boot")
 
     @secure_boot.setter
@@ -388,7 +398,7 @@ class InstanceArgs:
     @pulumi.getter
     def storage(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['StorageArgs']]]]:
         """
-        CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+        CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         """
         return pulumi.get(self, "storage")
 
@@ -399,6 +409,9 @@ class InstanceArgs:
     @property
     @pulumi.getter(name="syncHostname")
     def sync_hostname(self) -> Optional[pulumi.Input[builtins.bool]]:
+        """
+        Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "sync_hostname")
 
     @sync_hostname.setter
@@ -422,7 +435,7 @@ class InstanceArgs:
     @pulumi.getter
     def type(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+        PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 
@@ -433,6 +446,9 @@ class InstanceArgs:
     @property
     @pulumi.getter
     def uefi(self) -> Optional[pulumi.Input[builtins.bool]]:
+        """
+        Boot with UEFI firmware. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "uefi")
 
     @uefi.setter
@@ -443,7 +459,7 @@ class InstanceArgs:
     @pulumi.getter(name="vpcIds")
     def vpc_ids(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]]:
         """
-        VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+        VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
         """
         return pulumi.get(self, "vpc_ids")
 
@@ -509,29 +525,33 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.bool] apply_upgrades: After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
-        :param pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']] bandwidth: CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
-        :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Patched in place.
-        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the instance.
-        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
-        :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
-        :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the instance.
-        :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Patched in place.
-        :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
-        :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['IpsArgs', 'IpsArgsDict']]]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
-        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
-        :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the instance.
-        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
-        :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
-        :param pulumi.Input[builtins.str] power_state: Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
-        :param pulumi.Input[builtins.str] region: Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['StorageArgs', 'StorageArgsDict']]]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+        :param pulumi.Input[builtins.bool] apply_upgrades: After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
+        :param pulumi.Input[builtins.bool] attach_virtio_cdb: Attach the VirtIO CD device. Changing it updates the resource in place.
+        :param pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
+        :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['IpsArgs', 'IpsArgsDict']]]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] power_state: Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
+        :param pulumi.Input[builtins.str] region: Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] secure_boot: UEFI Secure Boot. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['StorageArgs', 'StorageArgsDict']]]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        :param pulumi.Input[builtins.bool] sync_hostname: Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+        :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
+        :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -698,13 +718,16 @@ class Instance(pulumi.CustomResource):
     @property
     @pulumi.getter(name="attachVirtioCdb")
     def attach_virtio_cdb(self) -> pulumi.Output[builtins.bool]:
+        """
+        Attach the VirtIO CD device. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "attach_virtio_cdb")
 
     @property
     @pulumi.getter
     def bandwidth(self) -> pulumi.Output['outputs.Bandwidth']:
         """
-        CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+        CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "bandwidth")
 
@@ -712,33 +735,39 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def boot(self) -> pulumi.Output[builtins.str]:
         """
-        Boot device DISK or ISO. Patched in place.
+        Boot device DISK or ISO. Changing it updates the resource in place.
         """
         return pulumi.get(self, "boot")
 
     @property
     @pulumi.getter(name="bootDiskId")
     def boot_disk_id(self) -> pulumi.Output[builtins.str]:
+        """
+        The boot disk's id.
+        """
         return pulumi.get(self, "boot_disk_id")
 
     @property
     @pulumi.getter
     def cpu(self) -> pulumi.Output[builtins.float]:
         """
-        CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Upgraded in place.
+        CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "cpu")
 
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter(name="disableCloudInit")
     def disable_cloud_init(self) -> pulumi.Output[builtins.bool]:
         """
-        Turn off vendor cloud-init features. Changing it replaces the instance.
+        Turn off vendor cloud-init features. Changing it replaces the resource.
         """
         return pulumi.get(self, "disable_cloud_init")
 
@@ -746,7 +775,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="firewallEnabled")
     def firewall_enabled(self) -> pulumi.Output[builtins.bool]:
         """
-        Enforce this instance's firewall rules. Patched in place.
+        Enforce this instance's firewall rules. Changing it updates the resource in place.
         """
         return pulumi.get(self, "firewall_enabled")
 
@@ -754,26 +783,32 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def group(self) -> pulumi.Output[builtins.str]:
         """
-        CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+        CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         """
         return pulumi.get(self, "group")
 
     @property
     @pulumi.getter
     def hostname(self) -> pulumi.Output[builtins.str]:
+        """
+        Hostname the API assigned.
+        """
         return pulumi.get(self, "hostname")
 
     @property
     @pulumi.getter(name="imageId")
     def image_id(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+        Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         """
         return pulumi.get(self, "image_id")
 
     @property
     @pulumi.getter(name="ipAddresses")
     def ip_addresses(self) -> pulumi.Output[Sequence['outputs.IpAddresses']]:
+        """
+        Public addresses: id, address, family and ddos.
+        """
         return pulumi.get(self, "ip_addresses")
 
     @property
@@ -795,13 +830,16 @@ class Instance(pulumi.CustomResource):
     @property
     @pulumi.getter
     def locked(self) -> pulumi.Output[builtins.bool]:
+        """
+        Whether the instance is locked (a scheduled termination refuses it).
+        """
         return pulumi.get(self, "locked")
 
     @property
     @pulumi.getter(name="memoryBytes")
     def memory_bytes(self) -> pulumi.Output[builtins.float]:
         """
-        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Upgraded in place.
+        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "memory_bytes")
 
@@ -809,7 +847,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Instance name, 1 to 64 characters (the emulator's limit). Patched in place.
+        Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -817,20 +855,23 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="nodeId")
     def node_id(self) -> pulumi.Output[builtins.str]:
         """
-        A specific node (platform or your private cloud). Changing it replaces the instance.
+        A specific node (platform or your private cloud). Changing it replaces the resource.
         """
         return pulumi.get(self, "node_id")
 
     @property
     @pulumi.getter
     def online(self) -> pulumi.Output[builtins.bool]:
+        """
+        Whether the instance is powered on.
+        """
         return pulumi.get(self, "online")
 
     @property
     @pulumi.getter(name="osName")
     def os_name(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        OS name shown for the instance, 1 to 64 characters (the emulator's limit). Patched in place.
+        OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         """
         return pulumi.get(self, "os_name")
 
@@ -846,7 +887,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="planId")
     def plan_id(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+        PLAN: the plan. Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "plan_id")
 
@@ -854,7 +895,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="powerState")
     def power_state(self) -> pulumi.Output[builtins.str]:
         """
-        Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+        Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
         """
         return pulumi.get(self, "power_state")
 
@@ -870,13 +911,16 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def region(self) -> pulumi.Output[builtins.str]:
         """
-        Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+        Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
         """
         return pulumi.get(self, "region")
 
     @property
     @pulumi.getter(name="secureBoot")
     def secure_boot(self) -> pulumi.Output[builtins.bool]:
+        """
+        UEFI Secure Boot. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "secure_boot")
 
     @property
@@ -891,38 +935,47 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def storage(self) -> pulumi.Output[Optional[Sequence['outputs.InstanceStorageEntry']]]:
         """
-        CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+        CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         """
         return pulumi.get(self, "storage")
 
     @property
     @pulumi.getter(name="syncHostname")
     def sync_hostname(self) -> pulumi.Output[builtins.bool]:
+        """
+        Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "sync_hostname")
 
     @property
     @pulumi.getter(name="terminationScheduledAt")
     def termination_scheduled_at(self) -> pulumi.Output[builtins.str]:
+        """
+        When a scheduled termination deletes the instance, else null.
+        """
         return pulumi.get(self, "termination_scheduled_at")
 
     @property
     @pulumi.getter
     def type(self) -> pulumi.Output[builtins.str]:
         """
-        PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+        PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         """
         return pulumi.get(self, "type")
 
     @property
     @pulumi.getter
     def uefi(self) -> pulumi.Output[builtins.bool]:
+        """
+        Boot with UEFI firmware. Changing it updates the resource in place.
+        """
         return pulumi.get(self, "uefi")
 
     @property
     @pulumi.getter(name="vpcIds")
     def vpc_ids(self) -> pulumi.Output[Sequence[builtins.str]]:
         """
-        VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Attached and detached in place.
+        VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
         """
         return pulumi.get(self, "vpc_ids")
 

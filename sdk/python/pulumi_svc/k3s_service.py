@@ -37,25 +37,21 @@ class K3sServiceArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a K3sService resource.
-        :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
-        :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-               instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
-        :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-               and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-               emulator enforces this one). Changing it replaces the service (the new one is created first).
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+        :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns
-               it, so a change made outside Pulumi is not detected. Updated in place.
-        :param pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]] ports: Published ports; default none. Updated in place.
-        :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]] ports: Published ports; default none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] update_strategy: ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
-        :param pulumi.Input[Sequence[pulumi.Input['K3sVolumeArgs']]] volumes: Host paths mounted into the container; default none. Updated in place.
+        :param pulumi.Input[builtins.str] update_strategy: ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['K3sVolumeArgs']]] volumes: Host paths mounted into the container; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "image", image)
@@ -85,7 +81,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def image(self) -> pulumi.Input[builtins.str]:
         """
-        Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+        Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -97,8 +93,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def mode(self) -> pulumi.Input[builtins.str]:
         """
-        PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-        instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+        PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
         """
         return pulumi.get(self, "mode")
 
@@ -110,9 +105,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-        and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-        emulator enforces this one). Changing it replaces the service (the new one is created first).
+        Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -124,7 +117,7 @@ class K3sServiceArgs:
     @pulumi.getter(name="targetInstanceIds")
     def target_instance_ids(self) -> pulumi.Input[Sequence[pulumi.Input[builtins.str]]]:
         """
-        Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+        Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         """
         return pulumi.get(self, "target_instance_ids")
 
@@ -150,8 +143,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def environment(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]]:
         """
-        Environment variables (flat name to value); default none. Write-only: the API never returns
-        it, so a change made outside Pulumi is not detected. Updated in place.
+        Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -163,7 +155,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def ports(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]]]:
         """
-        Published ports; default none. Updated in place.
+        Published ports; default none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 
@@ -175,7 +167,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def replicas(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+        Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
         """
         return pulumi.get(self, "replicas")
 
@@ -187,7 +179,7 @@ class K3sServiceArgs:
     @pulumi.getter(name="secretRefs")
     def secret_refs(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]]:
         """
-        Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+        Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "secret_refs")
 
@@ -212,7 +204,7 @@ class K3sServiceArgs:
     @pulumi.getter(name="updateStrategy")
     def update_strategy(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+        ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
         """
         return pulumi.get(self, "update_strategy")
 
@@ -224,7 +216,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def volumes(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['K3sVolumeArgs']]]]:
         """
-        Host paths mounted into the container; default none. Updated in place.
+        Host paths mounted into the container; default none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "volumes")
 
@@ -275,22 +267,18 @@ class K3sService(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns
-               it, so a change made outside Pulumi is not detected. Updated in place.
-        :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
-        :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-               instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
-        :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-               and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-               emulator enforces this one). Changing it replaces the service (the new one is created first).
-        :param pulumi.Input[Sequence[pulumi.Input[Union['K3sPortArgs', 'K3sPortArgsDict']]]] ports: Published ports; default none. Updated in place.
-        :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['K3sPortArgs', 'K3sPortArgsDict']]]] ports: Published ports; default none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.str] update_strategy: ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['K3sVolumeArgs', 'K3sVolumeArgsDict']]]] volumes: Host paths mounted into the container; default none. Updated in place.
+        :param pulumi.Input[builtins.str] update_strategy: ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['K3sVolumeArgs', 'K3sVolumeArgsDict']]]] volumes: Host paths mounted into the container; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -427,7 +415,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def environment(self) -> pulumi.Output[Optional[Mapping[str, builtins.str]]]:
         """
-        Write-only: kept from state.
+        Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -435,7 +423,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def image(self) -> pulumi.Output[builtins.str]:
         """
-        Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+        Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -443,8 +431,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def mode(self) -> pulumi.Output[builtins.str]:
         """
-        PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-        instances' nodes. Changing it replaces the service (the old one is deleted first: same name).
+        PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
         """
         return pulumi.get(self, "mode")
 
@@ -452,9 +439,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting
-        and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-        emulator enforces this one). Changing it replaces the service (the new one is created first).
+        Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -470,7 +455,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Sequence['outputs.K3sServicePort']]:
         """
-        Published ports; default none. Updated in place.
+        Published ports; default none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 
@@ -478,7 +463,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def replicas(self) -> pulumi.Output[builtins.float]:
         """
-        Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Updated in place.
+        Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
         """
         return pulumi.get(self, "replicas")
 
@@ -486,7 +471,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter(name="secretRefs")
     def secret_refs(self) -> pulumi.Output[Sequence[builtins.str]]:
         """
-        Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+        Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "secret_refs")
 
@@ -502,7 +487,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter(name="targetInstanceIds")
     def target_instance_ids(self) -> pulumi.Output[Sequence[builtins.str]]:
         """
-        Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+        Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         """
         return pulumi.get(self, "target_instance_ids")
 
@@ -510,7 +495,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter(name="updateStrategy")
     def update_strategy(self) -> pulumi.Output[builtins.str]:
         """
-        ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+        ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
         """
         return pulumi.get(self, "update_strategy")
 
@@ -534,7 +519,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def volumes(self) -> pulumi.Output[Sequence['outputs.K3sServiceVolume']]:
         """
-        Host paths mounted into the container; default none. Updated in place.
+        Host paths mounted into the container; default none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "volumes")
 

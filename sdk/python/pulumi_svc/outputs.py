@@ -79,8 +79,8 @@ class AppPort(dict):
                  http: Optional[builtins.bool] = None,
                  protocol: Optional[builtins.str] = None):
         """
-        :param builtins.float container_port: AppPort the container listens on.
-        :param builtins.float host_port: AppPort exposed on the instance host.
+        :param builtins.float container_port: Port the container listens on.
+        :param builtins.float host_port: Port exposed on the instance host.
         :param builtins.bool http: Serves HTTP traffic eligible for a custom domain (default false).
         :param builtins.str protocol: TCP (default) or UDP.
         """
@@ -95,7 +95,7 @@ class AppPort(dict):
     @pulumi.getter(name="containerPort")
     def container_port(self) -> builtins.float:
         """
-        AppPort the container listens on.
+        Port the container listens on.
         """
         return pulumi.get(self, "container_port")
 
@@ -103,7 +103,7 @@ class AppPort(dict):
     @pulumi.getter(name="hostPort")
     def host_port(self) -> builtins.float:
         """
-        AppPort exposed on the instance host.
+        Port exposed on the instance host.
         """
         return pulumi.get(self, "host_port")
 
@@ -476,7 +476,9 @@ class InstanceStorageEntry(dict):
                  boot: builtins.bool,
                  size_bytes: builtins.float):
         """
-        :param builtins.str backing: One of: `CEPH`, `LOCAL`.
+        :param builtins.str backing: LOCAL (default) or CEPH.
+        :param builtins.bool boot: Whether this is the boot disk (exactly one entry is); default false.
+        :param builtins.float size_bytes: Size in bytes.
         """
         pulumi.set(__self__, "backing", backing)
         pulumi.set(__self__, "boot", boot)
@@ -486,18 +488,24 @@ class InstanceStorageEntry(dict):
     @pulumi.getter
     def backing(self) -> builtins.str:
         """
-        One of: `CEPH`, `LOCAL`.
+        LOCAL (default) or CEPH.
         """
         return pulumi.get(self, "backing")
 
     @property
     @pulumi.getter
     def boot(self) -> builtins.bool:
+        """
+        Whether this is the boot disk (exactly one entry is); default false.
+        """
         return pulumi.get(self, "boot")
 
     @property
     @pulumi.getter(name="sizeBytes")
     def size_bytes(self) -> builtins.float:
+        """
+        Size in bytes.
+        """
         return pulumi.get(self, "size_bytes")
 
 
@@ -620,6 +628,13 @@ class K3sPod(dict):
                  phase: builtins.str,
                  ready: builtins.bool,
                  restart_count: builtins.float):
+        """
+        :param builtins.str name: Pod name.
+        :param builtins.str node_name: Node the pod runs on, or null.
+        :param builtins.str phase: Pod phase (Pending, Running...).
+        :param builtins.bool ready: Whether the pod is ready.
+        :param builtins.float restart_count: Container restarts.
+        """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "node_name", node_name)
         pulumi.set(__self__, "phase", phase)
@@ -629,26 +644,41 @@ class K3sPod(dict):
     @property
     @pulumi.getter
     def name(self) -> builtins.str:
+        """
+        Pod name.
+        """
         return pulumi.get(self, "name")
 
     @property
     @pulumi.getter(name="nodeName")
     def node_name(self) -> builtins.str:
+        """
+        Node the pod runs on, or null.
+        """
         return pulumi.get(self, "node_name")
 
     @property
     @pulumi.getter
     def phase(self) -> builtins.str:
+        """
+        Pod phase (Pending, Running...).
+        """
         return pulumi.get(self, "phase")
 
     @property
     @pulumi.getter
     def ready(self) -> builtins.bool:
+        """
+        Whether the pod is ready.
+        """
         return pulumi.get(self, "ready")
 
     @property
     @pulumi.getter(name="restartCount")
     def restart_count(self) -> builtins.float:
+        """
+        Container restarts.
+        """
         return pulumi.get(self, "restart_count")
 
 
@@ -679,7 +709,10 @@ class K3sServicePort(dict):
                  http: builtins.bool,
                  protocol: builtins.str):
         """
-        :param builtins.str protocol: One of: `TCP`, `UDP`.
+        :param builtins.float container_port: Port inside the container, 1 to 65535.
+        :param builtins.float host_port: Port on the host, 1 to 65535; unique per protocol.
+        :param builtins.bool http: Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        :param builtins.str protocol: TCP (default) or UDP.
         """
         pulumi.set(__self__, "container_port", container_port)
         pulumi.set(__self__, "host_port", host_port)
@@ -689,23 +722,32 @@ class K3sServicePort(dict):
     @property
     @pulumi.getter(name="containerPort")
     def container_port(self) -> builtins.float:
+        """
+        Port inside the container, 1 to 65535.
+        """
         return pulumi.get(self, "container_port")
 
     @property
     @pulumi.getter(name="hostPort")
     def host_port(self) -> builtins.float:
+        """
+        Port on the host, 1 to 65535; unique per protocol.
+        """
         return pulumi.get(self, "host_port")
 
     @property
     @pulumi.getter
     def http(self) -> builtins.bool:
+        """
+        Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        """
         return pulumi.get(self, "http")
 
     @property
     @pulumi.getter
     def protocol(self) -> builtins.str:
         """
-        One of: `TCP`, `UDP`.
+        TCP (default) or UDP.
         """
         return pulumi.get(self, "protocol")
 
@@ -734,17 +776,27 @@ class K3sServiceVolume(dict):
     def __init__(__self__, *,
                  container_path: builtins.str,
                  host_path: builtins.str):
+        """
+        :param builtins.str container_path: Absolute path inside the container; unique among the volumes.
+        :param builtins.str host_path: Absolute path on the host.
+        """
         pulumi.set(__self__, "container_path", container_path)
         pulumi.set(__self__, "host_path", host_path)
 
     @property
     @pulumi.getter(name="containerPath")
     def container_path(self) -> builtins.str:
+        """
+        Absolute path inside the container; unique among the volumes.
+        """
         return pulumi.get(self, "container_path")
 
     @property
     @pulumi.getter(name="hostPath")
     def host_path(self) -> builtins.str:
+        """
+        Absolute path on the host.
+        """
         return pulumi.get(self, "host_path")
 
 
@@ -775,6 +827,11 @@ class Mount(dict):
                  container_path: builtins.str,
                  host_path: builtins.str,
                  read_only: builtins.bool):
+        """
+        :param builtins.str container_path: Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        :param builtins.str host_path: Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        :param builtins.bool read_only: Mount read-only (default false).
+        """
         pulumi.set(__self__, "container_path", container_path)
         pulumi.set(__self__, "host_path", host_path)
         pulumi.set(__self__, "read_only", read_only)
@@ -782,16 +839,25 @@ class Mount(dict):
     @property
     @pulumi.getter(name="containerPath")
     def container_path(self) -> builtins.str:
+        """
+        Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        """
         return pulumi.get(self, "container_path")
 
     @property
     @pulumi.getter(name="hostPath")
     def host_path(self) -> builtins.str:
+        """
+        Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        """
         return pulumi.get(self, "host_path")
 
     @property
     @pulumi.getter(name="readOnly")
     def read_only(self) -> builtins.bool:
+        """
+        Mount read-only (default false).
+        """
         return pulumi.get(self, "read_only")
 
 
@@ -1359,9 +1425,7 @@ class TemplateEnv(dict):
         """
         :param builtins.str key: Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
         :param builtins.str description: At most 1000 characters (the emulator's limit).
-        :param builtins.str value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-               {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-               null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        :param builtins.str value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         """
         pulumi.set(__self__, "key", key)
         if description is not None:
@@ -1389,9 +1453,7 @@ class TemplateEnv(dict):
     @pulumi.getter
     def value(self) -> Optional[builtins.str]:
         """
-        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}},
-        {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
-        null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
         """
         return pulumi.get(self, "value")
 

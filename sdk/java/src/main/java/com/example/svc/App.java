@@ -38,91 +38,99 @@ public class App extends com.pulumi.resources.CustomResource {
     public Output<String> containerId() {
         return this.containerId;
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
      * 
      */
     @Export(name="domain", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> domain;
 
     /**
-     * @return Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+     * @return Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> domain() {
         return Codegen.optional(this.domain);
     }
     /**
-     * The declared environment as the API holds it (secret).
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
      * 
      */
     @Export(name="environment", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output</* @Nullable */ Map<String,String>> environment;
 
     /**
-     * @return The declared environment as the API holds it (secret).
+     * @return Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
      * 
      */
     public Output<Optional<Map<String,String>>> environment() {
         return Codegen.optional(this.environment);
     }
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. Patched in place (redeploy).
+     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     @Export(name="image", refs={String.class}, tree="[0]")
     private Output<String> image;
 
     /**
-     * @return Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. Patched in place (redeploy).
+     * @return Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
         return this.image;
     }
     /**
-     * Instance the container runs on. Changing it replaces the app.
+     * Instance the container runs on. Changing it replaces the resource.
      * 
      */
     @Export(name="instanceId", refs={String.class}, tree="[0]")
     private Output<String> instanceId;
 
     /**
-     * @return Instance the container runs on. Changing it replaces the app.
+     * @return Instance the container runs on. Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
         return this.instanceId;
     }
     /**
-     * Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+     * Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     @Export(name="mounts", refs={List.class,Mount.class}, tree="[0,1]")
     private Output<List<Mount>> mounts;
 
     /**
-     * @return Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+     * @return Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     public Output<List<Mount>> mounts() {
         return this.mounts;
     }
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+     * Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+     * @return Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -143,42 +151,42 @@ public class App extends com.pulumi.resources.CustomResource {
         return this.portAllocations;
     }
     /**
-     * AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+     * Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="ports", refs={List.class,AppPort.class}, tree="[0,1]")
     private Output<List<AppPort>> ports;
 
     /**
-     * @return AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+     * @return Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<List<AppPort>> ports() {
         return this.ports;
     }
     /**
-     * The final values the API stores (template placeholders resolved; secret).
+     * The final values the API stores (template placeholders resolved).
      * 
      */
     @Export(name="resolvedEnvironment", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output<Map<String,String>> resolvedEnvironment;
 
     /**
-     * @return The final values the API stores (template placeholders resolved; secret).
+     * @return The final values the API stores (template placeholders resolved).
      * 
      */
     public Output<Map<String,String>> resolvedEnvironment() {
         return this.resolvedEnvironment;
     }
     /**
-     * Desired container state (default true), kept through start and stop.
+     * Desired container state (default true). Changing it updates the resource in place (power).
      * 
      */
     @Export(name="running", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> running;
 
     /**
-     * @return Desired container state (default true), kept through start and stop.
+     * @return Desired container state (default true). Changing it updates the resource in place (power).
      * 
      */
     public Output<Boolean> running() {
@@ -199,22 +207,30 @@ public class App extends com.pulumi.resources.CustomResource {
         return this.state;
     }
     /**
-     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
      * 
      */
     @Export(name="templateId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> templateId;
 
     /**
-     * @return Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+     * @return Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> templateId() {
         return Codegen.optional(this.templateId);
     }
+    /**
+     * Workspace the app belongs to (its instance&#39;s).
+     * 
+     */
     @Export(name="workspaceId", refs={String.class}, tree="[0]")
     private Output<String> workspaceId;
 
+    /**
+     * @return Workspace the app belongs to (its instance&#39;s).
+     * 
+     */
     public Output<String> workspaceId() {
         return this.workspaceId;
     }

@@ -42,14 +42,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+     * Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
      * 
      */
     @Import(name="domain")
     private @Nullable Output<String> domain;
 
     /**
-     * @return Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+     * @return Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> domain() {
@@ -57,20 +57,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-     * template&#39;s defaults (a string replaces one, null removes it, placeholders allowed); changes
-     * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-     * _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits).
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
      * 
      */
     @Import(name="environment")
     private @Nullable Output<Map<String,String>> environment;
 
     /**
-     * @return Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-     * template&#39;s defaults (a string replaces one, null removes it, placeholders allowed); changes
-     * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-     * _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits).
+     * @return Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Map<String,String>>> environment() {
@@ -78,14 +72,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. Patched in place (redeploy).
+     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     @Import(name="image")
     private @Nullable Output<String> image;
 
     /**
-     * @return Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. Patched in place (redeploy).
+     * @return Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> image() {
@@ -93,14 +87,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance the container runs on. Changing it replaces the app.
+     * Instance the container runs on. Changing it replaces the resource.
      * 
      */
     @Import(name="instanceId", required=true)
     private Output<String> instanceId;
 
     /**
-     * @return Instance the container runs on. Changing it replaces the app.
+     * @return Instance the container runs on. Changing it replaces the resource.
      * 
      */
     public Output<String> instanceId() {
@@ -108,14 +102,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+     * Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     @Import(name="mounts")
     private @Nullable Output<List<AppMountArgs>> mounts;
 
     /**
-     * @return Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+     * @return Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<AppMountArgs>>> mounts() {
@@ -123,14 +117,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+     * Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+     * @return Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -138,14 +132,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+     * Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="ports")
     private @Nullable Output<List<AppPortArgs>> ports;
 
     /**
-     * @return AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+     * @return Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<AppPortArgs>>> ports() {
@@ -153,14 +147,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Desired container state (default true), kept through start and stop.
+     * Desired container state (default true). Changing it updates the resource in place (power).
      * 
      */
     @Import(name="running")
     private @Nullable Output<Boolean> running;
 
     /**
-     * @return Desired container state (default true), kept through start and stop.
+     * @return Desired container state (default true). Changing it updates the resource in place (power).
      * 
      */
     public Optional<Output<Boolean>> running() {
@@ -168,14 +162,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+     * Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
      * 
      */
     @Import(name="templateId")
     private @Nullable Output<String> templateId;
 
     /**
-     * @return Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+     * @return Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> templateId() {
@@ -259,7 +253,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param domain Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+         * @param domain Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -270,7 +264,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param domain Custom domain; needs a port with http true (template: an http template port). Changing it replaces the app.
+         * @param domain Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -280,10 +274,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-         * template&#39;s defaults (a string replaces one, null removes it, placeholders allowed); changes
-         * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-         * _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits).
+         * @param environment Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -294,10 +285,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Custom app: the environment (replaced as a whole in place). Template app: overrides of the
-         * template&#39;s defaults (a string replaces one, null removes it, placeholders allowed); changes
-         * are applied in place. Stored as a Pulumi secret. Names: a letter or _, then letters, digits,
-         * _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits).
+         * @param environment Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -307,7 +295,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. Patched in place (redeploy).
+         * @param image Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -318,7 +306,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. Patched in place (redeploy).
+         * @param image Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -328,7 +316,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance the container runs on. Changing it replaces the app.
+         * @param instanceId Instance the container runs on. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -339,7 +327,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param instanceId Instance the container runs on. Changing it replaces the app.
+         * @param instanceId Instance the container runs on. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -349,7 +337,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -360,7 +348,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -370,7 +358,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Patched in place.
+         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -380,7 +368,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+         * @param name Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -391,7 +379,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Changing it replaces the app (any replacement deletes the old app first: names and host ports are unique).
+         * @param name Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -401,7 +389,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+         * @param ports Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -412,7 +400,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+         * @param ports Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -422,7 +410,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports AppPort mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Patched in place.
+         * @param ports Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -432,7 +420,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param running Desired container state (default true), kept through start and stop.
+         * @param running Desired container state (default true). Changing it updates the resource in place (power).
          * 
          * @return builder
          * 
@@ -443,7 +431,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param running Desired container state (default true), kept through start and stop.
+         * @param running Desired container state (default true). Changing it updates the resource in place (power).
          * 
          * @return builder
          * 
@@ -453,7 +441,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param templateId Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+         * @param templateId Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -464,7 +452,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param templateId Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the app.
+         * @param templateId Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
          * 
          * @return builder
          * 

@@ -41,18 +41,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS,
-     * DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and
-     * others&#34;; this closed list is the emulator&#39;s); omit or null for none.
+     * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
      * 
      */
     @Import(name="category")
     private @Nullable Output<String> category;
 
     /**
-     * @return Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS,
-     * DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and
-     * others&#34;; this closed list is the emulator&#39;s); omit or null for none.
+     * @return Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> category() {
@@ -60,14 +56,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 1 to 1000 characters (the emulator&#39;s limit).
+     * 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="description", required=true)
     private Output<String> description;
 
     /**
-     * @return 1 to 1000 characters (the emulator&#39;s limit).
+     * @return 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
@@ -75,14 +71,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole in place.
+     * Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="environment")
     private @Nullable Output<List<TemplateEnvArgs>> environment;
 
     /**
-     * @return Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole in place.
+     * @return Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<TemplateEnvArgs>>> environment() {
@@ -90,14 +86,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits).
+     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
      * 
      */
     @Import(name="image", required=true)
     private Output<String> image;
 
     /**
-     * @return Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits).
+     * @return Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
@@ -105,14 +101,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole in place.
+     * Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="mounts")
     private @Nullable Output<List<AppMountArgs>> mounts;
 
     /**
-     * @return Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole in place.
+     * @return Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<AppMountArgs>>> mounts() {
@@ -120,14 +116,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -135,14 +131,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole in place.
+     * Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="ports")
     private @Nullable Output<List<TemplatePortArgs>> ports;
 
     /**
-     * @return Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole in place.
+     * @return Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<TemplatePortArgs>>> ports() {
@@ -224,9 +220,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param category Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS,
-         * DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and
-         * others&#34;; this closed list is the emulator&#39;s); omit or null for none.
+         * @param category Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -237,9 +231,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param category Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS,
-         * DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and
-         * others&#34;; this closed list is the emulator&#39;s); omit or null for none.
+         * @param category Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -249,7 +241,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description 1 to 1000 characters (the emulator&#39;s limit).
+         * @param description 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -260,7 +252,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description 1 to 1000 characters (the emulator&#39;s limit).
+         * @param description 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -270,7 +262,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole in place.
+         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -281,7 +273,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole in place.
+         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -291,7 +283,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole in place.
+         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -301,7 +293,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits).
+         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -312,7 +304,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits).
+         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -322,7 +314,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole in place.
+         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -333,7 +325,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole in place.
+         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -343,7 +335,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole in place.
+         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -353,7 +345,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -364,7 +356,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -374,7 +366,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole in place.
+         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -385,7 +377,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole in place.
+         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -395,7 +387,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole in place.
+         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -26,131 +26,171 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:Instance")
 public class Instance extends com.pulumi.resources.CustomResource {
+    /**
+     * Attach the VirtIO CD device. Changing it updates the resource in place.
+     * 
+     */
     @Export(name="attachVirtioCdb", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> attachVirtioCdb;
 
+    /**
+     * @return Attach the VirtIO CD device. Changing it updates the resource in place.
+     * 
+     */
     public Output<Boolean> attachVirtioCdb() {
         return this.attachVirtioCdb;
     }
     /**
-     * CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+     * CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
      * 
      */
     @Export(name="bandwidth", refs={Bandwidth.class}, tree="[0]")
     private Output<Bandwidth> bandwidth;
 
     /**
-     * @return CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+     * @return CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
      * 
      */
     public Output<Bandwidth> bandwidth() {
         return this.bandwidth;
     }
     /**
-     * Boot device DISK or ISO. Patched in place.
+     * Boot device DISK or ISO. Changing it updates the resource in place.
      * 
      */
     @Export(name="boot", refs={String.class}, tree="[0]")
     private Output<String> boot;
 
     /**
-     * @return Boot device DISK or ISO. Patched in place.
+     * @return Boot device DISK or ISO. Changing it updates the resource in place.
      * 
      */
     public Output<String> boot() {
         return this.boot;
     }
+    /**
+     * The boot disk&#39;s id.
+     * 
+     */
     @Export(name="bootDiskId", refs={String.class}, tree="[0]")
     private Output<String> bootDiskId;
 
+    /**
+     * @return The boot disk&#39;s id.
+     * 
+     */
     public Output<String> bootDiskId() {
         return this.bootDiskId;
     }
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Upgraded in place.
+     * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     @Export(name="cpu", refs={Double.class}, tree="[0]")
     private Output<Double> cpu;
 
     /**
-     * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Upgraded in place.
+     * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     public Output<Double> cpu() {
         return this.cpu;
     }
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
     /**
-     * Turn off vendor cloud-init features. Changing it replaces the instance.
+     * Turn off vendor cloud-init features. Changing it replaces the resource.
      * 
      */
     @Export(name="disableCloudInit", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> disableCloudInit;
 
     /**
-     * @return Turn off vendor cloud-init features. Changing it replaces the instance.
+     * @return Turn off vendor cloud-init features. Changing it replaces the resource.
      * 
      */
     public Output<Boolean> disableCloudInit() {
         return this.disableCloudInit;
     }
     /**
-     * Enforce this instance&#39;s firewall rules. Patched in place.
+     * Enforce this instance&#39;s firewall rules. Changing it updates the resource in place.
      * 
      */
     @Export(name="firewallEnabled", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> firewallEnabled;
 
     /**
-     * @return Enforce this instance&#39;s firewall rules. Patched in place.
+     * @return Enforce this instance&#39;s firewall rules. Changing it updates the resource in place.
      * 
      */
     public Output<Boolean> firewallEnabled() {
         return this.firewallEnabled;
     }
     /**
-     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
      * 
      */
     @Export(name="group", refs={String.class}, tree="[0]")
     private Output<String> group;
 
     /**
-     * @return CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+     * @return CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
      * 
      */
     public Output<String> group() {
         return this.group;
     }
+    /**
+     * Hostname the API assigned.
+     * 
+     */
     @Export(name="hostname", refs={String.class}, tree="[0]")
     private Output<String> hostname;
 
+    /**
+     * @return Hostname the API assigned.
+     * 
+     */
     public Output<String> hostname() {
         return this.hostname;
     }
     /**
-     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
      * 
      */
     @Export(name="imageId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> imageId;
 
     /**
-     * @return Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+     * @return Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> imageId() {
         return Codegen.optional(this.imageId);
     }
+    /**
+     * Public addresses: id, address, family and ddos.
+     * 
+     */
     @Export(name="ipAddresses", refs={List.class,IpAddresses.class}, tree="[0,1]")
     private Output<List<IpAddresses>> ipAddresses;
 
+    /**
+     * @return Public addresses: id, address, family and ddos.
+     * 
+     */
     public Output<List<IpAddresses>> ipAddresses() {
         return this.ipAddresses;
     }
@@ -182,69 +222,85 @@ public class Instance extends com.pulumi.resources.CustomResource {
     public Output<String> ipv6Address() {
         return this.ipv6Address;
     }
+    /**
+     * Whether the instance is locked (a scheduled termination refuses it).
+     * 
+     */
     @Export(name="locked", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> locked;
 
+    /**
+     * @return Whether the instance is locked (a scheduled termination refuses it).
+     * 
+     */
     public Output<Boolean> locked() {
         return this.locked;
     }
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Upgraded in place.
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     @Export(name="memoryBytes", refs={Double.class}, tree="[0]")
     private Output<Double> memoryBytes;
 
     /**
-     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Upgraded in place.
+     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     public Output<Double> memoryBytes() {
         return this.memoryBytes;
     }
     /**
-     * Instance name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Instance name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
     /**
-     * A specific node (platform or your private cloud). Changing it replaces the instance.
+     * A specific node (platform or your private cloud). Changing it replaces the resource.
      * 
      */
     @Export(name="nodeId", refs={String.class}, tree="[0]")
     private Output<String> nodeId;
 
     /**
-     * @return A specific node (platform or your private cloud). Changing it replaces the instance.
+     * @return A specific node (platform or your private cloud). Changing it replaces the resource.
      * 
      */
     public Output<String> nodeId() {
         return this.nodeId;
     }
+    /**
+     * Whether the instance is powered on.
+     * 
+     */
     @Export(name="online", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> online;
 
+    /**
+     * @return Whether the instance is powered on.
+     * 
+     */
     public Output<Boolean> online() {
         return this.online;
     }
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="osName", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> osName;
 
     /**
-     * @return OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<Optional<String>> osName() {
@@ -265,28 +321,28 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.pendingUpgrades;
     }
     /**
-     * PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+     * PLAN: the plan. Changing it updates the resource in place (upgrade).
      * 
      */
     @Export(name="planId", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> planId;
 
     /**
-     * @return PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+     * @return PLAN: the plan. Changing it updates the resource in place (upgrade).
      * 
      */
     public Output<Optional<String>> planId() {
         return Codegen.optional(this.planId);
     }
     /**
-     * Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+     * Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
      * 
      */
     @Export(name="powerState", refs={String.class}, tree="[0]")
     private Output<String> powerState;
 
     /**
-     * @return Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+     * @return Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
      * 
      */
     public Output<String> powerState() {
@@ -307,22 +363,30 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.privateIps;
     }
     /**
-     * Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+     * Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
      * 
      */
     @Export(name="region", refs={String.class}, tree="[0]")
     private Output<String> region;
 
     /**
-     * @return Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+     * @return Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
      * 
      */
     public Output<String> region() {
         return this.region;
     }
+    /**
+     * UEFI Secure Boot. Changing it updates the resource in place.
+     * 
+     */
     @Export(name="secureBoot", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> secureBoot;
 
+    /**
+     * @return UEFI Secure Boot. Changing it updates the resource in place.
+     * 
+     */
     public Output<Boolean> secureBoot() {
         return this.secureBoot;
     }
@@ -341,60 +405,84 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.state;
     }
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+     * CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     @Export(name="storage", refs={List.class,InstanceStorageEntry.class}, tree="[0,1]")
     private Output</* @Nullable */ List<InstanceStorageEntry>> storage;
 
     /**
-     * @return CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+     * @return CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     public Output<Optional<List<InstanceStorageEntry>>> storage() {
         return Codegen.optional(this.storage);
     }
+    /**
+     * Keep the guest&#39;s hostname in step with the instance name. Changing it updates the resource in place.
+     * 
+     */
     @Export(name="syncHostname", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> syncHostname;
 
+    /**
+     * @return Keep the guest&#39;s hostname in step with the instance name. Changing it updates the resource in place.
+     * 
+     */
     public Output<Boolean> syncHostname() {
         return this.syncHostname;
     }
+    /**
+     * When a scheduled termination deletes the instance, else null.
+     * 
+     */
     @Export(name="terminationScheduledAt", refs={String.class}, tree="[0]")
     private Output<String> terminationScheduledAt;
 
+    /**
+     * @return When a scheduled termination deletes the instance, else null.
+     * 
+     */
     public Output<String> terminationScheduledAt() {
         return this.terminationScheduledAt;
     }
     /**
-     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
      * 
      */
     @Export(name="type", refs={String.class}, tree="[0]")
     private Output<String> type;
 
     /**
-     * @return PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+     * @return PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
      * 
      */
     public Output<String> type() {
         return this.type;
     }
+    /**
+     * Boot with UEFI firmware. Changing it updates the resource in place.
+     * 
+     */
     @Export(name="uefi", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> uefi;
 
+    /**
+     * @return Boot with UEFI firmware. Changing it updates the resource in place.
+     * 
+     */
     public Output<Boolean> uefi() {
         return this.uefi;
     }
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
      * 
      */
     @Export(name="vpcIds", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> vpcIds;
 
     /**
-     * @return VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+     * @return VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
      * 
      */
     public Output<List<String>> vpcIds() {

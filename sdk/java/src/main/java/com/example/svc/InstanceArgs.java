@@ -43,36 +43,44 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+     * After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
      * 
      */
     @Import(name="applyUpgrades")
     private @Nullable Output<Boolean> applyUpgrades;
 
     /**
-     * @return After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+     * @return After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
      * 
      */
     public Optional<Output<Boolean>> applyUpgrades() {
         return Optional.ofNullable(this.applyUpgrades);
     }
 
+    /**
+     * Attach the VirtIO CD device. Changing it updates the resource in place.
+     * 
+     */
     @Import(name="attachVirtioCdb")
     private @Nullable Output<Boolean> attachVirtioCdb;
 
+    /**
+     * @return Attach the VirtIO CD device. Changing it updates the resource in place.
+     * 
+     */
     public Optional<Output<Boolean>> attachVirtioCdb() {
         return Optional.ofNullable(this.attachVirtioCdb);
     }
 
     /**
-     * CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+     * CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
      * 
      */
     @Import(name="bandwidth")
     private @Nullable Output<BandwidthArgs> bandwidth;
 
     /**
-     * @return CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+     * @return CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
      * 
      */
     public Optional<Output<BandwidthArgs>> bandwidth() {
@@ -80,14 +88,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Boot device DISK or ISO. Patched in place.
+     * Boot device DISK or ISO. Changing it updates the resource in place.
      * 
      */
     @Import(name="boot")
     private @Nullable Output<String> boot;
 
     /**
-     * @return Boot device DISK or ISO. Patched in place.
+     * @return Boot device DISK or ISO. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> boot() {
@@ -95,14 +103,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the instance.
+     * cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
      * 
      */
     @Import(name="cloudInit")
     private @Nullable Output<String> cloudInit;
 
     /**
-     * @return cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the instance.
+     * @return cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> cloudInit() {
@@ -110,14 +118,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Upgraded in place.
+     * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     @Import(name="cpu")
     private @Nullable Output<Double> cpu;
 
     /**
-     * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Upgraded in place.
+     * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     public Optional<Output<Double>> cpu() {
@@ -125,14 +133,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+     * How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
      * 
      */
     @Import(name="deletion")
     private @Nullable Output<String> deletion;
 
     /**
-     * @return How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+     * @return How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
      * 
      */
     public Optional<Output<String>> deletion() {
@@ -140,14 +148,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Turn off vendor cloud-init features. Changing it replaces the instance.
+     * Turn off vendor cloud-init features. Changing it replaces the resource.
      * 
      */
     @Import(name="disableCloudInit")
     private @Nullable Output<Boolean> disableCloudInit;
 
     /**
-     * @return Turn off vendor cloud-init features. Changing it replaces the instance.
+     * @return Turn off vendor cloud-init features. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Boolean>> disableCloudInit() {
@@ -155,14 +163,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Enforce this instance&#39;s firewall rules. Patched in place.
+     * Enforce this instance&#39;s firewall rules. Changing it updates the resource in place.
      * 
      */
     @Import(name="firewallEnabled")
     private @Nullable Output<Boolean> firewallEnabled;
 
     /**
-     * @return Enforce this instance&#39;s firewall rules. Patched in place.
+     * @return Enforce this instance&#39;s firewall rules. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Boolean>> firewallEnabled() {
@@ -170,14 +178,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+     * CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
      * 
      */
     @Import(name="group")
     private @Nullable Output<String> group;
 
     /**
-     * @return CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+     * @return CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> group() {
@@ -185,14 +193,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+     * Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
      * 
      */
     @Import(name="imageId")
     private @Nullable Output<String> imageId;
 
     /**
-     * @return Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+     * @return Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> imageId() {
@@ -200,14 +208,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+     * Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
      * 
      */
     @Import(name="ips")
     private @Nullable Output<List<IpsArgs>> ips;
 
     /**
-     * @return Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+     * @return Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
      * 
      */
     public Optional<Output<List<IpsArgs>>> ips() {
@@ -215,14 +223,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Upgraded in place.
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     @Import(name="memoryBytes")
     private @Nullable Output<Double> memoryBytes;
 
     /**
-     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Upgraded in place.
+     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
     public Optional<Output<Double>> memoryBytes() {
@@ -230,14 +238,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Instance name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -245,14 +253,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * A specific node (platform or your private cloud). Changing it replaces the instance.
+     * A specific node (platform or your private cloud). Changing it replaces the resource.
      * 
      */
     @Import(name="nodeId")
     private @Nullable Output<String> nodeId;
 
     /**
-     * @return A specific node (platform or your private cloud). Changing it replaces the instance.
+     * @return A specific node (platform or your private cloud). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> nodeId() {
@@ -260,14 +268,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Import(name="osName")
     private @Nullable Output<String> osName;
 
     /**
-     * @return OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+     * @return OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> osName() {
@@ -275,14 +283,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+     * PLAN: the plan. Changing it updates the resource in place (upgrade).
      * 
      */
     @Import(name="planId")
     private @Nullable Output<String> planId;
 
     /**
-     * @return PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+     * @return PLAN: the plan. Changing it updates the resource in place (upgrade).
      * 
      */
     public Optional<Output<String>> planId() {
@@ -290,14 +298,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+     * Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
      * 
      */
     @Import(name="powerState")
     private @Nullable Output<String> powerState;
 
     /**
-     * @return Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+     * @return Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
      * 
      */
     public Optional<Output<String>> powerState() {
@@ -305,45 +313,61 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+     * Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
      * 
      */
     @Import(name="region")
     private @Nullable Output<String> region;
 
     /**
-     * @return Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+     * @return Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> region() {
         return Optional.ofNullable(this.region);
     }
 
+    /**
+     * UEFI Secure Boot. Changing it updates the resource in place.
+     * 
+     */
     @Import(name="secureBoot")
     private @Nullable Output<Boolean> secureBoot;
 
+    /**
+     * @return UEFI Secure Boot. Changing it updates the resource in place.
+     * 
+     */
     public Optional<Output<Boolean>> secureBoot() {
         return Optional.ofNullable(this.secureBoot);
     }
 
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+     * CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     @Import(name="storage")
     private @Nullable Output<List<StorageArgs>> storage;
 
     /**
-     * @return CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+     * @return CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     public Optional<Output<List<StorageArgs>>> storage() {
         return Optional.ofNullable(this.storage);
     }
 
+    /**
+     * Keep the guest&#39;s hostname in step with the instance name. Changing it updates the resource in place.
+     * 
+     */
     @Import(name="syncHostname")
     private @Nullable Output<Boolean> syncHostname;
 
+    /**
+     * @return Keep the guest&#39;s hostname in step with the instance name. Changing it updates the resource in place.
+     * 
+     */
     public Optional<Output<Boolean>> syncHostname() {
         return Optional.ofNullable(this.syncHostname);
     }
@@ -366,36 +390,44 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+     * PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
      * 
      */
     @Import(name="type")
     private @Nullable Output<String> type;
 
     /**
-     * @return PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+     * @return PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> type() {
         return Optional.ofNullable(this.type);
     }
 
+    /**
+     * Boot with UEFI firmware. Changing it updates the resource in place.
+     * 
+     */
     @Import(name="uefi")
     private @Nullable Output<Boolean> uefi;
 
+    /**
+     * @return Boot with UEFI firmware. Changing it updates the resource in place.
+     * 
+     */
     public Optional<Output<Boolean>> uefi() {
         return Optional.ofNullable(this.uefi);
     }
 
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
      * 
      */
     @Import(name="vpcIds")
     private @Nullable Output<List<String>> vpcIds;
 
     /**
-     * @return VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+     * @return VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
      * 
      */
     public Optional<Output<List<String>>> vpcIds() {
@@ -494,7 +526,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param applyUpgrades After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+         * @param applyUpgrades After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
          * 
          * @return builder
          * 
@@ -505,7 +537,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param applyUpgrades After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).
+         * @param applyUpgrades After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
          * 
          * @return builder
          * 
@@ -514,17 +546,29 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
             return applyUpgrades(Output.of(applyUpgrades));
         }
 
+        /**
+         * @param attachVirtioCdb Attach the VirtIO CD device. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder attachVirtioCdb(@Nullable Output<Boolean> attachVirtioCdb) {
             $.attachVirtioCdb = attachVirtioCdb;
             return this;
         }
 
+        /**
+         * @param attachVirtioCdb Attach the VirtIO CD device. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder attachVirtioCdb(Boolean attachVirtioCdb) {
             return attachVirtioCdb(Output.of(attachVirtioCdb));
         }
 
         /**
-         * @param bandwidth CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+         * @param bandwidth CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -535,7 +579,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bandwidth CUSTOM: bandwidth caps in bytes per second. Upgraded in place.
+         * @param bandwidth CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -545,7 +589,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param boot Boot device DISK or ISO. Patched in place.
+         * @param boot Boot device DISK or ISO. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -556,7 +600,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param boot Boot device DISK or ISO. Patched in place.
+         * @param boot Boot device DISK or ISO. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -566,7 +610,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cloudInit cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the instance.
+         * @param cloudInit cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -577,7 +621,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cloudInit cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the instance.
+         * @param cloudInit cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -587,7 +631,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cpu CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Upgraded in place.
+         * @param cpu CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -598,7 +642,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cpu CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Upgraded in place.
+         * @param cpu CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -608,7 +652,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deletion How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+         * @param deletion How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
          * 
          * @return builder
          * 
@@ -619,7 +663,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param deletion How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).
+         * @param deletion How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
          * 
          * @return builder
          * 
@@ -629,7 +673,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param disableCloudInit Turn off vendor cloud-init features. Changing it replaces the instance.
+         * @param disableCloudInit Turn off vendor cloud-init features. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -640,7 +684,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param disableCloudInit Turn off vendor cloud-init features. Changing it replaces the instance.
+         * @param disableCloudInit Turn off vendor cloud-init features. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -650,7 +694,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param firewallEnabled Enforce this instance&#39;s firewall rules. Patched in place.
+         * @param firewallEnabled Enforce this instance&#39;s firewall rules. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -661,7 +705,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param firewallEnabled Enforce this instance&#39;s firewall rules. Patched in place.
+         * @param firewallEnabled Enforce this instance&#39;s firewall rules. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -671,7 +715,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param group CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+         * @param group CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -682,7 +726,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param group CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the instance.
+         * @param group CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -692,7 +736,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param imageId Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+         * @param imageId Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -703,7 +747,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param imageId Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the instance.
+         * @param imageId Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -713,7 +757,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -724,7 +768,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -734,7 +778,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the instance.
+         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -744,7 +788,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Upgraded in place.
+         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -755,7 +799,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Upgraded in place.
+         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -765,7 +809,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Instance name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -776,7 +820,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Instance name, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param name Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -786,7 +830,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeId A specific node (platform or your private cloud). Changing it replaces the instance.
+         * @param nodeId A specific node (platform or your private cloud). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -797,7 +841,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param nodeId A specific node (platform or your private cloud). Changing it replaces the instance.
+         * @param nodeId A specific node (platform or your private cloud). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -807,7 +851,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param osName OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param osName OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -818,7 +862,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param osName OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Patched in place.
+         * @param osName OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -828,7 +872,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param planId PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+         * @param planId PLAN: the plan. Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -839,7 +883,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param planId PLAN: the plan. Changing it upgrades the instance in place (upgrade-instance).
+         * @param planId PLAN: the plan. Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
@@ -849,7 +893,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param powerState Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+         * @param powerState Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
          * 
          * @return builder
          * 
@@ -860,7 +904,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param powerState Desired power state, kept through the power command; default running. One of: `running`, `stopped`.
+         * @param powerState Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
          * 
          * @return builder
          * 
@@ -870,7 +914,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param region Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+         * @param region Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -881,7 +925,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param region Region, for example NA_01 (or set nodeId). Changing it replaces the instance.
+         * @param region Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -890,17 +934,29 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
             return region(Output.of(region));
         }
 
+        /**
+         * @param secureBoot UEFI Secure Boot. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder secureBoot(@Nullable Output<Boolean> secureBoot) {
             $.secureBoot = secureBoot;
             return this;
         }
 
+        /**
+         * @param secureBoot UEFI Secure Boot. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder secureBoot(Boolean secureBoot) {
             return secureBoot(Output.of(secureBoot));
         }
 
         /**
-         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
          * 
          * @return builder
          * 
@@ -911,7 +967,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
          * 
          * @return builder
          * 
@@ -921,7 +977,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.
+         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
          * 
          * @return builder
          * 
@@ -930,11 +986,23 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
             return storage(List.of(storage));
         }
 
+        /**
+         * @param syncHostname Keep the guest&#39;s hostname in step with the instance name. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder syncHostname(@Nullable Output<Boolean> syncHostname) {
             $.syncHostname = syncHostname;
             return this;
         }
 
+        /**
+         * @param syncHostname Keep the guest&#39;s hostname in step with the instance name. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder syncHostname(Boolean syncHostname) {
             return syncHostname(Output.of(syncHostname));
         }
@@ -963,7 +1031,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param type PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+         * @param type PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -974,7 +1042,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param type PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the instance.
+         * @param type PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -983,17 +1051,29 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
             return type(Output.of(type));
         }
 
+        /**
+         * @param uefi Boot with UEFI firmware. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder uefi(@Nullable Output<Boolean> uefi) {
             $.uefi = uefi;
             return this;
         }
 
+        /**
+         * @param uefi Boot with UEFI firmware. Changing it updates the resource in place.
+         * 
+         * @return builder
+         * 
+         */
         public Builder uefi(Boolean uefi) {
             return uefi(Output.of(uefi));
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 
@@ -1004,7 +1084,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 
@@ -1014,7 +1094,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Attached and detached in place.
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 

@@ -55,62 +55,56 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.desiredReplicas;
     }
     /**
-     * Write-only: kept from state.
+     * Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
      * 
      */
     @Export(name="environment", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output</* @Nullable */ Map<String,String>> environment;
 
     /**
-     * @return Write-only: kept from state.
+     * @return Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<Map<String,String>>> environment() {
         return Codegen.optional(this.environment);
     }
     /**
-     * Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+     * Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
      * 
      */
     @Export(name="image", refs={String.class}, tree="[0]")
     private Output<String> image;
 
     /**
-     * @return Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+     * @return Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
         return this.image;
     }
     /**
-     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-     * instances&#39; nodes. Changing it replaces the service (the old one is deleted first: same name).
+     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances&#39; nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
      * 
      */
     @Export(name="mode", refs={String.class}, tree="[0]")
     private Output<String> mode;
 
     /**
-     * @return PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-     * instances&#39; nodes. Changing it replaces the service (the old one is deleted first: same name).
+     * @return PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances&#39; nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
      * 
      */
     public Output<String> mode() {
         return this.mode;
     }
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting
-     * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-     * emulator enforces this one). Changing it replaces the service (the new one is created first).
+     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting
-     * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-     * emulator enforces this one). Changing it replaces the service (the new one is created first).
+     * @return Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -131,42 +125,42 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.pods;
     }
     /**
-     * Published ports; default none. Updated in place.
+     * Published ports; default none. Changing it updates the resource in place.
      * 
      */
     @Export(name="ports", refs={List.class,K3sServicePort.class}, tree="[0,1]")
     private Output<List<K3sServicePort>> ports;
 
     /**
-     * @return Published ports; default none. Updated in place.
+     * @return Published ports; default none. Changing it updates the resource in place.
      * 
      */
     public Output<List<K3sServicePort>> ports() {
         return this.ports;
     }
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Updated in place.
+     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
      * 
      */
     @Export(name="replicas", refs={Double.class}, tree="[0]")
     private Output<Double> replicas;
 
     /**
-     * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Updated in place.
+     * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
      * 
      */
     public Output<Double> replicas() {
         return this.replicas;
     }
     /**
-     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
      * 
      */
     @Export(name="secretRefs", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> secretRefs;
 
     /**
-     * @return Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+     * @return Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
      * 
      */
     public Output<List<String>> secretRefs() {
@@ -187,28 +181,28 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.status;
     }
     /**
-     * Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+     * Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
      * 
      */
     @Export(name="targetInstanceIds", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> targetInstanceIds;
 
     /**
-     * @return Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+     * @return Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
      * 
      */
     public Output<List<String>> targetInstanceIds() {
         return this.targetInstanceIds;
     }
     /**
-     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
      * 
      */
     @Export(name="updateStrategy", refs={String.class}, tree="[0]")
     private Output<String> updateStrategy;
 
     /**
-     * @return ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+     * @return ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
      * 
      */
     public Output<String> updateStrategy() {
@@ -243,14 +237,14 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.updating;
     }
     /**
-     * Host paths mounted into the container; default none. Updated in place.
+     * Host paths mounted into the container; default none. Changing it updates the resource in place.
      * 
      */
     @Export(name="volumes", refs={List.class,K3sServiceVolume.class}, tree="[0,1]")
     private Output<List<K3sServiceVolume>> volumes;
 
     /**
-     * @return Host paths mounted into the container; default none. Updated in place.
+     * @return Host paths mounted into the container; default none. Changing it updates the resource in place.
      * 
      */
     public Output<List<K3sServiceVolume>> volumes() {

@@ -42,16 +42,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Environment variables (flat name to value); default none. Write-only: the API never returns
-     * it, so a change made outside Pulumi is not detected. Updated in place.
+     * Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
      * 
      */
     @Import(name="environment")
     private @Nullable Output<Map<String,String>> environment;
 
     /**
-     * @return Environment variables (flat name to value); default none. Write-only: the API never returns
-     * it, so a change made outside Pulumi is not detected. Updated in place.
+     * @return Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Map<String,String>>> environment() {
@@ -59,14 +57,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+     * Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
      * 
      */
     @Import(name="image", required=true)
     private Output<String> image;
 
     /**
-     * @return Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+     * @return Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
@@ -74,16 +72,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-     * instances&#39; nodes. Changing it replaces the service (the old one is deleted first: same name).
+     * PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances&#39; nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
      * 
      */
     @Import(name="mode", required=true)
     private Output<String> mode;
 
     /**
-     * @return PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-     * instances&#39; nodes. Changing it replaces the service (the old one is deleted first: same name).
+     * @return PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances&#39; nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
      * 
      */
     public Output<String> mode() {
@@ -91,18 +87,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting
-     * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-     * emulator enforces this one). Changing it replaces the service (the new one is created first).
+     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting
-     * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-     * emulator enforces this one). Changing it replaces the service (the new one is created first).
+     * @return Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -110,14 +102,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Published ports; default none. Updated in place.
+     * Published ports; default none. Changing it updates the resource in place.
      * 
      */
     @Import(name="ports")
     private @Nullable Output<List<K3sPortArgs>> ports;
 
     /**
-     * @return Published ports; default none. Updated in place.
+     * @return Published ports; default none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<K3sPortArgs>>> ports() {
@@ -125,14 +117,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Updated in place.
+     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
      * 
      */
     @Import(name="replicas")
     private @Nullable Output<Double> replicas;
 
     /**
-     * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Updated in place.
+     * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Double>> replicas() {
@@ -140,14 +132,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+     * Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
      * 
      */
     @Import(name="secretRefs")
     private @Nullable Output<List<String>> secretRefs;
 
     /**
-     * @return Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+     * @return Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<String>>> secretRefs() {
@@ -155,14 +147,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+     * Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
      * 
      */
     @Import(name="targetInstanceIds", required=true)
     private Output<List<String>> targetInstanceIds;
 
     /**
-     * @return Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+     * @return Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
      * 
      */
     public Output<List<String>> targetInstanceIds() {
@@ -187,14 +179,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+     * ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
      * 
      */
     @Import(name="updateStrategy")
     private @Nullable Output<String> updateStrategy;
 
     /**
-     * @return ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+     * @return ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> updateStrategy() {
@@ -202,14 +194,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Host paths mounted into the container; default none. Updated in place.
+     * Host paths mounted into the container; default none. Changing it updates the resource in place.
      * 
      */
     @Import(name="volumes")
     private @Nullable Output<List<K3sVolumeArgs>> volumes;
 
     /**
-     * @return Host paths mounted into the container; default none. Updated in place.
+     * @return Host paths mounted into the container; default none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<K3sVolumeArgs>>> volumes() {
@@ -293,8 +285,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment variables (flat name to value); default none. Write-only: the API never returns
-         * it, so a change made outside Pulumi is not detected. Updated in place.
+         * @param environment Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -305,8 +296,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Environment variables (flat name to value); default none. Write-only: the API never returns
-         * it, so a change made outside Pulumi is not detected. Updated in place.
+         * @param environment Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -316,7 +306,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+         * @param image Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -327,7 +317,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Container image with a tag, for example nginx:1.27. Updated in place (rolling redeploy).
+         * @param image Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -337,8 +327,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mode PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-         * instances&#39; nodes. Changing it replaces the service (the old one is deleted first: same name).
+         * @param mode PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances&#39; nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -349,8 +338,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mode PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target
-         * instances&#39; nodes. Changing it replaces the service (the old one is deleted first: same name).
+         * @param mode PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances&#39; nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -360,9 +348,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting
-         * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-         * emulator enforces this one). Changing it replaces the service (the new one is created first).
+         * @param name Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -373,9 +359,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting
-         * and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the
-         * emulator enforces this one). Changing it replaces the service (the new one is created first).
+         * @param name Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -385,7 +369,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Published ports; default none. Updated in place.
+         * @param ports Published ports; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -396,7 +380,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Published ports; default none. Updated in place.
+         * @param ports Published ports; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -406,7 +390,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Published ports; default none. Updated in place.
+         * @param ports Published ports; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -416,7 +400,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param replicas Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Updated in place.
+         * @param replicas Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -427,7 +411,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param replicas Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Updated in place.
+         * @param replicas Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -437,7 +421,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secretRefs Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+         * @param secretRefs Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -448,7 +432,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secretRefs Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+         * @param secretRefs Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -458,7 +442,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param secretRefs Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Updated in place.
+         * @param secretRefs Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -468,7 +452,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param targetInstanceIds Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+         * @param targetInstanceIds Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -479,7 +463,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param targetInstanceIds Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+         * @param targetInstanceIds Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -489,7 +473,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param targetInstanceIds Instances the scheduler may use (at least one); each must be a READY node. Updated in place.
+         * @param targetInstanceIds Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -522,7 +506,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param updateStrategy ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+         * @param updateStrategy ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -533,7 +517,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param updateStrategy ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Updated in place.
+         * @param updateStrategy ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -543,7 +527,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param volumes Host paths mounted into the container; default none. Updated in place.
+         * @param volumes Host paths mounted into the container; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -554,7 +538,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param volumes Host paths mounted into the container; default none. Updated in place.
+         * @param volumes Host paths mounted into the container; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -564,7 +548,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param volumes Host paths mounted into the container; default none. Updated in place.
+         * @param volumes Host paths mounted into the container; default none. Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -23,84 +23,84 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:Recipe")
 public class Recipe extends com.pulumi.resources.CustomResource {
     /**
-     * DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.
+     * DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
      * 
      */
     @Export(name="category", refs={String.class}, tree="[0]")
     private Output<String> category;
 
     /**
-     * @return DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.
+     * @return DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
      * 
      */
     public Output<String> category() {
         return this.category;
     }
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole in place.
+     * Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="commands", refs={List.class,RecipeCommand.class}, tree="[0,1]")
     private Output<List<RecipeCommand>> commands;
 
     /**
-     * @return Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole in place.
+     * @return Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<RecipeCommand>> commands() {
         return this.commands;
     }
     /**
-     * Markdown, at most 100,000 characters (the emulator&#39;s limit).
+     * Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="description", refs={String.class}, tree="[0]")
     private Output<String> description;
 
     /**
-     * @return Markdown, at most 100,000 characters (the emulator&#39;s limit).
+     * @return Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
         return this.description;
     }
     /**
-     * Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole in place.
+     * Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="fields", refs={List.class,RecipeField.class}, tree="[0,1]")
     private Output<List<RecipeField>> fields;
 
     /**
-     * @return Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole in place.
+     * @return Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<RecipeField>> fields() {
         return this.fields;
     }
     /**
-     * Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none.
+     * Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
      * 
      */
     @Export(name="icon", refs={String.class}, tree="[0]")
     private Output<String> icon;
 
     /**
-     * @return Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none.
+     * @return Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
      * 
      */
     public Output<String> icon() {
         return this.icon;
     }
     /**
-     * 1 to 100 characters (the emulator&#39;s limit).
+     * 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 1 to 100 characters (the emulator&#39;s limit).
+     * @return 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

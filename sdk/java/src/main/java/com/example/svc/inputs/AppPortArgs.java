@@ -19,14 +19,14 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
     public static final AppPortArgs Empty = new AppPortArgs();
 
     /**
-     * AppPort the container listens on.
+     * Port the container listens on.
      * 
      */
     @Import(name="containerPort", required=true)
     private Output<Double> containerPort;
 
     /**
-     * @return AppPort the container listens on.
+     * @return Port the container listens on.
      * 
      */
     public Output<Double> containerPort() {
@@ -34,14 +34,14 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * AppPort exposed on the instance host.
+     * Port exposed on the instance host.
      * 
      */
     @Import(name="hostPort", required=true)
     private Output<Double> hostPort;
 
     /**
-     * @return AppPort exposed on the instance host.
+     * @return Port exposed on the instance host.
      * 
      */
     public Output<Double> hostPort() {
@@ -106,7 +106,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param containerPort AppPort the container listens on.
+         * @param containerPort Port the container listens on.
          * 
          * @return builder
          * 
@@ -117,7 +117,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param containerPort AppPort the container listens on.
+         * @param containerPort Port the container listens on.
          * 
          * @return builder
          * 
@@ -127,7 +127,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hostPort AppPort exposed on the instance host.
+         * @param hostPort Port exposed on the instance host.
          * 
          * @return builder
          * 
@@ -138,7 +138,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hostPort AppPort exposed on the instance host.
+         * @param hostPort Port exposed on the instance host.
          * 
          * @return builder
          * 

@@ -19,14 +19,14 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
     public static final K3sPortArgs Empty = new K3sPortArgs();
 
     /**
-     * K3sServicePort inside the container, 1 to 65535.
+     * Port inside the container, 1 to 65535.
      * 
      */
     @Import(name="containerPort", required=true)
     private Output<Double> containerPort;
 
     /**
-     * @return K3sServicePort inside the container, 1 to 65535.
+     * @return Port inside the container, 1 to 65535.
      * 
      */
     public Output<Double> containerPort() {
@@ -34,14 +34,14 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * K3sServicePort on the host, 1 to 65535; unique per protocol.
+     * Port on the host, 1 to 65535; unique per protocol.
      * 
      */
     @Import(name="hostPort", required=true)
     private Output<Double> hostPort;
 
     /**
-     * @return K3sServicePort on the host, 1 to 65535; unique per protocol.
+     * @return Port on the host, 1 to 65535; unique per protocol.
      * 
      */
     public Output<Double> hostPort() {
@@ -106,7 +106,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param containerPort K3sServicePort inside the container, 1 to 65535.
+         * @param containerPort Port inside the container, 1 to 65535.
          * 
          * @return builder
          * 
@@ -117,7 +117,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param containerPort K3sServicePort inside the container, 1 to 65535.
+         * @param containerPort Port inside the container, 1 to 65535.
          * 
          * @return builder
          * 
@@ -127,7 +127,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hostPort K3sServicePort on the host, 1 to 65535; unique per protocol.
+         * @param hostPort Port on the host, 1 to 65535; unique per protocol.
          * 
          * @return builder
          * 
@@ -138,7 +138,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hostPort K3sServicePort on the host, 1 to 65535; unique per protocol.
+         * @param hostPort Port on the host, 1 to 65535; unique per protocol.
          * 
          * @return builder
          * 

@@ -47,18 +47,14 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-     * {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-     * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
      * 
      */
     @Import(name="value")
     private @Nullable Output<String> value;
 
     /**
-     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-     * {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-     * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
      * 
      */
     public Optional<Output<String>> value() {
@@ -134,9 +130,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-         * {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-         * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
          * 
          * @return builder
          * 
@@ -147,9 +141,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-         * {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-         * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
          * 
          * @return builder
          * 

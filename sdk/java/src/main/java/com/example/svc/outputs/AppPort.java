@@ -15,12 +15,12 @@ import javax.annotation.Nullable;
 @CustomType
 public final class AppPort {
     /**
-     * @return AppPort the container listens on.
+     * @return Port the container listens on.
      * 
      */
     private Double containerPort;
     /**
-     * @return AppPort exposed on the instance host.
+     * @return Port exposed on the instance host.
      * 
      */
     private Double hostPort;
@@ -37,14 +37,14 @@ public final class AppPort {
 
     private AppPort() {}
     /**
-     * @return AppPort the container listens on.
+     * @return Port the container listens on.
      * 
      */
     public Double containerPort() {
         return this.containerPort;
     }
     /**
-     * @return AppPort exposed on the instance host.
+     * @return Port exposed on the instance host.
      * 
      */
     public Double hostPort() {

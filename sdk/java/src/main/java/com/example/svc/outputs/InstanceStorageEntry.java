@@ -13,24 +13,40 @@ import java.util.Objects;
 @CustomType
 public final class InstanceStorageEntry {
     /**
-     * @return One of: `CEPH`, `LOCAL`.
+     * @return LOCAL (default) or CEPH.
      * 
      */
     private String backing;
+    /**
+     * @return Whether this is the boot disk (exactly one entry is); default false.
+     * 
+     */
     private Boolean boot;
+    /**
+     * @return Size in bytes.
+     * 
+     */
     private Double sizeBytes;
 
     private InstanceStorageEntry() {}
     /**
-     * @return One of: `CEPH`, `LOCAL`.
+     * @return LOCAL (default) or CEPH.
      * 
      */
     public String backing() {
         return this.backing;
     }
+    /**
+     * @return Whether this is the boot disk (exactly one entry is); default false.
+     * 
+     */
     public Boolean boot() {
         return this.boot;
     }
+    /**
+     * @return Size in bytes.
+     * 
+     */
     public Double sizeBytes() {
         return this.sizeBytes;
     }

@@ -12,25 +12,65 @@ import java.util.Objects;
 
 @CustomType
 public final class K3sPod {
+    /**
+     * @return Pod name.
+     * 
+     */
     private String name;
+    /**
+     * @return Node the pod runs on, or null.
+     * 
+     */
     private String nodeName;
+    /**
+     * @return Pod phase (Pending, Running...).
+     * 
+     */
     private String phase;
+    /**
+     * @return Whether the pod is ready.
+     * 
+     */
     private Boolean ready;
+    /**
+     * @return Container restarts.
+     * 
+     */
     private Double restartCount;
 
     private K3sPod() {}
+    /**
+     * @return Pod name.
+     * 
+     */
     public String name() {
         return this.name;
     }
+    /**
+     * @return Node the pod runs on, or null.
+     * 
+     */
     public String nodeName() {
         return this.nodeName;
     }
+    /**
+     * @return Pod phase (Pending, Running...).
+     * 
+     */
     public String phase() {
         return this.phase;
     }
+    /**
+     * @return Whether the pod is ready.
+     * 
+     */
     public Boolean ready() {
         return this.ready;
     }
+    /**
+     * @return Container restarts.
+     * 
+     */
     public Double restartCount() {
         return this.restartCount;
     }

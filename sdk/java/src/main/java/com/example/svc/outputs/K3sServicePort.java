@@ -12,27 +12,51 @@ import java.util.Objects;
 
 @CustomType
 public final class K3sServicePort {
+    /**
+     * @return Port inside the container, 1 to 65535.
+     * 
+     */
     private Double containerPort;
+    /**
+     * @return Port on the host, 1 to 65535; unique per protocol.
+     * 
+     */
     private Double hostPort;
+    /**
+     * @return Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+     * 
+     */
     private Boolean http;
     /**
-     * @return One of: `TCP`, `UDP`.
+     * @return TCP (default) or UDP.
      * 
      */
     private String protocol;
 
     private K3sServicePort() {}
+    /**
+     * @return Port inside the container, 1 to 65535.
+     * 
+     */
     public Double containerPort() {
         return this.containerPort;
     }
+    /**
+     * @return Port on the host, 1 to 65535; unique per protocol.
+     * 
+     */
     public Double hostPort() {
         return this.hostPort;
     }
+    /**
+     * @return Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+     * 
+     */
     public Boolean http() {
         return this.http;
     }
     /**
-     * @return One of: `TCP`, `UDP`.
+     * @return TCP (default) or UDP.
      * 
      */
     public String protocol() {

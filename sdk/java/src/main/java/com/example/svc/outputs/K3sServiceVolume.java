@@ -10,13 +10,29 @@ import java.util.Objects;
 
 @CustomType
 public final class K3sServiceVolume {
+    /**
+     * @return Absolute path inside the container; unique among the volumes.
+     * 
+     */
     private String containerPath;
+    /**
+     * @return Absolute path on the host.
+     * 
+     */
     private String hostPath;
 
     private K3sServiceVolume() {}
+    /**
+     * @return Absolute path inside the container; unique among the volumes.
+     * 
+     */
     public String containerPath() {
         return this.containerPath;
     }
+    /**
+     * @return Absolute path on the host.
+     * 
+     */
     public String hostPath() {
         return this.hostPath;
     }

@@ -11,17 +11,41 @@ import java.util.Objects;
 
 @CustomType
 public final class Mount {
+    /**
+     * @return Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+     * 
+     */
     private String containerPath;
+    /**
+     * @return Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+     * 
+     */
     private String hostPath;
+    /**
+     * @return Mount read-only (default false).
+     * 
+     */
     private Boolean readOnly;
 
     private Mount() {}
+    /**
+     * @return Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+     * 
+     */
     public String containerPath() {
         return this.containerPath;
     }
+    /**
+     * @return Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+     * 
+     */
     public String hostPath() {
         return this.hostPath;
     }
+    /**
+     * @return Mount read-only (default false).
+     * 
+     */
     public Boolean readOnly() {
         return this.readOnly;
     }

@@ -23,9 +23,7 @@ public final class TemplateEnv {
      */
     private String key;
     /**
-     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-     * {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-     * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
      * 
      */
     private @Nullable String value;
@@ -46,9 +44,7 @@ public final class TemplateEnv {
         return this.key;
     }
     /**
-     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}},
-     * {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}).
-     * null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
      * 
      */
     public Optional<String> value() {
