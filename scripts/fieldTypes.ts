@@ -86,6 +86,8 @@ function renderOne(w: Writer, type: ts.Type, wrap: boolean): string {
     // A nested field set by its interface's name; an object without one inline, as prettier writes it.
     const same = w.nested.find((n) => checker.isTypeAssignableTo(type, n.type) && checker.isTypeAssignableTo(n.type, type));
     if (same?.name) return same.name;
+    // A type of TypeScript's own library (`Partial<Record<...>>`: ApiToken's grants) as written, not spelled out.
+    if (type.aliasSymbol?.declarations?.some((d) => d.getSourceFile().hasNoDefaultLib)) return checker.typeToString(type, undefined, FLAGS);
     const props = checker.getPropertiesOfType(type).map((p) => {
       const { text, optional } = typeText(w, checker.getTypeOfSymbol(p), false);
       return `${p.getName()}${optional || p.flags & ts.SymbolFlags.Optional ? "?" : ""}: ${text}`;

@@ -31,7 +31,7 @@ export interface ApiTokenOutputs extends Record<string, unknown> {
   subjectId?: string;
   /** Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource. */
   grants: Partial<
-    Record<"WORKSPACE" | "INSTANCE" | "DEDIBOX" | "APP" | "IMAGE" | "NET_BALANCER" | "DISK" | "FLOATING_IP", "READ" | "WRITE">
+    Record<"DISK" | "WORKSPACE" | "INSTANCE" | "DEDIBOX" | "APP" | "IMAGE" | "NET_BALANCER" | "FLOATING_IP", "READ" | "WRITE">
   >;
   /** Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource. */
   expiresInDays: number;
