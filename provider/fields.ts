@@ -145,6 +145,14 @@ export const owningWorkspace: WorkspaceField = {
     idOf(api.workspace) ?? (prior.workspaceId as string | undefined) ?? "",
 } as Omit<WorkspaceField, "__input" | "__parsed" | "__output"> as WorkspaceField;
 
+const CREATED = "Creation time (ISO 8601), as the API reports it.";
+
+/** When the API created the resource (its answer's `created`), stable for its life; `""` while an answer lacks it. */
+export const createdAt = computed<string>({ doc: CREATED, stable: true, read: (api: { created?: string | null }) => api.created ?? "" });
+
+/** The same, left out of the outputs while an answer lacks it (the kinds whose state never recorded `""` for it). */
+export const createdAtIfAnswered = computed<string | undefined>({ doc: CREATED, stable: true, wire: "created" });
+
 /** A resource's fields, in the order its outputs are listed (the identity, typed for the derivations). */
 export const fieldSet = <const F extends FieldSet>(fields: F): F => fields;
 

@@ -30,6 +30,7 @@ import {
   type OutputsOf,
   owningWorkspace,
   readOutputs,
+  createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId, zText } from "../provider/schema";
@@ -106,7 +107,7 @@ export const apiTokenFields = fieldSet({
   ),
   expires: computed<string | null>({ doc: "Absolute expiry (ISO 8601).", stable: true }),
   origin: computed<string>({ doc: "How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.", stable: true }),
-  created: computed<string>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true }),
+  created: computed<string>({ doc: createdAt.doc, stable: true }),
   lastUsed: computed<string | null>({
     doc: "Last use as of the last create or refresh, or null.",
     read: (t: ApiTokenView) => t.last_used ?? null,

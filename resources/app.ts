@@ -35,6 +35,7 @@ import {
   type OutputsOf,
   readOutputs,
   toWire,
+  createdAt,
 } from "../provider/fields";
 import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
 import { compact, idOf, numberOf } from "../provider/wire";
@@ -182,11 +183,7 @@ export const appFields = fieldSet({
     doc: "Live port allocations.",
     read: (a: ApiApp) => (a.live?.ports ?? a.ports ?? []).map(portFromApi),
   }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (a: ApiApp) => a.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof appFields>;
 type Outputs = OutputsOf<typeof appFields>;

@@ -25,6 +25,7 @@ import {
   type OutputsOf,
   readOutputs,
   toWire,
+  createdAt,
 } from "../provider/fields";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
@@ -321,11 +322,7 @@ export const appTemplateFields = fieldSet({
         })),
     },
   ),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (t: ApiTemplate) => t.created ?? "",
-  }),
+  createdAt,
   updatedAt: computed<string>({ doc: "Last change (ISO 8601), as the API reports it.", read: (t: ApiTemplate) => t.updated ?? "" }),
 });
 type Inputs = InputsOf<typeof appTemplateFields>;

@@ -19,7 +19,17 @@ import { isEqual } from "lodash";
 import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, createBody, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  readOutputs,
+  createdAt,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { emulatorLimit } from "../provider/schema";
 import { compact, numberOf } from "../provider/wire";
@@ -124,7 +134,7 @@ export const couponFields = fieldSet({
     read: (c: ApiCoupon) => numberOf(c.uses_remaining)!,
   }),
   createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
+    doc: createdAt.doc,
     stable: true,
     read: (c: ApiCoupon) => c.created_at,
   }),

@@ -25,6 +25,7 @@ import {
   owningWorkspace,
   readOutputs,
   updateBody,
+  createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { emulatorLimit, trimmedLength, zId } from "../provider/schema";
@@ -76,11 +77,7 @@ export const diskFields = fieldSet({
     doc: "Filesystem usage reported by the API while attached, else null.",
     read: (d: ApiDisk) => d.live?.usage_pct ?? null,
   }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (d: ApiDisk) => d.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof diskFields>;
 type Outputs = OutputsOf<typeof diskFields>;

@@ -12,7 +12,17 @@ import { z } from "zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import { computed, createBody, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import {
+  computed,
+  createBody,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  readOutputs,
+  createdAt,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zCidr, zId, zText } from "../provider/schema";
 import { compact, idOf, numberOf } from "../provider/wire";
@@ -114,11 +124,7 @@ export const firewallRuleFields = fieldSet({
   state: computed<string>({
     doc: "Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.",
   }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (r: ApiRule) => r.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof firewallRuleFields>;
 type Outputs = OutputsOf<typeof firewallRuleFields>;

@@ -29,6 +29,7 @@ import {
   type OutputsOf,
   owningWorkspace,
   readOutputs,
+  createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { ddosProblem } from "../provider/schema";
@@ -52,11 +53,7 @@ export const floatingIpFields = fieldSet({
   address: computed<string>({ doc: "The allocated address.", stable: true }),
   instanceId: computed<string | null>({ doc: "The instance holding the address, or null.", read: (ip: ApiFloatingIp) => holderOf(ip) }),
   protected: computed<boolean>({ doc: "Protected addresses cannot be released.", read: (ip: ApiFloatingIp) => !!ip.protected }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (ip: ApiFloatingIp) => ip.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof floatingIpFields>;
 type Outputs = OutputsOf<typeof floatingIpFields>;

@@ -31,6 +31,7 @@ import {
   readOutputs,
   toWire,
   updateBody,
+  createdAt,
 } from "../provider/fields";
 import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/schema";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
@@ -277,11 +278,7 @@ export const instanceFields = fieldSet({
     doc: "When a scheduled termination deletes the instance, else null.",
     wire: "termination_scheduled_at",
   }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (v: ApiInstance) => v.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof instanceFields>;
 type Outputs = OutputsOf<typeof instanceFields>;

@@ -27,7 +27,7 @@ import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { emulatorLimit, zId } from "../provider/schema";
 import { idOf, wireId } from "../provider/wire";
@@ -70,11 +70,7 @@ export const netLoadBalancerFields = fieldSet({
     doc: "Instances that are members now (sorted ids), from the balancer detail.",
     read: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
   }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (lb: ApiNetLb) => lb.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof netLoadBalancerFields>;
 type Outputs = OutputsOf<typeof netLoadBalancerFields>;

@@ -36,6 +36,7 @@ import {
   readOutputs,
   updateBody,
   writeOnly,
+  createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
@@ -76,7 +77,7 @@ export const registryCredentialFields = fieldSet({
     policy: updateRequest,
     secret: true,
   }),
-  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
+  createdAt: createdAtIfAnswered,
   updatedAt: computed<string | undefined>({ doc: "Time of the last change (ISO 8601), as the API reports it.", wire: "updated" }),
 });
 type Inputs = InputsOf<typeof registryCredentialFields>;

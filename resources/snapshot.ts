@@ -18,7 +18,7 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/schema";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
@@ -47,11 +47,7 @@ export const snapshotFields = fieldSet({
   name: computed<string>({ doc: "Name the API gave it.", stable: true }),
   size: computed<number>({ doc: "Bytes.", stable: true, read: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (s: ApiSnapshot) => s.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof snapshotFields>;
 type Outputs = OutputsOf<typeof snapshotFields>;

@@ -23,6 +23,7 @@ import {
   type OutputsOf,
   owningWorkspace,
   readOutputs,
+  createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zText } from "../provider/schema";
@@ -91,7 +92,7 @@ export const sshKeyFields = fieldSet({
     stable: true,
     read: (k: ApiSshKey) => (k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null),
   }),
-  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
+  createdAt: createdAtIfAnswered,
 });
 type Inputs = InputsOf<typeof sshKeyFields>;
 type Outputs = OutputsOf<typeof sshKeyFields>;

@@ -19,6 +19,7 @@ import {
   owningWorkspace,
   readOutputs,
   updateBody,
+  createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zPrivateRange, zText } from "../provider/schema";
@@ -39,11 +40,7 @@ export const vpcFields = fieldSet({
     stable: true,
   }),
   vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, read: (v: ApiVpc) => Number(v.vlan) }),
-  createdAt: computed<string>({
-    doc: "Creation time (ISO 8601), as the API reports it.",
-    stable: true,
-    read: (v: ApiVpc) => v.created ?? "",
-  }),
+  createdAt,
 });
 type Inputs = InputsOf<typeof vpcFields>;
 type Outputs = OutputsOf<typeof vpcFields>;

@@ -23,6 +23,7 @@ import {
   type OutputsOf,
   readOutputs,
   updateBody,
+  createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zText } from "../provider/schema";
@@ -60,7 +61,7 @@ export const workspaceFields = fieldSet({
     read: (w: ApiWorkspace) => (w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null),
   }),
   flags: computed<string[]>({ doc: "Workspace flags (for example set by coupons).", read: (w: ApiWorkspace) => [...(w.flags ?? [])] }),
-  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
+  createdAt: createdAtIfAnswered,
 });
 type Inputs = InputsOf<typeof workspaceFields>;
 type Outputs = OutputsOf<typeof workspaceFields>;

@@ -32,6 +32,7 @@ import {
   owningWorkspace,
   readOutputs,
   updateBody,
+  createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { idOf } from "../provider/wire";
@@ -76,7 +77,7 @@ export const workspaceInviteFields = fieldSet({
     secret: true,
     kept: true,
   }),
-  createdAt: computed<string | undefined>({ doc: "Creation time (ISO 8601), as the API reports it.", stable: true, wire: "created" }),
+  createdAt: createdAtIfAnswered,
 });
 type Inputs = InputsOf<typeof workspaceInviteFields>;
 type Outputs = OutputsOf<typeof workspaceInviteFields>;
