@@ -21,7 +21,7 @@
  * is zod's: the published declarations would lose the plain `pulumi.Input<string>` shape and
  * reach zod (tests/unit/fieldTypes.test.ts pins the generated files to the field sets).
  */
-import { z } from "zod";
+import { z } from "./zod";
 import { idOf } from "./wire";
 import type { Policy, Policies } from "./spec";
 
