@@ -47,13 +47,22 @@ function parseScenario(text: string): Scenario {
 const NEEDED = { up: { disk: 3, vpc: 1 }, destroy: { disk: 2, vpc: 1 } };
 type Phase = keyof typeof NEEDED;
 
-/** The highest peak resident memory (VmHWM, MB) among processes whose command line matches. */
+/** The parent of a process (the fourth field of /proc/<pid>/stat, after the command's parenthesis). */
+const parentOf = (pid: number): number => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+
+/** Whether a process descends from this benchmark (its CLIs' provider processes, not another run's on the same machine). */
+function ours(pid: number): boolean {
+  for (let p = pid; p > 1; p = parentOf(p)) if (p === process.pid) return true;
+  return false;
+}
+
+/** The highest peak resident memory (VmHWM, MB) among this benchmark's processes whose command line matches. */
 function peakMemoryMb(pattern: RegExp): number {
   let peak = 0;
   for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
     try {
       const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!pattern.test(cmd)) continue;
+      if (!pattern.test(cmd) || !ours(Number(pid))) continue;
       const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
       if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
     } catch {
