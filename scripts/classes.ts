@@ -15,7 +15,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { outputNamesOf, type FieldSet } from "../provider/fields";
+import { declaredInputs, outputNamesOf, type FieldSet } from "../provider/fields";
 import { inProgram } from "../resources/inProgram";
 import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
 import { fieldInterfaces } from "./fieldTypes";
@@ -49,7 +49,7 @@ function listMember(key: string, names: readonly string[]): string[] {
  */
 function namesOf(program: ts.Program, kind: string): { inputs: Set<string>; outputs: string[] } {
   const fields = specFor(kind).fields as FieldSet | undefined;
-  if (fields) return { inputs: new Set(Object.keys(fields).filter((k) => fields[k].role !== "computed")), outputs: outputNamesOf(fields) };
+  if (fields) return { inputs: new Set(declaredInputs(fields).map(([k]) => k)), outputs: outputNamesOf(fields) };
   return { inputs: new Set(propertyNames(program, kind, `${kind}Args`)), outputs: propertyNames(program, kind, `${kind}Outputs`) };
 }
 
