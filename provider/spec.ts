@@ -208,11 +208,11 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
   doc: string;
   /**
-   * The kind's fields, each declared once (provider/fields.ts), where the kind has moved to them:
-   * `...fromFields(fields)` then fills in `inputs`, `policies`, `workspaceScoped`, `stableOutputs`
-   * and `secretOutputs`, and `npm run docs` generates the public Args and Outputs interfaces.
+   * The kind's fields, each declared once (provider/fields.ts): `...fromFields(fields)` fills in
+   * `inputs`, `policies`, `workspaceScoped`, `stableOutputs`, `secretOutputs`, `keepFromState`
+   * (and `defaults` for a derived input), and `npm run docs` generates the public Args and Outputs.
    */
-  fields?: FieldSet;
+  fields: FieldSet;
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
   inputs: z.ZodObject<z.ZodRawShape>;
   rules?: Rule<I>[];

@@ -1,6 +1,6 @@
 /**
- * The public `<Kind>Args` and `<Kind>Outputs` interfaces of each kind whose fields are declared
- * once (provider/fields.ts), generated into resources/generated/<module>.ts:
+ * The public `<Kind>Args` and `<Kind>Outputs` interfaces of each kind, from its fields
+ * (provider/fields.ts), generated into resources/generated/<module>.ts:
  *
  * - each property's TSDoc is `docOf(field)`: the field's doc, then what a change does, written from
  *   its policy (so the TSDoc users hover, the schema's description and diff cannot disagree);
@@ -20,12 +20,9 @@
  */
 import * as ts from "typescript";
 import * as path from "node:path";
-import { declaredInputs, docOf, type FieldSet, type Nested, type Variants } from "../provider/fields";
-import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
+import { declaredInputs, docOf, type Nested, type Variants } from "../provider/fields";
+import { moduleOf, sourceFileOf, specFor } from "../resources/registry";
 import { exportOf, sourceFile } from "./schema";
-
-/** The kinds whose fields are declared once (the others still declare their Args by hand). */
-export const kindsWithFields = () => kinds().filter((kind) => specFor(kind).fields);
 
 const membersOf = (type: ts.Type): readonly ts.Type[] => (type.isUnion() ? type.types : [type]);
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
@@ -129,18 +126,23 @@ function typeMember(checker: ts.TypeChecker, owner: ts.Type, property: string, m
   return checker.getTypeOfSymbol(memberSymbol);
 }
 
-/** The nested objects a kind's file exports (provider/fields.ts `nested`), by export name, in file order. */
-export function nestedSetsOf(kind: string): [string, Nested][] {
+/** The nested objects and variants unions a kind's file exports (provider/fields.ts), by export name, in file order. */
+export function namedSetsOf(kind: string): [string, Nested | Variants][] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module specFor has loaded already
   const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
-  return Object.entries(exported).filter((e): e is [string, Nested] => (e[1] as Nested | undefined)?.role === "nested");
+  return Object.entries(exported).filter((e): e is [string, Nested | Variants] =>
+    ["nested", "variants"].includes((e[1] as { role?: string } | undefined)?.role ?? ""),
+  );
+}
+
+/** The nested objects a kind's file exports (provider/fields.ts `nested`), by export name, in file order. */
+export function nestedSetsOf(kind: string): [string, Nested][] {
+  return namedSetsOf(kind).filter((e): e is [string, Nested] => e[1].role === "nested");
 }
 
 /** The variants unions a kind's file exports (provider/fields.ts `variants`), by export name, in file order. */
 export function variantSetsOf(kind: string): [string, Variants][] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module specFor has loaded already
-  const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
-  return Object.entries(exported).filter((e): e is [string, Variants] => (e[1] as Variants | undefined)?.role === "variants");
+  return namedSetsOf(kind).filter((e): e is [string, Variants] => e[1].role === "variants");
 }
 
 /** A kind's nested objects and variants unions: their members' types on each side, and the writers that name them. */
@@ -299,11 +301,10 @@ function tsdoc(doc: string, indent: string): string {
 }
 
 /**
- * The `<Kind>Args` and `<Kind>Outputs` interfaces of a kind whose fields are declared once, as
- * lines of its generated file (scripts/classes.ts writes them above the class).
+ * The `<Kind>Args` and `<Kind>Outputs` interfaces of a kind, as lines of its generated file (scripts/classes.ts writes them above the class).
  */
 export function fieldInterfaces(program: ts.Program, kind: string): string[] {
-  const fields = specFor(kind).fields as FieldSet;
+  const { fields } = specFor(kind);
   const typeOf = memberTypes(program, kind);
   const { writer } = nestedOf(program, kind);
   const all = Object.entries(fields);
