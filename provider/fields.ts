@@ -20,6 +20,10 @@
  * type because declaration emit keeps a mapped type as a reference to the field set, whose type
  * is zod's: the published declarations would lose the plain `pulumi.Input<string>` shape and
  * reach zod (tests/unit/fieldTypes.test.ts pins the generated files to the field sets).
+ *
+ * Besides inputs and computed outputs: `derived` (an input preview computes from the others),
+ * `nested` (an object-valued input's members) and `variants` (an input of several object shapes),
+ * each below with why it is a construct of its own.
  */
 import { z } from "zod";
 import { exactly } from "./schema";
