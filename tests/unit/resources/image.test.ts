@@ -82,6 +82,44 @@ describe("Image", () => {
     expect((await failureLines(imageSpec, news)).join("\n")).toMatch(message);
   });
 
+  it.each([
+    [
+      "an unknown source type",
+      { type: "FTP", url: "x" },
+      "source.type",
+      "must be a source whose type is URL (url), BACKUP (backupId), INSTANCE (instanceId, diskId) or UPLOAD (filePath) (spec part 2, Images: source type)",
+    ],
+    [
+      "a URL source with a backupId",
+      { type: "URL", url: "https://a.example.com/x", backupId: "1" },
+      "source",
+      "unknown field backupId: the fields are type, url",
+    ],
+    [
+      "a BACKUP source with snake_case",
+      { type: "BACKUP", backup_id: "1" },
+      "source",
+      "unknown field backup_id: the fields are type, backupId",
+    ],
+    [
+      "an INSTANCE source with a size",
+      { type: "INSTANCE", instanceId: "1", size: 2 },
+      "source",
+      "unknown field size: the fields are type, instanceId, diskId",
+    ],
+    [
+      "an UPLOAD source with a url",
+      { type: "UPLOAD", filePath: "/x.iso", url: "u" },
+      "source",
+      "unknown field url: the fields are type, filePath",
+    ],
+    ["an UPLOAD source with an empty path", { type: "UPLOAD", filePath: "" }, "source.filePath", "must name a local file"],
+    ["an os with a version", null, "os", "unknown field version: the fields are family, name"],
+  ])("refuses %s with the message it has always had", async (_what, source, property, reason) => {
+    const news = source === null ? { ...urlImage, os: { family: "LINUX", version: "1" } } : { ...urlImage, kind: "ISO", source };
+    expect(await failuresOf(imageSpec, news)).toContainEqual({ property, reason });
+  });
+
   it("accepts a 64-character name at creation but refuses renaming in place to more than 32 (PATCH takes 4 to 32)", async () => {
     const long = "n".repeat(64);
     expect(await failureLines(imageSpec, { ...urlImage, name: long })).toEqual([]);
