@@ -25,7 +25,7 @@
  * `nested` (an object-valued input's members) and `variants` (an input of several object shapes),
  * each below with why it is a construct of its own.
  */
-import { z } from "zod";
+import { z } from "./zod";
 import { exactly } from "./schema";
 import { idOf, wireId } from "./wire";
 import type { Policy, Policies } from "./spec";

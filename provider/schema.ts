@@ -2,7 +2,7 @@
  * Building blocks for resource input schemas and API mappings, so each resource file reads as
  * its spec table: identifiers, bounded names, CIDRs, and readers for API answers.
  */
-import { z } from "zod";
+import { z } from "./zod";
 import { formatCidr, isRfc1918, parseCidr } from "./cidr";
 
 /** An identifier input: a string of digits (ids exceed 2^53; never a JS number). */

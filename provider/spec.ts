@@ -13,7 +13,7 @@
  * `provider/lifecycle.ts` turns a spec into its lifecycle; nothing in it knows any one
  * resource.
  */
-import type { z } from "zod";
+import type { z } from "./zod";
 import type { EstimatePart } from "../resources/lookups/billing";
 import type { OperationContext } from "./context";
 import type { FieldSet } from "./fields";

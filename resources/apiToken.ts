@@ -16,8 +16,8 @@
  * the message Only login sessions can create tokens" (spec part 1, Tokens rule 1) — and this
  * provider always authenticates with an API token (svc:token).
  */
-import { isEqual } from "lodash";
-import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
@@ -207,7 +207,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       const found = await listAll<ApiTokenView>(ctx.client, `/v1/workspaces/${i.workspaceId}/tokens`, { name: i.name, origin: "API" });
       const orphans = found.filter(
-        (t) => t.name === i.name && t.subject === i.subject && isEqual(t.grants, i.grants) && createdDuring(ctx, t.created),
+        (t) => t.name === i.name && t.subject === i.subject && isDeepStrictEqual(t.grants, i.grants) && createdDuring(ctx, t.created),
       );
       for (const t of orphans) {
         ctx.notice(

@@ -18,8 +18,8 @@
  * values; placeholders in a new value are resolved the way the API resolves them at deploy.
  */
 import { randomInt } from "node:crypto";
-import { isEqual } from "lodash";
-import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
@@ -367,7 +367,7 @@ async function templateEnvironment(ctx: OperationContext, id: string, olds: Outp
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (key in after) {
       const value = after[key];
-      if (isEqual(before[key], value)) continue;
+      if (isDeepStrictEqual(before[key], value)) continue;
       if (value === null) delete env[key];
       else env[key] = hasPlaceholder(value) ? await resolvePlaceholders(ctx, value, key, app, await templateOnce()) : value;
       continue;

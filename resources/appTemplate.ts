@@ -12,7 +12,7 @@
  * shapes, and the placeholder language of environment values ({{host_port.<name>}},
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import {
   computed,
   fieldSet,

@@ -19,7 +19,7 @@
  * Destroying the configuration removes every prefix of the workspace with it (BgpPrefix
  * resources read as gone afterwards).
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

@@ -15,7 +15,7 @@
  * (max_prefixes: the API's refusal is reported). Destroy waits until the withdrawal completes.
  * Deleting the configuration removes its prefixes: they then read as gone.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/cidr";

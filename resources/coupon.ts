@@ -15,8 +15,8 @@
  * replaces the coupon. A fully redeemed coupon cannot be deleted (the API keeps it for the
  * record): destroy then fails with a message saying how to let go of it.
  */
-import { isEqual } from "lodash";
-import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
@@ -203,7 +203,7 @@ export const couponSpec: ResourceSpec<Inputs, Outputs> = {
             numberOf(c.uses_remaining) === i.uses &&
             numberOf(c.expiry_days) === i.expiryDays &&
             (c.note ?? undefined) === i.note &&
-            isEqual([...c.flags].sort(), [...i.flags].sort()),
+            isDeepStrictEqual([...c.flags].sort(), [...i.flags].sort()),
       );
       return found?.id;
     },

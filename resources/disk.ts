@@ -9,7 +9,7 @@
  *   POST   /v1/disks/{did}/detach       (disk attached)
  *   DELETE /v1/disks/{did}              workflow; the disk must be detached (so it is detached first)
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import { isAmbiguous } from "../provider/client";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/envelope";

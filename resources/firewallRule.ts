@@ -8,7 +8,7 @@
  * There is no update endpoint, so every field replaces the rule. Rules are enforced only while
  * the instance's firewallEnabled is true.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";

@@ -16,7 +16,7 @@
  * There, allocating and releasing need the ADMINISTRATOR role (or OWNER) and FLOATING_IP WRITE.
  * Against an API whose unshown endpoints differ, this resource fails with the API's answer.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

@@ -12,8 +12,8 @@
  *   DELETE /v1/instances/{id}                     immediate deletion
  *   POST   /v1/commands/terminate-instance        immediate false: scheduled deletion in 3 days (refused while locked)
  */
-import { isEqual } from "lodash";
-import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
@@ -335,7 +335,7 @@ function storagePolicy(): Policy {
     const o = old as Storage | undefined;
     const n = next as Storage;
     if (!o) return replace;
-    return isEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
+    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
   });
 }
 

@@ -12,8 +12,8 @@
  * key names differ (changed outside Pulumi), `data` is dropped from the outputs so the next up
  * writes it again; a value changed outside Pulumi under the same key cannot be detected.
  */
-import { isEqual } from "lodash";
-import { z } from "zod";
+import { isDeepStrictEqual } from "node:util";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
@@ -93,7 +93,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>):
   const out = readOutputs(k3sSecretFields, found, { workspaceId });
   // `data` itself is carried over from state by the lifecycle (kept); when the recorded keys no
   // longer match the API's, the recorded values are stale: null makes the next up rewrite them.
-  return prior.data && !isEqual(Object.keys(prior.data).sort(), out.keys) ? { ...out, data: null } : out;
+  return prior.data && !isDeepStrictEqual(Object.keys(prior.data).sort(), out.keys) ? { ...out, data: null } : out;
 }
 
 /** Names of the services whose secret_refs list the secret (for the 409 message). */

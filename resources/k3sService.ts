@@ -16,7 +16,7 @@
  * is done when the rollout is: status RUNNING, not updating, every desired replica available.
  * The environment map is write-only (never returned): it is kept from state.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";

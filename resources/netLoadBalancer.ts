@@ -22,7 +22,7 @@
  * Members are NetLoadBalancerMember resources. Changing the owner moves the balancer (PATCH
  * owner); members whose instance is not in the new workspace are dropped by the API.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";

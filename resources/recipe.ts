@@ -10,7 +10,7 @@
  * Each field's value reaches the commands as the environment variable SVC_FIELDS_<ID>. Install a
  * recipe on an instance with a RecipeInstallation.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";

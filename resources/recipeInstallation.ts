@@ -16,7 +16,7 @@
  * A lost install answer cannot be recovered (the API lists no installations), so the error asks
  * to check the instance before running again.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";

@@ -21,7 +21,7 @@
  * credential a person stored). With adoptId, the username and password converge with PATCH and
  * `pulumi destroy` deletes it like one this stack created.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

@@ -10,7 +10,7 @@
  * There is no update endpoint: every change replaces the key. Deleting a key does not change
  * instances already provisioned.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

@@ -10,7 +10,7 @@
  * with whatever it still holds, and can be taken back with `adoptId`). Creating one needs a
  * user-scoped token (a person becomes its OWNER); a workspace or resource token is refused.
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

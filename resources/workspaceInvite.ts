@@ -18,7 +18,7 @@
  * - an expired invite (seen by `pulumi refresh`) can no longer be accepted: the next `pulumi up`
  *   replaces it with a fresh one (deleting the expired one first).
  */
-import { z } from "zod";
+import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {

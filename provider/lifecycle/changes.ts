@@ -1,5 +1,5 @@
 /** What differs between two sets of inputs, and what each difference does (the policy table). */
-import { isEqual } from "lodash";
+import { isDeepStrictEqual } from "node:util";
 import type { FixedPolicy, Outputs } from "../spec";
 import type { CompiledSpec } from "./compile";
 import type { Props } from "./types";
@@ -18,7 +18,7 @@ export function policyOf<I extends Props, O extends Outputs>(
 
 /** Fields whose desired value differs from the recorded one (undefined desired = not managed). */
 export function changedFields<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, olds: Props, news: Props): string[] {
-  return c.managed.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || !isEqual(olds[f], news[f])));
+  return c.managed.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || !isDeepStrictEqual(olds[f], news[f])));
 }
 
 /** The changed fields among `fields` whose change recreates the resource. */
@@ -30,6 +30,6 @@ export function replacing<I extends Props, O extends Outputs>(c: CompiledSpec<I,
 export function sameUniqueKey<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, olds: Props, news: Props): boolean {
   const key = c.spec.uniqueKey;
   if (!key) return false;
-  if (typeof key === "function") return !containsUnknown(news) && isEqual(key(olds as Partial<I>), key(news as Partial<I>));
-  return key.length > 0 && key.every((f) => !containsUnknown(news[f]) && isEqual(olds[f], news[f]));
+  if (typeof key === "function") return !containsUnknown(news) && isDeepStrictEqual(key(olds as Partial<I>), key(news as Partial<I>));
+  return key.length > 0 && key.every((f) => !containsUnknown(news[f]) && isDeepStrictEqual(olds[f], news[f]));
 }

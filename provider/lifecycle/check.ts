@@ -5,7 +5,7 @@
  * inputs, the cross-field rules, and the provider's configuration.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isEqual } from "lodash";
+import { isDeepStrictEqual } from "node:util";
 import type { Outputs } from "../spec";
 import { changedFields } from "./changes";
 import { schemaRelaxing, type CompiledSpec } from "./compile";
@@ -97,7 +97,7 @@ function transitionFailures<I extends Props, O extends Outputs>(
   for (const t of c.spec.transitions ?? []) {
     const before = recorded[t.field];
     const after = inputs[t.field];
-    if (before === undefined || after === undefined || containsUnknown(after) || isEqual(before, after)) continue;
+    if (before === undefined || after === undefined || containsUnknown(after) || isDeepStrictEqual(before, after)) continue;
     const reason = t.check(before, after);
     if (reason) failures.push({ property: t.field, reason });
   }

@@ -4,7 +4,7 @@
  * `adoptId`), the inputs a diff compares, the order of update steps. The operations read these
  * tables; none of them rebuilds one per call.
  */
-import { z } from "zod";
+import { z } from "../zod";
 import type { Outputs, Policy, ResourceSpec } from "../spec";
 import { parseDuration } from "../timeouts";
 import type { Props } from "./types";

@@ -3,7 +3,7 @@
  * resolved to the real id, and a line naming what drifted outside Pulumi.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { isEqual } from "lodash";
+import { isDeepStrictEqual } from "node:util";
 import { pendingSince } from "../pending";
 import type { Outputs } from "../spec";
 import { policyOf } from "./changes";
@@ -50,7 +50,9 @@ export async function read<I extends Props, O extends Outputs>(
  * undefined): the next up sets them back to the declaration, in place or by replacement.
  */
 function driftNotice<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, recorded: Props, current: Props): string | undefined {
-  const drifted = c.managed.filter((f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isEqual(recorded[f], current[f]));
+  const drifted = c.managed.filter(
+    (f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isDeepStrictEqual(recorded[f], current[f]),
+  );
   if (!drifted.length) return undefined;
   const replacing = drifted.filter((f) => current[f] !== undefined && policyOf(c, f, current[f], recorded[f]).kind === "replace");
   const next = replacing.length
