@@ -20,9 +20,14 @@
  * type because declaration emit keeps a mapped type as a reference to the field set, whose type
  * is zod's: the published declarations would lose the plain `pulumi.Input<string>` shape and
  * reach zod (tests/unit/fieldTypes.test.ts pins the generated files to the field sets).
+ *
+ * Besides inputs and computed outputs: `derived` (an input preview computes from the others),
+ * `nested` (an object-valued input's members) and `variants` (an input of several object shapes),
+ * each below with why it is a construct of its own.
  */
 import { z } from "./zod";
-import { idOf } from "./wire";
+import { exactly } from "./schema";
+import { idOf, wireId } from "./wire";
 import type { Policy, Policies } from "./spec";
 
 /**
@@ -82,7 +87,22 @@ export interface WorkspaceField extends FieldBase<string> {
   readonly __output: string;
 }
 
-export type Field = InputField | ComputedField | WorkspaceField;
+/**
+ * An input no program declares, computed at preview from the declared ones (an uploaded file's
+ * hash, from its path): diffed with its `policy`, recorded as an output, kept from state on read.
+ * A role of its own because it is neither declared (so it is not in the Args) nor read from the API.
+ */
+export interface DerivedField<T = unknown> extends FieldBase<T> {
+  readonly role: "derived";
+  readonly policy: Policy;
+  /** Its value from the declared inputs (after their schemas); undefined where it does not apply. */
+  readonly from: (inputs: never) => T | undefined;
+  /** Type only (no value at run time). */
+  readonly __parsed: T | undefined;
+  readonly __output: T | undefined;
+}
+
+export type Field = InputField | ComputedField | WorkspaceField | DerivedField;
 export type FieldSet = Record<string, Field>;
 
 interface InputOptions<Echo extends boolean, O> {
@@ -136,6 +156,11 @@ export function computed<T>(options: {
   return { role: "computed", ...options } as ComputedField<T>;
 }
 
+/** An input computed at preview from the declared ones (`from`), never declared, kept from state (see DerivedField). */
+export function derived<T>(options: { doc: string; policy: Policy; from: (inputs: never) => T | undefined }): DerivedField<T> {
+  return { role: "derived", kept: true, ...options } as DerivedField<T>;
+}
+
 /** The `workspaceId` of a workspace-scoped kind, declared once for all of them. */
 export const owningWorkspace: WorkspaceField = {
   role: "workspace",
@@ -173,13 +198,15 @@ type PropsOf<F, Ks extends keyof F, M extends Side> = Flat<
 >;
 
 /** The inputs as the lifecycle sees them (after the schema's defaults; `workspaceId` filled in). */
-export type InputsOf<F> = PropsOf<F, InputKeys<F> | Keys<F, WorkspaceField>, "__parsed">;
+export type InputsOf<F> = PropsOf<F, InputKeys<F> | Keys<F, WorkspaceField> | Keys<F, DerivedField>, "__parsed">;
 /** The outputs as recorded in state. */
 export type OutputsOf<F> = PropsOf<F, OutputKeys<F>, "__output">;
 
 const entries = (fields: FieldSet) => Object.entries(fields);
 const isInput = (f: Field): f is InputField => f.role === "input";
 const isOutput = (f: Field) => f.role !== "input" || f.output;
+/** A field diffed with a policy of its own: an input, or one derived from the inputs. */
+const hasPolicy = (f: Field): f is InputField | DerivedField => f.role === "input" || f.role === "derived";
 
 /**
  * What a change does, in one sentence, as the TSDoc and the schema say it: written from the
@@ -207,13 +234,28 @@ export function docOf(field: Field): string {
   return field.role === "computed" ? field.doc : `${field.doc} ${policySentence(field.policy)}`;
 }
 
+/** The fields a program passes (its `<Kind>Args`, but for CommonArgs): the inputs, then `workspaceId` where it was declared. */
+export function declaredInputs(fields: FieldSet): [string, Field][] {
+  return [...entries(fields).filter(([, f]) => f.role === "input"), ...entries(fields).filter(([, f]) => f.role === "workspace")];
+}
+
 /** The spec members a field set declares: spread into a `ResourceSpec`. */
 export function fromFields<F extends FieldSet>(fields: F) {
   const inputs = entries(fields).filter((e): e is [string, InputField] => isInput(e[1]));
+  const derivedFields = entries(fields).filter((e): e is [string, DerivedField] => e[1].role === "derived");
+  // Each derived input from the declared ones, at preview; left out where it does not apply.
+  const defaults = (declared: Partial<InputsOf<F>>): Partial<InputsOf<F>> =>
+    Object.fromEntries(
+      derivedFields.flatMap(([k, f]) => {
+        const value = (f.from as (i: unknown) => unknown)(declared);
+        return value === undefined ? [] : [[k, value]];
+      }),
+    ) as Partial<InputsOf<F>>;
   return {
     fields: fields as FieldSet,
     inputs: z.object(Object.fromEntries(inputs.map(([k, f]) => [k, f.schema]))),
-    policies: Object.fromEntries(inputs.map(([k, f]) => [k, f.policy])) as Policies<InputsOf<F>>,
+    policies: Object.fromEntries(entries(fields).flatMap(([k, f]) => (hasPolicy(f) ? [[k, f.policy]] : []))) as Policies<InputsOf<F>>,
+    ...(derivedFields.length ? { defaults } : {}),
     workspaceScoped: entries(fields).some(([, f]) => f.role === "workspace"),
     stableOutputs: entries(fields).flatMap(([k, f]) => (f.stable && isOutput(f) ? [k] : [])),
     secretOutputs: entries(fields).flatMap(([k, f]) => (f.secret ? [k] : [])),
@@ -262,12 +304,16 @@ export interface Member<S extends z.ZodType = z.ZodType> {
   readonly doc: string;
   /** Its name in the API's requests and answers, when it differs (`size_bytes`). */
   readonly wire?: string;
+  /** An identifier: sent as an integer (`wireId`: ids exceed 2^53), read back as a string of digits. */
+  readonly id?: boolean;
+  /** The program's own, never sent nor answered (a local file's path): recorded as declared. */
+  readonly local?: boolean;
   /** Type only (no value at run time). */
   readonly __input: z.input<S>;
   readonly __output: z.output<S>;
 }
 
-export function member<S extends z.ZodType>(schema: S, options: { doc: string; wire?: string }): Member<S> {
+export function member<S extends z.ZodType>(schema: S, options: { doc: string; wire?: string; id?: boolean; local?: boolean }): Member<S> {
   return { schema, ...options } as Member<S>;
 }
 
@@ -318,12 +364,122 @@ export function nested<const M extends Members, O extends z.ZodType = z.ZodObjec
   return { role: "nested", names, members, schema: object ? object(shape) : z.strictObject(shape) } as Nested<M, O>;
 }
 
+/** Members' values in the API's names: ids as integers, local members left out. */
+function membersToWire(members: Members, value: object): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(members).flatMap(([k, m]) => {
+      const v = (value as Record<string, unknown>)[k];
+      return m.local ? [] : [[m.wire ?? k, m.id && v !== undefined && v !== null ? wireId(v as string) : v]];
+    }),
+  );
+}
+
 /** A nested value in the API's names (a request body's entry). */
 export function toWire(set: Nested, value: object): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(set.members).map(([k, m]) => [m.wire ?? k, (value as Record<string, unknown>)[k]]));
+  return membersToWire(set.members, value);
 }
 
 /** A nested value from the API's names (an answer's entry), each member as answered. */
 export function fromWire<N extends Nested>(set: N, api: object): N["__output"] {
   return Object.fromEntries(Object.entries(set.members).map(([k, m]) => [k, (api as Record<string, unknown>)[m.wire ?? k]]));
+}
+
+// Variants: an input whose value is one of several object shapes, told apart by a discriminator
+// member (an image's source: `{ type: "URL", url }` or `{ type: "BACKUP", backupId }`...). A
+// construct of its own because a nested object has one shape: here each shape declares its
+// members once (type and limits, doc, name in the API), and the union's schema, its error
+// messages, the public union types (scripts/fieldTypes.ts) and the wire form derive from them.
+
+/** One shape of a variants union: what it is (the discriminator's TSDoc) and its members. */
+export interface Variant<M extends Members = Members> {
+  readonly doc: string;
+  readonly members: M;
+}
+
+export const variant = <const M extends Members>(doc: string, members: M): Variant<M> => ({ doc, members });
+
+/** The public names of a variants union (each side a type alias of the union) and what its errors say. */
+export interface VariantNames<D extends string = string> {
+  /** What the value is, for people (the aliases' TSDoc). */
+  readonly doc: string;
+  /** The union a program passes (each member but the discriminator a `pulumi.Input`). */
+  readonly args: string;
+  /** The union as recorded. */
+  readonly outputs: string;
+  /** The member whose value names the shape (`type`). */
+  readonly discriminator: D;
+  /** The error of a value of no shape: `must be ${what} whose ${discriminator} is URL (url), ... (${where})`. */
+  readonly what: string;
+  readonly where: string;
+}
+
+type MemberSide = "__input" | "__output";
+type MemberValues<M extends Members, S extends MemberSide> = Flat<
+  { [K in keyof M as undefined extends M[K][S] ? never : K]: M[K][S] } & {
+    [K in keyof M as undefined extends M[K][S] ? K : never]?: M[K][S];
+  }
+>;
+type VariantValue<D extends string, V extends Record<string, Variant>, S extends MemberSide> = {
+  [T in keyof V & string]: Flat<{ [P in D]: T } & MemberValues<V[T]["members"], S>>;
+}[keyof V & string];
+
+export interface Variants<D extends string = string, V extends Record<string, Variant> = Record<string, Variant>> {
+  readonly role: "variants";
+  readonly names: VariantNames<D>;
+  readonly variants: V;
+  readonly schema: z.ZodType<VariantValue<D, V, "__output">, VariantValue<D, V, "__input">>;
+  /** Type only: what a program passes, and what the schema gives. */
+  readonly __input: VariantValue<D, V, "__input">;
+  readonly __output: VariantValue<D, V, "__output">;
+}
+
+/** `a, b or c` */
+const listed = (items: string[]) => (items.length > 1 ? `${items.slice(0, -1).join(", ")} or ${items[items.length - 1]}` : items.join(""));
+
+/**
+ * A value of one of `variants`' shapes, by its discriminator: each shape a strict object whose
+ * unknown members are named with the ones it takes (`exactly`), a value of no shape refused with
+ * every shape and its members.
+ */
+export function variants<const D extends string, const V extends Record<string, Variant>>(
+  names: VariantNames<D>,
+  shapes: V,
+): Variants<D, V> {
+  const tags = Object.entries(shapes);
+  const objects = tags.map(([tag, v]) => {
+    const shape = Object.fromEntries(Object.entries(v.members).map(([k, m]) => [k, m.schema]));
+    return z.strictObject(
+      { [names.discriminator]: z.literal(tag), ...shape },
+      exactly([names.discriminator, ...Object.keys(v.members)].join(", ")),
+    );
+  });
+  const shown = tags.map(([tag, v]) => (Object.keys(v.members).length ? `${tag} (${Object.keys(v.members).join(", ")})` : tag));
+  const schema = z.discriminatedUnion(names.discriminator, objects as unknown as [z.ZodObject, ...z.ZodObject[]], {
+    error: `must be ${names.what} whose ${names.discriminator} is ${listed(shown)} (${names.where})`,
+  });
+  return { role: "variants", names, variants: shapes, schema } as unknown as Variants<D, V>;
+}
+
+/** A variants value in the API's names: the discriminator, then its shape's members (ids as integers, absent and local ones left out). */
+export function variantToWire(set: Pick<Variants, "names" | "variants">, value: object): Record<string, unknown> {
+  const tag = (value as Record<string, unknown>)[set.names.discriminator] as string;
+  const wire = membersToWire(set.variants[tag]?.members ?? {}, value);
+  return { [set.names.discriminator]: tag, ...Object.fromEntries(Object.entries(wire).filter(([, v]) => v !== undefined)) };
+}
+
+/**
+ * A variants value from the API's names: the discriminator, then its shape's members as answered
+ * (ids as strings), those the answer lacks and local ones left out; undefined for a shape the set
+ * does not declare (the caller says how to record it).
+ */
+export function variantFromWire(set: Pick<Variants, "names" | "variants">, api: object): Record<string, unknown> | undefined {
+  const tag = (api as Record<string, unknown>)[set.names.discriminator] as string;
+  const shape = set.variants[tag];
+  if (!shape) return undefined;
+  const members = Object.entries(shape.members).flatMap(([k, m]) => {
+    const v = (api as Record<string, unknown>)[m.wire ?? k];
+    if (m.local || v === undefined || v === null) return [];
+    return [[k, m.id ? idOf(v as string) : v]];
+  });
+  return { [set.names.discriminator]: tag, ...Object.fromEntries(members) };
 }

@@ -92,9 +92,3 @@ export interface CommonArgs {
    */
   adoptId?: pulumi.Input<string>;
 }
-
-/** Inputs of workspace-scoped resources (not the `WorkspaceArgs` of a Workspace resource). */
-export interface WorkspaceScopedArgs extends CommonArgs {
-  /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
-  workspaceId?: pulumi.Input<string>;
-}

@@ -149,18 +149,3 @@ export const zPrivateRange = z.string().transform((v, ctx) => {
   }
   return formatCidr(c);
 });
-
-/** Inputs the lifecycle adds to every resource (provider/lifecycle.ts), declared in CommonArgs/WorkspaceScopedArgs. */
-type LifecycleInputs = "timeouts" | "adoptId" | "workspaceId";
-
-/**
- * Compile-time: a resource's public Args interface and its input schema name the same fields, so
- * neither can gain one alone. `true` when they match; otherwise a type naming the strays, which
- * `const _: InputsMatch<VpcArgs, z.infer<typeof inputs>> = true` fails to accept.
- */
-export type InputsMatch<Args, Schema> = [Exclude<keyof Args, keyof Schema | LifecycleInputs>, Exclude<keyof Schema, keyof Args>] extends [
-  never,
-  never,
-]
-  ? true
-  : { onlyInArgs: Exclude<keyof Args, keyof Schema | LifecycleInputs>; onlyInSchema: Exclude<keyof Schema, keyof Args> };

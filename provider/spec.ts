@@ -5,7 +5,7 @@
  *    `rules`: cross-field constraints as data (checked at preview, before any API call);
  * 2. `policies`: for every input, what a change does — replace, sent in the update request, a
  *    named command, or ignore (an input without one does not compile);
- *    (a kind whose fields are declared once, provider/fields.ts, derives 1 and 2 from them)
+ *    (both derived from the kind's `fields`, each declared once: provider/fields.ts)
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
  * 4. `doc`, what the kind is for people; the exported class is generated from the spec and the
  *    kind's public interfaces (scripts/classes.ts, resources/generated/).
@@ -208,11 +208,11 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
   doc: string;
   /**
-   * The kind's fields, each declared once (provider/fields.ts), where the kind has moved to them:
-   * `...fromFields(fields)` then fills in `inputs`, `policies`, `workspaceScoped`, `stableOutputs`
-   * and `secretOutputs`, and `npm run docs` generates the public Args and Outputs interfaces.
+   * The kind's fields, each declared once (provider/fields.ts): `...fromFields(fields)` fills in
+   * `inputs`, `policies`, `workspaceScoped`, `stableOutputs`, `secretOutputs`, `keepFromState`
+   * (and `defaults` for a derived input), and `npm run docs` generates the public Args and Outputs.
    */
-  fields?: FieldSet;
+  fields: FieldSet;
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */
   inputs: z.ZodObject<z.ZodRawShape>;
   rules?: Rule<I>[];

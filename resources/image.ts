@@ -20,80 +20,163 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
-import type * as pulumi from "@pulumi/pulumi";
 import { z } from "../provider/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
+import {
+  computed,
+  createBody,
+  createdAt,
+  derived,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  member,
+  nested,
+  type OutputsOf,
+  owningWorkspace,
+  readOutputs,
+  updateBody,
+  variant,
+  variantFromWire,
+  variants,
+  variantToWire,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { type WorkspaceScopedArgs } from "../provider/resource";
-import { emulatorLimit, exactly, type InputsMatch, zId, zText } from "../provider/schema";
-import { compact, idOf, numberOf, wireId } from "../provider/wire";
+import { emulatorLimit, exactly, zId, zText } from "../provider/schema";
+import { compact, idOf, numberOf } from "../provider/wire";
 import { depends, remember, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import type { ImageArgs, ImageOutputs, ImageSource, ImageSourceArgs } from "./generated/image";
 
 const WHERE = "spec part 2, Images";
 /** Limits the spec does not give (source URL and os name lengths): the emulator's (emulator/routes/images.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
-// 1. Inputs and rules.
-/** An image source as recorded (the schema below must produce exactly this). */
-export type ImageSource =
-  | { type: "URL"; url: string }
-  | { type: "BACKUP"; backupId: string }
-  | { type: "INSTANCE"; instanceId: string; diskId?: string }
-  | { type: "UPLOAD"; filePath: string };
-
-const source = z.discriminatedUnion(
-  "type",
-  [
-    z.strictObject(
-      {
-        type: z.literal("URL"),
-        url: z
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+/** @internal Where an image comes from: one of four shapes by `type`. */
+export const imageSource = variants(
+  {
+    doc: "Where an image comes from, by type",
+    args: "ImageSourceArgs",
+    outputs: "ImageSource",
+    discriminator: "type",
+    what: "a source",
+    where: `${WHERE}: source type`,
+  },
+  {
+    URL: variant("URL: downloaded from an http or https URL.", {
+      url: member(
+        z
           .string()
           .url(`must be an http or https URL (${WHERE}: source url)`)
           .max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`),
-      },
-      exactly("type, url"),
-    ),
-    z.strictObject({ type: z.literal("BACKUP"), backupId: zId("backup image id") }, exactly("type, backupId")),
-    z.strictObject(
-      { type: z.literal("INSTANCE"), instanceId: zId("instance id"), diskId: zId("disk id").optional() },
-      exactly("type, instanceId, diskId"),
-    ),
-    z.strictObject({ type: z.literal("UPLOAD"), filePath: z.string().min(1, "must name a local file") }, exactly("type, filePath")),
-  ],
-  {
-    error: `must be a source whose type is URL (url), BACKUP (backupId), INSTANCE (instanceId, diskId) or UPLOAD (filePath) (${WHERE}: source type)`,
+        { doc: "An http or https URL, at most 2048 characters (the emulator's limit)." },
+      ),
+    }),
+    BACKUP: variant("BACKUP: a backup image promoted.", {
+      backupId: member(zId("backup image id"), { doc: "The backup image to promote.", wire: "backup_id", id: true }),
+    }),
+    INSTANCE: variant("INSTANCE: made from a disk of an instance.", {
+      instanceId: member(zId("instance id"), { doc: "The instance.", wire: "instance_id", id: true }),
+      diskId: member(zId("disk id").optional(), { doc: "Its disk; default the boot disk.", wire: "disk_id", id: true }),
+    }),
+    UPLOAD: variant("UPLOAD: an ISO uploaded from a local file.", {
+      filePath: member(z.string().min(1, "must name a local file"), {
+        doc: "The local file, streamed to the API; a relative path is resolved against the program's directory.",
+        local: true,
+      }),
+    }),
   },
-) satisfies z.ZodType<ImageSource>;
+);
+type Source = (typeof imageSource)["__output"];
 
-const inputs = z.object({
-  kind: z.enum(["TEMPLATE", "BACKUP", "ISO"], { error: `must be TEMPLATE, BACKUP or ISO (${WHERE}: kind)` }),
-  name: zText(4, 64, `${WHERE}: create name 4 to 64 characters`),
-  source,
-  description: zText(4, 1000, WHERE).optional(),
-  group: zText(4, 32, WHERE).optional(),
-  os: z
-    .strictObject(
-      {
-        family: z.enum(["LINUX", "WINDOWS", "BSD"], { error: `must be LINUX, WINDOWS or BSD (${WHERE}: os family)` }),
-        name: z
-          .string()
-          .min(1, `must not be empty; omit it to leave the name unset (${WHERE}: os name is optional)`)
-          .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`)
-          .optional(),
-      },
-      exactly("family, name"),
-    )
-    .nullable()
-    .optional(),
-  uefi: z.boolean().optional(),
+/** @internal An image's operating system. */
+export const imageOs = nested(
+  { doc: "An image's operating system", inputMembers: true },
+  {
+    family: member(z.enum(["LINUX", "WINDOWS", "BSD"], { error: `must be LINUX, WINDOWS or BSD (${WHERE}: os family)` }), {
+      doc: "LINUX, WINDOWS or BSD.",
+    }),
+    name: member(
+      z
+        .string()
+        .min(1, `must not be empty; omit it to leave the name unset (${WHERE}: os name is optional)`)
+        .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`)
+        .optional(),
+      { doc: "Display name, 1 to 64 characters (the emulator's limit)." },
+    ),
+  },
+  (shape) => z.strictObject(shape, exactly("family, name")),
+);
+type Os = (typeof imageOs)["__output"];
+
+/** An UPLOAD source whose only change is where the file lives: recorded, not re-uploaded (fileSha256 decides). */
+const sourcePolicy = depends((old, next) => {
+  const o = old as Source | undefined;
+  const n = next as Source;
+  return o?.type === "UPLOAD" && n.type === "UPLOAD" ? remember : replace;
 });
-/** `fileSha256` is computed at preview from an UPLOAD source's file, never declared. */
-type Inputs = z.infer<typeof inputs> & { workspaceId: string; fileSha256?: string };
-// The public ImageArgs and the schema above declare the same fields (checked by the compiler).
-const _fieldsMatch: InputsMatch<ImageArgs, z.infer<typeof inputs>> = true;
+
+/** @internal */
+export const imageFields = fieldSet({
+  // The image names its workspace as its owner.
+  workspaceId: { ...owningWorkspace, read: (i: ApiImage, prior) => idOf(i.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
+  kind: input(z.enum(["TEMPLATE", "BACKUP", "ISO"], { error: `must be TEMPLATE, BACKUP or ISO (${WHERE}: kind)` }), {
+    doc: "TEMPLATE, BACKUP or ISO.",
+    policy: replace,
+    stable: true,
+  }),
+  name: input(zText(4, 64, `${WHERE}: create name 4 to 64 characters`), {
+    doc: "4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.",
+    policy: updateRequest,
+  }),
+  source: input(imageSource.schema, {
+    doc: "Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image.",
+    policy: sourcePolicy,
+    read: (i: ApiImage, prior) => sourceEcho(i.source, prior.source as Source | undefined),
+  }),
+  description: input(zText(4, 1000, WHERE).optional(), {
+    doc: "4 to 1000 characters.",
+    policy: updateRequest,
+    read: (i: ApiImage) => i.description ?? undefined,
+  }),
+  group: input(zText(4, 32, WHERE).optional(), {
+    doc: "Catalogue group such as linux or windows, 4 to 32 characters.",
+    policy: updateRequest,
+    read: (i: ApiImage) => i.group ?? undefined,
+  }),
+  os: input(imageOs.schema.nullable().optional(), {
+    doc: "Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears.",
+    policy: updateRequest,
+    // Read as null only where the recorded inputs had an os (so an image declared without one stays quiet).
+    read: (i: ApiImage, prior) =>
+      i.os === null || i.os === undefined
+        ? prior.os === undefined
+          ? undefined
+          : null
+        : (compact({ family: i.os.family, name: i.os.name ?? undefined }) as Os),
+  }),
+  uefi: input(z.boolean().optional(), { doc: "Boots with UEFI.", policy: replace, read: (i: ApiImage) => !!i.uefi }),
+  // The upload file's content identifies what is uploaded: hashed at preview.
+  fileSha256: derived<string>({
+    doc: "UPLOAD: SHA-256 of the uploaded file, computed at preview.",
+    policy: replace,
+    from: (i: { source?: Source }) =>
+      i.source?.type === "UPLOAD" && !fileProblem(i.source.filePath) ? sha256Of(i.source.filePath) : undefined,
+  }),
+  size: computed<number>({ doc: "Bytes.", read: (i: ApiImage) => numberOf(i.size) ?? 0 }),
+  state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
+  official: computed<boolean>({
+    doc: "Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).",
+    read: (i: ApiImage) => !!i.official,
+  }),
+  deprecated: computed<boolean>({ doc: "Whether the image is marked deprecated.", read: (i: ApiImage) => !!i.deprecated }),
+  createdAt,
+});
+type Inputs = InputsOf<typeof imageFields>;
+type Outputs = OutputsOf<typeof imageFields>;
 
 /** The upload's file, or why it cannot be used. */
 function fileProblem(filePath: string): string | undefined {
@@ -141,33 +224,6 @@ const rules: Rule<Inputs>[] = [
   },
 ];
 
-/** An UPLOAD source whose only change is where the file lives: recorded, not re-uploaded (fileSha256 decides). */
-const sourcePolicy = depends((old, next) => {
-  const o = old as ImageSource | undefined;
-  const n = next as ImageSource;
-  return o?.type === "UPLOAD" && n.type === "UPLOAD" ? remember : replace;
-});
-
-export interface ImageOutputs extends Record<string, unknown> {
-  workspaceId: string;
-  kind: string;
-  name: string;
-  source: ImageSource;
-  description?: string;
-  group?: string;
-  os?: { family: string; name?: string } | null;
-  uefi: boolean;
-  /** UPLOAD: SHA-256 of the uploaded file. */
-  fileSha256?: string;
-  /** Bytes. */
-  size: number;
-  /** PENDING, AVAILABLE, FAILED, DELETING. */
-  state: string;
-  official: boolean;
-  deprecated: boolean;
-  createdAt: string;
-}
-
 // 2. API mapping.
 interface ApiImage {
   id: string;
@@ -199,71 +255,36 @@ interface Upload {
   max_size_bytes: number | bigint;
 }
 
-/** The source as declared, read back from the API (the local file path is the declaration's). */
-function sourceEcho(api: ApiImage["source"], declared: ImageSource | undefined): ImageSource {
+/**
+ * The source as declared, read back from the API: a member the answer lacks reads "" where the
+ * shape requires it; one the API fills in (an instance's boot disk) only where declared, so an
+ * omitted diskId stays quiet; the local file path is the declaration's.
+ */
+function sourceEcho(api: ApiImage["source"], declared: Source | undefined): Source {
   const s = api ?? { type: declared?.type ?? "URL" };
-  switch (s.type) {
-    case "URL":
-      return { type: "URL", url: s.url ?? "" };
-    case "BACKUP":
-      return { type: "BACKUP", backupId: idOf(s.backup_id) ?? "" };
-    case "INSTANCE":
-      return compact({
-        type: "INSTANCE" as const,
-        instanceId: idOf(s.instance_id) ?? "",
-        // The API fills in the boot disk; echoed only when declared, so an omitted diskId stays quiet.
-        diskId: declared?.type === "INSTANCE" && declared.diskId !== undefined ? (idOf(s.disk_id) ?? undefined) : undefined,
-      });
-    case "UPLOAD":
-      return { type: "UPLOAD", filePath: declared?.type === "UPLOAD" ? declared.filePath : "" };
-    default:
-      // Platform images (type PLATFORM) and anything newer: reported as is.
-      return { ...(s as object) } as ImageSource;
+  const read = variantFromWire(imageSource, s);
+  // Platform images (type PLATFORM) and anything newer: reported as is.
+  if (!read) return { ...(s as object) } as Source;
+  const same = (declared?.type === s.type ? declared : {}) as Record<string, unknown>;
+  for (const [k, m] of Object.entries(imageSource.variants[s.type as Source["type"]].members)) {
+    if (m.local) read[k] = same[k] ?? "";
+    else if (!m.schema.safeParse(undefined).success) read[k] ??= "";
+    else if (same[k] === undefined) delete read[k];
   }
+  return read as Source;
 }
 
-const toOutputs = (i: ApiImage, prior: Partial<Inputs>): ImageOutputs =>
-  compact({
-    workspaceId: idOf(i.owner) ?? prior.workspaceId ?? "",
-    kind: i.kind,
-    name: i.name,
-    source: sourceEcho(i.source, prior.source),
-    description: i.description ?? undefined,
-    group: i.group ?? undefined,
-    os:
-      i.os === null || i.os === undefined
-        ? prior.os === undefined
-          ? undefined
-          : null
-        : compact({ family: i.os.family, name: i.os.name ?? undefined }),
-    uefi: !!i.uefi,
-    size: numberOf(i.size) ?? 0,
-    state: i.state,
-    official: !!i.official,
-    deprecated: !!i.deprecated,
-    createdAt: i.created ?? "",
-  }) as ImageOutputs;
+const toOutputs = (i: ApiImage, prior: Partial<Inputs>): Outputs => readOutputs(imageFields, i, prior) as Outputs;
 
 async function fetchImage(ctx: OperationContext, id: string): Promise<ApiImage | undefined> {
   return ifFound(ctx.client.get<ApiImage>(`/v1/images/${id}`));
 }
 
-function sourceToApi(s: ImageSource, sizeBytes?: number): Record<string, unknown> {
-  switch (s.type) {
-    case "URL":
-      return { type: "URL", url: s.url };
-    case "BACKUP":
-      return { type: "BACKUP", backup_id: wireId(s.backupId) };
-    case "INSTANCE":
-      return compact({
-        type: "INSTANCE",
-        instance_id: wireId(s.instanceId),
-        disk_id: s.diskId === undefined ? undefined : wireId(s.diskId),
-      });
-    case "UPLOAD":
-      return { type: "UPLOAD", size_bytes: sizeBytes };
-  }
-}
+/** The source in the API's names; an UPLOAD sends the file's size in place of its path. */
+const sourceToApi = (s: Source, sizeBytes?: number) => ({
+  ...variantToWire(imageSource, s),
+  ...(s.type === "UPLOAD" ? { size_bytes: sizeBytes } : {}),
+});
 
 const osToApi = (os: Inputs["os"]) => (os === null ? null : os === undefined ? undefined : { family: os.family, name: os.name ?? null });
 
@@ -338,14 +359,11 @@ async function discard(ctx: OperationContext, id: string): Promise<void> {
 
 // 3. The spec: what a change does (policies) and the API calls.
 /** @internal */
-export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
+export const imageSpec: ResourceSpec<Inputs, Outputs> = {
   kind: "Image",
   doc: "A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file.",
-  workspaceScoped: true,
-  inputs,
+  ...fromFields(imageFields),
   rules,
-  // The upload file's content identifies what is uploaded: hashed at preview.
-  defaults: (i) => (i.source?.type === "UPLOAD" && !fileProblem(i.source.filePath) ? { fileSha256: sha256Of(i.source.filePath) } : {}),
   transitions: [
     {
       field: "name",
@@ -355,34 +373,13 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
           : undefined,
     },
   ],
-  // What a change does.
-  policies: {
-    kind: replace,
-    source: sourcePolicy,
-    fileSha256: replace,
-    uefi: replace,
-    name: updateRequest,
-    description: updateRequest,
-    group: updateRequest,
-    os: updateRequest,
-  },
-  stableOutputs: ["createdAt", "kind"],
-  keepFromState: ["fileSha256"],
   broken: (o) => o.state === "FAILED",
   pricing: { notMetered: "the spec prices storage only as a disk's or an instance's; images are not estimated" },
   api: {
     async create(ctx, i) {
       const upload = i.source.type === "UPLOAD" ? i.source.filePath : undefined;
       const sizeBytes = upload ? (await fs.promises.stat(upload)).size : undefined;
-      const body = compact({
-        kind: i.kind,
-        name: i.name,
-        source: sourceToApi(i.source, sizeBytes),
-        description: i.description,
-        group: i.group,
-        os: osToApi(i.os),
-        uefi: i.uefi,
-      });
+      const body = compact(createBody(imageFields, { ...i, source: sourceToApi(i.source, sizeBytes), os: osToApi(i.os) }));
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/images`, body);
       const id = idOf(resourceOf<ApiImage>(answer, ["image"]).id)!;
       const workflow = workflowOf(answer);
@@ -421,9 +418,7 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
     stateOf: (o) => o.state,
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
-        const body: Record<string, unknown> = {};
-        for (const f of changed) body[f] = f === "os" ? osToApi(news.os) : news[f as keyof Inputs];
-        await ctx.client.patch(`/v1/images/${id}`, body);
+        await ctx.client.patch(`/v1/images/${id}`, updateBody(imageFields, { ...news, os: osToApi(news.os) }, changed));
       },
     },
     async delete(ctx, id) {
@@ -432,31 +427,5 @@ export const imageSpec: ResourceSpec<Inputs, ImageOutputs> = {
   },
 };
 
-// 4. The public Args: the class is generated from them and the spec (resources/generated/).
-export type ImageSourceArgs =
-  | { type: "URL"; url: pulumi.Input<string> }
-  | { type: "BACKUP"; backupId: pulumi.Input<string> }
-  | { type: "INSTANCE"; instanceId: pulumi.Input<string>; diskId?: pulumi.Input<string> }
-  | { type: "UPLOAD"; filePath: pulumi.Input<string> };
-
-export interface ImageArgs extends WorkspaceScopedArgs {
-  /** TEMPLATE, BACKUP or ISO. Changing it replaces the image. */
-  kind: pulumi.Input<"TEMPLATE" | "BACKUP" | "ISO">;
-  /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. */
-  name: pulumi.Input<string>;
-  /**
-   * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-   * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-   * paths are resolved against the program's directory). Changing it replaces the image; a changed
-   * file (by SHA-256) replaces it too.
-   */
-  source: pulumi.Input<ImageSourceArgs>;
-  /** 4 to 1000 characters. Patched in place. */
-  description?: pulumi.Input<string>;
-  /** Catalogue group such as linux or windows, 4 to 32 characters. Patched in place. */
-  group?: pulumi.Input<string>;
-  /** Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place. */
-  os?: pulumi.Input<{ family: pulumi.Input<"LINUX" | "WINDOWS" | "BSD">; name?: pulumi.Input<string> } | null>;
-  /** Boots with UEFI. Changing it replaces the image. */
-  uefi?: pulumi.Input<boolean>;
-}
+// 4. The public Args: generated from the fields, with the class (resources/generated/image.ts).
+export type { ImageArgs, ImageOutputs, ImageSourceArgs, ImageSource };

@@ -1,9 +1,9 @@
 /**
  * The exported resource classes, generated into resources/generated/<module>.ts from what each
- * kind declares once: its kind and `doc` (the spec), its output names (the fields of its public
- * `<Kind>Outputs`, in order), its secret outputs (the spec's `secretOutputs`) and the inputs among
- * them (fields of `<Kind>Args`, made secret in state whatever the caller passed), and any input a
- * program settles itself (resources/inProgram.ts).
+ * kind declares once: its kind and `doc` (the spec), its output names (its output fields, in
+ * order), its secret outputs (the spec's `secretOutputs`) and the declared inputs among them
+ * (made secret in state whatever the caller passed), and any input a program settles itself
+ * (resources/inProgram.ts). Above the class, its `<Kind>Args` and `<Kind>Outputs` (scripts/fieldTypes.ts).
  *
  * A generated class holds these as literals and imports only the SDK, provider/resource.ts (with
  * the shim) and, as types, the kind's interfaces: a program that declares resources never loads a
@@ -14,24 +14,17 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as ts from "typescript";
-import { outputNamesOf, type FieldSet } from "../provider/fields";
+import type * as ts from "typescript";
+import { declaredInputs, outputNamesOf } from "../provider/fields";
 import { inProgram } from "../resources/inProgram";
 import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
 import { fieldInterfaces } from "./fieldTypes";
-import { exportOf, loadProgram, sourceFile } from "./schema";
+import { loadProgram } from "./schema";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 
 /** Where a kind's generated class lives (relative to the repository). */
 export const classFileOf = (kind: string) => `resources/generated/${moduleOf(kind)}.ts`;
-
-/** The property names of an interface a kind's file exports, in declaration order. */
-function propertyNames(program: ts.Program, kind: string, name: string): string[] {
-  const checker = program.getTypeChecker();
-  const symbol = exportOf(checker, sourceFile(program, sourceFileOf(kind)), name);
-  return checker.getPropertiesOfType(checker.getDeclaredTypeOfSymbol(symbol)).map((p) => p.getName());
-}
 
 /**
  * `  key: [...],` as prettier writes it (lint's `prettier --check` reads the generated files): on
@@ -43,22 +36,12 @@ function listMember(key: string, names: readonly string[]): string[] {
   return line.length <= 140 ? [line] : [`  ${key}: [`, ...quoted.map((q) => `    ${q},`), "  ],"];
 }
 
-/**
- * What the class registers and marks secret: for a kind whose fields are declared once, from its
- * field set; otherwise from its hand-written `<Kind>Args` and `<Kind>Outputs`.
- */
-function namesOf(program: ts.Program, kind: string): { inputs: Set<string>; outputs: string[] } {
-  const fields = specFor(kind).fields as FieldSet | undefined;
-  if (fields) return { inputs: new Set(Object.keys(fields).filter((k) => fields[k].role !== "computed")), outputs: outputNamesOf(fields) };
-  return { inputs: new Set(propertyNames(program, kind, `${kind}Args`)), outputs: propertyNames(program, kind, `${kind}Outputs`) };
-}
-
-/** The generated file of one kind: its Args and Outputs where its fields are declared once, and its class. */
+/** The generated file of one kind: its Args and Outputs, from its fields, and its class. */
 export function renderClass(program: ts.Program, kind: string): string {
   const spec = specFor(kind);
-  const module = moduleOf(kind)!;
-  const fields = Boolean(spec.fields);
-  const { inputs, outputs } = namesOf(program, kind);
+  // What the class registers and marks secret: its output fields, and the declared inputs among the secrets.
+  const inputs = new Set(declaredInputs(spec.fields).map(([k]) => k));
+  const outputs = outputNamesOf(spec.fields);
   const secretOutputs = spec.secretOutputs ?? [];
   const settles = kind in inProgram;
   if (spec.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
@@ -66,11 +49,10 @@ export function renderClass(program: ts.Program, kind: string): string {
     `/** Generated from ${sourceFileOf(kind)} by \`npm run docs\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";',
-    `import { type ClassShape, ${fields ? "type CommonArgs, " : ""}type OutputProperties, superArgs } from "../../provider/resource";`,
+    'import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";',
     ...(settles ? ['import { inProgram } from "../inProgram";'] : []),
-    ...(fields ? [] : [`import type { ${kind}Args, ${kind}Outputs } from "../${module}";`]),
     "",
-    ...(fields ? fieldInterfaces(program, kind) : []),
+    ...fieldInterfaces(program, kind),
     "const SHAPE: ClassShape = {",
     `  kind: ${JSON.stringify(kind)},`,
     ...listMember("outputs", outputs),

@@ -1,7 +1,8 @@
 /**
  * index.ts, generated from the registry's list of kinds so a kind is listed once: each kind's
- * generated class (scripts/classes.ts) and every public `...Args` type its file exports (the `<Kind>Args` first, then the shapes
- * it uses, in file order), then the lookups.
+ * generated class (scripts/classes.ts) and the public argument types its fields declare (the
+ * `<Kind>Args`, then the `args` names of its nested objects and variants unions, in file order),
+ * then the lookups.
  *
  *   npm run docs            rewrite index.ts (and the README's table)
  *   (tests/unit/docs.test.ts fails when index.ts is out of date)
@@ -11,21 +12,21 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kinds, moduleOf, sourceFileOf } from "../resources/registry";
+import { kinds, moduleOf } from "../resources/registry";
+import { namedSetsOf } from "./fieldTypes";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 
-/** The public argument types a resource file exports: `export interface XArgs` / `export type XArgs` / `export type { XArgs }`. */
+/**
+ * The public argument types of a kind, as its fields name them: its `<Kind>Args`, then the `args`
+ * of each nested object and variants union its file exports (one another kind's file declares,
+ * `from`, is exported with that kind).
+ */
 function argsTypesOf(kind: string): string[] {
-  const text = fs.readFileSync(path.join(REPO, sourceFileOf(kind)), "utf8");
-  const declared = [
-    ...text.matchAll(/^export (?:interface|type) (\w+Args)\b/gm),
-    // Re-exported generated interfaces (a kind whose fields are declared once): `export type { VpcArgs, VpcOutputs };`
-    ...[...text.matchAll(/^export type \{([^}]*)\}/gm)].flatMap((m) => [...m[1].matchAll(/\b(\w+Args)\b/g)]),
-  ].map((m) => m[1]);
-  const own = `${kind}Args`;
-  if (!declared.includes(own)) throw new Error(`${sourceFileOf(kind)} exports no ${own}`);
-  return [own, ...declared.filter((name) => name !== own)];
+  const shapes = namedSetsOf(kind).flatMap(([, set]) =>
+    (set.role === "nested" && set.names.from) || !set.names.args ? [] : [set.names.args],
+  );
+  return [`${kind}Args`, ...shapes];
 }
 
 export function renderIndex(): string {

@@ -1,6 +1,6 @@
 /**
- * The public `<Kind>Args` and `<Kind>Outputs` interfaces of each kind whose fields are declared
- * once (provider/fields.ts), generated into resources/generated/<module>.ts:
+ * The public `<Kind>Args` and `<Kind>Outputs` interfaces of each kind, from its fields
+ * (provider/fields.ts), generated into resources/generated/<module>.ts:
  *
  * - each property's TSDoc is `docOf(field)`: the field's doc, then what a change does, written from
  *   its policy (so the TSDoc users hover, the schema's description and diff cannot disagree);
@@ -20,12 +20,9 @@
  */
 import * as ts from "typescript";
 import * as path from "node:path";
-import { docOf, type FieldSet, type Nested } from "../provider/fields";
-import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
+import { declaredInputs, docOf, type Nested, type Variants } from "../provider/fields";
+import { moduleOf, sourceFileOf, specFor } from "../resources/registry";
 import { exportOf, sourceFile } from "./schema";
-
-/** The kinds whose fields are declared once (the others still declare their Args by hand). */
-export const kindsWithFields = () => kinds().filter((kind) => specFor(kind).fields);
 
 const membersOf = (type: ts.Type): readonly ts.Type[] => (type.isUnion() ? type.types : [type]);
 const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefinedOutsideCurrentScope;
@@ -37,13 +34,22 @@ type Side = "args" | "outputs";
 interface NestedType {
   readonly name?: string;
   readonly type: ts.Type;
+  /** Written inline (no name) with each member a `pulumi.Input` (the Args side of `inputMembers`). */
+  readonly inputMembers?: boolean;
 }
 
-/** How the types of one side of a kind are written: nested objects by their interface's name. */
+/** A variants union of a kind (provider/fields.ts `variants`): its name and its shapes, for the side being written. */
+interface VariantsType {
+  readonly name: string;
+  readonly shapes: readonly ts.Type[];
+}
+
+/** How the types of one side of a kind are written: nested objects and variants unions by their names. */
 interface Writer {
   readonly checker: ts.TypeChecker;
   readonly side: Side;
   readonly nested: readonly NestedType[];
+  readonly variants: readonly VariantsType[];
 }
 
 /**
@@ -56,12 +62,17 @@ function render(w: Writer, types: readonly ts.Type[], wrap: boolean): string {
 
 /** The members of a union as written, each once (`boolean` for `false | true`). */
 function renderParts(w: Writer, types: readonly ts.Type[], wrap: boolean): string[] {
+  const { checker } = w;
+  const same = (a: ts.Type, b: ts.Type) => checker.isTypeAssignableTo(a, b) && checker.isTypeAssignableTo(b, a);
+  // A variants union by its name, where every one of its shapes is among the members.
+  const named = w.variants.filter((v) => v.shapes.every((shape) => types.some((t) => same(t, shape))));
+  const rest = types.filter((t) => !named.some((v) => v.shapes.some((shape) => same(t, shape))));
   // null last, as people write `string | null` (the checker lists it first).
-  const members = [...types.filter((t) => !(t.flags & ts.TypeFlags.Null)), ...types.filter((t) => t.flags & ts.TypeFlags.Null)];
+  const members = [...rest.filter((t) => !(t.flags & ts.TypeFlags.Null)), ...rest.filter((t) => t.flags & ts.TypeFlags.Null)];
   // The checker keeps `boolean` as `false | true`: said as users write it, where its first half stands.
   const both = members.filter((t) => t.flags & ts.TypeFlags.BooleanLiteral).length === 2;
   let saidBoolean = false;
-  const texts: string[] = [];
+  const texts: string[] = named.map((v) => v.name);
   for (const t of members) {
     if (both && t.flags & ts.TypeFlags.BooleanLiteral) {
       if (!saidBoolean) texts.push("boolean");
@@ -86,11 +97,13 @@ function renderOne(w: Writer, type: ts.Type, wrap: boolean): string {
     // A nested field set by its interface's name; an object without one inline, as prettier writes it.
     const same = w.nested.find((n) => checker.isTypeAssignableTo(type, n.type) && checker.isTypeAssignableTo(n.type, type));
     if (same?.name) return same.name;
+    // An unnamed nested object whose members a program may pass as outputs: inline, each member a `pulumi.Input`.
+    const inputs = wrap && same?.inputMembers;
     // A type of TypeScript's own library (`Partial<Record<...>>`: ApiToken's grants) as written, not spelled out.
     if (type.aliasSymbol?.declarations?.some((d) => d.getSourceFile().hasNoDefaultLib)) return checker.typeToString(type, undefined, FLAGS);
     const props = checker.getPropertiesOfType(type).map((p) => {
       const { text, optional } = typeText(w, checker.getTypeOfSymbol(p), false);
-      return `${p.getName()}${optional || p.flags & ts.SymbolFlags.Optional ? "?" : ""}: ${text}`;
+      return `${p.getName()}${optional || p.flags & ts.SymbolFlags.Optional ? "?" : ""}: ${inputs ? `pulumi.Input<${text}>` : text}`;
     });
     return `{ ${props.join("; ")} }`;
   }
@@ -113,14 +126,26 @@ function typeMember(checker: ts.TypeChecker, owner: ts.Type, property: string, m
   return checker.getTypeOfSymbol(memberSymbol);
 }
 
-/** The nested objects a kind's file exports (provider/fields.ts `nested`), by export name, in file order. */
-export function nestedSetsOf(kind: string): [string, Nested][] {
+/** The nested objects and variants unions a kind's file exports (provider/fields.ts), by export name, in file order. */
+export function namedSetsOf(kind: string): [string, Nested | Variants][] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module specFor has loaded already
   const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
-  return Object.entries(exported).filter((e): e is [string, Nested] => (e[1] as Nested | undefined)?.role === "nested");
+  return Object.entries(exported).filter((e): e is [string, Nested | Variants] =>
+    ["nested", "variants"].includes((e[1] as { role?: string } | undefined)?.role ?? ""),
+  );
 }
 
-/** A kind's nested objects: their members' types on each side, and the writers that name them. */
+/** The nested objects a kind's file exports (provider/fields.ts `nested`), by export name, in file order. */
+export function nestedSetsOf(kind: string): [string, Nested][] {
+  return namedSetsOf(kind).filter((e): e is [string, Nested] => e[1].role === "nested");
+}
+
+/** The variants unions a kind's file exports (provider/fields.ts `variants`), by export name, in file order. */
+export function variantSetsOf(kind: string): [string, Variants][] {
+  return namedSetsOf(kind).filter((e): e is [string, Variants] => e[1].role === "variants");
+}
+
+/** A kind's nested objects and variants unions: their members' types on each side, and the writers that name them. */
 function nestedOf(program: ts.Program, kind: string) {
   const checker = program.getTypeChecker();
   const file = sourceFile(program, sourceFileOf(kind));
@@ -136,8 +161,26 @@ function nestedOf(program: ts.Program, kind: string) {
       memberType: (k: string, m: string) => typeMember(checker, members, k, m, where),
     };
   });
-  const writer = (side: Side): Writer => ({ checker, side, nested: sets.map((n) => ({ name: n.set.names[side], type: n[side] })) });
-  return { sets, writer };
+  const unions = variantSetsOf(kind).map(([exportName, set]) => {
+    const type = checker.getTypeOfSymbol(exportOf(checker, file, exportName));
+    const where = `${sourceFileOf(kind)}: ${exportName}`;
+    const side = (member: "__input" | "__output") => checker.getTypeOfSymbol(checker.getPropertyOfType(type, member)!);
+    const shapes = checker.getTypeOfSymbol(checker.getPropertyOfType(type, "variants")!);
+    const shapeMembers = (tag: string) => typeMember(checker, shapes, tag, "members", where);
+    return {
+      set,
+      args: membersOf(side("__input")),
+      outputs: membersOf(side("__output")),
+      memberType: (tag: string, k: string, m: string) => typeMember(checker, shapeMembers(tag), k, m, where),
+    };
+  });
+  const writer = (side: Side): Writer => ({
+    checker,
+    side,
+    nested: sets.map((n) => ({ name: n.set.names[side], type: n[side], inputMembers: side === "args" && n.set.names.inputMembers })),
+    variants: unions.map((u) => ({ name: u.set.names[side], shapes: u[side] })),
+  });
+  return { sets, unions, writer };
 }
 
 /** The named interfaces of a kind's nested objects (each member plain, as a program writes it inside a list). */
@@ -159,6 +202,7 @@ function nestedInterfaces(program: ts.Program, kind: string): string[] {
       lines.push(tsdoc(`${set.names.doc} (${what}).`, ""), `export interface ${name} {`, ...members.flat(), "}", "");
     }
   }
+  lines.push(...variantAliases(program, kind));
   // Interfaces another kind's file declares: imported from it.
   const imports = sets.flatMap(({ set }) =>
     set.names.from
@@ -166,6 +210,33 @@ function nestedInterfaces(program: ts.Program, kind: string): string[] {
       : [],
   );
   return [...imports, ...lines];
+}
+
+/**
+ * The type aliases of a kind's variants unions, one shape per member of the union, each member of
+ * a shape with its TSDoc (the discriminator's: the shape's doc), as prettier writes them.
+ */
+function variantAliases(program: ts.Program, kind: string): string[] {
+  const { unions, writer } = nestedOf(program, kind);
+  const lines: string[] = [];
+  for (const { set, memberType } of unions) {
+    for (const side of ["args", "outputs"] as const) {
+      const w = writer(side);
+      const shapes = Object.entries(set.variants).map(([tag, v]) => {
+        const members = Object.entries(v.members).map(([k, m]) => {
+          const wrap = side === "args";
+          const { text, optional } = typeText(w, memberType(tag, k, side === "args" ? "__input" : "__output"), wrap);
+          return [tsdoc(m.doc, "      "), ...property(k, optional, text, wrap).map((l) => `    ${l}`)];
+        });
+        return ["  | {", tsdoc(v.doc, "      "), `      ${set.names.discriminator}: ${JSON.stringify(tag)};`, ...members.flat(), "    }"];
+      });
+      const what = side === "args" ? "as a program passes it" : "as recorded";
+      const body = shapes.flat();
+      body[body.length - 1] += ";";
+      lines.push(tsdoc(`${set.names.doc} (${what}).`, ""), `export type ${set.names[side]} =`, ...body, "");
+    }
+  }
+  return lines;
 }
 
 /** The type-only member (`__input`, `__output`) of each field of the exported `<module>Fields`. */
@@ -230,16 +301,15 @@ function tsdoc(doc: string, indent: string): string {
 }
 
 /**
- * The `<Kind>Args` and `<Kind>Outputs` interfaces of a kind whose fields are declared once, as
- * lines of its generated file (scripts/classes.ts writes them above the class).
+ * The `<Kind>Args` and `<Kind>Outputs` interfaces of a kind, as lines of its generated file (scripts/classes.ts writes them above the class).
  */
 export function fieldInterfaces(program: ts.Program, kind: string): string[] {
-  const fields = specFor(kind).fields as FieldSet;
+  const { fields } = specFor(kind);
   const typeOf = memberTypes(program, kind);
   const { writer } = nestedOf(program, kind);
   const all = Object.entries(fields);
-  // Args: the kind's own inputs, then workspaceId (where it was when WorkspaceScopedArgs declared it).
-  const inputs = [...all.filter(([, f]) => f.role === "input"), ...all.filter(([, f]) => f.role === "workspace")];
+  // Args: the kind's own inputs, then workspaceId (where CommonArgs's users have always found it); no derived input.
+  const inputs = declaredInputs(fields);
   const outputs = all.filter(([, f]) => f.role !== "input" || f.output);
   const args = inputs.map(([name, field]) => {
     const { text, optional } = typeText(writer("args"), typeOf(name, "__input"), true);

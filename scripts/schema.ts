@@ -4,7 +4,7 @@
  *
  * - properties, their types, optionality and descriptions from each resource's public `<Kind>Args`
  *   and `<Kind>Outputs` interfaces (their TSDoc), read with the TypeScript compiler (generated from
- *   the kind's fields where they are declared once, scripts/fieldTypes.ts: run `npm run docs` first);
+ *   the kind's fields, scripts/fieldTypes.ts: run `npm run docs` first);
  * - secret fields and replace-on-change inputs from the resource's spec (`secretOutputs`, the
  *   `replace` policies, `workspaceId` of workspace-scoped kinds);
  * - functions from the plain lookups exported by resources/lookups (a list result is `{ items }`,
@@ -224,8 +224,8 @@ const sentences = (docs: string, ...notes: string[]) =>
     : docs;
 
 /**
- * A source file's export by name, through a re-export (a kind whose fields are declared once
- * re-exports its generated Args and Outputs); also scripts/classes.ts's and scripts/fieldTypes.ts's.
+ * A source file's export by name, through a re-export (a kind's file re-exports its generated
+ * Args and Outputs); also scripts/classes.ts's and scripts/fieldTypes.ts's.
  */
 export function exportOf(checker: ts.TypeChecker, file: ts.SourceFile, name: string): ts.Symbol {
   const moduleSymbol = checker.getSymbolAtLocation(file);

@@ -15,47 +15,56 @@ namespace Pulumi.Svc
     [SvcResourceType("svc:index:Image")]
     public partial class Image : global::Pulumi.CustomResource
     {
+        /// <summary>
+        /// Creation time (ISO 8601), as the API reports it.
+        /// </summary>
         [Output("createdAt")]
         public Output<string> CreatedAt { get; private set; } = null!;
 
+        /// <summary>
+        /// Whether the image is marked deprecated.
+        /// </summary>
         [Output("deprecated")]
         public Output<bool> Deprecated { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 1000 characters. Patched in place.
+        /// 4 to 1000 characters. Changing it updates the resource in place.
         /// </summary>
         [Output("description")]
         public Output<string?> Description { get; private set; } = null!;
 
         /// <summary>
-        /// UPLOAD: SHA-256 of the uploaded file.
+        /// UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
         /// </summary>
         [Output("fileSha256")]
         public Output<string?> FileSha256 { get; private set; } = null!;
 
         /// <summary>
-        /// Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+        /// Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         /// </summary>
         [Output("group")]
         public Output<string?> Group { get; private set; } = null!;
 
         /// <summary>
-        /// TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+        /// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
         /// </summary>
         [Output("kind")]
         public Output<string> Kind { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
+        /// <summary>
+        /// Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).
+        /// </summary>
         [Output("official")]
         public Output<bool> Official { get; private set; } = null!;
 
         /// <summary>
-        /// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+        /// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
         /// </summary>
         [Output("os")]
         public Output<Outputs.Os?> Os { get; private set; } = null!;
@@ -67,10 +76,7 @@ namespace Pulumi.Svc
         public Output<double> Size { get; private set; } = null!;
 
         /// <summary>
-        /// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-        /// the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-        /// paths are resolved against the program's directory). Changing it replaces the image; a changed
-        /// file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+        /// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         /// </summary>
         [Output("source")]
         public Output<object> Source { get; private set; } = null!;
@@ -82,7 +88,7 @@ namespace Pulumi.Svc
         public Output<string> State { get; private set; } = null!;
 
         /// <summary>
-        /// Boots with UEFI. Changing it replaces the image.
+        /// Boots with UEFI. Changing it replaces the resource.
         /// </summary>
         [Output("uefi")]
         public Output<bool> Uefi { get; private set; } = null!;
@@ -147,40 +153,37 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// 4 to 1000 characters. Patched in place.
+        /// 4 to 1000 characters. Changing it updates the resource in place.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
 
         /// <summary>
-        /// Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+        /// Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         /// </summary>
         [Input("group")]
         public Input<string>? Group { get; set; }
 
         /// <summary>
-        /// TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+        /// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
         /// </summary>
         [Input("kind", required: true)]
         public Input<string> Kind { get; set; } = null!;
 
         /// <summary>
-        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
 
         /// <summary>
-        /// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+        /// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
         /// </summary>
         [Input("os")]
         public Input<Inputs.OsArgs>? Os { get; set; }
 
         /// <summary>
-        /// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-        /// the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-        /// paths are resolved against the program's directory). Changing it replaces the image; a changed
-        /// file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+        /// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         /// </summary>
         [Input("source", required: true)]
         public Input<object> Source { get; set; } = null!;
@@ -193,7 +196,7 @@ namespace Pulumi.Svc
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }
 
         /// <summary>
-        /// Boots with UEFI. Changing it replaces the image.
+        /// Boots with UEFI. Changing it replaces the resource.
         /// </summary>
         [Input("uefi")]
         public Input<bool>? Uefi { get; set; }

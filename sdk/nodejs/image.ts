@@ -36,31 +36,40 @@ export class Image extends pulumi.CustomResource {
         return obj['__pulumiType'] === Image.__pulumiType;
     }
 
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
+    /**
+     * Whether the image is marked deprecated.
+     */
     public /*out*/ readonly deprecated!: pulumi.Output<boolean>;
     /**
-     * 4 to 1000 characters. Patched in place.
+     * 4 to 1000 characters. Changing it updates the resource in place.
      */
     public readonly description!: pulumi.Output<string | undefined>;
     /**
-     * UPLOAD: SHA-256 of the uploaded file.
+     * UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
      */
     public /*out*/ readonly fileSha256!: pulumi.Output<string | undefined>;
     /**
-     * Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+     * Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
      */
     public readonly group!: pulumi.Output<string | undefined>;
     /**
-     * TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+     * TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
      */
     public readonly kind!: pulumi.Output<string>;
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
+    /**
+     * Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).
+     */
     public /*out*/ readonly official!: pulumi.Output<boolean>;
     /**
-     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
      */
     public readonly os!: pulumi.Output<outputs.Os | undefined>;
     /**
@@ -68,10 +77,7 @@ export class Image extends pulumi.CustomResource {
      */
     public /*out*/ readonly size!: pulumi.Output<number>;
     /**
-     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-     * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-     * paths are resolved against the program's directory). Changing it replaces the image; a changed
-     * file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
      */
     public readonly source!: pulumi.Output<any>;
     /**
@@ -79,7 +85,7 @@ export class Image extends pulumi.CustomResource {
      */
     public /*out*/ readonly state!: pulumi.Output<string>;
     /**
-     * Boots with UEFI. Changing it replaces the image.
+     * Boots with UEFI. Changing it replaces the resource.
      */
     public readonly uefi!: pulumi.Output<boolean>;
     /**
@@ -155,30 +161,27 @@ export interface ImageArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * 4 to 1000 characters. Patched in place.
+     * 4 to 1000 characters. Changing it updates the resource in place.
      */
     description?: pulumi.Input<string>;
     /**
-     * Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+     * Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
      */
     group?: pulumi.Input<string>;
     /**
-     * TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+     * TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
      */
     kind: pulumi.Input<string>;
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
-     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
      */
     os?: pulumi.Input<inputs.OsArgs>;
     /**
-     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-     * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-     * paths are resolved against the program's directory). Changing it replaces the image; a changed
-     * file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
      */
     source: any;
     /**
@@ -187,7 +190,7 @@ export interface ImageArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**
-     * Boots with UEFI. Changing it replaces the image.
+     * Boots with UEFI. Changing it replaces the resource.
      */
     uefi?: pulumi.Input<boolean>;
     /**

@@ -6,11 +6,10 @@
  */
 import * as path from "node:path";
 import * as ts from "typescript";
-import { docOf, type FieldSet, owningWorkspace } from "../../provider/fields";
-import { sourceFileOf, specFor } from "../../resources/registry";
+import { declaredInputs, docOf } from "../../provider/fields";
+import { kinds as allKinds, sourceFileOf, specFor } from "../../resources/registry";
 import { classFileOf } from "../../scripts/classes";
-import { kindsWithFields, nestedSetsOf } from "../../scripts/fieldTypes";
-import { loadProgram } from "../../scripts/schema";
+import { nestedSetsOf, variantSetsOf } from "../../scripts/fieldTypes";
 
 jest.setTimeout(180_000);
 
@@ -50,27 +49,35 @@ function interfaceDocs(text: string, name: string): Record<string, string> {
   );
 }
 
-describe("the Args and Outputs generated from the fields", () => {
-  const kinds = kindsWithFields();
-  const { program, checker } = loadProgram();
+/** Each shape of an exported union type alias of a `.d.ts`: its members with their TSDoc (as one line). */
+function unionShapeDocs(text: string, name: string): Record<string, string>[] {
+  const file = ts.createSourceFile("x.d.ts", text, ts.ScriptTarget.ES2022, true);
+  const decl = file.statements.find((s): s is ts.TypeAliasDeclaration => ts.isTypeAliasDeclaration(s) && s.name.text === name);
+  if (!decl || !ts.isUnionTypeNode(decl.type)) throw new Error(`no union type ${name} in:\n${text}`);
+  return decl.type.types.map((shape) =>
+    Object.fromEntries(
+      (shape as ts.TypeLiteralNode).members.map((m) => {
+        const doc = ts.getJSDocCommentsAndTags(m).map((d) => ts.getTextOfJSDocComment((d as ts.JSDoc).comment) ?? "");
+        return [(m.name as ts.Identifier).text, doc.join(" ").replace(/\s+/g, " ").trim()];
+      }),
+    ),
+  );
+}
 
-  it("covers the kinds converted so far", () => {
-    expect(kinds).toEqual(expect.arrayContaining(["Vpc", "Disk"]));
+describe("the Args and Outputs generated from the fields", () => {
+  const kinds = allKinds();
+
+  it("cover every kind: each declares its fields", () => {
+    expect(kinds).toEqual(expect.arrayContaining(["Vpc", "Disk", "Image"]));
+    for (const kind of kinds) expect(Object.keys(specFor(kind).fields).length).toBeGreaterThan(0);
   });
 
   // Up to date with the fields: tests/unit/classes.test.ts compares every generated file.
 
-  it("document workspaceId as WorkspaceScopedArgs does for the kinds not converted yet", () => {
-    const file = program.getSourceFile(path.join(REPO, "provider", "resource.ts"))!;
-    const scoped = checker.getExportsOfModule(checker.getSymbolAtLocation(file)!).find((s) => s.getName() === "WorkspaceScopedArgs")!;
-    const prop = checker.getPropertyOfType(checker.getDeclaredTypeOfSymbol(scoped), "workspaceId")!;
-    expect(ts.displayPartsToString(prop.getDocumentationComment(checker))).toBe(docOf(owningWorkspace));
-  });
-
   it("emit a .d.ts with a TSDoc on every property, the field's, and no zod", () => {
     const emitted = emitDeclarations(kinds.flatMap((k) => [sourceFileOf(k), classFileOf(k)]));
     for (const kind of kinds) {
-      const fields = specFor(kind).fields as FieldSet;
+      const { fields } = specFor(kind);
       const resource = emitted.get(sourceFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
       const generated = emitted.get(classFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
       // Then the kind's nested objects' interfaces, if it has any.
@@ -78,7 +85,8 @@ describe("the Args and Outputs generated from the fields", () => {
       expect(generated).toContain(`export declare class ${kind} extends DynamicResource`);
       expect(resource + generated).not.toMatch(/zod/);
 
-      const inputs = Object.entries(fields).filter(([, f]) => f.role !== "computed");
+      // What a program declares: not an input derived from the others (it is an output only).
+      const inputs = declaredInputs(fields);
       const args = interfaceDocs(generated, `${kind}Args`);
       // A synthetic id's form is documented on adoptId (spec.adoptIdDoc).
       const { adoptIdDoc } = specFor(kind);
@@ -100,10 +108,32 @@ describe("the Args and Outputs generated from the fields", () => {
           for (const [k, m] of Object.entries(set.members)) expect(members[k]).toBe(m.doc);
         }
       }
+
+      // Each variants union on both sides: every shape's discriminator with the shape's doc, every member with its own.
+      for (const [, set] of variantSetsOf(kind)) {
+        for (const name of [set.names.args, set.names.outputs]) {
+          expect(resource).toMatch(new RegExp(`export type \\{[^}]*\\b${name}\\b`));
+          const shapes = unionShapeDocs(generated, name);
+          expect(shapes.map((s) => s[set.names.discriminator])).toEqual(Object.values(set.variants).map((v) => v.doc));
+          Object.values(set.variants).forEach((v, i) => {
+            expect(Object.keys(shapes[i])).toEqual([set.names.discriminator, ...Object.keys(v.members)]);
+            for (const [k, m] of Object.entries(v.members)) expect(shapes[i][k]).toBe(m.doc);
+          });
+        }
+      }
     }
   });
 
-  it("cover the nested objects of the kinds converted so far", () => {
+  it("leave a derived input out of the Args and in the Outputs (Image's fileSha256)", () => {
+    const emitted = emitDeclarations([classFileOf("Image")]);
+    const generated = emitted.get(classFileOf("Image").replace(/\.ts$/, ".d.ts"))!;
+    expect(Object.keys(interfaceDocs(generated, "ImageArgs"))).not.toContain("fileSha256");
+    expect(interfaceDocs(generated, "ImageOutputs").fileSha256).toBe(docOf(specFor("Image").fields.fileSha256));
+  });
+
+  it("cover the nested objects and variants unions of every kind", () => {
+    const unions = kinds.flatMap((k) => variantSetsOf(k).flatMap(([, set]) => [set.names.args, set.names.outputs]));
+    expect(unions).toEqual(["ImageSourceArgs", "ImageSource"]);
     const names = kinds.flatMap((k) => nestedSetsOf(k).flatMap(([, set]) => [set.names.args, set.names.outputs]));
     expect(names).toEqual(
       expect.arrayContaining([

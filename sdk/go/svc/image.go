@@ -16,31 +16,31 @@ import (
 type Image struct {
 	pulumi.CustomResourceState
 
-	CreatedAt  pulumi.StringOutput `pulumi:"createdAt"`
-	Deprecated pulumi.BoolOutput   `pulumi:"deprecated"`
-	// 4 to 1000 characters. Patched in place.
+	// Creation time (ISO 8601), as the API reports it.
+	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
+	// Whether the image is marked deprecated.
+	Deprecated pulumi.BoolOutput `pulumi:"deprecated"`
+	// 4 to 1000 characters. Changing it updates the resource in place.
 	Description pulumi.StringPtrOutput `pulumi:"description"`
-	// UPLOAD: SHA-256 of the uploaded file.
+	// UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
 	FileSha256 pulumi.StringPtrOutput `pulumi:"fileSha256"`
-	// Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+	// Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
 	Group pulumi.StringPtrOutput `pulumi:"group"`
-	// TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+	// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 	Kind pulumi.StringOutput `pulumi:"kind"`
-	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
-	Name     pulumi.StringOutput `pulumi:"name"`
-	Official pulumi.BoolOutput   `pulumi:"official"`
-	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+	Name pulumi.StringOutput `pulumi:"name"`
+	// Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).
+	Official pulumi.BoolOutput `pulumi:"official"`
+	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
 	Os OsPtrOutput `pulumi:"os"`
 	// Bytes.
 	Size pulumi.Float64Output `pulumi:"size"`
-	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-	// the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-	// paths are resolved against the program's directory). Changing it replaces the image; a changed
-	// file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 	Source pulumi.AnyOutput `pulumi:"source"`
 	// PENDING, AVAILABLE, FAILED, DELETING.
 	State pulumi.StringOutput `pulumi:"state"`
-	// Boots with UEFI. Changing it replaces the image.
+	// Boots with UEFI. Changing it replaces the resource.
 	Uefi pulumi.BoolOutput `pulumi:"uefi"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -99,25 +99,22 @@ type imageArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId *string `pulumi:"adoptId"`
-	// 4 to 1000 characters. Patched in place.
+	// 4 to 1000 characters. Changing it updates the resource in place.
 	Description *string `pulumi:"description"`
-	// Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+	// Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
 	Group *string `pulumi:"group"`
-	// TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+	// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 	Kind string `pulumi:"kind"`
-	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
 	Os *Os `pulumi:"os"`
-	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-	// the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-	// paths are resolved against the program's directory). Changing it replaces the image; a changed
-	// file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 	Source interface{} `pulumi:"source"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
-	// Boots with UEFI. Changing it replaces the image.
+	// Boots with UEFI. Changing it replaces the resource.
 	Uefi *bool `pulumi:"uefi"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -129,25 +126,22 @@ type ImageArgs struct {
 	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
 	// provider; this is the supported way to bring an existing resource under a stack.)
 	AdoptId pulumi.StringPtrInput
-	// 4 to 1000 characters. Patched in place.
+	// 4 to 1000 characters. Changing it updates the resource in place.
 	Description pulumi.StringPtrInput
-	// Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+	// Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
 	Group pulumi.StringPtrInput
-	// TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+	// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 	Kind pulumi.StringInput
-	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
 	Os OsPtrInput
-	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-	// the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-	// paths are resolved against the program's directory). Changing it replaces the image; a changed
-	// file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 	Source pulumi.Input
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
 	// Never causes a diff.
 	Timeouts TimeoutsPtrInput
-	// Boots with UEFI. Changing it replaces the image.
+	// Boots with UEFI. Changing it replaces the resource.
 	Uefi pulumi.BoolPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput
@@ -240,44 +234,47 @@ func (o ImageOutput) ToImageOutputWithContext(ctx context.Context) ImageOutput {
 	return o
 }
 
+// Creation time (ISO 8601), as the API reports it.
 func (o ImageOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
+// Whether the image is marked deprecated.
 func (o ImageOutput) Deprecated() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Image) pulumi.BoolOutput { return v.Deprecated }).(pulumi.BoolOutput)
 }
 
-// 4 to 1000 characters. Patched in place.
+// 4 to 1000 characters. Changing it updates the resource in place.
 func (o ImageOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringPtrOutput { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// UPLOAD: SHA-256 of the uploaded file.
+// UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
 func (o ImageOutput) FileSha256() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringPtrOutput { return v.FileSha256 }).(pulumi.StringPtrOutput)
 }
 
-// Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+// Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
 func (o ImageOutput) Group() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringPtrOutput { return v.Group }).(pulumi.StringPtrOutput)
 }
 
-// TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 func (o ImageOutput) Kind() pulumi.StringOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.Kind }).(pulumi.StringOutput)
 }
 
-// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
 func (o ImageOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
+// Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).
 func (o ImageOutput) Official() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Image) pulumi.BoolOutput { return v.Official }).(pulumi.BoolOutput)
 }
 
-// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
 func (o ImageOutput) Os() OsPtrOutput {
 	return o.ApplyT(func(v *Image) OsPtrOutput { return v.Os }).(OsPtrOutput)
 }
@@ -287,10 +284,7 @@ func (o ImageOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v *Image) pulumi.Float64Output { return v.Size }).(pulumi.Float64Output)
 }
 
-// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-// the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-// paths are resolved against the program's directory). Changing it replaces the image; a changed
-// file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 func (o ImageOutput) Source() pulumi.AnyOutput {
 	return o.ApplyT(func(v *Image) pulumi.AnyOutput { return v.Source }).(pulumi.AnyOutput)
 }
@@ -300,7 +294,7 @@ func (o ImageOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
-// Boots with UEFI. Changing it replaces the image.
+// Boots with UEFI. Changing it replaces the resource.
 func (o ImageOutput) Uefi() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Image) pulumi.BoolOutput { return v.Uefi }).(pulumi.BoolOutput)
 }

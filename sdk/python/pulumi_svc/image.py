@@ -34,21 +34,18 @@ class ImageArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Image resource.
-        :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the image.
-        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
-        :param Any source: Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-               the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-               paths are resolved against the program's directory). Changing it replaces the image; a changed
-               file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+        :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+        :param Any source: Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Patched in place.
-        :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
-        :param pulumi.Input['OsArgs'] os: Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+        :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
+        :param pulumi.Input['OsArgs'] os: Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.bool] uefi: Boots with UEFI. Changing it replaces the image.
+        :param pulumi.Input[builtins.bool] uefi: Boots with UEFI. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "kind", kind)
@@ -73,7 +70,7 @@ class ImageArgs:
     @pulumi.getter
     def kind(self) -> pulumi.Input[builtins.str]:
         """
-        TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+        TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
         """
         return pulumi.get(self, "kind")
 
@@ -85,7 +82,7 @@ class ImageArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -97,10 +94,7 @@ class ImageArgs:
     @pulumi.getter
     def source(self) -> Any:
         """
-        Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-        the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-        paths are resolved against the program's directory). Changing it replaces the image; a changed
-        file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+        Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         """
         return pulumi.get(self, "source")
 
@@ -126,7 +120,7 @@ class ImageArgs:
     @pulumi.getter
     def description(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        4 to 1000 characters. Patched in place.
+        4 to 1000 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -138,7 +132,7 @@ class ImageArgs:
     @pulumi.getter
     def group(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+        Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "group")
 
@@ -150,7 +144,7 @@ class ImageArgs:
     @pulumi.getter
     def os(self) -> Optional[pulumi.Input['OsArgs']]:
         """
-        Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+        Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
         """
         return pulumi.get(self, "os")
 
@@ -175,7 +169,7 @@ class ImageArgs:
     @pulumi.getter
     def uefi(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Boots with UEFI. Changing it replaces the image.
+        Boots with UEFI. Changing it replaces the resource.
         """
         return pulumi.get(self, "uefi")
 
@@ -223,18 +217,15 @@ class Image(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
                provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Patched in place.
-        :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
-        :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the image.
-        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
-        :param pulumi.Input[Union['OsArgs', 'OsArgsDict']] os: Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
-        :param Any source: Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-               the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-               paths are resolved against the program's directory). Changing it replaces the image; a changed
-               file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+        :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+        :param pulumi.Input[Union['OsArgs', 'OsArgsDict']] os: Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
+        :param Any source: Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
                Never causes a diff.
-        :param pulumi.Input[builtins.bool] uefi: Boots with UEFI. Changing it replaces the image.
+        :param pulumi.Input[builtins.bool] uefi: Boots with UEFI. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -343,18 +334,24 @@ class Image(pulumi.CustomResource):
     @property
     @pulumi.getter(name="createdAt")
     def created_at(self) -> pulumi.Output[builtins.str]:
+        """
+        Creation time (ISO 8601), as the API reports it.
+        """
         return pulumi.get(self, "created_at")
 
     @property
     @pulumi.getter
     def deprecated(self) -> pulumi.Output[builtins.bool]:
+        """
+        Whether the image is marked deprecated.
+        """
         return pulumi.get(self, "deprecated")
 
     @property
     @pulumi.getter
     def description(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        4 to 1000 characters. Patched in place.
+        4 to 1000 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -362,7 +359,7 @@ class Image(pulumi.CustomResource):
     @pulumi.getter(name="fileSha256")
     def file_sha256(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        UPLOAD: SHA-256 of the uploaded file.
+        UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
         """
         return pulumi.get(self, "file_sha256")
 
@@ -370,7 +367,7 @@ class Image(pulumi.CustomResource):
     @pulumi.getter
     def group(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+        Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         """
         return pulumi.get(self, "group")
 
@@ -378,7 +375,7 @@ class Image(pulumi.CustomResource):
     @pulumi.getter
     def kind(self) -> pulumi.Output[builtins.str]:
         """
-        TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+        TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
         """
         return pulumi.get(self, "kind")
 
@@ -386,20 +383,23 @@ class Image(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
     @property
     @pulumi.getter
     def official(self) -> pulumi.Output[builtins.bool]:
+        """
+        Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).
+        """
         return pulumi.get(self, "official")
 
     @property
     @pulumi.getter
     def os(self) -> pulumi.Output[Optional['outputs.Os']]:
         """
-        Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Patched in place.
+        Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
         """
         return pulumi.get(self, "os")
 
@@ -415,10 +415,7 @@ class Image(pulumi.CustomResource):
     @pulumi.getter
     def source(self) -> pulumi.Output[Any]:
         """
-        Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-        the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-        paths are resolved against the program's directory). Changing it replaces the image; a changed
-        file (by SHA-256) replaces it too. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
+        Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         """
         return pulumi.get(self, "source")
 
@@ -434,7 +431,7 @@ class Image(pulumi.CustomResource):
     @pulumi.getter
     def uefi(self) -> pulumi.Output[builtins.bool]:
         """
-        Boots with UEFI. Changing it replaces the image.
+        Boots with UEFI. Changing it replaces the resource.
         """
         return pulumi.get(self, "uefi")
 

@@ -4,14 +4,21 @@
  * unknown fields. The operations' behaviour over these tables is in lifecycle.test.ts.
  */
 import { z } from "zod";
+import { fieldSet, fromFields, input } from "../../../provider/fields";
 import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
 import { command, ignore, remember, replace, type ResourceSpec } from "../../../provider/spec";
+
+const widgetFields = fieldSet({
+  name: input(z.string(), { doc: "Name.", policy: replace }),
+  size: input(z.number(), { doc: "Size.", policy: command("resize") }),
+  note: input(z.string().optional(), { doc: "Note.", policy: command("annotate") }),
+  deletion: input(z.string().optional(), { doc: "How delete deletes.", policy: remember }),
+});
 
 const spec = (extra: Partial<ResourceSpec> = {}): ResourceSpec => ({
   kind: "Widget",
   doc: "A test kind.",
-  inputs: z.object({ name: z.string(), size: z.number(), note: z.string().optional(), deletion: z.string().optional() }),
-  policies: { name: replace, size: command("resize"), note: command("annotate"), deletion: remember },
+  ...fromFields(widgetFields),
   pricing: { notMetered: "a test kind" },
   api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
   ...extra,

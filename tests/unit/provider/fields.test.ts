@@ -6,17 +6,24 @@ import { z } from "zod";
 import {
   computed,
   createBody,
+  declaredInputs,
+  derived,
   docOf,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
+  member,
   outputNamesOf,
   type OutputsOf,
   owningWorkspace,
   policySentence,
   readOutputs,
   updateBody,
+  variant,
+  variantFromWire,
+  variants,
+  variantToWire,
   writeOnly,
 } from "../../../provider/fields";
 import { command, depends, ignore, type Policy, remember, replace, updateRequest } from "../../../provider/spec";
@@ -166,5 +173,77 @@ describe("the policy sentence", () => {
     ["depends", depends(() => replace), "Depending on the change, it is made in place or replaces the resource."],
   ])("of %s", (_what, policy, sentence) => {
     expect(policySentence(policy)).toBe(sentence);
+  });
+});
+
+describe("a derived input", () => {
+  // A file's hash, from its declared path: never declared, diffed, recorded, kept from state.
+  const hashed = fieldSet({
+    path: input(z.string(), { doc: "Path.", policy: updateRequest }),
+    hash: derived<string>({ doc: "Hash.", policy: replace, from: (i: { path?: string }) => (i.path ? `#${i.path}` : undefined) }),
+    size: computed<number>({ doc: "Size." }),
+  });
+
+  it("is computed from the declared inputs at preview (spec.defaults), left out where it does not apply", () => {
+    const spec = fromFields(hashed);
+    expect(spec.defaults!({ path: "a" })).toStrictEqual({ hash: "#a" });
+    expect(spec.defaults!({})).toStrictEqual({});
+    expect(fromFields(fields)).not.toHaveProperty("defaults");
+  });
+
+  it("is diffed with its policy, kept from state, and neither validated nor declared", () => {
+    const spec = fromFields(hashed);
+    expect(spec.policies).toStrictEqual({ path: updateRequest, hash: replace });
+    expect(spec.keepFromState).toStrictEqual(["hash"]);
+    expect(Object.keys(spec.inputs.shape)).toStrictEqual(["path"]);
+    expect(declaredInputs(hashed).map(([k]) => k)).toStrictEqual(["path"]);
+    expect(docOf(hashed.hash)).toBe("Hash. Changing it replaces the resource.");
+  });
+
+  it("is an output, never read from the API, typed for the lifecycle as optional", () => {
+    expect(outputNamesOf(hashed)).toStrictEqual(["path", "hash", "size"]);
+    expect(readOutputs(hashed, { path: "a", hash: "from the API", size: 3 })).toStrictEqual({ path: "a", size: 3 });
+    const inputs: InputsOf<typeof hashed> = { path: "a" };
+    const hash: string | undefined = inputs.hash;
+    const outs: OutputsOf<typeof hashed> = { path: "a", size: 3 };
+    expect([hash, outs.hash]).toEqual([undefined, undefined]);
+  });
+});
+
+describe("variants", () => {
+  const source = variants(
+    { doc: "A source", args: "SourceArgs", outputs: "Source", discriminator: "type", what: "a source", where: "spec: source" },
+    {
+      URL: variant("From a URL.", { url: member(z.string().min(1), { doc: "The URL." }) }),
+      DISK: variant("From a disk.", {
+        diskId: member(z.string().regex(/^\d+$/), { doc: "The disk.", wire: "disk_id", id: true }),
+        part: member(z.number().optional(), { doc: "Its partition." }),
+      }),
+      FILE: variant("From a local file.", { path: member(z.string(), { doc: "The file.", local: true }) }),
+    },
+  );
+  const messages = (value: unknown) => source.schema.safeParse(value).error?.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
+
+  it("parse a value of each shape, typed by its discriminator", () => {
+    const disk: (typeof source)["__output"] = source.schema.parse({ type: "DISK", diskId: "9" });
+    expect(disk).toStrictEqual({ type: "DISK", diskId: "9" });
+    expect(source.schema.parse({ type: "URL", url: "u" })).toStrictEqual({ type: "URL", url: "u" });
+  });
+
+  it("refuse a value of no shape with every shape and its members, an unknown member with the shape's members", () => {
+    expect(messages({ type: "FTP" })).toEqual([
+      "type: must be a source whose type is URL (url), DISK (diskId, part) or FILE (path) (spec: source)",
+    ]);
+    expect(messages({ type: "URL", url: "u", disk_id: "1" })).toEqual([": unknown field disk_id: the fields are type, url"]);
+    expect(messages({ type: "DISK" })?.[0]).toMatch(/^diskId: /);
+  });
+
+  it("go to the API in its names (ids as integers, local and absent members left out) and back (ids as strings)", () => {
+    expect(variantToWire(source, { type: "DISK", diskId: "9", part: 2 })).toStrictEqual({ type: "DISK", disk_id: 9n, part: 2 });
+    expect(variantToWire(source, { type: "DISK", diskId: "9" })).toStrictEqual({ type: "DISK", disk_id: 9n });
+    expect(variantToWire(source, { type: "FILE", path: "/a" })).toStrictEqual({ type: "FILE" });
+    expect(variantFromWire(source, { type: "DISK", disk_id: 9, part: null })).toStrictEqual({ type: "DISK", diskId: "9" });
+    expect(variantFromWire(source, { type: "FILE", path: "/elsewhere" })).toStrictEqual({ type: "FILE" });
+    expect(variantFromWire(source, { type: "PLATFORM" })).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
 import { buildLifecycle, UNKNOWN } from "../../../provider/lifecycle";
 import { command, depends, remember, replace, type ResourceSpec, updateRequest } from "../../../provider/spec";
 import type { SvcClient } from "../../../provider/client";
@@ -16,20 +17,26 @@ type Inputs = {
   tier?: number;
 };
 
+const widgetFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(z.string().min(4, "must be 4 to 32 characters"), { doc: "Name.", policy: updateRequest }),
+  size: input(z.number().int().positive("must be positive"), { doc: "Size.", policy: command("resize") }),
+  region: input(z.enum(["NA_01", "EU_01"]), { doc: "Region.", policy: replace }),
+  portStart: input(z.number().int().min(1).max(65535).optional(), { doc: "First port.", policy: replace }),
+  portEnd: input(z.number().int().min(1).max(65535).optional(), { doc: "Last port.", policy: replace }),
+  instanceId: input(z.string().optional(), { doc: "Instance.", policy: command("attach") }),
+  deletion: input(z.enum(["immediate", "scheduled"]).optional(), { doc: "How delete deletes.", policy: remember }),
+  // Upgrading is in place; downgrading recreates.
+  tier: input(z.number().optional(), {
+    doc: "Tier.",
+    policy: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
+  }),
+});
+
 const spec: ResourceSpec<Inputs> = {
   kind: "Widget",
   doc: "A test kind.",
-  workspaceScoped: true,
-  inputs: z.object({
-    name: z.string().min(4, "must be 4 to 32 characters"),
-    size: z.number().int().positive("must be positive"),
-    region: z.enum(["NA_01", "EU_01"]),
-    portStart: z.number().int().min(1).max(65535).optional(),
-    portEnd: z.number().int().min(1).max(65535).optional(),
-    instanceId: z.string().optional(),
-    deletion: z.enum(["immediate", "scheduled"]).optional(),
-    tier: z.number().optional(),
-  }),
+  ...fromFields(widgetFields),
   rules: [
     {
       fields: ["portStart", "portEnd"],
@@ -37,17 +44,6 @@ const spec: ResourceSpec<Inputs> = {
       check: (i) => (i.portEnd !== undefined && i.portStart === undefined ? "port_end needs port_start" : undefined),
     },
   ],
-  policies: {
-    name: updateRequest,
-    size: command("resize"),
-    region: replace,
-    portStart: replace,
-    portEnd: replace,
-    instanceId: command("attach"),
-    deletion: remember,
-    // Upgrading is in place; downgrading recreates.
-    tier: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
-  },
   pricing: { notMetered: "a test kind" },
   uniqueKey: ["name"],
   stableOutputs: ["vlan"],

@@ -23,6 +23,8 @@ function errorsOf(policies: string, pricing = NOT_METERED): string[] {
       kind: "Probe",
       doc: "A probe kind.",
       workspaceScoped: true,
+      // The probe's table is written out (it tests the table's type); a kind's comes from its fields.
+      fields: {},
       inputs,
       policies: ${policies},
       ${pricing}

@@ -9,10 +9,16 @@ import { z } from "zod";
 import { ApiError, NetworkError } from "../../../provider/errors";
 import type { SvcClient } from "../../../provider/client";
 import { buildLifecycle, type PartialFailure, type ProviderRuntime } from "../../../provider/lifecycle";
+import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
 import { command, replace, type ResourceSpec } from "../../../provider/spec";
 import { pendingSince } from "../../../provider/pending";
 
 type Inputs = { name: string; size: number; workspaceId: string };
+const widgetFields = fieldSet({
+  workspaceId: owningWorkspace,
+  name: input(z.string(), { doc: "Name.", policy: replace }),
+  size: input(z.number(), { doc: "Size.", policy: command("resize") }),
+});
 type Outputs = { name: string; size: number; workspaceId: string; state: string };
 
 const serverFault = () => new ApiError("GET", "/v1/widgets", 500, "boom");
@@ -32,9 +38,7 @@ function widgetApi() {
   const spec: ResourceSpec<Inputs, Outputs> = {
     kind: "Widget",
     doc: "A test kind.",
-    workspaceScoped: true,
-    inputs: z.object({ name: z.string(), size: z.number() }),
-    policies: { name: replace, size: command("resize") },
+    ...fromFields(widgetFields),
     pricing: { notMetered: "a test kind" },
     uniqueKey: ["name"],
     api: {

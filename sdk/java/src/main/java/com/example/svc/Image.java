@@ -23,103 +23,127 @@ import javax.annotation.Nullable;
  */
 @ResourceType(type="svc:index:Image")
 public class Image extends com.pulumi.resources.CustomResource {
+    /**
+     * Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     @Export(name="createdAt", refs={String.class}, tree="[0]")
     private Output<String> createdAt;
 
+    /**
+     * @return Creation time (ISO 8601), as the API reports it.
+     * 
+     */
     public Output<String> createdAt() {
         return this.createdAt;
     }
+    /**
+     * Whether the image is marked deprecated.
+     * 
+     */
     @Export(name="deprecated", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> deprecated;
 
+    /**
+     * @return Whether the image is marked deprecated.
+     * 
+     */
     public Output<Boolean> deprecated() {
         return this.deprecated;
     }
     /**
-     * 4 to 1000 characters. Patched in place.
+     * 4 to 1000 characters. Changing it updates the resource in place.
      * 
      */
     @Export(name="description", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> description;
 
     /**
-     * @return 4 to 1000 characters. Patched in place.
+     * @return 4 to 1000 characters. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<String>> description() {
         return Codegen.optional(this.description);
     }
     /**
-     * UPLOAD: SHA-256 of the uploaded file.
+     * UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
      * 
      */
     @Export(name="fileSha256", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> fileSha256;
 
     /**
-     * @return UPLOAD: SHA-256 of the uploaded file.
+     * @return UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource.
      * 
      */
     public Output<Optional<String>> fileSha256() {
         return Codegen.optional(this.fileSha256);
     }
     /**
-     * Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+     * Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     @Export(name="group", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> group;
 
     /**
-     * @return Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+     * @return Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<String>> group() {
         return Codegen.optional(this.group);
     }
     /**
-     * TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+     * TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
      * 
      */
     @Export(name="kind", refs={String.class}, tree="[0]")
     private Output<String> kind;
 
     /**
-     * @return TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+     * @return TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
      * 
      */
     public Output<String> kind() {
         return this.kind;
     }
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+     * @return 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
+    /**
+     * Whether the platform provides the image (false: the workspace&#39;s own; spec part 2, Images: official).
+     * 
+     */
     @Export(name="official", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> official;
 
+    /**
+     * @return Whether the platform provides the image (false: the workspace&#39;s own; spec part 2, Images: official).
+     * 
+     */
     public Output<Boolean> official() {
         return this.official;
     }
     /**
-     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Patched in place.
+     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
      * 
      */
     @Export(name="os", refs={Os.class}, tree="[0]")
     private Output</* @Nullable */ Os> os;
 
     /**
-     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Patched in place.
+     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<Os>> os() {
@@ -140,20 +164,14 @@ public class Image extends com.pulumi.resources.CustomResource {
         return this.size;
     }
     /**
-     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-     * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-     * paths are resolved against the program&#39;s directory). Changing it replaces the image; a changed
-     * file (by SHA-256) replaces it too. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     @Export(name="source", refs={Object.class}, tree="[0]")
     private Output<Object> source;
 
     /**
-     * @return Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-     * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-     * paths are resolved against the program&#39;s directory). Changing it replaces the image; a changed
-     * file (by SHA-256) replaces it too. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * @return Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     public Output<Object> source() {
@@ -174,14 +192,14 @@ public class Image extends com.pulumi.resources.CustomResource {
         return this.state;
     }
     /**
-     * Boots with UEFI. Changing it replaces the image.
+     * Boots with UEFI. Changing it replaces the resource.
      * 
      */
     @Export(name="uefi", refs={Boolean.class}, tree="[0]")
     private Output<Boolean> uefi;
 
     /**
-     * @return Boots with UEFI. Changing it replaces the image.
+     * @return Boots with UEFI. Changing it replaces the resource.
      * 
      */
     public Output<Boolean> uefi() {

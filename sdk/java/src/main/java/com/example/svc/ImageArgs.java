@@ -40,14 +40,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 4 to 1000 characters. Patched in place.
+     * 4 to 1000 characters. Changing it updates the resource in place.
      * 
      */
     @Import(name="description")
     private @Nullable Output<String> description;
 
     /**
-     * @return 4 to 1000 characters. Patched in place.
+     * @return 4 to 1000 characters. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> description() {
@@ -55,14 +55,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+     * Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     @Import(name="group")
     private @Nullable Output<String> group;
 
     /**
-     * @return Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+     * @return Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> group() {
@@ -70,14 +70,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+     * TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
      * 
      */
     @Import(name="kind", required=true)
     private Output<String> kind;
 
     /**
-     * @return TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+     * @return TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
      * 
      */
     public Output<String> kind() {
@@ -85,14 +85,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+     * @return 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -100,14 +100,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Patched in place.
+     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
      * 
      */
     @Import(name="os")
     private @Nullable Output<OsArgs> os;
 
     /**
-     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Patched in place.
+     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<OsArgs>> os() {
@@ -115,20 +115,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-     * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-     * paths are resolved against the program&#39;s directory). Changing it replaces the image; a changed
-     * file (by SHA-256) replaces it too. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     @Import(name="source", required=true)
     private Output<Object> source;
 
     /**
-     * @return Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-     * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-     * paths are resolved against the program&#39;s directory). Changing it replaces the image; a changed
-     * file (by SHA-256) replaces it too. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * @return Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     public Output<Object> source() {
@@ -153,14 +147,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Boots with UEFI. Changing it replaces the image.
+     * Boots with UEFI. Changing it replaces the resource.
      * 
      */
     @Import(name="uefi")
     private @Nullable Output<Boolean> uefi;
 
     /**
-     * @return Boots with UEFI. Changing it replaces the image.
+     * @return Boots with UEFI. Changing it replaces the resource.
      * 
      */
     public Optional<Output<Boolean>> uefi() {
@@ -241,7 +235,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description 4 to 1000 characters. Patched in place.
+         * @param description 4 to 1000 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -252,7 +246,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description 4 to 1000 characters. Patched in place.
+         * @param description 4 to 1000 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -262,7 +256,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param group Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+         * @param group Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -273,7 +267,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param group Catalogue group such as linux or windows, 4 to 32 characters. Patched in place.
+         * @param group Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -283,7 +277,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kind TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+         * @param kind TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -294,7 +288,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param kind TEMPLATE, BACKUP or ISO. Changing it replaces the image.
+         * @param kind TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -304,7 +298,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+         * @param name 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -315,7 +309,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.
+         * @param name 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -325,7 +319,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Patched in place.
+         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -336,7 +330,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Patched in place.
+         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -346,10 +340,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param source Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-         * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-         * paths are resolved against the program&#39;s directory). Changing it replaces the image; a changed
-         * file (by SHA-256) replaces it too. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+         * @param source Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
          * 
          * @return builder
          * 
@@ -360,10 +351,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param source Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default
-         * the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative
-         * paths are resolved against the program&#39;s directory). Changing it replaces the image; a changed
-         * file (by SHA-256) replaces it too. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+         * @param source Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
          * 
          * @return builder
          * 
@@ -396,7 +384,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param uefi Boots with UEFI. Changing it replaces the image.
+         * @param uefi Boots with UEFI. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -407,7 +395,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param uefi Boots with UEFI. Changing it replaces the image.
+         * @param uefi Boots with UEFI. Changing it replaces the resource.
          * 
          * @return builder
          * 
