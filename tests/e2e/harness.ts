@@ -147,22 +147,22 @@ function pulumiEnv(home: string, backend: string, verbose = false): Record<strin
 
 /**
  * A fresh project directory holding a copy of a program (default: the scenario program), whose
- * node_modules resolves to this repository's, as `pulumi-svc` would in a user's project. An
- * example is copied to `<tmp>/examples/<name>` beside a `<tmp>/bin` and a `<tmp>/sdk` that are this
- * repository's, so an example's relative paths (the plugin at `../../bin`, a generated SDK under
+ * node_modules resolves to this repository's (or `packageRepo`'s), as `pulumi-svc` would in a user's
+ * project. An example is copied to `<tmp>/examples/<name>` beside a `<tmp>/bin` and a `<tmp>/sdk`
+ * that are that checkout's, so an example's relative paths (the plugin at `../../bin`, a generated SDK under
  * `../../sdk`) find them as they do in place.
  */
-function makeProjectDir(prefix: string, programDir: string = PROGRAM): { dir: string; root: string } {
+function makeProjectDir(prefix: string, programDir: string = PROGRAM, packageRepo: string = REPO): { dir: string; root: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
   const inExamples = path.relative(path.join(REPO, "examples"), programDir);
   const dir = inExamples.startsWith("..") ? root : path.join(root, "examples", inExamples);
   fs.mkdirSync(dir, { recursive: true });
-  if (dir !== root) for (const shared of ["bin", "sdk"]) fs.symlinkSync(path.join(REPO, shared), path.join(root, shared), "dir");
+  if (dir !== root) for (const shared of ["bin", "sdk"]) fs.symlinkSync(path.join(packageRepo, shared), path.join(root, shared), "dir");
   fs.cpSync(programDir, dir, {
     recursive: true,
     filter: (src) => !/(^|\/)(node_modules|Pulumi\.[^/]+\.yaml)$/.test(src) || src === programDir,
   });
-  fs.symlinkSync(path.join(REPO, "node_modules"), path.join(dir, "node_modules"), "dir");
+  fs.symlinkSync(path.join(packageRepo, "node_modules"), path.join(dir, "node_modules"), "dir");
   return { dir, root };
 }
 
@@ -182,11 +182,13 @@ export interface E2EOptions {
   verbose?: boolean;
   /** More environment for the CLI and the programs it runs (PYTHONPATH for a generated SDK). */
   env?: Record<string, string>;
+  /** The checkout whose package the program runs (its node_modules, bin and sdk): another one's records state with an older package. */
+  packageRepo?: string;
 }
 
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
   const emu = options.emulator ?? (await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 }));
-  const { dir, root } = makeProjectDir(name, options.programDir);
+  const { dir, root } = makeProjectDir(name, options.programDir, options.packageRepo);
   const home = path.join(dir, ".pulumi-home");
   const backend = path.join(dir, ".pulumi-state");
   fs.mkdirSync(home);

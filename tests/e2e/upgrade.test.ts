@@ -1,0 +1,104 @@
+/**
+ * An upgrade of the package under stacks it already manages: the state an older package left
+ * (tests/e2e/upgrade/<name>.json, written by upgrade/record.ts: the deployment `pulumi stack
+ * export` gave after `up`, and the emulator's state file at that moment) is imported into a fresh
+ * stack of the same program, against an emulator started from that state file, and driven by
+ * this package through the real CLI. Issue 19's promise: the same state shape, so preview,
+ * refresh and up see nothing to do, and destroy leaves nothing behind.
+ *
+ * The replay puts its own emulator URL and project directory where the recording had its own,
+ * as a user's would be the same before and after an upgrade. Every kind is covered: the stacks of
+ * upgrade/stacks.ts declare them all, checked below against resources/registry.ts.
+ */
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { kinds } from "../../resources/registry";
+import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { changes, isSvcType, startE2E, type E2E, type StateResource } from "./harness";
+import { fixturePath, UPGRADE_EMULATOR, UPGRADE_STACKS, type UpgradeFixture, type UpgradeStack } from "./upgrade/stacks";
+
+jest.setTimeout(900_000);
+
+const fixtureOf = (stack: UpgradeStack): UpgradeFixture => JSON.parse(fs.readFileSync(fixturePath(stack), "utf8"));
+
+/** The recorded value with every occurrence of `from` replaced by `to` (URL, directory). */
+const rewritten = (value: unknown, swaps: Array<[string, string]>): unknown =>
+  JSON.parse(swaps.reduce((text, [from, to]) => text.split(from).join(to), JSON.stringify(value)));
+
+const resourcesOf = (deployment: unknown) => (deployment as { resources?: StateResource[] }).resources ?? [];
+/** The package's resources, of either face (pulumi-nodejs:dynamic/svc:Vpc, svc:index:Vpc). */
+const svcResources = (deployment: unknown) => resourcesOf(deployment).filter((r) => isSvcType(r.type));
+const kindOf = (r: StateResource) => r.type.split(":").pop();
+/** What the engine counts in a summary: every resource but the providers (the stack and components too). */
+const counted = (deployment: unknown) => resourcesOf(deployment).filter((r) => !r.type.startsWith("pulumi:providers:")).length;
+
+it("the recorded stacks declare every kind of the registry", () => {
+  const recorded = new Set(UPGRADE_STACKS.flatMap((stack) => svcResources(fixtureOf(stack).deployment).map(kindOf)));
+  expect([...recorded].sort()).toEqual(kinds().sort());
+});
+
+describe.each(UPGRADE_STACKS)("$name, as an older package left it", (stack) => {
+  let fixture: UpgradeFixture;
+  let emulator: TestEmulator;
+  let e2e: E2E;
+  let stateDir: string;
+
+  beforeAll(async () => {
+    fixture = fixtureOf(stack);
+    stateDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-upgrade-"));
+    const stateFile = path.join(stateDir, "emulator.json");
+    fs.writeFileSync(stateFile, JSON.stringify(fixture.emulator));
+    emulator = await startTestEmulator({ ...UPGRADE_EMULATOR, stateFile });
+    e2e = await startE2E(`upgrade-${stack.name}`, { programDir: stack.programDir, staff: stack.staff, emulator });
+    for (const [key, value] of Object.entries(stack.secretConfig ?? {})) await e2e.stack.setConfig(key, { value, secret: true });
+    const deployment = rewritten(fixture.deployment, [
+      [fixture.baseUrl, emulator.emu.url],
+      [fixture.projectDir, e2e.dir],
+    ]);
+    await e2e.stack.importStack({ version: 3, deployment });
+  });
+  afterAll(async () => {
+    await e2e?.stop();
+    await emulator?.stop();
+    fs.rmSync(stateDir, { recursive: true, force: true });
+  });
+
+  it("was recorded by an older commit, with resources the emulator still holds", async () => {
+    expect(fixture.recordedWith).toMatch(/^[0-9a-f]{7,}$/);
+    const ids = svcResources(fixture.deployment).map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(0);
+    expect((await e2e.inventoryTotal()).total).toBeGreaterThanOrEqual(ids.length);
+  });
+
+  it("previews no change and sends no mutating request", async () => {
+    const since = await e2e.lastSeq();
+    const preview = await e2e.preview(stack.declarations ?? []);
+    expect(preview.changeSummary).toEqual({ same: counted(fixture.deployment) });
+    expect(await e2e.mutations(since)).toEqual([]);
+  });
+
+  it("refreshes without a change: every output reads back as the older package recorded it", async () => {
+    const since = await e2e.lastSeq();
+    expect(changes(await e2e.refresh())).toEqual({ same: counted(fixture.deployment) });
+    expect(await e2e.mutations(since)).toEqual([]);
+  });
+
+  it("updates nothing on up, and previews clean again after the new package wrote the state", async () => {
+    const since = await e2e.lastSeq();
+    expect(changes(await e2e.up(stack.declarations ?? []))).toEqual({ same: counted(fixture.deployment) });
+    expect(Object.keys((await e2e.preview()).changeSummary)).toEqual(["same"]);
+    expect(await e2e.mutations(since)).toEqual([]);
+  });
+
+  it("destroys everything it took over but its workspaces, which the API cannot delete", async () => {
+    await e2e.destroy();
+    const left = Object.entries((await e2e.inventoryTotal()).resources)
+      .filter(([, objects]) => objects.length > 0)
+      .map(([table, objects]) => [table, objects.map((o) => String((o as { id: unknown }).id))]);
+    const workspaces = svcResources(fixture.deployment)
+      .filter((r) => kindOf(r) === "Workspace")
+      .map((r) => r.id);
+    expect(Object.fromEntries(left)).toEqual(workspaces.length > 0 ? { workspaces } : {});
+  });
+});
