@@ -83,6 +83,33 @@ export async function runOperation<T>(fn: () => Promise<T>): Promise<T> {
 /** A 429 is waited out by the pace and summed in the heartbeat: a line each only with PULUMI_SVC_VERBOSE=1; other retries always. */
 const retryLine = (label: string) => (e: RetryEvent) => (e.cause === "429" ? detail : notice)(label, retryMessage(e));
 
+/**
+ * What an operation's heartbeat shows: the state waited on, and the time spent waiting on the
+ * rate limit (said once when it passes RATE_WAIT_NOTICE_MS). Outside an operation (a hand-made
+ * context) there is nothing to stop a heartbeat: none starts.
+ */
+function heartbeatStatus(label: string, operation: OperationContext["operation"]) {
+  const scope = operationScope.getStore();
+  const heartbeat = scope ? startHeartbeat(label, operation) : undefined;
+  if (heartbeat) scope!.add(() => heartbeat.stop());
+  let state: string | undefined;
+  let rateWaitMs = 0;
+  const show = () => heartbeat?.status([state, rateWaitStatus(rateWaitMs)].filter(Boolean).join("; ") || undefined);
+  return {
+    status(text: string | undefined) {
+      state = text;
+      show();
+    },
+    onWait(ms: number) {
+      const before = rateWaitMs;
+      rateWaitMs += ms;
+      if (before < RATE_WAIT_NOTICE_MS && rateWaitMs >= RATE_WAIT_NOTICE_MS)
+        notice(label, "waiting on the API's rate limit (shared by everything using this token); it goes on as the API allows");
+      show();
+    },
+  };
+}
+
 export function makeContext(
   shared: SvcClient,
   config: ProviderConfig,
@@ -90,25 +117,7 @@ export function makeContext(
   operation: OperationContext["operation"],
   deadline: number,
 ): OperationContext {
-  // Outside an operation (a hand-made context) there is nothing to stop a heartbeat: none starts.
-  const scope = operationScope.getStore();
-  const heartbeat = scope ? startHeartbeat(label, operation) : undefined;
-  if (heartbeat) scope!.add(() => heartbeat.stop());
-  // What the heartbeat shows: the state waited on, and the time spent waiting on the rate limit.
-  let state: string | undefined;
-  let rateWaitMs = 0;
-  const show = () => heartbeat?.status([state, rateWaitStatus(rateWaitMs)].filter(Boolean).join("; ") || undefined);
-  const status = (text: string | undefined) => {
-    state = text;
-    show();
-  };
-  const onWait = (ms: number) => {
-    const before = rateWaitMs;
-    rateWaitMs += ms;
-    if (before < RATE_WAIT_NOTICE_MS && rateWaitMs >= RATE_WAIT_NOTICE_MS)
-      notice(label, "waiting on the API's rate limit (shared by everything using this token); it goes on as the API allows");
-    show();
-  };
+  const { status, onWait } = heartbeatStatus(label, operation);
   // Every request of the operation retries only while its wait ends before the deadline, and
   // says so under the resource's name.
   const client = shared.withDeadline(deadline, retryLine(label), onWait);
