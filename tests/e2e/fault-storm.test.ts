@@ -15,6 +15,7 @@
  */
 import * as path from "node:path";
 import { startE2E, type E2E, type StateResource } from "./harness";
+import { setTimeout as sleep } from "node:timers/promises";
 
 jest.setTimeout(900_000);
 
@@ -78,7 +79,7 @@ async function throughTheStorm(get: () => Promise<{ status: number; body: unknow
     const res = await get();
     if (res.status === 200) return res.body;
     if (attempt >= 50) throw new Error(`no answer through the storm after 50 tries (last ${res.status})`);
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
 }
 

@@ -4,6 +4,7 @@
  * stack's state. One stack; each test leaves it converged for the next.
  */
 import { failureOf, ref, secret, startE2E, type Declaration, type E2E } from "./harness";
+import { setTimeout as sleep } from "node:timers/promises";
 
 jest.setTimeout(600_000);
 
@@ -184,6 +185,6 @@ async function waitUntil(condition: () => Promise<boolean>, timeoutMs = 30_000):
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
   }
 }

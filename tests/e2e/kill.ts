@@ -7,12 +7,12 @@ import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { E2E, LoggedRequest, StateResource } from "./harness";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const RECOVER = path.join(__dirname, "..", "..", "dist", "recover", "cli.js");
 
 /** Long enough that no workflow started during the killed run ends before the kill. */
 const SLOW_WORKFLOW_MS = 600_000;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** An accepted (2xx) write to the API whose path matches. */
 export const accepted = (method: string, pathPattern: RegExp) => (r: LoggedRequest) =>

@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { changes, startE2E, type E2E } from "./harness";
+import { setTimeout as sleep } from "node:timers/promises";
 
 jest.setTimeout(600_000);
 
@@ -167,7 +168,7 @@ describe("the provider plugin", () => {
       execFileSync("ps", ["-eo", "args"], { encoding: "utf8" })
         .split("\n")
         .filter((l) => l.includes(`${BIN}/pulumi-resource-svc`));
-    for (let i = 0; i < 10 && ours().length; i++) await new Promise((r) => setTimeout(r, 500));
+    for (let i = 0; i < 10 && ours().length; i++) await sleep(500);
     expect(ours()).toEqual([]);
   });
 

@@ -5,6 +5,7 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- a response body defaults to any: tests read it field by field */
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { parseJson, stringifyJson } from "../../emulator/core/json";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export interface ApiResponse<T = any> {
   status: number;
@@ -95,7 +96,6 @@ export interface TestEmulator {
 export async function startTestEmulator(options: EmulatorOptions = {}): Promise<TestEmulator> {
   const emu = await startEmulator({ port: 0, workflowMs: 30, seed: 1234, ...options });
   const api = new TestApi(emu.url, emu.token);
-  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
   const waitFor = async <T>(path: string, done: (body: T) => boolean, timeoutMs = 5000): Promise<T> => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {

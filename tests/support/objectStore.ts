@@ -6,6 +6,7 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as net from "node:net";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 export interface ObjectStore {
   /** host:port, what the `endpoint` URL parameter takes. */
@@ -55,7 +56,7 @@ async function started(child: ChildProcess, port: number, output: () => string):
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return false;
     if (await listening(port)) return true;
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   child.kill("SIGKILL");
   throw new Error(`the object store did not listen on 127.0.0.1:${port} within 20 s:\n${output()}`);

@@ -192,7 +192,6 @@ export function makeForeignWorkspace(t: TestEmulator): { workspaceId: string; ow
 }
 
 /** Sleeps; for the few waits that are about wall-clock time. */
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A big identifier nothing has (above 2^53), as a raw JSON integer literal. */
 export const MISSING_BIG_ID = "9007199254740993";

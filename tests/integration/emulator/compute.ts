@@ -6,6 +6,7 @@
 import { hashSecret, ALL_WRITE_GRANTS } from "../../../emulator/core/auth";
 import { DEFAULT_QUOTA, type Grants, type Role } from "../../../emulator/model";
 import type { TestApi, TestEmulator } from "../../support/emulator";
+import { setTimeout as sleep } from "node:timers/promises";
 
 let counter = 0;
 
@@ -156,7 +157,7 @@ export async function waitWorkflowAs(api: TestApi, workflowId: string, timeoutMs
     const res = await api.get(`/v1/workflows/${workflowId}`);
     if (res.status === 200 && res.body.state !== "QUEUED" && res.body.state !== "RUNNING") return res.body.state;
     if (Date.now() > deadline) throw new Error(`workflow ${workflowId} did not end (last ${res.status} ${res.text})`);
-    await new Promise((r) => setTimeout(r, 10));
+    await sleep(10);
   }
 }
 

@@ -14,6 +14,7 @@ import { ok, type RouteContext, type RouteDef } from "../../../emulator/core/rou
 import { stringifyJson } from "../../../emulator/core/json";
 import type { Services } from "../../../emulator/core/services";
 import { TestApi } from "../../support/emulator";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /** Renames the workspace, deletes the first plan, inserts a disk row and draws from the generator: every kind of write. */
 function writeEverywhere(ctx: RouteContext): string {
@@ -49,7 +50,7 @@ const routes: RouteDef[] = [
     method: "POST",
     path: "/v1/test/fails-after-await",
     handler: async (ctx) => {
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
       writeEverywhere(ctx);
       throw conflict("failed after awaiting and writing");
     },

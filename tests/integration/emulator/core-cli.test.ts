@@ -6,6 +6,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
 const CLI = path.join(ROOT, "dist", "emulator", "cli.js");
@@ -96,7 +97,7 @@ async function launch(command: string, args: string[], group = false): Promise<L
 /** Waits until the process has written `text` to stdout (lines after the first arrive separately). */
 async function waitOutput(l: Launched, text: string): Promise<string> {
   const deadline = Date.now() + 5000;
-  while (!l.stdout().includes(text) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  while (!l.stdout().includes(text) && Date.now() < deadline) await sleep(20);
   return l.stdout();
 }
 
@@ -262,7 +263,7 @@ describe("npm run --silent emulator", () => {
     await emu.exited;
     // The emulator itself is gone too, not just npm.
     const deadline = Date.now() + 10_000;
-    while ((await answers(emu.info.url)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    while ((await answers(emu.info.url)) && Date.now() < deadline) await sleep(50);
     expect(await answers(emu.info.url)).toBe(false);
   });
 });

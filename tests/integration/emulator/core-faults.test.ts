@@ -4,6 +4,7 @@
  * `share` and `times`.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { setTimeout as sleep } from "node:timers/promises";
 
 let t: TestEmulator;
 let vpcsPath: string;
@@ -45,8 +46,6 @@ const diskBody = (name = "data-1") => ({ name, size: GiB, backend: "LOCAL", regi
 async function inventoryVpcs(): Promise<Array<{ id: string; name: string }>> {
   return (await t.control.get("/_emulator/inventory")).body.resources.vpcs;
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe("status faults: answered before the handler runs", () => {
   it.each([500, 502, 503])("%i: the create is refused and nothing is written", async (status) => {

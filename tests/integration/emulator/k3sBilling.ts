@@ -109,5 +109,3 @@ export async function setClock(t: TestEmulator, iso: string): Promise<void> {
   if (advanceMs < 0) throw new Error(`setClock: ${iso} is in the emulator's past`);
   await t.control.post("/_emulator/clock", { advanceMs });
 }
-
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

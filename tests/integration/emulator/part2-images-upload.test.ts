@@ -4,7 +4,7 @@
  * wrong byte count, reuse, tampering, expiry, concurrency, streaming and injected faults.
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { sleep } from "./apps";
+import { setTimeout as sleep } from "node:timers/promises";
 
 let t: TestEmulator;
 useTestEmulator((started) => (t = started));

@@ -6,6 +6,7 @@
  */
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { makeSubject, makeUser, makeWorkspace, setClock } from "./k3sBilling";
+import { setTimeout as sleep } from "node:timers/promises";
 
 let t: TestEmulator;
 let me: string;
@@ -410,7 +411,7 @@ describe("coupons", () => {
   it("lists coupons newest first with page numbers and keyset cursors", async () => {
     for (const code of ["c-one", "c-two", "c-three"]) {
       await newCoupon({ code });
-      await new Promise((r) => setTimeout(r, 5));
+      await sleep(5);
     }
     const codes = (items: Array<{ code: string }>) => items.map((c) => c.code);
     const page1 = (await t.staff.get("/v1/coupons", { limit: 2 })).body;

@@ -5,7 +5,8 @@
  */
 import type { InstanceRow } from "../../../emulator/model";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
-import { makeInstance, makeUser, sleep } from "./k3sBilling";
+import { makeInstance, makeUser } from "./k3sBilling";
+import { setTimeout as sleep } from "node:timers/promises";
 
 let t: TestEmulator;
 let k3s: string;
