@@ -6,14 +6,11 @@
  */
 import { execFileSync } from "node:child_process";
 import * as path from "node:path";
+import { ensurePulumiCli } from "./support/pulumiCli";
 
 export default async function globalSetup(): Promise<void> {
   if (process.env.PULUMI_SVC_SKIP_ENSURE === "1") return;
-  const script = path.join(__dirname, "..", "scripts", "ensure-pulumi.sh");
-  const out = execFileSync("bash", [script], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
-  const dir = out.trim().split("\n").pop()!;
-  process.env.PATH = `${dir}${path.delimiter}${process.env.PATH}`;
-  process.env.PULUMI_SVC_PULUMI_DIR = dir;
+  process.env.PULUMI_SVC_PULUMI_DIR = ensurePulumiCli();
   const s3 = path.join(__dirname, "..", "scripts", "ensure-s3.sh");
   process.env.PULUMI_SVC_S3_SERVER = execFileSync("bash", [s3], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] })
     .trim()

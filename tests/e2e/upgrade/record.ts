@@ -6,20 +6,20 @@
  *   git worktree add /tmp/svc-old <commit> && (cd /tmp/svc-old && npm ci)   # builds and links itself
  *   npx ts-node tests/e2e/upgrade/record.ts /tmp/svc-old
  *
- * The pulumi CLI is the one scripts/ensure-pulumi.sh builds (put on PATH here, as the tests do).
+ * The pulumi CLI is the one the tests drive (tests/support/pulumiCli.ts).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startTestEmulator } from "../../support/emulator";
+import { ensurePulumiCli } from "../../support/pulumiCli";
 import { startE2E } from "../harness";
 import { fixturePath, UPGRADE_EMULATOR, UPGRADE_STACKS, type UpgradeFixture } from "./stacks";
 
 async function record(oldCheckout: string): Promise<void> {
   const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: oldCheckout, encoding: "utf8" }).trim();
-  const cli = execFileSync("bash", [path.join(__dirname, "..", "..", "..", "scripts", "ensure-pulumi.sh")], { encoding: "utf8" });
-  process.env.PATH = `${cli.trim().split("\n").pop()}${path.delimiter}${process.env.PATH}`;
+  ensurePulumiCli();
   for (const stack of UPGRADE_STACKS) {
     const stateFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-upgrade-")), "emulator.json");
     const emulator = await startTestEmulator({ ...UPGRADE_EMULATOR, stateFile });

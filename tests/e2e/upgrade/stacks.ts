@@ -2,8 +2,8 @@
  * The stacks whose state an older package recorded (tests/e2e/upgrade/*.json, written by
  * record.ts) and the current package must take over without a change (upgrade.test.ts): the three
  * TypeScript examples as users wrote them, the YAML quickstart through the provider plugin, and two
- * scenario stacks for the kinds no example declares. Together the dynamic resources declare every
- * kind in resources/registry.ts (upgrade.test.ts checks).
+ * scenario stacks for the kinds no example declares. Together they declare every kind in
+ * resources/registry.ts (upgrade.test.ts checks).
  */
 import * as path from "node:path";
 import { ref, secret, type Declaration } from "../harness";
