@@ -20,7 +20,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle } from "../provider/lifecycle";
+import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
 import { createRuntime } from "../provider/runtime";
 import { kinds, specFor } from "../resources/registry";
@@ -282,8 +282,12 @@ function failure(f: { property: string; reason: string }): rpc.CheckFailure {
 }
 
 const KINDS = rpc.PropertyDiff.Kind;
-const PROPERTY_DIFF = { add: [KINDS.ADD, KINDS.ADD_REPLACE], update: [KINDS.UPDATE, KINDS.UPDATE_REPLACE] } as const;
+const PROPERTY_DIFF = {
+  add: [KINDS.ADD, KINDS.ADD_REPLACE],
+  delete: [KINDS.DELETE, KINDS.DELETE_REPLACE],
+  update: [KINDS.UPDATE, KINDS.UPDATE_REPLACE],
+} as const;
 
-function propertyDiffKind(kind: "add" | "update", replace: boolean): rpc.PropertyDiff.Kind {
+function propertyDiffKind(kind: PropertyChange["kind"], replace: boolean): rpc.PropertyDiff.Kind {
   return PROPERTY_DIFF[kind][replace ? 1 : 0];
 }

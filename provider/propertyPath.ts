@@ -97,9 +97,7 @@ export function leafChanges(old: unknown, next: unknown, at: PropertyPath, isUnk
   const keys = Array.isArray(old)
     ? Array.from({ length: Math.max(old.length, (next as unknown[]).length) }, (_, i) => i)
     : [...new Set([...Object.keys(old), ...Object.keys(next)])];
-  return keys.flatMap((k) =>
-    leafChanges((old as Record<string, unknown>)[k], (next as Record<string, unknown>)[k], [...at, k], isUnknown),
-  );
+  return keys.flatMap((k) => leafChanges((old as Record<string, unknown>)[k], (next as Record<string, unknown>)[k], [...at, k], isUnknown));
 }
 
 const sameLeaf = (a: unknown, b: unknown) => a === b || (Number.isNaN(a) && Number.isNaN(b));

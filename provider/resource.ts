@@ -6,7 +6,8 @@
  * a program loads this module, the shim and the SDK, never a spec.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { secret } from "@pulumi/pulumi/output";
+import { output, secret } from "@pulumi/pulumi/output";
+import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
 import { makeShim } from "./shim";
 
 const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
@@ -57,12 +58,43 @@ function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secre
   return { ...opts, additionalSecretOutputs: [...new Set([...(opts?.additionalSecretOutputs ?? []), ...secretOutputs])] };
 }
 
+const OPERATIONS = ["create", "update", "delete"] as const;
+
+/**
+ * The resource options the dynamic-provider host drops, carried as inputs (provider/carriedOptions.ts
+ * says why, one by one): `import`, `ignoreChanges` and `replaceOnChanges` under one input the
+ * lifecycle reads, `customTimeouts` folded into `timeouts`. `import` leaves the engine's options:
+ * kept, it sends the engine to a read the host cannot serve.
+ */
+function carryOptions(
+  args: Record<string, unknown>,
+  opts: pulumi.CustomResourceOptions,
+): { args: Record<string, unknown>; opts: pulumi.CustomResourceOptions } {
+  const { import: importId, ...withoutImport } = opts;
+  const carried: CarriedOptions = {
+    ...(importId !== undefined ? { import: importId } : {}),
+    ...(opts.ignoreChanges?.length ? { ignoreChanges: opts.ignoreChanges } : {}),
+    ...(opts.replaceOnChanges?.length ? { replaceOnChanges: opts.replaceOnChanges } : {}),
+  };
+  const withCarried = Object.keys(carried).length ? { ...args, [CARRIED_KEY]: carried } : args;
+  return { args: withCustomTimeouts(withCarried, opts.customTimeouts), opts: importId !== undefined ? withoutImport : opts };
+}
+
+/** `timeouts` over customTimeouts: the input wins where it names the operation, the option fills the rest. */
+function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.CustomTimeouts | undefined): Record<string, unknown> {
+  const fromOption = Object.fromEntries(OPERATIONS.flatMap((op) => (custom?.[op] ? [[op, custom[op]]] : [])));
+  if (!Object.keys(fromOption).length) return args;
+  const declared = args.timeouts;
+  return { ...args, timeouts: declared === undefined ? fromOption : output(declared).apply((t) => ({ ...fromOption, ...(t ?? {}) })) };
+}
+
 const MODULE = "svc";
 
 /**
  * The arguments of a generated class's `super` call (`pulumi.dynamic.Resource`), all from its
- * shape: the shim of its kind, the inputs with the secret ones wrapped and every output name
- * registered, the secret outputs marked, and the type token `pulumi-nodejs:dynamic/svc:<kind>`.
+ * shape: the shim of its kind, the inputs with the secret ones wrapped, the options the host drops
+ * carried, and every output name registered, the secret outputs marked, and the type token
+ * `pulumi-nodejs:dynamic/svc:<kind>`.
  *
  *   super(...superArgs(SHAPE, name, args, opts));
  *
@@ -74,21 +106,29 @@ export function superArgs(
   args: object,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, Record<string, unknown>, pulumi.CustomResourceOptions, string, string] {
-  const inputs = withSecretInputs(args as Record<string, unknown>, shape.secretInputs);
-  return [shimFor(shape.kind), name, withOutputs(inputs, shape.outputs), withSecretOutputs(opts, shape.secretOutputs), MODULE, shape.kind];
+  const carried = carryOptions(args as Record<string, unknown>, opts ?? {});
+  const inputs = withSecretInputs(carried.args, shape.secretInputs);
+  return [
+    shimFor(shape.kind),
+    name,
+    withOutputs(inputs, shape.outputs),
+    withSecretOutputs(carried.opts, shape.secretOutputs),
+    MODULE,
+    shape.kind,
+  ];
 }
 
 /** Inputs every resource accepts. */
 export interface CommonArgs {
   /**
-   * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-   * Never causes a diff.
+   * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+   * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
    */
   timeouts?: pulumi.Input<{ create?: string; update?: string; delete?: string }>;
   /**
    * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-   * converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-   * provider; this is the supported way to bring an existing resource under a stack.)
+   * converged to the declared inputs (fields set only at creation must already match). The
+   * `import` resource option instead takes it only as it is, refusing any difference.
    */
   adoptId?: pulumi.Input<string>;
 }

@@ -1,14 +1,17 @@
 /**
- * check: the declaration's inputs, completed and validated at preview, before any API call. Six
- * jobs in order: the default workspace, adoptId only for a new resource, the schema (with the
- * values unknown until up left out) and the spec's defaults, the transitions from the recorded
- * inputs, the cross-field rules, and the provider's configuration.
+ * check: the declaration's inputs, completed and validated at preview, before any API call. Seven
+ * jobs in order: the default workspace, adoptId and the import option only for a new resource,
+ * the schema (with the values unknown until up left out) and the spec's defaults, the transitions
+ * from the recorded inputs, the cross-field rules, the provider's configuration, and an import's
+ * match with the object it names (the one job that reads the API, only for an import).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
+import { CARRIED_KEY, carriedOf } from "../carriedOptions";
 import type { Outputs } from "../spec";
 import { changedFields } from "./changes";
 import { schemaRelaxing, type CompiledSpec } from "./compile";
+import { importFailures } from "./importOption";
 import { without, withoutShim } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
 import { containsUnknown } from "./unknowns";
@@ -29,7 +32,9 @@ export async function check<I extends Props, O extends Outputs>(
   failures.push(...parsed.failures);
   if (parsed.valid) failures.push(...transitionFailures(c, recorded, parsed.inputs), ...ruleFailures(c, parsed.inputs, parsed.unknown));
   const config = await configFailures(c, runtime, recorded, parsed.inputs, failures.length === 0);
-  return { inputs: parsed.inputs, failures: [...config, ...failures] };
+  // 7. Only once everything else holds: an import's read would only repeat what is already wrong.
+  const imported = failures.length || config.length || recorded ? [] : await importFailures(c, runtime, parsed.inputs, parsed.unknown);
+  return { inputs: parsed.inputs, failures: [...config, ...failures, ...imported] };
 }
 
 /** 1. A workspace-scoped kind's workspace: declared, else the provider's default, else a failure. */
@@ -44,11 +49,15 @@ function fillWorkspace<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>
 }
 
 /**
- * 2. Like the engine's import option, adoptId applies only while the resource is not in the
- * stack yet; once it is, a replacement must create anew, not re-adopt the id it deletes.
+ * 2. Like the engine's import option (carried on the dynamic face), adoptId applies only while the
+ * resource is not in the stack yet; once it is, a replacement must create anew, not re-adopt the
+ * id it deletes.
  */
 function adoptOnlyWhenNew(raw: Props, recorded: Props | undefined): void {
-  if (recorded) delete raw.adoptId;
+  if (!recorded) return;
+  delete raw.adoptId;
+  const { import: _imported, ...rest } = carriedOf(raw);
+  if (raw[CARRIED_KEY]) raw[CARRIED_KEY] = rest;
 }
 
 interface Validated {

@@ -5,6 +5,8 @@
  * tables; none of them rebuilds one per call.
  */
 import { z } from "../zod";
+import { CARRIED_KEY } from "../carriedOptions";
+import { parsePath } from "../propertyPath";
 import type { Outputs, Policy, ResourceSpec } from "../spec";
 import { parseDuration } from "../timeouts";
 import type { Props } from "./types";
@@ -13,6 +15,8 @@ import type { Props } from "./types";
 export const COMMON_POLICIES: Record<string, Policy> = {
   timeouts: { kind: "ignore" },
   adoptId: { kind: "ignore" },
+  // The resource options a generated class carries (provider/carriedOptions.ts): how to diff, not what.
+  [CARRIED_KEY]: { kind: "ignore" },
 };
 
 const zDuration = z.string().superRefine((v, ctx) => {
@@ -20,9 +24,22 @@ const zDuration = z.string().superRefine((v, ctx) => {
   if (typeof ms === "string") ctx.addIssue({ code: "custom", message: ms });
 });
 
+const zPropertyPath = z.string().superRefine((v, ctx) => {
+  const path = parsePath(v);
+  if (typeof path === "string") ctx.addIssue({ code: "custom", message: path });
+});
+
 const commonInputs = (adoptIdPattern: RegExp) => ({
   timeouts: z.object({ create: zDuration.optional(), update: zDuration.optional(), delete: zDuration.optional() }).strict().optional(),
   adoptId: z.string().regex(adoptIdPattern, "must be the id of an existing resource of this kind").optional(),
+  [CARRIED_KEY]: z
+    .object({
+      import: z.string().regex(adoptIdPattern, "the import option must be the id of an existing resource of this kind").optional(),
+      ignoreChanges: z.array(zPropertyPath).optional(),
+      replaceOnChanges: z.array(zPropertyPath).optional(),
+    })
+    .strict()
+    .optional(),
 });
 
 const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a workspace id (digits)") };

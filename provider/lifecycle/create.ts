@@ -1,17 +1,20 @@
 /**
- * create: adopt the object named by adoptId, or refuse a taken key, send the create (recovering
- * from a lost answer), find its id, then wait for it to settle and run the steps the create
- * request cannot carry. A failure after the API made the object keeps it in the stack.
+ * create: import or adopt the object named by the import option or adoptId, or refuse a taken
+ * key, send the create (recovering from a lost answer), find its id, then wait for it to settle
+ * and run the steps the create request cannot carry. A failure after the API made the object
+ * keeps it in the stack.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
 import type { Created, Outputs } from "../spec";
+import { carriedOf } from "../carriedOptions";
 import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledSpec } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
 import { partialFailure } from "./failures";
 import { contextFor, SHIM_KEY, withoutShim } from "./operation";
+import { importExisting } from "./importOption";
 import { finalize, settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
@@ -25,6 +28,7 @@ export async function create<I extends Props, O extends Outputs>(
   const inputs = withoutShim(props) as I;
   const shim = props[SHIM_KEY];
   const ctx = contextFor(c, runtime, inputs, "create", undefined, call);
+  if (carriedOf(inputs).import !== undefined) return importExisting(c, ctx, inputs);
   if (inputs.adoptId) return adopt(c, ctx, inputs, shim);
   await refuseConflict(c, ctx, inputs);
   const created = await createWithRecovery(c, ctx, inputs, shim);

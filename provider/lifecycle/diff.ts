@@ -1,12 +1,17 @@
 /**
- * diff: which inputs changed and what each change does (the policy table), plus what the next up
- * must finish or repair whatever the declaration says: a pending create, a broken or unsettled state.
+ * diff: which inputs changed and what each change does (the policy table, and the resource's
+ * replaceOnChanges), with each changed leaf named by its property path, plus what the next up
+ * must finish or repair whatever the declaration says: a pending create, a broken or unsettled
+ * state. Paths under ignoreChanges keep their recorded value (provider/carriedOptions.ts).
  */
+import { replacedOnChange, withIgnoredKept } from "../carriedOptions";
 import { pendingSince } from "../pending";
+import { formatPath, leafChanges, type LeafChange } from "../propertyPath";
 import type { Outputs } from "../spec";
 import { changedFields, replacing, sameUniqueKey } from "./changes";
 import type { CompiledSpec } from "./compile";
 import type { DiffResult, PropertyChange, Props } from "./types";
+import { UNKNOWN } from "./unknowns";
 
 /** A create recorded as pending is replaced: its delete removes what the attempt made, first. */
 const replacePending = (): DiffResult => ({
@@ -25,23 +30,34 @@ export async function diff<I extends Props, O extends Outputs>(
 ): Promise<DiffResult> {
   if (pendingSince(id) !== undefined) return replacePending();
   const { spec } = c;
-  const changed = changedFields(c, olds, news);
-  const replaces = replacing(c, changed, olds, news);
+  const desired = withIgnoredKept(olds, news);
+  const changed = changedFields(c, olds, desired);
+  const byPolicy = replacing(c, changed, olds, desired);
+  const onChange = replacedOnChange(news);
+  const leaves = changed.flatMap((f) => leavesOf(olds[f], desired[f], f));
+  const replaceLeaf = (leaf: LeafChange) => byPolicy.includes(String(leaf.path[0])) || onChange(leaf.path);
+  const replaces = [...new Set([...byPolicy, ...leaves.filter(replaceLeaf).map((l) => String(l.path[0]))])];
   const broken = spec.broken?.(olds as O) ?? false;
   if (broken && !replaces.length) replaces.push("state");
   // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
   const unsettled = !broken && !!id && inProgress(c, olds as O);
   const detailedDiff: Record<string, PropertyChange> = {};
-  for (const f of changed) detailedDiff[f] = { kind: olds[f] === undefined ? "add" : "update", replace: replaces.includes(f) };
-  for (const f of replaces) detailedDiff[f] ??= { kind: "update", replace: true };
+  for (const leaf of leaves) detailedDiff[formatPath(leaf.path)] = { kind: leaf.kind, replace: replaceLeaf(leaf) };
+  for (const f of replaces) if (!leaves.some((l) => l.path[0] === f)) detailedDiff[f] = { kind: "update", replace: true };
   return {
     detailedDiff,
     changes: changed.length > 0 || broken || unsettled,
     replaces,
     stables: spec.stableOutputs ?? [],
     // Unique names collide if the replacement is created first and keeps the same name.
-    deleteBeforeReplace: replaces.length > 0 && (!!spec.deleteFirst || sameUniqueKey(c, olds, news)),
+    deleteBeforeReplace: replaces.length > 0 && (!!spec.deleteFirst || sameUniqueKey(c, olds, desired)),
   };
+}
+
+/** The changed leaves of one changed field (the field itself where no leaf differs, as `{a: undefined}` against `{}`). */
+function leavesOf(old: unknown, next: unknown, field: string): LeafChange[] {
+  const leaves = leafChanges(old, next, [field], (v) => v === UNKNOWN);
+  return leaves.length ? leaves : [{ path: [field], kind: "update" }];
 }
 
 /** Whether a recorded state is mid-operation: the spec's `inProgress`, else not `settled`. */

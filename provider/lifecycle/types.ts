@@ -27,14 +27,14 @@ export interface CallOptions {
   timeoutSeconds?: number;
 }
 
-/** How one property changes in a diff (the plugin face forwards it to the engine). */
+/** How one property (a leaf, named by its path) changes in a diff (the plugin face forwards it to the engine). */
 export interface PropertyChange {
-  kind: "add" | "update";
+  kind: "add" | "delete" | "update";
   replace: boolean;
 }
 
 export interface DiffResult extends pulumi.dynamic.DiffResult {
-  /** Every changed property, and whether its change replaces the resource. */
+  /** Every changed leaf by its property path (`ports[0].port`), and whether its change replaces the resource. */
   detailedDiff: Record<string, PropertyChange>;
 }
 

@@ -1,5 +1,6 @@
 /** update: finish what an earlier operation left moving, run the steps the changed fields call for, record the result. */
 import type * as pulumi from "@pulumi/pulumi";
+import { withIgnoredKept } from "../carriedOptions";
 import type { Outputs } from "../spec";
 import { changedFields } from "./changes";
 import type { CompiledSpec } from "./compile";
@@ -18,7 +19,8 @@ export async function update<I extends Props, O extends Outputs>(
   call?: CallOptions,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { api } = c.spec;
-  const inputs = withoutShim(news) as I;
+  // Paths under ignoreChanges keep their recorded value, as diff decided (provider/carriedOptions.ts).
+  const inputs = withIgnoredKept(olds, withoutShim(news)) as I;
   const ctx = contextFor(c, runtime, inputs, "update", id, call);
   try {
     if (api.settled && api.settled(olds as O) !== true) {

@@ -69,28 +69,4 @@ describe("catalogue lookups, and the import option, through the real pulumi engi
       expect(message).not.toMatch(/RangeError/);
     },
   );
-
-  it("the engine's import option cannot reach a dynamic provider (so resources take adoptId)", async () => {
-    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
-      name: "to-import",
-      description: "d",
-      range: "10.200.0.0/16",
-    });
-    const message = await e2e.upFails([
-      {
-        type: "Vpc",
-        name: "imported",
-        args: { name: "to-import", description: "d", range: "10.200.0.0/16" },
-        opts: { import: made.body.id },
-      },
-    ]);
-    // The dynamic-provider host's read receives no serialized provider on import.
-    expect(message).toMatch(/code must be a string, not undefined/);
-    await e2e.up([
-      { type: "Vpc", name: "imported", args: { name: "to-import", description: "d", range: "10.200.0.0/16", adoptId: made.body.id } },
-    ]);
-    expect((await e2e.resource("imported")).id).toBe(made.body.id);
-    await e2e.destroy();
-    expect((await e2e.inventoryTotal()).total).toBe(0);
-  });
 });

@@ -3,6 +3,7 @@
  * every spec, the tables the operations read, and the relaxed schemas built once per set of
  * unknown fields. The operations' behaviour over these tables is in lifecycle.test.ts.
  */
+import { CARRIED_KEY } from "../../../provider/carriedOptions";
 import { z } from "zod";
 import { fieldSet, fromFields, input } from "../../../provider/fields";
 import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
@@ -25,11 +26,12 @@ const spec = (extra: Partial<ResourceSpec> = {}): ResourceSpec => ({
 });
 
 describe("compile", () => {
-  it("adds timeouts and adoptId to every spec, ignored by diff and never declarable", () => {
+  it("adds timeouts, adoptId and the carried resource options to every spec, ignored by diff and never declarable", () => {
     const c = compile(spec());
-    expect(Object.keys(c.shape)).toEqual(["name", "size", "note", "deletion", "timeouts", "adoptId"]);
+    expect(Object.keys(c.shape)).toEqual(["name", "size", "note", "deletion", "timeouts", "adoptId", CARRIED_KEY]);
     expect(c.policies.timeouts).toEqual(ignore);
     expect(c.policies.adoptId).toEqual(ignore);
+    expect(c.policies[CARRIED_KEY]).toEqual(ignore);
     expect(c.managed).toEqual(["name", "size", "note", "deletion"]);
     expect(c.declarable).toEqual(["name", "size", "note", "deletion"]);
     expect(c.remembered).toEqual(["deletion"]);

@@ -1,0 +1,72 @@
+/**
+ * The engine's `import` option on the dynamic face (the class carries it: provider/carriedOptions.ts).
+ * As Pulumi documents it (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is
+ * taken into the stack as it is, with no write, when every declared input matches it; otherwise
+ * nothing is written and each differing input is named. Checked at preview (check) for the inputs
+ * known then, and again by create with all of them. Unlike adoptId, nothing is ever converged.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import type { OperationContext } from "../context";
+import { carriedOf, withIgnoredKept } from "../carriedOptions";
+import type { Outputs } from "../spec";
+import { changedFields } from "./changes";
+import type { CompiledSpec } from "./compile";
+import { contextFor } from "./operation";
+import { finalize } from "./outputs";
+import type { Props, ProviderRuntime } from "./types";
+
+interface Mismatch {
+  field: string;
+  declared: unknown;
+  actual: unknown;
+}
+
+/** The declared inputs (those in `skip` aside) that differ from the object, ignored paths kept as the object has them. */
+function mismatches<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, current: O, inputs: Props, skip: string[]): Mismatch[] {
+  const desired = withIgnoredKept(current, inputs);
+  return changedFields(c, current, desired)
+    .filter((f) => !skip.includes(f))
+    .map((field) => ({ field, declared: desired[field], actual: current[field] }));
+}
+
+const NOT_MATCHING = "inputs to import do not match the existing resource";
+const FIX = "Change the declaration to match, list the field in ignoreChanges, or drop the import option";
+const noSuch = (kind: string, id: string) => `the import option names ${kind} ${id}, which is not visible to this token`;
+
+/** check's job 7: what stops this import, at preview. */
+export async function importFailures<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  runtime: ProviderRuntime,
+  inputs: Props,
+  unknown: string[],
+): Promise<pulumi.dynamic.CheckFailure[]> {
+  const id = carriedOf(inputs).import;
+  if (id === undefined) return [];
+  if (inputs.adoptId !== undefined) return [{ property: "adoptId", reason: "set adoptId or the import option, not both" }];
+  const ctx = contextFor(c, runtime, inputs as Partial<I>, "read", id);
+  const current = await c.spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  if (!current) return [{ property: "(inputs)", reason: noSuch(c.spec.kind, id) }];
+  return mismatches(c, current, inputs, unknown).map((m) => ({
+    property: m.field,
+    reason: `${NOT_MATCHING}: ${c.spec.kind} ${id} has ${JSON.stringify(m.actual)}, the declaration ${JSON.stringify(m.declared)}. ${FIX}.`,
+  }));
+}
+
+/** create's path for an import: the object recorded as it is, or an error naming every differing input. */
+export async function importExisting<I extends Props, O extends Outputs>(
+  c: CompiledSpec<I, O>,
+  ctx: OperationContext,
+  inputs: I,
+): Promise<{ id: string; outs: Props }> {
+  const { kind, api } = c.spec;
+  const id = carriedOf(inputs).import!;
+  const current = await api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  if (!current) throw new Error(`${ctx.label}: ${noSuch(kind, id)}`);
+  const differing = mismatches(c, current, inputs, []);
+  if (differing.length) {
+    const which = differing.map((m) => `${m.field} (declared ${JSON.stringify(m.declared)}, actual ${JSON.stringify(m.actual)})`).join("; ");
+    throw new Error(`${ctx.label}: ${NOT_MATCHING} (${kind} ${id}): ${which}. ${FIX}; nothing was written.`);
+  }
+  ctx.detail(`imported existing ${kind} ${id} as it is`);
+  return { id, outs: finalize(c, current, inputs) };
+}
