@@ -141,13 +141,22 @@ export const sshKeySpec: ResourceSpec<Inputs, Outputs> = {
             `${ctx.label}: the workspace's SSH key quota is reached: ${err.reason} (${WHERE}: key count capped by max_ssh_keys; see getWorkspaceQuota). Delete a key or ask for a higher quota.`,
           );
         }
-        if (err instanceof ApiError && err.status === 409) {
-          throw new Error(
-            `${ctx.label}: ${err.reason ?? "this public key is already stored in the workspace"}; adopt the existing key with adoptId, or remove the other declaration of it.`,
-          );
-        }
         throw err;
       }
+    },
+    // The same key twice in a workspace is refused (a 409 from the emulator; the spec is silent):
+    // the key that holds it is found first, so the message names the adoptId that takes it over.
+    async conflict(ctx, i) {
+      const held = (await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${i.workspaceId}/ssh`)).find(
+        (k) => keyBody(k.public_key) === keyBody(i.publicKey),
+      );
+      return (
+        held && {
+          id: String(held.id),
+          description: `the workspace already stores this public key as SSH key "${held.name}" (id ${held.id})`,
+          alternative: "remove the other declaration of it",
+        }
+      );
     },
     async findExisting(ctx, i) {
       const found = await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name });
