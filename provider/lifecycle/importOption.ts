@@ -64,7 +64,9 @@ export async function importExisting<I extends Props, O extends Outputs>(
   if (!current) throw new Error(`${ctx.label}: ${noSuch(kind, id)}`);
   const differing = mismatches(c, current, inputs, []);
   if (differing.length) {
-    const which = differing.map((m) => `${m.field} (declared ${JSON.stringify(m.declared)}, actual ${JSON.stringify(m.actual)})`).join("; ");
+    const which = differing
+      .map((m) => `${m.field} (declared ${JSON.stringify(m.declared)}, actual ${JSON.stringify(m.actual)})`)
+      .join("; ");
     throw new Error(`${ctx.label}: ${NOT_MATCHING} (${kind} ${id}): ${which}. ${FIX}; nothing was written.`);
   }
   ctx.detail(`imported existing ${kind} ${id} as it is`);
