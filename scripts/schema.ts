@@ -47,6 +47,9 @@ export const SDK_NAMES = {
 type SchemaType = Record<string, unknown>;
 interface Property extends SchemaType {
   description?: string;
+  secret?: boolean;
+  /** Pulumi's key (`replaceOnChanges`): tests/unit/schema.test.ts checks every key against the CLI's metaschema. */
+  replaceOnChanges?: boolean;
 }
 interface ObjectType {
   properties: Record<string, Property>;
@@ -266,9 +269,14 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
   const outs = mapper.objectOf(outputs.type, `${kind}Outputs`, inputs.properties);
   for (const [name, prop] of Object.entries(inputs.properties)) {
     if (secrets.has(name)) prop.secret = true;
-    if (replacing.has(name)) prop.replaceOnChange = true;
+    if (replacing.has(name)) prop.replaceOnChanges = true;
   }
-  for (const [name, prop] of Object.entries(outs.properties)) if (secrets.has(name)) prop.secret = true;
+  // On the outputs too: code generators read replaceOnChanges from a resource's properties
+  // (pkg/codegen/schema Resource.ReplaceOnChanges), and a generated class passes them as the option.
+  for (const [name, prop] of Object.entries(outs.properties)) {
+    if (secrets.has(name)) prop.secret = true;
+    if (replacing.has(name)) prop.replaceOnChanges = true;
+  }
   return {
     description: spec.doc,
     inputProperties: inputs.properties,

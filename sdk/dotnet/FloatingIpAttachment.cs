@@ -62,6 +62,10 @@ namespace Pulumi.Svc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                ReplaceOnChanges =
+                {
+                    "ipId",
+                },
             };
             var merged = CustomResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.
@@ -103,8 +107,8 @@ namespace Pulumi.Svc
         public Input<string> IpId { get; set; } = null!;
 
         /// <summary>
-        /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        /// Never causes a diff.
+        /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        /// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         /// </summary>
         [Input("timeouts")]
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }

@@ -56,6 +56,10 @@ namespace Pulumi.Svc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                ReplaceOnChanges =
+                {
+                    "workspaceId",
+                },
             };
             var merged = CustomResourceOptions.Merge(defaultOptions, options);
             // Override the ID if one was specified for consistency with other language SDKs.
@@ -80,15 +84,15 @@ namespace Pulumi.Svc
     {
         /// <summary>
         /// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        /// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        /// provider; this is the supported way to bring an existing resource under a stack.)
+        /// converged to the declared inputs (fields set only at creation must already match). The
+        /// `import` resource option instead takes it only as it is, refusing any difference.
         /// </summary>
         [Input("adoptId")]
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        /// Never causes a diff.
+        /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        /// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         /// </summary>
         [Input("timeouts")]
         public Input<Inputs.TimeoutsArgs>? Timeouts { get; set; }

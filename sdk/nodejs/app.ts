@@ -151,6 +151,8 @@ export class App extends pulumi.CustomResource {
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         const secretOpts = { additionalSecretOutputs: ["environment", "resolvedEnvironment"] };
         opts = pulumi.mergeOptions(opts, secretOpts);
+        const replaceOnChanges = { replaceOnChanges: ["domain", "instanceId", "name", "templateId"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(App.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -161,8 +163,8 @@ export class App extends pulumi.CustomResource {
 export interface AppArgs {
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      */
     adoptId?: pulumi.Input<string>;
     /**
@@ -202,8 +204,8 @@ export interface AppArgs {
      */
     templateId?: pulumi.Input<string>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
 }

@@ -149,6 +149,8 @@ export class FirewallRule extends pulumi.CustomResource {
             resourceInputs["type"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const replaceOnChanges = { replaceOnChanges: ["action", "bpsLimit", "description", "instanceId", "local", "portEnd", "portStart", "ppsLimit", "priority", "protocol", "remote", "type"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(FirewallRule.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -163,8 +165,8 @@ export interface FirewallRuleArgs {
     action: pulumi.Input<string>;
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      */
     adoptId?: pulumi.Input<string>;
     /**
@@ -208,8 +210,8 @@ export interface FirewallRuleArgs {
      */
     remote?: pulumi.Input<string>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**

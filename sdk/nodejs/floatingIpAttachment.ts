@@ -83,6 +83,8 @@ export class FloatingIpAttachment extends pulumi.CustomResource {
             resourceInputs["ipId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const replaceOnChanges = { replaceOnChanges: ["ipId"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(FloatingIpAttachment.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -104,8 +106,8 @@ export interface FloatingIpAttachmentArgs {
      */
     ipId: pulumi.Input<string>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
 }

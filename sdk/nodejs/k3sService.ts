@@ -167,6 +167,8 @@ export class K3sService extends pulumi.CustomResource {
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const replaceOnChanges = { replaceOnChanges: ["mode", "name", "workspaceId"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(K3sService.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -177,8 +179,8 @@ export class K3sService extends pulumi.CustomResource {
 export interface K3sServiceArgs {
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      */
     adoptId?: pulumi.Input<string>;
     /**
@@ -214,8 +216,8 @@ export interface K3sServiceArgs {
      */
     targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**

@@ -89,6 +89,8 @@ export class NetLoadBalancerMember extends pulumi.CustomResource {
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const replaceOnChanges = { replaceOnChanges: ["instanceId", "loadBalancerId", "workspaceId"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(NetLoadBalancerMember.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -110,8 +112,8 @@ export interface NetLoadBalancerMemberArgs {
      */
     loadBalancerId: pulumi.Input<string>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**

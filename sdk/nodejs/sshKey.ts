@@ -95,6 +95,8 @@ export class SshKey extends pulumi.CustomResource {
             resourceInputs["workspaceId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const replaceOnChanges = { replaceOnChanges: ["name", "publicKey", "workspaceId"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(SshKey.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -105,8 +107,8 @@ export class SshKey extends pulumi.CustomResource {
 export interface SshKeyArgs {
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      */
     adoptId?: pulumi.Input<string>;
     /**
@@ -118,8 +120,8 @@ export interface SshKeyArgs {
      */
     publicKey: pulumi.Input<string>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**

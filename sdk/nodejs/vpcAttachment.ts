@@ -83,6 +83,8 @@ export class VpcAttachment extends pulumi.CustomResource {
             resourceInputs["vpcId"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
+        const replaceOnChanges = { replaceOnChanges: ["instanceId", "vpcId"] };
+        opts = pulumi.mergeOptions(opts, replaceOnChanges);
         super(VpcAttachment.__pulumiType, name, resourceInputs, opts);
     }
 }
@@ -100,8 +102,8 @@ export interface VpcAttachmentArgs {
      */
     instanceId: pulumi.Input<string>;
     /**
-     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs>;
     /**

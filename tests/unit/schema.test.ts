@@ -4,14 +4,16 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import Ajv2020 from "ajv/dist/2020";
 import { docOf } from "../../provider/fields";
 import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
 import { kinds } from "../../resources/registry";
+import { pulumiMetaschema, refusingUnknownKeys } from "../support/metaschema";
 
 jest.setTimeout(120_000);
 
-type Property = { type?: string; additionalProperties?: unknown; description?: string; replaceOnChange?: boolean; secret?: boolean };
+type Property = { type?: string; additionalProperties?: unknown; description?: string; replaceOnChanges?: boolean; secret?: boolean };
 type Schema = {
   version: string;
   config: { variables: Record<string, Property> };
@@ -28,6 +30,13 @@ describe("schema.json", () => {
     expect(committed).toEqual(fresh);
   });
 
+  it("is valid under the running CLI's metaschema, with unknown keys refused", () => {
+    const ajv = new Ajv2020({ allErrors: true, strict: false, logger: false });
+    const validate = ajv.compile(refusingUnknownKeys(pulumiMetaschema()) as object);
+    validate(fresh);
+    expect((validate.errors ?? []).map((e) => `${e.instancePath} ${e.message} ${JSON.stringify(e.params)}`)).toEqual([]);
+  });
+
   it("declares every resource kind, with the package's version", () => {
     expect(Object.keys(fresh.resources)).toEqual(kinds().map((k) => `svc:index:${k}`));
     expect(fresh.version).toBe(JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "package.json"), "utf8")).version);
@@ -35,9 +44,9 @@ describe("schema.json", () => {
 
   it("marks what replaces, what is secret and what is required from the specs and the Args interfaces", () => {
     const vpc = fresh.resources["svc:index:Vpc"];
-    expect(vpc.inputProperties.range.replaceOnChange).toBe(true);
-    expect(vpc.inputProperties.workspaceId.replaceOnChange).toBe(true);
-    expect(vpc.inputProperties.name.replaceOnChange).toBeUndefined();
+    expect(vpc.inputProperties.range.replaceOnChanges).toBe(true);
+    expect(vpc.inputProperties.workspaceId.replaceOnChanges).toBe(true);
+    expect(vpc.inputProperties.name.replaceOnChanges).toBeUndefined();
     expect(vpc.requiredInputs).toEqual(["name", "description", "range"]);
     expect(fresh.resources["svc:index:ApiToken"].properties.code.secret).toBe(true);
     expect(fresh.resources["svc:index:RegistryCredential"].inputProperties.password.secret).toBe(true);

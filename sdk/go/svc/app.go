@@ -69,6 +69,13 @@ func NewApp(ctx *pulumi.Context,
 		"resolvedEnvironment",
 	})
 	opts = append(opts, secrets)
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"domain",
+		"instanceId",
+		"name",
+		"templateId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource App
 	err := ctx.RegisterResource("svc:index:App", name, args, &resource, opts...)
@@ -103,8 +110,8 @@ func (AppState) ElementType() reflect.Type {
 
 type appArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain *string `pulumi:"domain"`
@@ -124,16 +131,16 @@ type appArgs struct {
 	Running *bool `pulumi:"running"`
 	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
 	TemplateId *string `pulumi:"templateId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a App resource.
 type AppArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain pulumi.StringPtrInput
@@ -153,8 +160,8 @@ type AppArgs struct {
 	Running pulumi.BoolPtrInput
 	// Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
 	TemplateId pulumi.StringPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 }
 

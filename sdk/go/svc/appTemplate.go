@@ -86,8 +86,8 @@ func (AppTemplateState) ElementType() reflect.Type {
 
 type appTemplateArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
 	Category *string `pulumi:"category"`
@@ -103,16 +103,16 @@ type appTemplateArgs struct {
 	Name string `pulumi:"name"`
 	// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports []TemplatePort `pulumi:"ports"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a AppTemplate resource.
 type AppTemplateArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
 	Category pulumi.StringPtrInput
@@ -128,8 +128,8 @@ type AppTemplateArgs struct {
 	Name pulumi.StringInput
 	// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports TemplatePortArrayInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 }
 

@@ -47,6 +47,10 @@ func NewBgpConfig(ctx *pulumi.Context,
 		"password",
 	})
 	opts = append(opts, secrets)
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource BgpConfig
 	err := ctx.RegisterResource("svc:index:BgpConfig", name, args, &resource, opts...)
@@ -81,8 +85,8 @@ func (BgpConfigState) ElementType() reflect.Type {
 
 type bgpConfigArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
 	Asn float64 `pulumi:"asn"`
@@ -92,8 +96,8 @@ type bgpConfigArgs struct {
 	MaxPrefixes *float64 `pulumi:"maxPrefixes"`
 	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password *string `pulumi:"password"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -102,8 +106,8 @@ type bgpConfigArgs struct {
 // The set of arguments for constructing a BgpConfig resource.
 type BgpConfigArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
 	Asn pulumi.Float64Input
@@ -113,8 +117,8 @@ type BgpConfigArgs struct {
 	MaxPrefixes pulumi.Float64PtrInput
 	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password pulumi.StringPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

@@ -40,6 +40,11 @@ func NewBgpPrefix(ctx *pulumi.Context,
 	if args.Prefix == nil {
 		return nil, errors.New("invalid value for required argument 'Prefix'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"configId",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource BgpPrefix
 	err := ctx.RegisterResource("svc:index:BgpPrefix", name, args, &resource, opts...)
@@ -74,8 +79,8 @@ func (BgpPrefixState) ElementType() reflect.Type {
 
 type bgpPrefixArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
 	Community *string `pulumi:"community"`
@@ -85,8 +90,8 @@ type bgpPrefixArgs struct {
 	Enabled *bool `pulumi:"enabled"`
 	// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
 	Prefix string `pulumi:"prefix"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -95,8 +100,8 @@ type bgpPrefixArgs struct {
 // The set of arguments for constructing a BgpPrefix resource.
 type BgpPrefixArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// DEFAULT or PROTECTED (default DEFAULT). Changing it updates the resource in place.
 	Community pulumi.StringPtrInput
@@ -106,8 +111,8 @@ type BgpPrefixArgs struct {
 	Enabled pulumi.BoolPtrInput
 	// The announced CIDR, with its length (normalised to the network address). Changing it updates the resource in place.
 	Prefix pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

@@ -49,6 +49,15 @@ func NewCoupon(ctx *pulumi.Context,
 	if args.Uses == nil {
 		return nil, errors.New("invalid value for required argument 'Uses'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"amount",
+		"code",
+		"expiryDays",
+		"flags[*]",
+		"note",
+		"uses",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Coupon
 	err := ctx.RegisterResource("svc:index:Coupon", name, args, &resource, opts...)
@@ -83,8 +92,8 @@ func (CouponState) ElementType() reflect.Type {
 
 type couponArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource.
 	Amount float64 `pulumi:"amount"`
@@ -96,8 +105,8 @@ type couponArgs struct {
 	Flags []string `pulumi:"flags"`
 	// Operator memo, at most 500 characters (the emulator's limit). Changing it replaces the resource.
 	Note *string `pulumi:"note"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator's limit). Changing it replaces the resource.
 	Uses float64 `pulumi:"uses"`
@@ -106,8 +115,8 @@ type couponArgs struct {
 // The set of arguments for constructing a Coupon resource.
 type CouponArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource.
 	Amount pulumi.Float64Input
@@ -119,8 +128,8 @@ type CouponArgs struct {
 	Flags pulumi.StringArrayInput
 	// Operator memo, at most 500 characters (the emulator's limit). Changing it replaces the resource.
 	Note pulumi.StringPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator's limit). Changing it replaces the resource.
 	Uses pulumi.Float64Input

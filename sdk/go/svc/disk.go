@@ -57,6 +57,12 @@ func NewDisk(ctx *pulumi.Context,
 	if args.Size == nil {
 		return nil, errors.New("invalid value for required argument 'Size'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"backend",
+		"region",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Disk
 	err := ctx.RegisterResource("svc:index:Disk", name, args, &resource, opts...)
@@ -91,8 +97,8 @@ func (DiskState) ElementType() reflect.Type {
 
 type diskArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
 	Backend string `pulumi:"backend"`
@@ -104,8 +110,8 @@ type diskArgs struct {
 	Region string `pulumi:"region"`
 	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
 	Size float64 `pulumi:"size"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -114,8 +120,8 @@ type diskArgs struct {
 // The set of arguments for constructing a Disk resource.
 type DiskArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
 	Backend pulumi.StringInput
@@ -127,8 +133,8 @@ type DiskArgs struct {
 	Region pulumi.StringInput
 	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
 	Size pulumi.Float64Input
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

@@ -65,6 +65,21 @@ func NewFirewallRule(ctx *pulumi.Context,
 	if args.Type == nil {
 		return nil, errors.New("invalid value for required argument 'Type'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"action",
+		"bpsLimit",
+		"description",
+		"instanceId",
+		"local",
+		"portEnd",
+		"portStart",
+		"ppsLimit",
+		"priority",
+		"protocol",
+		"remote",
+		"type",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource FirewallRule
 	err := ctx.RegisterResource("svc:index:FirewallRule", name, args, &resource, opts...)
@@ -101,8 +116,8 @@ type firewallRuleArgs struct {
 	// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 	Action string `pulumi:"action"`
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
 	BpsLimit *float64 `pulumi:"bpsLimit"`
@@ -124,8 +139,8 @@ type firewallRuleArgs struct {
 	Protocol string `pulumi:"protocol"`
 	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
 	Remote *string `pulumi:"remote"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
 	Type string `pulumi:"type"`
@@ -136,8 +151,8 @@ type FirewallRuleArgs struct {
 	// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 	Action pulumi.StringInput
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
 	BpsLimit pulumi.Float64PtrInput
@@ -159,8 +174,8 @@ type FirewallRuleArgs struct {
 	Protocol pulumi.StringInput
 	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
 	Remote pulumi.StringPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
 	Type pulumi.StringInput

@@ -39,6 +39,10 @@ func NewFloatingIpAttachment(ctx *pulumi.Context,
 	if args.IpId == nil {
 		return nil, errors.New("invalid value for required argument 'IpId'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"ipId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource FloatingIpAttachment
 	err := ctx.RegisterResource("svc:index:FloatingIpAttachment", name, args, &resource, opts...)
@@ -78,8 +82,8 @@ type floatingIpAttachmentArgs struct {
 	InstanceId string `pulumi:"instanceId"`
 	// The floating IP (a FloatingIp's id). Changing it replaces the resource.
 	IpId string `pulumi:"ipId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
@@ -91,8 +95,8 @@ type FloatingIpAttachmentArgs struct {
 	InstanceId pulumi.StringInput
 	// The floating IP (a FloatingIp's id). Changing it replaces the resource.
 	IpId pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 }
 

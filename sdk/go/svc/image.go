@@ -62,6 +62,13 @@ func NewImage(ctx *pulumi.Context,
 	if args.Source == nil {
 		return nil, errors.New("invalid value for required argument 'Source'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"fileSha256",
+		"kind",
+		"uefi",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Image
 	err := ctx.RegisterResource("svc:index:Image", name, args, &resource, opts...)
@@ -96,8 +103,8 @@ func (ImageState) ElementType() reflect.Type {
 
 type imageArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// 4 to 1000 characters. Changing it updates the resource in place.
 	Description *string `pulumi:"description"`
@@ -111,8 +118,8 @@ type imageArgs struct {
 	Os *Os `pulumi:"os"`
 	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 	Source interface{} `pulumi:"source"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Boots with UEFI. Changing it replaces the resource.
 	Uefi *bool `pulumi:"uefi"`
@@ -123,8 +130,8 @@ type imageArgs struct {
 // The set of arguments for constructing a Image resource.
 type ImageArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// 4 to 1000 characters. Changing it updates the resource in place.
 	Description pulumi.StringPtrInput
@@ -138,8 +145,8 @@ type ImageArgs struct {
 	Os OsPtrInput
 	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 	Source pulumi.Input
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Boots with UEFI. Changing it replaces the resource.
 	Uefi pulumi.BoolPtrInput

@@ -96,6 +96,16 @@ func NewInstance(ctx *pulumi.Context,
 	if args.Name == nil {
 		return nil, errors.New("invalid value for required argument 'Name'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"disableCloudInit",
+		"group",
+		"imageId",
+		"nodeId",
+		"region",
+		"type",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Instance
 	err := ctx.RegisterResource("svc:index:Instance", name, args, &resource, opts...)
@@ -130,8 +140,8 @@ func (InstanceState) ElementType() reflect.Type {
 
 type instanceArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
 	ApplyUpgrades *bool `pulumi:"applyUpgrades"`
@@ -177,8 +187,8 @@ type instanceArgs struct {
 	Storage []Storage `pulumi:"storage"`
 	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 	SyncHostname *bool `pulumi:"syncHostname"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
 	Type *string `pulumi:"type"`
@@ -193,8 +203,8 @@ type instanceArgs struct {
 // The set of arguments for constructing a Instance resource.
 type InstanceArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
 	ApplyUpgrades pulumi.BoolPtrInput
@@ -240,8 +250,8 @@ type InstanceArgs struct {
 	Storage StorageArrayInput
 	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 	SyncHostname pulumi.BoolPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
 	Type pulumi.StringPtrInput

@@ -30,6 +30,10 @@ func NewK3sCluster(ctx *pulumi.Context,
 		args = &K3sClusterArgs{}
 	}
 
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource K3sCluster
 	err := ctx.RegisterResource("svc:index:K3sCluster", name, args, &resource, opts...)
@@ -64,11 +68,11 @@ func (K3sClusterState) ElementType() reflect.Type {
 
 type k3sClusterArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -77,11 +81,11 @@ type k3sClusterArgs struct {
 // The set of arguments for constructing a K3sCluster resource.
 type K3sClusterArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

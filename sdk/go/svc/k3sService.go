@@ -71,6 +71,12 @@ func NewK3sService(ctx *pulumi.Context,
 	if args.TargetInstanceIds == nil {
 		return nil, errors.New("invalid value for required argument 'TargetInstanceIds'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"mode",
+		"name",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource K3sService
 	err := ctx.RegisterResource("svc:index:K3sService", name, args, &resource, opts...)
@@ -105,8 +111,8 @@ func (K3sServiceState) ElementType() reflect.Type {
 
 type k3sServiceArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 	Environment map[string]string `pulumi:"environment"`
@@ -124,8 +130,8 @@ type k3sServiceArgs struct {
 	SecretRefs []string `pulumi:"secretRefs"`
 	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
 	TargetInstanceIds []string `pulumi:"targetInstanceIds"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 	UpdateStrategy *string `pulumi:"updateStrategy"`
@@ -138,8 +144,8 @@ type k3sServiceArgs struct {
 // The set of arguments for constructing a K3sService resource.
 type K3sServiceArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 	Environment pulumi.StringMapInput
@@ -157,8 +163,8 @@ type K3sServiceArgs struct {
 	SecretRefs pulumi.StringArrayInput
 	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
 	TargetInstanceIds pulumi.StringArrayInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 	UpdateStrategy pulumi.StringPtrInput

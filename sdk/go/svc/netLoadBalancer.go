@@ -79,15 +79,15 @@ type netLoadBalancerArgs struct {
 	// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
 	Address string `pulumi:"address"`
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId *string `pulumi:"ownerWorkspaceId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
@@ -96,15 +96,15 @@ type NetLoadBalancerArgs struct {
 	// The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
 	Address pulumi.StringInput
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringInput
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringPtrInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 }
 

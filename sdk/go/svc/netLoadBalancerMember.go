@@ -41,6 +41,12 @@ func NewNetLoadBalancerMember(ctx *pulumi.Context,
 	if args.LoadBalancerId == nil {
 		return nil, errors.New("invalid value for required argument 'LoadBalancerId'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"instanceId",
+		"loadBalancerId",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource NetLoadBalancerMember
 	err := ctx.RegisterResource("svc:index:NetLoadBalancerMember", name, args, &resource, opts...)
@@ -80,8 +86,8 @@ type netLoadBalancerMemberArgs struct {
 	InstanceId string `pulumi:"instanceId"`
 	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 	LoadBalancerId string `pulumi:"loadBalancerId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -95,8 +101,8 @@ type NetLoadBalancerMemberArgs struct {
 	InstanceId pulumi.StringInput
 	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 	LoadBalancerId pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

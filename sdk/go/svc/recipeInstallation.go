@@ -50,6 +50,12 @@ func NewRecipeInstallation(ctx *pulumi.Context,
 		"fields",
 	})
 	opts = append(opts, secrets)
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"fields.*",
+		"instanceId",
+		"recipeId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource RecipeInstallation
 	err := ctx.RegisterResource("svc:index:RecipeInstallation", name, args, &resource, opts...)
@@ -84,8 +90,8 @@ func (RecipeInstallationState) ElementType() reflect.Type {
 
 type recipeInstallationArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
 	Fields map[string]interface{} `pulumi:"fields"`
@@ -93,16 +99,16 @@ type recipeInstallationArgs struct {
 	InstanceId string `pulumi:"instanceId"`
 	// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
 	RecipeId string `pulumi:"recipeId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a RecipeInstallation resource.
 type RecipeInstallationArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
 	Fields pulumi.MapInput
@@ -110,8 +116,8 @@ type RecipeInstallationArgs struct {
 	InstanceId pulumi.StringInput
 	// Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
 	RecipeId pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 }
 

@@ -53,6 +53,11 @@ func NewRegistryCredential(ctx *pulumi.Context,
 		"password",
 	})
 	opts = append(opts, secrets)
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"registry",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource RegistryCredential
 	err := ctx.RegisterResource("svc:index:RegistryCredential", name, args, &resource, opts...)
@@ -87,15 +92,15 @@ func (RegistryCredentialState) ElementType() reflect.Type {
 
 type registryCredentialArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
 	Password string `pulumi:"password"`
 	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
 	Registry string `pulumi:"registry"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Username (re-validated against the registry on a change). Changing it updates the resource in place.
 	Username string `pulumi:"username"`
@@ -106,15 +111,15 @@ type registryCredentialArgs struct {
 // The set of arguments for constructing a RegistryCredential resource.
 type RegistryCredentialArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected. Changing it updates the resource in place.
 	Password pulumi.StringInput
 	// Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses. Changing it replaces the resource.
 	Registry pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Username (re-validated against the registry on a change). Changing it updates the resource in place.
 	Username pulumi.StringInput

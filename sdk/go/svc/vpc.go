@@ -46,6 +46,11 @@ func NewVpc(ctx *pulumi.Context,
 	if args.Range == nil {
 		return nil, errors.New("invalid value for required argument 'Range'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"range",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Vpc
 	err := ctx.RegisterResource("svc:index:Vpc", name, args, &resource, opts...)
@@ -80,8 +85,8 @@ func (VpcState) ElementType() reflect.Type {
 
 type vpcArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Up to 240 characters. Changing it updates the resource in place.
 	Description string `pulumi:"description"`
@@ -89,8 +94,8 @@ type vpcArgs struct {
 	Name string `pulumi:"name"`
 	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range string `pulumi:"range"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -99,8 +104,8 @@ type vpcArgs struct {
 // The set of arguments for constructing a Vpc resource.
 type VpcArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Up to 240 characters. Changing it updates the resource in place.
 	Description pulumi.StringInput
@@ -108,8 +113,8 @@ type VpcArgs struct {
 	Name pulumi.StringInput
 	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

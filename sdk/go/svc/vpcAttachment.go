@@ -39,6 +39,11 @@ func NewVpcAttachment(ctx *pulumi.Context,
 	if args.VpcId == nil {
 		return nil, errors.New("invalid value for required argument 'VpcId'")
 	}
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"instanceId",
+		"vpcId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource VpcAttachment
 	err := ctx.RegisterResource("svc:index:VpcAttachment", name, args, &resource, opts...)
@@ -76,8 +81,8 @@ type vpcAttachmentArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// The VPC. Changing it replaces the resource.
 	VpcId string `pulumi:"vpcId"`
@@ -89,8 +94,8 @@ type VpcAttachmentArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 	InstanceId pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// The VPC. Changing it replaces the resource.
 	VpcId pulumi.StringInput

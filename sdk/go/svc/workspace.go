@@ -74,8 +74,8 @@ func (WorkspaceState) ElementType() reflect.Type {
 
 type workspaceArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
 	DisableSshPassword *bool `pulumi:"disableSshPassword"`
@@ -83,16 +83,16 @@ type workspaceArgs struct {
 	MfaRequired *bool `pulumi:"mfaRequired"`
 	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 }
 
 // The set of arguments for constructing a Workspace resource.
 type WorkspaceArgs struct {
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
 	DisableSshPassword pulumi.BoolPtrInput
@@ -100,8 +100,8 @@ type WorkspaceArgs struct {
 	MfaRequired pulumi.BoolPtrInput
 	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 }
 

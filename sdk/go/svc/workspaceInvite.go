@@ -53,6 +53,11 @@ func NewWorkspaceInvite(ctx *pulumi.Context,
 		"code",
 	})
 	opts = append(opts, secrets)
+	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
+		"email",
+		"workspaceId",
+	})
+	opts = append(opts, replaceOnChanges)
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource WorkspaceInvite
 	err := ctx.RegisterResource("svc:index:WorkspaceInvite", name, args, &resource, opts...)
@@ -89,13 +94,13 @@ type workspaceInviteArgs struct {
 	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
 	AccessLevel string `pulumi:"accessLevel"`
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
 	Email string `pulumi:"email"`
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -106,13 +111,13 @@ type WorkspaceInviteArgs struct {
 	// VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role. Changing it updates the resource in place.
 	AccessLevel pulumi.StringInput
 	// Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-	// converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-	// provider; this is the supported way to bring an existing resource under a stack.)
+	// converged to the declared inputs (fields set only at creation must already match). The
+	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Address the invite is mailed to (lower-cased, as the API stores it). Changing it replaces the resource.
 	Email pulumi.StringInput
-	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-	// Never causes a diff.
+	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput

@@ -38,8 +38,8 @@ class AppArgs:
         :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
@@ -47,8 +47,8 @@ class AppArgs:
         :param pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]] ports: Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
         :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "instance_id", instance_id)
         pulumi.set(__self__, "name", name)
@@ -100,8 +100,8 @@ class AppArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -197,8 +197,8 @@ class AppArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -233,8 +233,8 @@ class App(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
@@ -244,8 +244,8 @@ class App(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['AppPortArgs', 'AppPortArgsDict']]]] ports: Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
         :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         ...
     @overload
@@ -314,6 +314,8 @@ class App(pulumi.CustomResource):
             __props__.__dict__["workspace_id"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["environment", "resolvedEnvironment"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["domain", "instanceId", "name", "templateId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(App, __self__).__init__(
             'svc:index:App',
             resource_name,

@@ -37,14 +37,14 @@ class AppTemplateArgs:
         :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] name: Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] category: Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['TemplateEnvArgs']]] environment: Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['TemplatePortArgs']]] ports: Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "description", description)
         pulumi.set(__self__, "image", image)
@@ -103,8 +103,8 @@ class AppTemplateArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -164,8 +164,8 @@ class AppTemplateArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -198,8 +198,8 @@ class AppTemplate(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] category: Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] description: 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['TemplateEnvArgs', 'TemplateEnvArgsDict']]]] environment: Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
@@ -207,8 +207,8 @@ class AppTemplate(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] name: Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['TemplatePortArgs', 'TemplatePortArgsDict']]]] ports: Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         ...
     @overload

@@ -32,13 +32,13 @@ class BgpConfigArgs:
         The set of arguments for constructing a BgpConfig resource.
         :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "asn", asn)
@@ -72,8 +72,8 @@ class BgpConfigArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -121,8 +121,8 @@ class BgpConfigArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -165,14 +165,14 @@ class BgpConfig(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -227,6 +227,8 @@ class BgpConfig(pulumi.CustomResource):
             __props__.__dict__["instance_name"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["password"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(BgpConfig, __self__).__init__(
             'svc:index:BgpConfig',
             resource_name,

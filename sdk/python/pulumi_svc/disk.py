@@ -36,11 +36,11 @@ class DiskArgs:
         :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "backend", backend)
@@ -109,8 +109,8 @@ class DiskArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -134,8 +134,8 @@ class DiskArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -179,15 +179,15 @@ class Disk(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
         :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -251,6 +251,8 @@ class Disk(pulumi.CustomResource):
             __props__.__dict__["created_at"] = None
             __props__.__dict__["state"] = None
             __props__.__dict__["usage_pct"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["backend", "region", "workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Disk, __self__).__init__(
             'svc:index:Disk',
             resource_name,

@@ -42,8 +42,8 @@ class FirewallRuleArgs:
         :param pulumi.Input[builtins.str] protocol: Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         :param pulumi.Input[builtins.str] type: Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] description: Up to 255 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
@@ -52,8 +52,8 @@ class FirewallRuleArgs:
         :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] remote: Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "action", action)
         pulumi.set(__self__, "instance_id", instance_id)
@@ -133,8 +133,8 @@ class FirewallRuleArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -242,8 +242,8 @@ class FirewallRuleArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -282,8 +282,8 @@ class FirewallRule(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] action: ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] description: Up to 255 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
@@ -294,8 +294,8 @@ class FirewallRule(pulumi.CustomResource):
         :param pulumi.Input[builtins.float] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] protocol: Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         :param pulumi.Input[builtins.str] remote: Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: Address family, IPv4 or IPv6: remote and local must be CIDRs of this family. Changing it replaces the resource.
         """
         ...
@@ -369,6 +369,8 @@ class FirewallRule(pulumi.CustomResource):
             __props__.__dict__["type"] = type
             __props__.__dict__["created_at"] = None
             __props__.__dict__["state"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["action", "bpsLimit", "description", "instanceId", "local", "portEnd", "portStart", "ppsLimit", "priority", "protocol", "remote", "type"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(FirewallRule, __self__).__init__(
             'svc:index:FirewallRule',
             resource_name,

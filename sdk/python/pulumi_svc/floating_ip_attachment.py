@@ -30,8 +30,8 @@ class FloatingIpAttachmentArgs:
         :param pulumi.Input[builtins.str] instance_id: The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
         :param pulumi.Input[builtins.str] ip_id: The floating IP (a FloatingIp's id). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt the existing attachment of a floating IP: its id (the same as `ipId`).
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "instance_id", instance_id)
         pulumi.set(__self__, "ip_id", ip_id)
@@ -80,8 +80,8 @@ class FloatingIpAttachmentArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -111,8 +111,8 @@ class FloatingIpAttachment(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt the existing attachment of a floating IP: its id (the same as `ipId`).
         :param pulumi.Input[builtins.str] instance_id: The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again). Changing it updates the resource in place (move).
         :param pulumi.Input[builtins.str] ip_id: The floating IP (a FloatingIp's id). Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         ...
     @overload
@@ -161,6 +161,8 @@ class FloatingIpAttachment(pulumi.CustomResource):
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["address"] = None
             __props__.__dict__["family"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["ipId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(FloatingIpAttachment, __self__).__init__(
             'svc:index:FloatingIpAttachment',
             resource_name,

@@ -38,13 +38,13 @@ class ImageArgs:
         :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         :param Any source: Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         :param pulumi.Input['OsArgs'] os: Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.bool] uefi: Boots with UEFI. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
@@ -107,8 +107,8 @@ class ImageArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -156,8 +156,8 @@ class ImageArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -215,16 +215,16 @@ class Image(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         :param pulumi.Input[Union['OsArgs', 'OsArgsDict']] os: Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
         :param Any source: Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.bool] uefi: Boots with UEFI. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
@@ -293,6 +293,8 @@ class Image(pulumi.CustomResource):
             __props__.__dict__["official"] = None
             __props__.__dict__["size"] = None
             __props__.__dict__["state"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["fileSha256", "kind", "uefi", "workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Image, __self__).__init__(
             'svc:index:Image',
             resource_name,

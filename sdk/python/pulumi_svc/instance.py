@@ -54,8 +54,8 @@ class InstanceArgs:
         The set of arguments for constructing a Instance resource.
         :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.bool] apply_upgrades: After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
         :param pulumi.Input[builtins.bool] attach_virtio_cdb: Attach the VirtIO CD device. Changing it updates the resource in place.
         :param pulumi.Input['BandwidthArgs'] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
@@ -77,8 +77,8 @@ class InstanceArgs:
         :param pulumi.Input[builtins.bool] secure_boot: UEFI Secure Boot. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['StorageArgs']]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         :param pulumi.Input[builtins.bool] sync_hostname: Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
@@ -157,8 +157,8 @@ class InstanceArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -422,8 +422,8 @@ class InstanceArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -523,8 +523,8 @@ class Instance(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.bool] apply_upgrades: After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart). Never causes a diff.
         :param pulumi.Input[builtins.bool] attach_virtio_cdb: Attach the VirtIO CD device. Changing it updates the resource in place.
         :param pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
@@ -547,8 +547,8 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[builtins.bool] secure_boot: UEFI Secure Boot. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['StorageArgs', 'StorageArgsDict']]]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         :param pulumi.Input[builtins.bool] sync_hostname: Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
@@ -657,6 +657,8 @@ class Instance(pulumi.CustomResource):
             __props__.__dict__["private_ips"] = None
             __props__.__dict__["state"] = None
             __props__.__dict__["termination_scheduled_at"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["disableCloudInit", "group", "imageId", "nodeId", "region", "type", "workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Instance, __self__).__init__(
             'svc:index:Instance',
             resource_name,

@@ -29,10 +29,10 @@ class K3sNodeArgs:
         The set of arguments for constructing a K3sNode resource.
         :param pulumi.Input[builtins.str] instance_id: The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "instance_id", instance_id)
@@ -60,8 +60,8 @@ class K3sNodeArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -73,8 +73,8 @@ class K3sNodeArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -114,11 +114,11 @@ class K3sNode(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] instance_id: The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled). Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -169,6 +169,8 @@ class K3sNode(pulumi.CustomResource):
             __props__.__dict__["node_name"] = None
             __props__.__dict__["ready"] = None
             __props__.__dict__["status"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["instanceId", "workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(K3sNode, __self__).__init__(
             'svc:index:K3sNode',
             resource_name,

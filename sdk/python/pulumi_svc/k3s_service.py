@@ -42,14 +42,14 @@ class K3sServiceArgs:
         :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]] ports: Published ports; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] update_strategy: ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['K3sVolumeArgs']]] volumes: Host paths mounted into the container; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -130,8 +130,8 @@ class K3sServiceArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -191,8 +191,8 @@ class K3sServiceArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -265,8 +265,8 @@ class K3sService(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
@@ -275,8 +275,8 @@ class K3sService(pulumi.CustomResource):
         :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] update_strategy: ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['K3sVolumeArgs', 'K3sVolumeArgsDict']]]] volumes: Host paths mounted into the container; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -354,6 +354,8 @@ class K3sService(pulumi.CustomResource):
             __props__.__dict__["status"] = None
             __props__.__dict__["updated_replicas"] = None
             __props__.__dict__["updating"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["mode", "name", "workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(K3sService, __self__).__init__(
             'svc:index:K3sService',
             resource_name,

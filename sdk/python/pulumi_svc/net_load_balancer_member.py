@@ -31,8 +31,8 @@ class NetLoadBalancerMemberArgs:
         :param pulumi.Input[builtins.str] instance_id: The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] load_balancer_id: The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "instance_id", instance_id)
@@ -84,8 +84,8 @@ class NetLoadBalancerMemberArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -128,8 +128,8 @@ class NetLoadBalancerMember(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<loadBalancerId>:<instanceId>"` (a membership has no id of its own).
         :param pulumi.Input[builtins.str] instance_id: The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] load_balancer_id: The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -181,6 +181,8 @@ class NetLoadBalancerMember(pulumi.CustomResource):
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["instance_name"] = None
             __props__.__dict__["state"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["instanceId", "loadBalancerId", "workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(NetLoadBalancerMember, __self__).__init__(
             'svc:index:NetLoadBalancerMember',
             resource_name,

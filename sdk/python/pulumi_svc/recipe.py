@@ -38,12 +38,12 @@ class RecipeArgs:
         :param pulumi.Input[builtins.str] description: Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] name: 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Sequence[pulumi.Input['RecipeFieldArgs']]] fields: Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] icon: Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "category", category)
@@ -114,8 +114,8 @@ class RecipeArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -151,8 +151,8 @@ class RecipeArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -197,16 +197,16 @@ class Recipe(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] category: DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeCommandArgs', 'RecipeCommandArgsDict']]]] commands: Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] description: Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeFieldArgs', 'RecipeFieldArgsDict']]]] fields: Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] icon: Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] name: 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -269,6 +269,8 @@ class Recipe(pulumi.CustomResource):
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["variables"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["workspaceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Recipe, __self__).__init__(
             'svc:index:Recipe',
             resource_name,

@@ -31,11 +31,11 @@ class RecipeInstallationArgs:
         :param pulumi.Input[builtins.str] instance_id: Instance to install on (online and AVAILABLE). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] recipe_id: Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, Any]] fields: Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "instance_id", instance_id)
         pulumi.set(__self__, "recipe_id", recipe_id)
@@ -75,8 +75,8 @@ class RecipeInstallationArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -100,8 +100,8 @@ class RecipeInstallationArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -130,13 +130,13 @@ class RecipeInstallation(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, Any]] fields: Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) when installing. Stored as a Pulumi secret (PASSWORD fields). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance to install on (online and AVAILABLE). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] recipe_id: Recipe to run (platform-wide or the instance's workspace's). Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         ...
     @overload
@@ -190,6 +190,8 @@ class RecipeInstallation(pulumi.CustomResource):
             __props__.__dict__["workflow_id"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["fields"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["fields.*", "instanceId", "recipeId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(RecipeInstallation, __self__).__init__(
             'svc:index:RecipeInstallation',
             resource_name,

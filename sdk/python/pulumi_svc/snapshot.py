@@ -29,11 +29,11 @@ class SnapshotArgs:
         The set of arguments for constructing a Snapshot resource.
         :param pulumi.Input[builtins.str] instance_id: Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] disk_id: Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "instance_id", instance_id)
         if adopt_id is not None:
@@ -60,8 +60,8 @@ class SnapshotArgs:
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
         Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-        converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-        provider; this is the supported way to bring an existing resource under a stack.)
+        converged to the declared inputs (fields set only at creation must already match). The
+        `import` resource option instead takes it only as it is, refusing any difference.
         """
         return pulumi.get(self, "adopt_id")
 
@@ -85,8 +85,8 @@ class SnapshotArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -114,12 +114,12 @@ class Snapshot(pulumi.CustomResource):
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-               converged to the declared inputs. (The engine's `import` option cannot reach a dynamic
-               provider; this is the supported way to bring an existing resource under a stack.)
+               converged to the declared inputs (fields set only at creation must already match). The
+               `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] disk_id: Disk to copy; default the instance's boot disk (the copied disk is recorded either way). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance whose disk is copied (AVAILABLE and not locked). Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         ...
     @overload
@@ -169,6 +169,8 @@ class Snapshot(pulumi.CustomResource):
             __props__.__dict__["size"] = None
             __props__.__dict__["state"] = None
             __props__.__dict__["workspace_id"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["diskId", "instanceId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(Snapshot, __self__).__init__(
             'svc:index:Snapshot',
             resource_name,

@@ -30,8 +30,8 @@ class VpcAttachmentArgs:
         :param pulumi.Input[builtins.str] instance_id: The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] vpc_id: The VPC. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).
-        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "instance_id", instance_id)
         pulumi.set(__self__, "vpc_id", vpc_id)
@@ -80,8 +80,8 @@ class VpcAttachmentArgs:
     @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
-        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-        Never causes a diff.
+        Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+        names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         return pulumi.get(self, "timeouts")
 
@@ -110,8 +110,8 @@ class VpcAttachment(pulumi.CustomResource):
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing membership: `"<instanceId>:<vpcId>"` (a membership has no id of its own).
         :param pulumi.Input[builtins.str] instance_id: The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
-        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each).
-               Never causes a diff.
+        :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
+               names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] vpc_id: The VPC. Changing it replaces the resource.
         """
         ...
@@ -161,6 +161,8 @@ class VpcAttachment(pulumi.CustomResource):
             __props__.__dict__["vpc_id"] = vpc_id
             __props__.__dict__["instance_name"] = None
             __props__.__dict__["private_ip"] = None
+        replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["instanceId", "vpcId"])
+        opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
         super(VpcAttachment, __self__).__init__(
             'svc:index:VpcAttachment',
             resource_name,

@@ -23,8 +23,8 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     @Import(name="adoptId")
@@ -32,8 +32,8 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     public Optional<Output<String>> adoptId() {
@@ -146,16 +146,16 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     @Import(name="timeouts")
     private @Nullable Output<TimeoutsArgs> timeouts;
 
     /**
-     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     public Optional<Output<TimeoutsArgs>> timeouts() {
@@ -196,8 +196,8 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -209,8 +209,8 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -397,8 +397,8 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
@@ -409,8 +409,8 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 

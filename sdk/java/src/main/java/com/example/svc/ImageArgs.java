@@ -22,8 +22,8 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     @Import(name="adoptId")
@@ -31,8 +31,8 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
 
     /**
      * @return Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     public Optional<Output<String>> adoptId() {
@@ -130,16 +130,16 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     @Import(name="timeouts")
     private @Nullable Output<TimeoutsArgs> timeouts;
 
     /**
-     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     public Optional<Output<TimeoutsArgs>> timeouts() {
@@ -211,8 +211,8 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -224,8 +224,8 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -361,8 +361,8 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
@@ -373,8 +373,8 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 

@@ -63,16 +63,16 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
     }
 
     /**
-     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     @Import(name="timeouts")
     private @Nullable Output<TimeoutsArgs> timeouts;
 
     /**
-     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     public Optional<Output<TimeoutsArgs>> timeouts() {
@@ -186,8 +186,8 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
@@ -198,8 +198,8 @@ public final class NetLoadBalancerMemberArgs extends com.pulumi.resources.Resour
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 

@@ -19,8 +19,8 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
 
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     @Import(name="adoptId")
@@ -28,8 +28,8 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
 
     /**
      * @return Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     public Optional<Output<String>> adoptId() {
@@ -67,16 +67,16 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
     }
 
     /**
-     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     @Import(name="timeouts")
     private @Nullable Output<TimeoutsArgs> timeouts;
 
     /**
-     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     public Optional<Output<TimeoutsArgs>> timeouts() {
@@ -144,8 +144,8 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -157,8 +157,8 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -210,8 +210,8 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
@@ -222,8 +222,8 @@ public final class RegistryCredentialArgs extends com.pulumi.resources.ResourceA
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 

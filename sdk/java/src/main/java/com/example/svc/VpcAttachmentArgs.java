@@ -48,16 +48,16 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     @Import(name="timeouts")
     private @Nullable Output<TimeoutsArgs> timeouts;
 
     /**
-     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     public Optional<Output<TimeoutsArgs>> timeouts() {
@@ -149,8 +149,8 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
@@ -161,8 +161,8 @@ public final class VpcAttachmentArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 

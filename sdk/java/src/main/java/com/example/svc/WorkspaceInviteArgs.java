@@ -34,8 +34,8 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
 
     /**
      * Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     @Import(name="adoptId")
@@ -43,8 +43,8 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
 
     /**
      * @return Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-     * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-     * provider; this is the supported way to bring an existing resource under a stack.)
+     * converged to the declared inputs (fields set only at creation must already match). The
+     * `import` resource option instead takes it only as it is, refusing any difference.
      * 
      */
     public Optional<Output<String>> adoptId() {
@@ -67,16 +67,16 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     @Import(name="timeouts")
     private @Nullable Output<TimeoutsArgs> timeouts;
 
     /**
-     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-     * Never causes a diff.
+     * @return Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+     * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
      * 
      */
     public Optional<Output<TimeoutsArgs>> timeouts() {
@@ -149,8 +149,8 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -162,8 +162,8 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
 
         /**
          * @param adoptId Adopt an existing resource with this id instead of creating one: it is read, recorded, then
-         * converged to the declared inputs. (The engine&#39;s `import` option cannot reach a dynamic
-         * provider; this is the supported way to bring an existing resource under a stack.)
+         * converged to the declared inputs (fields set only at creation must already match). The
+         * `import` resource option instead takes it only as it is, refusing any difference.
          * 
          * @return builder
          * 
@@ -194,8 +194,8 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
@@ -206,8 +206,8 @@ public final class WorkspaceInviteArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each).
-         * Never causes a diff.
+         * @param timeouts Per-operation deadlines, e.g. `{ create: &#34;30m&#34;, delete: &#34;10m&#34; }` (default 20m each); where it
+         * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
          * 
          * @return builder
          * 
