@@ -204,7 +204,8 @@ export function providerService(): grpc.UntypedServiceImplementation {
       res.setChanges(result.changes ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(result.replaces ?? []);
       res.setStablesList(result.stables ?? []);
-      res.setDeletebeforereplace(!!result.deleteBeforeReplace);
+      // Not only for this diff's replacement: the engine replaces on its own where a replaceOnChanges path matches.
+      res.setDeletebeforereplace(result.replaceDeletesFirst);
       res.setDiffsList(Object.keys(result.detailedDiff));
       const detailed = res.getDetaileddiffMap();
       for (const [field, change] of Object.entries(result.detailedDiff)) {

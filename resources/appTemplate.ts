@@ -423,6 +423,8 @@ export const appTemplateSpec: ResourceSpec<Inputs, Outputs> = {
   // What a change does: PATCH takes every field (lists replace; category null clears).
   ...fromFields(appTemplateFields),
   rules,
+  // Names are unique (conflict): a replacement that keeps its name deletes the old one first.
+  uniqueKey: ["name"],
   pricing: { notMetered: "a definition apps deploy from: no rate card meters it" },
   api: {
     // The name is globally unique.

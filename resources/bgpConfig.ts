@@ -119,6 +119,8 @@ export const bgpConfigSpec: ResourceSpec<Inputs, Outputs> = {
   doc: "The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.",
   ...fromFields(bgpConfigFields),
   label: (i, id) => `BgpConfig of workspace ${i.workspaceId ?? "?"}${id ? ` (${id})` : ""}`,
+  // One per workspace (conflict): a replacement in the same workspace deletes the old one first.
+  uniqueKey: ["workspaceId"],
   pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters BGP sessions" },
   api: {
     // One configuration per workspace, and the first PATCH creates it: one that exists is never

@@ -135,6 +135,8 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, Outputs> = {
   doc: "A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.",
   ...fromFields(netLoadBalancerFields),
   label: (i, id) => `NetLoadBalancer${i.name ? ` "${i.name}"` : id ? ` ${id}` : ""}`,
+  // One balancer per name and address (conflict): a replacement keeping both deletes the old one first.
+  uniqueKey: ["name", "address"],
   pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters load balancers" },
   api: {
     async create(ctx, i) {

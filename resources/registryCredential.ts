@@ -128,6 +128,8 @@ export const registryCredentialSpec: ResourceSpec<Inputs, Outputs> = {
   doc: "Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.",
   ...fromFields(registryCredentialFields),
   label: (i, id) => `RegistryCredential ${i.registry ?? id ?? ""}`.trim(),
+  // One credential per host and workspace (conflict): a replacement keeping both deletes the old one first.
+  uniqueKey: ["workspaceId", "registry"],
   pricing: { notMetered: "access, not capacity: no rate card meters it" },
   api: {
     // One credential per host: a POST would silently replace one a person stored, so an existing

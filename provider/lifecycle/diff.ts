@@ -19,6 +19,7 @@ const replacePending = (): DiffResult => ({
   replaces: ["id"],
   stables: [],
   deleteBeforeReplace: true,
+  replaceDeletesFirst: true,
   detailedDiff: { id: { kind: "update", replace: true } },
 });
 
@@ -41,6 +42,8 @@ export async function diff<I extends Props, O extends Outputs>(
   if (broken && !replaces.length) replaces.push("state");
   // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
   const unsettled = !broken && !!id && inProgress(c, olds as O);
+  // Unique names collide if the replacement is created first and keeps the same name.
+  const deletesFirst = !!spec.deleteFirst || sameUniqueKey(c, olds, desired);
   const detailedDiff: Record<string, PropertyChange> = {};
   for (const leaf of leaves) detailedDiff[formatPath(leaf.path)] = { kind: leaf.kind, replace: replaceLeaf(leaf) };
   for (const f of replaces) if (!leaves.some((l) => l.path[0] === f)) detailedDiff[f] = { kind: "update", replace: true };
@@ -49,8 +52,8 @@ export async function diff<I extends Props, O extends Outputs>(
     changes: changed.length > 0 || broken || unsettled,
     replaces,
     stables: spec.stableOutputs ?? [],
-    // Unique names collide if the replacement is created first and keeps the same name.
-    deleteBeforeReplace: replaces.length > 0 && (!!spec.deleteFirst || sameUniqueKey(c, olds, desired)),
+    deleteBeforeReplace: replaces.length > 0 && deletesFirst,
+    replaceDeletesFirst: deletesFirst,
   };
 }
 

@@ -36,6 +36,12 @@ export interface PropertyChange {
 export interface DiffResult extends pulumi.dynamic.DiffResult {
   /** Every changed leaf by its property path (`ports[0].port`), and whether its change replaces the resource. */
   detailedDiff: Record<string, PropertyChange>;
+  /**
+   * Whether a replacement, for any reason, must delete the old object first (its unique key
+   * stays): `deleteBeforeReplace` says it of this diff's own replacement; the plugin tells the
+   * engine this, which replaces on its own when a replaceOnChanges path matches.
+   */
+  replaceDeletesFirst: boolean;
 }
 
 /**

@@ -128,8 +128,14 @@ describe("diff", () => {
       replaces: ["region"],
       stables: ["vlan"],
       deleteBeforeReplace: true,
+      replaceDeletesFirst: true,
       detailedDiff: { region: { kind: "update", replace: true } },
     });
+  });
+
+  it("says a replacement must delete first where the unique name is kept, whatever replaces it (the engine's replaceOnChanges)", async () => {
+    expect(await diff({ ...valid, size: 20 })).toMatchObject({ replaces: [], deleteBeforeReplace: false, replaceDeletesFirst: true });
+    expect(await diff({ ...valid, name: "widget-c" })).toMatchObject({ replaces: [], replaceDeletesFirst: false });
   });
 
   it("creates the replacement first when the unique name changes too", async () => {

@@ -22,6 +22,13 @@ describe("resources/registry.ts", () => {
     expect(typeof module[kind]).toBe("function");
   });
 
+  // A replacement that keeps a natural key must delete the old holder first, or the create is refused
+  // (by the API, or by conflict itself): replaceOnChanges can now replace any kind on any field.
+  it.each(kinds().filter((k) => specFor(k).api.conflict))("declares %s's natural key, as its conflict check finds it", (kind) => {
+    const spec = specFor(kind);
+    expect(spec.uniqueKey !== undefined || spec.deleteFirst === true).toBe(true);
+  });
+
   it("lists every resource file of resources/ once", () => {
     const notKinds = ["registry.ts", "inProgram.ts"];
     const files = fs.readdirSync(path.join(ROOT, "resources")).filter((f) => f.endsWith(".ts") && !notKinds.includes(f));
