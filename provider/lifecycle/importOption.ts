@@ -1,9 +1,11 @@
 /**
  * The engine's `import` option on the dynamic face (the class carries it: provider/carriedOptions.ts).
  * As Pulumi documents it (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is
- * taken into the stack as it is, with no write, when every declared input matches it; otherwise
- * nothing is written and each differing input is named. Checked at preview (check) for the inputs
- * known then, and again by create with all of them. Unlike adoptId, nothing is ever converged.
+ * taken into the stack as it is, with no write, when every declared input matches it. Otherwise
+ * nothing is written and each differing input is named, as pulumi before 3.174 refuses ("inputs to
+ * import do not match the existing resource"); later versions import and then update, which this
+ * face leaves to adoptId, and says so. Checked at preview (check) for the inputs known then, and
+ * again by create with all of them.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
@@ -30,7 +32,10 @@ function mismatches<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, c
 }
 
 const NOT_MATCHING = "inputs to import do not match the existing resource";
-const FIX = "Change the declaration to match, list the field in ignoreChanges, or drop the import option";
+// Through the plugin, pulumi 3.174 and later import a differing object and then update it; here an
+// import never writes, and adoptId is the way to take an object over and change it (README, "Limits").
+const FIX =
+  "Change the declaration to match, or list the field in ignoreChanges; to take the object over and change it to the declaration, set adoptId instead of the import option";
 const noSuch = (kind: string, id: string) => `the import option names ${kind} ${id}, which is not visible to this token`;
 
 /** check's job 7: what stops this import, at preview. */
