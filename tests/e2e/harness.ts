@@ -13,13 +13,16 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import {
   LocalWorkspace,
+  type PreviewOptions,
   type Stack,
+  type UpOptions,
   type UpResult,
   type PreviewResult,
   type DestroyResult,
   type RefreshResult,
 } from "@pulumi/pulumi/automation";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { buildNodeSdk } from "./nodeSdk";
 
 const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, "..", "..");
@@ -31,6 +34,8 @@ export interface Declaration {
   name: string;
   args?: Record<string, unknown>;
   opts?: Record<string, unknown>;
+  /** Not a stack output (each resource is one by default). */
+  unexported?: boolean;
 }
 
 export interface StateResource {
@@ -91,14 +96,14 @@ export interface E2E {
   dir: string;
   /** The environment the CLI runs with (home, backend, passphrase): for running pulumi or a bin by hand. */
   env: Record<string, string>;
-  /** Declares the resources and runs `pulumi up`; returns the result (throws on failure). */
-  up(resources: Declaration[]): Promise<UpResult>;
+  /** Declares the resources and runs `pulumi up` (with `options`: --refresh, --target, --plan...); returns the result (throws on failure). */
+  up(resources: Declaration[], options?: Omit<UpOptions, "onOutput">): Promise<UpResult>;
   /**
    * `pulumi up` expected to fail: returns the error text (stdout+stderr). `continueOnError`
    * keeps the engine launching independent steps after the first failure.
    */
-  upFails(resources: Declaration[], opts?: { continueOnError?: boolean }): Promise<string>;
-  preview(resources?: Declaration[]): Promise<PreviewResult>;
+  upFails(resources: Declaration[], opts?: Omit<UpOptions, "onOutput">): Promise<string>;
+  preview(resources?: Declaration[], options?: Omit<PreviewOptions, "onOutput">): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
   destroy(): Promise<DestroyResult>;
   /** The stack's resources as recorded in state (secrets decrypted). */
@@ -184,6 +189,24 @@ export interface E2EOptions {
   env?: Record<string, string>;
   /** The checkout whose package the program runs (its node_modules, bin and sdk): another one's records state with an older package. */
   packageRepo?: string;
+  /**
+   * Which face the scenario program declares its resources on: the dynamic resources of
+   * `pulumi-svc` (default), or the typed classes of sdk/nodejs over the provider plugin.
+   */
+  face?: Face;
+}
+
+export type Face = "dynamic" | "plugin";
+
+/**
+ * The scenario program on the plugin face: sdk/nodejs built beside it and named in its config
+ * (`scenario:sdk`, which it requires instead of pulumi-svc), and the plugin of this checkout named
+ * in its Pulumi.yaml, as a user's project names it.
+ */
+function onPluginFace(dir: string, root: string): Record<string, { value: string }> {
+  const sdk = buildNodeSdk(path.join(root, ".sdk", "node_modules"));
+  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${path.join(REPO, "bin")}\n`);
+  return { "scenario:sdk": { value: sdk } };
 }
 
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
@@ -199,6 +222,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     "svc:baseUrl": { value: emu.emu.url },
     "svc:token": { value: options.staff ? emu.emu.staffToken : emu.emu.token, secret: true },
     "svc:workspaceId": { value: emu.workspaceId },
+    ...(options.face === "plugin" ? onPluginFace(dir, root) : {}),
   });
   // Stored as secret config: dynamic providers receive the whole stack config, and the engine
   // records it with the default provider, so a declared secret must not travel in plain config.
@@ -217,22 +241,22 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     stack,
     dir,
     env: envVars,
-    async up(resources) {
+    async up(resources, options = {}) {
       await setResources(resources);
-      return stack.up({ onOutput, color: "never" });
+      return stack.up({ onOutput, color: "never", ...options });
     },
     async upFails(resources, opts = {}) {
       await setResources(resources);
       try {
-        await stack.up({ onOutput, color: "never", continueOnError: opts.continueOnError });
+        await stack.up({ onOutput, color: "never", ...opts });
       } catch (err) {
         return String((err as Error).message);
       }
       throw new Error("expected pulumi up to fail, but it succeeded");
     },
-    async preview(resources) {
+    async preview(resources, options = {}) {
       if (resources) await setResources(resources);
-      return stack.preview({ onOutput, color: "never", diff: true });
+      return stack.preview({ onOutput, color: "never", diff: true, ...options });
     },
     refresh: () => stack.refresh({ onOutput, color: "never" }),
     destroy: () => stack.destroy({ onOutput, color: "never" }),

@@ -6,13 +6,7 @@
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-
-/** The version of the `pulumi` on PATH, without its "v". */
-export function pulumiVersion(): string {
-  return execFileSync("pulumi", ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } })
-    .trim()
-    .replace(/^v/, "");
-}
+import { pulumiVersion } from "./pulumiCli";
 
 export function pulumiMetaschema(version: string = pulumiVersion()): Record<string, unknown> {
   const module = `github.com/pulumi/pulumi/pkg/v3@v${version}`;

@@ -13,3 +13,17 @@ export function ensurePulumiCli(): string {
   process.env.PATH = `${dir}${path.delimiter}${process.env.PATH}`;
   return dir;
 }
+
+/** The version of the `pulumi` on PATH, without its "v". */
+export function pulumiVersion(): string {
+  return execFileSync("pulumi", ["version"], { encoding: "utf8", env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" } })
+    .trim()
+    .replace(/^v/, "");
+}
+
+/** Whether a dotted version is at least `min` (3.174.0 >= 3.163.0). */
+export function versionAtLeast(version: string, min: string): boolean {
+  const [a, b] = [version, min].map((v) => v.split(/[.-]/).slice(0, 3).map(Number));
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i] > b[i];
+  return true;
+}

@@ -4,9 +4,11 @@
 //   { "type": "Disk", "name": "data", "args": { ... }, "opts": { "dependsOn": ["vm"] } }
 //   { "lookup": "getPlans", "name": "plans", "args": { ... } }       // an invoke, exported
 //
+// Each resource is a stack output of its name, unless it says "unexported": true.
 // Inside args, { "$ref": "vm.id" } is another resource's output and { "$secret": v } a secret.
+// `scenario:sdk`, when set, is the built sdk/nodejs to declare them with (the plugin face).
 const pulumi = require("@pulumi/pulumi");
-const svc = require("pulumi-svc");
+const svc = require(pulumi.runtime.getConfig("scenario:sdk") || "pulumi-svc");
 
 // Secret config (it may carry declared secrets); read raw, without the plain-get warning.
 const declarations = JSON.parse(pulumi.runtime.getConfig("scenario:resources") || "[]");
@@ -31,6 +33,7 @@ function options(opts = {}) {
   const out = { ...opts };
   if (opts.dependsOn) out.dependsOn = opts.dependsOn.map((n) => declared[n]);
   if (opts.parent) out.parent = declared[opts.parent];
+  if (opts.deletedWith) out.deletedWith = declared[opts.deletedWith];
   return out;
 }
 
@@ -45,5 +48,5 @@ for (const d of declarations) {
   const Type = svc[d.type];
   if (typeof Type !== "function") throw new Error(`scenario: pulumi-svc exports no resource ${d.type}`);
   declared[d.name] = new Type(d.name, resolve(d.args || {}), options(d.opts));
-  exports[d.name] = declared[d.name];
+  if (!d.unexported) exports[d.name] = declared[d.name];
 }
