@@ -79,6 +79,7 @@ export function describeConformance(face: Face): void {
     afterEach(async () => {
       if (cleared) return;
       await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+      await e2e.cli(["state", "unprotect", "--all", "--yes"]).catch(() => undefined);
       await e2e.destroy().catch(() => undefined);
       await deleteLeftovers(e2e);
     });
@@ -88,6 +89,8 @@ export function describeConformance(face: Face): void {
       expect((await e2e.emu.control.post("/_emulator/settings", { registryAccounts: ACCOUNTS })).status).toBe(200);
       const plans = (await api().get("/v1/plans", { name: "lightning-1" })).body.items as Array<{ id: string; name: string }>;
       planId = String(plans.find((p) => p.name === "lightning-1")!.id);
+      // The stack resource exists from here on, so each case's counts of changes are its own.
+      await e2e.up([]);
     });
     afterAll(async () => {
       await e2e?.stop();
@@ -380,8 +383,9 @@ export function describeConformance(face: Face): void {
       );
       const type = face === "plugin" ? "svc:index:Vpc" : "pulumi-nodejs:dynamic/svc:Vpc";
       const since = await e2e.lastSeq();
+      // --protect=false: the command protects what it imports by default, and the case ends with a delete.
       const printed = await e2e
-        .cli(["import", type, "imported", id, "--yes"])
+        .cli(["import", type, "imported", id, "--yes", "--protect=false"])
         .catch((err: { stdout?: string; stderr?: string }) => `${err.stdout}${err.stderr}`);
       expect(await e2e.mutations(since)).toEqual([]);
       if (face === "plugin") {
