@@ -4,7 +4,7 @@
 # as the LAST line of stdout (progress goes to stderr).
 #
 #   bash scripts/ensure-pulumi.sh             the default CLI, the newest the suite runs (3.274.1)
-#   bash scripts/ensure-pulumi.sh 3.163.0     another version of the table below (the floor)
+#   bash scripts/ensure-pulumi.sh 3.163.0     another version of the table below (`floor`: 3.163.0)
 #
 # Each version is built from the Go module proxy once per machine, into its own folder of a cache
 # outside the work tree:
@@ -29,7 +29,7 @@
 #     protocol, so every CLI here gets those three from the floor's module (scripts/pulumi-tools,
 #     built with its Go release). What that costs on a newer CLI: its engine starts a Node.js
 #     policy pack through the host's RunPlugin, where a 3.163 host starts `run-plugin` without the
-#     stack's configuration (policy/runtime.ts says how the pack finds it anyway);
+#     stack's configuration (policy/deployment.ts says how the pack finds it anyway);
 #   - svc-gen-dotnet, this repository's cmd/svc-gen-dotnet in the floor's module: the .NET code
 #     generator of pkg/v3 (the .NET language host's module is not on the proxy here), for
 #     `npm run sdks`, which generates with the floor's CLI;
@@ -67,6 +67,7 @@ FLOOR_GO_TOOLCHAIN="go1.24.1"
 PULUMI_JAVA_VERSION="v1.9.0" # keep equal to the com.pulumi:pulumi version in scripts/schema.ts
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PULUMI_VERSION="${1:-$DEFAULT_VERSION}"
+[ "$PULUMI_VERSION" != floor ] || PULUMI_VERSION="$FLOOR_VERSION"
 
 # version_facts <version>: sets tools_dir (its tools module), go_toolchain (the Go release that
 # builds it), yaml (the pulumi-yaml release built as a module of its own; empty: the tools module
