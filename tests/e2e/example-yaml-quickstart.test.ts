@@ -34,7 +34,7 @@ describe("examples/yaml-quickstart", () => {
     // declares a plain default and wraps it in fn::secret.
     const preview = await e2e.preview();
     expect(preview.changeSummary).toMatchObject({ create: 14 });
-    expect(preview.stdout).toContain("DATABASE_PASSWORD: [secret]");
+    expect(preview.stdout).toMatch(/\+ svc:index:K3sSecret: \(create\)\n.*\n\s+data\s+: \[secret\]/);
     expect(preview.stdout).not.toContain("change-me");
   });
 
