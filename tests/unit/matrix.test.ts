@@ -45,6 +45,17 @@ describe("the version matrix", () => {
     expect(script).toContain(`FLOOR_VERSION="${entries.find((e) => e.name === "floor")!.cli}"`);
   });
 
+  it("the examples ask for the repository's SDK, as a user copying one gets the newest", () => {
+    const examples = path.join(REPO, "examples");
+    const manifests = fs
+      .readdirSync(examples)
+      .map((e) => path.join(examples, e, "package.json"))
+      .filter((f) => fs.existsSync(f));
+    expect(manifests.length).toBeGreaterThan(0);
+    for (const file of manifests)
+      expect({ file, sdk: JSON.parse(fs.readFileSync(file, "utf8")).dependencies["@pulumi/pulumi"] }).toEqual({ file, sdk: REPO_SDK });
+  });
+
   it("the smoke set names test files that exist", () => {
     for (const file of SMOKE as string[]) expect(fs.existsSync(path.join(REPO, file))).toBe(true);
   });
