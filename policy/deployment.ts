@@ -69,6 +69,8 @@ interface ServiceMethod {
  */
 export function listenForStack(onConfigure: (request: StackConfigureRequest) => void): void {
   const policyDir = path.dirname(require.resolve("@pulumi/policy"));
+  // A path resolved at run time, so a require: an import would bind this package's own grpc-js.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const grpc = require(require.resolve("@grpc/grpc-js", { paths: [policyDir] })) as typeof import("@grpc/grpc-js");
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service, implementation) {
