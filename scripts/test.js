@@ -65,7 +65,10 @@ function parseArgs(argv) {
  */
 function installPackage(entry) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `svc-matrix-${entry.name}-`));
-  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--pack-destination", dir], { cwd: REPO, encoding: "utf8" });
+  const packed = execFileSync("npm", ["pack", "--ignore-scripts", "--loglevel=error", "--pack-destination", dir], {
+    cwd: REPO,
+    encoding: "utf8",
+  });
   const tarball = path.join(dir, packed.trim().split("\n").pop());
   const dev = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")).devDependencies;
   const dependencies = {
