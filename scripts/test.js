@@ -23,10 +23,11 @@
  * difference fails the run) and its counts and time go to .pulumi-test/matrix.json, from which
  * `npm run matrix` writes README's table (scripts/matrixTable.js).
  */
-const { execFileSync, spawnSync } = require("node:child_process");
+const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const readline = require("node:readline");
 const { MATRIX, REPO_SDK } = require("./matrix");
 
 const REPO = path.join(__dirname, "..");
@@ -104,7 +105,8 @@ function measure(nodeDir, cliDir, packageRepo) {
   return { node, cli, sdk: sdkOf("@pulumi/pulumi"), policy: sdkOf("@pulumi/policy") };
 }
 
-function runEntry(entry, files, rest) {
+/** An entry's toolchain and package, obtained and checked: what its jest run needs. */
+function prepare(entry) {
   const started = Date.now();
   const nodeDir = ensure("ensure-node.sh", [entry.node]);
   const cliDir = ensure("ensure-pulumi.sh", [entry.cli]);
@@ -116,7 +118,14 @@ function runEntry(entry, files, rest) {
       `${entry.name}: got ${wrong.map((k) => `${k} ${versions[k]}`).join(", ")}, declared ${wrong.map((k) => entry[k]).join(", ")}`,
     );
   say(`${entry.name}: Node.js ${versions.node}, pulumi ${versions.cli}, @pulumi/pulumi ${versions.sdk}, @pulumi/policy ${versions.policy}`);
+  return { entry, started, nodeDir, cliDir, packageRepo, versions };
+}
 
+/**
+ * Runs jest for a prepared entry; resolves with its results. With `prefix`, jest's output is
+ * written line by line behind the entry's name (entries that run at the same time).
+ */
+function runJest({ entry, started, nodeDir, cliDir, packageRepo, versions }, files, rest, prefix) {
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-jest-")), "results.json");
   const env = {
     ...process.env,
@@ -128,17 +137,28 @@ function runEntry(entry, files, rest) {
     ...(packageRepo !== REPO ? { PULUMI_SVC_PACKAGE_REPO: packageRepo } : {}),
   };
   const args = [JEST, ...(files === "all" ? [] : files), ...rest, "--json", `--outputFile=${out}`];
-  const status = spawnSync(path.join(nodeDir, "node"), args, { cwd: REPO, env, stdio: "inherit" }).status;
-  let results = {};
-  try {
-    results = JSON.parse(fs.readFileSync(out, "utf8"));
-  } catch {
-    // jest wrote nothing (it could not start): counted as nothing passed.
-  }
-  fs.rmSync(path.dirname(out), { recursive: true, force: true });
-  if (packageRepo !== REPO) fs.rmSync(packageRepo, { recursive: true, force: true });
-  const seconds = Math.round((Date.now() - started) / 1000);
-  return { entry, versions, status, results, seconds };
+  const child = spawn(path.join(nodeDir, "node"), args, {
+    cwd: REPO,
+    env,
+    stdio: ["ignore", prefix ? "pipe" : "inherit", prefix ? "pipe" : "inherit"],
+  });
+  if (prefix)
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ])
+      readline.createInterface({ input: from }).on("line", (line) => to.write(`[${entry.name}] ${line}\n`));
+  return new Promise((resolve) => child.on("close", resolve)).then((status) => {
+    let results = {};
+    try {
+      results = JSON.parse(fs.readFileSync(out, "utf8"));
+    } catch {
+      // jest wrote nothing (it could not start): counted as nothing passed.
+    }
+    fs.rmSync(path.dirname(out), { recursive: true, force: true });
+    if (packageRepo !== REPO) fs.rmSync(packageRepo, { recursive: true, force: true });
+    return { entry, versions, status, results, seconds: Math.round((Date.now() - started) / 1000) };
+  });
 }
 
 /** jest's results of several runs as one: counts summed, test results concatenated. */
@@ -162,15 +182,28 @@ function merged(runs) {
   };
 }
 
-function main() {
+async function main() {
   const { patterns, rest, outputFile } = parseArgs(process.argv.slice(2));
   execFileSync("npm", ["run", "build", "--silent"], { cwd: REPO, stdio: "inherit" });
   execFileSync("npm", ["run", "lint", "--silent"], { cwd: REPO, stdio: "inherit" });
   const only = process.env.PULUMI_SVC_MATRIX;
   const entries = only ? MATRIX.filter((e) => e.name === only) : patterns.length ? [MATRIX[0]] : MATRIX;
   if (!entries.length) throw new Error(`no matrix entry ${only}: ${MATRIX.map((e) => e.name).join(", ")}`);
-  const runs = entries.map((entry) => runEntry(entry, patterns.length ? patterns : entry.files, rest));
-  const all = merged(runs);
+  const filesOf = (entry) => (patterns.length ? patterns : entry.files);
+  // The first entry (the whole suite) has the machine to itself; the smoke sets then run together,
+  // which on 2 cores takes less time than one after the other (their files wait on the engine).
+  const [first, ...others] = entries;
+  const runs = [await runJest(prepare(first), filesOf(first), rest)];
+  let failure;
+  try {
+    const prepared = others.map(prepare);
+    runs.push(...(await Promise.all(prepared.map((p) => runJest(p, filesOf(p.entry), rest, prepared.length > 1)))));
+  } catch (err) {
+    // An entry that could not be set up fails the run; what did run is still counted.
+    failure = err;
+    console.error(err);
+  }
+  const all = { ...merged(runs), ...(failure ? { success: false } : {}) };
   if (outputFile) fs.writeFileSync(outputFile, JSON.stringify(all));
   const record = runs.map((r) => ({
     name: r.entry.name,
@@ -190,4 +223,7 @@ function main() {
   process.exitCode = all.success ? 0 : 1;
 }
 
-main();
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
