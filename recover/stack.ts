@@ -131,7 +131,8 @@ export interface HeldLock {
  * A file ("diy") backend's folder of one kind (`locks`, `stacks`) for a project, in the project
  * layout (`.pulumi/meta.yaml` version 1: `<kind>/organization/<project>/...` for locks,
  * `stacks/<project>/...`), which every CLI makes for a new backend since 3.61; the legacy layout
- * (no meta.yaml: `<kind>/<stack>...`) is refused since 3.257. Other backends: undefined.
+ * (no meta.yaml: `<kind>/<stack>...`) is refused since 3.257 (pulumi/pulumi#24216: "Switch diy
+ * deprecation warning to an error"). Other backends: undefined.
  */
 function diyDir(backendUrl: string | undefined, ...parts: string[]): string | undefined {
   if (!backendUrl?.startsWith("file://")) return undefined;
