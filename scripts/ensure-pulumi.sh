@@ -24,7 +24,7 @@
 #   - pulumi-language-nodejs, -python and -go: .../sdk/nodejs/cmd/pulumi-language-nodejs/v3,
 #     .../sdk/python/cmd/pulumi-language-python/v3 and .../sdk/go/pulumi-language-go/v3 have no
 #     v3.x tags, only pseudo-versions of a commit, and the module proxy here serves one: that of
-#     v3.163.0 (49fb14839a5a; the pseudo-versions of the v3.200 to v3.259 release commits and of
+#     v3.163.0 (49fb14839a5a; the pseudo-versions of the v3.220 to v3.259 release commits and of
 #     v3.274.1 answer 403). Language hosts are plugins of their own, speaking a versioned gRPC
 #     protocol, so every CLI here gets those three from the floor's module (scripts/pulumi-tools,
 #     built with its Go release). What that costs on a newer CLI: its engine starts a Node.js
