@@ -13,10 +13,26 @@ import { REPO } from "./common";
 const execFileAsync = promisify(execFile);
 export const PROGRAMS = path.join(REPO, "bench", "programs");
 
-/** The pulumi CLI the project's own script provides (its directory is the script's last line). */
-export async function pulumiBinDir(): Promise<string> {
-  const { stdout } = await execFileAsync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], { maxBuffer: 16 * 1024 * 1024 });
+/** The pulumi CLI of a version the project's own script provides (its directory is the script's last line). */
+export async function pulumiBinDir(version?: string): Promise<string> {
+  const script = path.join(REPO, "scripts", "ensure-pulumi.sh");
+  const { stdout } = await execFileAsync("bash", [script, ...(version ? [version] : [])], { maxBuffer: 16 * 1024 * 1024 });
   return stdout.trim().split("\n").pop()!;
+}
+
+/** The CLI versions the tests run (scripts/matrix.js), newest first: what `--cli` compares by default. */
+export function matrixClis(): string {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { MATRIX } = require(path.join(REPO, "scripts", "matrix.js")) as { MATRIX: Array<{ cli: string }> };
+  return [...new Set(MATRIX.map((e) => e.cli))].join(",");
+}
+
+/** `pulumi version` of a CLI directory, without the v. */
+export async function versionOf(binDir: string): Promise<string> {
+  const { stdout } = await execFileAsync(path.join(binDir, "pulumi"), ["version"], {
+    env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true" },
+  });
+  return stdout.trim().replace(/^v/, "");
 }
 
 export interface Project {

@@ -7,7 +7,9 @@
  * refresh and destroy on both, interleaved and alternating which goes first, so that both see the
  * same machine; the result is the median ratio svc / no-op per phase. The emulator's request log
  * gives the API requests per resource per phase. A second part times the provider's workflow
- * polling against workflows of known durations. See bench/README.md. Nothing here is a test.
+ * polling against workflows of known durations. Every stack runs on each CLI of `--cli` (by
+ * default the CLIs the tests run: scripts/matrix.js), the versions taking turns within each round,
+ * so their ratios come from one run on one machine. See bench/README.md. Nothing here is a test.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -17,7 +19,7 @@ import { buildLifecycle } from "../provider/lifecycle";
 import { createRuntime } from "../provider/runtime";
 import { pollSchedule } from "../provider/workflows";
 import { specFor } from "../resources/registry";
-import { apiRequestsSince, makeProject, pulumi, pulumiBinDir, yamlProgram, type ProjectOptions } from "./cli";
+import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type ProjectOptions } from "./cli";
 import { parseArgs, median, environment, writeResult } from "./common";
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
@@ -50,15 +52,19 @@ const options = parseArgs({
   rounds: { default: "3", help: "interleaved rounds per size" },
   workflows: { default: "250,1000,4000,16000", help: "workflow durations (ms) for the polling probe; empty to skip" },
   out: { default: "bench/results", help: "where the JSON result goes" },
+  cli: { default: matrixClis(), help: "pulumi CLI versions to compare, comma-separated (scripts/ensure-pulumi.sh builds each)" },
 });
 
-/** A temporary project for one stack of size N (bench/cli.ts). */
-const projectFor = (name: StackName, n: number, emu: RunningEmulator, binDir: string, root: string) => {
+interface Cli {
+  version: string;
+  binDir: string;
+}
+
+/** A temporary project for one stack of size N on one CLI (bench/cli.ts). */
+const projectFor = (name: StackName, n: number, emu: RunningEmulator, cli: Cli, root: string) => {
   const stack = STACKS[name](n);
-  return makeProject(`${name}-${n}`, { ...stack, env: { BENCH_N: String(n), ...stack.env } }, emu, binDir, root).then((p) => ({
-    ...p,
-    name,
-  }));
+  const options = { ...stack, env: { BENCH_N: String(n), ...stack.env } };
+  return makeProject(`${name}-${n}-${cli.version}`, options, emu, cli.binDir, root).then((p) => ({ ...p, name }));
 };
 
 type Project = Awaited<ReturnType<typeof projectFor>>;
@@ -112,6 +118,7 @@ async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n:
 
 interface SizeResult {
   n: number;
+  cli: string;
   rounds: Array<Record<Phase, PhaseSample>>;
   medians: Record<
     Phase,
@@ -129,27 +136,40 @@ interface SizeResult {
   >;
 }
 
-async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir: string, root: string): Promise<SizeResult> {
-  const projects: Project[] = [];
-  for (const name of Object.keys(STACKS) as StackName[]) projects.push(await projectFor(name, n, emu, binDir, root));
-  const results: SizeResult["rounds"] = [];
-  for (let round = 0; round < rounds; round++) {
-    // Each round starts with another stack, so none always runs first (or last) on the machine.
-    const order = [...projects.slice(round % projects.length), ...projects.slice(0, round % projects.length)];
-    const samples = {} as Record<Phase, PhaseSample>;
-    for (const phase of PHASES) {
-      samples[phase] = await runPhase(phase, order, emu, n);
-      console.error(
-        `  N=${n} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  shaped ${(samples[phase].shapedMs / 1000).toFixed(1)}s  plugin ${(samples[phase].pluginMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)} (shaped ${samples[phase].ratioShaped.toFixed(2)}, plugin/shaped ${samples[phase].ratioPlugin.toFixed(2)})  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
-      );
-    }
-    const left = emu.services.store
-      .table("disks")
-      .all()
-      .filter((d) => !(d as { seed?: boolean }).seed).length;
-    if (left) throw new Error(`N=${n} round ${round + 1}: ${left} disks left after destroy`);
-    results.push(samples);
+/** Each CLI's result for stacks of size N: the CLIs take turns within each round (which goes first alternates). */
+async function benchSize(n: number, rounds: number, emu: RunningEmulator, clis: Cli[], root: string): Promise<SizeResult[]> {
+  const projectsOf = new Map<Cli, Project[]>();
+  for (const cli of clis) {
+    const projects: Project[] = [];
+    for (const name of Object.keys(STACKS) as StackName[]) projects.push(await projectFor(name, n, emu, cli, root));
+    projectsOf.set(cli, projects);
   }
+  const results = new Map<Cli, SizeResult["rounds"]>(clis.map((cli) => [cli, []]));
+  for (let round = 0; round < rounds; round++)
+    for (const cli of [...clis.slice(round % clis.length), ...clis.slice(0, round % clis.length)])
+      results.get(cli)!.push(await benchRound(n, round, rounds, emu, cli, projectsOf.get(cli)!));
+  return clis.map((cli) => ({ n, cli: cli.version, rounds: results.get(cli)!, medians: mediansOf(results.get(cli)!) }));
+}
+
+async function benchRound(n: number, round: number, rounds: number, emu: RunningEmulator, cli: Cli, projects: Project[]) {
+  // Each round starts with another stack, so none always runs first (or last) on the machine.
+  const order = [...projects.slice(round % projects.length), ...projects.slice(0, round % projects.length)];
+  const samples = {} as Record<Phase, PhaseSample>;
+  for (const phase of PHASES) {
+    samples[phase] = await runPhase(phase, order, emu, n);
+    console.error(
+      `  N=${n} pulumi ${cli.version} round ${round + 1}/${rounds} ${phase.padEnd(7)} svc ${(samples[phase].svcMs / 1000).toFixed(1)}s  no-op ${(samples[phase].noopMs / 1000).toFixed(1)}s  shaped ${(samples[phase].shapedMs / 1000).toFixed(1)}s  plugin ${(samples[phase].pluginMs / 1000).toFixed(1)}s  ratio ${samples[phase].ratio.toFixed(2)} (shaped ${samples[phase].ratioShaped.toFixed(2)}, plugin/shaped ${samples[phase].ratioPlugin.toFixed(2)})  ${samples[phase].requestsPerResource.toFixed(2)} req/resource`,
+    );
+  }
+  const left = emu.services.store
+    .table("disks")
+    .all()
+    .filter((d) => !(d as { seed?: boolean }).seed).length;
+  if (left) throw new Error(`N=${n} round ${round + 1}: ${left} disks left after destroy`);
+  return samples;
+}
+
+function mediansOf(results: SizeResult["rounds"]): SizeResult["medians"] {
   const medians = {} as SizeResult["medians"];
   for (const phase of PHASES) {
     const of = (f: (s: PhaseSample) => number) => median(results.map((r) => f(r[phase])));
@@ -165,7 +185,7 @@ async function benchSize(n: number, rounds: number, emu: RunningEmulator, binDir
       requestsPerResource: of((s) => s.requestsPerResource),
     };
   }
-  return { n, rounds: results, medians };
+  return medians;
 }
 
 // ---- workflow polling -------------------------------------------------------------------------
@@ -229,7 +249,11 @@ async function main() {
     .map(Number)
     .filter((v) => v > 0);
   const rounds = Number(options.rounds);
-  const binDir = await pulumiBinDir();
+  const clis: Cli[] = [];
+  for (const version of options.cli.split(",").filter(Boolean)) {
+    const binDir = await pulumiBinDir(version);
+    clis.push({ version: await versionOf(binDir), binDir });
+  }
   const emu = await startEmulator({ port: 0, workflowMs: 0, seed: 7 });
   // The benchmark measures the provider, not the API's rate limits.
   emu.services.rateLimiter.settings = { general: { burst: 1e9, perSecond: 1e9 }, lifecycle: { burst: 1e9, perSecond: 1e9 } };
@@ -242,8 +266,10 @@ async function main() {
   try {
     const bySize: SizeResult[] = [];
     for (const n of sizes) {
-      console.error(`N=${n}: ${rounds} rounds of up, preview, refresh, destroy (svc, no-op and shaped no-op interleaved)`);
-      bySize.push(await benchSize(n, rounds, emu, binDir, root));
+      console.error(
+        `N=${n}: ${rounds} rounds of up, preview, refresh, destroy (svc, no-op, shaped no-op and plugin interleaved) on pulumi ${clis.map((c) => c.version).join(" and ")}`,
+      );
+      bySize.push(...(await benchSize(n, rounds, emu, clis, root)));
     }
     const workflows: WorkflowProbe[] = [];
     for (const t of options.workflows
@@ -273,20 +299,20 @@ async function main() {
 
 function report(bySize: SizeResult[], workflows: WorkflowProbe[]) {
   console.log("\nMedian ratios (same run): svc / no-op, svc / shaped no-op; API requests per svc resource:\n");
-  console.log(`| N | ${PHASES.map((p) => `${p} / no-op | ${p} / shaped | ${p} req/res`).join(" | ")} |`);
-  console.log(`|---|${PHASES.map(() => "---|---|---").join("|")}|`);
+  console.log(`| N | pulumi | ${PHASES.map((p) => `${p} / no-op | ${p} / shaped | ${p} req/res`).join(" | ")} |`);
+  console.log(`|---|---|${PHASES.map(() => "---|---|---").join("|")}|`);
   for (const s of bySize) {
     const cells = PHASES.map((p) =>
       [s.medians[p].ratio, s.medians[p].ratioShaped, s.medians[p].requestsPerResource].map((v) => v.toFixed(2)).join(" | "),
     );
-    console.log(`| ${s.n} | ${cells.join(" | ")} |`);
+    console.log(`| ${s.n} | ${s.cli} | ${cells.join(" | ")} |`);
   }
   console.log("\nThe plugin face (the same Disks and Vpcs from a YAML program): plugin / shaped no-op; API requests per resource:\n");
-  console.log(`| N | ${PHASES.map((p) => `${p} / shaped | ${p} req/res`).join(" | ")} |`);
-  console.log(`|---|${PHASES.map(() => "---|---").join("|")}|`);
+  console.log(`| N | pulumi | ${PHASES.map((p) => `${p} / shaped | ${p} req/res`).join(" | ")} |`);
+  console.log(`|---|---|${PHASES.map(() => "---|---").join("|")}|`);
   for (const s of bySize)
     console.log(
-      `| ${s.n} | ${PHASES.map((p) => `${s.medians[p].ratioPlugin.toFixed(2)} | ${s.medians[p].pluginRequestsPerResource.toFixed(2)}`).join(" | ")} |`,
+      `| ${s.n} | ${s.cli} | ${PHASES.map((p) => `${s.medians[p].ratioPlugin.toFixed(2)} | ${s.medians[p].pluginRequestsPerResource.toFixed(2)}`).join(" | ")} |`,
     );
   if (workflows.length) {
     console.log("\nWaiting on a workflow of duration T (one Disk create through the lifecycle):\n");

@@ -4,14 +4,16 @@
  * through the real `pulumi` CLI. Per scenario, for up and then destroy: the stacks that
  * succeeded, the wall time against the floor (the requests the stacks really need, divided by R),
  * the share of requests answered 429, requests per resource, and the provider processes' peak
- * memory. See bench/README.md. Nothing here is a test.
+ * memory. Each scenario runs once per CLI of `--cli` (by default the CLIs the tests run, newest
+ * first: scripts/matrix.js), one right after the other, so the versions stand side by side in one
+ * run. See bench/README.md. Nothing here is a test.
  */
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
-import { apiRequestsSince, makeProject, pulumiBinDir, yamlProgram, type Project } from "./cli";
+import { apiRequestsSince, makeProject, matrixClis, pulumiBinDir, versionOf, yamlProgram, type Project } from "./cli";
 import { environment, parseArgs, writeResult } from "./common";
 
 const options = parseArgs({
@@ -20,6 +22,10 @@ const options = parseArgs({
     help: "KxN@R/T: K stacks of N resources at R requests/s with T-second workflows; 'plugin:' runs YAML stacks (the plugin face)",
   },
   burst: { default: "20", help: "the rate limit's burst" },
+  cli: {
+    default: matrixClis(),
+    help: "pulumi CLI versions to run each scenario with (scripts/ensure-pulumi.sh builds each), comma-separated",
+  },
   out: { default: "bench/results", help: "where the JSON result goes" },
   dump: { default: "", help: "a directory to write each phase's request log to (JSON), to study the pace" },
 });
@@ -182,15 +188,22 @@ async function runScenario(s: Scenario, binDir: string, root: string) {
 
 async function main() {
   const scenarios = options.scenarios.split(",").filter(Boolean).map(parseScenario);
-  const binDir = await pulumiBinDir();
+  const clis: Array<{ version: string; binDir: string }> = [];
+  for (const version of options.cli.split(",").filter(Boolean)) {
+    const binDir = await pulumiBinDir(version);
+    clis.push({ version: await versionOf(binDir), binDir });
+  }
   const root = fs.mkdtempSync(path.join(os.tmpdir(), "svc-bench-rl-"));
   const before = environment();
   try {
     const results = [];
-    for (const s of scenarios) {
-      console.error(`${s.label}: ${s.stacks} ${s.face} stack(s) of ${s.n} on one token, ${s.rate} requests/s, ${s.workflowS}s workflows`);
-      results.push(await runScenario(s, binDir, root));
-    }
+    for (const s of scenarios)
+      for (const cli of clis) {
+        console.error(
+          `${s.label} on pulumi ${cli.version}: ${s.stacks} ${s.face} stack(s) of ${s.n} on one token, ${s.rate} requests/s, ${s.workflowS}s workflows`,
+        );
+        results.push({ cli: cli.version, ...(await runScenario(s, cli.binDir, path.join(root, cli.version))) });
+      }
     report(results);
     const file = writeResult(options.out, "ratelimit", {
       environment: before,
@@ -204,13 +217,13 @@ async function main() {
   }
 }
 
-function report(results: Awaited<ReturnType<typeof runScenario>>[]) {
-  console.log("\n| scenario | phase | stacks ok | wall / floor | 429s | requests / resource | provider peak MB |");
-  console.log("|---|---|---|---|---|---|---|");
+function report(results: Array<{ cli: string } & Awaited<ReturnType<typeof runScenario>>>) {
+  console.log("\n| scenario | pulumi | phase | stacks ok | wall / floor | 429s | requests / resource | provider peak MB |");
+  console.log("|---|---|---|---|---|---|---|---|");
   for (const r of results)
     for (const [phase, p] of Object.entries(r.phases) as Array<[string, Record<string, number>]>)
       console.log(
-        `| ${r.scenario.label} | ${phase} | ${p.succeeded}/${p.stacks} | ${p.wallOverFloor.toFixed(2)} (${(p.wallMs / 1000).toFixed(0)}s / ${(p.floorMs / 1000).toFixed(0)}s) | ${(100 * p.share429).toFixed(1)}% | ${p.requestsPerResource.toFixed(2)} | ${p.providerPeakMemoryMb} |`,
+        `| ${r.scenario.label} | ${r.cli} | ${phase} | ${p.succeeded}/${p.stacks} | ${p.wallOverFloor.toFixed(2)} (${(p.wallMs / 1000).toFixed(0)}s / ${(p.floorMs / 1000).toFixed(0)}s) | ${(100 * p.share429).toFixed(1)}% | ${p.requestsPerResource.toFixed(2)} | ${p.providerPeakMemoryMb} |`,
       );
 }
 

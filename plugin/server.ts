@@ -21,6 +21,7 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
+import { engineCancelled } from "../provider/engine";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
 import { createRuntime } from "../provider/runtime";
 import { kinds, specFor } from "../resources/registry";
@@ -262,7 +263,11 @@ export function providerService(): grpc.UntypedServiceImplementation {
       await lifecycleOf(req).delete(req.getId(), fromStruct(req.getProperties()), timeoutOf(req));
       return new Empty();
     }),
-    cancel: unary(async () => new Empty()),
+    // The engine is stopping (provider/engine.ts): no new API call, those in flight finish.
+    cancel: unary(async () => {
+      engineCancelled();
+      return new Empty();
+    }),
     attach: unary(async () => new Empty()),
     getMapping: unary(async () => new rpc.GetMappingResponse()),
     getMappings: unary(async () => new rpc.GetMappingsResponse()),

@@ -13,8 +13,10 @@
  * without its preview, before the resource that takes the stack over the budget is made.
  *
  * The API is reached with the stack's own settings (svc:baseUrl, svc:token, svc:workspaceId, or the
- * SVC_* environment): the CLI hands a policy pack the stack's configuration.
+ * SVC_* environment): the CLI hands a policy pack the stack's configuration, in its environment or
+ * in ConfigureStack (deployment.ts).
  */
+import * as pulumi from "@pulumi/pulumi";
 import { PolicyPack, type PolicyResource, type ResourceValidationPolicy, type StackValidationPolicy } from "@pulumi/policy";
 import { getBillingEstimate, type GetBillingEstimateArgs } from "../resources/lookups/billing";
 import { getPlans } from "../resources/lookups/catalog";
@@ -22,7 +24,8 @@ import { RunningBudget } from "./budget";
 import { costOf, type Priceable } from "./estimate";
 import { STANDALONE_IP_REGION, type PriceApi } from "./pricing";
 import { breakdownLines, stackLine, type StackCost } from "./report";
-import { recordedResources } from "./state";
+import { fromConfigureStack, listenForStack, stackFromEnv, type StackRef } from "./deployment";
+import { recordedResources, type RecordedResource } from "./state";
 
 /** One price per distinct question within a deployment: both policies and both states share them. */
 function memo<A, R>(fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
@@ -49,12 +52,30 @@ const api: PriceApi = {
 
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 
+/** The stack the engine runs the pack for, once it is named (deployment.ts). */
+let stack: StackRef | undefined;
 /**
- * The state as the deployment found it: asked when the CLI starts the pack, before any step (an up
- * records each step as it completes).
+ * The state as the deployment found it: asked as soon as the engine names the stack, when it
+ * starts the pack, before any step (an up records each step as it completes).
  */
-const recorded = recordedResources();
+let recorded: Promise<RecordedResource[]> = Promise.reject(new Error("the engine named no stack"));
 recorded.catch(() => undefined); // reported by currentCost when asked
+
+function stackNamed(ref: StackRef): void {
+  if (stack) return;
+  stack = ref;
+  recorded = recordedResources(ref);
+  recorded.catch(() => undefined);
+}
+
+const fromEnv = stackFromEnv(process.env);
+if (fromEnv) stackNamed(fromEnv);
+listenForStack((request) => {
+  const told = fromConfigureStack(request);
+  // A language host of the engine's release put the configuration in PULUMI_CONFIG already.
+  if (!process.env.PULUMI_CONFIG) pulumi.runtime.setAllConfig(told.config, told.secretKeys);
+  stackNamed(told.stack);
+});
 
 /** The current state's cost, or why it is not known. */
 const currentCost = memo(async (standaloneIpRegion: string): Promise<StackCost | string> => {
@@ -84,15 +105,15 @@ const costPolicy: StackValidationPolicy = {
   configSchema: { properties: COST_CONFIG_SCHEMA },
   validateStack: async (args) => {
     const region = args.getConfig<CostConfig>().standaloneIpRegion ?? STANDALONE_IP_REGION;
-    const stack = process.env.PULUMI_STACK ?? "(unknown)";
+    const name = stack?.stack ?? "(unknown)";
     // The CLI shows what a policy pack prints among the deployment's diagnostics. A report that
     // cannot be made (the API unreachable) says why and lets the deployment go on: the budget,
     // which fails on the same error, is the policy that guards.
     try {
       const [proposed, current] = await Promise.all([costOf(asPriceable(args.resources), api, region), currentCost(region)]);
-      console.log([stackLine(stack, proposed, current), ...breakdownLines(proposed)].join("\n"));
+      console.log([stackLine(name, proposed, current), ...breakdownLines(proposed)].join("\n"));
     } catch (err) {
-      console.log(`svc cost of stack ${stack}: not known (${(err as Error).message.split("\n")[0]})`);
+      console.log(`svc cost of stack ${name}: not known (${(err as Error).message.split("\n")[0]})`);
     }
   },
 };

@@ -11,6 +11,12 @@
  * engine's gRPC port refuses connections, the engine is gone. `watchEngine` checks every second;
  * `ensureEngineAlive`, called by the client before every request (provider/client.ts), refuses to
  * start a new API call once it is gone, and the process leaves shortly after.
+ *
+ * The engine can also say it is stopping: its Cancel call (the provider protocol's
+ * SignalCancellation: on an interrupted deployment, and on every shutdown since pulumi 3.231).
+ * The plugin face honours it as it honours an engine gone (`engineCancelled`): no new API call
+ * starts, and the calls in flight finish, so what they changed is answered and recorded. The
+ * process stays until the engine closes it.
  */
 import * as net from "node:net";
 
@@ -25,12 +31,24 @@ export class EngineGoneError extends Error {
   }
 }
 
+/** An API call refused because the engine asked this provider to stop (Cancel). */
+export class EngineCancelledError extends Error {
+  constructor() {
+    super(
+      "the pulumi engine cancelled the deployment: no new API call is started. " +
+        "If it was a create or update, run pulumi refresh (or npx svc-recover), then pulumi up",
+    );
+    this.name = "EngineCancelledError";
+  }
+}
+
 const CHECK_EVERY_MS = 1000;
 /** Time for the calls in flight to end on the refusal before the process leaves. */
 const EXIT_AFTER_MS = 2000;
 
 let watched: string | undefined;
 let gone = false;
+let cancelled = false;
 
 /** The engine's address among a provider host's arguments (`127.0.0.1:43121`), if any. */
 export function engineAddressIn(argv: string[]): string | undefined {
@@ -73,7 +91,13 @@ export function watchEngine(
   timer.unref();
 }
 
-/** Throws `EngineGoneError` once the watched engine is gone; does nothing where no engine is watched. */
+/** The engine sent Cancel: from now on no API call starts (those in flight finish). */
+export function engineCancelled(): void {
+  cancelled = true;
+}
+
+/** Throws once the watched engine is gone (`EngineGoneError`) or has cancelled (`EngineCancelledError`). */
 export function ensureEngineAlive(): void {
   if (gone) throw new EngineGoneError(watched!);
+  if (cancelled) throw new EngineCancelledError();
 }

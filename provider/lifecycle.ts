@@ -17,6 +17,7 @@ import { create } from "./lifecycle/create";
 import { deleteResource } from "./lifecycle/delete";
 import { diff } from "./lifecycle/diff";
 import { interrupted } from "./lifecycle/interrupted";
+import { echoedInputs } from "./lifecycle/outputs";
 import { read } from "./lifecycle/read";
 import type { Lifecycle, Props, ProviderRuntime } from "./lifecycle/types";
 import { update } from "./lifecycle/update";
@@ -38,8 +39,7 @@ export function buildLifecycle<I extends Props, O extends Outputs>(spec: Resourc
     read: asOperation((id, props) => read(c, runtime, id, props)),
     update: asOperation((id, olds, news, call) => update(c, runtime, id, olds, news, call)),
     delete: asOperation((id, props, call) => deleteResource(c, runtime, id, props, call)),
-    inputsOf: (outputs) =>
-      Object.fromEntries(c.declarable.filter((k) => outputs[k] !== undefined && outputs[k] !== null).map((k) => [k, outputs[k]])),
+    inputsOf: (outputs) => echoedInputs(c, outputs),
     interrupted: (props, since) => interrupted(c, runtime, props, since),
   };
 }

@@ -128,36 +128,47 @@ export interface HeldLock {
 }
 
 /**
+ * A file ("diy") backend's folder of one kind (`locks`, `stacks`) for a project, in the project
+ * layout (`.pulumi/meta.yaml` version 1: `<kind>/organization/<project>/...` for locks,
+ * `stacks/<project>/...`), which every CLI makes for a new backend since 3.61; the legacy layout
+ * (no meta.yaml: `<kind>/<stack>...`) is refused since 3.257 (pulumi/pulumi#24216: "Switch diy
+ * deprecation warning to an error"). Other backends: undefined.
+ */
+function diyDir(backendUrl: string | undefined, ...parts: string[]): string | undefined {
+  if (!backendUrl?.startsWith("file://")) return undefined;
+  return path.join(fileURLToPath(backendUrl.replace(/^file:\/\/~/, `file://${os.homedir()}`)), ".pulumi", ...parts);
+}
+
+/**
  * The lock of a file ("diy") backend, which a killed update leaves behind: its timestamp is when
  * that update began (the best evidence of it there is; `pulumi cancel` deletes it).
- * `<backend>/.pulumi/locks/<org>/<project>/<stack>/<uuid>.json`. Other backends: undefined.
+ * `<backend>/.pulumi/locks/organization/<project>/<stack>/<uuid>.json`. Other backends: undefined.
  */
 export function heldLock(backendUrl: string | undefined, project: string, stack: string): HeldLock | undefined {
-  if (!backendUrl?.startsWith("file://")) return undefined;
-  const root = path.join(fileURLToPath(backendUrl.replace(/^file:\/\/~/, `file://${os.homedir()}`)), ".pulumi", "locks");
-  const dirs = [path.join(root, "organization", project, stack), path.join(root, stack)];
-  for (const dir of dirs) {
-    let files: string[] = [];
+  const dir = diyDir(backendUrl, "locks", "organization", project, stack);
+  for (const f of filesIn(dir, ".json")) {
     try {
-      files = fs.readdirSync(dir).filter((f) => f.endsWith(".json"));
+      const lock = JSON.parse(fs.readFileSync(path.join(dir!, f), "utf8")) as { pid: number; hostname: string; timestamp: string };
+      return {
+        startedAt: Date.parse(lock.timestamp),
+        pid: lock.pid,
+        hostname: lock.hostname,
+        provablyGone: lock.hostname === os.hostname() && !alive(lock.pid),
+      };
     } catch {
-      continue;
-    }
-    for (const f of files) {
-      try {
-        const lock = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")) as { pid: number; hostname: string; timestamp: string };
-        return {
-          startedAt: Date.parse(lock.timestamp),
-          pid: lock.pid,
-          hostname: lock.hostname,
-          provablyGone: lock.hostname === os.hostname() && !alive(lock.pid),
-        };
-      } catch {
-        // Not a lock we can read.
-      }
+      // Not a lock we can read.
     }
   }
   return undefined;
+}
+
+/** The names in a folder ending in `suffix`; none when there is no such folder. */
+function filesIn(dir: string | undefined, suffix: string): string[] {
+  try {
+    return dir ? fs.readdirSync(dir).filter((f) => f.endsWith(suffix)) : [];
+  } catch {
+    return [];
+  }
 }
 
 function alive(pid: number): boolean {
@@ -180,23 +191,14 @@ function alive(pid: number): boolean {
  * (the selected one cannot be named while its file is unreadable); returns the sidecars removed.
  */
 export function removeTornSidecars(backendUrl: string | undefined, project: string): string[] {
-  if (!backendUrl?.startsWith("file://")) return [];
-  const root = path.join(fileURLToPath(backendUrl.replace(/^file:\/\/~/, `file://${os.homedir()}`)), ".pulumi", "stacks");
+  const dir = diyDir(backendUrl, "stacks", project);
   const removed: string[] = [];
-  for (const dir of [path.join(root, project), root]) {
-    let names: string[] = [];
+  for (const file of filesIn(dir, ".json.attrs").map((f) => path.join(dir!, f))) {
     try {
-      names = fs.readdirSync(dir).filter((f) => f.endsWith(".json.attrs"));
+      JSON.parse(fs.readFileSync(file, "utf8"));
     } catch {
-      continue;
-    }
-    for (const file of names.map((f) => path.join(dir, f))) {
-      try {
-        JSON.parse(fs.readFileSync(file, "utf8"));
-      } catch {
-        fs.rmSync(file, { force: true });
-        removed.push(file);
-      }
+      fs.rmSync(file, { force: true });
+      removed.push(file);
     }
   }
   return removed;

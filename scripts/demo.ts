@@ -22,12 +22,23 @@ const STACK = "demo";
 const say = (text: string) => console.log(`\n\x1b[1m== ${text}\x1b[0m`);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)}s`;
 
-function ensurePulumi(): string {
-  const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-pulumi.sh")], {
+/** The directory a scripts/ensure-*.sh prints last (it obtains the tool once per machine). */
+function ensure(script: string, ...args: string[]): string {
+  const out = execFileSync("bash", [path.join(REPO, "scripts", script), ...args], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   });
   return out.trim().split("\n").pop()!;
+}
+
+/**
+ * The tests' default toolchain (the first entry of scripts/matrix.js): the pulumi CLI, and the
+ * Node.js the programs, providers and policy pack it starts run on.
+ */
+function ensureToolchain(): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { MATRIX } = require(path.join(REPO, "scripts", "matrix.js")) as { MATRIX: Array<{ node: string; cli: string }> };
+  return [ensure("ensure-pulumi.sh", MATRIX[0].cli), ensure("ensure-node.sh", MATRIX[0].node)];
 }
 
 /** The pack's cost report among a preview's diagnostics: the stack's line and the one per resource. */
@@ -44,9 +55,8 @@ function printOutputs(outputs: OutputMap): void {
 
 async function main(): Promise<void> {
   const started = Date.now();
-  say("pulumi CLI");
-  const pulumiDir = ensurePulumi();
-  process.env.PATH = `${pulumiDir}${path.delimiter}${process.env.PATH}`;
+  say("pulumi CLI and Node.js");
+  process.env.PATH = [...ensureToolchain(), process.env.PATH].join(path.delimiter);
 
   let emulator: RunningEmulator | undefined;
   let target: { url: string; token: string; workspaceId: string };

@@ -6,8 +6,9 @@
 #
 #   bash scripts/sdks.sh [out dir]      (default: sdk/ of this repository)
 #
-# Each SDK comes from `pulumi package gen-sdk --language <language>` of the pinned CLI, which
-# hands the work to that language's host (scripts/ensure-pulumi.sh builds them all), except .NET:
+# Each SDK comes from `pulumi package gen-sdk --language <language>` of the floor's CLI (3.163.0,
+# built with the Go release whose filepath.Rel its Node.js and Python generators were written
+# for: scripts/ensure-pulumi.sh), which hands the work to that language's host, except .NET:
 # its host is not obtainable here, so svc-gen-dotnet calls the .NET generator of the same pkg/v3
 # module (see scripts/pulumi-tools/cmd/svc-gen-dotnet).
 set -euo pipefail
@@ -17,7 +18,7 @@ repo="$(cd "$here/.." && pwd)"
 out="${1:-$repo/sdk}"
 LANGUAGES=(nodejs python go java) # through gen-sdk; dotnet below
 
-bin="$(bash "$here/ensure-pulumi.sh" | tail -n 1)"
+bin="$(bash "$here/ensure-pulumi.sh" floor | tail -n 1)"
 home="$(mktemp -d)"
 trap 'rm -rf "$home"' EXIT
 # A private PULUMI_HOME: gen-sdk loads nothing from a user's plugin cache, and downloads nothing.

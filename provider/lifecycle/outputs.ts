@@ -15,6 +15,11 @@ export function finalize<I extends Props, O extends Outputs>(c: CompiledSpec<I, 
   return result;
 }
 
+/** The inputs a person declares, as recorded outputs echo them (the API's view of the declaration). */
+export function echoedInputs<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, outputs: Props): Props {
+  return Object.fromEntries(c.declarable.filter((k) => outputs[k] !== undefined && outputs[k] !== null).map((k) => [k, outputs[k]]));
+}
+
 /** Reads the resource until it has settled (where the spec says when); a resource gone meanwhile is an error. */
 export async function settle<I extends Props, O extends Outputs>(
   c: CompiledSpec<I, O>,

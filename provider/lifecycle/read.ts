@@ -1,6 +1,7 @@
 /**
  * read: the resource as the API shows it now (a refresh, an import by id), a pending create
- * resolved to the real id, and a line naming what drifted outside Pulumi.
+ * resolved to the real id, the inputs to record from it, and a line naming what drifted outside
+ * Pulumi.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
@@ -10,7 +11,7 @@ import { policyOf } from "./changes";
 import type { CompiledSpec } from "./compile";
 import { resolvePending } from "./createRecovery";
 import { contextFor, withoutShim } from "./operation";
-import { finalize } from "./outputs";
+import { echoedInputs, finalize } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
 import { containsUnknown } from "./unknowns";
 
@@ -42,7 +43,22 @@ export async function read<I extends Props, O extends Outputs>(
     const drift = driftNotice(c, prior, current);
     if (drift) ctx.notice(drift);
   }
-  return { id: realId, props: current };
+  return { id: realId, props: current, inputs: recordedInputs(c, prior, current) };
+}
+
+/**
+ * The inputs a refresh records: the recorded ones (the outputs echo them, with timeouts, adoptId
+ * and workspaceId) with each declared field as the API reports it now, so the next preview diffs
+ * the declaration against what is there, property by property, as the plugin face's Read does.
+ * The dynamic-provider host passes them to the engine since @pulumi/pulumi 3.216 (ReadResult's
+ * `inputs`); older hosts leave the recorded inputs as they were. A secret output keeps its
+ * recorded (secret-wrapped) value: that host marks nothing secret on the way out.
+ */
+function recordedInputs<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, prior: Props, current: Props): Props {
+  const recorded = Object.fromEntries(Object.keys(c.shape).flatMap((k) => (prior[k] === undefined ? [] : [[k, prior[k]]])));
+  const secret = new Set(c.spec.secretOutputs ?? []);
+  const now = Object.fromEntries(Object.entries(echoedInputs(c, current)).filter(([k]) => !secret.has(k)));
+  return { ...recorded, ...now };
 }
 
 /**

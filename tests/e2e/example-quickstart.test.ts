@@ -2,7 +2,9 @@
  * The quickstart program (examples/quickstart, what the top-level Pulumi.yaml runs), as a user
  * would run it: TypeScript through the real CLI, against the emulator.
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
+import { fileURLToPath } from "node:url";
 import { startE2E, type E2E } from "./harness";
 import { expectQuickstartOutputs } from "./quickstart";
 
@@ -21,6 +23,12 @@ describe("examples/quickstart", () => {
   it("comes up with the outputs people care about, matching the API", async () => {
     const result = await e2e.up([]);
     await expectQuickstartOutputs(e2e, result.outputs);
+  });
+
+  it("keeps its state in a DIY backend of the project layout (the legacy layout is refused since pulumi 3.257)", () => {
+    const backend = fileURLToPath(e2e.env.PULUMI_BACKEND_URL);
+    expect(fs.readFileSync(path.join(backend, ".pulumi", "meta.yaml"), "utf8")).toMatch(/^version: 1$/m);
+    expect(fs.existsSync(path.join(backend, ".pulumi", "stacks", "svc-quickstart", "e2e.json"))).toBe(true);
   });
 
   it("keeps the database password out of the state file", async () => {

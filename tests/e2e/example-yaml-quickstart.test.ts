@@ -24,13 +24,22 @@ describe("examples/yaml-quickstart", () => {
 
   beforeAll(async () => {
     e2e = await startE2E("yaml-quickstart", { programDir: EXAMPLE });
-    await e2e.stack.setConfig("svc-yaml-quickstart:dbPassword", { value: "yaml-quickstart-db-pw", secret: true });
   });
   afterAll(async () => {
     await e2e?.stop();
   });
 
+  it("previews as shipped, with only the svc:* settings: the password's default, made secret by the program", async () => {
+    // Newer CLIs refuse a plaintext default for a key declared secret (issue 29); the program
+    // declares a plain default and wraps it in fn::secret.
+    const preview = await e2e.preview();
+    expect(preview.changeSummary).toMatchObject({ create: 14 });
+    expect(preview.stdout).toMatch(/\+ svc:index:K3sSecret: \(create\)\n.*\n\s+data\s+: \[secret\]/);
+    expect(preview.stdout).not.toContain("change-me");
+  });
+
   it("comes up with the same outputs as the TypeScript quickstart, matching the API", async () => {
+    await e2e.stack.setConfig("svc-yaml-quickstart:dbPassword", { value: "yaml-quickstart-db-pw", secret: true });
     const result = await e2e.up([]);
     await expectQuickstartOutputs(e2e, result.outputs);
     const types = (await e2e.state()).map((r) => r.type);

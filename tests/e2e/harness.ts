@@ -27,6 +27,13 @@ import { buildNodeSdk } from "./nodeSdk";
 const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "program");
+/**
+ * Where programs find the package (its node_modules, bin and sdk): this repository, or for a
+ * matrix entry on another SDK the directory scripts/test.js installed the packed package in.
+ */
+const PACKAGE_REPO = process.env.PULUMI_SVC_PACKAGE_REPO ?? REPO;
+/** The package as programs load it: this repository, or its installed copy (the policy pack, svc-recover). */
+export const PACKAGE_DIR = PACKAGE_REPO === REPO ? REPO : path.join(PACKAGE_REPO, "node_modules", "pulumi-svc");
 
 export interface Declaration {
   type?: string;
@@ -157,7 +164,7 @@ function pulumiEnv(home: string, backend: string, verbose = false): Record<strin
  * that are that checkout's, so an example's relative paths (the plugin at `../../bin`, a generated SDK under
  * `../../sdk`) find them as they do in place.
  */
-function makeProjectDir(prefix: string, programDir: string = PROGRAM, packageRepo: string = REPO): { dir: string; root: string } {
+function makeProjectDir(prefix: string, programDir: string = PROGRAM, packageRepo: string = PACKAGE_REPO): { dir: string; root: string } {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), `svc-e2e-${prefix}-`));
   const inExamples = path.relative(path.join(REPO, "examples"), programDir);
   const dir = inExamples.startsWith("..") ? root : path.join(root, "examples", inExamples);
@@ -205,7 +212,10 @@ export type Face = "dynamic" | "plugin";
  */
 function onPluginFace(dir: string, root: string): Record<string, { value: string }> {
   const sdk = buildNodeSdk(path.join(root, ".sdk", "node_modules"));
-  fs.appendFileSync(path.join(dir, "Pulumi.yaml"), `plugins:\n  providers:\n    - name: svc\n      path: ${path.join(REPO, "bin")}\n`);
+  fs.appendFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    `plugins:\n  providers:\n    - name: svc\n      path: ${path.join(PACKAGE_REPO, "bin")}\n`,
+  );
   return { "scenario:sdk": { value: sdk } };
 }
 

@@ -6,10 +6,11 @@
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { E2E, LoggedRequest } from "./harness";
+import { PACKAGE_DIR, type E2E, type LoggedRequest } from "./harness";
 import { setTimeout as sleep } from "node:timers/promises";
 
-const RECOVER = path.join(__dirname, "..", "..", "dist", "recover", "cli.js");
+/** svc-recover as the package ships it (the installed copy on another SDK of the matrix). */
+const RECOVER = path.join(PACKAGE_DIR, "dist", "recover", "cli.js");
 
 /** Long enough that no workflow started during the killed run ends before the kill. */
 const SLOW_WORKFLOW_MS = 600_000;

@@ -14,6 +14,12 @@ jest.setTimeout(600_000);
 
 const REPO = path.resolve(__dirname, "..", "..");
 const SCOPED = "@acme/pulumi-svc";
+/**
+ * The project's @pulumi/policy where it must be older than npm's newest: 1.20 and later want
+ * @pulumi/pulumi ^3.204, so beside an older SDK npm would nest a second SDK for them
+ * (SVC_PACKAGE_POLICY, set by the matrix's floor: scripts/matrix.js).
+ */
+const POLICY = process.env.SVC_PACKAGE_POLICY;
 /** The project's own SDK: the version this repository tests with, or SVC_PACKAGE_SDK (e.g. "latest") to measure another. */
 const SDK =
   process.env.SVC_PACKAGE_SDK ??
@@ -140,7 +146,7 @@ describe("the package installed from a tarball under a scoped name", () => {
       private: true,
       main: "index.ts",
       devDependencies: { "@types/node": "^20", typescript: "^5" },
-      dependencies: { [SCOPED]: `file:${scoped}`, "@pulumi/pulumi": SDK },
+      dependencies: { [SCOPED]: `file:${scoped}`, "@pulumi/pulumi": SDK, ...(POLICY ? { "@pulumi/policy": POLICY } : {}) },
     };
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(manifestOfProject, null, 2));
     fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: user-stack\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
@@ -239,7 +245,20 @@ describe("the package installed from a tarball under a scoped name", () => {
   it("installs its provider plugin with pulumi plugin install --file, and a YAML stack uses it with no plugins section", async () => {
     // As the README says: an npm prefix holding the package and its SDK, with the launcher on top.
     const pluginDir = path.join(work, "svc-plugin");
-    run("npm", ["install", "--prefix", pluginDir, "--no-audit", "--no-fund", scoped, `@pulumi/pulumi@${SDK}`], work);
+    run(
+      "npm",
+      [
+        "install",
+        "--prefix",
+        pluginDir,
+        "--no-audit",
+        "--no-fund",
+        scoped,
+        `@pulumi/pulumi@${SDK}`,
+        ...(POLICY ? [`@pulumi/policy@${POLICY}`] : []),
+      ],
+      work,
+    );
     fs.copyFileSync(
       path.join(pluginDir, "node_modules", SCOPED, "bin", "pulumi-resource-svc"),
       path.join(pluginDir, "pulumi-resource-svc"),

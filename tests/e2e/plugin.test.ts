@@ -4,11 +4,11 @@
  * workspaces, previews of updates with the outputs already known, the `import` option, progress on
  * the resource's own row, and `customTimeouts`.
  */
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { changes, startE2E, type E2E } from "./harness";
+import { changes, startE2E, type E2E, type LoggedRequest } from "./harness";
 import { setTimeout as sleep } from "node:timers/promises";
 
 jest.setTimeout(600_000);
@@ -161,6 +161,39 @@ describe("the provider plugin", () => {
     await e2e.up([]);
     const disk = (await e2e.emu.api.get(`/v1/disks/${await e2e.idOf("slow")}`)).body;
     expect(disk.name).toBe("slow");
+  });
+
+  it("honours the engine's Cancel (Ctrl-C): the create in flight gets no further API call, and the up ends at once", async () => {
+    write({
+      ...resources,
+      interrupted: { type: "svc:index:Disk", properties: { name: "interrupted", size: 10737418240, backend: "LOCAL", region: "NA_01" } },
+    });
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 600_000 });
+    const since = await e2e.lastSeq();
+    const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", "e2e"], {
+      cwd: e2e.dir,
+      env: { ...process.env, ...e2e.env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    const exit = new Promise<void>((resolve) => child.on("exit", () => resolve()));
+    const posted = (requests: LoggedRequest[]) => requests.some((r) => r.method === "POST" && r.path.endsWith("/disks") && r.status < 300);
+    while (!posted(await e2e.requests(since))) await sleep(50);
+    // The disk's workflow takes 600 s: an up that waited for it would outlast this test.
+    const interrupted = Date.now();
+    child.kill("SIGINT");
+    await exit;
+    const seconds = (Date.now() - interrupted) / 1000;
+    await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
+    await e2e.emu.control.post("/_emulator/clock", { advanceMs: 600_000 });
+    expect(seconds).toBeLessThan(60);
+    expect(output).toContain("the pulumi engine cancelled the deployment: no new API call is started");
+    // The next up finishes what the interrupted one started: one disk of that name.
+    await e2e.up([]);
+    const disks = (await e2e.emu.api.get(`/v1/workspaces/${e2e.emu.workspaceId}/disks`)).body.items as Array<{ name: string }>;
+    expect(disks.filter((d) => d.name === "interrupted")).toHaveLength(1);
   });
 
   it("leaves no plugin process behind, after a failed up too", async () => {

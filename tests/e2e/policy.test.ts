@@ -9,12 +9,13 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { HOURS_PER_MONTH } from "../../policy/pricing";
 import { usd } from "../../policy/report";
-import { startE2E, type E2E } from "./harness";
+import { PACKAGE_DIR, startE2E, type E2E } from "./harness";
 
 jest.setTimeout(300_000);
 
 const REPO = path.resolve(__dirname, "..", "..");
-const POLICY = path.join(REPO, "policy");
+/** The pack as the package ships it (the installed copy on another SDK of the matrix). */
+const POLICY = path.join(PACKAGE_DIR, "policy");
 const GIB = 1024 ** 3;
 
 /** The emulator's own prices (micro-USD per hour) of the quickstart's parts: its plans' flat rates and POST /v1/billing/estimate. */

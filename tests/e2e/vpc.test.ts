@@ -61,7 +61,13 @@ describe("Vpc through the real pulumi engine", () => {
     const id = await idOf();
     await e2e.emu.api.patch(`/v1/vpcs/${id}`, { name: "changed-by-hand" });
     await e2e.refresh();
-    expect((await e2e.resource("net")).outputs.name).toBe("changed-by-hand");
+    const refreshed = await e2e.resource("net");
+    expect(refreshed.outputs.name).toBe("changed-by-hand");
+    // read() answers the inputs as the API reports them (recorded since @pulumi/pulumi 3.216), so
+    // the preview shows the drift property by property, as the plugin face does.
+    expect(refreshed.inputs).toMatchObject({ name: "changed-by-hand", description: "renamed", range: "192.168.7.0/24" });
+    const preview = await e2e.preview([vpc({ name: "app-net-2", description: "renamed", range: "192.168.7.0/24" })]);
+    expect(preview.stdout).toMatch(/~ name\s*: "changed-by-hand" => "app-net-2"/);
     const result = await e2e.up([vpc({ name: "app-net-2", description: "renamed", range: "192.168.7.0/24" })]);
     expect(result.summary.resourceChanges).toMatchObject({ update: 1 });
     expect((await e2e.emu.api.get(`/v1/vpcs/${id}`)).body.name).toBe("app-net-2");

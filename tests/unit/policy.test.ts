@@ -11,6 +11,9 @@ import { costOf } from "../../policy/estimate";
 import { kindOf, plainProps, pricingOf, type PriceApi } from "../../policy/pricing";
 import { kinds, specFor } from "../../resources/registry";
 import { breakdownLines, budgetExceeded, stackLine, usd } from "../../policy/report";
+import { fromConfigureStack, stackFromEnv } from "../../policy/deployment";
+import { qualified } from "../../policy/state";
+import { AnalyzerStackConfigureRequest } from "@pulumi/pulumi/proto/analyzer_pb";
 
 const GIB = 1024 ** 3;
 
@@ -218,4 +221,36 @@ describe("RunningBudget", () => {
 it("the policy pack's version is the package's (the CLI shows it beside every result)", () => {
   const read = (p: string) => JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", p), "utf8")) as { version: string };
   expect(read("policy/package.json").version).toBe(read("package.json").version);
+});
+
+describe("the stack the engine runs the pack for (policy/deployment.ts)", () => {
+  it("is read from the environment 3.163 and a language host of the engine's release give, PULUMI_NODEJS_* first", () => {
+    const floor = { PULUMI_ORGANIZATION: "organization", PULUMI_PROJECT: "p", PULUMI_STACK: "dev" };
+    expect(stackFromEnv(floor)).toEqual({ organization: "organization", project: "p", stack: "dev" });
+    // What pulumi-language-nodejs's policy proxy sets on a newer CLI (no PULUMI_STACK).
+    expect(stackFromEnv({ PULUMI_NODEJS_PROJECT: "p", PULUMI_NODEJS_STACK: "prod" })).toEqual({
+      organization: undefined,
+      project: "p",
+      stack: "prod",
+    });
+    expect(stackFromEnv({ PULUMI_PROJECT: "p" })).toBeUndefined();
+  });
+
+  it("is read from ConfigureStack, with the stack's configuration and its secret keys", () => {
+    const request = new AnalyzerStackConfigureRequest();
+    request.setStack("e2e");
+    request.setProject("svc-quickstart");
+    request.setOrganization("organization");
+    request.getConfigMap().set("svc:baseUrl", "http://127.0.0.1:1234");
+    request.getConfigMap().set("svc:token", "secret-token");
+    request.setConfigSecretKeysList(["svc:token"]);
+    const told = fromConfigureStack(request);
+    expect(told).toEqual({
+      stack: { organization: "organization", project: "svc-quickstart", stack: "e2e" },
+      config: { "svc:baseUrl": "http://127.0.0.1:1234", "svc:token": "secret-token" },
+      secretKeys: ["svc:token"],
+    });
+    expect(qualified(told.stack)).toBe("organization/svc-quickstart/e2e");
+    expect(qualified({ project: "p", stack: "s" })).toBe("organization/p/s");
+  });
 });

@@ -1,7 +1,7 @@
 /**
  * The SDKs committed under sdk/ are generated from schema.json (`npm run sdks`, scripts/sdks.sh):
  * they must match a fresh generation, file for file, so that a change to the schema cannot ship
- * with SDKs that lag behind it. Needs the pinned CLI and its language hosts (scripts/ensure-pulumi.sh).
+ * with SDKs that lag behind it. Needs the floor CLI and its language hosts (scripts/ensure-pulumi.sh floor).
  */
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
