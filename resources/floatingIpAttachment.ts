@@ -19,7 +19,7 @@ import { zId } from "../provider/schema";
 import { wireId } from "../provider/wire";
 import { command, replace, type ResourceSpec } from "../provider/spec";
 import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
-import { type ApiFloatingIp, fetchFloatingIp, holderOf } from "./floatingIp";
+import { type ApiFloatingIp, fetchFloatingIp, holderOf, listFloatingIps } from "./floatingIp";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
 
@@ -95,6 +95,12 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
       // Attaching to the current holder is a no-op (the IP is "not attached to another instance").
       await attach(ctx, i.ipId, i.instanceId);
       return { id: i.ipId };
+    },
+    // The workspace's own addresses that an instance holds (one an instance's create allocated is its own).
+    async list(ctx, workspaceId) {
+      return (await listFloatingIps(ctx, workspaceId))
+        .filter(({ ip }) => holderOf(ip) !== null)
+        .map(({ ip, leftOut }) => ({ id: String(ip.id), name: ip.address, ...(leftOut ? { leftOut } : {}) }));
     },
     // attach-ip is applied immediately: after a lost answer, the IP held by the instance is the proof.
     async findExisting(ctx, i) {

@@ -381,6 +381,10 @@ export const k3sServiceSpec: ResourceSpec<Inputs, Outputs> = {
         ),
       };
     },
+    async list(ctx, workspaceId) {
+      const views = await listAll<ApiServiceView>(ctx.client, servicesPath(workspaceId));
+      return views.map(serviceOfView).map((s) => ({ id: String(s.id), name: s.name }));
+    },
     // conflict showed the name was free before the POST, so a service found by name now is the
     // one this create made.
     async findExisting(ctx, i) {

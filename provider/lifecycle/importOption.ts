@@ -13,6 +13,7 @@ import { carriedOf, withIgnoredKept } from "../carriedOptions";
 import type { Outputs } from "../spec";
 import { changedFields } from "./changes";
 import type { CompiledSpec } from "./compile";
+import { alwaysRecorded } from "./declaration";
 import { contextFor } from "./operation";
 import { finalize } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
@@ -23,11 +24,15 @@ interface Mismatch {
   actual: unknown;
 }
 
-/** The declared inputs (those in `skip` aside) that differ from the object, ignored paths kept as the object has them. */
+/**
+ * The declared inputs (those in `skip` aside) that differ from the object, ignored paths kept as the
+ * object has them. A write-only input cannot differ: no read gives it, and the declared value is recorded.
+ */
 function mismatches<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, current: O, inputs: Props, skip: string[]): Mismatch[] {
   const desired = withIgnoredKept(current, inputs);
+  const unreadable = alwaysRecorded(c).filter((f) => current[f] === undefined);
   return changedFields(c, current, desired)
-    .filter((f) => !skip.includes(f))
+    .filter((f) => !skip.includes(f) && !unreadable.includes(f))
     .map((field) => ({ field, declared: desired[field], actual: current[field] }));
 }
 
