@@ -29,11 +29,11 @@ import { withProviderClient } from "../resources/lookups/common";
 import { checkProviderConfig, configSources, PROVIDER_SECRETS } from "./config";
 import { lookupFor } from "./invokes";
 import { listHandler } from "./list";
+import { TOKEN_PREFIX } from "./token";
 import { forResource } from "./log";
 import { fromStruct, toStruct } from "./marshal";
 
-/** The package's token prefix: `svc:index:<Kind>`, `svc:index:<lookup>`. */
-export const TOKEN_PREFIX = "svc:index:";
+export { TOKEN_PREFIX };
 
 interface PackageSchema {
   resources: Record<string, { properties?: Record<string, unknown>; inputProperties?: Record<string, unknown> }>;

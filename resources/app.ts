@@ -464,6 +464,9 @@ export const appSpec: ResourceSpec<Inputs, Outputs> = {
         }
       );
     },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiApp>(ctx.client, `/v1/workspaces/${workspaceId}/apps`)).map((a) => ({ id: idOf(a.id)!, name: a.name }));
+    },
     async findExisting(ctx, i) {
       const found = await listAll<ApiApp>(ctx.client, `/v1/instances/${i.instanceId}/apps`, { name: i.name });
       return idOf(found.find((a) => a.name === i.name && createdDuring(ctx, a.created))?.id) ?? undefined;

@@ -96,11 +96,12 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
       await attach(ctx, i.ipId, i.instanceId);
       return { id: i.ipId };
     },
-    // The workspace's own addresses that an instance holds (one an instance's create allocated is its own).
+    // The workspace's own addresses that an instance holds (one an instance's create allocated is
+    // its own, and no attachment: FloatingIp's list says so once).
     async list(ctx, workspaceId) {
       return (await listFloatingIps(ctx, workspaceId))
-        .filter(({ ip }) => holderOf(ip) !== null)
-        .map(({ ip, leftOut }) => ({ id: String(ip.id), name: ip.address, ...(leftOut ? { leftOut } : {}) }));
+        .filter(({ ip, leftOut }) => holderOf(ip) !== null && !leftOut)
+        .map(({ ip }) => ({ id: String(ip.id), name: ip.address }));
     },
     // attach-ip is applied immediately: after a lost answer, the IP held by the instance is the proof.
     async findExisting(ctx, i) {

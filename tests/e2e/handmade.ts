@@ -36,7 +36,7 @@ async function ok<T = { id: string }>(what: string, call: Promise<{ status: numb
 }
 
 /**
- * Makes the workspace: 33 objects of 18 kinds, with the user's token, but for the load balancer,
+ * Makes the workspace: 32 objects of 18 kinds, with the user's token, but for the load balancer,
  * which only an operator creates (spec part 3). Returns their ids. The emulator's workflows should be
  * quick (workflowMs ~30-150).
  */
