@@ -26,11 +26,12 @@ interface Mismatch {
 
 /**
  * The declared inputs (those in `skip` aside) that differ from the object, ignored paths kept as the
- * object has them. A write-only input cannot differ: no read gives it, and the declared value is recorded.
+ * object has them. Neither a write-only input (no read gives it) nor a client-side setting the
+ * object has no part of (an instance's deletion mode) can differ: the declared value is recorded.
  */
 function mismatches<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, current: O, inputs: Props, skip: string[]): Mismatch[] {
   const desired = withIgnoredKept(current, inputs);
-  const unreadable = alwaysRecorded(c).filter((f) => current[f] === undefined);
+  const unreadable = [...alwaysRecorded(c).filter((f) => current[f] === undefined), ...c.remembered];
   return changedFields(c, current, desired)
     .filter((f) => !skip.includes(f) && !unreadable.includes(f))
     .map((field) => ({ field, declared: desired[field], actual: current[field] }));
