@@ -98,7 +98,10 @@ export async function discover(runtime: ProviderRuntime, workspaceId: string, se
   const leftOut: LeftOut[] = [];
   for (const kind of kinds) {
     const lifecycle = buildLifecycle(specFor(kind), runtime);
-    const listed = await asked(kind, workspaceId, () => lifecycle.list!(workspaceId));
+    // In name order (then id), whatever order the API lists in: the same workspace gives the same file.
+    const listed = (await asked(kind, workspaceId, () => lifecycle.list!(workspaceId))).sort(
+      (a, b) => (a.name ?? "").localeCompare(b.name ?? "") || a.id.localeCompare(b.id),
+    );
     for (const o of listed.filter((l) => l.leftOut)) leftOut.push({ kind, id: o.id, apiName: o.name, why: o.leftOut! });
     for (const o of listed.filter((l) => !l.leftOut)) {
       const read = await readOne(lifecycle, kind, workspaceId, o.id);
