@@ -157,7 +157,7 @@ const go: Language = {
   literal: (value) => new RegExp(`pulumi\\.String\\("${escape(value)}"\\)|"${escape(value)}"`, "g"),
   reference: (variable, _name, by) => `${variable}.${by === "id" ? "ID()" : "Name"}`,
   variableFor: (name) => name.replace(/[^A-Za-z0-9_]/g, "_"),
-  named: (declaration, variable) => declaration.replace(/^_, err = /, `${variable}, err := `),
+  named: (declaration, variable) => declaration.replace(/^_, err :?= /, `${variable}, err := `),
   configRead: (key) => `cfg.RequireSecret(${JSON.stringify(key)})`,
   declareConfig(text) {
     if (/\bcfg := config\.New\(ctx, ""\)/.test(text)) return text;
@@ -227,7 +227,8 @@ const java: Language = {
   configRead: (key) => `config.requireSecret(${JSON.stringify(key)})`,
   declareConfig(text) {
     if (/final var config = ctx\.config\(\);/.test(text)) return text;
-    return text.replace(/public static void stack\(Context ctx\) \{\n/, "$&        final var config = ctx.config();\n");
+    const declared = text.replace(/public static void stack\(Context ctx\) \{\n/, "$&        final var config = ctx.config();\n");
+    return secretMaps(declared);
   },
   retained: (declaration) =>
     withOption(declaration, 2, (existing) =>
@@ -236,6 +237,22 @@ const java: Language = {
         : existing.replace(/\.builder\(\)/, ".builder().retainOnDelete(true)"),
     ),
 };
+
+/**
+ * Java's builders take a map of plain values or the Output of one, not a map of Outputs: a map
+ * whose values are all config secrets (a k3s secret's data) becomes the Output of the map.
+ */
+function secretMaps(text: string): string {
+  return text.replace(
+    /Map\.ofEntries\(((?:\s*Map\.entry\("(?:[^"\\]|\\.)*", config\.requireSecret\("\w+"\)\),?)+)\s*\)/g,
+    (_all, entries: string) => {
+      const pairs = [...entries.matchAll(/Map\.entry\(("(?:[^"\\]|\\.)*"), (config\.requireSecret\("\w+"\))\)/g)];
+      const reads = pairs.map((p) => p[2]).join(", ");
+      const map = pairs.map((p, i) => `Map.entry(${p[1]}, v.get(${i}))`).join(", ");
+      return `Output.all(${reads}).applyValue(v -> Map.ofEntries(${map}))`;
+    },
+  );
+}
 
 export const LANGUAGES: Language[] = [typescript, python, go, yaml, java];
 

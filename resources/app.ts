@@ -405,6 +405,8 @@ export const appSpec: ResourceSpec<Inputs, Outputs> = {
   deleteFirst: true,
   broken: (o) => o.state === "FAILED",
   pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
+  // A template app takes its image and ports from the template: its declaration names the template.
+  declaredFrom: (echoed) => (echoed.templateId === undefined ? echoed : { ...echoed, image: undefined, ports: undefined }),
   api: {
     async create(ctx, i) {
       let answer: unknown;
