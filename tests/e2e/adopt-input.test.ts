@@ -1,13 +1,19 @@
 /**
  * svc-import's bad input, run as a person runs it (the package's bin, configured from SVC_* in the
  * environment, outside any Pulumi project), against the emulator: each refusal is one clear line
- * with a non-zero exit, and nothing is written. And the selection: kinds and name patterns.
+ * with a non-zero exit, and nothing is written. And the selection: kinds and name patterns; and the
+ * same listing through the plugin's List.
  */
+import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { svcImport } from "./adopt";
+import { PACKAGE_DIR } from "./harness";
+
+const execFileAsync = promisify(execFile);
 
 jest.setTimeout(120_000);
 
@@ -104,5 +110,31 @@ describe("svc-import's bad input and selection", () => {
       "hidden-net",
     ]);
     expect(vpcs.code).toBe(0);
+  });
+
+  it("the plugin's List answers what the workspace holds, as pulumi do lists it (pulumi 3.274)", async () => {
+    const home = path.join(dir, ".pulumi-home");
+    const list = async (kind: string, ...args: string[]) => {
+      const plugin = path.join(PACKAGE_DIR, "bin", "pulumi-resource-svc");
+      const { stdout } = await execFileAsync(
+        "pulumi",
+        ["do", "--package", plugin, `svc:index:${kind}`, "list", "--output", "json", ...args],
+        {
+          cwd: dir,
+          env: {
+            ...process.env,
+            ...env(),
+            PULUMI_HOME: home,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+          },
+        },
+      );
+      return (JSON.parse(stdout) as Array<{ id: string; name: string }>).map((o) => o.name).sort();
+    };
+    expect(await list("Instance")).toEqual(["db-1", "web-1", "web-2"]);
+    expect(await list("Vpc", "--workspace-id", t.workspaceId)).toEqual(["hidden-net"]);
+    // The instances' boot disks are theirs: not listed as Disks.
+    expect(await list("Disk")).toEqual([]);
   });
 });
