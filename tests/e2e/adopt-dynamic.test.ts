@@ -11,7 +11,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { changes, startE2E, type E2E } from "./harness";
 import { makeHandmadeWorkspace, type Handmade } from "./handmade";
-import { secretConfig, secretValues, svcImport, TIES } from "./adopt";
+import { secretConfig, secretValues, svcImport, TIES, typeCheck } from "./adopt";
 
 jest.setTimeout(600_000);
 
@@ -85,6 +85,8 @@ describe("adopting a workspace made by hand on the dynamic face (svc-import --dy
     for (const key of Object.keys(secretConfig(made))) expect(program).toContain(`config.requireSecret("${key}")`);
     for (const value of secretValues(made)) expect(program + out.stdout).not.toContain(value);
     expect(program).not.toMatch(/retainOnDelete/);
+    // As `pulumi new typescript` compiles it (the run itself is transpile-only).
+    typeCheck(path.join(e2e.dir, "index.ts"));
   });
 
   it("the first up takes every object in with no write; the next preview is clean", async () => {

@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { describeAdoption } from "./adopt";
+import { describeAdoption, typeCheck } from "./adopt";
 import { buildNodeSdk } from "./nodeSdk";
 
 jest.setTimeout(600_000);
@@ -18,6 +18,8 @@ afterAll(() => fs.rmSync(path.dirname(modules), { recursive: true, force: true }
 describeAdoption({
   name: "TypeScript",
   program: "index.ts",
+  // The finished program against the SDK's declarations: the typed classes are what it compiles with.
+  compiles: (file) => typeCheck(file, { "pulumi-svc-sdk": path.join(modules, "pulumi-svc-sdk") }),
   project(dir, plugin) {
     modules = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-adopt-sdk-")), "node_modules");
     buildNodeSdk(modules);

@@ -8,7 +8,7 @@
  * first preview and up change nothing and write nothing; one edited field is applied in place;
  * `pulumi destroy` empties the workspace.
  */
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -17,6 +17,7 @@ import { languageOf } from "../../importer/languages";
 import { REFERENCES } from "../../importer/references";
 import { changes, PACKAGE_DIR, startE2E, type E2E, type E2EOptions } from "./harness";
 import { makeHandmadeWorkspace, type Handmade } from "./handmade";
+import { TSC } from "./nodeSdk";
 
 const execFileAsync = promisify(execFile);
 export const REPO = path.join(__dirname, "..", "..");
@@ -78,6 +79,38 @@ export interface PluginLanguage {
   /** The program file: where `pulumi import --out` writes, unless `generated` names another file (YAML: the host reads Main.yaml during the import). */
   program: string;
   generated?: string;
+  /** Checks the finished program compiles, where the run would not show it (TypeScript runs transpile-only). */
+  compiles?(file: string): void;
+}
+
+/**
+ * Type-checks a TypeScript program as `pulumi new typescript` compiles it (strict), its imports
+ * resolved from its directory or `paths` (a module name to the directory of a built package).
+ */
+export function typeCheck(file: string, paths: Record<string, string> = {}): void {
+  const config = {
+    compilerOptions: {
+      strict: true,
+      noEmit: true,
+      module: "commonjs",
+      target: "es2020",
+      moduleResolution: "node",
+      types: ["node"],
+      typeRoots: [path.join(REPO, "node_modules", "@types")],
+      baseUrl: path.dirname(file),
+      paths: Object.fromEntries(Object.entries(paths).map(([name, dir]) => [name, [dir]])),
+    },
+    files: [file],
+  };
+  const tsconfig = path.join(path.dirname(file), "tsconfig.check.json");
+  fs.writeFileSync(tsconfig, JSON.stringify(config));
+  try {
+    execFileSync(TSC, ["-p", tsconfig], { stdio: "pipe", encoding: "utf8" });
+  } catch (err) {
+    throw new Error(`${path.basename(file)} does not compile:\n${(err as { stdout?: string }).stdout ?? err}`);
+  } finally {
+    fs.rmSync(tsconfig, { force: true });
+  }
 }
 
 /** Reads a file of the project. */
@@ -161,6 +194,7 @@ export function describeAdoption(lang: PluginLanguage): void {
       for (const key of Object.keys(secretConfig(made))) expect(program).toContain(language.configRead(key));
       for (const value of secretValues(made)) expect(program).not.toContain(value);
       expect(program).not.toContain("svc-import-secret:");
+      lang.compiles?.(path.join(e2e.dir, lang.program));
     });
 
     it("previews no change right after the import, with the config secrets set", async () => {
