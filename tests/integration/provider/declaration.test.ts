@@ -103,4 +103,23 @@ describe("the declaration of each object of a workspace made by hand", () => {
       expect(diff.changes).toBe(false);
     }
   });
+
+  it("an adopted k3s service is not updated while its environment is undeclared: the PUT would clear what the API never returns", async () => {
+    const service = lifecycleOf("K3sService");
+    const read = await service.read(made.ids.shop, {});
+    const declared = service.declarationOf(read.props!);
+    const { inputs } = await service.check(declared, { ...declared, image: "ghcr.io/acme/shop:1.5" });
+    expect((await service.diff(made.ids.shop, read.props!, inputs)).detailedDiff).toEqual({ image: { kind: "update", replace: false } });
+    const since = t.emu.services.requestLog.lastSeq;
+    await expect(service.update(made.ids.shop, read.props!, inputs)).rejects.toThrow(
+      /the service was adopted, and the API never returns a service's environment .* Declare environment/,
+    );
+    expect(t.emu.services.requestLog.list({ since }).filter((r) => r.method !== "GET")).toEqual([]);
+    // Declared, it is sent with the change.
+    const withEnvironment = { ...inputs, environment: made.secrets.serviceEnvironment };
+    await service.update(made.ids.shop, read.props!, withEnvironment);
+    expect((await t.api.get(`/v1/workspaces/${t.workspaceId}/k3s/services/${made.ids.shop}`)).body.service.image).toBe(
+      "ghcr.io/acme/shop:1.5",
+    );
+  });
 });
