@@ -77,22 +77,52 @@ function tiesOf(imported: Imported[]): Tie[] {
 
 export function finishProgram(language: Language, text: string, imported: Imported[], options: { retain?: boolean } = {}): Finished {
   const declarations = new Map(language.declarations(text).map((d) => [d.name, d]));
-  const ties = tiesOf(imported).filter((t) => declarations.has(t.from.name) && declarations.has(t.to.name));
-  const left: string[] = [];
-  const native: string[] = [];
-  const added: string[] = [];
-  const label = (t: Tie) => `${t.from.name}.${t.field} -> ${t.to.name}`;
+  const plan = planTies(language, text, declarations, tiesOf(imported));
+  // Edit each declaration, last first, so earlier offsets stay valid.
+  let out = text;
+  for (const d of [...declarations.values()].sort((a, b) => b.start - a.start)) {
+    const resource = imported.find((r) => r.name === d.name);
+    if (!resource) continue;
+    let decl = slice(out, d);
+    const own = plan.variables.get(d.name);
+    if (own) decl = language.named(decl, own);
+    for (const t of plan.toAdd.filter((t) => t.from === resource)) {
+      const variable = declarations.get(t.to.name)!.variable ?? plan.variables.get(t.to.name)!;
+      decl = decl.replace(language.literal(t.value), language.reference(variable, t.to.name, t.by));
+    }
+    if (options.retain) decl = language.retained(decl);
+    out = out.slice(0, d.start) + decl + out.slice(d.end);
+  }
+  // Secrets: each placeholder becomes the config read, and the config object is declared once.
+  const keys = placeholdersIn(out);
+  for (const key of keys) out = out.replace(language.literal(`svc-import-secret:${key}`), language.configRead(key));
+  if (keys.length) out = language.declareConfig(out, keys);
+  return {
+    text: out,
+    native: plan.native.map(label),
+    added: plan.toAdd.map(label),
+    left: plan.left,
+    secrets: keys.map((key) => ({ key, sets: setBy(imported, key) })),
+    retained: options.retain ? imported.filter((r) => declarations.has(r.name)).length : 0,
+  };
+}
 
-  // Which ties are still literals, and which declarations need a variable for them (Go's `_`).
+const label = (t: Tie) => `${t.from.name}.${t.field} -> ${t.to.name}`;
+
+/**
+ * Which ties the generator wrote as references (native), which are still literals to make
+ * references (toAdd, with a variable for each target the generator left unnamed: Go's `_`), and
+ * which cannot be (left: a target declared after the resource naming it, outside YAML).
+ */
+function planTies(language: Language, text: string, declarations: Map<string, Declaration>, all: Tie[]) {
+  const ties = all.filter((t) => declarations.has(t.from.name) && declarations.has(t.to.name));
+  const literal = (t: Tie) => language.literal(t.value).test(slice(text, declarations.get(t.from.name)!));
+  const native = ties.filter((t) => !literal(t));
+  const left: string[] = [];
+  const toAdd: Tie[] = [];
   const used = new Set([...declarations.values()].flatMap((d) => (d.variable ? [d.variable] : [])));
   const variables = new Map<string, string>();
-  const literal = (t: Tie) => language.literal(t.value).test(slice(text, declarations.get(t.from.name)!));
-  const toFinish = ties.filter((t) => {
-    if (literal(t)) return true;
-    native.push(label(t));
-    return false;
-  });
-  for (const t of toFinish) {
+  for (const t of ties.filter(literal)) {
     const target = declarations.get(t.to.name)!;
     if (target.start > declarations.get(t.from.name)!.start && language.name !== "YAML") {
       left.push(`${label(t)}: ${t.to.name} is declared after ${t.from.name} (move it up, then refer to it)`);
@@ -104,38 +134,9 @@ export function finishProgram(language: Language, text: string, imported: Import
       used.add(v);
       variables.set(t.to.name, v);
     }
-    added.push(label(t));
+    toAdd.push(t);
   }
-
-  // Edit each declaration, last first, so earlier offsets stay valid.
-  let out = text;
-  for (const d of [...declarations.values()].sort((a, b) => b.start - a.start)) {
-    const resource = imported.find((r) => r.name === d.name);
-    if (!resource) continue;
-    let decl = slice(out, d);
-    const own = variables.get(d.name);
-    if (own) decl = language.named(decl, own);
-    for (const t of toFinish.filter((t) => t.from === resource && added.includes(label(t)))) {
-      const target = declarations.get(t.to.name)!;
-      decl = decl.replace(language.literal(t.value), language.reference(target.variable ?? variables.get(t.to.name)!, t.to.name, t.by));
-    }
-    if (options.retain) decl = language.retained(decl);
-    out = out.slice(0, d.start) + decl + out.slice(d.end);
-  }
-
-  // Secrets: each placeholder becomes the config read, and the config object is declared once.
-  const keys = placeholdersIn(out);
-  for (const key of keys) out = out.replace(language.literal(`svc-import-secret:${key}`), language.configRead(key));
-  if (keys.length) out = language.declareConfig(out, keys);
-  const secrets = keys.map((key) => ({ key, sets: setBy(imported, key) }));
-  return {
-    text: out,
-    native,
-    added,
-    left,
-    secrets,
-    retained: options.retain ? imported.filter((r) => declarations.has(r.name)).length : 0,
-  };
+  return { native, toAdd, left, variables };
 }
 
 const slice = (text: string, d: Declaration) => text.slice(d.start, d.end);
