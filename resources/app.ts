@@ -37,9 +37,9 @@ import {
   toWire,
   createdAt,
 } from "../provider/fields";
-import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
+import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
-import { command, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
 import {
   ENV_NAME,
   envNameRule,
@@ -57,6 +57,7 @@ import {
   type ApiTemplate,
 } from "./appTemplate";
 import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app";
+import { step, replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Apps";
 /** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (emulator/README.md, Apps). */
@@ -88,7 +89,7 @@ export const appFields = fieldSet({
   }),
   instanceId: input(zId("instance id"), {
     doc: "Instance the container runs on.",
-    policy: replace,
+    onChange: replace,
     read: (a: ApiApp) => idOf(a.instance)!,
   }),
   name: input(
@@ -98,17 +99,17 @@ export const appFields = fieldSet({
       .superRefine(trimmedLength(64, EMULATOR_LIMIT)),
     {
       doc: "Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique.",
-      policy: replace,
+      onChange: replace,
     },
   ),
   image: input(zImage(WHERE).optional(), {
     doc: "Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys.",
-    policy: updateRequest,
+    onChange: updateRequest,
     read: (a: ApiApp) => a.image,
   }),
   templateId: input(zId("app template id").optional(), {
     doc: "Deploy from this app template (see getAppTemplate); set this or image.",
-    policy: replace,
+    onChange: replace,
     read: (a: ApiApp) => idOf(a.template_id) ?? undefined,
   }),
   environment: input(
@@ -125,7 +126,7 @@ export const appFields = fieldSet({
       .optional(),
     {
       doc: "Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).",
-      policy: updateRequest,
+      onChange: updateRequest,
       secret: true,
       // Recorded optional, as it always was (an echo of what was declared).
       read: (a: ApiApp, prior): Record<string, string | null> | undefined =>
@@ -139,7 +140,7 @@ export const appFields = fieldSet({
   }),
   mounts: input(z.array(appMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(), {
     doc: "Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's.",
-    policy: updateRequest,
+    onChange: updateRequest,
     read: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
@@ -150,7 +151,7 @@ export const appFields = fieldSet({
       .optional(),
     {
       doc: "Port mappings of a custom-image app, at most 50 (the emulator's limit).",
-      policy: updateRequest,
+      onChange: updateRequest,
       read: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
     },
   ),
@@ -164,13 +165,13 @@ export const appFields = fieldSet({
       .optional(),
     {
       doc: "Custom domain; needs a port with http true (template: an http template port).",
-      policy: replace,
+      onChange: replace,
       read: (a: ApiApp) => a.domain ?? undefined,
     },
   ),
   running: input(z.boolean().default(true), {
     doc: "Desired container state (default true).",
-    policy: command("power"),
+    onChange: step("power"),
     // `running` is the emulator's member; without it, live statistics mean a running container.
     read: (a: ApiApp) => a.running ?? !!a.live?.statistics,
   }),
@@ -393,9 +394,9 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
   await ctx.waitForWorkflow(workflowOf(answer), step);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const appSpec: ResourceSpec<Inputs, Outputs> = {
+export const appDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "App",
   doc: "A container app on an instance, from a custom image or an app template.",
   ...fromFields(appFields),

@@ -34,10 +34,11 @@ import {
   readOutputs,
   updateBody,
 } from "../provider/fields";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import { type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { BgpConfigArgs, BgpConfigOutputs } from "./generated/bgpConfig";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, BGP";
 
@@ -51,17 +52,17 @@ export const bgpConfigFields = fieldSet({
       .int(`must be a whole number (${WHERE}: asn)`)
       .min(1, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`)
       .max(4294967295, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`),
-    { doc: "The workspace's autonomous system number (32-bit).", policy: updateRequest, read: (b: ApiBgp) => numberOf(b.data.asn) },
+    { doc: "The workspace's autonomous system number (32-bit).", onChange: updateRequest, read: (b: ApiBgp) => numberOf(b.data.asn) },
   ),
   password: input(z.string({ error: `must be a string (${WHERE}: password)` }).optional(), {
     doc: "BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected.",
-    policy: updateRequest,
+    onChange: updateRequest,
     secret: true,
     read: (b: ApiBgp) => b.live?.password ?? null,
   }),
   instanceId: input(zId("instance id").nullable().default(null), {
     doc: "Instance acting as the BGP endpoint (same workspace); null or omitted for none.",
-    policy: updateRequest,
+    onChange: updateRequest,
     wire: "instance_id",
     read: (b: ApiBgp) => idOf(b.data.instance),
   }),
@@ -73,7 +74,7 @@ export const bgpConfigFields = fieldSet({
     z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
     {
       doc: "Maximum prefixes on the session (the API's default when omitted).",
-      policy: updateRequest,
+      onChange: updateRequest,
       wire: "max_prefixes",
       read: (b: ApiBgp) => numberOf(b.data.max_prefixes)!,
     },
@@ -112,9 +113,9 @@ function wire(body: Record<string, unknown>): Record<string, unknown> {
   return typeof sent.instance_id === "string" ? { ...sent, instance_id: wireId(sent.instance_id) } : sent;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const bgpConfigSpec: ResourceSpec<Inputs, Outputs> = {
+export const bgpConfigDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "BgpConfig",
   doc: "The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.",
   ...fromFields(bgpConfigFields),

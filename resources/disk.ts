@@ -28,10 +28,11 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, trimmedLength, zId } from "../provider/schema";
+import { emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { idOf, numberOf, wireId } from "../provider/wire";
-import { command, type Metering, replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type Metering, type ResourceDefinition } from "../provider/definition";
 import type { DiskArgs, DiskOutputs } from "./generated/disk";
+import { step, replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
@@ -43,7 +44,7 @@ export const diskFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
     doc: "Display name, 1 to 64 characters (the emulator's limit).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   size: input(
     z
@@ -52,21 +53,21 @@ export const diskFields = fieldSet({
       .positive(`must be a positive number of bytes (${WHERE}: size)`),
     {
       doc: "Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview.",
-      policy: command("resize"),
+      onChange: step("resize"),
       read: (d: ApiDisk) => numberOf(d.size)!,
     },
   ),
   backend: input(z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE})` }), {
     doc: "LOCAL or CEPH (CEPH needs a Ceph node in the region).",
-    policy: replace,
+    onChange: replace,
   }),
   region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region is required)`), {
     doc: "Region, for example NA_01.",
-    policy: replace,
+    onChange: replace,
   }),
   instanceId: input(zId("instance id").nullable().default(null), {
     doc: "Instance to attach to (same workspace and region); omit or null to keep the disk detached.",
-    policy: command("attach"),
+    onChange: step("attach"),
     // Attached by the attach step right after creation (afterCreate), not by the create request.
     create: false,
     read: (d: ApiDisk) => idOf(d.instance),
@@ -154,9 +155,9 @@ const pricing: Metering = {
   }),
 };
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const diskSpec: ResourceSpec<Inputs, Outputs> = {
+export const diskDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Disk",
   doc: "A standalone block volume, optionally attached to an instance.",
   ...fromFields(diskFields),

@@ -32,10 +32,11 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { ddosProblem } from "../provider/schema";
+import { ddosProblem } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { ipParts, type Metering, replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { ipParts, type Metering, type ResourceDefinition, type Rule } from "../provider/definition";
 import type { FloatingIpArgs, FloatingIpOutputs } from "./generated/floatingIp";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Floating IP";
 
@@ -44,10 +45,10 @@ const WHERE = "spec part 3, Floating IP";
 /** @internal */
 export const floatingIpFields = fieldSet({
   workspaceId: owningWorkspace,
-  family: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), { doc: "IPv4 or IPv6.", policy: replace }),
+  family: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), { doc: "IPv4 or IPv6.", onChange: replace }),
   ddos: input(z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false), {
     doc: "DDoS-filtered address (default false; IPv4 only).",
-    policy: replace,
+    onChange: replace,
     read: (ip: ApiFloatingIp) => !!ip.ddos,
   }),
   address: computed<string>({ doc: "The allocated address.", stable: true }),
@@ -105,9 +106,9 @@ const pricing: Metering = {
   }),
 };
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const floatingIpSpec: ResourceSpec<Inputs, Outputs> = {
+export const floatingIpDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "FloatingIp",
   doc: "A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.",
   ...fromFields(floatingIpFields),

@@ -15,11 +15,12 @@
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { wireId } from "../provider/wire";
-import { command, replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
 import { type ApiFloatingIp, fetchFloatingIp, holderOf } from "./floatingIp";
+import { step, replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
 
@@ -29,12 +30,12 @@ export const floatingIpAttachmentFields = fieldSet({
   ipId: input(zId("floating IP id"), {
     doc: "The floating IP (a FloatingIp's id).",
     // Another IP is another attachment.
-    policy: replace,
+    onChange: replace,
     read: (ip: ApiFloatingIp) => String(ip.id),
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again).",
-    policy: command("move"),
+    onChange: step("move"),
     read: (ip: ApiFloatingIp) => holderOf(ip),
   }),
   address: computed<string>({ doc: "The floating IP's address." }),
@@ -72,9 +73,9 @@ const detach = (ctx: OperationContext, ipId: string) => ctx.client.post(`/v1/com
 /** IPs whose delete found nothing of this attachment's to detach (free, or moved elsewhere). */
 const leftAlone = new Set<string>();
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const floatingIpAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
+export const floatingIpAttachmentDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "FloatingIpAttachment",
   doc: "Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).",
   ...fromFields(floatingIpAttachmentFields),

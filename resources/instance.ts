@@ -33,24 +33,12 @@ import {
   updateBody,
   createdAt,
 } from "../provider/fields";
-import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/schema";
+import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import {
-  command,
-  depends,
-  ignore,
-  ipParts,
-  type Metering,
-  type Policy,
-  type PricedProps,
-  remember,
-  replace,
-  type ResourceSpec,
-  type Rule,
-  updateRequest,
-} from "../provider/spec";
+import { ipParts, type Metering, type PricedProps, type ResourceDefinition, type Rule } from "../provider/definition";
 import type { EstimatePart } from "./lookups/billing";
 import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./generated/instance";
+import { step, depends, ignore, type ChangeEffect, remember, replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
@@ -114,33 +102,33 @@ export const ipRequest = nested(
 
 /** Settings PATCH /v1/instances/{id} accepts (spec part 2, Instances: PATCH), patched once the instance exists. */
 const setting = (doc: string, wire: keyof ApiInstance) =>
-  input(z.boolean().optional(), { doc, policy: updateRequest, wire, read: (v: ApiInstance) => v[wire] as boolean });
+  input(z.boolean().optional(), { doc, onChange: updateRequest, wire, read: (v: ApiInstance) => v[wire] as boolean });
 
 /** @internal */
 export const instanceFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
     doc: "Instance name, 1 to 64 characters (the emulator's limit).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   type: input(z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(), {
     doc: "PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set.",
-    policy: replace,
+    onChange: replace,
     read: (v: ApiInstance) => v.type,
   }),
   planId: input(zId("plan id").optional(), {
     doc: "PLAN: the plan.",
-    policy: command("upgrade"),
+    onChange: step("upgrade"),
     read: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
   }),
   group: input(z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(), {
     doc: "CUSTOM: LIGHTNING, RYZEN or DEDICATED.",
-    policy: replace,
+    onChange: replace,
     read: (v: ApiInstance) => v.group,
   }),
   cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
     doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
-    policy: command("upgrade"),
+    onChange: step("upgrade"),
     read: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
   }),
   memoryBytes: input(
@@ -149,13 +137,13 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit).",
-      policy: command("upgrade"),
+      onChange: step("upgrade"),
       read: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
     },
   ),
   bandwidth: input(bandwidthCaps.schema.optional(), {
     doc: "CUSTOM: bandwidth caps in bytes per second.",
-    policy: command("upgrade"),
+    onChange: step("upgrade"),
     read: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
   }),
   storage: input(
@@ -166,7 +154,7 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
-      policy: storagePolicy(),
+      onChange: storagePolicy(),
       // The API answers the disks, not the entries: the recorded entries, the boot disk at its current (or staged) size.
       read: (v: ApiInstance, prior) => {
         const currentBoot = v.staged?.boot_disk_size ?? numberOf(bootDiskOf(v)?.size) ?? 0;
@@ -176,22 +164,22 @@ export const instanceFields = fieldSet({
   ),
   region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(), {
     doc: "Region, for example NA_01 (or set nodeId).",
-    policy: replace,
+    onChange: replace,
     read: (v: ApiInstance) => v.region,
   }),
   nodeId: input(zId("node id").optional(), {
     doc: "A specific node (platform or your private cloud).",
-    policy: replace,
+    onChange: replace,
     read: (v: ApiInstance) => idOf(v.node)!,
   }),
   imageId: input(zId("image id").optional(), {
     doc: "Template or backup restored onto the boot disk, or an ISO attached.",
-    policy: replace,
+    onChange: replace,
     read: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
   }),
   ips: input(z.array(ipRequest.schema).max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`).optional(), {
     doc: "Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only.",
-    policy: replace,
+    onChange: replace,
     output: false,
   }),
   vpcIds: input(
@@ -203,23 +191,23 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body).",
-      policy: command("vpcs"),
+      onChange: step("vpcs"),
       read: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
     },
   ),
   cloudInit: input(z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(), {
     doc: "cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit).",
-    policy: replace,
+    onChange: replace,
     output: false,
   }),
   disableCloudInit: input(z.boolean().optional(), {
     doc: "Turn off vendor cloud-init features.",
-    policy: replace,
+    onChange: replace,
     read: (v: ApiInstance) => v.disable_cloud_init,
   }),
   boot: input(z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(), {
     doc: "Boot device DISK or ISO.",
-    policy: updateRequest,
+    onChange: updateRequest,
     read: (v: ApiInstance) => v.boot,
   }),
   uefi: setting("Boot with UEFI firmware.", "uefi"),
@@ -235,24 +223,24 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "OS name shown for the instance, 1 to 64 characters (the emulator's limit).",
-      policy: updateRequest,
+      onChange: updateRequest,
       wire: "os_name",
       read: (v: ApiInstance) => v.os_name ?? undefined,
     },
   ),
   powerState: input(z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"), {
     doc: "Desired power state; default running.",
-    policy: command("power"),
+    onChange: step("power"),
     read: (v: ApiInstance) => (v.online ? "running" : "stopped"),
   }),
   applyUpgrades: input(z.boolean().default(false), {
     doc: "After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).",
-    policy: ignore,
+    onChange: ignore,
     output: false,
   }),
   deletion: input(z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"), {
     doc: "How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).",
-    policy: remember,
+    onChange: remember,
     output: false,
   }),
   state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED..." }),
@@ -330,12 +318,12 @@ const bootSize = (s: Storage) => s.find((e) => e.boot)?.sizeBytes ?? 0;
 const withoutBootSize = (s: Storage) => s.map((e) => (e.boot ? { ...e, sizeBytes: 0 } : e));
 
 /** Storage: growing only the boot disk is an in-place upgrade; any other change recreates the instance. (A function: the field set above uses it.) */
-function storagePolicy(): Policy {
+function storagePolicy(): ChangeEffect {
   return depends((old, next) => {
     const o = old as Storage | undefined;
     const n = next as Storage;
     if (!o) return replace;
-    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
+    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? step("upgrade") : replace;
   });
 }
 
@@ -467,9 +455,9 @@ const pricing: Metering = {
   },
 };
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const instanceSpec: ResourceSpec<Inputs, Outputs> = {
+export const instanceDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Instance",
   doc: "A virtual server.",
   ...fromFields(instanceFields),

@@ -14,7 +14,7 @@ import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
 import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
 import { idOf } from "../provider/wire";
-import type { ResourceSpec } from "../provider/spec";
+import type { ResourceDefinition } from "../provider/definition";
 import type { K3sClusterArgs, K3sClusterOutputs } from "./generated/k3sCluster";
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts): no input besides the workspace.
@@ -65,9 +65,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return toOutputs(cluster, workspaceId);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sClusterSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sClusterDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sCluster",
   doc: "The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.",
   ...fromFields(k3sClusterFields),

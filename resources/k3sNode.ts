@@ -14,11 +14,12 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { K3sNodeArgs, K3sNodeOutputs } from "./generated/k3sNode";
 import { clusterTearingDown } from "./k3sCluster";
+import { replace } from "../provider/changeEffects";
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts). A node reads as { node, live }
 // (tolerant of a bare node object): `live` is null while the control plane is unreachable.
@@ -31,7 +32,7 @@ export const k3sNodeFields = fieldSet({
   instanceId: input(zId("instance id"), {
     doc: "The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled).",
     // No update endpoint: another instance is another node.
-    policy: replace,
+    onChange: replace,
     stable: true,
     read: (v: ApiNodeView, prior) => idOf(nodeOfView(v).instance) ?? (prior.instanceId as string | undefined) ?? "",
   }),
@@ -91,9 +92,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
   return found && toOutputs(found, prior);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sNodeSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sNodeDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sNode",
   doc: "An instance enrolled as a worker node of the workspace's Kubernetes cluster.",
   ...fromFields(k3sNodeFields),

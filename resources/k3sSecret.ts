@@ -30,11 +30,12 @@ import {
   writeOnly,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/schema";
+import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { K3sSecretArgs, K3sSecretOutputs } from "./generated/k3sSecret";
 import { clusterOf } from "./k3sCluster";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes secret";
 /** Limits the spec does not give: the emulator's (emulator/README.md, Managed Kubernetes), checked at preview. */
@@ -57,14 +58,14 @@ export const k3sSecretFields = fieldSet({
   name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
     doc: "Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one).",
     // The name cannot change.
-    policy: replace,
+    onChange: replace,
   }),
   // Write-only in the API: kept from state; recorded as null when the API's key names no longer
   // match it (changed outside Pulumi, see read), so the next up writes it again.
   data: writeOnly(zData, {
     doc: "Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
     // PUT replaces the whole data map.
-    policy: updateRequest,
+    onChange: updateRequest,
     secret: true,
   }) as InputField<typeof zData, true, Record<string, string> | null | undefined>,
   keys: computed<string[]>({ doc: "Key names, sorted.", read: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
@@ -112,9 +113,9 @@ async function referencingServices(ctx: OperationContext, workspaceId: string, n
   }
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sSecretSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sSecretDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sSecret",
   doc: "Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state.",
   ...fromFields(k3sSecretFields),

@@ -47,9 +47,9 @@ import {
   zId,
   zPort,
   zProtocol,
-} from "../provider/schema";
+} from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type {
   K3sPod,
   K3sPortArgs,
@@ -60,6 +60,7 @@ import type {
   K3sVolumeArgs,
 } from "./generated/k3sService";
 import { clusterTearingDown } from "./k3sCluster";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes service";
 /**
@@ -123,14 +124,14 @@ export const servicePod = nested(
 );
 
 /** Every field but name and mode is PUT as the whole desired state (the API clears what is omitted): each has the API's default. */
-const put = { policy: updateRequest } as const;
+const put = { onChange: updateRequest } as const;
 
 /** @internal */
 export const k3sServiceFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
     doc: "Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first.",
-    policy: replace,
+    onChange: replace,
   }),
   mode: input(
     z.enum(["PINNED", "SPREAD"], {
@@ -138,7 +139,7 @@ export const k3sServiceFields = fieldSet({
     }),
     {
       doc: "PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first.",
-      policy: replace,
+      onChange: replace,
       read: (s: ApiService) => s.mode,
     },
   ),
@@ -349,9 +350,9 @@ const stateOf = (s: Outputs) =>
     ? `${s.status} (live status unavailable)`
     : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sServiceSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sServiceDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sService",
   doc: "A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).",
   // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.

@@ -17,10 +17,11 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { NetLoadBalancerMemberArgs, NetLoadBalancerMemberOutputs } from "./generated/netLoadBalancerMember";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
 
@@ -36,12 +37,12 @@ export const netLoadBalancerMemberFields = fieldSet({
   workspaceId: owningWorkspace,
   loadBalancerId: input(zId("load balancer id"), {
     doc: "The balancer (a NetLoadBalancer's id), owned by this resource's workspace.",
-    policy: replace,
+    onChange: replace,
     read: (_m: Listed, key) => (key as Key).loadBalancerId,
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance; it must be in the balancer's workspace.",
-    policy: replace,
+    onChange: replace,
     read: (_m: Listed, key) => (key as Key).instanceId,
   }),
   instanceName: computed<string | null>({ doc: "The instance's name, as the member list shows it.", read: (m: Listed) => m.name ?? null }),
@@ -91,9 +92,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & 
   return undefined;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, Outputs> = {
+export const netLoadBalancerMemberDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "NetLoadBalancerMember",
   doc: "An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.",
   ...fromFields(netLoadBalancerMemberFields),

@@ -28,10 +28,11 @@ import {
   readOutputs,
   updateBody,
 } from "../provider/fields";
-import { emulatorLimit, exactly, noDuplicates, trimmedLength } from "../provider/schema";
+import { emulatorLimit, exactly, noDuplicates, trimmedLength } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeArgs, RecipeCommand, RecipeCommandArgs, RecipeField, RecipeFieldArgs, RecipeOutputs } from "./generated/recipe";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Recipe";
 /** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
@@ -126,11 +127,11 @@ export const recipeFields = fieldSet({
   },
   name: input(z.string().min(1, `must not be empty (${WHERE}: name)`).superRefine(trimmedLength(100, EMULATOR_LIMIT)), {
     doc: "1 to 100 characters (the emulator's limit).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   category: input(z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }), {
     doc: "DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.",
-    policy: updateRequest,
+    onChange: updateRequest,
     read: (r: ApiRecipe) => r.category,
   }),
   description: input(
@@ -139,7 +140,7 @@ export const recipeFields = fieldSet({
       .max(100_000, `must be at most 100000 characters (${EMULATOR_LIMIT})`),
     {
       doc: "Markdown, at most 100,000 characters (the emulator's limit).",
-      policy: updateRequest,
+      onChange: updateRequest,
       // Required at create (spec part 2, Recipes), so always answered.
       read: (r: ApiRecipe) => r.description ?? "",
     },
@@ -151,7 +152,7 @@ export const recipeFields = fieldSet({
       .max(50, `must list at most 50 commands (${EMULATOR_LIMIT})`),
     {
       doc: "Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole.",
-      policy: updateRequest,
+      onChange: updateRequest,
       read: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
     },
   ),
@@ -164,7 +165,7 @@ export const recipeFields = fieldSet({
       .default(null),
     {
       doc: "Icon URL, at most 2048 characters (the emulator's limit); omit or null for none.",
-      policy: updateRequest,
+      onChange: updateRequest,
       read: (r: ApiRecipe) => r.icon ?? null,
     },
   ),
@@ -177,7 +178,7 @@ export const recipeFields = fieldSet({
       .default([]),
     {
       doc: "Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole.",
-      policy: updateRequest,
+      onChange: updateRequest,
       read: (r: ApiRecipe) => fieldsFromApi(r),
     },
   ),
@@ -222,9 +223,9 @@ async function ownByName(ctx: OperationContext, workspaceId: string, name: strin
 /** Ids of same-named recipes that existed just before the create request, per operation. */
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const recipeSpec: ResourceSpec<Inputs, Outputs> = {
+export const recipeDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Recipe",
   doc: "A workspace-owned install script; every change is made in place.",
   // What a change does: PATCH takes every field; lists replace.

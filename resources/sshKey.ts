@@ -26,10 +26,11 @@ import {
   createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zText } from "../provider/schema";
+import { zText } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { SshKeyArgs, SshKeyOutputs } from "./generated/sshKey";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 1, SSH keys";
 
@@ -80,10 +81,10 @@ const zPublicKey = z.string().transform((v, ctx) => {
 /** @internal */
 export const sshKeyFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", policy: replace }),
+  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", onChange: replace }),
   publicKey: input(zPublicKey, {
     doc: 'OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview.',
-    policy: replace,
+    onChange: replace,
     wire: "public_key",
   }),
   fingerprint: computed<string | undefined>({ doc: "Fingerprint, when the API reports one (SHA256:...).", stable: true }),
@@ -120,9 +121,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** Key type and body: the comment does not make a different key. */
 const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const sshKeySpec: ResourceSpec<Inputs, Outputs> = {
+export const sshKeyDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "SshKey",
   doc: "A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it.",
   ...fromFields(sshKeyFields),

@@ -36,8 +36,9 @@ import {
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { WorkspaceInviteArgs, WorkspaceInviteOutputs } from "./generated/workspaceInvite";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 1, Invites";
 
@@ -50,7 +51,7 @@ export const workspaceInviteFields = fieldSet({
     z.email({ error: `must be an email address (${WHERE})` }).transform((e) => e.toLowerCase()),
     {
       doc: "Address the invite is mailed to (lower-cased, as the API stores it).",
-      policy: replace,
+      onChange: replace,
     },
   ),
   accessLevel: input(
@@ -59,7 +60,7 @@ export const workspaceInviteFields = fieldSet({
     }),
     {
       doc: "VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role.",
-      policy: updateRequest,
+      onChange: updateRequest,
       wire: "access_level",
     },
   ),
@@ -121,9 +122,9 @@ function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
   return err;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const workspaceInviteSpec: ResourceSpec<Inputs, Outputs> = {
+export const workspaceInviteDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "WorkspaceInvite",
   doc: "An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.",
   ...fromFields(workspaceInviteFields),

@@ -12,7 +12,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kinds, moduleOf } from "../resources/registry";
+import { kinds, moduleOf } from "../resources/kinds";
 import { namedSetsOf } from "./fieldTypes";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
@@ -36,7 +36,7 @@ export function renderIndex(): string {
     " *",
     " * Generated from the kinds in resources/registry.ts by `npm run docs` (scripts/exports.ts): do not edit.",
     " */",
-    // The class from its generated file (which loads no spec), the Args types from the kind's file.
+    // The class from its generated file (which loads no definition), the Args types from the kind's file.
     ...kinds().flatMap((kind) => [
       `export { ${kind} } from "./resources/generated/${moduleOf(kind)}";`,
       `export type { ${argsTypesOf(kind).join(", ")} } from "./resources/${moduleOf(kind)}";`,

@@ -3,19 +3,19 @@
  * (provider/interrupted.ts) from the declaration's inputs; `svc-recover` asks it.
  */
 import { judgeInterrupted, type Interrupted } from "../interrupted";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { contextFor, withoutShim } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
 
 export async function interrupted<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   props: Props,
   since: number,
 ): Promise<Interrupted> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   const inputs = withoutShim(props) as I;
   const ctx = { ...contextFor(c, runtime, inputs, "read"), startedAt: since };
   return judgeInterrupted(ctx, {

@@ -8,7 +8,7 @@ import Ajv2020 from "ajv/dist/2020";
 import { docOf } from "../../provider/fields";
 import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
-import { kinds } from "../../resources/registry";
+import { kinds } from "../../resources/kinds";
 import { pulumiMetaschema, refusingUnknownKeys } from "../support/metaschema";
 
 jest.setTimeout(120_000);

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
 import { buildLifecycle, UNKNOWN } from "../../../provider/lifecycle";
-import { command, depends, remember, replace, type ResourceSpec, updateRequest } from "../../../provider/spec";
+import { type ResourceDefinition } from "../../../provider/definition";
 import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
 import { checkOnlyRuntime } from "../../support/preview";
+import { step, depends, remember, replace, updateRequest } from "../../../provider/changeEffects";
 
 type Inputs = {
   name: string;
@@ -19,21 +20,21 @@ type Inputs = {
 
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(4, "must be 4 to 32 characters"), { doc: "Name.", policy: updateRequest }),
-  size: input(z.number().int().positive("must be positive"), { doc: "Size.", policy: command("resize") }),
-  region: input(z.enum(["NA_01", "EU_01"]), { doc: "Region.", policy: replace }),
-  portStart: input(z.number().int().min(1).max(65535).optional(), { doc: "First port.", policy: replace }),
-  portEnd: input(z.number().int().min(1).max(65535).optional(), { doc: "Last port.", policy: replace }),
-  instanceId: input(z.string().optional(), { doc: "Instance.", policy: command("attach") }),
-  deletion: input(z.enum(["immediate", "scheduled"]).optional(), { doc: "How delete deletes.", policy: remember }),
+  name: input(z.string().min(4, "must be 4 to 32 characters"), { doc: "Name.", onChange: updateRequest }),
+  size: input(z.number().int().positive("must be positive"), { doc: "Size.", onChange: step("resize") }),
+  region: input(z.enum(["NA_01", "EU_01"]), { doc: "Region.", onChange: replace }),
+  portStart: input(z.number().int().min(1).max(65535).optional(), { doc: "First port.", onChange: replace }),
+  portEnd: input(z.number().int().min(1).max(65535).optional(), { doc: "Last port.", onChange: replace }),
+  instanceId: input(z.string().optional(), { doc: "Instance.", onChange: step("attach") }),
+  deletion: input(z.enum(["immediate", "scheduled"]).optional(), { doc: "How delete deletes.", onChange: remember }),
   // Upgrading is in place; downgrading recreates.
   tier: input(z.number().optional(), {
     doc: "Tier.",
-    policy: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
+    onChange: depends((old, next) => (Number(next) >= Number(old) ? step("upgrade") : replace)),
   }),
 });
 
-const spec: ResourceSpec<Inputs> = {
+const definition: ResourceDefinition<Inputs> = {
   kind: "Widget",
   doc: "A test kind.",
   ...fromFields(widgetFields),
@@ -56,7 +57,7 @@ const spec: ResourceSpec<Inputs> = {
   },
 };
 
-const lifecycle = buildLifecycle(spec, checkOnlyRuntime("42"));
+const lifecycle = buildLifecycle(definition, checkOnlyRuntime("42"));
 const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
 
 describe("check", () => {
@@ -100,7 +101,7 @@ describe("check", () => {
   });
 
   it("asks for a workspace when none is configured", async () => {
-    const r = await buildLifecycle(spec, checkOnlyRuntime(null)).check!({}, valid);
+    const r = await buildLifecycle(definition, checkOnlyRuntime(null)).check!({}, valid);
     expect(r.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/svc:workspaceId/) }]);
   });
 });
@@ -182,7 +183,7 @@ describe("diff", () => {
 describe("check reports the provider's configuration", () => {
   const withPreflight = (answer: Array<{ property: string; reason: string }> = []) => {
     const asked: boolean[] = [];
-    const p = buildLifecycle(spec, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
+    const p = buildLifecycle(definition, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
     return { p, asked };
   };
   const recorded = { ...valid, workspaceId: "42", __provider: "shim" };
@@ -213,7 +214,7 @@ describe("read after a change outside Pulumi", () => {
     const client = { withDeadline: () => client } as unknown as SvcClient;
     const config = () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" });
     return buildLifecycle(
-      { ...spec, api: { ...spec.api, read: async () => current as never } },
+      { ...definition, api: { ...definition.api, read: async () => current as never } },
       { client: () => client, config, defaultWorkspace: () => "42" },
     );
   };

@@ -1,32 +1,34 @@
 /**
- * Every input has a policy, enforced by the compiler (provider/spec.ts `Policies`): a spec whose
- * policy table leaves out an input of its schema, or names something that is no input, does not
- * compile; nor does a spec that says nothing of its pricing (metered, or not metered and why).
- * Proved by compiling small specs with the TypeScript compiler, as a resource file is.
+ * Every input says what a change of it does, enforced by the compiler (provider/changeEffects.ts
+ * `ChangeEffects`): a definition whose effect table leaves out an input of its schema, or names
+ * something that is no input, does not compile; nor does a definition that says nothing of its
+ * pricing (metered, or not metered and why). Proved by compiling small definitions with the
+ * TypeScript compiler, as a resource file is.
  */
 import * as path from "node:path";
 import * as ts from "typescript";
 
 const ROOT = path.resolve(__dirname, "../../..");
-const FILE = path.join(ROOT, "resources", "__policies_probe__.ts");
+const FILE = path.join(ROOT, "resources", "__effects_probe__.ts");
 
 const NOT_METERED = 'pricing: { notMetered: "a probe" },';
 
-/** The compiler's errors for a resource file whose spec has this policy table (and pricing member). */
-function errorsOf(policies: string, pricing = NOT_METERED): string[] {
+/** The compiler's errors for a resource file whose definition has this effect table (and pricing member). */
+function errorsOf(effects: string, pricing = NOT_METERED): string[] {
   const source = `
     import { z } from "zod";
-    import { replace, updateRequest, type ResourceSpec } from "../provider/spec";
+    import { replace, updateRequest } from "../provider/changeEffects";
+    import type { ResourceDefinition } from "../provider/definition";
     const inputs = z.object({ name: z.string(), range: z.string(), note: z.string().optional() });
     type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-    export const probeSpec: ResourceSpec<Inputs> = {
+    export const probeDefinition: ResourceDefinition<Inputs> = {
       kind: "Probe",
       doc: "A probe kind.",
       workspaceScoped: true,
       // The probe's table is written out (it tests the table's type); a kind's comes from its fields.
       fields: {},
       inputs,
-      policies: ${policies},
+      onChange: ${effects},
       ${pricing}
       api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
     };
@@ -52,12 +54,12 @@ function errorsOf(policies: string, pricing = NOT_METERED): string[] {
     .map((d) => ts.flattenDiagnosticMessageText(d.messageText, "\n"));
 }
 
-describe("a spec's policy table", () => {
-  it("compiles with one policy per input (workspaceId is the lifecycle's)", () => {
+describe("a definition's effect table", () => {
+  it("compiles with one effect per input (workspaceId is the lifecycle's)", () => {
     expect(errorsOf("{ name: updateRequest, range: replace, note: updateRequest }")).toEqual([]);
   });
 
-  it("does not compile when an input has no policy", () => {
+  it("does not compile when an input has no effect", () => {
     expect(errorsOf("{ name: updateRequest, range: replace }").join("\n")).toMatch(/Property 'note' is missing/);
   });
 
@@ -67,7 +69,7 @@ describe("a spec's policy table", () => {
     );
   });
 
-  it("does not compile when the spec says nothing of its pricing", () => {
+  it("does not compile when the definition says nothing of its pricing", () => {
     expect(errorsOf("{ name: updateRequest, range: replace, note: updateRequest }", "").join("\n")).toMatch(
       /Property 'pricing' is missing/,
     );
