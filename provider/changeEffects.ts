@@ -17,8 +17,22 @@ export const replace: FixedEffect = { kind: "replace" };
  * definition's `api.update.updateRequest` step.
  */
 export const updateRequest: FixedEffect = { kind: "updateRequest" };
-/** A change is applied by a named update step (an API command such as resize or attach). */
-export const step = (name: string): FixedEffect => ({ kind: "step", step: name });
+/** A change is applied by a named update step (an API command such as resize or attach): see `updateSteps`. */
+const step = <const N extends string>(name: N) => ({ kind: "step", step: name }) as const;
+
+/**
+ * A kind's named update steps, declared once in the order they run after the update request:
+ * each field whose change one applies takes it as its effect (`onChange: steps.resize`), and the
+ * definition, typed `ResourceDefinition<I, O, StepOf<typeof steps>>`, implements each under its
+ * name (`api.update`) and runs them in this order (`steps: steps.order`). A step named by no
+ * implementation, or an implementation of no step, does not compile.
+ */
+export function updateSteps<const N extends string>(...names: N[]): { readonly order: readonly N[] } & { readonly [K in N]: FixedEffect } {
+  return Object.assign(Object.fromEntries(names.map((n) => [n, step(n)])), { order: names }) as never;
+}
+
+/** The step names a kind declares with `updateSteps`. */
+export type StepOf<S extends { order: readonly string[] }> = S["order"][number];
 /** Client-side only (timeouts, adoptId): never causes a diff. */
 export const ignore: FixedEffect = { kind: "ignore" };
 /**

@@ -69,7 +69,7 @@ export interface Conflict {
   alternative?: string;
 }
 
-export interface ResourceApi<I, O extends Outputs> {
+export interface ResourceApi<I, O extends Outputs, N extends string = never> {
   /** Sends the create request (no waiting). An ambiguous failure is recovered by the lifecycle. */
   create(ctx: OperationContext, inputs: I): Promise<Created>;
   /**
@@ -100,16 +100,14 @@ export interface ResourceApi<I, O extends Outputs> {
   stateOf?(outputs: O): string;
   /**
    * Update steps by name: "updateRequest" for the fields whose effect is `updateRequest`, and each
-   * step named in the effect table.
+   * step the kind declares (`updateSteps`, which the compiler holds this to).
    */
-  update?: Record<string, UpdateStep<I, O>>;
+  update?: { updateRequest?: UpdateStep<I, O> } & Record<N, UpdateStep<I, O>>;
   /**
    * Update steps that also run right after creation, for inputs the create call cannot carry
    * (attach a new disk to its instance).
    */
-  afterCreate?: string[];
-  /** Order in which update steps run (default: "updateRequest", then commands in declaration order). */
-  updateOrder?: string[];
+  afterCreate?: Array<N | "updateRequest">;
   /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
   delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
   /** A resource that still reads back but counts as deleted (an instance scheduled for termination). */
@@ -162,7 +160,11 @@ export type Metering =
 export const ipParts = (ips: Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>): EstimatePart[] =>
   ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
 
-export interface ResourceDefinition<I extends Record<string, unknown> = Record<string, unknown>, O extends Outputs = Outputs> {
+export interface ResourceDefinition<
+  I extends Record<string, unknown> = Record<string, unknown>,
+  O extends Outputs = Outputs,
+  N extends string = never,
+> {
   /** Type name: the token is pulumi-nodejs:dynamic/svc:<kind>. */
   kind: string;
   /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
@@ -221,5 +223,10 @@ export interface ResourceDefinition<I extends Record<string, unknown> = Record<s
   retainOnDelete?: boolean;
   /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */
   pricing: Metering;
-  api: ResourceApi<I, O>;
+  /** The kind's named update steps, in the order they run after the update request (`updateSteps(...).order`). */
+  steps?: readonly N[];
+  api: ResourceApi<I, O, N>;
 }
+
+/** A kind's definition with its step names widened: what the lifecycle, the plugin and the generators take. */
+export type AnyDefinition = ResourceDefinition<Record<string, unknown>, Outputs, string>;

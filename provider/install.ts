@@ -6,9 +6,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { engineAddressIn, watchEngine } from "./engine";
 import { buildLifecycle } from "./lifecycle";
 import { processRuntime, setConfigSources } from "./runtime";
-import type { ResourceDefinition } from "./definition";
+import type { AnyDefinition } from "./definition";
 
-export function installLifecycle(shim: object, definition: ResourceDefinition, req: pulumi.dynamic.ConfigureRequest): void {
+export function installLifecycle(shim: object, definition: AnyDefinition, req: pulumi.dynamic.ConfigureRequest): void {
   // This runs in the dynamic-provider host, whose first argument is the engine's address.
   watchEngine(engineAddressIn(process.argv.slice(2)));
   setConfigSources({ get: (key) => req.config.get(key) as string | undefined, env: process.env });

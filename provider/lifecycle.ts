@@ -27,7 +27,7 @@ export type { CallOptions, DiffResult, Lifecycle, PropertyChange, ProviderRuntim
 export { containsUnknown, UNKNOWN } from "./lifecycle/unknowns";
 
 export function buildLifecycle<I extends Props, O extends Outputs>(
-  definition: ResourceDefinition<I, O>,
+  definition: ResourceDefinition<I, O, string>,
   runtime: ProviderRuntime,
 ): Lifecycle {
   const c = compile(definition);

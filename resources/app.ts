@@ -57,11 +57,14 @@ import {
   type ApiTemplate,
 } from "./appTemplate";
 import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app";
-import { step, replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Apps";
 /** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (emulator/README.md, Apps). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("power");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** @internal A port mapping of a custom-image app (the API's ports entry). */
@@ -171,7 +174,7 @@ export const appFields = fieldSet({
   ),
   running: input(z.boolean().default(true), {
     doc: "Desired container state (default true).",
-    onChange: step("power"),
+    onChange: steps.power,
     // `running` is the emulator's member; without it, live statistics mean a running container.
     read: (a: ApiApp) => a.running ?? !!a.live?.statistics,
   }),
@@ -396,7 +399,8 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
 
 // 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const appDefinition: ResourceDefinition<Inputs, Outputs> = {
+export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "App",
   doc: "A container app on an instance, from a custom image or an app template.",
   ...fromFields(appFields),
@@ -477,7 +481,6 @@ export const appDefinition: ResourceDefinition<Inputs, Outputs> = {
     stateOf: (o) => `${o.state}${o.running ? ", running" : ", stopped"}`,
     // A stopped app is created (the API deploys it running), then stopped.
     afterCreate: ["power"],
-    updateOrder: ["updateRequest", "power"],
     update: {
       async updateRequest(ctx, id, olds, news, changed) {
         const body: Record<string, unknown> = {};

@@ -32,11 +32,14 @@ import { emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { idOf, numberOf, wireId } from "../provider/wire";
 import { type Metering, type ResourceDefinition } from "../provider/definition";
 import type { DiskArgs, DiskOutputs } from "./generated/disk";
-import { step, replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("resize", "attach");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** @internal */
@@ -53,7 +56,7 @@ export const diskFields = fieldSet({
       .positive(`must be a positive number of bytes (${WHERE}: size)`),
     {
       doc: "Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview.",
-      onChange: step("resize"),
+      onChange: steps.resize,
       read: (d: ApiDisk) => numberOf(d.size)!,
     },
   ),
@@ -67,7 +70,7 @@ export const diskFields = fieldSet({
   }),
   instanceId: input(zId("instance id").nullable().default(null), {
     doc: "Instance to attach to (same workspace and region); omit or null to keep the disk detached.",
-    onChange: step("attach"),
+    onChange: steps.attach,
     // Attached by the attach step right after creation (afterCreate), not by the create request.
     create: false,
     read: (d: ApiDisk) => idOf(d.instance),
@@ -157,7 +160,8 @@ const pricing: Metering = {
 
 // 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const diskDefinition: ResourceDefinition<Inputs, Outputs> = {
+export const diskDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "Disk",
   doc: "A standalone block volume, optionally attached to an instance.",
   ...fromFields(diskFields),

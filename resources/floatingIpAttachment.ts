@@ -20,9 +20,12 @@ import { wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
 import { type ApiFloatingIp, fetchFloatingIp, holderOf } from "./floatingIp";
-import { step, replace } from "../provider/changeEffects";
+import { replace, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("move");
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts), read from the floating IP.
 /** @internal */
@@ -35,7 +38,7 @@ export const floatingIpAttachmentFields = fieldSet({
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again).",
-    onChange: step("move"),
+    onChange: steps.move,
     read: (ip: ApiFloatingIp) => holderOf(ip),
   }),
   address: computed<string>({ doc: "The floating IP's address." }),
@@ -75,7 +78,8 @@ const leftAlone = new Set<string>();
 
 // 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const floatingIpAttachmentDefinition: ResourceDefinition<Inputs, Outputs> = {
+export const floatingIpAttachmentDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "FloatingIpAttachment",
   doc: "Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).",
   ...fromFields(floatingIpAttachmentFields),

@@ -38,11 +38,14 @@ import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { ipParts, type Metering, type PricedProps, type ResourceDefinition, type Rule } from "../provider/definition";
 import type { EstimatePart } from "./lookups/billing";
 import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./generated/instance";
-import { step, depends, ignore, type ChangeEffect, remember, replace, updateRequest } from "../provider/changeEffects";
+import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("upgrade", "vpcs", "power");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 const MiB = 1024 ** 2;
@@ -118,7 +121,7 @@ export const instanceFields = fieldSet({
   }),
   planId: input(zId("plan id").optional(), {
     doc: "PLAN: the plan.",
-    onChange: step("upgrade"),
+    onChange: steps.upgrade,
     read: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
   }),
   group: input(z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(), {
@@ -128,7 +131,7 @@ export const instanceFields = fieldSet({
   }),
   cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
     doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
-    onChange: step("upgrade"),
+    onChange: steps.upgrade,
     read: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
   }),
   memoryBytes: input(
@@ -137,13 +140,13 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit).",
-      onChange: step("upgrade"),
+      onChange: steps.upgrade,
       read: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
     },
   ),
   bandwidth: input(bandwidthCaps.schema.optional(), {
     doc: "CUSTOM: bandwidth caps in bytes per second.",
-    onChange: step("upgrade"),
+    onChange: steps.upgrade,
     read: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
   }),
   storage: input(
@@ -191,7 +194,7 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body).",
-      onChange: step("vpcs"),
+      onChange: steps.vpcs,
       read: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
     },
   ),
@@ -230,7 +233,7 @@ export const instanceFields = fieldSet({
   ),
   powerState: input(z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"), {
     doc: "Desired power state; default running.",
-    onChange: step("power"),
+    onChange: steps.power,
     read: (v: ApiInstance) => (v.online ? "running" : "stopped"),
   }),
   applyUpgrades: input(z.boolean().default(false), {
@@ -323,7 +326,7 @@ function storagePolicy(): ChangeEffect {
     const o = old as Storage | undefined;
     const n = next as Storage;
     if (!o) return replace;
-    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? step("upgrade") : replace;
+    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? steps.upgrade : replace;
   });
 }
 
@@ -457,7 +460,8 @@ const pricing: Metering = {
 
 // 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const instanceDefinition: ResourceDefinition<Inputs, Outputs> = {
+export const instanceDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "Instance",
   doc: "A virtual server.",
   ...fromFields(instanceFields),
@@ -496,7 +500,6 @@ export const instanceDefinition: ResourceDefinition<Inputs, Outputs> = {
     isGone: (o) => o.terminationScheduledAt !== null,
     // Settings are not part of the create body; they are patched once the instance exists.
     afterCreate: ["updateRequest"],
-    updateOrder: ["updateRequest", "upgrade", "vpcs", "power"],
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
         await ctx.client.patch(`/v1/instances/${id}`, updateBody(instanceFields, news, changed));

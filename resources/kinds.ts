@@ -5,7 +5,7 @@
  * before it is asked for: not the lifecycle (`install`), not any resource module.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceDefinition } from "../provider/definition";
+import type { AnyDefinition } from "../provider/definition";
 
 /**
  * Every resource kind, in documentation order: the one list of kinds. Each kind's module is its
@@ -64,11 +64,11 @@ export function sourceFileOf(kind: string): string {
   return `resources/${moduleOf(kind)}.ts`;
 }
 
-export function definitionOf(kind: string): ResourceDefinition {
+export function definitionOf(kind: string): AnyDefinition {
   const module = moduleOf(kind);
   if (!module) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, in the provider process
-  const definition = (require(`./${module}`) as Record<string, ResourceDefinition | undefined>)[`${module}Definition`];
+  const definition = (require(`./${module}`) as Record<string, AnyDefinition | undefined>)[`${module}Definition`];
   if (definition?.kind !== kind) throw new Error(`internal: resources/${module}.ts exports no ${module}Definition of kind ${kind}`);
   return definition;
 }

@@ -7,7 +7,7 @@
  *   npm run docs            rewrite index.ts (and the README's table)
  *   (tests/unit/docs.test.ts fails when index.ts is out of date)
  *
- * TypeScript cannot export from a list at run time, hence a generated file; resources/registry.ts
+ * TypeScript cannot export from a list at run time, hence a generated file; resources/kinds.ts
  * stays the only place a kind is listed.
  */
 import * as fs from "node:fs";
@@ -34,7 +34,7 @@ export function renderIndex(): string {
     "/**",
     " * pulumi-svc: Pulumi resources for the svc infrastructure-hosting API.",
     " *",
-    " * Generated from the kinds in resources/registry.ts by `npm run docs` (scripts/exports.ts): do not edit.",
+    " * Generated from the kinds in resources/kinds.ts by `npm run docs` (scripts/exports.ts): do not edit.",
     " */",
     // The class from its generated file (which loads no definition), the Args types from the kind's file.
     ...kinds().flatMap((kind) => [

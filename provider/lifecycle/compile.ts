@@ -48,7 +48,7 @@ const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a works
 const strictSchema = (shape: z.ZodRawShape) => z.object(shape).strict();
 
 export interface CompiledDefinition<I extends Props = Props, O extends Outputs = Outputs> {
-  readonly definition: ResourceDefinition<I, O>;
+  readonly definition: ResourceDefinition<I, O, string>;
   /** Every input's schema, the added ones included. */
   readonly shape: z.ZodRawShape;
   /** Every input's effect, the added ones included. */
@@ -59,7 +59,7 @@ export interface CompiledDefinition<I extends Props = Props, O extends Outputs =
   readonly remembered: string[];
   /** The inputs a person declares (what `inputsOf` echoes): all but the common ones. */
   readonly declarable: string[];
-  /** The order update steps run in: the definition's, else "updateRequest" then each step as the effects name it. */
+  /** The order update steps run in: "updateRequest", then the definition's steps in their declared order. */
   readonly updateOrder: string[];
   /** Every input, no other key. */
   readonly strict: ReturnType<typeof strictSchema>;
@@ -70,7 +70,7 @@ export interface CompiledDefinition<I extends Props = Props, O extends Outputs =
   readonly relaxed: Map<string, z.ZodType<Props>>;
 }
 
-export function compile<I extends Props, O extends Outputs>(definition: ResourceDefinition<I, O>): CompiledDefinition<I, O> {
+export function compile<I extends Props, O extends Outputs>(definition: ResourceDefinition<I, O, string>): CompiledDefinition<I, O> {
   const shape = {
     ...definition.inputs.shape,
     ...(definition.workspaceScoped ? workspaceInput : {}),
@@ -81,7 +81,9 @@ export function compile<I extends Props, O extends Outputs>(definition: Resource
     ...(definition.workspaceScoped ? { workspaceId: { kind: "replace" } as ChangeEffect } : {}),
     ...COMMON_EFFECTS,
   };
-  const steps = [...new Set(Object.values(definition.onChange).flatMap((e) => (e.kind === "step" ? [e.step] : [])))];
+  // The declared order; without one, the steps as the effects name them (none is ever left out).
+  const named = Object.values(definition.onChange).flatMap((e) => (e.kind === "step" ? [e.step] : []));
+  const steps = [...new Set([...(definition.steps ?? []), ...named])];
   return {
     definition,
     shape,
@@ -89,7 +91,7 @@ export function compile<I extends Props, O extends Outputs>(definition: Resource
     managed: Object.keys(onChange).filter((f) => onChange[f].kind !== "ignore"),
     remembered: Object.keys(onChange).filter((f) => onChange[f].kind === "remember"),
     declarable: Object.keys(shape).filter((k) => !(k in COMMON_EFFECTS)),
-    updateOrder: definition.api.updateOrder ?? ["updateRequest", ...steps],
+    updateOrder: ["updateRequest", ...steps],
     strict: strictSchema(shape),
     relaxed: new Map(),
   };

@@ -4,7 +4,7 @@
  */
 import { isAmbiguous } from "../client";
 import type { OperationContext } from "../context";
-import type { Outputs } from "../definition";
+import type { Outputs, UpdateStep } from "../definition";
 import { changedFields, effectOf } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { settle } from "./outputs";
@@ -59,7 +59,7 @@ async function runStep<I extends Props, O extends Outputs>(
   news: I,
   fields: string[],
 ): Promise<void> {
-  const run = c.definition.api.update?.[step];
+  const run = (c.definition.api.update as Record<string, UpdateStep<I, O>> | undefined)?.[step];
   if (!run) throw new Error(`internal: ${c.definition.kind} has no update step "${step}"`);
   ctx.detail(`updating ${fields.join(", ")}`);
   let [current, changed] = [olds, fields];

@@ -4,7 +4,7 @@
  * diff decide. Unit tests of resources call these instead of going through the pulumi CLI.
  */
 import { buildLifecycle, type Lifecycle, type ProviderRuntime } from "../../provider/lifecycle";
-import type { ResourceDefinition } from "../../provider/definition";
+import type { AnyDefinition } from "../../provider/definition";
 
 type Props = Record<string, unknown>;
 
@@ -21,7 +21,7 @@ export const checkOnlyRuntime = (workspace: string | null = "42"): ProviderRunti
 
 /** The lifecycle a definition builds, with no API behind it. */
 export const checkOnly = (spec: unknown, workspace: string | null = "42"): Lifecycle =>
-  buildLifecycle(spec as ResourceDefinition, checkOnlyRuntime(workspace));
+  buildLifecycle(spec as AnyDefinition, checkOnlyRuntime(workspace));
 
 /** What `check` refuses in new inputs (no previous inputs: a create), as `{ property, reason }`. */
 export async function failuresOf(spec: unknown, news: Props, olds: Props = {}): Promise<Array<{ property: string; reason: string }>> {

@@ -13,15 +13,25 @@ const FILE = path.join(ROOT, "resources", "__effects_probe__.ts");
 
 const NOT_METERED = 'pricing: { notMetered: "a probe" },';
 
+interface Probe {
+  /** The definition's type, after `ResourceDefinition<Inputs`. */
+  typed?: string;
+  /** Members written after the effect table (update steps). */
+  more?: string;
+  /** The api's members after create, read and delete. */
+  api?: string;
+}
+
 /** The compiler's errors for a resource file whose definition has this effect table (and pricing member). */
-function errorsOf(effects: string, pricing = NOT_METERED): string[] {
+function errorsOf(effects: string, pricing = NOT_METERED, probe: Probe = {}): string[] {
   const source = `
     import { z } from "zod";
-    import { replace, updateRequest } from "../provider/changeEffects";
+    import { replace, updateRequest, updateSteps, type StepOf } from "../provider/changeEffects";
     import type { ResourceDefinition } from "../provider/definition";
     const inputs = z.object({ name: z.string(), range: z.string(), note: z.string().optional() });
     type Inputs = z.infer<typeof inputs> & { workspaceId: string };
-    export const probeDefinition: ResourceDefinition<Inputs> = {
+    const steps = updateSteps("resize", "annotate");
+    export const probeDefinition: ResourceDefinition<Inputs${probe.typed ?? ""}> = {
       kind: "Probe",
       doc: "A probe kind.",
       workspaceScoped: true,
@@ -30,7 +40,8 @@ function errorsOf(effects: string, pricing = NOT_METERED): string[] {
       inputs,
       onChange: ${effects},
       ${pricing}
-      api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
+      ${probe.more ?? ""}
+      api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null, ${probe.api ?? ""} },
     };
   `;
   const options: ts.CompilerOptions = {
@@ -73,5 +84,34 @@ describe("a definition's effect table", () => {
     expect(errorsOf("{ name: updateRequest, range: replace, note: updateRequest }", "").join("\n")).toMatch(
       /Property 'pricing' is missing/,
     );
+  });
+});
+
+describe("a definition's update steps (updateSteps)", () => {
+  const effects = "{ name: updateRequest, range: steps.resize, note: steps.annotate }";
+  const run = "async (ctx: unknown, id: string) => undefined";
+  const typed = ", Record<string, unknown>, StepOf<typeof steps>";
+
+  it("compiles with each step the fields name implemented, in the declared order", () => {
+    expect(
+      errorsOf(effects, NOT_METERED, { typed, more: "steps: steps.order,", api: `update: { resize: ${run}, annotate: ${run} }` }),
+    ).toEqual([]);
+  });
+
+  it("does not compile when a step is not implemented", () => {
+    expect(errorsOf(effects, NOT_METERED, { typed, more: "steps: steps.order,", api: `update: { resize: ${run} }` }).join("\n")).toMatch(
+      /Property 'annotate' is missing/,
+    );
+  });
+
+  it("does not compile when an implementation names no declared step", () => {
+    const api = `update: { resize: ${run}, annotate: ${run}, attach: ${run} }`;
+    expect(errorsOf(effects, NOT_METERED, { typed, more: "steps: steps.order,", api }).join("\n")).toMatch(/'attach' does not exist/);
+  });
+
+  it("does not compile when the definition's type leaves out the steps it declares", () => {
+    expect(
+      errorsOf(effects, NOT_METERED, { more: "steps: steps.order,", api: `update: { resize: ${run}, annotate: ${run} }` }).join("\n"),
+    ).toMatch(/is not assignable to type 'never'/);
   });
 });

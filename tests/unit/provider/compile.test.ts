@@ -7,17 +7,21 @@ import { CARRIED_KEY } from "../../../provider/carriedOptions";
 import { z } from "zod";
 import { fieldSet, fromFields, input } from "../../../provider/fields";
 import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
-import { type ResourceDefinition } from "../../../provider/definition";
-import { step, ignore, remember, replace } from "../../../provider/changeEffects";
+import { type Outputs, type ResourceDefinition } from "../../../provider/definition";
+import { ignore, remember, replace, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("resize", "annotate");
 
 const widgetFields = fieldSet({
   name: input(z.string(), { doc: "Name.", onChange: replace }),
-  size: input(z.number(), { doc: "Size.", onChange: step("resize") }),
-  note: input(z.string().optional(), { doc: "Note.", onChange: step("annotate") }),
+  size: input(z.number(), { doc: "Size.", onChange: steps.resize }),
+  note: input(z.string().optional(), { doc: "Note.", onChange: steps.annotate }),
   deletion: input(z.string().optional(), { doc: "How delete deletes.", onChange: remember }),
 });
 
-const definition = (extra: Partial<ResourceDefinition> = {}): ResourceDefinition => ({
+const definition = (
+  extra: Partial<ResourceDefinition<Record<string, unknown>, Outputs, string>> = {},
+): ResourceDefinition<Record<string, unknown>, Outputs, string> => ({
   kind: "Widget",
   doc: "A test kind.",
   ...fromFields(widgetFields),
@@ -46,11 +50,9 @@ describe("compile", () => {
     expect(compile(definition()).onChange.workspaceId).toBeUndefined();
   });
 
-  it("runs update steps as the spec orders them, else the update request first then commands in policy order", () => {
+  it("runs the update request, then the steps in their declared order, else as the effects name them", () => {
     expect(compile(definition()).updateOrder).toEqual(["updateRequest", "resize", "annotate"]);
-    const ordered = definition();
-    ordered.api = { ...ordered.api, updateOrder: ["annotate", "resize"] };
-    expect(compile(ordered).updateOrder).toEqual(["annotate", "resize"]);
+    expect(compile(definition({ steps: ["annotate", "resize"] })).updateOrder).toEqual(["updateRequest", "annotate", "resize"]);
   });
 
   it("builds a relaxed schema once per set of unknown fields", () => {

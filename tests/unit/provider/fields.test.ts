@@ -26,7 +26,9 @@ import {
   variantToWire,
   writeOnly,
 } from "../../../provider/fields";
-import { step, depends, ignore, type ChangeEffect, remember, replace, updateRequest } from "../../../provider/changeEffects";
+import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("attach", "resize");
 
 const fields = fieldSet({
   workspaceId: owningWorkspace,
@@ -34,7 +36,7 @@ const fields = fieldSet({
   secureBoot: input(z.boolean().optional(), { doc: "Secure boot.", onChange: updateRequest, wire: "secure_boot" }),
   region: input(z.string(), { doc: "Region.", onChange: replace, stable: true }),
   password: input(z.string(), { doc: "Password.", onChange: updateRequest, secret: true, output: false }),
-  instanceId: input(z.string().nullable().default(null), { doc: "Instance.", onChange: step("attach"), create: false }),
+  instanceId: input(z.string().nullable().default(null), { doc: "Instance.", onChange: steps.attach, create: false }),
   code: computed<string>({ doc: "One-time code.", secret: true }),
   createdAt: computed<string>({ doc: "Creation time.", stable: true, read: (a: { created?: string }) => a.created ?? "" }),
 });
@@ -48,7 +50,7 @@ describe("a field set", () => {
       secureBoot: updateRequest,
       region: replace,
       password: updateRequest,
-      instanceId: step("attach"),
+      instanceId: steps.attach,
     });
     expect(spec.workspaceScoped).toBe(true);
     expect(spec.stableOutputs).toEqual(["region", "createdAt"]);
@@ -167,7 +169,7 @@ describe("the policy sentence", () => {
   it.each<[string, ChangeEffect, string]>([
     ["replace", replace, "Changing it replaces the resource."],
     ["updateRequest", updateRequest, "Changing it updates the resource in place."],
-    ["a command", step("resize"), "Changing it updates the resource in place (resize)."],
+    ["a command", steps.resize, "Changing it updates the resource in place (resize)."],
     ["ignore", ignore, "Never causes a diff."],
     ["remember", remember, "Changing it only records the new value (no API call): deletion uses it."],
     ["depends", depends(() => replace), "Depending on the change, it is made in place or replaces the resource."],

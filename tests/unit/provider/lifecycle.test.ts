@@ -5,7 +5,9 @@ import { type ResourceDefinition } from "../../../provider/definition";
 import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
 import { checkOnlyRuntime } from "../../support/preview";
-import { step, depends, remember, replace, updateRequest } from "../../../provider/changeEffects";
+import { depends, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("resize", "attach", "upgrade");
 
 type Inputs = {
   name: string;
@@ -21,16 +23,16 @@ type Inputs = {
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(z.string().min(4, "must be 4 to 32 characters"), { doc: "Name.", onChange: updateRequest }),
-  size: input(z.number().int().positive("must be positive"), { doc: "Size.", onChange: step("resize") }),
+  size: input(z.number().int().positive("must be positive"), { doc: "Size.", onChange: steps.resize }),
   region: input(z.enum(["NA_01", "EU_01"]), { doc: "Region.", onChange: replace }),
   portStart: input(z.number().int().min(1).max(65535).optional(), { doc: "First port.", onChange: replace }),
   portEnd: input(z.number().int().min(1).max(65535).optional(), { doc: "Last port.", onChange: replace }),
-  instanceId: input(z.string().optional(), { doc: "Instance.", onChange: step("attach") }),
+  instanceId: input(z.string().optional(), { doc: "Instance.", onChange: steps.attach }),
   deletion: input(z.enum(["immediate", "scheduled"]).optional(), { doc: "How delete deletes.", onChange: remember }),
   // Upgrading is in place; downgrading recreates.
   tier: input(z.number().optional(), {
     doc: "Tier.",
-    onChange: depends((old, next) => (Number(next) >= Number(old) ? step("upgrade") : replace)),
+    onChange: depends((old, next) => (Number(next) >= Number(old) ? steps.upgrade : replace)),
   }),
 });
 

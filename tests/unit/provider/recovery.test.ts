@@ -12,13 +12,15 @@ import { buildLifecycle, type PartialFailure, type ProviderRuntime } from "../..
 import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
 import { type ResourceDefinition } from "../../../provider/definition";
 import { pendingSince } from "../../../provider/pending";
-import { step, replace } from "../../../provider/changeEffects";
+import { replace, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("resize");
 
 type Inputs = { name: string; size: number; workspaceId: string };
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(z.string(), { doc: "Name.", onChange: replace }),
-  size: input(z.number(), { doc: "Size.", onChange: step("resize") }),
+  size: input(z.number(), { doc: "Size.", onChange: steps.resize }),
 });
 type Outputs = { name: string; size: number; workspaceId: string; state: string };
 
@@ -36,7 +38,7 @@ function widgetApi() {
     const next = failures[call]?.shift();
     if (next) throw next();
   };
-  const definition: ResourceDefinition<Inputs, Outputs> = {
+  const definition: ResourceDefinition<Inputs, Outputs, "resize"> = {
     kind: "Widget",
     doc: "A test kind.",
     ...fromFields(widgetFields),

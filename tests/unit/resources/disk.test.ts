@@ -152,7 +152,7 @@ describe("Disk API mapping", () => {
   it("patches the name", async () => {
     const { ctx, calls } = fakeContext({ "PATCH /v1/disks/7": () => apiDisk }, "update");
     const olds = (await diskDefinition.api.read(fakeContext({ "GET /v1/disks/7": () => apiDisk }).ctx, "7", {}))!;
-    await diskDefinition.api.update!.updateRequest(
+    await diskDefinition.api.update!.updateRequest!(
       ctx,
       "7",
       olds,

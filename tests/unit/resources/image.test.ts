@@ -254,9 +254,9 @@ describe("Image API mapping (the state's shape)", () => {
       description: "gold",
       group: "linux",
     };
-    await imageDefinition.api.update!.updateRequest(ctx, "5", {} as never, { ...news, os: { family: "LINUX" } } as never, ["name", "os"]);
-    await imageDefinition.api.update!.updateRequest(ctx, "5", {} as never, { ...news, os: null } as never, ["description", "group", "os"]);
-    await imageDefinition.api.update!.updateRequest(ctx, "5", {} as never, news as never, ["os"]);
+    await imageDefinition.api.update!.updateRequest!(ctx, "5", {} as never, { ...news, os: { family: "LINUX" } } as never, ["name", "os"]);
+    await imageDefinition.api.update!.updateRequest!(ctx, "5", {} as never, { ...news, os: null } as never, ["description", "group", "os"]);
+    await imageDefinition.api.update!.updateRequest!(ctx, "5", {} as never, news as never, ["os"]);
     expect(calls).toStrictEqual([
       { method: "PATCH", path: "/v1/images/5", body: { name: "golden-2", os: { family: "LINUX", name: null } } },
       { method: "PATCH", path: "/v1/images/5", body: { description: "gold", group: "linux", os: null } },

@@ -89,14 +89,14 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
       memberInstanceIds: [],
       createdAt: "",
     };
-    await netLoadBalancerDefinition.api.update!.updateRequest(
+    await netLoadBalancerDefinition.api.update!.updateRequest!(
       ctx,
       "7",
       olds,
       { name: "lb2", address: "203.0.113.7", ownerWorkspaceId: "43" },
       ["name", "ownerWorkspaceId"],
     );
-    await netLoadBalancerDefinition.api.update!.updateRequest(ctx, "7", olds, { name: "lb", address: "203.0.113.8" }, [
+    await netLoadBalancerDefinition.api.update!.updateRequest!(ctx, "7", olds, { name: "lb", address: "203.0.113.8" }, [
       "address",
       "ownerWorkspaceId",
     ]);

@@ -49,7 +49,7 @@ describe("RegistryCredential API mapping (the state's shape)", () => {
       "create",
     );
     expect(await registryCredentialDefinition.api.create(ctx, declared)).toEqual({ id: "6" });
-    await registryCredentialDefinition.api.update!.updateRequest(ctx, "6", declared as never, { ...declared, username: "bo" }, [
+    await registryCredentialDefinition.api.update!.updateRequest!(ctx, "6", declared as never, { ...declared, username: "bo" }, [
       "username",
     ]);
     expect(calls).toEqual([

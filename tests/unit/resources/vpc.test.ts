@@ -85,7 +85,7 @@ describe("Vpc API mapping", () => {
 
   it("patches only the changed fields", async () => {
     const { ctx, calls } = fakeContext({ [`PATCH /v1/vpcs/${I1}`]: () => apiVpc }, "update");
-    await vpcDefinition.api.update!.updateRequest(ctx, I1, outputs, { ...outputs, description: "new" }, ["description"]);
+    await vpcDefinition.api.update!.updateRequest!(ctx, I1, outputs, { ...outputs, description: "new" }, ["description"]);
     expect(calls).toEqual([{ method: "PATCH", path: `/v1/vpcs/${I1}`, body: { description: "new" } }]);
   });
 });

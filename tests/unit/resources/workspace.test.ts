@@ -31,7 +31,7 @@ describe("Workspace API mapping (the state's shape)", () => {
   it("creates with the name only, patches the changed settings in the API's names, and reads what the state records", async () => {
     const { ctx, calls } = fakeContext({ "POST /v1/workspaces": () => ({ id: 42 }), "PATCH /v1/workspaces/42": () => ({}) }, "create");
     expect(await workspaceDefinition.api.create(ctx, { name: "team", mfaRequired: true, disableSshPassword: false })).toEqual({ id: "42" });
-    await workspaceDefinition.api.update!.updateRequest(
+    await workspaceDefinition.api.update!.updateRequest!(
       ctx,
       "42",
       {} as never,

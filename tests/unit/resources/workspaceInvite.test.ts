@@ -64,7 +64,7 @@ describe("WorkspaceInvite API mapping (the state's shape)", () => {
       id: "8",
       outputs: { code: "c0de" },
     });
-    await workspaceInviteDefinition.api.update!.updateRequest(
+    await workspaceInviteDefinition.api.update!.updateRequest!(
       ctx,
       "8",
       {} as never,
