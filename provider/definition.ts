@@ -87,7 +87,7 @@ export interface ResourceApi<I, O extends Outputs, N extends string = never> {
    */
   findExisting?(ctx: OperationContext, inputs: I): Promise<string | undefined>;
   /** Reads the resource: outputs (echoing the inputs as the API reports them), or undefined when gone. */
-  read(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
+  get(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
   /** Whether the resource has settled: true, false (still moving) or a failure message. */
   settled?(outputs: O): boolean | string;
   /**

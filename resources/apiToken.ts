@@ -29,7 +29,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
@@ -74,7 +74,7 @@ const zGrants = z
 export const apiTokenFields = fieldSet({
   workspaceId: {
     ...owningWorkspace,
-    read: (t: ApiTokenView, prior) => idOf(t.workspace_id) ?? (prior.workspaceId as string | undefined) ?? "",
+    fromAnswer: (t: ApiTokenView, prior) => idOf(t.workspace_id) ?? (prior.workspaceId as string | undefined) ?? "",
   },
   name: input(zText(4, 48, WHERE), { doc: "4 to 48 characters.", onChange: replace }),
   subject: input(z.enum(["WORKSPACE", "RESOURCE"], { error: `must be WORKSPACE or RESOURCE (${WHERE}: subject)` }).default("WORKSPACE"), {
@@ -85,12 +85,12 @@ export const apiTokenFields = fieldSet({
     doc: "With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace).",
     onChange: replace,
     wire: "subject_id",
-    read: (t: ApiTokenView) => (t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined),
+    fromAnswer: (t: ApiTokenView) => (t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined),
   }),
   grants: input(zGrants, {
     doc: `Resource kind (${GRANT_KINDS.map((k) => `\`${k}\``).join(", ")}) to \`NONE\`, \`READ\` or \`WRITE\`. NONE entries are dropped, as the API does; at least one kind must remain.`,
     onChange: replace,
-    read: (t: ApiTokenView): Grants => ({ ...t.grants }),
+    fromAnswer: (t: ApiTokenView): Grants => ({ ...t.grants }),
   }),
   expiresInDays: input(
     z
@@ -103,7 +103,7 @@ export const apiTokenFields = fieldSet({
       onChange: replace,
       // Sent as the absolute `expires` (createRequest).
       create: false,
-      read: (t: ApiTokenView, prior) => lifetimeOf(t, prior),
+      fromAnswer: (t: ApiTokenView, prior) => lifetimeOf(t, prior),
     },
   ),
   expires: computed<string | null>({ doc: "Absolute expiry (ISO 8601).", stable: true }),
@@ -111,7 +111,7 @@ export const apiTokenFields = fieldSet({
   created: computed<string>({ doc: createdAt.doc, stable: true }),
   lastUsed: computed<string | null>({
     doc: "Last use as of the last create or refresh, or null.",
-    read: (t: ApiTokenView) => t.last_used ?? null,
+    fromAnswer: (t: ApiTokenView) => t.last_used ?? null,
   }),
   // Only in the creation response ("never returned again; only a hash is stored"): kept from state.
   code: computed<string | undefined>({ doc: "The plaintext token, from the creation response only.", secret: true, kept: true }),
@@ -159,9 +159,9 @@ function lifetimeOf(t: ApiTokenView, prior: Record<string, unknown>): number {
   return t.expires ? Math.round((Date.parse(t.expires) - Date.parse(t.created)) / DAY_MS) : 0;
 }
 
-const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => readOutputs(apiTokenFields, t, prior);
+const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => outputsFromAnswer(apiTokenFields, t, prior);
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   try {
     return toOutputs(await ctx.client.get<ApiTokenView>(`/v1/tokens/${id}`), prior);
   } catch (err) {
@@ -222,7 +222,7 @@ export const apiTokenDefinition: ResourceDefinition<Inputs, Outputs> = {
       }
       return undefined;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     async delete(ctx, id) {
       await ctx.client.delete(`/v1/tokens/${id}`);
       return null;

@@ -33,7 +33,7 @@ import {
   member,
   nested,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   createdAt,
 } from "../provider/fields";
@@ -88,12 +88,12 @@ export const appFields = fieldSet({
   workspaceId: computed<string>({
     doc: "Workspace the app belongs to (its instance's).",
     stable: true,
-    read: (a: ApiApp) => idOf(a.owner) ?? "",
+    fromAnswer: (a: ApiApp) => idOf(a.owner) ?? "",
   }),
   instanceId: input(zId("instance id"), {
     doc: "Instance the container runs on.",
     onChange: replace,
-    read: (a: ApiApp) => idOf(a.instance)!,
+    fromAnswer: (a: ApiApp) => idOf(a.instance)!,
   }),
   name: input(
     z
@@ -108,12 +108,12 @@ export const appFields = fieldSet({
   image: input(zImage(WHERE).optional(), {
     doc: "Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys.",
     onChange: updateRequest,
-    read: (a: ApiApp) => a.image,
+    fromAnswer: (a: ApiApp) => a.image,
   }),
   templateId: input(zId("app template id").optional(), {
     doc: "Deploy from this app template (see getAppTemplate); set this or image.",
     onChange: replace,
-    read: (a: ApiApp) => idOf(a.template_id) ?? undefined,
+    fromAnswer: (a: ApiApp) => idOf(a.template_id) ?? undefined,
   }),
   environment: input(
     z
@@ -132,19 +132,19 @@ export const appFields = fieldSet({
       onChange: updateRequest,
       secret: true,
       // Recorded optional, as it always was (an echo of what was declared).
-      read: (a: ApiApp, prior): Record<string, string | null> | undefined =>
+      fromAnswer: (a: ApiApp, prior): Record<string, string | null> | undefined =>
         environmentEcho(a.environment ?? {}, idOf(a.template_id) !== null, prior.environment as Record<string, string | null> | undefined),
     },
   ),
   resolvedEnvironment: computed<Record<string, string>>({
     doc: "The final values the API stores (template placeholders resolved).",
     secret: true,
-    read: (a: ApiApp) => ({ ...(a.environment ?? {}) }),
+    fromAnswer: (a: ApiApp) => ({ ...(a.environment ?? {}) }),
   }),
   mounts: input(z.array(appMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(), {
     doc: "Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's.",
     onChange: updateRequest,
-    read: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
+    fromAnswer: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
     z
@@ -155,7 +155,7 @@ export const appFields = fieldSet({
     {
       doc: "Port mappings of a custom-image app, at most 50 (the emulator's limit).",
       onChange: updateRequest,
-      read: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
+      fromAnswer: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
     },
   ),
   domain: input(
@@ -169,23 +169,23 @@ export const appFields = fieldSet({
     {
       doc: "Custom domain; needs a port with http true (template: an http template port).",
       onChange: replace,
-      read: (a: ApiApp) => a.domain ?? undefined,
+      fromAnswer: (a: ApiApp) => a.domain ?? undefined,
     },
   ),
   running: input(z.boolean().default(true), {
     doc: "Desired container state (default true).",
     onChange: steps.power,
     // `running` is the emulator's member; without it, live statistics mean a running container.
-    read: (a: ApiApp) => a.running ?? !!a.live?.statistics,
+    fromAnswer: (a: ApiApp) => a.running ?? !!a.live?.statistics,
   }),
   state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, FAILED, DELETING..." }),
   containerId: computed<string | null>({
     doc: "Container id of the current deploy (null before the first deploy completes).",
-    read: (a: ApiApp) => a.live?.container_id ?? null,
+    fromAnswer: (a: ApiApp) => a.live?.container_id ?? null,
   }),
   portAllocations: computed<Port[]>({
     doc: "Live port allocations.",
-    read: (a: ApiApp) => (a.live?.ports ?? a.ports ?? []).map(portFromApi),
+    fromAnswer: (a: ApiApp) => (a.live?.ports ?? a.ports ?? []).map(portFromApi),
   }),
   createdAt,
 });
@@ -293,7 +293,7 @@ function environmentEcho(
   return echo;
 }
 
-const toOutputs = (a: ApiApp, prior: Partial<Inputs>): Outputs => compact(readOutputs(appFields, a, prior)) as Outputs;
+const toOutputs = (a: ApiApp, prior: Partial<Inputs>): Outputs => compact(outputsFromAnswer(appFields, a, prior)) as Outputs;
 
 async function fetchApp(ctx: OperationContext, id: string): Promise<ApiApp | undefined> {
   return ifFound(ctx.client.get<ApiApp>(`/v1/apps/${id}`));
@@ -473,7 +473,7 @@ export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof st
       const found = await listAll<ApiApp>(ctx.client, `/v1/instances/${i.instanceId}/apps`, { name: i.name });
       return idOf(found.find((a) => a.name === i.name && createdDuring(ctx, a.created))?.id) ?? undefined;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const a = await fetchApp(ctx, id);
       return a && toOutputs(a, prior);
     },

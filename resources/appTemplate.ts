@@ -23,7 +23,7 @@ import {
   type Nested,
   nested,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   createdAt,
 } from "../provider/fields";
@@ -283,7 +283,7 @@ export const appTemplateFields = fieldSet({
     {
       doc: 'Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator\'s); omit or null for none.',
       onChange: updateRequest,
-      read: (t: ApiTemplate) => t.category ?? null,
+      fromAnswer: (t: ApiTemplate) => t.category ?? null,
     },
   ),
   environment: input(
@@ -295,14 +295,14 @@ export const appTemplateFields = fieldSet({
     {
       doc: "Default environment, at most 200 entries (the emulator's limit); replaced as a whole.",
       onChange: updateRequest,
-      read: (t: ApiTemplate) =>
+      fromAnswer: (t: ApiTemplate) =>
         (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
     },
   ),
   mounts: input(z.array(templateMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).default([]), {
     doc: "Default mounts, at most 50 (the emulator's limit); replaced as a whole.",
     onChange: updateRequest,
-    read: (t: ApiTemplate) => (t.mounts ?? []).map(mountFromApi),
+    fromAnswer: (t: ApiTemplate) => (t.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
     z
@@ -313,7 +313,7 @@ export const appTemplateFields = fieldSet({
     {
       doc: "Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole.",
       onChange: updateRequest,
-      read: (t: ApiTemplate) =>
+      fromAnswer: (t: ApiTemplate) =>
         (t.ports ?? []).map((p) => ({
           name: p.name,
           description: p.description ?? "",
@@ -324,7 +324,7 @@ export const appTemplateFields = fieldSet({
     },
   ),
   createdAt,
-  updatedAt: computed<string>({ doc: "Last change (ISO 8601), as the API reports it.", read: (t: ApiTemplate) => t.updated ?? "" }),
+  updatedAt: computed<string>({ doc: "Last change (ISO 8601), as the API reports it.", fromAnswer: (t: ApiTemplate) => t.updated ?? "" }),
 });
 type Inputs = InputsOf<typeof appTemplateFields>;
 type Outputs = OutputsOf<typeof appTemplateFields>;
@@ -382,7 +382,7 @@ export interface ApiTemplate {
   updated?: string;
 }
 
-const toOutputs = (t: ApiTemplate): Outputs => readOutputs(appTemplateFields, t);
+const toOutputs = (t: ApiTemplate): Outputs => outputsFromAnswer(appTemplateFields, t);
 
 /** A request body of `fields` in the API's names, each nested entry too. */
 function toApi(i: Partial<Inputs>, fields: readonly string[]): Record<string, unknown> {
@@ -457,7 +457,7 @@ export const appTemplateDefinition: ResourceDefinition<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return idOf((await templateByName(ctx, i.name))?.id) ?? undefined;
     },
-    async read(ctx, id) {
+    async get(ctx, id) {
       const t = await fetchTemplate(ctx, id);
       return t && toOutputs(t);
     },

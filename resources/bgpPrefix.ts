@@ -28,7 +28,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/constraints";
@@ -117,7 +117,7 @@ function explain(ctx: OperationContext, err: unknown): never {
   throw err;
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   let found: ApiPrefix | undefined;
   try {
@@ -127,7 +127,7 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
     throw err;
   }
   if (!found) return undefined;
-  const out = readOutputs(bgpPrefixFields, found, { workspaceId });
+  const out = outputsFromAnswer(bgpPrefixFields, found, { workspaceId });
   if (prior.configId === undefined) return out;
   const config = await fetchBgp(ctx, workspaceId);
   return config ? { ...out, configId: idOf(config.data.id)! } : out;
@@ -172,7 +172,7 @@ export const bgpPrefixDefinition: ResourceDefinition<Inputs, Outputs> = {
       const found = await byPrefix(ctx, i.workspaceId, i.prefix);
       return found && prefixId(found);
     },
-    read,
+    get,
     update: {
       async updateRequest(ctx, id, _olds, news) {
         try {

@@ -23,7 +23,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAt,
 } from "../provider/fields";
@@ -57,7 +57,7 @@ export const diskFields = fieldSet({
     {
       doc: "Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview.",
       onChange: steps.resize,
-      read: (d: ApiDisk) => numberOf(d.size)!,
+      fromAnswer: (d: ApiDisk) => numberOf(d.size)!,
     },
   ),
   backend: input(z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE})` }), {
@@ -73,13 +73,13 @@ export const diskFields = fieldSet({
     onChange: steps.attach,
     // Attached by the attach step right after creation (afterCreate), not by the create request.
     create: false,
-    read: (d: ApiDisk) => idOf(d.instance),
+    fromAnswer: (d: ApiDisk) => idOf(d.instance),
   }),
   boot: computed<boolean>({ doc: "Whether this is an instance's boot disk.", stable: true }),
   state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, FAILED..." }),
   usagePct: computed<number | null>({
     doc: "Filesystem usage reported by the API while attached, else null.",
-    read: (d: ApiDisk) => d.live?.usage_pct ?? null,
+    fromAnswer: (d: ApiDisk) => d.live?.usage_pct ?? null,
   }),
   createdAt,
 });
@@ -101,9 +101,9 @@ interface ApiDisk {
   live?: { usage_pct?: number | null } | null;
   created?: string;
 }
-const toOutputs = (d: ApiDisk, workspaceId: string): Outputs => readOutputs(diskFields, d, { workspaceId });
+const toOutputs = (d: ApiDisk, workspaceId: string): Outputs => outputsFromAnswer(diskFields, d, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiDisk>(`/v1/disks/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -121,7 +121,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
       break;
     } catch (err) {
       if (!isAmbiguous(err)) throw err;
-      const current = await ctx.keepTrying("the check after a lost detach answer", () => read(ctx, id, {}));
+      const current = await ctx.keepTrying("the check after a lost detach answer", () => get(ctx, id, {}));
       const untouched = !!current?.instanceId && current.state === "AVAILABLE";
       ctx.notice(
         `the detach answer was lost (${(err as Error).message}); ${untouched ? "still attached: sending it again" : "it is under way"}`,
@@ -131,7 +131,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
   }
   if (answer !== undefined) await ctx.waitForWorkflow(workflowOf(answer), "detach");
   await ctx.waitForState(
-    () => read(ctx, id, {}),
+    () => get(ctx, id, {}),
     (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"),
     (d) => d?.state ?? "gone",
     "detach",
@@ -140,7 +140,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
 
 /** Detaches the disk when the API shows it attached; whether it did. */
 async function detachIfAttached(ctx: OperationContext, id: string, olds: Outputs): Promise<boolean> {
-  const current = await read(ctx, id, { workspaceId: olds.workspaceId });
+  const current = await get(ctx, id, { workspaceId: olds.workspaceId });
   if (!current?.instanceId) return false;
   ctx.notice(`detaching from instance ${current.instanceId} before deletion`);
   await detach(ctx, id);
@@ -186,7 +186,7 @@ export const diskDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof s
       const disks = await listAll<ApiDisk>(ctx.client, `/v1/workspaces/${i.workspaceId}/disks`, { name: i.name });
       return disks.find((d) => d.name === i.name && d.region === i.region && createdDuring(ctx, d.created))?.id;
     },
-    read,
+    get,
     settled: (d) => (d.state === "FAILED" ? `disk is FAILED` : d.state === "AVAILABLE"),
     stateOf: (d) => d.state,
     afterCreate: ["attach"],

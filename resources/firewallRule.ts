@@ -20,7 +20,7 @@ import {
   input,
   type InputsOf,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
@@ -55,7 +55,7 @@ export const firewallRuleFields = fieldSet({
     onChange: replace,
     // In the create request's path, not its body.
     create: false,
-    read: (r: ApiRule) => idOf(r.instance_id)!,
+    fromAnswer: (r: ApiRule) => idOf(r.instance_id)!,
   }),
   type: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), {
     doc: "Address family, IPv4 or IPv6: remote and local must be CIDRs of this family.",
@@ -74,35 +74,35 @@ export const firewallRuleFields = fieldSet({
     doc: "First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set.",
     onChange: replace,
     wire: "port_start",
-    read: (r: ApiRule) => optionalNumber(r.port_start),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.port_start),
   }),
   portEnd: input(port.optional(), {
     doc: "Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart.",
     onChange: replace,
     wire: "port_end",
-    read: (r: ApiRule) => optionalNumber(r.port_end),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.port_end),
   }),
   remote: input(zCidr(WHERE).optional(), {
     doc: "Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet.",
     onChange: replace,
-    read: (r: ApiRule) => r.remote,
+    fromAnswer: (r: ApiRule) => r.remote,
   }),
   local: input(zCidr(WHERE).optional(), {
     doc: "Destination CIDR inside the instance's address space, of the rule's family; omit to match all.",
     onChange: replace,
-    read: (r: ApiRule) => orUndefined(r.local),
+    fromAnswer: (r: ApiRule) => orUndefined(r.local),
   }),
   bpsLimit: input(limit.optional(), {
     doc: "Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.",
     onChange: replace,
     wire: "bps_limit",
-    read: (r: ApiRule) => optionalNumber(r.bps_limit),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.bps_limit),
   }),
   ppsLimit: input(limit.optional(), {
     doc: "Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.",
     onChange: replace,
     wire: "pps_limit",
-    read: (r: ApiRule) => optionalNumber(r.pps_limit),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.pps_limit),
   }),
   priority: input(
     z
@@ -114,13 +114,13 @@ export const firewallRuleFields = fieldSet({
     {
       doc: "1 to 100; an instance's rules are evaluated highest first; default 1.",
       onChange: replace,
-      read: (r: ApiRule) => numberOf(r.priority)!,
+      fromAnswer: (r: ApiRule) => numberOf(r.priority)!,
     },
   ),
   description: input(zText(0, 255, WHERE).optional(), {
     doc: "Up to 255 characters.",
     onChange: replace,
-    read: (r: ApiRule) => orUndefined(r.description),
+    fromAnswer: (r: ApiRule) => orUndefined(r.description),
   }),
   state: computed<string>({
     doc: "Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.",
@@ -196,9 +196,9 @@ interface ApiRule {
   created?: string;
 }
 
-const toOutputs = (r: ApiRule): Outputs => readOutputs(firewallRuleFields, r);
+const toOutputs = (r: ApiRule): Outputs => outputsFromAnswer(firewallRuleFields, r);
 
-async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRule>(`/v1/firewall-rules/${id}`));
   return found && toOutputs(found);
 }
@@ -233,7 +233,7 @@ export const firewallRuleDefinition: ResourceDefinition<Inputs, Outputs> = {
       const wanted = { ...i, instanceId: String(i.instanceId) };
       return found.find((r) => createdDuring(ctx, r.created) && SENT.every((f) => toOutputs(r)[f] === wanted[f]))?.id;
     },
-    read: (ctx, id) => read(ctx, id),
+    get: (ctx, id) => get(ctx, id),
     settled: (r) => (r.state === "FAILED" ? "firewall rule is FAILED" : r.state !== "PENDING"),
     stateOf: (r) => r.state,
     async delete(ctx, id) {

@@ -28,7 +28,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
@@ -49,11 +49,14 @@ export const floatingIpFields = fieldSet({
   ddos: input(z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false), {
     doc: "DDoS-filtered address (default false; IPv4 only).",
     onChange: replace,
-    read: (ip: ApiFloatingIp) => !!ip.ddos,
+    fromAnswer: (ip: ApiFloatingIp) => !!ip.ddos,
   }),
   address: computed<string>({ doc: "The allocated address.", stable: true }),
-  instanceId: computed<string | null>({ doc: "The instance holding the address, or null.", read: (ip: ApiFloatingIp) => holderOf(ip) }),
-  protected: computed<boolean>({ doc: "Protected addresses cannot be released.", read: (ip: ApiFloatingIp) => !!ip.protected }),
+  instanceId: computed<string | null>({
+    doc: "The instance holding the address, or null.",
+    fromAnswer: (ip: ApiFloatingIp) => holderOf(ip),
+  }),
+  protected: computed<boolean>({ doc: "Protected addresses cannot be released.", fromAnswer: (ip: ApiFloatingIp) => !!ip.protected }),
   createdAt,
 });
 type Inputs = InputsOf<typeof floatingIpFields>;
@@ -78,7 +81,7 @@ export interface ApiFloatingIp {
 /** The holder of a floating IP: the spec names it `instance` or `instance_id`. @internal */
 export const holderOf = (ip: ApiFloatingIp): string | null => idOf(ip.instance_id ?? ip.instance ?? null);
 
-const toOutputs = (ip: ApiFloatingIp, workspaceId: string): Outputs => readOutputs(floatingIpFields, ip, { workspaceId });
+const toOutputs = (ip: ApiFloatingIp, workspaceId: string): Outputs => outputsFromAnswer(floatingIpFields, ip, { workspaceId });
 
 /** @internal */
 export async function fetchFloatingIp(ctx: OperationContext, id: string): Promise<ApiFloatingIp | undefined> {
@@ -144,7 +147,7 @@ export const floatingIpDefinition: ResourceDefinition<Inputs, Outputs> = {
       if (found) claimed.add(found);
       return found;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const ip = await fetchFloatingIp(ctx, id);
       return ip && toOutputs(ip, prior.workspaceId ?? "");
     },

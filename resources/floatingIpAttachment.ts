@@ -14,7 +14,7 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields";
 import { zId } from "../provider/constraints";
 import { wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
@@ -34,12 +34,12 @@ export const floatingIpAttachmentFields = fieldSet({
     doc: "The floating IP (a FloatingIp's id).",
     // Another IP is another attachment.
     onChange: replace,
-    read: (ip: ApiFloatingIp) => String(ip.id),
+    fromAnswer: (ip: ApiFloatingIp) => String(ip.id),
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again).",
     onChange: steps.move,
-    read: (ip: ApiFloatingIp) => holderOf(ip),
+    fromAnswer: (ip: ApiFloatingIp) => holderOf(ip),
   }),
   address: computed<string>({ doc: "The floating IP's address." }),
   family: computed<string>({ doc: "The floating IP's family: IPv4 or IPv6." }),
@@ -48,9 +48,9 @@ type Inputs = InputsOf<typeof floatingIpAttachmentFields>;
 type Outputs = OutputsOf<typeof floatingIpAttachmentFields>;
 
 // 2. API mapping.
-async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const ip = await fetchFloatingIp(ctx, id);
-  return ip && readOutputs(floatingIpAttachmentFields, ip);
+  return ip && outputsFromAnswer(floatingIpAttachmentFields, ip);
 }
 
 async function attach(ctx: OperationContext, ipId: string, instanceId: string): Promise<void> {
@@ -106,7 +106,7 @@ export const floatingIpAttachmentDefinition: ResourceDefinition<Inputs, Outputs,
       const ip = await fetchFloatingIp(ctx, i.ipId);
       return ip && holderOf(ip) === i.instanceId ? i.ipId : undefined;
     },
-    read: (ctx, id) => read(ctx, id),
+    get: (ctx, id) => get(ctx, id),
     update: {
       async move(ctx, id, _olds, news) {
         const ip = await fetchFloatingIp(ctx, id);

@@ -37,7 +37,7 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   variant,
   variantFromWire,
@@ -123,7 +123,7 @@ const sourcePolicy = depends((old, next) => {
 /** @internal */
 export const imageFields = fieldSet({
   // The image names its workspace as its owner.
-  workspaceId: { ...owningWorkspace, read: (i: ApiImage, prior) => idOf(i.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
+  workspaceId: { ...owningWorkspace, fromAnswer: (i: ApiImage, prior) => idOf(i.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
   kind: input(z.enum(["TEMPLATE", "BACKUP", "ISO"], { error: `must be TEMPLATE, BACKUP or ISO (${WHERE}: kind)` }), {
     doc: "TEMPLATE, BACKUP or ISO.",
     onChange: replace,
@@ -136,30 +136,30 @@ export const imageFields = fieldSet({
   source: input(imageSource.schema, {
     doc: "Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image.",
     onChange: sourcePolicy,
-    read: (i: ApiImage, prior) => sourceEcho(i.source, prior.source as Source | undefined),
+    fromAnswer: (i: ApiImage, prior) => sourceEcho(i.source, prior.source as Source | undefined),
   }),
   description: input(zText(4, 1000, WHERE).optional(), {
     doc: "4 to 1000 characters.",
     onChange: updateRequest,
-    read: (i: ApiImage) => i.description ?? undefined,
+    fromAnswer: (i: ApiImage) => i.description ?? undefined,
   }),
   group: input(zText(4, 32, WHERE).optional(), {
     doc: "Catalogue group such as linux or windows, 4 to 32 characters.",
     onChange: updateRequest,
-    read: (i: ApiImage) => i.group ?? undefined,
+    fromAnswer: (i: ApiImage) => i.group ?? undefined,
   }),
   os: input(imageOs.schema.nullable().optional(), {
     doc: "Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears.",
     onChange: updateRequest,
     // Read as null only where the recorded inputs had an os (so an image declared without one stays quiet).
-    read: (i: ApiImage, prior) =>
+    fromAnswer: (i: ApiImage, prior) =>
       i.os === null || i.os === undefined
         ? prior.os === undefined
           ? undefined
           : null
         : (compact({ family: i.os.family, name: i.os.name ?? undefined }) as Os),
   }),
-  uefi: input(z.boolean().optional(), { doc: "Boots with UEFI.", onChange: replace, read: (i: ApiImage) => !!i.uefi }),
+  uefi: input(z.boolean().optional(), { doc: "Boots with UEFI.", onChange: replace, fromAnswer: (i: ApiImage) => !!i.uefi }),
   // The upload file's content identifies what is uploaded: hashed at preview.
   fileSha256: derived<string>({
     doc: "UPLOAD: SHA-256 of the uploaded file, computed at preview.",
@@ -167,13 +167,13 @@ export const imageFields = fieldSet({
     from: (i: { source?: Source }) =>
       i.source?.type === "UPLOAD" && !fileProblem(i.source.filePath) ? sha256Of(i.source.filePath) : undefined,
   }),
-  size: computed<number>({ doc: "Bytes.", read: (i: ApiImage) => numberOf(i.size) ?? 0 }),
+  size: computed<number>({ doc: "Bytes.", fromAnswer: (i: ApiImage) => numberOf(i.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
   official: computed<boolean>({
     doc: "Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).",
-    read: (i: ApiImage) => !!i.official,
+    fromAnswer: (i: ApiImage) => !!i.official,
   }),
-  deprecated: computed<boolean>({ doc: "Whether the image is marked deprecated.", read: (i: ApiImage) => !!i.deprecated }),
+  deprecated: computed<boolean>({ doc: "Whether the image is marked deprecated.", fromAnswer: (i: ApiImage) => !!i.deprecated }),
   createdAt,
 });
 type Inputs = InputsOf<typeof imageFields>;
@@ -275,7 +275,7 @@ function sourceEcho(api: ApiImage["source"], declared: Source | undefined): Sour
   return read as Source;
 }
 
-const toOutputs = (i: ApiImage, prior: Partial<Inputs>): Outputs => readOutputs(imageFields, i, prior) as Outputs;
+const toOutputs = (i: ApiImage, prior: Partial<Inputs>): Outputs => outputsFromAnswer(imageFields, i, prior) as Outputs;
 
 async function fetchImage(ctx: OperationContext, id: string): Promise<ApiImage | undefined> {
   return ifFound(ctx.client.get<ApiImage>(`/v1/images/${id}`));
@@ -411,7 +411,7 @@ export const imageDefinition: ResourceDefinition<Inputs, Outputs> = {
       }
       return idOf(found.id)!;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const i = await fetchImage(ctx, id);
       return i && toOutputs(i, prior);
     },

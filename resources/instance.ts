@@ -28,7 +28,7 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   updateBody,
   createdAt,
@@ -105,7 +105,7 @@ export const ipRequest = nested(
 
 /** Settings PATCH /v1/instances/{id} accepts (spec part 2, Instances: PATCH), patched once the instance exists. */
 const setting = (doc: string, wire: keyof ApiInstance) =>
-  input(z.boolean().optional(), { doc, onChange: updateRequest, wire, read: (v: ApiInstance) => v[wire] as boolean });
+  input(z.boolean().optional(), { doc, onChange: updateRequest, wire, fromAnswer: (v: ApiInstance) => v[wire] as boolean });
 
 /** @internal */
 export const instanceFields = fieldSet({
@@ -117,22 +117,22 @@ export const instanceFields = fieldSet({
   type: input(z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(), {
     doc: "PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set.",
     onChange: replace,
-    read: (v: ApiInstance) => v.type,
+    fromAnswer: (v: ApiInstance) => v.type,
   }),
   planId: input(zId("plan id").optional(), {
     doc: "PLAN: the plan.",
     onChange: steps.upgrade,
-    read: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
+    fromAnswer: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
   }),
   group: input(z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(), {
     doc: "CUSTOM: LIGHTNING, RYZEN or DEDICATED.",
     onChange: replace,
-    read: (v: ApiInstance) => v.group,
+    fromAnswer: (v: ApiInstance) => v.group,
   }),
   cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
     doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
     onChange: steps.upgrade,
-    read: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
+    fromAnswer: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
   }),
   memoryBytes: input(
     positiveInt("bytes", "CUSTOM memory_bytes")
@@ -141,13 +141,13 @@ export const instanceFields = fieldSet({
     {
       doc: "CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit).",
       onChange: steps.upgrade,
-      read: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
+      fromAnswer: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
     },
   ),
   bandwidth: input(bandwidthCaps.schema.optional(), {
     doc: "CUSTOM: bandwidth caps in bytes per second.",
     onChange: steps.upgrade,
-    read: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
+    fromAnswer: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
   }),
   storage: input(
     z
@@ -159,7 +159,7 @@ export const instanceFields = fieldSet({
       doc: "CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
       onChange: storagePolicy(),
       // The API answers the disks, not the entries: the recorded entries, the boot disk at its current (or staged) size.
-      read: (v: ApiInstance, prior) => {
+      fromAnswer: (v: ApiInstance, prior) => {
         const currentBoot = v.staged?.boot_disk_size ?? numberOf(bootDiskOf(v)?.size) ?? 0;
         return (prior.storage as Storage | undefined)?.map((e) => (e.boot ? { ...e, sizeBytes: currentBoot || e.sizeBytes } : e));
       },
@@ -168,17 +168,17 @@ export const instanceFields = fieldSet({
   region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(), {
     doc: "Region, for example NA_01 (or set nodeId).",
     onChange: replace,
-    read: (v: ApiInstance) => v.region,
+    fromAnswer: (v: ApiInstance) => v.region,
   }),
   nodeId: input(zId("node id").optional(), {
     doc: "A specific node (platform or your private cloud).",
     onChange: replace,
-    read: (v: ApiInstance) => idOf(v.node)!,
+    fromAnswer: (v: ApiInstance) => idOf(v.node)!,
   }),
   imageId: input(zId("image id").optional(), {
     doc: "Template or backup restored onto the boot disk, or an ISO attached.",
     onChange: replace,
-    read: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
+    fromAnswer: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
   }),
   ips: input(z.array(ipRequest.schema).max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`).optional(), {
     doc: "Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only.",
@@ -195,7 +195,7 @@ export const instanceFields = fieldSet({
     {
       doc: "VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body).",
       onChange: steps.vpcs,
-      read: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
+      fromAnswer: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
     },
   ),
   cloudInit: input(z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(), {
@@ -206,12 +206,12 @@ export const instanceFields = fieldSet({
   disableCloudInit: input(z.boolean().optional(), {
     doc: "Turn off vendor cloud-init features.",
     onChange: replace,
-    read: (v: ApiInstance) => v.disable_cloud_init,
+    fromAnswer: (v: ApiInstance) => v.disable_cloud_init,
   }),
   boot: input(z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(), {
     doc: "Boot device DISK or ISO.",
     onChange: updateRequest,
-    read: (v: ApiInstance) => v.boot,
+    fromAnswer: (v: ApiInstance) => v.boot,
   }),
   uefi: setting("Boot with UEFI firmware.", "uefi"),
   secureBoot: setting("UEFI Secure Boot.", "secure_boot"),
@@ -228,13 +228,13 @@ export const instanceFields = fieldSet({
       doc: "OS name shown for the instance, 1 to 64 characters (the emulator's limit).",
       onChange: updateRequest,
       wire: "os_name",
-      read: (v: ApiInstance) => v.os_name ?? undefined,
+      fromAnswer: (v: ApiInstance) => v.os_name ?? undefined,
     },
   ),
   powerState: input(z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"), {
     doc: "Desired power state; default running.",
     onChange: steps.power,
-    read: (v: ApiInstance) => (v.online ? "running" : "stopped"),
+    fromAnswer: (v: ApiInstance) => (v.online ? "running" : "stopped"),
   }),
   applyUpgrades: input(z.boolean().default(false), {
     doc: "After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).",
@@ -254,17 +254,17 @@ export const instanceFields = fieldSet({
     wire: "pending_upgrades",
   }),
   hostname: computed<string>({ doc: "Hostname the API assigned.", stable: true }),
-  ipv4Address: computed<string | null>({ doc: "First public IPv4 address, or null.", read: (v: ApiInstance) => firstIp(v, "IPv4") }),
-  ipv6Address: computed<string | null>({ doc: "First public IPv6 address, or null.", read: (v: ApiInstance) => firstIp(v, "IPv6") }),
+  ipv4Address: computed<string | null>({ doc: "First public IPv4 address, or null.", fromAnswer: (v: ApiInstance) => firstIp(v, "IPv4") }),
+  ipv6Address: computed<string | null>({ doc: "First public IPv6 address, or null.", fromAnswer: (v: ApiInstance) => firstIp(v, "IPv6") }),
   ipAddresses: computed<Array<{ id: string; address: string; family: string; ddos: boolean }>>({
     doc: "Public addresses: id, address, family and ddos.",
-    read: (v: ApiInstance) => v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
+    fromAnswer: (v: ApiInstance) => v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
   }),
   privateIps: computed<Record<string, string>>({
     doc: "Private address in each attached VPC, by VPC id.",
-    read: (v: ApiInstance) => Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
+    fromAnswer: (v: ApiInstance) => Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
   }),
-  bootDiskId: computed<string | null>({ doc: "The boot disk's id.", stable: true, read: (v: ApiInstance) => idOf(bootDiskOf(v)) }),
+  bootDiskId: computed<string | null>({ doc: "The boot disk's id.", stable: true, fromAnswer: (v: ApiInstance) => idOf(bootDiskOf(v)) }),
   terminationScheduledAt: computed<string | null>({
     doc: "When a scheduled termination deletes the instance, else null.",
     wire: "termination_scheduled_at",
@@ -380,7 +380,8 @@ const bootDiskOf = (v: ApiInstance) => v.disks.find((d) => d.boot) ?? null;
 const firstIp = (v: ApiInstance, family: string) => v.ips.find((ip) => ip.family === family)?.address ?? null;
 
 /** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). Absent ones left out, as recorded. */
-const toOutputs = (v: ApiInstance, prior: Partial<Inputs & Outputs>): Outputs => compact(readOutputs(instanceFields, v, prior)) as Outputs;
+const toOutputs = (v: ApiInstance, prior: Partial<Inputs & Outputs>): Outputs =>
+  compact(outputsFromAnswer(instanceFields, v, prior)) as Outputs;
 
 async function fetchInstance(ctx: OperationContext, id: string): Promise<ApiInstance | undefined> {
   return ifFound(ctx.client.get<ApiInstance>(`/v1/instances/${id}`));
@@ -491,7 +492,7 @@ export const instanceDefinition: ResourceDefinition<Inputs, Outputs, StepOf<type
       const found = await listAll<ApiInstance>(ctx.client, `/v1/workspaces/${i.workspaceId}/instances`, { name: i.name });
       return found.find((v) => v.name === i.name && createdDuring(ctx, v.created))?.id;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const v = await fetchInstance(ctx, id);
       return v && toOutputs(v, prior);
     },

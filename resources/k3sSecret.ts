@@ -26,7 +26,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   writeOnly,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
@@ -68,7 +68,7 @@ export const k3sSecretFields = fieldSet({
     onChange: updateRequest,
     secret: true,
   }) as InputField<typeof zData, true, Record<string, string> | null | undefined>,
-  keys: computed<string[]>({ doc: "Key names, sorted.", read: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
+  keys: computed<string[]>({ doc: "Key names, sorted.", fromAnswer: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
 });
 type Inputs = InputsOf<typeof k3sSecretFields>;
 type Outputs = OutputsOf<typeof k3sSecretFields>;
@@ -87,11 +87,11 @@ const listSecrets = (ctx: OperationContext, workspaceId: string) => listAll<ApiS
 const secretByName = async (ctx: OperationContext, workspaceId: string, name: string) =>
   (await listSecrets(ctx, workspaceId)).find((s) => s.name === name);
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   const found = (await listSecrets(ctx, workspaceId)).find((s) => idOf(s.id) === id);
   if (!found) return undefined;
-  const out = readOutputs(k3sSecretFields, found, { workspaceId });
+  const out = outputsFromAnswer(k3sSecretFields, found, { workspaceId });
   // `data` itself is carried over from state by the lifecycle (kept); when the recorded keys no
   // longer match the API's, the recorded values are stale: null makes the next up rewrite them.
   return prior.data && !isDeepStrictEqual(Object.keys(prior.data).sort(), out.keys) ? { ...out, data: null } : out;
@@ -143,7 +143,7 @@ export const k3sSecretDefinition: ResourceDefinition<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await secretByName(ctx, i.workspaceId, i.name))?.id;
     },
-    read,
+    get,
     update: {
       async updateRequest(ctx, id, _olds, news) {
         await ctx.client.put(`${secretsPath(news.workspaceId)}/${id}`, { data: news.data });

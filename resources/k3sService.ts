@@ -32,7 +32,7 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   writeOnly,
 } from "../provider/fields";
@@ -140,7 +140,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first.",
       onChange: replace,
-      read: (s: ApiService) => s.mode,
+      fromAnswer: (s: ApiService) => s.mode,
     },
   ),
   image: input(
@@ -161,7 +161,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Instances the scheduler may use (at least one); each must be a READY node.",
       ...put,
-      read: (s: ApiService) => (s.target_instances ?? []).map((t) => idOf(t)!),
+      fromAnswer: (s: ApiService) => (s.target_instances ?? []).map((t) => idOf(t)!),
     },
   ),
   replicas: input(
@@ -174,7 +174,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1.",
       ...put,
-      read: (s: ApiService) => numberOf(s.replicas)!,
+      fromAnswer: (s: ApiService) => numberOf(s.replicas)!,
     },
   ),
   ports: input(
@@ -186,7 +186,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Published ports; default none.",
       ...put,
-      read: (s: ApiService) =>
+      fromAnswer: (s: ApiService) =>
         (s.ports ?? []).map((p) => ({
           hostPort: numberOf(p.host_port)!,
           containerPort: numberOf(p.container_port)!,
@@ -204,7 +204,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Host paths mounted into the container; default none.",
       ...put,
-      read: (s: ApiService) => (s.volumes ?? []).map((m) => fromWire(serviceVolume, m)),
+      fromAnswer: (s: ApiService) => (s.volumes ?? []).map((m) => fromWire(serviceVolume, m)),
     },
   ),
   environment: writeOnly(
@@ -237,31 +237,31 @@ export const k3sServiceFields = fieldSet({
       doc: "Names of K3sSecrets whose key-value pairs are injected as environment variables; default none.",
       ...put,
       wire: "secret_refs",
-      read: (s: ApiService) => [...(s.secret_refs ?? [])],
+      fromAnswer: (s: ApiService) => [...(s.secret_refs ?? [])],
     },
   ),
   updateStrategy: input(z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"), {
     doc: "ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go).",
     ...put,
-    read: (s: ApiService) => s.update_strategy,
+    fromAnswer: (s: ApiService) => s.update_strategy,
   }),
   status: computed<string>({ doc: "DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED." }),
   desiredReplicas: computed<number | null>({
     doc: "Requested replicas (null while the live status is unavailable).",
-    read: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
+    fromAnswer: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
   }),
   availableReplicas: computed<number | null>({
     doc: "Ready replicas (null while the live status is unavailable).",
-    read: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
+    fromAnswer: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
   }),
   updatedReplicas: computed<number | null>({
     doc: "Replicas on the current revision (null while the live status is unavailable).",
-    read: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
+    fromAnswer: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
   }),
-  updating: computed<boolean>({ doc: "A rollout is in progress.", read: ({ live }: Answer) => live?.updating ?? false }),
+  updating: computed<boolean>({ doc: "A rollout is in progress.", fromAnswer: ({ live }: Answer) => live?.updating ?? false }),
   pods: computed<(typeof servicePod)["__output"][]>({
     doc: "Per pod: name, phase, ready, restartCount, nodeName.",
-    read: ({ live }: Answer) =>
+    fromAnswer: ({ live }: Answer) =>
       (live?.pods ?? []).map((p) => ({
         name: p.name,
         phase: p.phase,
@@ -314,7 +314,7 @@ type Answer = ApiService & { live: ApiServiceLive | null };
 
 /** The environment is write-only (never answered): left out here, kept from state. */
 const toOutputs = (v: ApiServiceView, workspaceId: string): Outputs =>
-  compact(readOutputs(k3sServiceFields, { ...serviceOfView(v), live: v.live ?? null }, { workspaceId })) as Outputs;
+  compact(outputsFromAnswer(k3sServiceFields, { ...serviceOfView(v), live: v.live ?? null }, { workspaceId })) as Outputs;
 
 /** The desired state PUT replaces (and create carries): every optional field sent explicitly. */
 const desiredState = (i: Inputs) => ({
@@ -334,7 +334,7 @@ async function serviceByName(ctx: OperationContext, workspaceId: string, name: s
   return found.map(serviceOfView).find((s) => s.name === name);
 }
 
-async function read(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiServiceView>(servicePath(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -387,7 +387,7 @@ export const k3sServiceDefinition: ResourceDefinition<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await serviceByName(ctx, i.workspaceId, i.name))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     settled,
     // Mid-operation statuses only: a RUNNING service short of replicas (a target powered off) is
     // degraded, not unfinished, and must not show a change on every preview.
@@ -406,7 +406,7 @@ export const k3sServiceDefinition: ResourceDefinition<Inputs, Outputs> = {
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) {
           // Already being deleted, or the cluster is being torn down (which removes its services): wait.
-          const current = await read(ctx, id, olds);
+          const current = await get(ctx, id, olds);
           if (!current || current.status === "DELETING" || (await clusterTearingDown(ctx, olds.workspaceId))) return null;
         }
         throw err;

@@ -27,7 +27,7 @@ import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, createdAt } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { emulatorLimit, zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
@@ -64,12 +64,15 @@ export const netLoadBalancerFields = fieldSet({
       "the balancer (PATCH owner); the API drops members whose instance is not in the new workspace.",
     onChange: updateRequest,
     // As the API reports it, else the recorded (or default) owner.
-    read: (lb: ApiNetLb, prior) => idOf(lb.owner) ?? (prior.ownerWorkspaceId as string | undefined) ?? "",
+    fromAnswer: (lb: ApiNetLb, prior) => idOf(lb.owner) ?? (prior.ownerWorkspaceId as string | undefined) ?? "",
   }),
-  ownerWorkspaceName: computed<string | null>({ doc: "The owning workspace's name.", read: (lb: ApiNetLb) => lb.owner?.name ?? null }),
+  ownerWorkspaceName: computed<string | null>({
+    doc: "The owning workspace's name.",
+    fromAnswer: (lb: ApiNetLb) => lb.owner?.name ?? null,
+  }),
   memberInstanceIds: computed<string[]>({
     doc: "Instances that are members now (sorted ids), from the balancer detail.",
-    read: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
+    fromAnswer: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
   }),
   createdAt,
 });
@@ -164,9 +167,9 @@ export const netLoadBalancerDefinition: ResourceDefinition<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await byNameAndAddress(ctx, ownerOf(ctx, i.ownerWorkspaceId), i))?.id;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const lb = await fetchLb(ctx, id, prior.ownerWorkspaceId);
-      return lb && readOutputs(netLoadBalancerFields, lb, { ownerWorkspaceId: prior.ownerWorkspaceId ?? ctx.config.workspaceId });
+      return lb && outputsFromAnswer(netLoadBalancerFields, lb, { ownerWorkspaceId: prior.ownerWorkspaceId ?? ctx.config.workspaceId });
     },
     update: {
       async updateRequest(ctx, id, olds, news, changed) {

@@ -15,7 +15,16 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
+import {
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  outputsFromAnswer,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/constraints";
 import { idOf } from "../provider/wire";
@@ -38,14 +47,17 @@ export const netLoadBalancerMemberFields = fieldSet({
   loadBalancerId: input(zId("load balancer id"), {
     doc: "The balancer (a NetLoadBalancer's id), owned by this resource's workspace.",
     onChange: replace,
-    read: (_m: Listed, key) => (key as Key).loadBalancerId,
+    fromAnswer: (_m: Listed, key) => (key as Key).loadBalancerId,
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance; it must be in the balancer's workspace.",
     onChange: replace,
-    read: (_m: Listed, key) => (key as Key).instanceId,
+    fromAnswer: (_m: Listed, key) => (key as Key).instanceId,
   }),
-  instanceName: computed<string | null>({ doc: "The instance's name, as the member list shows it.", read: (m: Listed) => m.name ?? null }),
+  instanceName: computed<string | null>({
+    doc: "The instance's name, as the member list shows it.",
+    fromAnswer: (m: Listed) => m.name ?? null,
+  }),
   state: computed<"ACTIVE" | "JOINING">({ doc: "ACTIVE once listed as a member; JOINING while the addition has not applied yet." }),
 });
 type Inputs = InputsOf<typeof netLoadBalancerMemberFields>;
@@ -81,14 +93,14 @@ async function findMember(
   }
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<Outputs | undefined> {
   const key: Key = { workspaceId: prior.workspaceId ?? "", ...keyOf(id) };
   const member = await findMember(ctx, key.workspaceId, key.loadBalancerId, key.instanceId);
   if (member === undefined) return undefined;
-  if (member) return readOutputs(netLoadBalancerMemberFields, { name: member.name, state: "ACTIVE" } satisfies Listed, key);
+  if (member) return outputsFromAnswer(netLoadBalancerMemberFields, { name: member.name, state: "ACTIVE" } satisfies Listed, key);
   // Not listed: while this operation is adding it, it is joining; otherwise it is not a member.
   if (ctx.operation === "create" && !prior.adoptId)
-    return readOutputs(netLoadBalancerMemberFields, { state: "JOINING" } satisfies Listed, key);
+    return outputsFromAnswer(netLoadBalancerMemberFields, { state: "JOINING" } satisfies Listed, key);
   return undefined;
 }
 
@@ -135,7 +147,7 @@ export const netLoadBalancerMemberDefinition: ResourceDefinition<Inputs, Outputs
           }
         : undefined;
     },
-    read,
+    get,
     settled: (o) => o.state === "ACTIVE",
     stateOf: (o) => o.state,
     async delete(ctx, id, olds) {

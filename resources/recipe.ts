@@ -25,7 +25,7 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
 } from "../provider/fields";
 import { emulatorLimit, exactly, noDuplicates, trimmedLength } from "../provider/constraints";
@@ -123,7 +123,7 @@ export const recipeFields = fieldSet({
   // A recipe answers its owner, not a workspace.
   workspaceId: {
     ...owningWorkspace,
-    read: (r: ApiRecipe, prior: Record<string, unknown>) => idOf(r.owner) ?? (prior.workspaceId as string),
+    fromAnswer: (r: ApiRecipe, prior: Record<string, unknown>) => idOf(r.owner) ?? (prior.workspaceId as string),
   },
   name: input(z.string().min(1, `must not be empty (${WHERE}: name)`).superRefine(trimmedLength(100, EMULATOR_LIMIT)), {
     doc: "1 to 100 characters (the emulator's limit).",
@@ -132,7 +132,7 @@ export const recipeFields = fieldSet({
   category: input(z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }), {
     doc: "DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.",
     onChange: updateRequest,
-    read: (r: ApiRecipe) => r.category,
+    fromAnswer: (r: ApiRecipe) => r.category,
   }),
   description: input(
     z
@@ -142,7 +142,7 @@ export const recipeFields = fieldSet({
       doc: "Markdown, at most 100,000 characters (the emulator's limit).",
       onChange: updateRequest,
       // Required at create (spec part 2, Recipes), so always answered.
-      read: (r: ApiRecipe) => r.description ?? "",
+      fromAnswer: (r: ApiRecipe) => r.description ?? "",
     },
   ),
   commands: input(
@@ -153,7 +153,7 @@ export const recipeFields = fieldSet({
     {
       doc: "Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole.",
       onChange: updateRequest,
-      read: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
+      fromAnswer: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
     },
   ),
   icon: input(
@@ -166,7 +166,7 @@ export const recipeFields = fieldSet({
     {
       doc: "Icon URL, at most 2048 characters (the emulator's limit); omit or null for none.",
       onChange: updateRequest,
-      read: (r: ApiRecipe) => r.icon ?? null,
+      fromAnswer: (r: ApiRecipe) => r.icon ?? null,
     },
   ),
   fields: input(
@@ -179,12 +179,12 @@ export const recipeFields = fieldSet({
     {
       doc: "Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole.",
       onChange: updateRequest,
-      read: (r: ApiRecipe) => fieldsFromApi(r),
+      fromAnswer: (r: ApiRecipe) => fieldsFromApi(r),
     },
   ),
   variables: computed<Record<string, string>>({
     doc: "The variable each field's value is injected as, by field id.",
-    read: (r: ApiRecipe) => Object.fromEntries(fieldsFromApi(r).map((f) => [f.id, `SVC_FIELDS_${f.id.toUpperCase()}`])),
+    fromAnswer: (r: ApiRecipe) => Object.fromEntries(fieldsFromApi(r).map((f) => [f.id, `SVC_FIELDS_${f.id.toUpperCase()}`])),
   }),
 });
 type Inputs = InputsOf<typeof recipeFields>;
@@ -207,7 +207,7 @@ export interface ApiRecipe {
 export const fieldsFromApi = (r: ApiRecipe): Field[] =>
   (r.fields ?? []).map((f) => ({ id: f.id, label: f.label, description: f.description ?? null, type: f.type, required: !!f.required }));
 
-const toOutputs = (r: ApiRecipe, workspaceId: string): Outputs => readOutputs(recipeFields, r, { workspaceId });
+const toOutputs = (r: ApiRecipe, workspaceId: string): Outputs => outputsFromAnswer(recipeFields, r, { workspaceId });
 
 /** @internal */
 export async function fetchRecipe(ctx: OperationContext, id: string): Promise<ApiRecipe | undefined> {
@@ -243,7 +243,7 @@ export const recipeDefinition: ResourceDefinition<Inputs, Outputs> = {
       const fresh = (await ownByName(ctx, i.workspaceId, i.name)).filter((r) => !before.has(idOf(r.id)!) && r.category === i.category);
       return fresh.length === 1 ? idOf(fresh[0].id)! : undefined;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const r = await fetchRecipe(ctx, id);
       return r && toOutputs(r, prior.workspaceId ?? "");
     },

@@ -20,7 +20,7 @@ import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, writeOnly } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, writeOnly } from "../provider/fields";
 import { zId } from "../provider/constraints";
 import { wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
@@ -152,7 +152,7 @@ export const recipeInstallationDefinition: ResourceDefinition<Inputs, Outputs> =
       const workflow = workflowOf(answer);
       return { id: syntheticId(i.instanceId, i.recipeId, workflow.id), workflow };
     },
-    async read(ctx, id) {
+    async get(ctx, id) {
       const parts = parseId(id);
       if (!parts) return undefined;
       if (!(await exists(ctx, `/v1/instances/${parts.instanceId}`))) return undefined;
@@ -165,7 +165,7 @@ export const recipeInstallationDefinition: ResourceDefinition<Inputs, Outputs> =
         if (!(err instanceof ApiError && err.notFound)) throw err;
       }
       // The installation as gathered: the synthetic id's parts, the recipe's name, the workflow's state.
-      return readOutputs(recipeInstallationFields, { ...parts, recipeName: recipe.name, installState });
+      return outputsFromAnswer(recipeInstallationFields, { ...parts, recipeName: recipe.name, installState });
     },
     settled: (o) =>
       FAILED.has(o.installState)

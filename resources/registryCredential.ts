@@ -33,7 +33,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   writeOnly,
   createdAtIfAnswered,
@@ -99,9 +99,9 @@ const path = (workspaceId: string, id?: string) => `/v1/workspaces/${workspaceId
 
 // The owner is the credential's workspace (owningWorkspace reads `workspace`).
 const toOutputs = (r: ApiRegistry, workspaceId: string): Outputs =>
-  readOutputs(registryCredentialFields, { ...r, workspace: r.owner }, { workspaceId });
+  outputsFromAnswer(registryCredentialFields, { ...r, workspace: r.owner }, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRegistry>(path(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -158,7 +158,7 @@ export const registryCredentialDefinition: ResourceDefinition<Inputs, Outputs> =
     async findExisting(ctx, i) {
       return (await credentialFor(ctx, i.workspaceId, i.registry))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     update: {
       // Both are sent: the API re-validates the pair, and the stored password cannot be read to
       // know whether it still matches the declared one (it may have been changed outside Pulumi).

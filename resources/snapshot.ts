@@ -18,7 +18,7 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, createdAt } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
@@ -34,19 +34,23 @@ const NOT_SHOWN =
 /** @internal */
 export const snapshotFields = fieldSet({
   // The snapshot's workspace, as the API reports it (an output: the instance decides it).
-  workspaceId: computed<string>({ doc: "The workspace of the instance.", stable: true, read: (s: ApiSnapshot) => idOf(s.workspace) ?? "" }),
+  workspaceId: computed<string>({
+    doc: "The workspace of the instance.",
+    stable: true,
+    fromAnswer: (s: ApiSnapshot) => idOf(s.workspace) ?? "",
+  }),
   instanceId: input(zId("instance id"), {
     doc: "Instance whose disk is copied (AVAILABLE and not locked).",
     onChange: replace,
-    read: (s: ApiSnapshot, prior) => idOf(s.instance) ?? (prior.instanceId as string | undefined) ?? "",
+    fromAnswer: (s: ApiSnapshot, prior) => idOf(s.instance) ?? (prior.instanceId as string | undefined) ?? "",
   }),
   diskId: input(zId("disk id").optional(), {
     doc: "Disk to copy; default the instance's boot disk (the copied disk is recorded either way).",
     onChange: replace,
-    read: (s: ApiSnapshot, prior) => idOf(s.disk) ?? (prior.diskId as string | undefined) ?? "",
+    fromAnswer: (s: ApiSnapshot, prior) => idOf(s.disk) ?? (prior.diskId as string | undefined) ?? "",
   }),
   name: computed<string>({ doc: "Name the API gave it.", stable: true }),
-  size: computed<number>({ doc: "Bytes.", stable: true, read: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
+  size: computed<number>({ doc: "Bytes.", stable: true, fromAnswer: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
   createdAt,
 });
@@ -126,9 +130,9 @@ export const snapshotDefinition: ResourceDefinition<Inputs, Outputs> = {
     },
     // A lost answer: the snapshot that appeared on the instance since the request was sent.
     findExisting: async (ctx, i) => idOf((await newSnapshot(ctx, i))?.id) ?? undefined,
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const found = await ifFound(ctx.client.get<ApiSnapshot>(`/v1/snapshots/${id}`));
-      return found && readOutputs(snapshotFields, found, prior);
+      return found && outputsFromAnswer(snapshotFields, found, prior);
     },
     settled: (o) => (o.state === "FAILED" ? "snapshot is FAILED" : o.state === "AVAILABLE"),
     stateOf: (o) => o.state,

@@ -22,7 +22,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
@@ -91,7 +91,7 @@ export const sshKeyFields = fieldSet({
   uploadedBy: computed<{ id: string; name: string } | null>({
     doc: "The uploader (id, name).",
     stable: true,
-    read: (k: ApiSshKey) => (k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null),
+    fromAnswer: (k: ApiSshKey) => (k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null),
   }),
   createdAt: createdAtIfAnswered,
 });
@@ -111,9 +111,10 @@ interface ApiSshKey {
 }
 
 // The owner is the key's workspace (owningWorkspace reads `workspace`).
-const toOutputs = (k: ApiSshKey, workspaceId: string): Outputs => readOutputs(sshKeyFields, { ...k, workspace: k.owner }, { workspaceId });
+const toOutputs = (k: ApiSshKey, workspaceId: string): Outputs =>
+  outputsFromAnswer(sshKeyFields, { ...k, workspace: k.owner }, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiSshKey>(`/v1/ssh/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -163,7 +164,7 @@ export const sshKeyDefinition: ResourceDefinition<Inputs, Outputs> = {
       const found = await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name });
       return found.find((k) => k.name === i.name && keyBody(k.public_key) === keyBody(i.publicKey) && createdDuring(ctx, k.created))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     async delete(ctx, id) {
       await ctx.client.delete(`/v1/ssh/${id}`);
       return null;

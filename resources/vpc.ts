@@ -17,7 +17,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAt,
 } from "../provider/fields";
@@ -40,7 +40,7 @@ export const vpcFields = fieldSet({
     onChange: replace,
     stable: true,
   }),
-  vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, read: (v: ApiVpc) => Number(v.vlan) }),
+  vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, fromAnswer: (v: ApiVpc) => Number(v.vlan) }),
   createdAt,
 });
 type Inputs = InputsOf<typeof vpcFields>;
@@ -57,9 +57,9 @@ interface ApiVpc {
   workspace?: { id: string };
   created?: string;
 }
-const toOutputs = (v: ApiVpc, workspaceId: string): Outputs => readOutputs(vpcFields, v, { workspaceId });
+const toOutputs = (v: ApiVpc, workspaceId: string): Outputs => outputsFromAnswer(vpcFields, v, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiVpc>(`/v1/vpcs/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -109,7 +109,7 @@ export const vpcDefinition: ResourceDefinition<Inputs, Outputs> = {
       const found = await listAll<ApiVpc>(ctx.client, `/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name });
       return found.find((v) => v.name === i.name && v.range === i.range)?.id;
     },
-    read,
+    get,
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
         await ctx.client.patch(`/v1/vpcs/${id}`, updateBody(vpcFields, news, changed));

@@ -18,7 +18,7 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
@@ -37,13 +37,13 @@ export const vpcAttachmentFields = fieldSet({
   instanceId: input(zId("instance id"), {
     doc: "The instance that joins the VPC (same workspace as the VPC).",
     onChange: replace,
-    read: (_m: ApiMembership, key) => (key as Key).instanceId,
+    fromAnswer: (_m: ApiMembership, key) => (key as Key).instanceId,
   }),
-  vpcId: input(zId("VPC id"), { doc: "The VPC.", onChange: replace, read: (_m: ApiMembership, key) => (key as Key).vpcId }),
+  vpcId: input(zId("VPC id"), { doc: "The VPC.", onChange: replace, fromAnswer: (_m: ApiMembership, key) => (key as Key).vpcId }),
   privateIp: computed<string>({ doc: "Address allocated to the instance from the VPC's range.", wire: "ip" }),
   instanceName: computed<string | null>({
     doc: "The instance's name, as the VPC's member list shows it.",
-    read: (m: ApiMembership) => m.name ?? null,
+    fromAnswer: (m: ApiMembership) => m.name ?? null,
   }),
 });
 type Inputs = InputsOf<typeof vpcAttachmentFields>;
@@ -76,10 +76,10 @@ async function findMembership(ctx: OperationContext, instanceId: string, vpcId: 
   }
 }
 
-async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const key = keyOf(id);
   const m = await findMembership(ctx, key.instanceId, key.vpcId);
-  return m && readOutputs(vpcAttachmentFields, m, key);
+  return m && outputsFromAnswer(vpcAttachmentFields, m, key);
 }
 
 // 3. The definition: what a change does (its effects) and the API calls.
@@ -124,7 +124,7 @@ export const vpcAttachmentDefinition: ResourceDefinition<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await findMembership(ctx, i.instanceId, i.vpcId)) ? attachmentId(i.instanceId, i.vpcId) : undefined;
     },
-    read,
+    get,
     async delete(ctx, id) {
       const { instanceId, vpcId } = keyOf(id);
       await ctx.client.delete(`/v1/instances/${instanceId}/vpcs/${vpcId}`);

@@ -21,7 +21,7 @@ import {
   input,
   type InputsOf,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAtIfAnswered,
 } from "../provider/fields";
@@ -47,21 +47,24 @@ export const workspaceFields = fieldSet({
     wire: "mfa_required",
     // Patched right after creation (afterCreate): the create request takes only the name.
     create: false,
-    read: (w: ApiWorkspace) => !!w.mfa_required,
+    fromAnswer: (w: ApiWorkspace) => !!w.mfa_required,
   }),
   disableSshPassword: input(z.boolean().optional(), {
     doc: "Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged.",
     onChange: updateRequest,
     wire: "disable_ssh_password",
     create: false,
-    read: (w: ApiWorkspace) => !!w.disable_ssh_password,
+    fromAnswer: (w: ApiWorkspace) => !!w.disable_ssh_password,
   }),
   owner: computed<{ id: string; name: string } | null>({
     doc: "The owning user (id, name).",
     stable: true,
-    read: (w: ApiWorkspace) => (w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null),
+    fromAnswer: (w: ApiWorkspace) => (w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null),
   }),
-  flags: computed<string[]>({ doc: "Workspace flags (for example set by coupons).", read: (w: ApiWorkspace) => [...(w.flags ?? [])] }),
+  flags: computed<string[]>({
+    doc: "Workspace flags (for example set by coupons).",
+    fromAnswer: (w: ApiWorkspace) => [...(w.flags ?? [])],
+  }),
   createdAt: createdAtIfAnswered,
 });
 type Inputs = InputsOf<typeof workspaceFields>;
@@ -124,9 +127,9 @@ export const workspaceDefinition: ResourceDefinition<Inputs, Outputs> = {
       }
       return undefined;
     },
-    async read(ctx, id) {
+    async get(ctx, id) {
       const w = await fetchWorkspace(ctx, id);
-      return w && readOutputs(workspaceFields, w);
+      return w && outputsFromAnswer(workspaceFields, w);
     },
     // The create body carries only the name; the settings are patched right after.
     afterCreate: ["updateRequest"],

@@ -30,7 +30,7 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAtIfAnswered,
 } from "../provider/fields";
@@ -64,13 +64,16 @@ export const workspaceInviteFields = fieldSet({
       wire: "access_level",
     },
   ),
-  state: computed<string>({ doc: "PENDING, ACCEPTED or EXPIRED.", read: (i: ApiInvite) => stateOf(i) }),
+  state: computed<string>({ doc: "PENDING, ACCEPTED or EXPIRED.", fromAnswer: (i: ApiInvite) => stateOf(i) }),
   expires: computed<string>({ doc: "Expiry, seven days after creation.", stable: true }),
-  acceptedBy: computed<string | null>({ doc: "User id of the member who accepted it, else null.", read: (i: ApiInvite) => idOf(i.target) }),
+  acceptedBy: computed<string | null>({
+    doc: "User id of the member who accepted it, else null.",
+    fromAnswer: (i: ApiInvite) => idOf(i.target),
+  }),
   invitedBy: computed<{ id: string; name: string } | null>({
     doc: "The creator (id, name).",
     stable: true,
-    read: (i: ApiInvite) => (i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null),
+    fromAnswer: (i: ApiInvite) => (i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null),
   }),
   // Only the creation answer carries it (spec part 1: the lookup omits it): create records it, reads keep it.
   code: computed<string | undefined>({
@@ -105,9 +108,9 @@ function stateOf(i: ApiInvite): string {
   return Date.parse(i.expires) <= Date.now() ? "EXPIRED" : "PENDING";
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiInvite>(`/v1/invites/${id}`));
-  return found && readOutputs(workspaceInviteFields, found, { workspaceId: prior.workspaceId ?? "" });
+  return found && outputsFromAnswer(workspaceInviteFields, found, { workspaceId: prior.workspaceId ?? "" });
 }
 
 /** The API's refusals (role rules), with the rule. */
@@ -151,7 +154,7 @@ export const workspaceInviteDefinition: ResourceDefinition<Inputs, Outputs> = {
       const found = await listAll<ApiInvite>(ctx.client, `/v1/workspaces/${i.workspaceId}/invites`, { email: i.email });
       return found.find((v) => v.email === i.email && stateOf(v) === "PENDING" && createdDuring(ctx, v.created))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
         try {

@@ -16,7 +16,7 @@ export async function adopt<I extends Props, O extends Outputs>(
 ): Promise<{ id: string; outs: Props }> {
   const { api, kind } = c.definition;
   const id = inputs.adoptId as string;
-  const current = await api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  const current = await api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) throw new Error(`${ctx.label}: adoptId ${id}: no such ${kind} is visible to this token`);
   const differing = changedFields(c, current, inputs);
   const unreplaceable = replacing(c, differing, current, inputs);

@@ -29,7 +29,7 @@ export async function refuseConflict<I extends Props, O extends Outputs>(
   if (!found) return;
   let comparison = "";
   try {
-    const current = await api.read(ctx, found.id, inputs as Partial<O> & Partial<I>);
+    const current = await api.get(ctx, found.id, inputs as Partial<O> & Partial<I>);
     const differing = current ? changedFields(c, current, inputs) : [];
     comparison = differing.length ? `It differs from this declaration in ${differing.join(", ")}` : "It matches every declared field";
   } catch {

@@ -84,7 +84,7 @@ async function waitForRemoval<I extends Props, O extends Outputs>(
 ): Promise<void> {
   const { api } = c.definition;
   const gone = async () => {
-    const outs = await api.read(ctx, id, olds as Partial<O> & Partial<I>);
+    const outs = await api.get(ctx, id, olds as Partial<O> & Partial<I>);
     return outs === undefined || api.isGone?.(outs) ? true : undefined;
   };
   await waitUntil(gone, {

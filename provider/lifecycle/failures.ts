@@ -39,7 +39,7 @@ export async function partialFailure<I extends Props, O extends Outputs>(
 ): Promise<PartialFailure> {
   let outs: Props = {};
   try {
-    outs = (await c.definition.api.read(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
+    outs = (await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
   } catch {
     // The API may be what failed; record the inputs and the id.
   }

@@ -54,7 +54,7 @@ export async function importFailures<I extends Props, O extends Outputs>(
   if (id === undefined) return [];
   if (inputs.adoptId !== undefined) return [{ property: "adoptId", reason: "set adoptId or the import option, not both" }];
   const ctx = contextFor(c, runtime, inputs as Partial<I>, "read", id);
-  const current = await c.definition.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  const current = await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) return [{ property: "(inputs)", reason: noSuch(c.definition.kind, id) }];
   return mismatches(c, current, inputs, unknown).map((m) => ({
     property: m.field,
@@ -70,7 +70,7 @@ export async function importExisting<I extends Props, O extends Outputs>(
 ): Promise<{ id: string; outs: Props }> {
   const { kind, api } = c.definition;
   const id = carriedOf(inputs).import!;
-  const current = await api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  const current = await api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) throw new Error(`${ctx.label}: ${noSuch(kind, id)}`);
   const differing = mismatches(c, current, inputs, []);
   if (differing.length) {

@@ -24,7 +24,7 @@ export async function interrupted<I extends Props, O extends Outputs>(
     findExisting: api.findExisting && ((at) => api.findExisting!(at, inputs)),
     // Fields that differ and could only be set at creation: that object is not this declaration's.
     unmatched: async (at, id) => {
-      const current = await api.read(at, id, inputs as Partial<O> & Partial<I>);
+      const current = await api.get(at, id, inputs as Partial<O> & Partial<I>);
       if (!current) return undefined;
       return replacing(c, changedFields(c, current, inputs), current, inputs);
     },

@@ -29,7 +29,7 @@ export async function settle<I extends Props, O extends Outputs>(
 ): Promise<O> {
   const { api } = c.definition;
   const read = async () => {
-    const outs = await api.read(ctx, id, prior as Partial<O> & Partial<I>);
+    const outs = await api.get(ctx, id, prior as Partial<O> & Partial<I>);
     if (!outs)
       throw new WorkflowError(
         "",

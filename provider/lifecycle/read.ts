@@ -35,7 +35,7 @@ export async function read<I extends Props, O extends Outputs>(
   const realId = since === undefined ? id : await resolvePending(c, ctx, since, prior);
   if (!realId) return gone();
   if (realId !== id) ctx.notice(`the pending create ${id} made ${definition.kind} ${realId}; recorded under its id`);
-  const outs = await definition.api.read(ctx, realId, prior as Partial<O> & Partial<I>);
+  const outs = await definition.api.get(ctx, realId, prior as Partial<O> & Partial<I>);
   if (!outs) return gone();
   const current = finalize(c, outs, prior);
   // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.

@@ -42,7 +42,7 @@ function widgetApi() {
         objects.set("100", { ...i });
         return { id: "100" };
       },
-      async read(_ctx: unknown, id: string) {
+      async get(_ctx: unknown, id: string) {
         calls.push(`read ${id}`);
         const o = objects.get(id);
         return o && { ...o };

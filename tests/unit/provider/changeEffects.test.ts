@@ -41,7 +41,7 @@ function errorsOf(effects: string, pricing = NOT_METERED, probe: Probe = {}): st
       onChange: ${effects},
       ${pricing}
       ${probe.more ?? ""}
-      api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null, ${probe.api ?? ""} },
+      api: { create: async () => ({ id: "1" }), get: async () => undefined, delete: async () => null, ${probe.api ?? ""} },
     };
   `;
   const options: ts.CompilerOptions = {

@@ -26,7 +26,7 @@ const definition = (
   doc: "A test kind.",
   ...fromFields(widgetFields),
   pricing: { notMetered: "a test kind" },
-  api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
+  api: { create: async () => ({ id: "1" }), get: async () => undefined, delete: async () => null },
   ...extra,
 });
 

@@ -53,7 +53,7 @@ const definition: ResourceDefinition<Inputs> = {
   broken: (o) => o.state === "FAILED",
   api: {
     create: async () => ({ id: "1" }),
-    read: async () => undefined,
+    get: async () => undefined,
     delete: async () => null,
     settled: (o) => o.state === "AVAILABLE",
   },
@@ -216,7 +216,7 @@ describe("read after a change outside Pulumi", () => {
     const client = { withDeadline: () => client } as unknown as SvcClient;
     const config = () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" });
     return buildLifecycle(
-      { ...definition, api: { ...definition.api, read: async () => current as never } },
+      { ...definition, api: { ...definition.api, get: async () => current as never } },
       { client: () => client, config, defaultWorkspace: () => "42" },
     );
   };

@@ -61,7 +61,7 @@ function widgetApi() {
         step("find");
         return [...objects.entries()].find(([, o]) => o.name === i.name)?.[0];
       },
-      async read(_ctx, id) {
+      async get(_ctx, id) {
         step("read");
         return objects.get(id);
       },

@@ -133,7 +133,7 @@ describe("Disk API mapping", () => {
 
   it("reads the outputs the state records", async () => {
     const { ctx } = fakeContext({ "GET /v1/disks/7": () => apiDisk });
-    expect(await diskDefinition.api.read(ctx, "7", { workspaceId: "42" })).toEqual({
+    expect(await diskDefinition.api.get(ctx, "7", { workspaceId: "42" })).toEqual({
       workspaceId: "42",
       name: "data",
       size: 10 * GiB,
@@ -146,12 +146,12 @@ describe("Disk API mapping", () => {
       createdAt: "2026-01-01T00:00:00Z",
     });
     const { ctx: detached } = fakeContext({ "GET /v1/disks/7": () => ({ ...apiDisk, instance: null, live: null, created: undefined }) });
-    expect(await diskDefinition.api.read(detached, "7", {})).toMatchObject({ instanceId: null, usagePct: null, createdAt: "" });
+    expect(await diskDefinition.api.get(detached, "7", {})).toMatchObject({ instanceId: null, usagePct: null, createdAt: "" });
   });
 
   it("patches the name", async () => {
     const { ctx, calls } = fakeContext({ "PATCH /v1/disks/7": () => apiDisk }, "update");
-    const olds = (await diskDefinition.api.read(fakeContext({ "GET /v1/disks/7": () => apiDisk }).ctx, "7", {}))!;
+    const olds = (await diskDefinition.api.get(fakeContext({ "GET /v1/disks/7": () => apiDisk }).ctx, "7", {}))!;
     await diskDefinition.api.update!.updateRequest!(
       ctx,
       "7",

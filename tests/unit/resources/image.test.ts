@@ -280,7 +280,7 @@ describe("Image API mapping (the state's shape)", () => {
     created: "2026-01-02T03:04:05Z",
   };
   const read = (api: object, prior: object) =>
-    imageDefinition.api.read(fakeContext({ "GET /v1/images/5": () => api }).ctx, "5", prior as never);
+    imageDefinition.api.get(fakeContext({ "GET /v1/images/5": () => api }).ctx, "5", prior as never);
   const common = { workspaceId: "42", kind: "TEMPLATE", name: "golden", uefi: false, size: 2048, state: "AVAILABLE" };
   const tail = { official: false, deprecated: false, createdAt: "2026-01-02T03:04:05Z" };
 

@@ -44,7 +44,7 @@ describe("NetLoadBalancer read", () => {
 
   it("reads through the Administrator mirror, wherever the balancer is owned", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/net-lbs/7": () => detail });
-    const out = await netLoadBalancerDefinition.api.read(ctx, "7", { ownerWorkspaceId: "42" });
+    const out = await netLoadBalancerDefinition.api.get(ctx, "7", { ownerWorkspaceId: "42" });
     expect(out).toEqual({
       name: "lb",
       address: "203.0.113.7",
@@ -61,8 +61,8 @@ describe("NetLoadBalancer read", () => {
       "GET /v1/net-lbs/7": refused("GET", "/v1/net-lbs/7"),
       "GET /v1/workspaces/43/net-lbs/7": () => detail,
     });
-    expect((await netLoadBalancerDefinition.api.read(ctx, "7", { ownerWorkspaceId: "43" }))?.name).toBe("lb");
-    expect(await netLoadBalancerDefinition.api.read(ctx, "8", { ownerWorkspaceId: "43" })).toBeUndefined();
+    expect((await netLoadBalancerDefinition.api.get(ctx, "7", { ownerWorkspaceId: "43" }))?.name).toBe("lb");
+    expect(await netLoadBalancerDefinition.api.get(ctx, "8", { ownerWorkspaceId: "43" })).toBeUndefined();
     expect(calls.map((c) => c.path)).toEqual(["/v1/net-lbs/7", "/v1/workspaces/43/net-lbs/7", "/v1/workspaces/43/net-lbs/8"]);
   });
 
@@ -109,7 +109,7 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
 
   it("reads a balancer without owner, members or creation time as the state records it", async () => {
     const { ctx } = fakeContext({ "GET /v1/net-lbs/7": () => ({ id: "7", name: "lb", address: "203.0.113.7", owner: null }) });
-    expect(await netLoadBalancerDefinition.api.read(ctx, "7", {})).toStrictEqual({
+    expect(await netLoadBalancerDefinition.api.get(ctx, "7", {})).toStrictEqual({
       name: "lb",
       address: "203.0.113.7",
       ownerWorkspaceId: "42",

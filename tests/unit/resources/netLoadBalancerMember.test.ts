@@ -35,20 +35,20 @@ describe("NetLoadBalancerMember read", () => {
 
   it("is JOINING while its own create waits, and gone otherwise", async () => {
     const prior = { workspaceId: "42", loadBalancerId: "3", instanceId: I1 };
-    expect(await netLoadBalancerMemberDefinition.api.read(fakeContext(routes, "create").ctx, `3:${I1}`, prior)).toMatchObject({
+    expect(await netLoadBalancerMemberDefinition.api.get(fakeContext(routes, "create").ctx, `3:${I1}`, prior)).toMatchObject({
       state: "JOINING",
     });
-    expect(await netLoadBalancerMemberDefinition.api.read(fakeContext(routes, "read").ctx, `3:${I1}`, prior)).toBeUndefined();
-    expect(await netLoadBalancerMemberDefinition.api.read(fakeContext(routes, "delete").ctx, `3:${I1}`, prior)).toBeUndefined();
+    expect(await netLoadBalancerMemberDefinition.api.get(fakeContext(routes, "read").ctx, `3:${I1}`, prior)).toBeUndefined();
+    expect(await netLoadBalancerMemberDefinition.api.get(fakeContext(routes, "delete").ctx, `3:${I1}`, prior)).toBeUndefined();
     // Adoption of a membership that does not exist fails instead of waiting.
     expect(
-      await netLoadBalancerMemberDefinition.api.read(fakeContext(routes, "create").ctx, I1, { ...prior, adoptId: I1 } as never),
+      await netLoadBalancerMemberDefinition.api.get(fakeContext(routes, "create").ctx, I1, { ...prior, adoptId: I1 } as never),
     ).toBeUndefined();
   });
 
   it("reads a member by its synthetic id <loadBalancerId>:<instanceId> (what adoptId takes)", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/workspaces/42/net-lbs/3/instances": () => page([{ id: I1, name: "vm" }]) });
-    expect(await netLoadBalancerMemberDefinition.api.read(ctx, `3:${I1}`, { workspaceId: "42", adoptId: `3:${I1}` } as never)).toEqual({
+    expect(await netLoadBalancerMemberDefinition.api.get(ctx, `3:${I1}`, { workspaceId: "42", adoptId: `3:${I1}` } as never)).toEqual({
       workspaceId: "42",
       loadBalancerId: "3",
       instanceId: I1,
@@ -75,13 +75,13 @@ describe("NetLoadBalancerMember API mapping (the state's shape)", () => {
       { method: "PUT", path: `/v1/workspaces/42/net-lbs/3/instances/${I1}`, body: undefined },
     ]);
     const prior = { workspaceId: "42", loadBalancerId: "3", instanceId: I1 };
-    expect(await netLoadBalancerMemberDefinition.api.read(ctx, `3:${I1}`, prior)).toStrictEqual({
+    expect(await netLoadBalancerMemberDefinition.api.get(ctx, `3:${I1}`, prior)).toStrictEqual({
       ...prior,
       instanceName: null,
       state: "JOINING",
     });
     const listed = fakeContext({ "GET /v1/workspaces/42/net-lbs/3/instances": () => page([{ id: I1 }]) }).ctx;
-    expect(await netLoadBalancerMemberDefinition.api.read(listed, `3:${I1}`, prior)).toStrictEqual({
+    expect(await netLoadBalancerMemberDefinition.api.get(listed, `3:${I1}`, prior)).toStrictEqual({
       ...prior,
       instanceName: null,
       state: "ACTIVE",

@@ -30,7 +30,7 @@ describe("RecipeInstallation API mapping (the state's shape)", () => {
       "GET /v1/recipes/4": () => ({ id: 4, name: "nginx", fields: [] }),
       "GET /v1/workflows/wf-1": () => ({ id: "wf-1", state: "COMPLETED" }),
     });
-    expect(await recipeInstallationDefinition.api.read(ctx, `${I1}:4:wf-1`, {})).toStrictEqual({
+    expect(await recipeInstallationDefinition.api.get(ctx, `${I1}:4:wf-1`, {})).toStrictEqual({
       instanceId: I1,
       recipeId: "4",
       recipeName: "nginx",

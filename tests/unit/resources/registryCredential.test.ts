@@ -57,7 +57,7 @@ describe("RegistryCredential API mapping (the state's shape)", () => {
       { method: "PATCH", path: "/v1/workspaces/42/registries/6", body: { username: "bo", password: "s3cret" } },
     ]);
     const read = async (answer: object) =>
-      registryCredentialDefinition.api.read(fakeContext({ "GET /v1/workspaces/42/registries/6": () => answer }).ctx, "6", {
+      registryCredentialDefinition.api.get(fakeContext({ "GET /v1/workspaces/42/registries/6": () => answer }).ctx, "6", {
         workspaceId: "42",
       });
     expect(await read(apiCredential)).toStrictEqual({

@@ -45,7 +45,7 @@ describe("Snapshot API mapping (the state's shape)", () => {
       { method: "POST", path: "/v1/commands/create-snapshot", body: { instance_id: BigInt(I1) } },
     ]);
     const read = async (answer: object, prior: object) =>
-      snapshotDefinition.api.read(fakeContext({ "GET /v1/snapshots/11": () => answer }).ctx, "11", prior);
+      snapshotDefinition.api.get(fakeContext({ "GET /v1/snapshots/11": () => answer }).ctx, "11", prior);
     expect(await read(apiSnapshot, { instanceId: I1 })).toStrictEqual({
       workspaceId: "42",
       instanceId: I1,

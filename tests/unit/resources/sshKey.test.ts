@@ -53,7 +53,7 @@ describe("SshKey API mapping (the state's shape)", () => {
     expect(await sshKeyDefinition.api.create(ctx, { workspaceId: "42", name: "deploy", publicKey: ED1 })).toEqual({ id: "5" });
     expect(calls).toEqual([{ method: "POST", path: "/v1/workspaces/42/ssh", body: { name: "deploy", public_key: ED1 } }]);
     const read = async (answer: object) =>
-      sshKeyDefinition.api.read(fakeContext({ "GET /v1/ssh/5": () => answer }).ctx, "5", { workspaceId: "7" });
+      sshKeyDefinition.api.get(fakeContext({ "GET /v1/ssh/5": () => answer }).ctx, "5", { workspaceId: "7" });
     expect(await read(apiKey)).toStrictEqual({
       workspaceId: "42",
       name: "deploy",

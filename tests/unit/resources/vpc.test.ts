@@ -78,9 +78,9 @@ describe("Vpc API mapping", () => {
 
   it("reads the outputs the state records", async () => {
     const { ctx } = fakeContext({ [`GET /v1/vpcs/${I1}`]: () => apiVpc });
-    expect(await vpcDefinition.api.read(ctx, I1, { workspaceId: "42" })).toEqual(outputs);
+    expect(await vpcDefinition.api.get(ctx, I1, { workspaceId: "42" })).toEqual(outputs);
     const { ctx: bare } = fakeContext({ [`GET /v1/vpcs/${I1}`]: () => ({ ...apiVpc, workspace: undefined, created: undefined }) });
-    expect(await vpcDefinition.api.read(bare, I1, { workspaceId: "42" })).toEqual({ ...outputs, createdAt: "" });
+    expect(await vpcDefinition.api.get(bare, I1, { workspaceId: "42" })).toEqual({ ...outputs, createdAt: "" });
   });
 
   it("patches only the changed fields", async () => {

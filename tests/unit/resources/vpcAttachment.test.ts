@@ -33,7 +33,7 @@ describe("VpcAttachment API mapping (the state's shape)", () => {
     expect(calls).toEqual([{ method: "POST", path: `/v1/instances/${I1}/vpcs`, body: { vpc: 7n } }]);
     const members = (name?: string | null) => () => page([{ id: I1, name, ip: "10.0.0.2" }]);
     const read = async (name?: string | null) =>
-      vpcAttachmentDefinition.api.read(fakeContext({ "GET /v1/vpcs/7/instances": members(name) }).ctx, `${I1}:7`, {});
+      vpcAttachmentDefinition.api.get(fakeContext({ "GET /v1/vpcs/7/instances": members(name) }).ctx, `${I1}:7`, {});
     expect(await read("vm")).toStrictEqual({ instanceId: I1, vpcId: "7", privateIp: "10.0.0.2", instanceName: "vm" });
     expect(await read(undefined)).toStrictEqual({ instanceId: I1, vpcId: "7", privateIp: "10.0.0.2", instanceName: null });
   });

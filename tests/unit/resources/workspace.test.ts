@@ -43,7 +43,7 @@ describe("Workspace API mapping (the state's shape)", () => {
       { method: "PATCH", path: "/v1/workspaces/42", body: { mfa_required: true, disable_ssh_password: false } },
     ]);
     const read = async (answer: object) =>
-      workspaceDefinition.api.read(fakeContext({ "GET /v1/workspaces/42": () => answer }).ctx, "42", {});
+      workspaceDefinition.api.get(fakeContext({ "GET /v1/workspaces/42": () => answer }).ctx, "42", {});
     const full = {
       id: 42,
       name: "team",

@@ -76,7 +76,7 @@ describe("WorkspaceInvite API mapping (the state's shape)", () => {
       { method: "PATCH", path: "/v1/invites/8", body: { access_level: "VIEWER" } },
     ]);
     const read = async (answer: object) =>
-      workspaceInviteDefinition.api.read(fakeContext({ "GET /v1/invites/8": () => answer }).ctx, "8", { workspaceId: "7" });
+      workspaceInviteDefinition.api.get(fakeContext({ "GET /v1/invites/8": () => answer }).ctx, "8", { workspaceId: "7" });
     expect(await read(apiInvite)).toStrictEqual({
       workspaceId: "42",
       email: "bo@example.com",
