@@ -25,7 +25,7 @@ export interface Postgres {
   /** The backend URL of a database for `pulumi login`. */
   url(database: string, at?: string): string;
   makeDatabase(name: string): Promise<void>;
-  /** The state's keys under a prefix (the CLI keeps the DIY backend's objects as rows of pulumi_state). */
+  /** The state's keys under a prefix (the CLI keeps the DIY backend's objects as rows of pulumi_state, keyed `<database>/<key>`). */
   keys(database: string, prefix?: string): Promise<string[]>;
   stop(): Promise<void>;
 }
@@ -127,8 +127,9 @@ export async function startPostgres(): Promise<Postgres> {
       async keys(database, prefix = "") {
         const exists = await query<{ t: string | null }>(database, "SELECT to_regclass('pulumi_state')::text AS t");
         if (!exists[0]?.t) return [];
-        const rows = await query<{ key: string }>(database, "SELECT key FROM pulumi_state WHERE key LIKE $1 ORDER BY key", [`${prefix}%`]);
-        return rows.map((r) => r.key).sort();
+        // The CLI prefixes every key with the URL's path, the database's name (measured with 3.274.1).
+        const rows = await query<{ key: string }>(database, "SELECT key FROM pulumi_state WHERE key LIKE $1", [`${database}/${prefix}%`]);
+        return rows.map((r) => r.key.slice(database.length + 1)).sort();
       },
       async stop() {
         if (child.exitCode === null) {
