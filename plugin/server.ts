@@ -29,7 +29,7 @@ import { withProviderClient } from "../resources/lookups/common";
 import { checkProviderConfig, configSources, PROVIDER_SECRETS } from "./config";
 import { lookupFor } from "./invokes";
 import { forResource } from "./log";
-import { fromStruct, toStruct } from "./marshal";
+import { fromStruct, secretMembers, toStruct } from "./marshal";
 
 /** The package's token prefix: `svc:index:<Kind>`, `svc:index:<lookup>`. */
 export const TOKEN_PREFIX = "svc:index:";
@@ -195,7 +195,9 @@ export function providerService(): grpc.UntypedServiceImplementation {
     check: forCall(async (req: rpc.CheckRequest) => {
       const result = await lifecycleOf(req).check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
       const res = new rpc.CheckResponse();
-      res.setInputs(toStruct(result.inputs ?? {}, secretsOf(req)));
+      // A member the program made secret stays secret (fromStruct unwrapped it): else the engine
+      // would show it, record it in the state's inputs and hand it to policy packs as plain text.
+      res.setInputs(toStruct(result.inputs ?? {}, [...secretsOf(req), ...secretMembers(req.getNews())]));
       res.setFailuresList((result.failures ?? []).map(failure));
       return res;
     }),
