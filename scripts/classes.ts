@@ -7,7 +7,7 @@
  *
  * A generated class holds these as literals and imports only the SDK, provider/resource.ts (with
  * the shim) and, as types, the kind's interfaces: a program that declares resources never loads a
- * spec, zod or the lifecycle; the provider process loads those by kind (resources/registry.ts).
+ * definition, zod or the lifecycle; the provider process loads those by kind (resources/kinds.ts).
  *
  *   npm run docs            rewrite the generated classes (and index.ts, the README's table)
  *   (tests/unit/docs.test.ts fails when one is out of date)

@@ -128,7 +128,7 @@ function typeMember(checker: ts.TypeChecker, owner: ts.Type, property: string, m
 
 /** The nested objects and variants unions a kind's file exports (provider/fields.ts), by export name, in file order. */
 export function namedSetsOf(kind: string): [string, Nested | Variants][] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module specFor has loaded already
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module definitionOf has loaded already
   const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
   return Object.entries(exported).filter((e): e is [string, Nested | Variants] =>
     ["nested", "variants"].includes((e[1] as { role?: string } | undefined)?.role ?? ""),

@@ -8,7 +8,7 @@
  *
  * The replay puts its own emulator URL and project directory where the recording had its own,
  * as a user's would be the same before and after an upgrade. Every kind is covered: the stacks of
- * upgrade/stacks.ts declare them all, checked below against resources/registry.ts.
+ * upgrade/stacks.ts declare them all, checked below against resources/kinds.ts.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
