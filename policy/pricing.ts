@@ -10,7 +10,7 @@
  */
 import type { BillingEstimate, EstimatePart, GetBillingEstimateArgs } from "../resources/lookups/billing";
 import { moduleOf, definitionOf } from "../resources/kinds";
-import type { PriceRequest, PricedProps, Pricing } from "../provider/definition";
+import type { PriceRequest, PricedProps, Pricing } from "../provider/metering";
 
 export type { PriceRequest, Pricing };
 export type Props = PricedProps;

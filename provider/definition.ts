@@ -13,6 +13,7 @@
  * `provider/lifecycle.ts` turns a definition into its lifecycle; nothing in it knows any one
  * resource.
  */
+import type { Metering } from "./metering";
 import type { z } from "./zod";
 import type { OperationContext } from "./context";
 import type { FieldSet } from "./fields";
@@ -121,44 +122,6 @@ export interface ResourceApi<I, O extends Outputs, N extends string = never> {
   /** Work to do before delete (detach a disk, drain...). */
   beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
 }
-
-/** A resource as the engine shows a policy: a change's inputs, or the recorded outputs. */
-export type PricedProps = Record<string, unknown>;
-
-/** One part of an estimate, discriminated by `type` (camelCase; sent as the API's snake_case). */
-export type EstimatePart =
-  | { type: "CPU"; cpu: number; serviceGroup?: string; cpuModel?: string }
-  | { type: "MEMORY"; memoryBytes: number }
-  | { type: "STORAGE"; storageBytes: number; storageBacking?: string }
-  | { type: "BANDWIDTH"; direction: "UPLOAD" | "DOWNLOAD"; speedBytesSec: number }
-  | { type: "FLOATING_IP"; family: "IPv4" | "IPv6"; ddos?: boolean };
-
-/** What to ask the API for one resource: a plan's flat rate and/or parts priced in a region. */
-export interface PriceRequest {
-  region: string;
-  parts: EstimatePart[];
-  planId?: string;
-}
-
-/** How one resource is priced: a request to the API, free, or not known until apply (why). */
-export type Pricing = { request: PriceRequest } | { free: true } | { unpriced: string };
-
-/**
- * How a kind is priced by the policy pack (policy/pricing.ts, through the API's estimate: spec
- * part 3, Billing and usage), declared in the kind's definition so no kind is silently free: either
- * metered (the fields its price depends on, and the price request), or not metered, saying why.
- */
-export type Metering =
-  | {
-      /** The properties the price depends on: while any is unknown (preview), the resource is unpriced. */
-      needs(props: PricedProps): string[];
-      price(props: PricedProps, standaloneIpRegion: string): Pricing;
-    }
-  | { notMetered: string };
-
-/** The estimate parts of floating IPs (a DDoS flag only for IPv4: spec part 3, estimate part shapes). */
-export const ipParts = (ips: Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>): EstimatePart[] =>
-  ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
 
 export interface ResourceDefinition<
   I extends Record<string, unknown> = Record<string, unknown>,

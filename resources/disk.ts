@@ -30,7 +30,8 @@ import {
 import { listAll } from "../provider/paging";
 import { emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { idOf, numberOf, wireId } from "../provider/wire";
-import { type Metering, type ResourceDefinition } from "../provider/definition";
+import { type ResourceDefinition } from "../provider/definition";
+import { type Metering } from "../provider/metering";
 import type { DiskArgs, DiskOutputs } from "./generated/disk";
 import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 

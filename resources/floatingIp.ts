@@ -34,7 +34,8 @@ import {
 import { listAll } from "../provider/paging";
 import { ddosProblem } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { ipParts, type Metering, type ResourceDefinition, type Rule } from "../provider/definition";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
+import { ipParts, type Metering } from "../provider/metering";
 import type { FloatingIpArgs, FloatingIpOutputs } from "./generated/floatingIp";
 import { replace } from "../provider/changeEffects";
 

@@ -35,7 +35,8 @@ import {
 } from "../provider/fields";
 import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import { ipParts, type Metering, type PricedProps, type ResourceDefinition, type Rule } from "../provider/definition";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
+import { ipParts, type Metering, type PricedProps } from "../provider/metering";
 import type { EstimatePart } from "./lookups/billing";
 import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./generated/instance";
 import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";

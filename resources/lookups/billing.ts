@@ -2,7 +2,7 @@
  * Billing lookups: cost estimates, wallet balance and usage statements (spec part 3, Billing and
  * usage; Billing objects). All money is integer micro-USD (1 USD = 1,000,000).
  */
-import type { EstimatePart } from "../../provider/definition";
+import type { EstimatePart } from "../../provider/metering";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
 
