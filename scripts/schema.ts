@@ -48,7 +48,7 @@ type SchemaType = Record<string, unknown>;
 interface Property extends SchemaType {
   description?: string;
   secret?: boolean;
-  /** Pulumi's key (`replaceOnChanges`): tests/unit/schema.test.ts checks every key against the CLI's metaschema. */
+  /** Pulumi's key (`replaceOnChanges`): tests/e2e/schema-metaschema.test.ts checks every key against the CLI's metaschema. */
   replaceOnChanges?: boolean;
 }
 interface ObjectType {
