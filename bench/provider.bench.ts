@@ -18,7 +18,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { buildLifecycle } from "../provider/lifecycle";
 import { createRuntime } from "../provider/runtime";
 import { pollSchedule } from "../provider/workflows";
-import { specFor } from "../resources/registry";
+import { definitionOf } from "../resources/kinds";
 import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type ProjectOptions } from "./cli";
 import { parseArgs, median, environment, writeResult } from "./common";
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
@@ -210,7 +210,7 @@ async function probeWorkflow(durationMs: number, emu: RunningEmulator): Promise<
   const runtime = createRuntime();
   const config: Record<string, string> = { "svc:baseUrl": emu.url, "svc:token": emu.token, "svc:workspaceId": emu.workspaceId };
   runtime.setSources({ get: (k) => config[k], env: {} });
-  const lifecycle = buildLifecycle(specFor("Disk"), runtime);
+  const lifecycle = buildLifecycle(definitionOf("Disk"), runtime);
   const seq = emu.services.requestLog.lastSeq;
   const { id } = await lifecycle.create({
     name: `probe-${durationMs}`,

@@ -15,6 +15,7 @@ import { RequestLog } from "./core/requestLog";
 import { routeContext, type Reply, type RouteDef } from "./core/router";
 import type { EmulatorSettings, Services } from "./core/services";
 import { Store, type IdMode } from "./core/store";
+import { runEffect } from "./core/workflowEffects";
 import { Workflows } from "./core/workflows";
 import { authenticate, type Principal } from "./core/auth";
 import { seedStore, type Bootstrap } from "./seed";
@@ -125,7 +126,7 @@ export function buildServices(options: EmulatorOptions): { services: Services; b
     requestLog: new RequestLog(),
     settings,
   };
-  workflows.bind(services);
+  workflows.bind((effectName, workflow) => runEffect(services, effectName, workflow));
 
   let bootstrap: Bootstrap;
   const saved = options.stateFile ? Store.readStateFile(options.stateFile) : undefined;

@@ -8,7 +8,7 @@
 import { buildLifecycle, type Lifecycle, type ProviderRuntime } from "../provider/lifecycle";
 import { compile, leftOut as omitted } from "../provider/lifecycle/compile";
 import { ApiError } from "../provider/errors";
-import { kinds as allKinds, specFor } from "../resources/registry";
+import { kinds as allKinds, definitionOf } from "../resources/kinds";
 import { KIND_TAKE, takenByDefault } from "./kinds";
 import { logicalNames } from "./names";
 import { REFERENCES } from "./references";
@@ -97,7 +97,7 @@ export async function discover(runtime: ProviderRuntime, workspaceId: string, se
   const found: Read[] = [];
   const leftOut: LeftOut[] = [];
   for (const kind of kinds) {
-    const lifecycle = buildLifecycle(specFor(kind), runtime);
+    const lifecycle = buildLifecycle(definitionOf(kind), runtime);
     // In name order (then id), whatever order the API lists in: the same workspace gives the same file.
     const listed = (await asked(kind, workspaceId, () => lifecycle.list!(workspaceId))).sort(
       (a, b) => (a.name ?? "").localeCompare(b.name ?? "") || a.id.localeCompare(b.id),
@@ -175,8 +175,8 @@ function referencesOf(r: Read & { name: string }, adopted: Array<Read & { name: 
 }
 
 function secretsOf(r: Read & { name: string }): ConfigSecret[] {
-  const c = compile(specFor(r.kind));
-  return configSecretsOf(r.kind, r.name, c.spec.fields, r.outputs, (field) => omitted(c, field).kind === "required");
+  const c = compile(definitionOf(r.kind));
+  return configSecretsOf(r.kind, r.name, c.definition.fields, r.outputs, (field) => omitted(c, field).kind === "required");
 }
 
 /** Every object after those it refers to; otherwise in the order found (kinds in registry order). */

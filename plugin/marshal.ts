@@ -31,6 +31,15 @@ export function reveal(value: unknown): unknown {
 
 export const secret = (value: unknown) => ({ [SIGNATURE_KEY]: SECRET_SIGNATURE, value });
 
+/** The top-level members of wire properties that hold a secret anywhere in their value. */
+export function secretMembers(struct: Struct | undefined): string[] {
+  const holds = (value: unknown): boolean =>
+    isSecret(value) || (!!value && typeof value === "object" && Object.values(value as Plain).some(holds));
+  return Object.entries((struct?.toJavaScript() ?? {}) as Plain)
+    .filter(([, v]) => holds(v))
+    .map(([k]) => k);
+}
+
 /** Properties from the wire, as the lifecycle takes them. */
 export function fromStruct(struct: Struct | undefined): Plain {
   return (reveal(struct?.toJavaScript() ?? {}) as Plain) ?? {};

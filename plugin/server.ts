@@ -1,5 +1,5 @@
 /**
- * The plugin face: the provider protocol (pulumirpc.ResourceProvider) served over the same specs
+ * The plugin face: the provider protocol (pulumirpc.ResourceProvider) served over the same definitions
  * and lifecycle as the dynamic face. Each method translates one request into one lifecycle call
  * and its answer back; nothing here knows any one resource.
  *
@@ -24,14 +24,14 @@ import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle, type PropertyC
 import { engineCancelled } from "../provider/engine";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
 import { createRuntime } from "../provider/runtime";
-import { kinds, specFor } from "../resources/registry";
+import { kinds, definitionOf } from "../resources/kinds";
 import { withProviderClient } from "../resources/lookups/common";
 import { checkProviderConfig, configSources, PROVIDER_SECRETS } from "./config";
 import { lookupFor } from "./invokes";
 import { listHandler } from "./list";
 import { TOKEN_PREFIX } from "./token";
 import { forResource } from "./log";
-import { fromStruct, toStruct } from "./marshal";
+import { fromStruct, secretMembers, toStruct } from "./marshal";
 
 export { TOKEN_PREFIX };
 
@@ -117,13 +117,13 @@ export function providerService(): grpc.UntypedServiceImplementation {
   const lifecycleOfType = (type: string): Lifecycle => {
     const kind = kindOfType(type);
     let lifecycle = lifecycles.get(kind);
-    if (!lifecycle) lifecycles.set(kind, (lifecycle = buildLifecycle(specFor(kind), runtime)));
+    if (!lifecycle) lifecycles.set(kind, (lifecycle = buildLifecycle(definitionOf(kind), runtime)));
     return lifecycle;
   };
-  /** Fields recorded secret for a kind: the spec's secret outputs (the same names in inputs and outputs). */
+  /** Fields recorded secret for a kind: the definition's secret outputs (the same names in inputs and outputs). */
   const secretsOf = (req: ForResource): readonly string[] => {
     try {
-      return specFor(kindOf(req)).secretOutputs ?? [];
+      return definitionOf(kindOf(req)).secretOutputs ?? [];
     } catch {
       return [];
     }
@@ -198,7 +198,9 @@ export function providerService(): grpc.UntypedServiceImplementation {
     check: forCall(async (req: rpc.CheckRequest) => {
       const result = await lifecycleOf(req).check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
       const res = new rpc.CheckResponse();
-      res.setInputs(toStruct(result.inputs ?? {}, secretsOf(req)));
+      // A member the program made secret stays secret (fromStruct unwrapped it): else the engine
+      // would show it, record it in the state's inputs and hand it to policy packs as plain text.
+      res.setInputs(toStruct(result.inputs ?? {}, [...secretsOf(req), ...secretMembers(req.getNews())]));
       res.setFailuresList((result.failures ?? []).map(failure));
       return res;
     }),
@@ -265,7 +267,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
       const res = new rpc.UpdateResponse();
       if (req.getPreview()) {
         // Stable outputs and the new inputs are known; whatever else the update may move is not.
-        const stable = new Set(specFor(kindOf(req)).stableOutputs ?? []);
+        const stable = new Set(definitionOf(kindOf(req)).stableOutputs ?? []);
         const moving = outputsOf(req).filter((k) => !stable.has(k) && !(k in news));
         res.setProperties(toStruct({ ...olds, ...unknowns(moving), ...news }, secretsOf(req)));
         return res;

@@ -18,37 +18,15 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { PolicyPack, type PolicyResource, type ResourceValidationPolicy, type StackValidationPolicy } from "@pulumi/policy";
-import { getBillingEstimate, type GetBillingEstimateArgs } from "../resources/lookups/billing";
-import { getPlans } from "../resources/lookups/catalog";
 import { RunningBudget } from "./budget";
 import { costOf, type Priceable } from "./estimate";
-import { STANDALONE_IP_REGION, type PriceApi } from "./pricing";
+import { STANDALONE_IP_REGION } from "./pricing";
+import { memo, priceApi } from "./priceApi";
 import { breakdownLines, stackLine, type StackCost } from "./report";
 import { fromConfigureStack, listenForStack, stackFromEnv, type StackRef } from "./deployment";
 import { recordedResources, type RecordedResource } from "./state";
 
-/** One price per distinct question within a deployment: both policies and both states share them. */
-function memo<A, R>(fn: (a: A) => Promise<R>): (a: A) => Promise<R> {
-  const seen = new Map<string, Promise<R>>();
-  return (a) => {
-    const key = JSON.stringify(a);
-    if (!seen.has(key)) seen.set(key, fn(a));
-    return seen.get(key)!;
-  };
-}
-
-let plans: Promise<Map<string, { name: string; rate: number }>> | undefined;
-/** Every plan, disabled ones too (a recorded instance may use one), asked once. */
-const plansById = () => (plans ??= getPlans({ includeDisabled: true }).then((all) => new Map(all.map((p) => [p.id, p]))));
-
-const api: PriceApi = {
-  estimate: memo((args: GetBillingEstimateArgs) => getBillingEstimate(args)),
-  async plan(id) {
-    const plan = (await plansById()).get(id);
-    if (!plan) throw new Error(`no plan with id ${id}`);
-    return plan;
-  },
-};
+const api = priceApi;
 
 const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 

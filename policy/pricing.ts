@@ -9,8 +9,8 @@
  * start. All money is integer micro-USD.
  */
 import type { BillingEstimate, EstimatePart, GetBillingEstimateArgs } from "../resources/lookups/billing";
-import { moduleOf, specFor } from "../resources/registry";
-import type { PriceRequest, PricedProps, Pricing } from "../provider/spec";
+import { moduleOf, definitionOf } from "../resources/kinds";
+import type { PriceRequest, PricedProps, Pricing } from "../provider/metering";
 
 export type { PriceRequest, Pricing };
 export type Props = PricedProps;
@@ -58,7 +58,7 @@ export function plainProps(value: unknown): unknown {
  */
 export function pricingOf(kind: string, props: Props, standaloneIpRegion = STANDALONE_IP_REGION): Pricing {
   // A kind this version does not know (state written by another version) is not priced here.
-  const metering = moduleOf(kind) ? specFor(kind).pricing : undefined;
+  const metering = moduleOf(kind) ? definitionOf(kind).pricing : undefined;
   if (!metering || "notMetered" in metering) return { free: true };
   const plain = plainProps(props) as Props;
   const missing = metering.needs(plain).filter((field) => plain[field] === undefined || plain[field] === null);

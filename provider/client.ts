@@ -2,10 +2,10 @@
  * The HTTP client: one connection per configuration and one request pipeline, composed in the
  * constructor from the stages of stages.ts (one concern each), in the order a request runs
  * through them. Every non-2xx answer becomes an `ApiError` that names method, path, status and
- * the X-Message reason; retries follow the policy of retry.ts.
+ * the X-Message reason; retries follow the rules of retry.ts.
  */
 import { limiterFor, type Limiter } from "./limiter";
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from "./retry";
+import { DEFAULT_RETRY_RULES, type RetryRules } from "./retry";
 import type { ProviderConfig } from "./config";
 import {
   engineAlive,
@@ -25,7 +25,7 @@ import { connectionFor, transport, type Connection } from "./transport";
 export { isAmbiguous, isTransient, retryMessage, UnreachableError, type Query, type RequestOptions, type RetryEvent } from "./stages";
 
 export interface ClientOptions {
-  retry?: RetryPolicy;
+  retry?: RetryRules;
   onRetry?: (e: RetryEvent) => void;
   timeoutMs?: number;
   /** Absolute time (ms since epoch) past which no retry is waited for: the operation's deadline. */
@@ -37,7 +37,7 @@ export interface ClientOptions {
 }
 
 /**
- * How long a request of a client with no operation deadline (a lookup, the policy pack) may go on
+ * How long a request of a client with no operation deadline (a lookup, the rules pack) may go on
  * being refused with 429 before it fails: an operation's default timeout (timeouts.ts) is of the
  * same order.
  */
@@ -58,7 +58,7 @@ export class SvcClient {
     this.limiter = options.limiter ?? limiterFor(config.baseUrl, config.token, config.maxRequestsPerSecond ?? null);
     // The request pipeline: its stages in the order every request runs through them, each wrapping the ones below it.
     this.send = pipeline(
-      retry(options.retry ?? DEFAULT_RETRY_POLICY, options.onRetry), // as many attempts as decide() allows before the deadline; reports each retry
+      retry(options.retry ?? DEFAULT_RETRY_RULES, options.onRetry), // as many attempts as decide() allows before the deadline; reports each retry
       pace(this.limiter), // waits for its slot in the process's shared pace (admit); tells the pace the answer (answered)
       engineAlive, // nothing starts once the engine is gone
       reportWait(options.onWait), // reports how long the attempt waited for its slot

@@ -1,16 +1,16 @@
 /**
  * Called by the shim's `configure` in the provider process: takes the stack configuration the
- * engine sent, builds the lifecycle for a spec and installs its methods on the shim.
+ * engine sent, builds the lifecycle for a definition and installs its methods on the shim.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { engineAddressIn, watchEngine } from "./engine";
 import { buildLifecycle } from "./lifecycle";
 import { processRuntime, setConfigSources } from "./runtime";
-import type { ResourceSpec } from "./spec";
+import type { AnyDefinition } from "./definition";
 
-export function installLifecycle(shim: object, spec: ResourceSpec, req: pulumi.dynamic.ConfigureRequest): void {
+export function installLifecycle(shim: object, definition: AnyDefinition, req: pulumi.dynamic.ConfigureRequest): void {
   // This runs in the dynamic-provider host, whose first argument is the engine's address.
   watchEngine(engineAddressIn(process.argv.slice(2)));
   setConfigSources({ get: (key) => req.config.get(key) as string | undefined, env: process.env });
-  Object.assign(shim, buildLifecycle(spec, processRuntime));
+  Object.assign(shim, buildLifecycle(definition, processRuntime));
 }

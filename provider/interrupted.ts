@@ -18,7 +18,7 @@
  */
 import type { SvcClient } from "./client";
 import type { OperationContext } from "./context";
-import type { Conflict } from "./spec";
+import type { Conflict } from "./definition";
 
 export type Interrupted =
   | { verdict: "made"; id: string; reason: string }

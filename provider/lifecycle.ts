@@ -1,8 +1,8 @@
 /**
  * The lifecycle of a resource kind (check, diff, create, read, update, delete) built from its
- * spec: the spec is compiled once (compile.ts), and each operation is a module of its own that
+ * definition: the definition is compiled once (compile.ts), and each operation is a module of its own that
  * reads the compiled tables. Nothing here knows any one resource: behaviour comes from the
- * spec's schema, rules, policy table and API mapping.
+ * definition's schema, rules, effect table and API mapping.
  *
  * What the engine does with each answer (old inputs to check, old outputs to diff, which errors
  * keep a resource in state, what an empty id from read means) is written once, in ARCHITECTURE.md
@@ -10,7 +10,7 @@
  */
 import { forPeople } from "./errors";
 import { runOperation } from "./context";
-import type { Outputs, ResourceSpec } from "./spec";
+import type { Outputs, ResourceDefinition } from "./definition";
 import { contextFor } from "./lifecycle/operation";
 import { declarationOf } from "./lifecycle/declaration";
 import { check } from "./lifecycle/check";
@@ -28,9 +28,12 @@ export { PartialFailure } from "./lifecycle/failures";
 export type { CallOptions, DiffResult, Lifecycle, PropertyChange, ProviderRuntime } from "./lifecycle/types";
 export { containsUnknown, UNKNOWN } from "./lifecycle/unknowns";
 
-export function buildLifecycle<I extends Props, O extends Outputs>(spec: ResourceSpec<I, O>, runtime: ProviderRuntime): Lifecycle {
-  const c = compile(spec);
-  const list = spec.api.list?.bind(spec.api);
+export function buildLifecycle<I extends Props, O extends Outputs>(
+  definition: ResourceDefinition<I, O, string>,
+  runtime: ProviderRuntime,
+): Lifecycle {
+  const c = compile(definition);
+  const list = definition.api.list?.bind(definition.api);
   // inputsOf is pure and interrupted is no engine call: only the engine's calls are wrapped (errors
   // for people). check and diff open no operation context, so no heartbeat to stop: they skip the
   // operation scope, whose AsyncLocalStorage, once entered, slows every promise of the process (a

@@ -1,5 +1,5 @@
 /**
- * How fast one process may send to the API: pure decisions over a small state, so the policy is a
+ * How fast one process may send to the API: pure decisions over a small state, so the rules is a
  * table that can be read and tested on its own (as retry.ts is), with the clock passed in.
  *
  * The API answers 429 when a token's requests come faster than its limit, and says nothing of the

@@ -24,6 +24,7 @@ export const PACKAGE_VERSION = manifest.version;
 
 /**
  * The stable entry point every resource's state requires in the provider process (the package's
- * `exports` map sends it to dist/resources/registry.js). Documented; never a dist path.
+ * `exports` map sends it to dist/resources/kinds.js; `./dist/resources/registry` too, the path
+ * states of packages before 0.1.0 named). Documented; never a dist path.
  */
 export const PROVIDER_ENTRY = `${PACKAGE_NAME}/provider`;

@@ -3,7 +3,7 @@
  * provider is the tiny shim, whose outputs are registered by name, and whose secret outputs are
  * marked through `additionalSecretOutputs`. The classes are generated (scripts/classes.ts) from each
  * kind's spec and public interfaces, so a class names neither its kind nor its secrets by hand, and
- * a program loads this module, the shim and the SDK, never a spec.
+ * a program loads this module, the shim and the SDK, never a definition.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";

@@ -1,5 +1,5 @@
 /**
- * When to retry a request, and how long to wait: pure functions, so the policy is a table that
+ * When to retry a request, and how long to wait: pure functions, so the rules is a table that
  * can be read and tested on its own.
  *
  * - Reads and idempotent writes (GET, PUT, PATCH, DELETE) are retried on 429, 500, 502, 503, 504
@@ -21,7 +21,7 @@
  *   seconds, and ten tries kept a person waiting 10-30 s before saying so. A short outage is still ridden out, and
  *   the lookups that decide whether a create happened keep trying until the deadline (keepTrying.ts).
  */
-export interface RetryPolicy {
+export interface RetryRules {
   maxAttempts: number;
   baseDelayMs: number;
   /** Cap of the computed backoff. */
@@ -36,7 +36,7 @@ export interface RetryPolicy {
  * Ten attempts: a request that fails a third of the time still gets through 99.998% of the time.
  * Four when nothing answers at the address: about 1-2 s of waiting, then the error names it.
  */
-export const DEFAULT_RETRY_POLICY: RetryPolicy = {
+export const DEFAULT_RETRY_RULES: RetryRules = {
   maxAttempts: 10,
   baseDelayMs: 250,
   maxDelayMs: 8_000,
@@ -70,8 +70,8 @@ export interface Attempt {
 export type Decision = { retry: true; delayMs: number } | { retry: false; ambiguous: boolean };
 
 /** Exponential backoff with "equal jitter": half fixed, half random, capped. */
-export function backoffDelay(attempt: number, policy: RetryPolicy, random: () => number = Math.random): number {
-  const exp = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
+export function backoffDelay(attempt: number, rules: RetryRules, random: () => number = Math.random): number {
+  const exp = Math.min(rules.maxDelayMs, rules.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(exp / 2 + random() * (exp / 2));
 }
 
@@ -84,22 +84,22 @@ export function parseRetryAfter(value: string | null | undefined, now: number = 
 }
 
 /** How many attempts a failure of this kind gets: a 429 with a deadline is bounded by the deadline alone. */
-function attemptsFor(a: Attempt, policy: RetryPolicy): number {
+function attemptsFor(a: Attempt, rules: RetryRules): number {
   if (a.status === 429 && a.remainingMs !== undefined) return Infinity;
-  if (a.network?.notSent) return Math.min(policy.maxAttempts, policy.maxNotSentAttempts ?? policy.maxAttempts);
-  return policy.maxAttempts;
+  if (a.network?.notSent) return Math.min(rules.maxAttempts, rules.maxNotSentAttempts ?? rules.maxAttempts);
+  return rules.maxAttempts;
 }
 
-export function decide(a: Attempt, policy: RetryPolicy = DEFAULT_RETRY_POLICY, random: () => number = Math.random): Decision {
+export function decide(a: Attempt, rules: RetryRules = DEFAULT_RETRY_RULES, random: () => number = Math.random): Decision {
   const repeatable = a.repeatable || REPEATABLE_METHODS.has(a.method);
   const transient = (a.status !== undefined && RETRYABLE_STATUSES.has(a.status)) || a.network !== undefined;
   if (!transient) return { retry: false, ambiguous: false };
   const unprocessed = a.status === 429 || a.network?.notSent === true;
   if (!repeatable && !unprocessed) return { retry: false, ambiguous: true };
-  const limit = attemptsFor(a, policy);
+  const limit = attemptsFor(a, rules);
   if (a.attempt >= limit) return { retry: false, ambiguous: !repeatable && !unprocessed };
   const delayMs =
-    a.retryAfterMs !== undefined ? Math.min(policy.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, policy, random);
+    a.retryAfterMs !== undefined ? Math.min(rules.maxRetryAfterMs ?? 60_000, a.retryAfterMs) : backoffDelay(a.attempt, rules, random);
   if (a.remainingMs !== undefined && delayMs >= a.remainingMs) return { retry: false, ambiguous: !repeatable && !unprocessed };
   return { retry: true, delayMs };
 }

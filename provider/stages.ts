@@ -9,7 +9,7 @@ import { ApiError, NetworkError, type FieldError } from "./errors";
 import { parseJson } from "./json";
 import { ensureEngineAlive } from "./engine";
 import { priorityOf, type Limiter } from "./limiter";
-import { decide, parseRetryAfter, RETRYABLE_STATUSES, type RetryPolicy } from "./retry";
+import { decide, parseRetryAfter, RETRYABLE_STATUSES, type RetryRules } from "./retry";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export type Query = Record<string, string | number | boolean | bigint | Array<string | number | bigint> | undefined | null>;
@@ -78,7 +78,7 @@ interface AmbiguousMarked {
  * failure that ends the request is thrown, marked when the server may or may not have applied it.
  */
 export const retry =
-  (policy: RetryPolicy, onRetry: ((e: RetryEvent) => void) | undefined): Stage =>
+  (rules: RetryRules, onRetry: ((e: RetryEvent) => void) | undefined): Stage =>
   (next) =>
   async (req) => {
     const { method, path } = req;
@@ -91,7 +91,7 @@ export const retry =
       const { repeatable } = req.opts;
       const decision = decide(
         { method, attempt, status, network: network && { notSent: network.notSent }, retryAfterMs, repeatable, remainingMs },
-        policy,
+        rules,
       );
       if (!decision.retry) {
         if (decision.ambiguous) (failure as AmbiguousMarked).ambiguous = true;

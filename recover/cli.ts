@@ -27,7 +27,7 @@ import type { Interrupted } from "../provider/interrupted";
 import { pendingSince } from "../provider/pending";
 import { createRuntime, probeApi } from "../provider/runtime";
 import { configSources } from "../plugin/config";
-import { specFor } from "../resources/registry";
+import { definitionOf } from "../resources/kinds";
 import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
 
 const USAGE = "usage: svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]";
@@ -186,7 +186,7 @@ export async function recover(opts: Options): Promise<number> {
       const runtime = createRuntime();
       runtime.setSources(sourcesFor(op, plain, config));
       try {
-        outcome = await buildLifecycle(specFor(kind), runtime).interrupted(
+        outcome = await buildLifecycle(definitionOf(kind), runtime).interrupted(
           opened(op.resource.inputs ?? {}) as Record<string, unknown>,
           since,
         );

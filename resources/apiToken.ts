@@ -29,14 +29,15 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId, zText } from "../provider/schema";
+import { zId, zText } from "../provider/constraints";
 import { compact, idOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ApiTokenArgs, ApiTokenOutputs } from "./generated/apiToken";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 1, Tokens";
 
@@ -73,23 +74,23 @@ const zGrants = z
 export const apiTokenFields = fieldSet({
   workspaceId: {
     ...owningWorkspace,
-    read: (t: ApiTokenView, prior) => idOf(t.workspace_id) ?? (prior.workspaceId as string | undefined) ?? "",
+    fromAnswer: (t: ApiTokenView, prior) => idOf(t.workspace_id) ?? (prior.workspaceId as string | undefined) ?? "",
   },
-  name: input(zText(4, 48, WHERE), { doc: "4 to 48 characters.", policy: replace }),
+  name: input(zText(4, 48, WHERE), { doc: "4 to 48 characters.", onChange: replace }),
   subject: input(z.enum(["WORKSPACE", "RESOURCE"], { error: `must be WORKSPACE or RESOURCE (${WHERE}: subject)` }).default("WORKSPACE"), {
     doc: "WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId).",
-    policy: replace,
+    onChange: replace,
   }),
   subjectId: input(zId("INSTANCE, DEDIBOX or APP id").optional(), {
     doc: "With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace).",
-    policy: replace,
+    onChange: replace,
     wire: "subject_id",
-    read: (t: ApiTokenView) => (t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined),
+    fromAnswer: (t: ApiTokenView) => (t.subject === "RESOURCE" ? idOf(t.subject_id)! : undefined),
   }),
   grants: input(zGrants, {
     doc: `Resource kind (${GRANT_KINDS.map((k) => `\`${k}\``).join(", ")}) to \`NONE\`, \`READ\` or \`WRITE\`. NONE entries are dropped, as the API does; at least one kind must remain.`,
-    policy: replace,
-    read: (t: ApiTokenView): Grants => ({ ...t.grants }),
+    onChange: replace,
+    fromAnswer: (t: ApiTokenView): Grants => ({ ...t.grants }),
   }),
   expiresInDays: input(
     z
@@ -99,10 +100,10 @@ export const apiTokenFields = fieldSet({
       .max(365, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`),
     {
       doc: "Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one.",
-      policy: replace,
+      onChange: replace,
       // Sent as the absolute `expires` (createRequest).
       create: false,
-      read: (t: ApiTokenView, prior) => lifetimeOf(t, prior),
+      fromAnswer: (t: ApiTokenView, prior) => lifetimeOf(t, prior),
     },
   ),
   expires: computed<string | null>({ doc: "Absolute expiry (ISO 8601).", stable: true }),
@@ -110,7 +111,7 @@ export const apiTokenFields = fieldSet({
   created: computed<string>({ doc: createdAt.doc, stable: true }),
   lastUsed: computed<string | null>({
     doc: "Last use as of the last create or refresh, or null.",
-    read: (t: ApiTokenView) => t.last_used ?? null,
+    fromAnswer: (t: ApiTokenView) => t.last_used ?? null,
   }),
   // Only in the creation response ("never returned again; only a hash is stored"): kept from state.
   code: computed<string | undefined>({ doc: "The plaintext token, from the creation response only.", secret: true, kept: true }),
@@ -158,9 +159,9 @@ function lifetimeOf(t: ApiTokenView, prior: Record<string, unknown>): number {
   return t.expires ? Math.round((Date.parse(t.expires) - Date.parse(t.created)) / DAY_MS) : 0;
 }
 
-const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => readOutputs(apiTokenFields, t, prior);
+const toOutputs = (t: ApiTokenView, prior: Partial<Outputs>): Outputs => outputsFromAnswer(apiTokenFields, t, prior);
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   try {
     return toOutputs(await ctx.client.get<ApiTokenView>(`/v1/tokens/${id}`), prior);
   } catch (err) {
@@ -178,9 +179,9 @@ const createRequest = (i: Inputs) =>
     expires: new Date(Date.now() + i.expiresInDays * DAY_MS).toISOString(),
   });
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const apiTokenSpec: ResourceSpec<Inputs, Outputs> = {
+export const apiTokenDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "ApiToken",
   doc: "A workspace (or resource) API token, created with the ADMINISTRATOR role. Its plaintext `code` is a secret output captured at creation (the API never shows it again); every change replaces the token, which issues a new code. User-scope tokens are not offered: the API lets only a browser login session create them (spec part 1, Tokens rule 1), and this provider authenticates with an API token.",
   ...fromFields(apiTokenFields),
@@ -230,7 +231,7 @@ export const apiTokenSpec: ResourceSpec<Inputs, Outputs> = {
       }
       return undefined;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     async delete(ctx, id) {
       await ctx.client.delete(`/v1/tokens/${id}`);
       return null;

@@ -33,13 +33,13 @@ import {
   member,
   nested,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   createdAt,
 } from "../provider/fields";
-import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/schema";
+import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
-import { command, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
 import {
   ENV_NAME,
   envNameRule,
@@ -57,10 +57,14 @@ import {
   type ApiTemplate,
 } from "./appTemplate";
 import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app";
+import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Apps";
 /** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (emulator/README.md, Apps). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("power");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** @internal A port mapping of a custom-image app (the API's ports entry). */
@@ -84,12 +88,12 @@ export const appFields = fieldSet({
   workspaceId: computed<string>({
     doc: "Workspace the app belongs to (its instance's).",
     stable: true,
-    read: (a: ApiApp) => idOf(a.owner) ?? "",
+    fromAnswer: (a: ApiApp) => idOf(a.owner) ?? "",
   }),
   instanceId: input(zId("instance id"), {
     doc: "Instance the container runs on.",
-    policy: replace,
-    read: (a: ApiApp) => idOf(a.instance)!,
+    onChange: replace,
+    fromAnswer: (a: ApiApp) => idOf(a.instance)!,
   }),
   name: input(
     z
@@ -98,18 +102,18 @@ export const appFields = fieldSet({
       .superRefine(trimmedLength(64, EMULATOR_LIMIT)),
     {
       doc: "Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique.",
-      policy: replace,
+      onChange: replace,
     },
   ),
   image: input(zImage(WHERE).optional(), {
     doc: "Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys.",
-    policy: updateRequest,
-    read: (a: ApiApp) => a.image,
+    onChange: updateRequest,
+    fromAnswer: (a: ApiApp) => a.image,
   }),
   templateId: input(zId("app template id").optional(), {
     doc: "Deploy from this app template (see getAppTemplate); set this or image.",
-    policy: replace,
-    read: (a: ApiApp) => idOf(a.template_id) ?? undefined,
+    onChange: replace,
+    fromAnswer: (a: ApiApp) => idOf(a.template_id) ?? undefined,
   }),
   environment: input(
     z
@@ -125,22 +129,22 @@ export const appFields = fieldSet({
       .optional(),
     {
       doc: "Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).",
-      policy: updateRequest,
+      onChange: updateRequest,
       secret: true,
       // Recorded optional, as it always was (an echo of what was declared).
-      read: (a: ApiApp, prior): Record<string, string | null> | undefined =>
+      fromAnswer: (a: ApiApp, prior): Record<string, string | null> | undefined =>
         environmentEcho(a.environment ?? {}, idOf(a.template_id) !== null, prior.environment as Record<string, string | null> | undefined),
     },
   ),
   resolvedEnvironment: computed<Record<string, string>>({
     doc: "The final values the API stores (template placeholders resolved).",
     secret: true,
-    read: (a: ApiApp) => ({ ...(a.environment ?? {}) }),
+    fromAnswer: (a: ApiApp) => ({ ...(a.environment ?? {}) }),
   }),
   mounts: input(z.array(appMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(), {
     doc: "Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's.",
-    policy: updateRequest,
-    read: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
+    onChange: updateRequest,
+    fromAnswer: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
     z
@@ -150,8 +154,8 @@ export const appFields = fieldSet({
       .optional(),
     {
       doc: "Port mappings of a custom-image app, at most 50 (the emulator's limit).",
-      policy: updateRequest,
-      read: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
+      onChange: updateRequest,
+      fromAnswer: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
     },
   ),
   domain: input(
@@ -164,24 +168,24 @@ export const appFields = fieldSet({
       .optional(),
     {
       doc: "Custom domain; needs a port with http true (template: an http template port).",
-      policy: replace,
-      read: (a: ApiApp) => a.domain ?? undefined,
+      onChange: replace,
+      fromAnswer: (a: ApiApp) => a.domain ?? undefined,
     },
   ),
   running: input(z.boolean().default(true), {
     doc: "Desired container state (default true).",
-    policy: command("power"),
+    onChange: steps.power,
     // `running` is the emulator's member; without it, live statistics mean a running container.
-    read: (a: ApiApp) => a.running ?? !!a.live?.statistics,
+    fromAnswer: (a: ApiApp) => a.running ?? !!a.live?.statistics,
   }),
   state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, FAILED, DELETING..." }),
   containerId: computed<string | null>({
     doc: "Container id of the current deploy (null before the first deploy completes).",
-    read: (a: ApiApp) => a.live?.container_id ?? null,
+    fromAnswer: (a: ApiApp) => a.live?.container_id ?? null,
   }),
   portAllocations: computed<Port[]>({
     doc: "Live port allocations.",
-    read: (a: ApiApp) => (a.live?.ports ?? a.ports ?? []).map(portFromApi),
+    fromAnswer: (a: ApiApp) => (a.live?.ports ?? a.ports ?? []).map(portFromApi),
   }),
   createdAt,
 });
@@ -289,7 +293,7 @@ function environmentEcho(
   return echo;
 }
 
-const toOutputs = (a: ApiApp, prior: Partial<Inputs>): Outputs => compact(readOutputs(appFields, a, prior)) as Outputs;
+const toOutputs = (a: ApiApp, prior: Partial<Inputs>): Outputs => compact(outputsFromAnswer(appFields, a, prior)) as Outputs;
 
 async function fetchApp(ctx: OperationContext, id: string): Promise<ApiApp | undefined> {
   return ifFound(ctx.client.get<ApiApp>(`/v1/apps/${id}`));
@@ -393,9 +397,10 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
   await ctx.waitForWorkflow(workflowOf(answer), step);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const appSpec: ResourceSpec<Inputs, Outputs> = {
+export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "App",
   doc: "A container app on an instance, from a custom image or an app template.",
   ...fromFields(appFields),
@@ -473,7 +478,7 @@ export const appSpec: ResourceSpec<Inputs, Outputs> = {
       const found = await listAll<ApiApp>(ctx.client, `/v1/instances/${i.instanceId}/apps`, { name: i.name });
       return idOf(found.find((a) => a.name === i.name && createdDuring(ctx, a.created))?.id) ?? undefined;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const a = await fetchApp(ctx, id);
       return a && toOutputs(a, prior);
     },
@@ -481,7 +486,6 @@ export const appSpec: ResourceSpec<Inputs, Outputs> = {
     stateOf: (o) => `${o.state}${o.running ? ", running" : ", stopped"}`,
     // A stopped app is created (the API deploys it running), then stopped.
     afterCreate: ["power"],
-    updateOrder: ["updateRequest", "power"],
     update: {
       async updateRequest(ctx, id, olds, news, changed) {
         const body: Record<string, unknown> = {};

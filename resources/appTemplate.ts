@@ -23,16 +23,16 @@ import {
   type Nested,
   nested,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   createdAt,
 } from "../provider/fields";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, exactly, hasTag, noDuplicates, trimmedLength, zAbsolutePath, zPort, zProtocol } from "../provider/schema";
+import { emulatorLimit, exactly, hasTag, noDuplicates, trimmedLength, zAbsolutePath, zPort, zProtocol } from "../provider/constraints";
 import { idOf, numberOf } from "../provider/wire";
-import { type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type {
   AppMountArgs,
   AppTemplateArgs,
@@ -44,6 +44,7 @@ import type {
   TemplatePortArgs,
 } from "./generated/appTemplate";
 import { RECIPE_CATEGORIES } from "./recipe";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, App template";
 /** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
@@ -257,18 +258,18 @@ const CATEGORIES: readonly string[] = RECIPE_CATEGORIES;
 export const appTemplateFields = fieldSet({
   name: input(
     z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-    { doc: "Globally unique name, 1 to 64 characters (the emulator's limit).", policy: updateRequest },
+    { doc: "Globally unique name, 1 to 64 characters (the emulator's limit).", onChange: updateRequest },
   ),
   description: input(
     z
       .string()
       .min(1, `must not be empty (${WHERE}: description is required)`)
       .max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
-    { doc: "1 to 1000 characters (the emulator's limit).", policy: updateRequest },
+    { doc: "1 to 1000 characters (the emulator's limit).", onChange: updateRequest },
   ),
   image: input(zImage(WHERE), {
     doc: "Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   category: input(
     z
@@ -281,8 +282,8 @@ export const appTemplateFields = fieldSet({
       .default(null),
     {
       doc: 'Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator\'s); omit or null for none.',
-      policy: updateRequest,
-      read: (t: ApiTemplate) => t.category ?? null,
+      onChange: updateRequest,
+      fromAnswer: (t: ApiTemplate) => t.category ?? null,
     },
   ),
   environment: input(
@@ -293,15 +294,15 @@ export const appTemplateFields = fieldSet({
       .default([]),
     {
       doc: "Default environment, at most 200 entries (the emulator's limit); replaced as a whole.",
-      policy: updateRequest,
-      read: (t: ApiTemplate) =>
+      onChange: updateRequest,
+      fromAnswer: (t: ApiTemplate) =>
         (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
     },
   ),
   mounts: input(z.array(templateMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).default([]), {
     doc: "Default mounts, at most 50 (the emulator's limit); replaced as a whole.",
-    policy: updateRequest,
-    read: (t: ApiTemplate) => (t.mounts ?? []).map(mountFromApi),
+    onChange: updateRequest,
+    fromAnswer: (t: ApiTemplate) => (t.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
     z
@@ -311,8 +312,8 @@ export const appTemplateFields = fieldSet({
       .default([]),
     {
       doc: "Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole.",
-      policy: updateRequest,
-      read: (t: ApiTemplate) =>
+      onChange: updateRequest,
+      fromAnswer: (t: ApiTemplate) =>
         (t.ports ?? []).map((p) => ({
           name: p.name,
           description: p.description ?? "",
@@ -323,7 +324,7 @@ export const appTemplateFields = fieldSet({
     },
   ),
   createdAt,
-  updatedAt: computed<string>({ doc: "Last change (ISO 8601), as the API reports it.", read: (t: ApiTemplate) => t.updated ?? "" }),
+  updatedAt: computed<string>({ doc: "Last change (ISO 8601), as the API reports it.", fromAnswer: (t: ApiTemplate) => t.updated ?? "" }),
 });
 type Inputs = InputsOf<typeof appTemplateFields>;
 type Outputs = OutputsOf<typeof appTemplateFields>;
@@ -381,7 +382,7 @@ export interface ApiTemplate {
   updated?: string;
 }
 
-const toOutputs = (t: ApiTemplate): Outputs => readOutputs(appTemplateFields, t);
+const toOutputs = (t: ApiTemplate): Outputs => outputsFromAnswer(appTemplateFields, t);
 
 /** A request body of `fields` in the API's names, each nested entry too. */
 function toApi(i: Partial<Inputs>, fields: readonly string[]): Record<string, unknown> {
@@ -415,9 +416,9 @@ export async function fetchTemplate(ctx: OperationContext, id: string): Promise<
   return ifFound(ctx.client.get<ApiTemplate>(`/v1/app-templates/${id}`));
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const appTemplateSpec: ResourceSpec<Inputs, Outputs> = {
+export const appTemplateDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "AppTemplate",
   doc: "A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it.",
   // What a change does: PATCH takes every field (lists replace; category null clears).
@@ -456,7 +457,7 @@ export const appTemplateSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return idOf((await templateByName(ctx, i.name))?.id) ?? undefined;
     },
-    async read(ctx, id) {
+    async get(ctx, id) {
       const t = await fetchTemplate(ctx, id);
       return t && toOutputs(t);
     },

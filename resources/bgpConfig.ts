@@ -31,13 +31,14 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
 } from "../provider/fields";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import { type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { BgpConfigArgs, BgpConfigOutputs } from "./generated/bgpConfig";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, BGP";
 
@@ -51,31 +52,31 @@ export const bgpConfigFields = fieldSet({
       .int(`must be a whole number (${WHERE}: asn)`)
       .min(1, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`)
       .max(4294967295, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`),
-    { doc: "The workspace's autonomous system number (32-bit).", policy: updateRequest, read: (b: ApiBgp) => numberOf(b.data.asn) },
+    { doc: "The workspace's autonomous system number (32-bit).", onChange: updateRequest, fromAnswer: (b: ApiBgp) => numberOf(b.data.asn) },
   ),
   password: input(z.string({ error: `must be a string (${WHERE}: password)` }).optional(), {
     doc: "BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected.",
-    policy: updateRequest,
+    onChange: updateRequest,
     secret: true,
-    read: (b: ApiBgp) => b.live?.password ?? null,
+    fromAnswer: (b: ApiBgp) => b.live?.password ?? null,
   }),
   instanceId: input(zId("instance id").nullable().default(null), {
     doc: "Instance acting as the BGP endpoint (same workspace); null or omitted for none.",
-    policy: updateRequest,
+    onChange: updateRequest,
     wire: "instance_id",
-    read: (b: ApiBgp) => idOf(b.data.instance),
+    fromAnswer: (b: ApiBgp) => idOf(b.data.instance),
   }),
   instanceName: computed<string | null>({
     doc: "The endpoint instance's name, or null.",
-    read: (b: ApiBgp) => b.data.instance?.name ?? null,
+    fromAnswer: (b: ApiBgp) => b.data.instance?.name ?? null,
   }),
   maxPrefixes: input(
     z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
     {
       doc: "Maximum prefixes on the session (the API's default when omitted).",
-      policy: updateRequest,
+      onChange: updateRequest,
       wire: "max_prefixes",
-      read: (b: ApiBgp) => numberOf(b.data.max_prefixes)!,
+      fromAnswer: (b: ApiBgp) => numberOf(b.data.max_prefixes)!,
     },
   ),
 });
@@ -96,7 +97,7 @@ export async function fetchBgp(ctx: OperationContext, workspaceId: string): Prom
   return ifFound(ctx.client.get<ApiBgp>(bgpPath(workspaceId)));
 }
 
-const toOutputs = (b: ApiBgp, workspaceId: string): Outputs => readOutputs(bgpConfigFields, b, { workspaceId });
+const toOutputs = (b: ApiBgp, workspaceId: string): Outputs => outputsFromAnswer(bgpConfigFields, b, { workspaceId });
 
 /** Mutations need ADMINISTRATOR: say so when the role is what is missing. */
 function withRoleHint(ctx: OperationContext, err: unknown): never {
@@ -112,9 +113,9 @@ function wire(body: Record<string, unknown>): Record<string, unknown> {
   return typeof sent.instance_id === "string" ? { ...sent, instance_id: wireId(sent.instance_id) } : sent;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const bgpConfigSpec: ResourceSpec<Inputs, Outputs> = {
+export const bgpConfigDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "BgpConfig",
   doc: "The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes.",
   ...fromFields(bgpConfigFields),
@@ -150,7 +151,7 @@ export const bgpConfigSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await fetchBgp(ctx, i.workspaceId))?.data.id;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const b = await fetchBgp(ctx, prior.workspaceId ?? "");
       // Another configuration (deleted and made again outside Pulumi) is not this one.
       return b && idOf(b.data.id) === id ? toOutputs(b, prior.workspaceId ?? "") : undefined;

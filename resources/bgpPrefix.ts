@@ -28,14 +28,15 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import { fetchBgp } from "./bgpConfig";
 import type { BgpPrefixArgs, BgpPrefixOutputs } from "./generated/bgpPrefix";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, BGP";
 
@@ -54,19 +55,19 @@ const zPrefix = z.string().transform((v, ctx) => {
 /** @internal */
 export const bgpPrefixFields = fieldSet({
   workspaceId: owningWorkspace,
-  prefix: input(zPrefix, { doc: "The announced CIDR, with its length (normalised to the network address).", policy: updateRequest }),
+  prefix: input(zPrefix, { doc: "The announced CIDR, with its length (normalised to the network address).", onChange: updateRequest }),
   source: computed<string>({ doc: "Always MANUAL (the only source defined)." }),
   enabled: input(z.boolean({ error: `must be true or false (${WHERE}: enabled)` }).default(true), {
     doc: "Announce it (default true).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   community: input(z.enum(["DEFAULT", "PROTECTED"], { error: `must be DEFAULT or PROTECTED (${WHERE}: community)` }).default("DEFAULT"), {
     doc: "DEFAULT or PROTECTED (default DEFAULT).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   configId: input(zId("BGP configuration id").optional(), {
     doc: "The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it).",
-    policy: replace,
+    onChange: replace,
     // Not a field of the entry (which has none of that name): checked against the workspace's
     // configuration on create, and read from it by `read` (so an import declares it too).
     create: false,
@@ -118,7 +119,7 @@ function explain(ctx: OperationContext, err: unknown): never {
   throw err;
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   let found: ApiPrefix | undefined;
   try {
@@ -128,15 +129,15 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
     throw err;
   }
   if (!found) return undefined;
-  const out = readOutputs(bgpPrefixFields, found, { workspaceId });
+  const out = outputsFromAnswer(bgpPrefixFields, found, { workspaceId });
   // Read whether declared or not: an import declares the prefix with its configuration.
   const config = await fetchBgp(ctx, workspaceId);
   return config ? { ...out, configId: idOf(config.data.id)! } : out;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const bgpPrefixSpec: ResourceSpec<Inputs, Outputs> = {
+export const bgpPrefixDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "BgpPrefix",
   doc: "A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed.",
   ...fromFields(bgpPrefixFields),
@@ -181,7 +182,7 @@ export const bgpPrefixSpec: ResourceSpec<Inputs, Outputs> = {
       const found = await byPrefix(ctx, i.workspaceId, i.prefix);
       return found && prefixId(found);
     },
-    read,
+    get,
     update: {
       async updateRequest(ctx, id, _olds, news) {
         try {

@@ -23,19 +23,24 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, trimmedLength, zId } from "../provider/schema";
+import { emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { idOf, numberOf, wireId } from "../provider/wire";
-import { command, type Metering, replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
+import { type Metering } from "../provider/metering";
 import type { DiskArgs, DiskOutputs } from "./generated/disk";
+import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Disks";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("resize", "attach");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** @internal */
@@ -43,7 +48,7 @@ export const diskFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
     doc: "Display name, 1 to 64 characters (the emulator's limit).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   size: input(
     z
@@ -52,30 +57,30 @@ export const diskFields = fieldSet({
       .positive(`must be a positive number of bytes (${WHERE}: size)`),
     {
       doc: "Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview.",
-      policy: command("resize"),
-      read: (d: ApiDisk) => numberOf(d.size)!,
+      onChange: steps.resize,
+      fromAnswer: (d: ApiDisk) => numberOf(d.size)!,
     },
   ),
   backend: input(z.enum(["LOCAL", "CEPH"], { error: `must be LOCAL or CEPH (${WHERE})` }), {
     doc: "LOCAL or CEPH (CEPH needs a Ceph node in the region).",
-    policy: replace,
+    onChange: replace,
   }),
   region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region is required)`), {
     doc: "Region, for example NA_01.",
-    policy: replace,
+    onChange: replace,
   }),
   instanceId: input(zId("instance id").nullable().default(null), {
     doc: "Instance to attach to (same workspace and region); omit or null to keep the disk detached.",
-    policy: command("attach"),
+    onChange: steps.attach,
     // Attached by the attach step right after creation (afterCreate), not by the create request.
     create: false,
-    read: (d: ApiDisk) => idOf(d.instance),
+    fromAnswer: (d: ApiDisk) => idOf(d.instance),
   }),
   boot: computed<boolean>({ doc: "Whether this is an instance's boot disk.", stable: true }),
   state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, FAILED..." }),
   usagePct: computed<number | null>({
     doc: "Filesystem usage reported by the API while attached, else null.",
-    read: (d: ApiDisk) => d.live?.usage_pct ?? null,
+    fromAnswer: (d: ApiDisk) => d.live?.usage_pct ?? null,
   }),
   createdAt,
 });
@@ -97,9 +102,9 @@ interface ApiDisk {
   live?: { usage_pct?: number | null } | null;
   created?: string;
 }
-const toOutputs = (d: ApiDisk, workspaceId: string): Outputs => readOutputs(diskFields, d, { workspaceId });
+const toOutputs = (d: ApiDisk, workspaceId: string): Outputs => outputsFromAnswer(diskFields, d, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiDisk>(`/v1/disks/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -117,7 +122,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
       break;
     } catch (err) {
       if (!isAmbiguous(err)) throw err;
-      const current = await ctx.keepTrying("the check after a lost detach answer", () => read(ctx, id, {}));
+      const current = await ctx.keepTrying("the check after a lost detach answer", () => get(ctx, id, {}));
       const untouched = !!current?.instanceId && current.state === "AVAILABLE";
       ctx.notice(
         `the detach answer was lost (${(err as Error).message}); ${untouched ? "still attached: sending it again" : "it is under way"}`,
@@ -127,7 +132,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
   }
   if (answer !== undefined) await ctx.waitForWorkflow(workflowOf(answer), "detach");
   await ctx.waitForState(
-    () => read(ctx, id, {}),
+    () => get(ctx, id, {}),
     (d) => !d || (d.instanceId === null && d.state === "AVAILABLE"),
     (d) => d?.state ?? "gone",
     "detach",
@@ -136,7 +141,7 @@ async function detach(ctx: OperationContext, id: string): Promise<void> {
 
 /** Detaches the disk when the API shows it attached; whether it did. */
 async function detachIfAttached(ctx: OperationContext, id: string, olds: Outputs): Promise<boolean> {
-  const current = await read(ctx, id, { workspaceId: olds.workspaceId });
+  const current = await get(ctx, id, { workspaceId: olds.workspaceId });
   if (!current?.instanceId) return false;
   ctx.notice(`detaching from instance ${current.instanceId} before deletion`);
   await detach(ctx, id);
@@ -154,9 +159,10 @@ const pricing: Metering = {
   }),
 };
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const diskSpec: ResourceSpec<Inputs, Outputs> = {
+export const diskDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "Disk",
   doc: "A standalone block volume, optionally attached to an instance.",
   ...fromFields(diskFields),
@@ -189,7 +195,7 @@ export const diskSpec: ResourceSpec<Inputs, Outputs> = {
       const disks = await listAll<ApiDisk>(ctx.client, `/v1/workspaces/${i.workspaceId}/disks`, { name: i.name });
       return disks.find((d) => d.name === i.name && d.region === i.region && createdDuring(ctx, d.created))?.id;
     },
-    read,
+    get,
     settled: (d) => (d.state === "FAILED" ? `disk is FAILED` : d.state === "AVAILABLE"),
     stateOf: (d) => d.state,
     afterCreate: ["attach"],

@@ -20,14 +20,15 @@ import {
   input,
   type InputsOf,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zCidr, zId, zText } from "../provider/schema";
+import { zCidr, zId, zText } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
-import { replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { FirewallRuleArgs, FirewallRuleOutputs } from "./generated/firewallRule";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Firewall rules";
 
@@ -51,57 +52,57 @@ const optionalNumber = (v: unknown) => orUndefined(numberOf(v));
 export const firewallRuleFields = fieldSet({
   instanceId: input(zId("instance id"), {
     doc: "Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise).",
-    policy: replace,
+    onChange: replace,
     // In the create request's path, not its body.
     create: false,
-    read: (r: ApiRule) => idOf(r.instance_id)!,
+    fromAnswer: (r: ApiRule) => idOf(r.instance_id)!,
   }),
   type: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), {
     doc: "Address family, IPv4 or IPv6: remote and local must be CIDRs of this family.",
-    policy: replace,
+    onChange: replace,
   }),
   protocol: input(z.enum(["TCP", "UDP", "ICMP"], { error: `must be TCP, UDP or ICMP (${WHERE})` }), {
     // Its values are said by the schema's note (One of: ...), as for every string-literal union.
     doc: "Protocol matched; ports apply to TCP and UDP only.",
-    policy: replace,
+    onChange: replace,
   }),
   action: input(z.enum(["ACCEPT", "DROP"], { error: `must be ACCEPT or DROP (${WHERE})` }), {
     doc: "ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped.",
-    policy: replace,
+    onChange: replace,
   }),
   portStart: input(port.optional(), {
     doc: "First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set.",
-    policy: replace,
+    onChange: replace,
     wire: "port_start",
-    read: (r: ApiRule) => optionalNumber(r.port_start),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.port_start),
   }),
   portEnd: input(port.optional(), {
     doc: "Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart.",
-    policy: replace,
+    onChange: replace,
     wire: "port_end",
-    read: (r: ApiRule) => optionalNumber(r.port_end),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.port_end),
   }),
   remote: input(zCidr(WHERE).optional(), {
     doc: "Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet.",
-    policy: replace,
-    read: (r: ApiRule) => r.remote,
+    onChange: replace,
+    fromAnswer: (r: ApiRule) => r.remote,
   }),
   local: input(zCidr(WHERE).optional(), {
     doc: "Destination CIDR inside the instance's address space, of the rule's family; omit to match all.",
-    policy: replace,
-    read: (r: ApiRule) => orUndefined(r.local),
+    onChange: replace,
+    fromAnswer: (r: ApiRule) => orUndefined(r.local),
   }),
   bpsLimit: input(limit.optional(), {
     doc: "Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit.",
-    policy: replace,
+    onChange: replace,
     wire: "bps_limit",
-    read: (r: ApiRule) => optionalNumber(r.bps_limit),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.bps_limit),
   }),
   ppsLimit: input(limit.optional(), {
     doc: "Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit.",
-    policy: replace,
+    onChange: replace,
     wire: "pps_limit",
-    read: (r: ApiRule) => optionalNumber(r.pps_limit),
+    fromAnswer: (r: ApiRule) => optionalNumber(r.pps_limit),
   }),
   priority: input(
     z
@@ -112,14 +113,14 @@ export const firewallRuleFields = fieldSet({
       .default(1),
     {
       doc: "1 to 100; an instance's rules are evaluated highest first; default 1.",
-      policy: replace,
-      read: (r: ApiRule) => numberOf(r.priority)!,
+      onChange: replace,
+      fromAnswer: (r: ApiRule) => numberOf(r.priority)!,
     },
   ),
   description: input(zText(0, 255, WHERE).optional(), {
     doc: "Up to 255 characters.",
-    policy: replace,
-    read: (r: ApiRule) => orUndefined(r.description),
+    onChange: replace,
+    fromAnswer: (r: ApiRule) => orUndefined(r.description),
   }),
   state: computed<string>({
     doc: "Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed.",
@@ -195,16 +196,16 @@ interface ApiRule {
   created?: string;
 }
 
-const toOutputs = (r: ApiRule): Outputs => readOutputs(firewallRuleFields, r);
+const toOutputs = (r: ApiRule): Outputs => outputsFromAnswer(firewallRuleFields, r);
 
-async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRule>(`/v1/firewall-rules/${id}`));
   return found && toOutputs(found);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const firewallRuleSpec: ResourceSpec<Inputs, Outputs> = {
+export const firewallRuleDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "FirewallRule",
   doc: "A firewall rule on an instance. Every change replaces it (the API has no update).",
   ...fromFields(firewallRuleFields),
@@ -240,7 +241,7 @@ export const firewallRuleSpec: ResourceSpec<Inputs, Outputs> = {
       const wanted = { ...i, instanceId: String(i.instanceId) };
       return found.find((r) => createdDuring(ctx, r.created) && SENT.every((f) => toOutputs(r)[f] === wanted[f]))?.id;
     },
-    read: (ctx, id) => read(ctx, id),
+    get: (ctx, id) => get(ctx, id),
     settled: (r) => (r.state === "FAILED" ? "firewall rule is FAILED" : r.state !== "PENDING"),
     stateOf: (r) => r.state,
     async delete(ctx, id) {

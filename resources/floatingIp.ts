@@ -28,14 +28,16 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { ddosProblem } from "../provider/schema";
+import { ddosProblem } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { ipParts, type Metering, replace, type ResourceSpec, type Rule } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
+import { ipParts, type Metering } from "../provider/metering";
 import type { FloatingIpArgs, FloatingIpOutputs } from "./generated/floatingIp";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Floating IP";
 
@@ -44,15 +46,18 @@ const WHERE = "spec part 3, Floating IP";
 /** @internal */
 export const floatingIpFields = fieldSet({
   workspaceId: owningWorkspace,
-  family: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), { doc: "IPv4 or IPv6.", policy: replace }),
+  family: input(z.enum(["IPv4", "IPv6"], { error: `must be IPv4 or IPv6 (${WHERE})` }), { doc: "IPv4 or IPv6.", onChange: replace }),
   ddos: input(z.boolean({ error: `must be true or false (${WHERE}: ddos)` }).default(false), {
     doc: "DDoS-filtered address (default false; IPv4 only).",
-    policy: replace,
-    read: (ip: ApiFloatingIp) => !!ip.ddos,
+    onChange: replace,
+    fromAnswer: (ip: ApiFloatingIp) => !!ip.ddos,
   }),
   address: computed<string>({ doc: "The allocated address.", stable: true }),
-  instanceId: computed<string | null>({ doc: "The instance holding the address, or null.", read: (ip: ApiFloatingIp) => holderOf(ip) }),
-  protected: computed<boolean>({ doc: "Protected addresses cannot be released.", read: (ip: ApiFloatingIp) => !!ip.protected }),
+  instanceId: computed<string | null>({
+    doc: "The instance holding the address, or null.",
+    fromAnswer: (ip: ApiFloatingIp) => holderOf(ip),
+  }),
+  protected: computed<boolean>({ doc: "Protected addresses cannot be released.", fromAnswer: (ip: ApiFloatingIp) => !!ip.protected }),
   createdAt,
 });
 type Inputs = InputsOf<typeof floatingIpFields>;
@@ -95,7 +100,7 @@ export async function listFloatingIps(ctx: OperationContext, workspaceId: string
 /** The holder of a floating IP: the spec names it `instance` or `instance_id`. @internal */
 export const holderOf = (ip: ApiFloatingIp): string | null => idOf(ip.instance_id ?? ip.instance ?? null);
 
-const toOutputs = (ip: ApiFloatingIp, workspaceId: string): Outputs => readOutputs(floatingIpFields, ip, { workspaceId });
+const toOutputs = (ip: ApiFloatingIp, workspaceId: string): Outputs => outputsFromAnswer(floatingIpFields, ip, { workspaceId });
 
 /** @internal */
 export async function fetchFloatingIp(ctx: OperationContext, id: string): Promise<ApiFloatingIp | undefined> {
@@ -123,9 +128,9 @@ const pricing: Metering = {
   }),
 };
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const floatingIpSpec: ResourceSpec<Inputs, Outputs> = {
+export const floatingIpDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "FloatingIp",
   doc: "A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it.",
   ...fromFields(floatingIpFields),
@@ -168,7 +173,7 @@ export const floatingIpSpec: ResourceSpec<Inputs, Outputs> = {
       if (found) claimed.add(found);
       return found;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const ip = await fetchFloatingIp(ctx, id);
       return ip && toOutputs(ip, prior.workspaceId ?? "");
     },

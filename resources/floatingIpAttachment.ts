@@ -14,14 +14,18 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
-import { zId } from "../provider/schema";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields";
+import { zId } from "../provider/constraints";
 import { wireId } from "../provider/wire";
-import { command, replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
 import { type ApiFloatingIp, fetchFloatingIp, holderOf, listFloatingIps } from "./floatingIp";
+import { replace, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("move");
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts), read from the floating IP.
 /** @internal */
@@ -29,13 +33,13 @@ export const floatingIpAttachmentFields = fieldSet({
   ipId: input(zId("floating IP id"), {
     doc: "The floating IP (a FloatingIp's id).",
     // Another IP is another attachment.
-    policy: replace,
-    read: (ip: ApiFloatingIp) => String(ip.id),
+    onChange: replace,
+    fromAnswer: (ip: ApiFloatingIp) => String(ip.id),
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance to attach to (same workspace): a move detaches, then attaches. Recorded as null when the IP was detached outside Pulumi (the next up attaches it again).",
-    policy: command("move"),
-    read: (ip: ApiFloatingIp) => holderOf(ip),
+    onChange: steps.move,
+    fromAnswer: (ip: ApiFloatingIp) => holderOf(ip),
   }),
   address: computed<string>({ doc: "The floating IP's address." }),
   family: computed<string>({ doc: "The floating IP's family: IPv4 or IPv6." }),
@@ -44,9 +48,9 @@ type Inputs = InputsOf<typeof floatingIpAttachmentFields>;
 type Outputs = OutputsOf<typeof floatingIpAttachmentFields>;
 
 // 2. API mapping.
-async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const ip = await fetchFloatingIp(ctx, id);
-  return ip && readOutputs(floatingIpAttachmentFields, ip);
+  return ip && outputsFromAnswer(floatingIpAttachmentFields, ip);
 }
 
 async function attach(ctx: OperationContext, ipId: string, instanceId: string): Promise<void> {
@@ -72,9 +76,10 @@ const detach = (ctx: OperationContext, ipId: string) => ctx.client.post(`/v1/com
 /** IPs whose delete found nothing of this attachment's to detach (free, or moved elsewhere). */
 const leftAlone = new Set<string>();
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const floatingIpAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
+export const floatingIpAttachmentDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "FloatingIpAttachment",
   doc: "Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages).",
   ...fromFields(floatingIpAttachmentFields),
@@ -108,7 +113,7 @@ export const floatingIpAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
       const ip = await fetchFloatingIp(ctx, i.ipId);
       return ip && holderOf(ip) === i.instanceId ? i.ipId : undefined;
     },
-    read: (ctx, id) => read(ctx, id),
+    get: (ctx, id) => get(ctx, id),
     update: {
       async move(ctx, id, _olds, news) {
         const ip = await fetchFloatingIp(ctx, id);

@@ -37,7 +37,7 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   variant,
   variantFromWire,
@@ -45,10 +45,11 @@ import {
   variantToWire,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, exactly, zId, zText } from "../provider/schema";
+import { emulatorLimit, exactly, zId, zText } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
-import { depends, remember, replace, type ResourceSpec, type Rule, updateRequest } from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ImageArgs, ImageOutputs, ImageSource, ImageSourceArgs } from "./generated/image";
+import { depends, remember, replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Images";
 /** Limits the spec does not give (source URL and os name lengths): the emulator's (emulator/routes/images.ts). */
@@ -122,57 +123,57 @@ const sourcePolicy = depends((old, next) => {
 /** @internal */
 export const imageFields = fieldSet({
   // The image names its workspace as its owner.
-  workspaceId: { ...owningWorkspace, read: (i: ApiImage, prior) => idOf(i.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
+  workspaceId: { ...owningWorkspace, fromAnswer: (i: ApiImage, prior) => idOf(i.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
   kind: input(z.enum(["TEMPLATE", "BACKUP", "ISO"], { error: `must be TEMPLATE, BACKUP or ISO (${WHERE}: kind)` }), {
     doc: "TEMPLATE, BACKUP or ISO.",
-    policy: replace,
+    onChange: replace,
     stable: true,
   }),
   name: input(zText(4, 64, `${WHERE}: create name 4 to 64 characters`), {
     doc: "4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   source: input(imageSource.schema, {
     doc: "Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image.",
-    policy: sourcePolicy,
-    read: (i: ApiImage, prior) => sourceEcho(i.source, prior.source as Source | undefined),
+    onChange: sourcePolicy,
+    fromAnswer: (i: ApiImage, prior) => sourceEcho(i.source, prior.source as Source | undefined),
   }),
   description: input(zText(4, 1000, WHERE).optional(), {
     doc: "4 to 1000 characters.",
-    policy: updateRequest,
-    read: (i: ApiImage) => i.description ?? undefined,
+    onChange: updateRequest,
+    fromAnswer: (i: ApiImage) => i.description ?? undefined,
   }),
   group: input(zText(4, 32, WHERE).optional(), {
     doc: "Catalogue group such as linux or windows, 4 to 32 characters.",
-    policy: updateRequest,
-    read: (i: ApiImage) => i.group ?? undefined,
+    onChange: updateRequest,
+    fromAnswer: (i: ApiImage) => i.group ?? undefined,
   }),
   os: input(imageOs.schema.nullable().optional(), {
     doc: "Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears.",
-    policy: updateRequest,
+    onChange: updateRequest,
     // Read as null only where the recorded inputs had an os (so an image declared without one stays quiet).
-    read: (i: ApiImage, prior) =>
+    fromAnswer: (i: ApiImage, prior) =>
       i.os === null || i.os === undefined
         ? prior.os === undefined
           ? undefined
           : null
         : (compact({ family: i.os.family, name: i.os.name ?? undefined }) as Os),
   }),
-  uefi: input(z.boolean().optional(), { doc: "Boots with UEFI.", policy: replace, read: (i: ApiImage) => !!i.uefi }),
+  uefi: input(z.boolean().optional(), { doc: "Boots with UEFI.", onChange: replace, fromAnswer: (i: ApiImage) => !!i.uefi }),
   // The upload file's content identifies what is uploaded: hashed at preview.
   fileSha256: derived<string>({
     doc: "UPLOAD: SHA-256 of the uploaded file, computed at preview.",
-    policy: replace,
+    onChange: replace,
     from: (i: { source?: Source }) =>
       i.source?.type === "UPLOAD" && !fileProblem(i.source.filePath) ? sha256Of(i.source.filePath) : undefined,
   }),
-  size: computed<number>({ doc: "Bytes.", read: (i: ApiImage) => numberOf(i.size) ?? 0 }),
+  size: computed<number>({ doc: "Bytes.", fromAnswer: (i: ApiImage) => numberOf(i.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
   official: computed<boolean>({
     doc: "Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).",
-    read: (i: ApiImage) => !!i.official,
+    fromAnswer: (i: ApiImage) => !!i.official,
   }),
-  deprecated: computed<boolean>({ doc: "Whether the image is marked deprecated.", read: (i: ApiImage) => !!i.deprecated }),
+  deprecated: computed<boolean>({ doc: "Whether the image is marked deprecated.", fromAnswer: (i: ApiImage) => !!i.deprecated }),
   createdAt,
 });
 type Inputs = InputsOf<typeof imageFields>;
@@ -274,7 +275,7 @@ function sourceEcho(api: ApiImage["source"], declared: Source | undefined): Sour
   return read as Source;
 }
 
-const toOutputs = (i: ApiImage, prior: Partial<Inputs>): Outputs => readOutputs(imageFields, i, prior) as Outputs;
+const toOutputs = (i: ApiImage, prior: Partial<Inputs>): Outputs => outputsFromAnswer(imageFields, i, prior) as Outputs;
 
 async function fetchImage(ctx: OperationContext, id: string): Promise<ApiImage | undefined> {
   return ifFound(ctx.client.get<ApiImage>(`/v1/images/${id}`));
@@ -357,9 +358,9 @@ async function discard(ctx: OperationContext, id: string): Promise<void> {
   }
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const imageSpec: ResourceSpec<Inputs, Outputs> = {
+export const imageDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Image",
   doc: "A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file.",
   ...fromFields(imageFields),
@@ -422,7 +423,7 @@ export const imageSpec: ResourceSpec<Inputs, Outputs> = {
       }
       return idOf(found.id)!;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const i = await fetchImage(ctx, id);
       return i && toOutputs(i, prior);
     },

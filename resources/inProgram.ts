@@ -1,7 +1,7 @@
 /**
  * Inputs a program settles itself before they reach the provider process, by kind: the generated
  * class (scripts/classes.ts) passes its args through the kind's entry here. Kept out of the
- * resource files so that a program never loads a spec (nor zod): only the SDK and the types.
+ * resource files so that a program never loads a definition (nor zod): only the SDK and the types.
  */
 import * as path from "node:path";
 import type * as pulumi from "@pulumi/pulumi";

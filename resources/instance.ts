@@ -28,33 +28,25 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   updateBody,
   createdAt,
 } from "../provider/fields";
-import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/schema";
+import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import {
-  command,
-  depends,
-  ignore,
-  ipParts,
-  type Metering,
-  type Policy,
-  type PricedProps,
-  remember,
-  replace,
-  type ResourceSpec,
-  type Rule,
-  updateRequest,
-} from "../provider/spec";
+import { type ResourceDefinition, type Rule } from "../provider/definition";
+import { ipParts, type Metering, type PricedProps } from "../provider/metering";
 import type { EstimatePart } from "./lookups/billing";
 import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./generated/instance";
+import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Instances";
 /** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
+
+// The update steps beside the update request, in the order they run; each named below as an effect.
+const steps = updateSteps("upgrade", "vpcs", "power");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 const MiB = 1024 ** 2;
@@ -114,34 +106,34 @@ export const ipRequest = nested(
 
 /** Settings PATCH /v1/instances/{id} accepts (spec part 2, Instances: PATCH), patched once the instance exists. */
 const setting = (doc: string, wire: keyof ApiInstance) =>
-  input(z.boolean().optional(), { doc, policy: updateRequest, wire, read: (v: ApiInstance) => v[wire] as boolean });
+  input(z.boolean().optional(), { doc, onChange: updateRequest, wire, fromAnswer: (v: ApiInstance) => v[wire] as boolean });
 
 /** @internal */
 export const instanceFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
     doc: "Instance name, 1 to 64 characters (the emulator's limit).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   type: input(z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(), {
     doc: "PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set.",
-    policy: replace,
-    read: (v: ApiInstance) => v.type,
+    onChange: replace,
+    fromAnswer: (v: ApiInstance) => v.type,
   }),
   planId: input(zId("plan id").optional(), {
     doc: "PLAN: the plan.",
-    policy: command("upgrade"),
-    read: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
+    onChange: steps.upgrade,
+    fromAnswer: (v: ApiInstance) => idOf(v.staged?.plan ?? v.plan) ?? undefined,
   }),
   group: input(z.enum(["LIGHTNING", "RYZEN", "DEDICATED"], { error: `must be LIGHTNING, RYZEN or DEDICATED (${WHERE})` }).optional(), {
     doc: "CUSTOM: LIGHTNING, RYZEN or DEDICATED.",
-    policy: replace,
-    read: (v: ApiInstance) => v.group,
+    onChange: replace,
+    fromAnswer: (v: ApiInstance) => v.group,
   }),
   cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
     doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
-    policy: command("upgrade"),
-    read: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
+    onChange: steps.upgrade,
+    fromAnswer: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
   }),
   memoryBytes: input(
     positiveInt("bytes", "CUSTOM memory_bytes")
@@ -149,14 +141,14 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit).",
-      policy: command("upgrade"),
-      read: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
+      onChange: steps.upgrade,
+      fromAnswer: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
     },
   ),
   bandwidth: input(bandwidthCaps.schema.optional(), {
     doc: "CUSTOM: bandwidth caps in bytes per second.",
-    policy: command("upgrade"),
-    read: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
+    onChange: steps.upgrade,
+    fromAnswer: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
   }),
   storage: input(
     z
@@ -166,11 +158,11 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
-      policy: storagePolicy(),
+      onChange: storagePolicy(),
       // The API answers the disks, not the entries: the recorded entries, the boot disk at its current (or staged) size.
       // A CUSTOM instance the stack did not create (an import) has its boot disk as its one entry:
       // its other disks cannot be told from disks attached later, and are imported as Disks.
-      read: (v: ApiInstance, prior) => {
+      fromAnswer: (v: ApiInstance, prior) => {
         const currentBoot = v.staged?.boot_disk_size ?? numberOf(bootDiskOf(v)?.size) ?? 0;
         const imported =
           v.type === "CUSTOM" ? [{ sizeBytes: currentBoot, boot: true, backing: bootDiskOf(v)?.backend ?? "LOCAL" }] : undefined;
@@ -181,22 +173,22 @@ export const instanceFields = fieldSet({
   ),
   region: input(z.string().min(1, `must name a region, for example NA_01 (${WHERE}: region)`).optional(), {
     doc: "Region, for example NA_01 (or set nodeId).",
-    policy: replace,
-    read: (v: ApiInstance) => v.region,
+    onChange: replace,
+    fromAnswer: (v: ApiInstance) => v.region,
   }),
   nodeId: input(zId("node id").optional(), {
     doc: "A specific node (platform or your private cloud).",
-    policy: replace,
-    read: (v: ApiInstance) => idOf(v.node)!,
+    onChange: replace,
+    fromAnswer: (v: ApiInstance) => idOf(v.node)!,
   }),
   imageId: input(zId("image id").optional(), {
     doc: "Template or backup restored onto the boot disk, or an ISO attached.",
-    policy: replace,
-    read: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
+    onChange: replace,
+    fromAnswer: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
   }),
   ips: input(z.array(ipRequest.schema).max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`).optional(), {
     doc: "Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only.",
-    policy: replace,
+    onChange: replace,
     output: false,
   }),
   vpcIds: input(
@@ -208,24 +200,24 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body).",
-      policy: command("vpcs"),
-      read: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
+      onChange: steps.vpcs,
+      fromAnswer: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
     },
   ),
   cloudInit: input(z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(), {
     doc: "cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit).",
-    policy: replace,
+    onChange: replace,
     output: false,
   }),
   disableCloudInit: input(z.boolean().optional(), {
     doc: "Turn off vendor cloud-init features.",
-    policy: replace,
-    read: (v: ApiInstance) => v.disable_cloud_init,
+    onChange: replace,
+    fromAnswer: (v: ApiInstance) => v.disable_cloud_init,
   }),
   boot: input(z.enum(["DISK", "ISO"], { error: `must be DISK or ISO (${WHERE}: boot)` }).optional(), {
     doc: "Boot device DISK or ISO.",
-    policy: updateRequest,
-    read: (v: ApiInstance) => v.boot,
+    onChange: updateRequest,
+    fromAnswer: (v: ApiInstance) => v.boot,
   }),
   uefi: setting("Boot with UEFI firmware.", "uefi"),
   secureBoot: setting("UEFI Secure Boot.", "secure_boot"),
@@ -240,24 +232,24 @@ export const instanceFields = fieldSet({
       .optional(),
     {
       doc: "OS name shown for the instance, 1 to 64 characters (the emulator's limit).",
-      policy: updateRequest,
+      onChange: updateRequest,
       wire: "os_name",
-      read: (v: ApiInstance) => v.os_name ?? undefined,
+      fromAnswer: (v: ApiInstance) => v.os_name ?? undefined,
     },
   ),
   powerState: input(z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"), {
     doc: "Desired power state; default running.",
-    policy: command("power"),
-    read: (v: ApiInstance) => (v.online ? "running" : "stopped"),
+    onChange: steps.power,
+    fromAnswer: (v: ApiInstance) => (v.online ? "running" : "stopped"),
   }),
   applyUpgrades: input(z.boolean().default(false), {
     doc: "After an upgrade of an online instance, restart it now to apply the new specs (default: at its next restart).",
-    policy: ignore,
+    onChange: ignore,
     output: false,
   }),
   deletion: input(z.enum(["immediate", "scheduled"], { error: "must be immediate or scheduled" }).default("immediate"), {
     doc: "How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked).",
-    policy: remember,
+    onChange: remember,
     output: false,
   }),
   state: computed<string>({ doc: "Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED..." }),
@@ -268,17 +260,17 @@ export const instanceFields = fieldSet({
     wire: "pending_upgrades",
   }),
   hostname: computed<string>({ doc: "Hostname the API assigned.", stable: true }),
-  ipv4Address: computed<string | null>({ doc: "First public IPv4 address, or null.", read: (v: ApiInstance) => firstIp(v, "IPv4") }),
-  ipv6Address: computed<string | null>({ doc: "First public IPv6 address, or null.", read: (v: ApiInstance) => firstIp(v, "IPv6") }),
+  ipv4Address: computed<string | null>({ doc: "First public IPv4 address, or null.", fromAnswer: (v: ApiInstance) => firstIp(v, "IPv4") }),
+  ipv6Address: computed<string | null>({ doc: "First public IPv6 address, or null.", fromAnswer: (v: ApiInstance) => firstIp(v, "IPv6") }),
   ipAddresses: computed<Array<{ id: string; address: string; family: string; ddos: boolean }>>({
     doc: "Public addresses: id, address, family and ddos.",
-    read: (v: ApiInstance) => v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
+    fromAnswer: (v: ApiInstance) => v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
   }),
   privateIps: computed<Record<string, string>>({
     doc: "Private address in each attached VPC, by VPC id.",
-    read: (v: ApiInstance) => Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
+    fromAnswer: (v: ApiInstance) => Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
   }),
-  bootDiskId: computed<string | null>({ doc: "The boot disk's id.", stable: true, read: (v: ApiInstance) => idOf(bootDiskOf(v)) }),
+  bootDiskId: computed<string | null>({ doc: "The boot disk's id.", stable: true, fromAnswer: (v: ApiInstance) => idOf(bootDiskOf(v)) }),
   terminationScheduledAt: computed<string | null>({
     doc: "When a scheduled termination deletes the instance, else null.",
     wire: "termination_scheduled_at",
@@ -335,12 +327,12 @@ const bootSize = (s: Storage) => s.find((e) => e.boot)?.sizeBytes ?? 0;
 const withoutBootSize = (s: Storage) => s.map((e) => (e.boot ? { ...e, sizeBytes: 0 } : e));
 
 /** Storage: growing only the boot disk is an in-place upgrade; any other change recreates the instance. (A function: the field set above uses it.) */
-function storagePolicy(): Policy {
+function storagePolicy(): ChangeEffect {
   return depends((old, next) => {
     const o = old as Storage | undefined;
     const n = next as Storage;
     if (!o) return replace;
-    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? command("upgrade") : replace;
+    return isDeepStrictEqual(withoutBootSize(o), withoutBootSize(n)) && bootSize(n) >= bootSize(o) ? steps.upgrade : replace;
   });
 }
 
@@ -394,7 +386,8 @@ const bootDiskOf = (v: ApiInstance) => v.disks.find((d) => d.boot) ?? null;
 const firstIp = (v: ApiInstance, family: string) => v.ips.find((ip) => ip.family === family)?.address ?? null;
 
 /** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). Absent ones left out, as recorded. */
-const toOutputs = (v: ApiInstance, prior: Partial<Inputs & Outputs>): Outputs => compact(readOutputs(instanceFields, v, prior)) as Outputs;
+const toOutputs = (v: ApiInstance, prior: Partial<Inputs & Outputs>): Outputs =>
+  compact(outputsFromAnswer(instanceFields, v, prior)) as Outputs;
 
 async function fetchInstance(ctx: OperationContext, id: string): Promise<ApiInstance | undefined> {
   return ifFound(ctx.client.get<ApiInstance>(`/v1/instances/${id}`));
@@ -472,9 +465,10 @@ const pricing: Metering = {
   },
 };
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const instanceSpec: ResourceSpec<Inputs, Outputs> = {
+export const instanceDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
+  steps: steps.order,
   kind: "Instance",
   doc: "A virtual server.",
   ...fromFields(instanceFields),
@@ -519,7 +513,7 @@ export const instanceSpec: ResourceSpec<Inputs, Outputs> = {
       const found = await listAll<ApiInstance>(ctx.client, `/v1/workspaces/${i.workspaceId}/instances`, { name: i.name });
       return found.find((v) => v.name === i.name && createdDuring(ctx, v.created))?.id;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const v = await fetchInstance(ctx, id);
       return v && toOutputs(v, prior);
     },
@@ -528,7 +522,6 @@ export const instanceSpec: ResourceSpec<Inputs, Outputs> = {
     isGone: (o) => o.terminationScheduledAt !== null,
     // Settings are not part of the create body; they are patched once the instance exists.
     afterCreate: ["updateRequest"],
-    updateOrder: ["updateRequest", "upgrade", "vpcs", "power"],
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
         await ctx.client.patch(`/v1/instances/${id}`, updateBody(instanceFields, news, changed));

@@ -12,16 +12,19 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
+import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace, outputsFromAnswer } from "../provider/fields";
 import { idOf } from "../provider/wire";
-import type { ResourceSpec } from "../provider/spec";
+import type { ResourceDefinition } from "../provider/definition";
 import type { K3sClusterArgs, K3sClusterOutputs } from "./generated/k3sCluster";
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts): no input besides the workspace.
 /** @internal */
 export const k3sClusterFields = fieldSet({
   // The cluster object names its workspace as its owner.
-  workspaceId: { ...owningWorkspace, read: (c: ApiCluster, prior) => idOf(c.owner) ?? (prior.workspaceId as string | undefined) ?? "" },
+  workspaceId: {
+    ...owningWorkspace,
+    fromAnswer: (c: ApiCluster, prior) => idOf(c.owner) ?? (prior.workspaceId as string | undefined) ?? "",
+  },
   name: computed<string>({ doc: "The cluster namespace identifier.", stable: true }),
   status: computed<string>({ doc: "PROVISIONING, ACTIVE, DEPROVISIONING or FAILED." }),
 });
@@ -55,19 +58,19 @@ export async function clusterTearingDown(ctx: OperationContext, workspaceId: str
   return !cluster || cluster.status === "DEPROVISIONING";
 }
 
-const toOutputs = (c: ApiCluster, workspaceId: string): Outputs => readOutputs(k3sClusterFields, c, { workspaceId });
+const toOutputs = (c: ApiCluster, workspaceId: string): Outputs => outputsFromAnswer(k3sClusterFields, c, { workspaceId });
 
 /** Reads the cluster recorded under `id`: a different cluster in the workspace means ours is gone. */
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   const cluster = await clusterOf(ctx, workspaceId);
   if (!cluster || String(cluster.id) !== id) return undefined;
   return toOutputs(cluster, workspaceId);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sClusterSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sClusterDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sCluster",
   doc: "The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it.",
   ...fromFields(k3sClusterFields),
@@ -102,7 +105,7 @@ export const k3sClusterSpec: ResourceSpec<Inputs, Outputs> = {
       const cluster = await clusterOf(ctx, i.workspaceId);
       return cluster ? String(cluster.id) : undefined;
     },
-    read,
+    get,
     settled: (c) => (c.status === "FAILED" ? "the Kubernetes cluster is FAILED" : c.status === "ACTIVE"),
     stateOf: (c) => c.status,
     async delete(ctx, id, olds) {

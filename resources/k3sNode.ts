@@ -14,12 +14,22 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
-import { zId } from "../provider/schema";
+import {
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  outputsFromAnswer,
+} from "../provider/fields";
+import { zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { K3sNodeArgs, K3sNodeOutputs } from "./generated/k3sNode";
 import { clusterTearingDown } from "./k3sCluster";
+import { replace } from "../provider/changeEffects";
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts). A node reads as { node, live }
 // (tolerant of a bare node object): `live` is null while the control plane is unreachable.
@@ -27,28 +37,28 @@ import { clusterTearingDown } from "./k3sCluster";
 export const k3sNodeFields = fieldSet({
   workspaceId: {
     ...owningWorkspace,
-    read: (v: ApiNodeView, prior) => idOf(nodeOfView(v).workspace) ?? (prior.workspaceId as string | undefined) ?? "",
+    fromAnswer: (v: ApiNodeView, prior) => idOf(nodeOfView(v).workspace) ?? (prior.workspaceId as string | undefined) ?? "",
   },
   instanceId: input(zId("instance id"), {
     doc: "The instance that joins the cluster: running (online and AVAILABLE) and in the same workspace. Declare the node with `dependsOn: [cluster]`. A replaced node drains first (its pods are rescheduled).",
     // No update endpoint: another instance is another node.
-    policy: replace,
+    onChange: replace,
     stable: true,
-    read: (v: ApiNodeView, prior) => idOf(nodeOfView(v).instance) ?? (prior.instanceId as string | undefined) ?? "",
+    fromAnswer: (v: ApiNodeView, prior) => idOf(nodeOfView(v).instance) ?? (prior.instanceId as string | undefined) ?? "",
   }),
-  nodeName: computed<string>({ doc: "Name inside the cluster.", stable: true, read: (v: ApiNodeView) => nodeOfView(v).node_name }),
-  status: computed<string>({ doc: "JOINING, READY, DRAINING or FAILED.", read: (v: ApiNodeView) => nodeOfView(v).status }),
+  nodeName: computed<string>({ doc: "Name inside the cluster.", stable: true, fromAnswer: (v: ApiNodeView) => nodeOfView(v).node_name }),
+  status: computed<string>({ doc: "JOINING, READY, DRAINING or FAILED.", fromAnswer: (v: ApiNodeView) => nodeOfView(v).status }),
   ready: computed<boolean>({
     doc: "Ready in the cluster; false while the control plane is unreachable (live is null).",
-    read: (v: ApiNodeView) => v.live?.ready ?? false,
+    fromAnswer: (v: ApiNodeView) => v.live?.ready ?? false,
   }),
   allocatable: computed<Record<string, string> | null>({
     doc: "Allocatable resources (cpu, memory, pods...); null while the control plane is unreachable.",
-    read: (v: ApiNodeView) => v.live?.allocatable ?? null,
+    fromAnswer: (v: ApiNodeView) => v.live?.allocatable ?? null,
   }),
   conditions: computed<Record<string, string> | null>({
     doc: "Condition name to status; null while the control plane is unreachable.",
-    read: (v: ApiNodeView) => v.live?.conditions ?? null,
+    fromAnswer: (v: ApiNodeView) => v.live?.conditions ?? null,
   }),
 });
 type Inputs = InputsOf<typeof k3sNodeFields>;
@@ -77,7 +87,7 @@ interface ApiNodeView {
 
 const nodeOfView = (v: ApiNodeView): ApiNode => v.node ?? (v as unknown as ApiNode);
 
-const toOutputs = (v: ApiNodeView, prior: Partial<Inputs>): Outputs => readOutputs(k3sNodeFields, v, prior);
+const toOutputs = (v: ApiNodeView, prior: Partial<Inputs>): Outputs => outputsFromAnswer(k3sNodeFields, v, prior);
 
 const nodePath = (workspaceId: string, id: string) => `/v1/workspaces/${workspaceId}/k3s/nodes/${id}`;
 
@@ -87,14 +97,14 @@ async function nodeOfInstance(ctx: OperationContext, instanceId: string): Promis
   return found && nodeOfView(found);
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiNodeView>(nodePath(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sNodeSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sNodeDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sNode",
   doc: "An instance enrolled as a worker node of the workspace's Kubernetes cluster.",
   ...fromFields(k3sNodeFields),
@@ -133,7 +143,7 @@ export const k3sNodeSpec: ResourceSpec<Inputs, Outputs> = {
       const node = await nodeOfInstance(ctx, i.instanceId);
       return node ? String(node.id) : undefined;
     },
-    read,
+    get,
     settled: (n) => (n.status === "FAILED" ? "the node is FAILED (the instance could not join the cluster)" : n.status === "READY"),
     stateOf: (n) => n.status,
     async delete(ctx, id, olds) {
@@ -142,7 +152,7 @@ export const k3sNodeSpec: ResourceSpec<Inputs, Outputs> = {
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) {
           // Already draining, or the cluster is being torn down (which removes its nodes): wait.
-          const current = await read(ctx, id, olds);
+          const current = await get(ctx, id, olds);
           if (!current || current.status === "DRAINING" || (await clusterTearingDown(ctx, olds.workspaceId))) return null;
         }
         throw err;

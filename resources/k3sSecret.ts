@@ -26,15 +26,16 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   writeOnly,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/schema";
+import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { K3sSecretArgs, K3sSecretOutputs } from "./generated/k3sSecret";
 import { clusterOf } from "./k3sCluster";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes secret";
 /** Limits the spec does not give: the emulator's (emulator/README.md, Managed Kubernetes), checked at preview. */
@@ -57,17 +58,17 @@ export const k3sSecretFields = fieldSet({
   name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
     doc: "Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one).",
     // The name cannot change.
-    policy: replace,
+    onChange: replace,
   }),
   // Write-only in the API: kept from state; recorded as null when the API's key names no longer
   // match it (changed outside Pulumi, see read), so the next up writes it again.
   data: writeOnly(zData, {
     doc: "Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
     // PUT replaces the whole data map.
-    policy: updateRequest,
+    onChange: updateRequest,
     secret: true,
   }) as InputField<typeof zData, true, Record<string, string> | null | undefined>,
-  keys: computed<string[]>({ doc: "Key names, sorted.", read: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
+  keys: computed<string[]>({ doc: "Key names, sorted.", fromAnswer: (s: ApiSecret) => [...(s.keys ?? [])].sort() }),
 });
 type Inputs = InputsOf<typeof k3sSecretFields>;
 type Outputs = OutputsOf<typeof k3sSecretFields>;
@@ -86,11 +87,11 @@ const listSecrets = (ctx: OperationContext, workspaceId: string) => listAll<ApiS
 const secretByName = async (ctx: OperationContext, workspaceId: string, name: string) =>
   (await listSecrets(ctx, workspaceId)).find((s) => s.name === name);
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Outputs>): Promise<Outputs | undefined> {
   const workspaceId = prior.workspaceId ?? "";
   const found = (await listSecrets(ctx, workspaceId)).find((s) => idOf(s.id) === id);
   if (!found) return undefined;
-  const out = readOutputs(k3sSecretFields, found, { workspaceId });
+  const out = outputsFromAnswer(k3sSecretFields, found, { workspaceId });
   // `data` itself is carried over from state by the lifecycle (kept); when the recorded keys no
   // longer match the API's, the recorded values are stale: null makes the next up rewrite them.
   return prior.data && !isDeepStrictEqual(Object.keys(prior.data).sort(), out.keys) ? { ...out, data: null } : out;
@@ -112,9 +113,9 @@ async function referencingServices(ctx: OperationContext, workspaceId: string, n
   }
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sSecretSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sSecretDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sSecret",
   doc: "Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state.",
   ...fromFields(k3sSecretFields),
@@ -145,7 +146,7 @@ export const k3sSecretSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await secretByName(ctx, i.workspaceId, i.name))?.id;
     },
-    read,
+    get,
     update: {
       async updateRequest(ctx, id, _olds, news) {
         await ctx.client.put(`${secretsPath(news.workspaceId)}/${id}`, { data: news.data });

@@ -32,7 +32,7 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   toWire,
   writeOnly,
 } from "../provider/fields";
@@ -47,9 +47,9 @@ import {
   zId,
   zPort,
   zProtocol,
-} from "../provider/schema";
+} from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type {
   K3sPod,
   K3sPortArgs,
@@ -60,6 +60,7 @@ import type {
   K3sVolumeArgs,
 } from "./generated/k3sService";
 import { clusterTearingDown } from "./k3sCluster";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes service";
 /**
@@ -123,14 +124,14 @@ export const servicePod = nested(
 );
 
 /** Every field but name and mode is PUT as the whole desired state (the API clears what is omitted): each has the API's default. */
-const put = { policy: updateRequest } as const;
+const put = { onChange: updateRequest } as const;
 
 /** @internal */
 export const k3sServiceFields = fieldSet({
   workspaceId: owningWorkspace,
   name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
     doc: "Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first.",
-    policy: replace,
+    onChange: replace,
   }),
   mode: input(
     z.enum(["PINNED", "SPREAD"], {
@@ -138,8 +139,8 @@ export const k3sServiceFields = fieldSet({
     }),
     {
       doc: "PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first.",
-      policy: replace,
-      read: (s: ApiService) => s.mode,
+      onChange: replace,
+      fromAnswer: (s: ApiService) => s.mode,
     },
   ),
   image: input(
@@ -160,7 +161,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Instances the scheduler may use (at least one); each must be a READY node.",
       ...put,
-      read: (s: ApiService) => (s.target_instances ?? []).map((t) => idOf(t)!),
+      fromAnswer: (s: ApiService) => (s.target_instances ?? []).map((t) => idOf(t)!),
     },
   ),
   replicas: input(
@@ -173,7 +174,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1.",
       ...put,
-      read: (s: ApiService) => numberOf(s.replicas)!,
+      fromAnswer: (s: ApiService) => numberOf(s.replicas)!,
     },
   ),
   ports: input(
@@ -185,7 +186,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Published ports; default none.",
       ...put,
-      read: (s: ApiService) =>
+      fromAnswer: (s: ApiService) =>
         (s.ports ?? []).map((p) => ({
           hostPort: numberOf(p.host_port)!,
           containerPort: numberOf(p.container_port)!,
@@ -203,7 +204,7 @@ export const k3sServiceFields = fieldSet({
     {
       doc: "Host paths mounted into the container; default none.",
       ...put,
-      read: (s: ApiService) => (s.volumes ?? []).map((m) => fromWire(serviceVolume, m)),
+      fromAnswer: (s: ApiService) => (s.volumes ?? []).map((m) => fromWire(serviceVolume, m)),
     },
   ),
   environment: writeOnly(
@@ -236,31 +237,31 @@ export const k3sServiceFields = fieldSet({
       doc: "Names of K3sSecrets whose key-value pairs are injected as environment variables; default none.",
       ...put,
       wire: "secret_refs",
-      read: (s: ApiService) => [...(s.secret_refs ?? [])],
+      fromAnswer: (s: ApiService) => [...(s.secret_refs ?? [])],
     },
   ),
   updateStrategy: input(z.enum(["ROLLING", "START_FIRST"], { error: `must be ROLLING or START_FIRST (${WHERE})` }).default("ROLLING"), {
     doc: "ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go).",
     ...put,
-    read: (s: ApiService) => s.update_strategy,
+    fromAnswer: (s: ApiService) => s.update_strategy,
   }),
   status: computed<string>({ doc: "DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED." }),
   desiredReplicas: computed<number | null>({
     doc: "Requested replicas (null while the live status is unavailable).",
-    read: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
+    fromAnswer: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
   }),
   availableReplicas: computed<number | null>({
     doc: "Ready replicas (null while the live status is unavailable).",
-    read: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
+    fromAnswer: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
   }),
   updatedReplicas: computed<number | null>({
     doc: "Replicas on the current revision (null while the live status is unavailable).",
-    read: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
+    fromAnswer: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
   }),
-  updating: computed<boolean>({ doc: "A rollout is in progress.", read: ({ live }: Answer) => live?.updating ?? false }),
+  updating: computed<boolean>({ doc: "A rollout is in progress.", fromAnswer: ({ live }: Answer) => live?.updating ?? false }),
   pods: computed<(typeof servicePod)["__output"][]>({
     doc: "Per pod: name, phase, ready, restartCount, nodeName.",
-    read: ({ live }: Answer) =>
+    fromAnswer: ({ live }: Answer) =>
       (live?.pods ?? []).map((p) => ({
         name: p.name,
         phase: p.phase,
@@ -313,7 +314,7 @@ type Answer = ApiService & { live: ApiServiceLive | null };
 
 /** The environment is write-only (never answered): left out here, kept from state. */
 const toOutputs = (v: ApiServiceView, workspaceId: string): Outputs =>
-  compact(readOutputs(k3sServiceFields, { ...serviceOfView(v), live: v.live ?? null }, { workspaceId })) as Outputs;
+  compact(outputsFromAnswer(k3sServiceFields, { ...serviceOfView(v), live: v.live ?? null }, { workspaceId })) as Outputs;
 
 /** The desired state PUT replaces (and create carries): every optional field sent explicitly. */
 const desiredState = (i: Inputs) => ({
@@ -333,7 +334,7 @@ async function serviceByName(ctx: OperationContext, workspaceId: string, name: s
   return found.map(serviceOfView).find((s) => s.name === name);
 }
 
-async function read(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: { workspaceId?: string }): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiServiceView>(servicePath(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -349,9 +350,9 @@ const stateOf = (s: Outputs) =>
     ? `${s.status} (live status unavailable)`
     : `${s.status}, ${s.availableReplicas}/${s.desiredReplicas} replicas available${s.updating ? ", rolling out" : ""}`;
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const k3sServiceSpec: ResourceSpec<Inputs, Outputs> = {
+export const k3sServiceDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "K3sService",
   doc: "A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output).",
   // What a change does: name and mode cannot change (PUT refuses them); the rest is PUT as a whole.
@@ -390,7 +391,7 @@ export const k3sServiceSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await serviceByName(ctx, i.workspaceId, i.name))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     settled,
     // Mid-operation statuses only: a RUNNING service short of replicas (a target powered off) is
     // degraded, not unfinished, and must not show a change on every preview.
@@ -415,7 +416,7 @@ export const k3sServiceSpec: ResourceSpec<Inputs, Outputs> = {
       } catch (err) {
         if (err instanceof ApiError && err.status === 409) {
           // Already being deleted, or the cluster is being torn down (which removes its services): wait.
-          const current = await read(ctx, id, olds);
+          const current = await get(ctx, id, olds);
           if (!current || current.status === "DELETING" || (await clusterTearingDown(ctx, olds.workspaceId))) return null;
         }
         throw err;

@@ -27,12 +27,13 @@ import type { SvcClient } from "../provider/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, createdAt } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, zId } from "../provider/schema";
+import { emulatorLimit, zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { NetLoadBalancerArgs, NetLoadBalancerOutputs } from "./generated/netLoadBalancer";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
 /** Limits the spec does not give (name length): the emulator's (emulator/README.md, Network load balancers). */
@@ -54,21 +55,24 @@ const zAddress = z.string().transform((v, ctx) => {
 export const netLoadBalancerFields = fieldSet({
   name: input(
     z.string().min(1, `must not be empty (${WHERE}: name is required)`).max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
-    { doc: "Display name, 1 to 64 characters (the emulator's limit).", policy: updateRequest },
+    { doc: "Display name, 1 to 64 characters (the emulator's limit).", onChange: updateRequest },
   ),
-  address: input(zAddress, { doc: "The balanced IP address (IPv4 or IPv6; normalised).", policy: updateRequest }),
+  address: input(zAddress, { doc: "The balanced IP address (IPv4 or IPv6; normalised).", onChange: updateRequest }),
   ownerWorkspaceId: input(zId("workspace id").optional(), {
     doc:
       "Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves " +
       "the balancer (PATCH owner); the API drops members whose instance is not in the new workspace.",
-    policy: updateRequest,
+    onChange: updateRequest,
     // As the API reports it, else the recorded (or default) owner.
-    read: (lb: ApiNetLb, prior) => idOf(lb.owner) ?? (prior.ownerWorkspaceId as string | undefined) ?? "",
+    fromAnswer: (lb: ApiNetLb, prior) => idOf(lb.owner) ?? (prior.ownerWorkspaceId as string | undefined) ?? "",
   }),
-  ownerWorkspaceName: computed<string | null>({ doc: "The owning workspace's name.", read: (lb: ApiNetLb) => lb.owner?.name ?? null }),
+  ownerWorkspaceName: computed<string | null>({
+    doc: "The owning workspace's name.",
+    fromAnswer: (lb: ApiNetLb) => lb.owner?.name ?? null,
+  }),
   memberInstanceIds: computed<string[]>({
     doc: "Instances that are members now (sorted ids), from the balancer detail.",
-    read: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
+    fromAnswer: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
   }),
   createdAt,
 });
@@ -128,9 +132,9 @@ const byNameAndAddress = async (ctx: OperationContext, owner: string, i: Inputs)
     (lb) => lb.name === i.name && lb.address === i.address,
   );
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const netLoadBalancerSpec: ResourceSpec<Inputs, Outputs> = {
+export const netLoadBalancerDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "NetLoadBalancer",
   doc: "A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember.",
   ...fromFields(netLoadBalancerFields),
@@ -172,9 +176,9 @@ export const netLoadBalancerSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await byNameAndAddress(ctx, ownerOf(ctx, i.ownerWorkspaceId), i))?.id;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const lb = await fetchLb(ctx, id, prior.ownerWorkspaceId);
-      return lb && readOutputs(netLoadBalancerFields, lb, { ownerWorkspaceId: prior.ownerWorkspaceId ?? ctx.config.workspaceId });
+      return lb && outputsFromAnswer(netLoadBalancerFields, lb, { ownerWorkspaceId: prior.ownerWorkspaceId ?? ctx.config.workspaceId });
     },
     update: {
       async updateRequest(ctx, id, olds, news, changed) {

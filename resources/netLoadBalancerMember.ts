@@ -15,12 +15,22 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace, readOutputs } from "../provider/fields";
+import {
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+  outputsFromAnswer,
+} from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { NetLoadBalancerMemberArgs, NetLoadBalancerMemberOutputs } from "./generated/netLoadBalancerMember";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
 
@@ -36,15 +46,18 @@ export const netLoadBalancerMemberFields = fieldSet({
   workspaceId: owningWorkspace,
   loadBalancerId: input(zId("load balancer id"), {
     doc: "The balancer (a NetLoadBalancer's id), owned by this resource's workspace.",
-    policy: replace,
-    read: (_m: Listed, key) => (key as Key).loadBalancerId,
+    onChange: replace,
+    fromAnswer: (_m: Listed, key) => (key as Key).loadBalancerId,
   }),
   instanceId: input(zId("instance id"), {
     doc: "The instance; it must be in the balancer's workspace.",
-    policy: replace,
-    read: (_m: Listed, key) => (key as Key).instanceId,
+    onChange: replace,
+    fromAnswer: (_m: Listed, key) => (key as Key).instanceId,
   }),
-  instanceName: computed<string | null>({ doc: "The instance's name, as the member list shows it.", read: (m: Listed) => m.name ?? null }),
+  instanceName: computed<string | null>({
+    doc: "The instance's name, as the member list shows it.",
+    fromAnswer: (m: Listed) => m.name ?? null,
+  }),
   state: computed<"ACTIVE" | "JOINING">({ doc: "ACTIVE once listed as a member; JOINING while the addition has not applied yet." }),
 });
 type Inputs = InputsOf<typeof netLoadBalancerMemberFields>;
@@ -80,20 +93,20 @@ async function findMember(
   }
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs> & { adoptId?: string }): Promise<Outputs | undefined> {
   const key: Key = { workspaceId: prior.workspaceId ?? "", ...keyOf(id) };
   const member = await findMember(ctx, key.workspaceId, key.loadBalancerId, key.instanceId);
   if (member === undefined) return undefined;
-  if (member) return readOutputs(netLoadBalancerMemberFields, { name: member.name, state: "ACTIVE" } satisfies Listed, key);
+  if (member) return outputsFromAnswer(netLoadBalancerMemberFields, { name: member.name, state: "ACTIVE" } satisfies Listed, key);
   // Not listed: while this operation is adding it, it is joining; otherwise it is not a member.
   if (ctx.operation === "create" && !prior.adoptId)
-    return readOutputs(netLoadBalancerMemberFields, { state: "JOINING" } satisfies Listed, key);
+    return outputsFromAnswer(netLoadBalancerMemberFields, { state: "JOINING" } satisfies Listed, key);
   return undefined;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, Outputs> = {
+export const netLoadBalancerMemberDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "NetLoadBalancerMember",
   doc: "An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is.",
   ...fromFields(netLoadBalancerMemberFields),
@@ -145,7 +158,7 @@ export const netLoadBalancerMemberSpec: ResourceSpec<Inputs, Outputs> = {
           }
         : undefined;
     },
-    read,
+    get,
     settled: (o) => o.state === "ACTIVE",
     stateOf: (o) => o.state,
     async delete(ctx, id, olds) {

@@ -25,13 +25,14 @@ import {
   nested,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
 } from "../provider/fields";
-import { emulatorLimit, exactly, noDuplicates, trimmedLength } from "../provider/schema";
+import { emulatorLimit, exactly, noDuplicates, trimmedLength } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeArgs, RecipeCommand, RecipeCommandArgs, RecipeField, RecipeFieldArgs, RecipeOutputs } from "./generated/recipe";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Recipe";
 /** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
@@ -122,16 +123,16 @@ export const recipeFields = fieldSet({
   // A recipe answers its owner, not a workspace.
   workspaceId: {
     ...owningWorkspace,
-    read: (r: ApiRecipe, prior: Record<string, unknown>) => idOf(r.owner) ?? (prior.workspaceId as string),
+    fromAnswer: (r: ApiRecipe, prior: Record<string, unknown>) => idOf(r.owner) ?? (prior.workspaceId as string),
   },
   name: input(z.string().min(1, `must not be empty (${WHERE}: name)`).superRefine(trimmedLength(100, EMULATOR_LIMIT)), {
     doc: "1 to 100 characters (the emulator's limit).",
-    policy: updateRequest,
+    onChange: updateRequest,
   }),
   category: input(z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }), {
     doc: "DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.",
-    policy: updateRequest,
-    read: (r: ApiRecipe) => r.category,
+    onChange: updateRequest,
+    fromAnswer: (r: ApiRecipe) => r.category,
   }),
   description: input(
     z
@@ -139,9 +140,9 @@ export const recipeFields = fieldSet({
       .max(100_000, `must be at most 100000 characters (${EMULATOR_LIMIT})`),
     {
       doc: "Markdown, at most 100,000 characters (the emulator's limit).",
-      policy: updateRequest,
+      onChange: updateRequest,
       // Required at create (spec part 2, Recipes), so always answered.
-      read: (r: ApiRecipe) => r.description ?? "",
+      fromAnswer: (r: ApiRecipe) => r.description ?? "",
     },
   ),
   commands: input(
@@ -151,8 +152,8 @@ export const recipeFields = fieldSet({
       .max(50, `must list at most 50 commands (${EMULATOR_LIMIT})`),
     {
       doc: "Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole.",
-      policy: updateRequest,
-      read: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
+      onChange: updateRequest,
+      fromAnswer: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
     },
   ),
   icon: input(
@@ -164,8 +165,8 @@ export const recipeFields = fieldSet({
       .default(null),
     {
       doc: "Icon URL, at most 2048 characters (the emulator's limit); omit or null for none.",
-      policy: updateRequest,
-      read: (r: ApiRecipe) => r.icon ?? null,
+      onChange: updateRequest,
+      fromAnswer: (r: ApiRecipe) => r.icon ?? null,
     },
   ),
   fields: input(
@@ -177,13 +178,13 @@ export const recipeFields = fieldSet({
       .default([]),
     {
       doc: "Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole.",
-      policy: updateRequest,
-      read: (r: ApiRecipe) => fieldsFromApi(r),
+      onChange: updateRequest,
+      fromAnswer: (r: ApiRecipe) => fieldsFromApi(r),
     },
   ),
   variables: computed<Record<string, string>>({
     doc: "The variable each field's value is injected as, by field id.",
-    read: (r: ApiRecipe) => Object.fromEntries(fieldsFromApi(r).map((f) => [f.id, `SVC_FIELDS_${f.id.toUpperCase()}`])),
+    fromAnswer: (r: ApiRecipe) => Object.fromEntries(fieldsFromApi(r).map((f) => [f.id, `SVC_FIELDS_${f.id.toUpperCase()}`])),
   }),
 });
 type Inputs = InputsOf<typeof recipeFields>;
@@ -206,7 +207,7 @@ export interface ApiRecipe {
 export const fieldsFromApi = (r: ApiRecipe): Field[] =>
   (r.fields ?? []).map((f) => ({ id: f.id, label: f.label, description: f.description ?? null, type: f.type, required: !!f.required }));
 
-const toOutputs = (r: ApiRecipe, workspaceId: string): Outputs => readOutputs(recipeFields, r, { workspaceId });
+const toOutputs = (r: ApiRecipe, workspaceId: string): Outputs => outputsFromAnswer(recipeFields, r, { workspaceId });
 
 /** @internal */
 export async function fetchRecipe(ctx: OperationContext, id: string): Promise<ApiRecipe | undefined> {
@@ -222,9 +223,9 @@ async function ownByName(ctx: OperationContext, workspaceId: string, name: strin
 /** Ids of same-named recipes that existed just before the create request, per operation. */
 const seenBefore = new WeakMap<OperationContext, Set<string>>();
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const recipeSpec: ResourceSpec<Inputs, Outputs> = {
+export const recipeDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Recipe",
   doc: "A workspace-owned install script; every change is made in place.",
   // What a change does: PATCH takes every field; lists replace.
@@ -247,7 +248,7 @@ export const recipeSpec: ResourceSpec<Inputs, Outputs> = {
       const fresh = (await ownByName(ctx, i.workspaceId, i.name)).filter((r) => !before.has(idOf(r.id)!) && r.category === i.category);
       return fresh.length === 1 ? idOf(fresh[0].id)! : undefined;
     },
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const r = await fetchRecipe(ctx, id);
       return r && toOutputs(r, prior.workspaceId ?? "");
     },

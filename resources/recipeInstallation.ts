@@ -20,12 +20,13 @@ import { z } from "../provider/zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, writeOnly } from "../provider/fields";
-import { zId } from "../provider/schema";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, writeOnly } from "../provider/fields";
+import { zId } from "../provider/constraints";
 import { wireId } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeInstallationArgs, RecipeInstallationOutputs } from "./generated/recipeInstallation";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, install-recipe";
 
@@ -33,8 +34,8 @@ const WHERE = "spec part 2, install-recipe";
 // Nothing can change in place: every input re-installs.
 /** @internal */
 export const recipeInstallationFields = fieldSet({
-  instanceId: input(zId("instance id"), { doc: "Instance to install on (online and AVAILABLE).", policy: replace }),
-  recipeId: input(zId("recipe id"), { doc: "Recipe to run (platform-wide or the instance's workspace's).", policy: replace }),
+  instanceId: input(zId("instance id"), { doc: "Instance to install on (online and AVAILABLE).", onChange: replace }),
+  recipeId: input(zId("recipe id"), { doc: "Recipe to run (platform-wide or the instance's workspace's).", onChange: replace }),
   // Field values may be PASSWORD fields: secret, and never read back.
   fields: writeOnly(
     z
@@ -47,7 +48,7 @@ export const recipeInstallationFields = fieldSet({
       doc:
         "Recipe field id -> value; omit (or {}) when the recipe has no fields. Checked against the recipe's fields (required, type) " +
         "when installing. Stored as a Pulumi secret (PASSWORD fields).",
-      policy: replace,
+      onChange: replace,
       secret: true,
     },
   ),
@@ -112,9 +113,9 @@ function fieldProblems(definitions: RecipeField[], supplied: Record<string, Fiel
 
 const FAILED = new Set(["FAILED", "ABORTED", "TIMED_OUT"]);
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const recipeInstallationSpec: ResourceSpec<Inputs, Outputs> = {
+export const recipeInstallationDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "RecipeInstallation",
   doc: "A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one).",
   ...fromFields(recipeInstallationFields),
@@ -151,7 +152,7 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, Outputs> = {
       const workflow = workflowOf(answer);
       return { id: syntheticId(i.instanceId, i.recipeId, workflow.id), workflow };
     },
-    async read(ctx, id) {
+    async get(ctx, id) {
       const parts = parseId(id);
       if (!parts) return undefined;
       if (!(await exists(ctx, `/v1/instances/${parts.instanceId}`))) return undefined;
@@ -164,7 +165,7 @@ export const recipeInstallationSpec: ResourceSpec<Inputs, Outputs> = {
         if (!(err instanceof ApiError && err.notFound)) throw err;
       }
       // The installation as gathered: the synthetic id's parts, the recipe's name, the workflow's state.
-      return readOutputs(recipeInstallationFields, { ...parts, recipeName: recipe.name, installState });
+      return outputsFromAnswer(recipeInstallationFields, { ...parts, recipeName: recipe.name, installState });
     },
     settled: (o) =>
       FAILED.has(o.installState)

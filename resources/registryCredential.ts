@@ -33,15 +33,16 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   writeOnly,
   createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import { canonicalRegistryHost } from "../provider/registryHost";
 import type { RegistryCredentialArgs, RegistryCredentialOutputs } from "./generated/registryCredential";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 export { canonicalRegistryHost };
 
@@ -69,12 +70,12 @@ export const registryCredentialFields = fieldSet({
   workspaceId: owningWorkspace,
   registry: input(zHost, {
     doc: "Registry host, full URL or alias (https://GHCR.io/v2/ and ghcr.io are the same). Recorded in the canonical form the API uses.",
-    policy: replace,
+    onChange: replace,
   }),
-  username: input(nonEmpty("username"), { doc: "Username (re-validated against the registry on a change).", policy: updateRequest }),
+  username: input(nonEmpty("username"), { doc: "Username (re-validated against the registry on a change).", onChange: updateRequest }),
   password: writeOnly(nonEmpty("password"), {
     doc: "Password or access token (secret; re-validated on a change). Write-only in the API: a change made outside Pulumi cannot be detected.",
-    policy: updateRequest,
+    onChange: updateRequest,
     secret: true,
   }),
   createdAt: createdAtIfAnswered,
@@ -98,9 +99,9 @@ const path = (workspaceId: string, id?: string) => `/v1/workspaces/${workspaceId
 
 // The owner is the credential's workspace (owningWorkspace reads `workspace`).
 const toOutputs = (r: ApiRegistry, workspaceId: string): Outputs =>
-  readOutputs(registryCredentialFields, { ...r, workspace: r.owner }, { workspaceId });
+  outputsFromAnswer(registryCredentialFields, { ...r, workspace: r.owner }, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiRegistry>(path(prior.workspaceId ?? "", id)));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -121,9 +122,9 @@ function rejected(ctx: OperationContext, err: unknown, host: string): unknown {
   return err;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const registryCredentialSpec: ResourceSpec<Inputs, Outputs> = {
+export const registryCredentialDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "RegistryCredential",
   doc: "Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted.",
   ...fromFields(registryCredentialFields),
@@ -160,7 +161,7 @@ export const registryCredentialSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await credentialFor(ctx, i.workspaceId, i.registry))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     update: {
       // Both are sent: the API re-validates the pair, and the stored password cannot be read to
       // know whether it still matches the declared one (it may have been changed outside Pulumi).

@@ -18,12 +18,13 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs, createdAt } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { SnapshotArgs, SnapshotOutputs } from "./generated/snapshot";
+import { replace } from "../provider/changeEffects";
 
 const NOT_SHOWN =
   "the spec says snapshot list and delete endpoints exist but does not show them (spec part 2, Plans and nodes, last line); this provider uses GET /v1/instances/{iid}/snapshots, GET and DELETE /v1/snapshots/{id}";
@@ -33,19 +34,23 @@ const NOT_SHOWN =
 /** @internal */
 export const snapshotFields = fieldSet({
   // The snapshot's workspace, as the API reports it (an output: the instance decides it).
-  workspaceId: computed<string>({ doc: "The workspace of the instance.", stable: true, read: (s: ApiSnapshot) => idOf(s.workspace) ?? "" }),
+  workspaceId: computed<string>({
+    doc: "The workspace of the instance.",
+    stable: true,
+    fromAnswer: (s: ApiSnapshot) => idOf(s.workspace) ?? "",
+  }),
   instanceId: input(zId("instance id"), {
     doc: "Instance whose disk is copied (AVAILABLE and not locked).",
-    policy: replace,
-    read: (s: ApiSnapshot, prior) => idOf(s.instance) ?? (prior.instanceId as string | undefined) ?? "",
+    onChange: replace,
+    fromAnswer: (s: ApiSnapshot, prior) => idOf(s.instance) ?? (prior.instanceId as string | undefined) ?? "",
   }),
   diskId: input(zId("disk id").optional(), {
     doc: "Disk to copy; default the instance's boot disk (the copied disk is recorded either way).",
-    policy: replace,
-    read: (s: ApiSnapshot, prior) => idOf(s.disk) ?? (prior.diskId as string | undefined) ?? "",
+    onChange: replace,
+    fromAnswer: (s: ApiSnapshot, prior) => idOf(s.disk) ?? (prior.diskId as string | undefined) ?? "",
   }),
   name: computed<string>({ doc: "Name the API gave it.", stable: true }),
-  size: computed<number>({ doc: "Bytes.", stable: true, read: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
+  size: computed<number>({ doc: "Bytes.", stable: true, fromAnswer: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
   createdAt,
 });
@@ -97,9 +102,9 @@ async function newSnapshot(ctx: OperationContext, i: Inputs): Promise<ApiSnapsho
   return fresh[0];
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const snapshotSpec: ResourceSpec<Inputs, Outputs> = {
+export const snapshotDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Snapshot",
   doc: "A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment).",
   ...fromFields(snapshotFields),
@@ -131,9 +136,9 @@ export const snapshotSpec: ResourceSpec<Inputs, Outputs> = {
     },
     // A lost answer: the snapshot that appeared on the instance since the request was sent.
     findExisting: async (ctx, i) => idOf((await newSnapshot(ctx, i))?.id) ?? undefined,
-    async read(ctx, id, prior) {
+    async get(ctx, id, prior) {
       const found = await ifFound(ctx.client.get<ApiSnapshot>(`/v1/snapshots/${id}`));
-      return found && readOutputs(snapshotFields, found, prior);
+      return found && outputsFromAnswer(snapshotFields, found, prior);
     },
     settled: (o) => (o.state === "FAILED" ? "snapshot is FAILED" : o.state === "AVAILABLE"),
     stateOf: (o) => o.state,

@@ -22,14 +22,15 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zText } from "../provider/schema";
+import { zText } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { SshKeyArgs, SshKeyOutputs } from "./generated/sshKey";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 1, SSH keys";
 
@@ -80,17 +81,17 @@ const zPublicKey = z.string().transform((v, ctx) => {
 /** @internal */
 export const sshKeyFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", policy: replace }),
+  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", onChange: replace }),
   publicKey: input(zPublicKey, {
     doc: 'OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview.',
-    policy: replace,
+    onChange: replace,
     wire: "public_key",
   }),
   fingerprint: computed<string | undefined>({ doc: "Fingerprint, when the API reports one (SHA256:...).", stable: true }),
   uploadedBy: computed<{ id: string; name: string } | null>({
     doc: "The uploader (id, name).",
     stable: true,
-    read: (k: ApiSshKey) => (k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null),
+    fromAnswer: (k: ApiSshKey) => (k.user ? { id: idOf(k.user.id)!, name: k.user.name } : null),
   }),
   createdAt: createdAtIfAnswered,
 });
@@ -110,9 +111,10 @@ interface ApiSshKey {
 }
 
 // The owner is the key's workspace (owningWorkspace reads `workspace`).
-const toOutputs = (k: ApiSshKey, workspaceId: string): Outputs => readOutputs(sshKeyFields, { ...k, workspace: k.owner }, { workspaceId });
+const toOutputs = (k: ApiSshKey, workspaceId: string): Outputs =>
+  outputsFromAnswer(sshKeyFields, { ...k, workspace: k.owner }, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiSshKey>(`/v1/ssh/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -120,9 +122,9 @@ async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): 
 /** Key type and body: the comment does not make a different key. */
 const keyBody = (line: string) => line.split(" ").slice(0, 2).join(" ");
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const sshKeySpec: ResourceSpec<Inputs, Outputs> = {
+export const sshKeyDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "SshKey",
   doc: "A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it.",
   ...fromFields(sshKeyFields),
@@ -165,7 +167,7 @@ export const sshKeySpec: ResourceSpec<Inputs, Outputs> = {
       const found = await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name });
       return found.find((k) => k.name === i.name && keyBody(k.public_key) === keyBody(i.publicKey) && createdDuring(ctx, k.created))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     async delete(ctx, id) {
       await ctx.client.delete(`/v1/ssh/${id}`);
       return null;

@@ -17,14 +17,15 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zPrivateRange, zText } from "../provider/schema";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { zPrivateRange, zText } from "../provider/constraints";
+import { type ResourceDefinition } from "../provider/definition";
 import type { VpcArgs, VpcOutputs } from "./generated/vpc";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, VPCs";
 
@@ -32,14 +33,14 @@ const WHERE = "spec part 3, VPCs";
 /** @internal */
 export const vpcFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters.", policy: updateRequest }),
-  description: input(zText(0, 240, WHERE), { doc: "Up to 240 characters.", policy: updateRequest }),
+  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters.", onChange: updateRequest }),
+  description: input(zText(0, 240, WHERE), { doc: "Up to 240 characters.", onChange: updateRequest }),
   range: input(zPrivateRange, {
     doc: "RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16).",
-    policy: replace,
+    onChange: replace,
     stable: true,
   }),
-  vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, read: (v: ApiVpc) => Number(v.vlan) }),
+  vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, fromAnswer: (v: ApiVpc) => Number(v.vlan) }),
   createdAt,
 });
 type Inputs = InputsOf<typeof vpcFields>;
@@ -56,9 +57,9 @@ interface ApiVpc {
   workspace?: { id: string };
   created?: string;
 }
-const toOutputs = (v: ApiVpc, workspaceId: string): Outputs => readOutputs(vpcFields, v, { workspaceId });
+const toOutputs = (v: ApiVpc, workspaceId: string): Outputs => outputsFromAnswer(vpcFields, v, { workspaceId });
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiVpc>(`/v1/vpcs/${id}`));
   return found && toOutputs(found, prior.workspaceId ?? "");
 }
@@ -89,9 +90,9 @@ async function attachedMessage(ctx: OperationContext, id: string, err: ApiError)
   );
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const vpcSpec: ResourceSpec<Inputs, Outputs> = {
+export const vpcDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Vpc",
   doc: "A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`.",
   ...fromFields(vpcFields),
@@ -111,7 +112,7 @@ export const vpcSpec: ResourceSpec<Inputs, Outputs> = {
       const found = await listAll<ApiVpc>(ctx.client, `/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name });
       return found.find((v) => v.name === i.name && v.range === i.range)?.id;
     },
-    read,
+    get,
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
         await ctx.client.patch(`/v1/vpcs/${id}`, updateBody(vpcFields, news, changed));

@@ -18,12 +18,13 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, readOutputs } from "../provider/fields";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId } from "../provider/schema";
+import { zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
-import { replace, type ResourceSpec } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { VpcAttachmentArgs, VpcAttachmentOutputs } from "./generated/vpcAttachment";
+import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, VPCs";
 
@@ -35,14 +36,14 @@ type Key = { instanceId: string; vpcId: string };
 export const vpcAttachmentFields = fieldSet({
   instanceId: input(zId("instance id"), {
     doc: "The instance that joins the VPC (same workspace as the VPC).",
-    policy: replace,
-    read: (_m: ApiMembership, key) => (key as Key).instanceId,
+    onChange: replace,
+    fromAnswer: (_m: ApiMembership, key) => (key as Key).instanceId,
   }),
-  vpcId: input(zId("VPC id"), { doc: "The VPC.", policy: replace, read: (_m: ApiMembership, key) => (key as Key).vpcId }),
+  vpcId: input(zId("VPC id"), { doc: "The VPC.", onChange: replace, fromAnswer: (_m: ApiMembership, key) => (key as Key).vpcId }),
   privateIp: computed<string>({ doc: "Address allocated to the instance from the VPC's range.", wire: "ip" }),
   instanceName: computed<string | null>({
     doc: "The instance's name, as the VPC's member list shows it.",
-    read: (m: ApiMembership) => m.name ?? null,
+    fromAnswer: (m: ApiMembership) => m.name ?? null,
   }),
 });
 type Inputs = InputsOf<typeof vpcAttachmentFields>;
@@ -75,15 +76,15 @@ async function findMembership(ctx: OperationContext, instanceId: string, vpcId: 
   }
 }
 
-async function read(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string): Promise<Outputs | undefined> {
   const key = keyOf(id);
   const m = await findMembership(ctx, key.instanceId, key.vpcId);
-  return m && readOutputs(vpcAttachmentFields, m, key);
+  return m && outputsFromAnswer(vpcAttachmentFields, m, key);
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const vpcAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
+export const vpcAttachmentDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "VpcAttachment",
   doc: "Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments.",
   // A membership is its two ends: either one changing is another membership.
@@ -133,7 +134,7 @@ export const vpcAttachmentSpec: ResourceSpec<Inputs, Outputs> = {
     async findExisting(ctx, i) {
       return (await findMembership(ctx, i.instanceId, i.vpcId)) ? attachmentId(i.instanceId, i.vpcId) : undefined;
     },
-    read,
+    get,
     async delete(ctx, id) {
       const { instanceId, vpcId } = keyOf(id);
       await ctx.client.delete(`/v1/instances/${instanceId}/vpcs/${vpcId}`);

@@ -21,15 +21,16 @@ import {
   input,
   type InputsOf,
   type OutputsOf,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zText } from "../provider/schema";
+import { zText } from "../provider/constraints";
 import { idOf } from "../provider/wire";
-import { type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { WorkspaceArgs, WorkspaceOutputs } from "./generated/workspace";
+import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 1, Workspaces";
 
@@ -37,30 +38,33 @@ const WHERE = "spec part 1, Workspaces";
 // Everything is patched in place; a setting left out is not managed (its output still says what the API has).
 /** @internal */
 export const workspaceFields = fieldSet({
-  name: input(zText(4, 32, WHERE), { doc: "4 to 32 characters; renaming needs the OWNER role.", policy: updateRequest }),
+  name: input(zText(4, 32, WHERE), { doc: "4 to 32 characters; renaming needs the OWNER role.", onChange: updateRequest }),
   mfaRequired: input(z.boolean().optional(), {
     doc:
       "Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member " +
       "already has 2FA (its reason is shown). Omit to leave the setting unmanaged.",
-    policy: updateRequest,
+    onChange: updateRequest,
     wire: "mfa_required",
     // Patched right after creation (afterCreate): the create request takes only the name.
     create: false,
-    read: (w: ApiWorkspace) => !!w.mfa_required,
+    fromAnswer: (w: ApiWorkspace) => !!w.mfa_required,
   }),
   disableSshPassword: input(z.boolean().optional(), {
     doc: "Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged.",
-    policy: updateRequest,
+    onChange: updateRequest,
     wire: "disable_ssh_password",
     create: false,
-    read: (w: ApiWorkspace) => !!w.disable_ssh_password,
+    fromAnswer: (w: ApiWorkspace) => !!w.disable_ssh_password,
   }),
   owner: computed<{ id: string; name: string } | null>({
     doc: "The owning user (id, name).",
     stable: true,
-    read: (w: ApiWorkspace) => (w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null),
+    fromAnswer: (w: ApiWorkspace) => (w.owner ? { id: idOf(w.owner.id)!, name: w.owner.name } : null),
   }),
-  flags: computed<string[]>({ doc: "Workspace flags (for example set by coupons).", read: (w: ApiWorkspace) => [...(w.flags ?? [])] }),
+  flags: computed<string[]>({
+    doc: "Workspace flags (for example set by coupons).",
+    fromAnswer: (w: ApiWorkspace) => [...(w.flags ?? [])],
+  }),
   createdAt: createdAtIfAnswered,
 });
 type Inputs = InputsOf<typeof workspaceFields>;
@@ -99,9 +103,9 @@ function patchRefusal(ctx: OperationContext, err: ApiError, changed: string[]): 
   return err;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const workspaceSpec: ResourceSpec<Inputs, Outputs> = {
+export const workspaceDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "Workspace",
   doc: "A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.",
   ...fromFields(workspaceFields),
@@ -123,9 +127,9 @@ export const workspaceSpec: ResourceSpec<Inputs, Outputs> = {
       }
       return undefined;
     },
-    async read(ctx, id) {
+    async get(ctx, id) {
       const w = await fetchWorkspace(ctx, id);
-      return w && readOutputs(workspaceFields, w);
+      return w && outputsFromAnswer(workspaceFields, w);
     },
     // The create body carries only the name; the settings are patched right after.
     afterCreate: ["updateRequest"],

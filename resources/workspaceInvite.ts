@@ -30,14 +30,15 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  readOutputs,
+  outputsFromAnswer,
   updateBody,
   createdAtIfAnswered,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { idOf } from "../provider/wire";
-import { replace, type ResourceSpec, updateRequest } from "../provider/spec";
+import { type ResourceDefinition } from "../provider/definition";
 import type { WorkspaceInviteArgs, WorkspaceInviteOutputs } from "./generated/workspaceInvite";
+import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 1, Invites";
 
@@ -50,7 +51,7 @@ export const workspaceInviteFields = fieldSet({
     z.email({ error: `must be an email address (${WHERE})` }).transform((e) => e.toLowerCase()),
     {
       doc: "Address the invite is mailed to (lower-cased, as the API stores it).",
-      policy: replace,
+      onChange: replace,
     },
   ),
   accessLevel: input(
@@ -59,17 +60,20 @@ export const workspaceInviteFields = fieldSet({
     }),
     {
       doc: "VIEWER, EDITOR or ADMINISTRATOR, lower than your own role (OWNER is never assignable by invite); on an accepted invite a change changes the member's role.",
-      policy: updateRequest,
+      onChange: updateRequest,
       wire: "access_level",
     },
   ),
-  state: computed<string>({ doc: "PENDING, ACCEPTED or EXPIRED.", read: (i: ApiInvite) => stateOf(i) }),
+  state: computed<string>({ doc: "PENDING, ACCEPTED or EXPIRED.", fromAnswer: (i: ApiInvite) => stateOf(i) }),
   expires: computed<string>({ doc: "Expiry, seven days after creation.", stable: true }),
-  acceptedBy: computed<string | null>({ doc: "User id of the member who accepted it, else null.", read: (i: ApiInvite) => idOf(i.target) }),
+  acceptedBy: computed<string | null>({
+    doc: "User id of the member who accepted it, else null.",
+    fromAnswer: (i: ApiInvite) => idOf(i.target),
+  }),
   invitedBy: computed<{ id: string; name: string } | null>({
     doc: "The creator (id, name).",
     stable: true,
-    read: (i: ApiInvite) => (i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null),
+    fromAnswer: (i: ApiInvite) => (i.user ? { id: idOf(i.user.id)!, name: i.user.name } : null),
   }),
   // Only the creation answer carries it (spec part 1: the lookup omits it): create records it, reads keep it.
   code: computed<string | undefined>({
@@ -104,9 +108,9 @@ function stateOf(i: ApiInvite): string {
   return Date.parse(i.expires) <= Date.now() ? "EXPIRED" : "PENDING";
 }
 
-async function read(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
+async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): Promise<Outputs | undefined> {
   const found = await ifFound(ctx.client.get<ApiInvite>(`/v1/invites/${id}`));
-  return found && readOutputs(workspaceInviteFields, found, { workspaceId: prior.workspaceId ?? "" });
+  return found && outputsFromAnswer(workspaceInviteFields, found, { workspaceId: prior.workspaceId ?? "" });
 }
 
 /** The API's refusals (role rules), with the rule. */
@@ -121,9 +125,9 @@ function refusal(ctx: OperationContext, err: unknown, what: string): unknown {
   return err;
 }
 
-// 3. The spec: what a change does (policies) and the API calls.
+// 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
-export const workspaceInviteSpec: ResourceSpec<Inputs, Outputs> = {
+export const workspaceInviteDefinition: ResourceDefinition<Inputs, Outputs> = {
   kind: "WorkspaceInvite",
   doc: "An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member.",
   ...fromFields(workspaceInviteFields),
@@ -158,7 +162,7 @@ export const workspaceInviteSpec: ResourceSpec<Inputs, Outputs> = {
       const found = await listAll<ApiInvite>(ctx.client, `/v1/workspaces/${i.workspaceId}/invites`, { email: i.email });
       return found.find((v) => v.email === i.email && stateOf(v) === "PENDING" && createdDuring(ctx, v.created))?.id;
     },
-    read: (ctx, id, prior) => read(ctx, id, prior),
+    get: (ctx, id, prior) => get(ctx, id, prior),
     update: {
       async updateRequest(ctx, id, _olds, news, changed) {
         try {

@@ -1,13 +1,13 @@
 /**
  * The exported resource classes, generated into resources/generated/<module>.ts from what each
- * kind declares once: its kind and `doc` (the spec), its output names (its output fields, in
- * order), its secret outputs (the spec's `secretOutputs`) and the declared inputs among them
+ * kind declares once: its kind and `doc` (the definition), its output names (its output fields, in
+ * order), its secret outputs (the definition's `secretOutputs`) and the declared inputs among them
  * (made secret in state whatever the caller passed), and any input a program settles itself
  * (resources/inProgram.ts). Above the class, its `<Kind>Args` and `<Kind>Outputs` (scripts/fieldTypes.ts).
  *
  * A generated class holds these as literals and imports only the SDK, provider/resource.ts (with
  * the shim) and, as types, the kind's interfaces: a program that declares resources never loads a
- * spec, zod or the lifecycle; the provider process loads those by kind (resources/registry.ts).
+ * definition, zod or the lifecycle; the provider process loads those by kind (resources/kinds.ts).
  *
  *   npm run docs            rewrite the generated classes (and index.ts, the README's table)
  *   (tests/unit/docs.test.ts fails when one is out of date)
@@ -17,7 +17,7 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { declaredInputs, outputNamesOf } from "../provider/fields";
 import { inProgram } from "../resources/inProgram";
-import { kinds, moduleOf, sourceFileOf, specFor } from "../resources/registry";
+import { kinds, moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
 import { fieldInterfaces } from "./fieldTypes";
 import { loadProgram } from "./schema";
 
@@ -38,13 +38,13 @@ function listMember(key: string, names: readonly string[]): string[] {
 
 /** The generated file of one kind: its Args and Outputs, from its fields, and its class. */
 export function renderClass(program: ts.Program, kind: string): string {
-  const spec = specFor(kind);
+  const definition = definitionOf(kind);
   // What the class registers and marks secret: its output fields, and the declared inputs among the secrets.
-  const inputs = new Set(declaredInputs(spec.fields).map(([k]) => k));
-  const outputs = outputNamesOf(spec.fields);
-  const secretOutputs = spec.secretOutputs ?? [];
+  const inputs = new Set(declaredInputs(definition.fields).map(([k]) => k));
+  const outputs = outputNamesOf(definition.fields);
+  const secretOutputs = definition.secretOutputs ?? [];
   const settles = kind in inProgram;
-  if (spec.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
+  if (definition.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
   return [
     `/** Generated from ${sourceFileOf(kind)} by \`npm run docs\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
@@ -63,7 +63,7 @@ export function renderClass(program: ts.Program, kind: string): string {
     ),
     "};",
     "",
-    `/** ${spec.doc} */`,
+    `/** ${definition.doc} */`,
     `export class ${kind} extends DynamicResource {`,
     `  constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {`,
     `    super(...superArgs(SHAPE, name, ${settles ? `inProgram.${kind}(args)` : "args"}, opts));`,

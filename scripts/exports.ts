@@ -7,12 +7,12 @@
  *   npm run docs            rewrite index.ts (and the README's table)
  *   (tests/unit/docs.test.ts fails when index.ts is out of date)
  *
- * TypeScript cannot export from a list at run time, hence a generated file; resources/registry.ts
+ * TypeScript cannot export from a list at run time, hence a generated file; resources/kinds.ts
  * stays the only place a kind is listed.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kinds, moduleOf } from "../resources/registry";
+import { kinds, moduleOf } from "../resources/kinds";
 import { namedSetsOf } from "./fieldTypes";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
@@ -34,9 +34,9 @@ export function renderIndex(): string {
     "/**",
     " * pulumi-svc: Pulumi resources for the svc infrastructure-hosting API.",
     " *",
-    " * Generated from the kinds in resources/registry.ts by `npm run docs` (scripts/exports.ts): do not edit.",
+    " * Generated from the kinds in resources/kinds.ts by `npm run docs` (scripts/exports.ts): do not edit.",
     " */",
-    // The class from its generated file (which loads no spec), the Args types from the kind's file.
+    // The class from its generated file (which loads no definition), the Args types from the kind's file.
     ...kinds().flatMap((kind) => [
       `export { ${kind} } from "./resources/generated/${moduleOf(kind)}";`,
       `export type { ${argsTypesOf(kind).join(", ")} } from "./resources/${moduleOf(kind)}";`,

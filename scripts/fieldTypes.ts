@@ -3,7 +3,7 @@
  * (provider/fields.ts), generated into resources/generated/<module>.ts:
  *
  * - each property's TSDoc is `docOf(field)`: the field's doc, then what a change does, written from
- *   its policy (so the TSDoc users hover, the schema's description and diff cannot disagree);
+ *   its effect (so the TSDoc users hover, the schema's description and diff cannot disagree);
  * - each property's type is what the TypeScript checker says the field's schema takes (Args, as a
  *   `pulumi.Input`) or gives (Outputs), optional where that includes `undefined`.
  *
@@ -21,7 +21,7 @@
 import * as ts from "typescript";
 import * as path from "node:path";
 import { declaredInputs, docOf, type Nested, type Variants } from "../provider/fields";
-import { moduleOf, sourceFileOf, specFor } from "../resources/registry";
+import { moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
 import { exportOf, sourceFile } from "./schema";
 
 const membersOf = (type: ts.Type): readonly ts.Type[] => (type.isUnion() ? type.types : [type]);
@@ -128,7 +128,7 @@ function typeMember(checker: ts.TypeChecker, owner: ts.Type, property: string, m
 
 /** The nested objects and variants unions a kind's file exports (provider/fields.ts), by export name, in file order. */
 export function namedSetsOf(kind: string): [string, Nested | Variants][] {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module specFor has loaded already
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module definitionOf has loaded already
   const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
   return Object.entries(exported).filter((e): e is [string, Nested | Variants] =>
     ["nested", "variants"].includes((e[1] as { role?: string } | undefined)?.role ?? ""),
@@ -304,7 +304,7 @@ function tsdoc(doc: string, indent: string): string {
  * The `<Kind>Args` and `<Kind>Outputs` interfaces of a kind, as lines of its generated file (scripts/classes.ts writes them above the class).
  */
 export function fieldInterfaces(program: ts.Program, kind: string): string[] {
-  const { fields } = specFor(kind);
+  const { fields } = definitionOf(kind);
   const typeOf = memberTypes(program, kind);
   const { writer } = nestedOf(program, kind);
   const all = Object.entries(fields);
@@ -316,7 +316,7 @@ export function fieldInterfaces(program: ts.Program, kind: string): string[] {
     return [tsdoc(docOf(field), "  "), ...property(name, optional, text, true)];
   });
   // A synthetic id (a membership's "<a>:<b>") says its form where adoptId is documented, before workspaceId as it was declared.
-  const { adoptIdDoc } = specFor(kind);
+  const { adoptIdDoc } = definitionOf(kind);
   if (adoptIdDoc)
     args.splice(args.length - inputs.filter(([, f]) => f.role === "workspace").length, 0, [
       `  /** ${adoptIdDoc} */`,

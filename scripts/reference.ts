@@ -1,5 +1,5 @@
 /**
- * The README's resource reference, generated from the resource specs so it cannot drift:
+ * The README's resource reference, generated from the resource definitions so it cannot drift:
  * endpoints (from each resource file's header), fields that replace, fields changed in place
  * (and how), secret outputs.
  *
@@ -8,8 +8,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kinds, sourceFileOf, specFor } from "../resources/registry";
-import type { Policy } from "../provider/spec";
+import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
+import type { ChangeEffect } from "../provider/changeEffects";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 const START = "<!-- reference:start -->";
@@ -23,37 +23,37 @@ function endpointsOf(file: string): string[] {
   );
 }
 
-function describe(policy: Policy): string {
-  switch (policy.kind) {
+function describe(effect: ChangeEffect): string {
+  switch (effect.kind) {
     case "updateRequest":
       return "update";
-    case "command":
-      return policy.command;
+    case "step":
+      return effect.step;
     case "remember":
       return "recorded";
     case "depends":
       return "depends";
     default:
-      return policy.kind;
+      return effect.kind;
   }
 }
 
 export function referenceTable(): string {
   const rows = ["| Resource | API endpoints | Replace on change | Changed in place (how) | Secret outputs |", "|---|---|---|---|---|"];
   for (const kind of kinds()) {
-    const spec = specFor(kind);
-    const policies: Record<string, Policy> = {
-      ...spec.policies,
-      ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}),
+    const definition = definitionOf(kind);
+    const effects: Record<string, ChangeEffect> = {
+      ...definition.onChange,
+      ...(definition.workspaceScoped ? { workspaceId: { kind: "replace" } as ChangeEffect } : {}),
     };
-    const replace = Object.keys(policies).filter((f) => policies[f].kind === "replace");
-    const inPlace = Object.keys(policies)
-      .filter((f) => !["replace", "ignore"].includes(policies[f].kind))
-      .map((f) => `${f} (${describe(policies[f])})`);
+    const replace = Object.keys(effects).filter((f) => effects[f].kind === "replace");
+    const inPlace = Object.keys(effects)
+      .filter((f) => !["replace", "ignore"].includes(effects[f].kind))
+      .map((f) => `${f} (${describe(effects[f])})`);
     const endpoints = endpointsOf(sourceFileOf(kind)).map((e) => `\`${e}\``);
     const cell = (items: string[]) => (items.length ? items.join("<br>") : "—");
     rows.push(
-      `| \`${kind}\`${spec.retainOnDelete ? " (retained on destroy)" : ""} | ${cell(endpoints)} | ${cell(replace)} | ${cell(inPlace)} | ${cell(spec.secretOutputs ?? [])} |`,
+      `| \`${kind}\`${definition.retainOnDelete ? " (retained on destroy)" : ""} | ${cell(endpoints)} | ${cell(replace)} | ${cell(inPlace)} | ${cell(definition.secretOutputs ?? [])} |`,
     );
   }
   return rows.join("\n");

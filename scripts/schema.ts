@@ -5,8 +5,8 @@
  * - properties, their types, optionality and descriptions from each resource's public `<Kind>Args`
  *   and `<Kind>Outputs` interfaces (their TSDoc), read with the TypeScript compiler (generated from
  *   the kind's fields, scripts/fieldTypes.ts: run `npm run docs` first);
- * - secret fields and replace-on-change inputs from the resource's spec (`secretOutputs`, the
- *   `replace` policies, `workspaceId` of workspace-scoped kinds);
+ * - secret fields and replace-on-change inputs from the resource's definition (`secretOutputs`, the
+ *   `replace` change effects, `workspaceId` of workspace-scoped kinds);
  * - functions from the plain lookups exported by resources/lookups (a list result is `{ items }`,
  *   as the plugin and the mocks answer it);
  * - the provider's configuration from provider/config.ts (ProviderConfig's fields, checked against
@@ -20,7 +20,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { PROVIDER_SECRETS } from "../plugin/config";
-import { kinds, sourceFileOf, specFor } from "../resources/registry";
+import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
 
 const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 const TOKEN = (name: string) => `svc:index:${name}`;
@@ -48,7 +48,7 @@ type SchemaType = Record<string, unknown>;
 interface Property extends SchemaType {
   description?: string;
   secret?: boolean;
-  /** Pulumi's key (`replaceOnChanges`): tests/unit/schema.test.ts checks every key against the CLI's metaschema. */
+  /** Pulumi's key (`replaceOnChanges`): tests/e2e/schema-metaschema.test.ts checks every key against the CLI's metaschema. */
   replaceOnChanges?: boolean;
 }
 interface ObjectType {
@@ -255,13 +255,13 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
   const file = sourceFile(program, sourceFileOf(kind));
   const args = declaredType(checker, file, `${kind}Args`);
   const outputs = declaredType(checker, file, `${kind}Outputs`);
-  const spec = specFor(kind);
-  const secrets = new Set(spec.secretOutputs ?? []);
+  const definition = definitionOf(kind);
+  const secrets = new Set(definition.secretOutputs ?? []);
   const replacing = new Set([
-    ...Object.entries(spec.policies)
+    ...Object.entries(definition.onChange)
       .filter(([, p]) => p.kind === "replace")
       .map(([f]) => f),
-    ...(spec.workspaceScoped ? ["workspaceId"] : []),
+    ...(definition.workspaceScoped ? ["workspaceId"] : []),
   ]);
 
   const inputs = mapper.objectOf(args.type, `${kind}Args`);
@@ -278,13 +278,13 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
     if (replacing.has(name)) prop.replaceOnChanges = true;
   }
   return {
-    description: spec.doc,
+    description: definition.doc,
     inputProperties: inputs.properties,
     requiredInputs: inputs.required,
     properties: outs.properties,
     required: outs.required,
     // A kind a workspace holds is listed by the plugin's List (`pulumi do svc:index:<Kind> list`, plugin/list.ts).
-    ...(spec.api.list ? { listInputs: LIST_INPUTS } : {}),
+    ...(definition.api.list ? { listInputs: LIST_INPUTS } : {}),
   };
 }
 

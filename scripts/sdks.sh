@@ -2,7 +2,7 @@
 # `npm run sdks`: regenerates the committed SDKs under sdk/ from schema.json, one directory per
 # language as Pulumi providers lay them out (sdk/nodejs, sdk/python, sdk/go, sdk/java,
 # sdk/dotnet). Run it after `npm run schema` whenever schema.json changes;
-# tests/unit/sdks.test.ts fails while sdk/ differs from a fresh generation.
+# tests/e2e/sdks.test.ts fails while sdk/ differs from a fresh generation.
 #
 #   bash scripts/sdks.sh [out dir]      (default: sdk/ of this repository)
 #

@@ -12,18 +12,9 @@ import type { Store } from "./store";
 import type { Clock } from "./clock";
 import type { WorkflowOutcome, WorkflowRow } from "../model";
 import type { WorkflowView } from "./choices";
-import type { Services } from "./services";
 
-export type WorkflowEffect = (services: Services, workflow: WorkflowRow) => void;
-
-const effects = new Map<string, WorkflowEffect>();
-
-/** Registers a named effect; route modules call this at load time. */
-export function defineWorkflowEffect(name: string, effect: WorkflowEffect): string {
-  if (effects.has(name) && effects.get(name) !== effect) throw new Error(`workflow effect ${name} defined twice`);
-  effects.set(name, effect);
-  return name;
-}
+/** Runs a workflow's named effect (core/workflowEffects.ts), which the emulator binds once its services exist. */
+export type RunEffect = (effectName: string, workflow: WorkflowRow) => void;
 
 /** Far future for workflows that never end ("stuck" fault); finite so the state file stays JSON. */
 const NEVER = Number.MAX_SAFE_INTEGER;
@@ -42,7 +33,7 @@ export interface StartWorkflow {
 }
 
 export class Workflows {
-  private services!: Services;
+  private runEffect!: RunEffect;
 
   constructor(
     private readonly store: Store,
@@ -50,8 +41,8 @@ export class Workflows {
     private readonly durationMs: () => number,
   ) {}
 
-  bind(services: Services): void {
-    this.services = services;
+  bind(runEffect: RunEffect): void {
+    this.runEffect = runEffect;
   }
 
   start(opts: StartWorkflow): WorkflowRow {
@@ -89,11 +80,8 @@ export class Workflows {
     const outcome = wf.outcome === "STUCK" ? "COMPLETED" : wf.outcome;
     this.store.t.workflows.update(wf.id, { state: outcome });
     const effectName = outcome === "COMPLETED" ? wf.onComplete : wf.onFail;
-    if (effectName) {
-      const effect = effects.get(effectName);
-      if (!effect) throw new Error(`internal: unknown workflow effect ${effectName}`);
-      effect(this.services, wf);
-    } else if (outcome !== "COMPLETED") {
+    if (effectName) this.runEffect(effectName, wf);
+    else if (outcome !== "COMPLETED") {
       markResourceFailed(this.store, wf);
     }
   }

@@ -22,7 +22,7 @@ import { onHook } from "../core/hooks";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
 import type { Row } from "../core/store";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import { formatCidr, parseCidr } from "../network";
 import { instanceSummary } from "./instances";
 

@@ -15,7 +15,7 @@
 import { conflict, fieldError, notFound } from "../core/errors";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import { effectiveRole, type AccessNeed } from "../core/auth";
 import { stableHash } from "../core/rng";
 import { pricePart, rebill, startBilling, stopBilling } from "../pricing";

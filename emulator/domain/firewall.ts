@@ -14,7 +14,7 @@ import { onHook } from "../core/hooks";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
 import type { Row } from "../core/store";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import type { InstanceRow } from "../model";
 import { formatCidr, parseCidr } from "../network";
 

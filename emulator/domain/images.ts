@@ -15,7 +15,7 @@ import type { WorkflowView } from "../core/choices";
 import { badRequest, conflict, fieldError, forbidden, notFound } from "../core/errors";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import type { DiskRow, ImageKind, ImageRow, InstanceRow, WorkflowRow } from "../model";
 import { applyStagedUpgrades, setOnline } from "./instanceLifecycle";
 

@@ -13,7 +13,7 @@ import type { RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
 import type { Row } from "../core/store";
 import type { AuditEntryView, WorkflowView } from "../core/choices";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import type { InstanceRow, NodeRow } from "../model";
 import { leastLoaded, nodeUsableBy } from "./catalog";
 import { INSTANCE_ADMIN, INSTANCE_OPERATE, requireInstanceState, requireNotLocked, requireOffline } from "./instances";

@@ -14,7 +14,7 @@
 import { conflict } from "../core/errors";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import { fireHook } from "../core/hooks";
 import type { WorkflowView } from "../core/choices";
 import { stopBilling } from "../pricing";

@@ -9,7 +9,7 @@ import { conflict, fieldError, notFound } from "../core/errors";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
 import type { WorkflowView } from "../core/choices";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import { rebill, startBilling, stopBilling } from "../pricing";
 import type { InstanceRow } from "../model";
 import { checkStorageQuota, diskHourlyRate, isDiskBilled } from "./disks";

@@ -10,7 +10,7 @@ import { conflict, fieldError, notFound } from "../core/errors";
 import type { RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
 import type { Row } from "../core/store";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import type { FloatingIpRow, InstanceRow } from "../model";
 import { instanceSummary } from "./instances";
 import { allocateFloatingIp, checkIpQuota, releaseFloatingIp } from "./floatingIps";

@@ -19,7 +19,7 @@ import { fieldError, notFound } from "../core/errors";
 import { onHook } from "../core/hooks";
 import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import { formatIp, parseIp } from "../network";
 import type { InstanceRow, NetLbMemberRow, NetLbRow } from "../model";
 import { workspaceSummary } from "./catalog";

@@ -18,7 +18,7 @@ import { conflict, fieldError, notFound } from "../core/errors";
 import type { RouteContext } from "../core/router";
 import { audit, type Services } from "../core/services";
 import type { Row } from "../core/store";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 
 export const RECIPE_CATEGORIES = [
   "DEFAULT",

@@ -16,7 +16,7 @@ import type { RouteContext } from "../core/router";
 import type { Services } from "../core/services";
 import type { Row } from "../core/store";
 import type { WorkflowView } from "../core/choices";
-import { defineWorkflowEffect } from "../core/workflows";
+import { defineWorkflowEffect } from "../core/workflowEffects";
 import { onHook } from "../core/hooks";
 import type { InstanceRow, ResourceState } from "../model";
 import { workspaceSummary } from "./catalog";

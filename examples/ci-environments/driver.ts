@@ -26,9 +26,9 @@ import { summaryTable } from "./report";
 import { checkApi } from "./workspaces";
 
 /** What each command counts as success. */
-const SUCCESS: Record<Command, Result> = { up: "up", check: "no drift", destroy: "destroyed", select: "selected" };
+const SUCCESS: Record<Command, Result> = { up: "up", check: "no drift", destroy: "destroyed", select: "selected", report: "compliant" };
 
-const USAGE = `usage: driver.ts <up|check|destroy|select> <environment>... [--budget <USD per month>] [--parallel <n>] [--program <dir>] [--policy-pack <dir>]`;
+const USAGE = `usage: driver.ts <up|check|destroy|select|report> <environment>... [--budget <USD per month>] [--security-config <file>] [--parallel <n>] [--program <dir>] [--policy-pack <dir>]`;
 
 interface Args {
   command: Command;
@@ -37,6 +37,7 @@ interface Args {
   parallel: number;
   program: string;
   policyPack?: string;
+  securityConfig?: string;
 }
 
 class UsageError extends Error {}
@@ -62,6 +63,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === "--parallel") args.parallel = Math.floor(number(arg, rest[++i]));
     else if (arg === "--program") args.program = path.resolve(rest[++i] ?? "");
     else if (arg === "--policy-pack") args.policyPack = path.resolve(rest[++i] ?? "");
+    else if (arg === "--security-config") args.securityConfig = path.resolve(rest[++i] ?? "");
     else if (arg.startsWith("--")) throw new UsageError(`unknown option ${arg}`);
     else args.environments.push(arg);
   }
@@ -78,10 +80,8 @@ function required(name: string): string {
   return value;
 }
 
-/** The policy pack the package ships, as the program resolves the package. */
-function defaultPolicyPack(program: string): string {
-  return path.join(path.dirname(require.resolve("pulumi-svc/package.json", { paths: [program] })), "policy");
-}
+/** The directory of the package as the program resolves it: its policy packs and svc-policy-analyze are there. */
+const packageDir = (program: string) => path.dirname(require.resolve("pulumi-svc/package.json", { paths: [program] }));
 
 /** The backend URL the CLI will use: PULUMI_BACKEND_URL, else what `pulumi login` recorded in PULUMI_HOME. */
 function backendUrl(): string | undefined {
@@ -94,13 +94,22 @@ function backendUrl(): string | undefined {
   }
 }
 
-/** "bucket <name> at <endpoint>" for an object-store URL (the CLI's NoSuchBucket names neither), else the URL. */
+/** A URL with any password in it replaced (a postgres:// URL may carry one; PGPASSWORD is the better place). */
+const redacted = (url: string) => url.replace(/^([a-z0-9+]+:\/\/[^:@/]+):[^@/]*@/i, "$1:****@");
+
+/**
+ * "bucket <name> at <endpoint>" for an object-store URL and "database <name> at <host>" for a
+ * PostgreSQL one (the CLI's errors name neither), else the URL; never a password.
+ */
 function describeBackend(url: string | undefined): string {
   if (!url) return "the state backend (no `pulumi login` and no PULUMI_BACKEND_URL)";
+  const shown = redacted(url);
+  const pg = /^postgres:\/\/(?:[^@/]*@)?([^/?]*)\/?([^?]*)/.exec(url);
+  if (pg) return `the state backend ${shown} (database ${pg[2] || "(PGDATABASE)"} at ${pg[1] || "(PGHOST)"})`;
   const parsed = /^(s3|gs|azblob):\/\/([^/?]+)[^?]*(?:\?(.*))?$/.exec(url);
-  if (!parsed) return `the state backend ${url}`;
+  if (!parsed) return `the state backend ${shown}`;
   const endpoint = new URLSearchParams(parsed[3] ?? "").get("endpoint");
-  return `the state backend ${url} (bucket ${parsed[2]}${endpoint ? ` at ${endpoint}` : ""})`;
+  return `the state backend ${shown} (bucket ${parsed[2]}${endpoint ? ` at ${endpoint}` : ""})`;
 }
 
 /** The backend every job shares must answer before anything is made (a wrong bucket is found here, not halfway). */
@@ -116,7 +125,7 @@ async function checkBackend(program: string, envVars: Record<string, string>): P
       .map((l) => l.trim().replace(/^error: /, ""));
     throw new Error(`${describeBackend(url)} cannot be used: ${lines.join("; ") || (err as Error).message}`);
   }
-  console.log(`state backend: ${url ?? "(the CLI's default)"}`);
+  console.log(`state backend: ${url ? redacted(url) : "(the CLI's default)"}`);
 }
 
 /** Runs `work` on every item, at most `limit` at a time, answers in the items' order. */
@@ -165,8 +174,22 @@ async function main(): Promise<number> {
     await checkApi(api).catch((err: Error) => {
       throw new Error(`the API at ${api.baseUrl} cannot be used: ${err.message}`);
     });
-    const policyPack = args.policyPack ?? defaultPolicyPack(args.program);
-    settings = { program: args.program, api, policyPack, budgetConfig, envVars, signal: cancellation() };
+    const pkg = packageDir(args.program);
+    const policyPack = args.policyPack ?? path.join(pkg, "policy");
+    // The security pack at its defaults unless a file says otherwise (the CLI wants a file per pack or none).
+    const securityConfig = args.securityConfig ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ci-environments-")), "security.json");
+    if (!args.securityConfig) fs.writeFileSync(securityConfig, "{}");
+    settings = {
+      program: args.program,
+      api,
+      policyPack,
+      budgetConfig,
+      securityPack: path.join(pkg, "policy", "security"),
+      securityConfig,
+      analyzer: path.join(pkg, "dist", "policy", "analyze", "cli.js"),
+      envVars,
+      signal: cancellation(),
+    };
   } catch (err) {
     console.error(err instanceof UsageError ? `${err.message}\n${USAGE}` : (err as Error).message);
     return 2;

@@ -7,12 +7,13 @@
  * backend, so every operation sets it again: a job on another runner, with a fresh checkout,
  * reaches the same stack, workspace and API.
  */
+import { spawn } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
 import { LocalWorkspace, type EngineEvent, type OpType, type Stack, type StepEventMetadata } from "@pulumi/pulumi/automation";
 import { stackName, workspaceName } from "./names";
 import { ensureWorkspace, existingWorkspace, type ApiTarget, type Workspace } from "./workspaces";
 
-export type Command = "up" | "check" | "destroy" | "select";
+export type Command = "up" | "check" | "destroy" | "select" | "report";
 
 export interface Settings {
   /** The Pulumi program (the quickstart) every environment runs. */
@@ -22,13 +23,28 @@ export interface Settings {
   policyPack: string;
   /** A --policy-pack-config file with svc-budget's maxMonthlyCost, when a budget is set. */
   budgetConfig?: string;
+  /** The security pack (pulumi-svc/policy/security) and its --policy-pack-config file ({} for the defaults). */
+  securityPack: string;
+  securityConfig: string;
+  /** svc-policy-analyze of the package: the packs over a stack's current state (`report`). */
+  analyzer: string;
   /** More environment for the pulumi CLI (the Automation API passes it through). */
   envVars: Record<string, string>;
   /** Aborted on SIGINT/SIGTERM: each running pulumi is asked to stop (SIGINT) and write its state. */
   signal: AbortSignal;
 }
 
-export type Result = "up" | "over budget" | "no drift" | "drifted" | "destroyed" | "selected" | "failed";
+export type Result =
+  | "up"
+  | "over budget"
+  | "blocked by policy"
+  | "no drift"
+  | "drifted"
+  | "destroyed"
+  | "selected"
+  | "compliant"
+  | "violations"
+  | "failed";
 
 export interface Outcome {
   environment: string;
@@ -99,19 +115,25 @@ function counted(changes: Record<string, number> | undefined): string {
 const costOf = (stdout: string, stack: string) =>
   new RegExp(`svc cost of stack ${stack.replace(/\./g, "\\.")}: (\\S+/month)`).exec(stdout)?.[1];
 
-/** Engine events to the budget's verdict: svc-budget's mandatory violation (its message is the last line of the event's). */
-function budgetVerdict(): { onEvent: (event: EngineEvent) => void; verdict: () => string | undefined } {
-  let verdict: string | undefined;
+/**
+ * Engine events to the gate's verdicts: svc-budget's mandatory violation, and every other mandatory
+ * one (the security pack's), each as its message's last line (the resource, the field and the fix).
+ */
+function gateVerdict(): { onEvent: (event: EngineEvent) => void; budget: () => string | undefined; security: () => string[] } {
+  let budget: string | undefined;
+  const security: string[] = [];
   const onEvent = (event: EngineEvent) => {
     const policy = event.policyEvent;
-    if (policy?.policyName !== "svc-budget" || policy.enforcementLevel !== "mandatory" || verdict) return;
-    verdict = policy.message
+    if (policy?.enforcementLevel !== "mandatory") return;
+    const last = policy.message
       .split("\n")
       .map((l) => l.trim())
       .filter(Boolean)
       .pop();
+    if (policy.policyName === "svc-budget") budget ??= last;
+    else security.push(`${policy.policyName}: ${last}`);
   };
-  return { onEvent, verdict: () => verdict };
+  return { onEvent, budget: () => budget, security: () => security };
 }
 
 /**
@@ -141,30 +163,38 @@ async function withStack(env: Env, workspace: Workspace, select: boolean): Promi
   return stack;
 }
 
-const policy = (s: Settings) => ({ policyPacks: [s.policyPack], policyPackConfigs: s.budgetConfig ? [s.budgetConfig] : [] });
+/** Both packs; the CLI takes a config file for each or for none, so the budget's comes with the security pack's. */
+const policy = (s: Settings) => ({
+  policyPacks: [s.policyPack, s.securityPack],
+  policyPackConfigs: s.budgetConfig ? [s.budgetConfig, s.securityConfig] : [],
+});
 
-/** Up behind the gate: a preview with the policy pack first (the budget fails it), then the up itself. */
+/** Up behind the gate: a preview with the policy packs first (the budget and the security rules fail it), then the up itself. */
 async function up(env: Env): Promise<Partial<Outcome>> {
   const { settings, log } = env;
   const workspace = await ensureWorkspace(settings.api, env.workspace);
   log(`workspace ${workspace.name} (${workspace.id}${workspace.created ? ", new" : ", taken back"})`);
   const stack = await withStack(env, workspace, false);
   let stdout = "";
-  const budget = budgetVerdict();
+  const gate = gateVerdict();
   try {
     const preview = await stack.preview({
       ...policy(settings),
       color: "never",
       signal: settings.signal,
       onOutput: (o) => (stdout += o),
-      onEvent: budget.onEvent,
+      onEvent: gate.onEvent,
     });
     stdout = preview.stdout;
   } catch (err) {
-    const verdict = budget.verdict();
+    const verdict = gate.budget();
     if (verdict) {
       log(`over budget, nothing changed: ${verdict}`);
       return { result: "over budget", detail: verdict, monthlyCost: costOf(stdout, env.stack) };
+    }
+    if (gate.security().length) {
+      for (const line of gate.security()) log(`blocked by policy: ${line}`);
+      return { result: "blocked by policy", detail: gate.security().join("; "), monthlyCost: costOf(stdout, env.stack) };
     }
     throw err;
   }
@@ -224,7 +254,39 @@ async function select(env: Env): Promise<Partial<Outcome>> {
   return { result: "selected", detail: `workspace ${workspace.id}` };
 }
 
-const OPERATIONS: Record<Command, (env: Env) => Promise<Partial<Outcome>>> = { up, check, destroy, select };
+/**
+ * The nightly policy report: `pulumi refresh` (the state takes in what changed outside Pulumi; it
+ * locks the stack as an up does), then both packs over the refreshed state (svc-policy-analyze).
+ */
+async function report(env: Env): Promise<Partial<Outcome>> {
+  const { settings, log } = env;
+  const workspace = await existingWorkspace(settings.api, env.workspace);
+  const stack = await withStack(env, workspace, true);
+  await stack.refresh({ color: "never", signal: settings.signal });
+  const args = [settings.analyzer, "--stack", env.stack, "--security-config", settings.securityConfig];
+  const { code, out } = await new Promise<{ code: number | null; out: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, args, {
+      cwd: settings.program,
+      env: { ...process.env, ...settings.envVars },
+      signal: settings.signal,
+    });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.once("error", reject);
+    child.once("close", (c) => resolve({ code: c, out }));
+  });
+  const lines = out.trimEnd().split("\n");
+  for (const line of lines) log(line);
+  if (code === 2 || code === null) throw new Error(lines.pop() ?? "svc-policy-analyze failed");
+  const mandatory = lines.filter((l) => l.includes("[mandatory]")).map((l) => l.trim().replace(/^\[mandatory\]\s+/, ""));
+  const cost = /svc cost of stack \S+: (\S+\/month)/.exec(out)?.[1];
+  return code === 0
+    ? { result: "compliant", detail: lines.pop() ?? "", monthlyCost: cost }
+    : { result: "violations", detail: mandatory.join("; "), monthlyCost: cost };
+}
+
+const OPERATIONS: Record<Command, (env: Env) => Promise<Partial<Outcome>>> = { up, check, destroy, select, report };
 
 /** Runs one command on one environment; never throws: a failure is an Outcome like any other. */
 export async function run(command: Command, branch: string, settings: Settings, print: (line: string) => void): Promise<Outcome> {

@@ -1,22 +1,22 @@
 /** Adoption (`adoptId`): take over an existing resource by id, then converge it to the declared inputs. */
 import type { OperationContext } from "../context";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
 import { finalize, settle } from "./outputs";
 import type { Props } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
 export async function adopt<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
   shim: unknown,
 ): Promise<{ id: string; outs: Props }> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   const id = inputs.adoptId as string;
-  const current = await api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  const current = await api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) throw new Error(`${ctx.label}: adoptId ${id}: no such ${kind} is visible to this token`);
   const differing = changedFields(c, current, inputs);
   const unreplaceable = replacing(c, differing, current, inputs);

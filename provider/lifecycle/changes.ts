@@ -1,34 +1,40 @@
-/** What differs between two sets of inputs, and what each difference does (the policy table). */
+/** What differs between two sets of inputs, and what each difference does (the effect table). */
 import { isDeepStrictEqual } from "node:util";
-import type { FixedPolicy, Outputs } from "../spec";
-import type { CompiledSpec } from "./compile";
+import type { Outputs } from "../definition";
+import type { CompiledDefinition } from "./compile";
 import type { Props } from "./types";
 import { containsUnknown } from "./unknowns";
+import type { FixedEffect } from "../changeEffects";
 
-/** The effective policy of a field for a given change (an unknown new value replaces where it depends). */
-export function policyOf<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+/** The effective effect of a field for a given change (an unknown new value replaces where it depends). */
+export function effectOf<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
   field: string,
   old: unknown,
   next: unknown,
-): FixedPolicy {
-  const p = c.policies[field];
+): FixedEffect {
+  const p = c.onChange[field];
   return p.kind === "depends" ? (containsUnknown(next) ? { kind: "replace" } : p.decide(old, next)) : p;
 }
 
 /** Fields whose desired value differs from the recorded one (undefined desired = not managed). */
-export function changedFields<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, olds: Props, news: Props): string[] {
+export function changedFields<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, olds: Props, news: Props): string[] {
   return c.managed.filter((f) => news[f] !== undefined && (containsUnknown(news[f]) || !isDeepStrictEqual(olds[f], news[f])));
 }
 
 /** The changed fields among `fields` whose change recreates the resource. */
-export function replacing<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, fields: string[], olds: Props, news: Props): string[] {
-  return fields.filter((f) => policyOf(c, f, olds[f], news[f]).kind === "replace");
+export function replacing<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  fields: string[],
+  olds: Props,
+  news: Props,
+): string[] {
+  return fields.filter((f) => effectOf(c, f, olds[f], news[f]).kind === "replace");
 }
 
 /** Whether a replacement keeps the unique key (so the old one must be deleted first). */
-export function sameUniqueKey<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, olds: Props, news: Props): boolean {
-  const key = c.spec.uniqueKey;
+export function sameUniqueKey<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, olds: Props, news: Props): boolean {
+  const key = c.definition.uniqueKey;
   if (!key) return false;
   if (typeof key === "function") return !containsUnknown(news) && isDeepStrictEqual(key(olds as Partial<I>), key(news as Partial<I>));
   return key.length > 0 && key.every((f) => !containsUnknown(news[f]) && isDeepStrictEqual(olds[f], news[f]));

@@ -1,16 +1,16 @@
 /**
  * check: the declaration's inputs, completed and validated at preview, before any API call. Seven
  * jobs in order: the default workspace, adoptId and the import option only for a new resource,
- * the schema (with the values unknown until up left out) and the spec's defaults, the transitions
+ * the schema (with the values unknown until up left out) and the definition's defaults, the transitions
  * from the recorded inputs, the cross-field rules, the provider's configuration, and an import's
  * match with the object it names (the one job that reads the API, only for an import).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { CARRIED_KEY, carriedOf } from "../carriedOptions";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
-import { schemaRelaxing, type CompiledSpec } from "./compile";
+import { schemaRelaxing, type CompiledDefinition } from "./compile";
 import { importFailures } from "./importOption";
 import { without, withoutShim } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
@@ -19,7 +19,7 @@ import { containsUnknown } from "./unknowns";
 type CheckFailure = pulumi.dynamic.CheckFailure;
 
 export async function check<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   olds: Props,
   news: Props,
@@ -38,8 +38,12 @@ export async function check<I extends Props, O extends Outputs>(
 }
 
 /** 1. A workspace-scoped kind's workspace: declared, else the provider's default, else a failure. */
-function fillWorkspace<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, runtime: ProviderRuntime, raw: Props): CheckFailure[] {
-  if (!c.spec.workspaceScoped || raw.workspaceId !== undefined) return [];
+function fillWorkspace<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  runtime: ProviderRuntime,
+  raw: Props,
+): CheckFailure[] {
+  if (!c.definition.workspaceScoped || raw.workspaceId !== undefined) return [];
   const ws = runtime.defaultWorkspace();
   if (ws) {
     raw.workspaceId = ws;
@@ -70,10 +74,10 @@ interface Validated {
 }
 
 /**
- * 3. The schema and the spec's defaults. Unknown values are validated at up; a missing workspace
+ * 3. The schema and the definition's defaults. Unknown values are validated at up; a missing workspace
  * was reported by job 1.
  */
-function validate<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, raw: Props, workspaceMissing: boolean): Validated {
+function validate<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, raw: Props, workspaceMissing: boolean): Validated {
   const unknown = Object.keys(raw).filter((k) => containsUnknown(raw[k]));
   const relaxed = [...unknown, ...(workspaceMissing ? ["workspaceId"] : [])];
   const parsed = schemaRelaxing(
@@ -84,7 +88,7 @@ function validate<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, raw
     const failures = parsed.error.issues.map((issue) => ({ property: issuePath(issue.path) || "(inputs)", reason: issue.message }));
     return { inputs: raw, valid: false, failures, unknown };
   }
-  const withDefaults = c.spec.defaults ? { ...parsed.data, ...c.spec.defaults(parsed.data as Partial<I>) } : parsed.data;
+  const withDefaults = c.definition.defaults ? { ...parsed.data, ...c.definition.defaults(parsed.data as Partial<I>) } : parsed.data;
   const inputs = { ...withDefaults, ...Object.fromEntries(unknown.map((k) => [k, raw[k]])) };
   return { inputs, valid: true, failures: [], unknown };
 }
@@ -97,13 +101,13 @@ function issuePath(path: PropertyKey[]): string {
 
 /** 4. How a field may change from its recorded value (a disk cannot shrink). */
 function transitionFailures<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   recorded: Props | undefined,
   inputs: Props,
 ): CheckFailure[] {
   if (!recorded) return [];
   const failures: CheckFailure[] = [];
-  for (const t of c.spec.transitions ?? []) {
+  for (const t of c.definition.transitions ?? []) {
     const before = recorded[t.field];
     const after = inputs[t.field];
     if (before === undefined || after === undefined || containsUnknown(after) || isDeepStrictEqual(before, after)) continue;
@@ -114,9 +118,9 @@ function transitionFailures<I extends Props, O extends Outputs>(
 }
 
 /** 5. The cross-field rules, each once every field it reads is known. */
-function ruleFailures<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, inputs: Props, unknown: string[]): CheckFailure[] {
+function ruleFailures<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Props, unknown: string[]): CheckFailure[] {
   const failures: CheckFailure[] = [];
-  for (const rule of c.spec.rules ?? []) {
+  for (const rule of c.definition.rules ?? []) {
     if (rule.fields.some((f) => unknown.includes(f))) continue;
     const reason = rule.check(inputs as Partial<I>);
     if (reason) failures.push({ property: rule.property ?? rule.fields[0], reason });
@@ -131,7 +135,7 @@ function ruleFailures<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>,
  * bad inputs, sends nothing.
  */
 async function configFailures<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   recorded: Props | undefined,
   inputs: Props,

@@ -1,5 +1,5 @@
 /**
- * A resource spec compiled once, when its lifecycle is built: every input with its schema and its
+ * A resource definition compiled once, when its lifecycle is built: every input with its schema and its
  * policy (the spec's own, `workspaceId` where workspace-scoped, and the common `timeouts` and
  * `adoptId`), the inputs a diff compares, the order of update steps. The operations read these
  * tables; none of them rebuilds one per call.
@@ -7,12 +7,13 @@
 import { z } from "../zod";
 import { CARRIED_KEY } from "../carriedOptions";
 import { parsePath } from "../propertyPath";
-import type { Outputs, Policy, ResourceSpec } from "../spec";
+import type { Outputs, ResourceDefinition } from "../definition";
 import { parseDuration } from "../timeouts";
 import type { Props } from "./types";
+import type { ChangeEffect } from "../changeEffects";
 
-/** Inputs every resource gets from the lifecycle, with their policies. */
-export const COMMON_POLICIES: Record<string, Policy> = {
+/** Inputs every resource gets from the lifecycle, with their change effects. */
+export const COMMON_EFFECTS: Record<string, ChangeEffect> = {
   timeouts: { kind: "ignore" },
   adoptId: { kind: "ignore" },
   // The resource options a generated class carries (provider/carriedOptions.ts): how to diff, not what.
@@ -46,19 +47,19 @@ const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a works
 
 const strictSchema = (shape: z.ZodRawShape) => z.object(shape).strict();
 
-export interface CompiledSpec<I extends Props = Props, O extends Outputs = Outputs> {
-  readonly spec: ResourceSpec<I, O>;
+export interface CompiledDefinition<I extends Props = Props, O extends Outputs = Outputs> {
+  readonly definition: ResourceDefinition<I, O, string>;
   /** Every input's schema, the added ones included. */
   readonly shape: z.ZodRawShape;
-  /** Every input's policy, the added ones included. */
-  readonly policies: Record<string, Policy>;
-  /** The inputs a diff compares: every one whose policy is not `ignore`. */
+  /** Every input's effect, the added ones included. */
+  readonly onChange: Record<string, ChangeEffect>;
+  /** The inputs a diff compares: every one whose effect is not `ignore`. */
   readonly managed: string[];
   /** The inputs recorded with the outputs because delete needs them (`remember`). */
   readonly remembered: string[];
   /** The inputs a person declares (what `inputsOf` echoes): all but the common ones. */
   readonly declarable: string[];
-  /** The order update steps run in: the spec's, else "updateRequest" then each command as the policies name it. */
+  /** The order update steps run in: "updateRequest", then the definition's steps in their declared order. */
   readonly updateOrder: string[];
   /** Every input, no other key. */
   readonly strict: ReturnType<typeof strictSchema>;
@@ -69,26 +70,28 @@ export interface CompiledSpec<I extends Props = Props, O extends Outputs = Outpu
   readonly relaxed: Map<string, z.ZodType<Props>>;
 }
 
-export function compile<I extends Props, O extends Outputs>(spec: ResourceSpec<I, O>): CompiledSpec<I, O> {
+export function compile<I extends Props, O extends Outputs>(definition: ResourceDefinition<I, O, string>): CompiledDefinition<I, O> {
   const shape = {
-    ...spec.inputs.shape,
-    ...(spec.workspaceScoped ? workspaceInput : {}),
-    ...commonInputs(spec.adoptIdPattern ?? /^\d+$/),
+    ...definition.inputs.shape,
+    ...(definition.workspaceScoped ? workspaceInput : {}),
+    ...commonInputs(definition.adoptIdPattern ?? /^\d+$/),
   };
-  const policies: Record<string, Policy> = {
-    ...spec.policies,
-    ...(spec.workspaceScoped ? { workspaceId: { kind: "replace" } as Policy } : {}),
-    ...COMMON_POLICIES,
+  const onChange: Record<string, ChangeEffect> = {
+    ...definition.onChange,
+    ...(definition.workspaceScoped ? { workspaceId: { kind: "replace" } as ChangeEffect } : {}),
+    ...COMMON_EFFECTS,
   };
-  const commands = [...new Set(Object.values(spec.policies).flatMap((p) => (p.kind === "command" ? [p.command] : [])))];
+  // The declared order; without one, the steps as the effects name them (none is ever left out).
+  const named = Object.values(definition.onChange).flatMap((e) => (e.kind === "step" ? [e.step] : []));
+  const steps = [...new Set([...(definition.steps ?? []), ...named])];
   return {
-    spec,
+    definition,
     shape,
-    policies,
-    managed: Object.keys(policies).filter((f) => policies[f].kind !== "ignore"),
-    remembered: Object.keys(policies).filter((f) => policies[f].kind === "remember"),
-    declarable: Object.keys(shape).filter((k) => !(k in COMMON_POLICIES)),
-    updateOrder: spec.api.updateOrder ?? ["updateRequest", ...commands],
+    onChange,
+    managed: Object.keys(onChange).filter((f) => onChange[f].kind !== "ignore"),
+    remembered: Object.keys(onChange).filter((f) => onChange[f].kind === "remember"),
+    declarable: Object.keys(shape).filter((k) => !(k in COMMON_EFFECTS)),
+    updateOrder: ["updateRequest", ...steps],
     strict: strictSchema(shape),
     relaxed: new Map(),
   };
@@ -96,7 +99,7 @@ export function compile<I extends Props, O extends Outputs>(spec: ResourceSpec<I
 
 /** What an input's schema makes of it left out: refused (required), a default value, or nothing (optional). */
 export function leftOut<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   field: string,
 ): { kind: "required" } | { kind: "defaulted"; value: unknown } | { kind: "optional" } {
   const schema = c.shape[field];
@@ -107,7 +110,7 @@ export function leftOut<I extends Props, O extends Outputs>(
 }
 
 /** The strict schema with `fields` optional (built on first use, then cached). */
-export function schemaRelaxing<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, fields: string[]): z.ZodType<Props> {
+export function schemaRelaxing<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, fields: string[]): z.ZodType<Props> {
   if (!fields.length) return c.strict;
   const key = fields.join(",");
   let schema = c.relaxed.get(key);

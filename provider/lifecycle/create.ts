@@ -6,11 +6,11 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
-import type { Created, Outputs } from "../spec";
+import type { Created, Outputs } from "../definition";
 import { carriedOf } from "../carriedOptions";
 import { adopt } from "./adopt";
 import { changedFields } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
 import { partialFailure } from "./failures";
 import { contextFor, SHIM_KEY, withoutShim } from "./operation";
@@ -20,7 +20,7 @@ import type { CallOptions, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
 export async function create<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   props: Props,
   call?: CallOptions,
@@ -44,14 +44,14 @@ export async function create<I extends Props, O extends Outputs>(
 
 /** The new object once its workflow ended and it settled, with the after-create steps run. */
 async function finish<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   id: string,
   inputs: I,
   created: Created,
   carry: Props,
 ): Promise<O> {
-  const { afterCreate } = c.spec.api;
+  const { afterCreate } = c.definition.api;
   await ctx.waitForWorkflow(created.workflow, "create");
   const outs = answeredSettled(c, created) ?? (await settle(c, ctx, id, carry));
   if (!afterCreate?.length) return outs;
@@ -62,8 +62,8 @@ async function finish<I extends Props, O extends Outputs>(
 }
 
 /** The object a synchronous create answered with, when it needs no read to be recorded. */
-function answeredSettled<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, created: Created): O | undefined {
-  const { api } = c.spec;
+function answeredSettled<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, created: Created): O | undefined {
+  const { api } = c.definition;
   const current = created.current as O | undefined;
   if (!current || created.workflow) return undefined;
   return !api.settled || api.settled(current) === true ? current : undefined;

@@ -8,9 +8,9 @@
 import { isAmbiguous } from "../client";
 import type { OperationContext } from "../context";
 import { sentences } from "../errors";
-import type { Created, Outputs } from "../spec";
+import type { Created, Outputs } from "../definition";
 import { changedFields } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { pendingFailure } from "./failures";
 import type { Props } from "./types";
 
@@ -19,17 +19,17 @@ import type { Props } from "./types";
  * object may be a person's, so it is never taken over without the declaration saying so.
  */
 export async function refuseConflict<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
 ): Promise<void> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   if (!api.conflict) return;
   const found = await ctx.keepTrying(`the check for an existing ${kind}`, () => api.conflict!(ctx, inputs));
   if (!found) return;
   let comparison = "";
   try {
-    const current = await api.read(ctx, found.id, inputs as Partial<O> & Partial<I>);
+    const current = await api.get(ctx, found.id, inputs as Partial<O> & Partial<I>);
     const differing = current ? changedFields(c, current, inputs) : [];
     comparison = differing.length ? `It differs from this declaration in ${differing.join(", ")}` : "It matches every declared field";
   } catch {
@@ -46,14 +46,14 @@ export async function refuseConflict<I extends Props, O extends Outputs>(
 
 /** The create request, sent again (up to three times in all) only while a lookup shows nothing was created. */
 export async function createWithRecovery<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
   shim: unknown,
 ): Promise<Created> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await c.spec.api.create(ctx, inputs);
+      return await c.definition.api.create(ctx, inputs);
     } catch (err) {
       if (!isAmbiguous(err)) throw err;
       const existing = await lookUpAfterLostAnswer(c, ctx, inputs, shim, err as Error);
@@ -66,13 +66,13 @@ export async function createWithRecovery<I extends Props, O extends Outputs>(
 
 /** After a lost create answer: the resource the API created, adopted; undefined when nothing was created. */
 async function lookUpAfterLostAnswer<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
   shim: unknown,
   err: Error,
 ): Promise<Created | undefined> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   if (!api.findExisting) {
     throw new Error(
       sentences(
@@ -94,14 +94,14 @@ async function lookUpAfterLostAnswer<I extends Props, O extends Outputs>(
 
 /** The id of an accepted create answered with a bare workflow, found persistently; pending when not found in time. */
 export async function idOfCreated<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
   created: Created,
   shim: unknown,
 ): Promise<string> {
   if (created.id) return created.id;
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   const accepted = `the API accepted the create${created.workflow ? ` (workflow ${created.workflow.id})` : ""}`;
   if (!api.findExisting) throw new Error(`internal: ${kind} answers its create with a bare workflow but has no findExisting`);
   let id: string | undefined;
@@ -116,12 +116,12 @@ export async function idOfCreated<I extends Props, O extends Outputs>(
 
 /** The object a create recorded as pending made, found as the recovery lookup would have (created since the attempt began). */
 export async function resolvePending<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   since: number,
   recorded: Props,
 ): Promise<string | undefined> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   if (!api.findExisting) return undefined;
   const then = { ...ctx, startedAt: since };
   return ctx.keepTrying(`the lookup for the ${kind} a pending create made`, () => api.findExisting!(then, recorded as I));

@@ -11,23 +11,27 @@
  */
 import { isDeepStrictEqual } from "node:util";
 import { holdsPlaceholder } from "../configSecret";
-import type { Outputs } from "../spec";
-import { leftOut, type CompiledSpec } from "./compile";
+import type { Outputs } from "../definition";
+import { leftOut, type CompiledDefinition } from "./compile";
 import { without } from "./operation";
 import { echoedInputs } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
 
 /** Inputs no import can declare from a read: secret ones, and those kept from state because the API never answers them. */
-export function undeclarable<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>): string[] {
-  const { fields, keepFromState = [] } = c.spec;
+export function undeclarable<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>): string[] {
+  const { fields, keepFromState = [] } = c.definition;
   return c.declarable.filter((k) => keepFromState.includes(k) || fields[k]?.secret === true);
 }
 
-export function declarationOf<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, runtime: ProviderRuntime, outputs: Props): Props {
-  const { spec } = c;
+export function declarationOf<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  runtime: ProviderRuntime,
+  outputs: Props,
+): Props {
+  const { definition } = c;
   let inputs = without(echoedInputs(c, outputs), ...undeclarable(c));
-  if (spec.workspaceScoped && inputs.workspaceId === runtime.defaultWorkspace()) inputs = without(inputs, "workspaceId");
-  const shaped: Props = spec.declaredFrom ? spec.declaredFrom(inputs as Partial<I>, runtime.defaultWorkspace()) : inputs;
+  if (definition.workspaceScoped && inputs.workspaceId === runtime.defaultWorkspace()) inputs = without(inputs, "workspaceId");
+  const shaped: Props = definition.declaredFrom ? definition.declaredFrom(inputs as Partial<I>, runtime.defaultWorkspace()) : inputs;
   return Object.fromEntries(Object.entries(shaped).filter(([k, v]) => v !== undefined && !isDeepStrictEqual(v, defaultOf(c, shaped, k))));
 }
 
@@ -37,8 +41,8 @@ export function declarationOf<I extends Props, O extends Outputs>(c: CompiledSpe
  * no read can give; diff takes it to hold the declared value rather than show a change every time.
  * Optional ones (an instance's cloudInit) are legitimately unrecorded and diff as usual.
  */
-export function alwaysRecorded<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>): string[] {
-  const kept = c.spec.keepFromState ?? [];
+export function alwaysRecorded<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>): string[] {
+  const kept = c.definition.keepFromState ?? [];
   return c.declarable.filter((k) => kept.includes(k) && leftOut(c, k).kind !== "optional");
 }
 
@@ -48,7 +52,11 @@ export function alwaysRecorded<I extends Props, O extends Outputs>(c: CompiledSp
  * `pulumi import` records the program's inputs, no output), so a later change shows. Only required
  * ones: a defaulted one (a service's environment) may hold check's default, not what the object has.
  */
-export function withDeclaredWriteOnly<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, outputs: Props, inputs: Props): Props {
+export function withDeclaredWriteOnly<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  outputs: Props,
+  inputs: Props,
+): Props {
   const declared = alwaysRecorded(c).filter(
     (f) => outputs[f] === undefined && inputs[f] !== undefined && !holdsPlaceholder(inputs[f]) && leftOut(c, f).kind === "required",
   );
@@ -56,8 +64,8 @@ export function withDeclaredWriteOnly<I extends Props, O extends Outputs>(c: Com
 }
 
 /** What check would give `field` were it left out: its schema's default, else the kind's defaults from the other inputs. */
-function defaultOf<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, inputs: Props, field: string): unknown {
+function defaultOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Props, field: string): unknown {
   const omitted = leftOut(c, field);
   if (omitted.kind === "defaulted") return omitted.value;
-  return c.spec.defaults?.(without(inputs, field) as Partial<I>)?.[field as keyof I];
+  return c.definition.defaults?.(without(inputs, field) as Partial<I>)?.[field as keyof I];
 }

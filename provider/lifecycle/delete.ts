@@ -1,27 +1,27 @@
 /**
- * delete: what a pending create made, or the recorded resource: the spec's preparation, the
+ * delete: what a pending create made, or the recorded resource: the definition's preparation, the
  * request (a refusal while the resource is busy waited out once), then its removal confirmed.
  */
 import { ApiError, WorkflowError } from "../errors";
 import type { OperationContext } from "../context";
 import type { Workflow } from "../envelope";
 import { pendingSince } from "../pending";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { waitUntil } from "../workflows";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
 import { contextFor, withoutShim } from "./operation";
 import { settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 
 export async function deleteResource<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   id: string,
   props: Props,
   call?: CallOptions,
 ): Promise<void> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   const olds = withoutShim(props) as O;
   const ctx = contextFor(c, runtime, olds as unknown as Partial<I>, "delete", id, call);
   const since = pendingSince(id);
@@ -31,7 +31,7 @@ export async function deleteResource<I extends Props, O extends Outputs>(
     ctx.notice(`the pending create ${id} made ${kind} ${made}; deleting it`);
     return deleteResource(c, runtime, made, props, call);
   }
-  if (c.spec.retainOnDelete) return ctx.notice(`the API has no delete for ${kind}; it is kept and only removed from the stack`);
+  if (c.definition.retainOnDelete) return ctx.notice(`the API has no delete for ${kind}; it is kept and only removed from the stack`);
   await api.beforeDelete?.(ctx, id, olds);
   const sent = await sendDelete(c, ctx, id, olds);
   if (sent === "gone") return;
@@ -45,13 +45,13 @@ export async function deleteResource<I extends Props, O extends Outputs>(
  * the resource is busy (a command still running): let it settle, then once more.
  */
 async function sendDelete<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   id: string,
   olds: O,
 ): Promise<"gone" | { workflow: Workflow | null }> {
   const once = async () => {
-    const workflow = (await c.spec.api.delete(ctx, id, olds)) ?? null;
+    const workflow = (await c.definition.api.delete(ctx, id, olds)) ?? null;
     await ctx.waitForWorkflow(workflow, "delete");
     return { workflow };
   };
@@ -59,7 +59,7 @@ async function sendDelete<I extends Props, O extends Outputs>(
     return await once();
   } catch (err) {
     if (err instanceof ApiError && err.notFound) return "gone";
-    if (!(err instanceof ApiError && err.status === 409 && c.spec.api.settled)) throw err;
+    if (!(err instanceof ApiError && err.status === 409 && c.definition.api.settled)) throw err;
     ctx.notice(`the API refused the delete for now (${err.reason}); waiting for the resource to settle`);
     try {
       await settle(c, ctx, id, olds);
@@ -77,14 +77,14 @@ async function sendDelete<I extends Props, O extends Outputs>(
 
 /** Reads until the resource is gone (or counts as gone), within the operation's deadline. */
 async function waitForRemoval<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   id: string,
   olds: O,
 ): Promise<void> {
-  const { api } = c.spec;
+  const { api } = c.definition;
   const gone = async () => {
-    const outs = await api.read(ctx, id, olds as Partial<O> & Partial<I>);
+    const outs = await api.get(ctx, id, olds as Partial<O> & Partial<I>);
     return outs === undefined || api.isGone?.(outs) ? true : undefined;
   };
   await waitUntil(gone, {

@@ -1,5 +1,5 @@
 /**
- * diff: which inputs changed and what each change does (the policy table, and the resource's
+ * diff: which inputs changed and what each change does (the effect table, and the resource's
  * replaceOnChanges), with each changed leaf named by its property path, plus what the next up
  * must finish or repair whatever the declaration says: a pending create, a broken or unsettled
  * state. Paths under ignoreChanges keep their recorded value (provider/carriedOptions.ts).
@@ -7,9 +7,9 @@
 import { replacedOnChange, withIgnoredKept } from "../carriedOptions";
 import { pendingSince } from "../pending";
 import { formatPath, leafChanges, type LeafChange } from "../propertyPath";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields, replacing, sameUniqueKey } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { alwaysRecorded, withDeclaredWriteOnly } from "./declaration";
 import type { DiffResult, PropertyChange, Props } from "./types";
 import { UNKNOWN } from "./unknowns";
@@ -26,14 +26,14 @@ const replacePending = (): DiffResult => ({
 
 /** `oldInputs`: the recorded inputs, where the face passes them (the plugin); the dynamic host passes outputs only. */
 export async function diff<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   id: string,
   outputs: Props,
   news: Props,
   oldInputs: Props = {},
 ): Promise<DiffResult> {
   if (pendingSince(id) !== undefined) return replacePending();
-  const { spec } = c;
+  const { definition } = c;
   const olds = withDeclaredWriteOnly(c, outputs, oldInputs);
   const desired = withIgnoredKept(olds, news);
   // A write-only input an imported object never recorded is taken to hold the declared value (declaration.ts).
@@ -44,12 +44,12 @@ export async function diff<I extends Props, O extends Outputs>(
   const leaves = changed.flatMap((f) => leavesOf(olds[f], desired[f], f));
   const replaceLeaf = (leaf: LeafChange) => byPolicy.includes(String(leaf.path[0])) || onChange(leaf.path);
   const replaces = [...new Set([...byPolicy, ...leaves.filter(replaceLeaf).map((l) => String(l.path[0]))])];
-  const broken = spec.broken?.(olds as O) ?? false;
+  const broken = definition.broken?.(olds as O) ?? false;
   if (broken && !replaces.length) replaces.push("state");
   // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
   const unsettled = !broken && !!id && inProgress(c, olds as O);
   // Unique names collide if the replacement is created first and keeps the same name.
-  const deletesFirst = !!spec.deleteFirst || sameUniqueKey(c, olds, desired);
+  const deletesFirst = !!definition.deleteFirst || sameUniqueKey(c, olds, desired);
   const detailedDiff: Record<string, PropertyChange> = {};
   for (const leaf of leaves) detailedDiff[formatPath(leaf.path)] = { kind: leaf.kind, replace: replaceLeaf(leaf) };
   for (const f of replaces) if (!leaves.some((l) => l.path[0] === f)) detailedDiff[f] = { kind: "update", replace: true };
@@ -57,7 +57,7 @@ export async function diff<I extends Props, O extends Outputs>(
     detailedDiff,
     changes: changed.length > 0 || broken || unsettled,
     replaces,
-    stables: spec.stableOutputs ?? [],
+    stables: definition.stableOutputs ?? [],
     deleteBeforeReplace: replaces.length > 0 && deletesFirst,
     replaceDeletesFirst: deletesFirst,
   };
@@ -69,9 +69,9 @@ function leavesOf(old: unknown, next: unknown, field: string): LeafChange[] {
   return leaves.length ? leaves : [{ path: [field], kind: "update" }];
 }
 
-/** Whether a recorded state is mid-operation: the spec's `inProgress`, else not `settled`. */
-function inProgress<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, outs: O): boolean {
-  const { api } = c.spec;
+/** Whether a recorded state is mid-operation: the definition's `inProgress`, else not `settled`. */
+function inProgress<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, outs: O): boolean {
+  const { api } = c.definition;
   if (api.inProgress) return api.inProgress(outs);
   return api.settled ? api.settled(outs) === false : false;
 }

@@ -6,8 +6,8 @@
 import type { OperationContext } from "../context";
 import { sentences } from "../errors";
 import { pendingId } from "../pending";
-import type { Outputs } from "../spec";
-import type { CompiledSpec } from "./compile";
+import type { Outputs } from "../definition";
+import type { CompiledDefinition } from "./compile";
 import { SHIM_KEY } from "./operation";
 import { finalize } from "./outputs";
 import type { Props } from "./types";
@@ -30,7 +30,7 @@ export class PartialFailure extends Error {
 
 /** Records what exists after a failure midway, so state and the API agree. */
 export async function partialFailure<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   id: string,
   inputs: Props,
@@ -39,7 +39,7 @@ export async function partialFailure<I extends Props, O extends Outputs>(
 ): Promise<PartialFailure> {
   let outs: Props = {};
   try {
-    outs = (await c.spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
+    outs = (await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
   } catch {
     // The API may be what failed; record the inputs and the id.
   }
@@ -56,7 +56,7 @@ export async function partialFailure<I extends Props, O extends Outputs>(
  * or duplicating it.
  */
 export function pendingFailure<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: Props,
   shim: unknown,
@@ -64,7 +64,7 @@ export function pendingFailure<I extends Props, O extends Outputs>(
 ): PartialFailure {
   const id = pendingId(ctx.startedAt);
   const hint =
-    `The ${c.spec.kind} may exist in the API without its id being known, so it is kept in the stack as ${id}: ` +
+    `The ${c.definition.kind} may exist in the API without its id being known, so it is kept in the stack as ${id}: ` +
     `the next pulumi up finds what this attempt created and replaces it, pulumi refresh resolves its id, pulumi destroy deletes it`;
   return new PartialFailure(sentences(reason, hint), id, { ...inputs, [SHIM_KEY]: shim });
 }

@@ -10,9 +10,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
 import { carriedOf, withIgnoredKept } from "../carriedOptions";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { alwaysRecorded } from "./declaration";
 import { contextFor } from "./operation";
 import { finalize } from "./outputs";
@@ -29,7 +29,12 @@ interface Mismatch {
  * object has them. Neither a write-only input (no read gives it) nor a client-side setting the
  * object has no part of (an instance's deletion mode) can differ: the declared value is recorded.
  */
-function mismatches<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, current: O, inputs: Props, skip: string[]): Mismatch[] {
+function mismatches<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  current: O,
+  inputs: Props,
+  skip: string[],
+): Mismatch[] {
   const desired = withIgnoredKept(current, inputs);
   const unreadable = [...alwaysRecorded(c).filter((f) => current[f] === undefined), ...c.remembered];
   return changedFields(c, current, desired)
@@ -46,7 +51,7 @@ const noSuch = (kind: string, id: string) => `the import option names ${kind} ${
 
 /** check's job 7: what stops this import, at preview. */
 export async function importFailures<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   inputs: Props,
   unknown: string[],
@@ -55,23 +60,23 @@ export async function importFailures<I extends Props, O extends Outputs>(
   if (id === undefined) return [];
   if (inputs.adoptId !== undefined) return [{ property: "adoptId", reason: "set adoptId or the import option, not both" }];
   const ctx = contextFor(c, runtime, inputs as Partial<I>, "read", id);
-  const current = await c.spec.api.read(ctx, id, inputs as Partial<O> & Partial<I>);
-  if (!current) return [{ property: "(inputs)", reason: noSuch(c.spec.kind, id) }];
+  const current = await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>);
+  if (!current) return [{ property: "(inputs)", reason: noSuch(c.definition.kind, id) }];
   return mismatches(c, current, inputs, unknown).map((m) => ({
     property: m.field,
-    reason: `${NOT_MATCHING}: ${c.spec.kind} ${id} has ${JSON.stringify(m.actual)}, the declaration ${JSON.stringify(m.declared)}. ${FIX}.`,
+    reason: `${NOT_MATCHING}: ${c.definition.kind} ${id} has ${JSON.stringify(m.actual)}, the declaration ${JSON.stringify(m.declared)}. ${FIX}.`,
   }));
 }
 
 /** create's path for an import: the object recorded as it is, or an error naming every differing input. */
 export async function importExisting<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
 ): Promise<{ id: string; outs: Props }> {
-  const { kind, api } = c.spec;
+  const { kind, api } = c.definition;
   const id = carriedOf(inputs).import!;
-  const current = await api.read(ctx, id, inputs as Partial<O> & Partial<I>);
+  const current = await api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) throw new Error(`${ctx.label}: ${noSuch(kind, id)}`);
   const differing = mismatches(c, current, inputs, []);
   if (differing.length) {

@@ -3,19 +3,19 @@
  * (provider/interrupted.ts) from the declaration's inputs; `svc-recover` asks it.
  */
 import { judgeInterrupted, type Interrupted } from "../interrupted";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { contextFor, withoutShim } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
 
 export async function interrupted<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   props: Props,
   since: number,
 ): Promise<Interrupted> {
-  const { api, kind } = c.spec;
+  const { api, kind } = c.definition;
   const inputs = withoutShim(props) as I;
   const ctx = { ...contextFor(c, runtime, inputs, "read"), startedAt: since };
   return judgeInterrupted(ctx, {
@@ -24,7 +24,7 @@ export async function interrupted<I extends Props, O extends Outputs>(
     findExisting: api.findExisting && ((at) => api.findExisting!(at, inputs)),
     // Fields that differ and could only be set at creation: that object is not this declaration's.
     unmatched: async (at, id) => {
-      const current = await api.read(at, id, inputs as Partial<O> & Partial<I>);
+      const current = await api.get(at, id, inputs as Partial<O> & Partial<I>);
       if (!current) return undefined;
       return replacing(c, changedFields(c, current, inputs), current, inputs);
     },

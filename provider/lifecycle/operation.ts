@@ -3,9 +3,9 @@
  * deadline, progress) labelled with the resource and the operation.
  */
 import { makeContext, type OperationContext } from "../context";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { deadlineFor, type Timeouts } from "../timeouts";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 
 /**
@@ -25,14 +25,16 @@ export function without<T extends Props>(obj: T, ...keys: string[]): T {
 export const withoutShim = <T extends Props>(props: T): T => without(props, SHIM_KEY);
 
 /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
-export function labelOf<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, inputs: Partial<I>, id?: string): string {
-  const { spec } = c;
-  return spec.label ? spec.label(inputs, id) : `${spec.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
+export function labelOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Partial<I>, id?: string): string {
+  const { definition } = c;
+  return definition.label
+    ? definition.label(inputs, id)
+    : `${definition.kind}${typeof inputs.name === "string" ? ` "${inputs.name}"` : id ? ` ${id}` : ""}`;
 }
 
 /** The context of one operation: its deadline from the resource's `timeouts`, else the engine's customTimeouts. */
 export function contextFor<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   inputs: Partial<I>,
   operation: OperationContext["operation"],

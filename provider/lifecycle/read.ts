@@ -6,9 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import { pendingSince } from "../pending";
-import type { Outputs } from "../spec";
-import { policyOf } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { Outputs } from "../definition";
+import { effectOf } from "./changes";
+import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
 import { contextFor, withoutShim } from "./operation";
 import { echoedInputs, finalize } from "./outputs";
@@ -19,23 +19,23 @@ import { containsUnknown } from "./unknowns";
 const gone = (): pulumi.dynamic.ReadResult => ({ id: "", props: {} });
 
 export async function read<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   id: string,
   props: Props,
 ): Promise<pulumi.dynamic.ReadResult> {
-  const { spec } = c;
+  const { definition } = c;
   const prior = withoutShim(props ?? {});
   // An import reads by id alone (the engine sends no properties): a workspace-scoped kind,
   // whose paths name its workspace, is read in the default one.
-  if (spec.workspaceScoped && prior.workspaceId === undefined) prior.workspaceId = runtime.defaultWorkspace() ?? undefined;
+  if (definition.workspaceScoped && prior.workspaceId === undefined) prior.workspaceId = runtime.defaultWorkspace() ?? undefined;
   const ctx = contextFor(c, runtime, prior as Partial<I>, "read", id);
   const since = pendingSince(id);
   // A create recorded as pending: the engine takes the real id from read.
   const realId = since === undefined ? id : await resolvePending(c, ctx, since, prior);
   if (!realId) return gone();
-  if (realId !== id) ctx.notice(`the pending create ${id} made ${spec.kind} ${realId}; recorded under its id`);
-  const outs = await spec.api.read(ctx, realId, prior as Partial<O> & Partial<I>);
+  if (realId !== id) ctx.notice(`the pending create ${id} made ${definition.kind} ${realId}; recorded under its id`);
+  const outs = await definition.api.get(ctx, realId, prior as Partial<O> & Partial<I>);
   if (!outs) return gone();
   const current = finalize(c, outs, prior);
   // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.
@@ -54,9 +54,9 @@ export async function read<I extends Props, O extends Outputs>(
  * `inputs`); older hosts leave the recorded inputs as they were. A secret output keeps its
  * recorded (secret-wrapped) value: that host marks nothing secret on the way out.
  */
-function recordedInputs<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, prior: Props, current: Props): Props {
+function recordedInputs<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, prior: Props, current: Props): Props {
   const recorded = Object.fromEntries(Object.keys(c.shape).flatMap((k) => (prior[k] === undefined ? [] : [[k, prior[k]]])));
-  const secret = new Set(c.spec.secretOutputs ?? []);
+  const secret = new Set(c.definition.secretOutputs ?? []);
   const now = Object.fromEntries(Object.entries(echoedInputs(c, current)).filter(([k]) => !secret.has(k)));
   return { ...recorded, ...now };
 }
@@ -65,14 +65,14 @@ function recordedInputs<I extends Props, O extends Outputs>(c: CompiledSpec<I, O
  * The managed fields whose value in the API differs from the recorded one, in one line (or
  * undefined): the next up sets them back to the declaration, in place or by replacement.
  */
-function driftNotice<I extends Props, O extends Outputs>(c: CompiledSpec<I, O>, recorded: Props, current: Props): string | undefined {
+function driftNotice<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, recorded: Props, current: Props): string | undefined {
   const drifted = c.managed.filter(
     (f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isDeepStrictEqual(recorded[f], current[f]),
   );
   if (!drifted.length) return undefined;
-  const replacing = drifted.filter((f) => current[f] !== undefined && policyOf(c, f, current[f], recorded[f]).kind === "replace");
+  const replacing = drifted.filter((f) => current[f] !== undefined && effectOf(c, f, current[f], recorded[f]).kind === "replace");
   const next = replacing.length
-    ? `the next pulumi up reverts them, replacing the ${c.spec.kind} for ${replacing.join(", ")} (set only at creation), unless the declaration changes to match`
+    ? `the next pulumi up reverts them, replacing the ${c.definition.kind} for ${replacing.join(", ")} (set only at creation), unless the declaration changes to match`
     : "the next pulumi up reverts them, unless the declaration changes to match";
   return `drifted outside Pulumi: ${drifted.join(", ")}; ${next}`;
 }

@@ -3,7 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../client";
 import type { ProviderConfig } from "../config";
 import type { Interrupted } from "../interrupted";
-import type { Listed } from "../spec";
+import type { Listed } from "../definition";
 
 /** A resource's properties as the engine passes them. */
 export type Props = Record<string, unknown>;

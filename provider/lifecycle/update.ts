@@ -1,9 +1,9 @@
 /** update: finish what an earlier operation left moving, run the steps the changed fields call for, record the result. */
 import type * as pulumi from "@pulumi/pulumi";
 import { withIgnoredKept } from "../carriedOptions";
-import type { Outputs } from "../spec";
+import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
 import { contextFor, SHIM_KEY, withoutShim } from "./operation";
 import { finalize, settle } from "./outputs";
@@ -11,14 +11,14 @@ import type { CallOptions, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
 export async function update<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   id: string,
   olds: Props,
   news: Props,
   call?: CallOptions,
 ): Promise<pulumi.dynamic.UpdateResult> {
-  const { api } = c.spec;
+  const { api } = c.definition;
   // Paths under ignoreChanges keep their recorded value, as diff decided (provider/carriedOptions.ts).
   const inputs = withIgnoredKept(olds, withoutShim(news)) as I;
   const ctx = contextFor(c, runtime, inputs, "update", id, call);

@@ -4,15 +4,15 @@
  */
 import { isAmbiguous } from "../client";
 import type { OperationContext } from "../context";
-import type { Outputs } from "../spec";
-import { changedFields, policyOf } from "./changes";
-import type { CompiledSpec } from "./compile";
+import type { Outputs, UpdateStep } from "../definition";
+import { changedFields, effectOf } from "./changes";
+import type { CompiledDefinition } from "./compile";
 import { settle } from "./outputs";
 import type { Props } from "./types";
 
 /** Runs the steps for `fields` (only those named in `only`, when given). */
 export async function runUpdateSteps<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   id: string,
   olds: O,
@@ -29,17 +29,17 @@ export async function runUpdateSteps<I extends Props, O extends Outputs>(
   }
 }
 
-/** The changed fields grouped by the step their policy names. */
+/** The changed fields grouped by the step their effect names. */
 function fieldsByStep<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   olds: O,
   news: I,
   fields: string[],
 ): Map<string, string[]> {
   const byStep = new Map<string, string[]>();
   for (const f of fields) {
-    const p = policyOf(c, f, olds[f], news[f]);
-    const step = p.kind === "updateRequest" ? "updateRequest" : p.kind === "command" ? p.command : null;
+    const p = effectOf(c, f, olds[f], news[f]);
+    const step = p.kind === "updateRequest" ? "updateRequest" : p.kind === "step" ? p.step : null;
     if (!step) continue;
     byStep.set(step, [...(byStep.get(step) ?? []), f]);
   }
@@ -51,7 +51,7 @@ function fieldsByStep<I extends Props, O extends Outputs>(
  * applied shows in the resource, read back persistently.
  */
 async function runStep<I extends Props, O extends Outputs>(
-  c: CompiledSpec<I, O>,
+  c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   step: string,
   id: string,
@@ -59,8 +59,8 @@ async function runStep<I extends Props, O extends Outputs>(
   news: I,
   fields: string[],
 ): Promise<void> {
-  const run = c.spec.api.update?.[step];
-  if (!run) throw new Error(`internal: ${c.spec.kind} has no update step "${step}"`);
+  const run = (c.definition.api.update as Record<string, UpdateStep<I, O>> | undefined)?.[step];
+  if (!run) throw new Error(`internal: ${c.definition.kind} has no update step "${step}"`);
   ctx.detail(`updating ${fields.join(", ")}`);
   let [current, changed] = [olds, fields];
   for (let attempt = 1; ; attempt++) {

@@ -2,19 +2,15 @@
  * Billing lookups: cost estimates, wallet balance and usage statements (spec part 3, Billing and
  * usage; Billing objects). All money is integer micro-USD (1 USD = 1,000,000).
  */
+import type { EstimatePart } from "../../provider/metering";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
 
 // ---------------------------------------------------------------------------------------------
 // Estimate (POST /v1/billing/estimate: read-only, nothing is created)
 
-/** One part of an estimate, discriminated by `type` (camelCase; sent as the API's snake_case). */
-export type EstimatePart =
-  | { type: "CPU"; cpu: number; serviceGroup?: string; cpuModel?: string }
-  | { type: "MEMORY"; memoryBytes: number }
-  | { type: "STORAGE"; storageBytes: number; storageBacking?: string }
-  | { type: "BANDWIDTH"; direction: "UPLOAD" | "DOWNLOAD"; speedBytesSec: number }
-  | { type: "FLOATING_IP"; family: "IPv4" | "IPv6"; ddos?: boolean };
+// One part of an estimate: declared with the kinds' pricing, which the lookups' users take from here.
+export type { EstimatePart };
 
 export interface GetBillingEstimateArgs {
   /** Region, for example NA_01. */

@@ -8,12 +8,12 @@
  *
  * The replay puts its own emulator URL and project directory where the recording had its own,
  * as a user's would be the same before and after an upgrade. Every kind is covered: the stacks of
- * upgrade/stacks.ts declare them all, checked below against resources/registry.ts.
+ * upgrade/stacks.ts declare them all, checked below against resources/kinds.ts.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { kinds } from "../../resources/registry";
+import { kinds } from "../../resources/kinds";
 import { startTestEmulator, type TestEmulator } from "../support/emulator";
 import { changes, isSvcType, startE2E, type E2E, type StateResource } from "./harness";
 import { fixturePath, UPGRADE_EMULATOR, UPGRADE_STACKS, type UpgradeFixture, type UpgradeStack } from "./upgrade/stacks";

@@ -1,10 +1,14 @@
 /**
- * A real S3-compatible object store on a free loopback port: gofakes3 (scripts/ensure-s3.sh builds
- * and caches it) with its in-memory backend, spoken to over the S3 REST API. One per test file:
- * started in beforeAll, stopped in afterAll, its contents gone with it.
+ * A real S3-compatible object store on free loopback ports: SeaweedFS's `weed mini`
+ * (scripts/ensure-s3.sh builds and caches it: master, volume server, filer and S3 gateway in one
+ * process), its data in a temporary directory, spoken to over the S3 REST API. With no identities
+ * configured it serves every request, signed or not. One per test file: started in beforeAll,
+ * stopped in afterAll, its data removed with it.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
 import * as net from "node:net";
+import * as os from "node:os";
 import * as path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -16,7 +20,7 @@ export interface ObjectStore {
   /** The backend URL of a bucket for `pulumi login` (the gocloud.dev s3blob parameters pulumi 3.163 reads). */
   url(bucket: string, endpoint?: string): string;
   /** Makes an empty bucket (PUT /<bucket>). */
-  makeBucket(name: string): Promise<void>;
+  makeBucket(name: string): Promise<unknown>;
   /** The keys under a prefix of a bucket (ListObjectsV2). */
   keys(bucket: string, prefix?: string): Promise<string[]>;
   stop(): Promise<void>;
@@ -52,14 +56,14 @@ const listening = (port: number) =>
   });
 
 async function started(child: ChildProcess, port: number, output: () => string): Promise<boolean> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) return false;
     if (await listening(port)) return true;
     await sleep(100);
   }
   child.kill("SIGKILL");
-  throw new Error(`the object store did not listen on 127.0.0.1:${port} within 20 s:\n${output()}`);
+  throw new Error(`the object store did not listen on 127.0.0.1:${port} within 60 s:\n${output()}`);
 }
 
 /** A request to the store's S3 REST API (unsigned: the server checks no signature). */
@@ -70,16 +74,44 @@ async function s3(endpoint: string, method: string, pathAndQuery: string): Promi
   return text;
 }
 
+/** Every port `weed mini` listens on, each given (its defaults are fixed numbers two test files would share). */
+const PORT_FLAGS = [
+  "master.port",
+  "master.port.grpc",
+  "volume.port",
+  "volume.port.grpc",
+  "filer.port",
+  "filer.port.grpc",
+  "s3.port.grpc",
+  "s3.port.iceberg",
+  "s3.port.lance",
+  "admin.port",
+  "admin.port.grpc",
+];
+
 export async function startObjectStore(): Promise<ObjectStore> {
   const exe = server();
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-seaweedfs-"));
+    const ports = await Promise.all(PORT_FLAGS.map(async (flag) => `-${flag}=${await freePort()}`));
     let output = "";
-    const child = spawn(exe, ["-host", `127.0.0.1:${port}`, "-backend", "memory", "-quiet"], { stdio: ["ignore", "pipe", "pipe"] });
+    const args = [
+      "mini",
+      `-dir=${dir}`,
+      "-ip=127.0.0.1",
+      "-ip.bind=127.0.0.1",
+      `-s3.port=${port}`,
+      ...ports,
+      "-webdav=false",
+      "-master.telemetry=false",
+    ];
+    const child = spawn(exe, args, { stdio: ["ignore", "pipe", "pipe"] });
     child.stdout!.on("data", (d) => (output += d));
     child.stderr!.on("data", (d) => (output += d));
     if (!(await started(child, port, () => output))) {
-      if (attempt < 3) continue; // the port was taken between the probe and the start
+      fs.rmSync(dir, { recursive: true, force: true });
+      if (attempt < 3) continue; // a port was taken between the probe and the start
       throw new Error(`the object store (${exe}) exited: ${output}`);
     }
     const endpoint = `127.0.0.1:${port}`;
@@ -91,13 +123,21 @@ export async function startObjectStore(): Promise<ObjectStore> {
         AWS_REGION: "us-east-1",
         // pulumi's S3 client since it moved to the AWS SDK for Go v2 checks each answer's checksum
         // when the store sends one, and logs `WARN Response has no supported checksum` on every
-        // read when it does not (gofakes3, as many S3-compatible stores); checking only where an
+        // read when it does not (as many S3-compatible stores); checking only where an
         // operation requires it is the SDK's own setting for such stores (README, "Where the state lives").
         AWS_RESPONSE_CHECKSUM_VALIDATION: "when_required",
       },
       url: (bucket, at = endpoint) => `s3://${bucket}?endpoint=${at}&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`,
       async makeBucket(name) {
-        await s3(endpoint, "PUT", `/${name}`);
+        // The gateway listens before its filer is ready to hold a bucket: retried for a while.
+        for (let tries = 1; ; tries++) {
+          try {
+            return await s3(endpoint, "PUT", `/${name}`);
+          } catch (err) {
+            if (tries >= 60) throw err;
+            await sleep(500);
+          }
+        }
       },
       async keys(bucket, prefix = "") {
         const xml = await s3(endpoint, "GET", `/${bucket}?list-type=2&max-keys=1000&prefix=${encodeURIComponent(prefix)}`);
@@ -110,6 +150,7 @@ export async function startObjectStore(): Promise<ObjectStore> {
           child.kill("SIGTERM");
           await exited;
         }
+        fs.rmSync(dir, { recursive: true, force: true });
       },
     };
   }

@@ -1,10 +1,10 @@
 /**
- * The preview harness: a spec's lifecycle built over a runtime that refuses any API use (check
+ * The preview harness: a definition's lifecycle built over a runtime that refuses any API use (check
  * and diff must never call the API or need its configuration), and readers of what check and
  * diff decide. Unit tests of resources call these instead of going through the pulumi CLI.
  */
 import { buildLifecycle, type Lifecycle, type ProviderRuntime } from "../../provider/lifecycle";
-import type { ResourceSpec } from "../../provider/spec";
+import type { AnyDefinition } from "../../provider/definition";
 
 type Props = Record<string, unknown>;
 
@@ -19,9 +19,9 @@ export const checkOnlyRuntime = (workspace: string | null = "42"): ProviderRunti
   defaultWorkspace: () => workspace,
 });
 
-/** The lifecycle a spec builds, with no API behind it. */
+/** The lifecycle a definition builds, with no API behind it. */
 export const checkOnly = (spec: unknown, workspace: string | null = "42"): Lifecycle =>
-  buildLifecycle(spec as ResourceSpec, checkOnlyRuntime(workspace));
+  buildLifecycle(spec as AnyDefinition, checkOnlyRuntime(workspace));
 
 /** What `check` refuses in new inputs (no previous inputs: a create), as `{ property, reason }`. */
 export async function failuresOf(spec: unknown, news: Props, olds: Props = {}): Promise<Array<{ property: string; reason: string }>> {

@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { kinds, moduleOf, sourceFileOf, specFor } from "../../resources/registry";
+import { kinds, moduleOf, sourceFileOf, definitionOf } from "../../resources/kinds";
 import { classFileOf, renderClass } from "../../scripts/classes";
 import { loadProgram } from "../../scripts/schema";
 
@@ -65,10 +65,10 @@ describe("the generated resource classes", () => {
   it("carry the spec's kind, doc and secrets", () => {
     for (const kind of kinds()) {
       const text = fs.readFileSync(path.join(REPO, classFileOf(kind)), "utf8");
-      const spec = specFor(kind);
+      const definition = definitionOf(kind);
       expect(text).toContain(`kind: "${kind}",`);
-      expect(text).toContain(`/** ${spec.doc} */\nexport class ${kind} extends DynamicResource`);
-      expect(text).toMatch(new RegExp(`secretOutputs: \\[${(spec.secretOutputs ?? []).map((s) => `"${s}"`).join(", ")}\\]`));
+      expect(text).toContain(`/** ${definition.doc} */\nexport class ${kind} extends DynamicResource`);
+      expect(text).toMatch(new RegExp(`secretOutputs: \\[${(definition.secretOutputs ?? []).map((s) => `"${s}"`).join(", ")}\\]`));
     }
   });
 

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { INDEX_FILE, renderIndex } from "../../scripts/exports";
 import { referenceTable, renderReadme } from "../../scripts/reference";
-import { kinds } from "../../resources/registry";
+import { kinds } from "../../resources/kinds";
 
 describe("README reference table", () => {
   it("lists every resource kind with its endpoints", () => {

@@ -7,7 +7,7 @@
 import * as path from "node:path";
 import * as ts from "typescript";
 import { declaredInputs, docOf } from "../../provider/fields";
-import { kinds as allKinds, sourceFileOf, specFor } from "../../resources/registry";
+import { kinds as allKinds, sourceFileOf, definitionOf } from "../../resources/kinds";
 import { classFileOf } from "../../scripts/classes";
 import { nestedSetsOf, variantSetsOf } from "../../scripts/fieldTypes";
 
@@ -69,7 +69,7 @@ describe("the Args and Outputs generated from the fields", () => {
 
   it("cover every kind: each declares its fields", () => {
     expect(kinds).toEqual(expect.arrayContaining(["Vpc", "Disk", "Image"]));
-    for (const kind of kinds) expect(Object.keys(specFor(kind).fields).length).toBeGreaterThan(0);
+    for (const kind of kinds) expect(Object.keys(definitionOf(kind).fields).length).toBeGreaterThan(0);
   });
 
   // Up to date with the fields: tests/unit/classes.test.ts compares every generated file.
@@ -77,7 +77,7 @@ describe("the Args and Outputs generated from the fields", () => {
   it("emit a .d.ts with a TSDoc on every property, the field's, and no zod", () => {
     const emitted = emitDeclarations(kinds.flatMap((k) => [sourceFileOf(k), classFileOf(k)]));
     for (const kind of kinds) {
-      const { fields } = specFor(kind);
+      const { fields } = definitionOf(kind);
       const resource = emitted.get(sourceFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
       const generated = emitted.get(classFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
       // Then the kind's nested objects' interfaces, if it has any.
@@ -89,7 +89,7 @@ describe("the Args and Outputs generated from the fields", () => {
       const inputs = declaredInputs(fields);
       const args = interfaceDocs(generated, `${kind}Args`);
       // A synthetic id's form is documented on adoptId (spec.adoptIdDoc).
-      const { adoptIdDoc } = specFor(kind);
+      const { adoptIdDoc } = definitionOf(kind);
       expect(Object.keys(args).sort()).toEqual([...inputs.map(([k]) => k), ...(adoptIdDoc ? ["adoptId"] : [])].sort());
       for (const [name, field] of inputs) expect(args[name]).toBe(docOf(field));
       if (adoptIdDoc) expect(args.adoptId).toBe(adoptIdDoc);
@@ -128,7 +128,7 @@ describe("the Args and Outputs generated from the fields", () => {
     const emitted = emitDeclarations([classFileOf("Image")]);
     const generated = emitted.get(classFileOf("Image").replace(/\.ts$/, ".d.ts"))!;
     expect(Object.keys(interfaceDocs(generated, "ImageArgs"))).not.toContain("fileSha256");
-    expect(interfaceDocs(generated, "ImageOutputs").fileSha256).toBe(docOf(specFor("Image").fields.fileSha256));
+    expect(interfaceDocs(generated, "ImageOutputs").fileSha256).toBe(docOf(definitionOf("Image").fields.fileSha256));
   });
 
   it("cover the nested objects and variants unions of every kind", () => {

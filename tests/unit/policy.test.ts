@@ -9,7 +9,7 @@ import type { EstimatePart, GetBillingEstimateArgs } from "../../resources/looku
 import { RunningBudget } from "../../policy/budget";
 import { costOf } from "../../policy/estimate";
 import { kindOf, plainProps, pricingOf, type PriceApi } from "../../policy/pricing";
-import { kinds, specFor } from "../../resources/registry";
+import { kinds, definitionOf } from "../../resources/kinds";
 import { breakdownLines, budgetExceeded, stackLine, usd } from "../../policy/report";
 import { fromConfigureStack, stackFromEnv } from "../../policy/deployment";
 import { qualified } from "../../policy/state";
@@ -114,13 +114,13 @@ describe("pricingOf", () => {
 
   // Pricing is part of each kind's spec (the compiler requires the member; this checks its content).
   it.each(kinds())("finds in %s's spec how it is priced, or why it is not metered", (kind) => {
-    const pricing = specFor(kind).pricing;
+    const pricing = definitionOf(kind).pricing;
     if ("notMetered" in pricing) expect(pricing.notMetered).toMatch(/\w{3,}.* \w{3,}/);
     else expect([typeof pricing.needs, typeof pricing.price]).toEqual(["function", "function"]);
   });
 
   it("meters exactly the kinds the API bills: instances, disks, floating IPs", () => {
-    expect(kinds().filter((kind) => !("notMetered" in specFor(kind).pricing))).toEqual(["Disk", "Instance", "FloatingIp"]);
+    expect(kinds().filter((kind) => !("notMetered" in definitionOf(kind).pricing))).toEqual(["Disk", "Instance", "FloatingIp"]);
   });
 
   it("leaves a kind this version does not know free", () => {

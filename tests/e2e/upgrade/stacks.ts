@@ -3,7 +3,7 @@
  * record.ts) and the current package must take over without a change (upgrade.test.ts): the three
  * TypeScript examples as users wrote them, the YAML quickstart through the provider plugin, and two
  * scenario stacks for the kinds no example declares. Together they declare every kind in
- * resources/registry.ts (upgrade.test.ts checks).
+ * resources/kinds.ts (upgrade.test.ts checks).
  */
 import * as path from "node:path";
 import { ref, secret, type Declaration } from "../harness";

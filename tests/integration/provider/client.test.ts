@@ -1,6 +1,6 @@
 /**
  * The provider's HTTP client, pager and waiter against the emulator over real HTTP: the retry
- * policy on real faults, lossless identifiers, errors worded for people.
+ * rules on real faults, lossless identifiers, errors worded for people.
  */
 import { SvcClient, isAmbiguous, type RetryEvent } from "../../../provider/client";
 import { ApiError, DeadlineError, NetworkError, WorkflowError } from "../../../provider/errors";

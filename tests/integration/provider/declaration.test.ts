@@ -7,7 +7,7 @@
  */
 import { buildLifecycle, type Lifecycle } from "../../../provider/lifecycle";
 import { createRuntime } from "../../../provider/runtime";
-import { kinds, specFor } from "../../../resources/registry";
+import { kinds, definitionOf } from "../../../resources/kinds";
 import { makeHandmadeWorkspace, type Handmade } from "../../e2e/handmade";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 import { compile, leftOut } from "../../../provider/lifecycle/compile";
@@ -20,7 +20,7 @@ function lifecycleOf(kind: string): Lifecycle {
   const runtime = createRuntime();
   const config: Record<string, string> = { "svc:baseUrl": t.emu.url, "svc:token": t.emu.token, "svc:workspaceId": t.workspaceId };
   runtime.setSources({ get: (key) => config[key], env: {} });
-  return buildLifecycle(specFor(kind), runtime);
+  return buildLifecycle(definitionOf(kind), runtime);
 }
 
 /**
@@ -35,8 +35,8 @@ function secretsOf(kind: string, outputs: Record<string, unknown>, made: Handmad
     "BgpConfig.password": made.secrets.bgpPassword,
     "App.environment.GREETING": APP_ENVIRONMENT.GREETING,
   };
-  const c = compile(specFor(kind));
-  const secrets = configSecretsOf(kind, "x", c.spec.fields, outputs, (f) => leftOut(c, f).kind === "required");
+  const c = compile(definitionOf(kind));
+  const secrets = configSecretsOf(kind, "x", c.definition.fields, outputs, (f) => leftOut(c, f).kind === "required");
   const inputs: Record<string, unknown> = {};
   for (const s of secrets) {
     const value = values[[kind, s.field, s.mapKey].filter(Boolean).join(".")];
@@ -86,7 +86,7 @@ describe("the declaration of each object of a workspace made by hand", () => {
     made.counts = { ...made.counts, ...(await makeMore(made)) };
   }, 120_000);
 
-  const listable = kinds().filter((k) => specFor(k).api.list);
+  const listable = kinds().filter((k) => definitionOf(k).api.list);
 
   it.each(listable)("%s: each object passes check and diffs clean", async (kind) => {
     const lifecycle = lifecycleOf(kind);

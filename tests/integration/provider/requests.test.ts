@@ -5,7 +5,7 @@
  */
 import { buildLifecycle, type Lifecycle } from "../../../provider/lifecycle";
 import { createRuntime } from "../../../provider/runtime";
-import { specFor } from "../../../resources/registry";
+import { definitionOf } from "../../../resources/kinds";
 import { useTestEmulator, type TestEmulator } from "../../support/emulator";
 
 let t: TestEmulator;
@@ -17,7 +17,7 @@ function lifecycleOf(kind: string): Lifecycle {
   const runtime = createRuntime();
   const config: Record<string, string> = { "svc:baseUrl": t.emu.url, "svc:token": t.emu.token, "svc:workspaceId": t.workspaceId };
   runtime.setSources({ get: (key) => config[key], env: {} });
-  return buildLifecycle(specFor(kind), runtime);
+  return buildLifecycle(definitionOf(kind), runtime);
 }
 
 /** "METHOD /path" for each /v1 request `run` made, ids as {id}. */

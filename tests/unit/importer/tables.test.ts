@@ -6,7 +6,7 @@
  */
 import { KIND_TAKE } from "../../../importer/kinds";
 import { NOT_REFERENCES, REFERENCES } from "../../../importer/references";
-import { kinds, specFor } from "../../../resources/registry";
+import { kinds, definitionOf } from "../../../resources/kinds";
 
 describe("importer/kinds.ts", () => {
   it("has a rule for every kind of the registry, and no other", () => {
@@ -15,14 +15,14 @@ describe("importer/kinds.ts", () => {
 
   it.each(kinds())("%s: listed when taken, with a reason when not taken by default", (kind) => {
     const take = KIND_TAKE[kind];
-    if (take.take !== "never") expect(typeof specFor(kind).api.list).toBe("function");
+    if (take.take !== "never") expect(typeof definitionOf(kind).api.list).toBe("function");
     if (take.take !== "default") expect(take.why.length).toBeGreaterThan(20);
   });
 });
 
 describe("importer/references.ts", () => {
   it.each(kinds())("%s: every id-valued input is a reference or said not to be", (kind) => {
-    const fields = specFor(kind).fields;
+    const fields = definitionOf(kind).fields;
     const named = Object.entries(fields)
       .filter(([name, f]) => f.role === "input" && /Ids?$/.test(name))
       .map(([name]) => name)
@@ -36,7 +36,7 @@ describe("importer/references.ts", () => {
   it("names inputs of their kind and kinds of the registry", () => {
     for (const [kind, refs] of Object.entries(REFERENCES))
       for (const [field, to] of Object.entries(refs)) {
-        expect({ kind, field, input: specFor(kind).fields[field]?.role }).toEqual({ kind, field, input: "input" });
+        expect({ kind, field, input: definitionOf(kind).fields[field]?.role }).toEqual({ kind, field, input: "input" });
         expect(kinds()).toContain(to.kind);
       }
   });

@@ -10,14 +10,18 @@ import type { SvcClient } from "../../../provider/client";
 import { CARRIED_KEY } from "../../../provider/carriedOptions";
 import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
 import { buildLifecycle, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
-import { replace, type ResourceSpec, updateRequest } from "../../../provider/spec";
+import { type ResourceDefinition } from "../../../provider/definition";
+import { replace, updateRequest } from "../../../provider/changeEffects";
 
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string(), { doc: "Name.", policy: updateRequest }),
-  description: input(z.string(), { doc: "Description.", policy: updateRequest }),
-  region: input(z.string(), { doc: "Region.", policy: replace }),
-  ports: input(z.array(z.strictObject({ port: z.number().int(), name: z.string() })).optional(), { doc: "Ports.", policy: updateRequest }),
+  name: input(z.string(), { doc: "Name.", onChange: updateRequest }),
+  description: input(z.string(), { doc: "Description.", onChange: updateRequest }),
+  region: input(z.string(), { doc: "Region.", onChange: replace }),
+  ports: input(z.array(z.strictObject({ port: z.number().int(), name: z.string() })).optional(), {
+    doc: "Ports.",
+    onChange: updateRequest,
+  }),
 });
 type Inputs = Record<string, unknown>;
 type Outputs = Record<string, unknown>;
@@ -26,7 +30,7 @@ type Outputs = Record<string, unknown>;
 function widgetApi() {
   const calls: string[] = [];
   const objects = new Map<string, Outputs>();
-  const spec = {
+  const definition = {
     kind: "Widget",
     doc: "A test kind.",
     ...fromFields(widgetFields),
@@ -38,7 +42,7 @@ function widgetApi() {
         objects.set("100", { ...i });
         return { id: "100" };
       },
-      async read(_ctx: unknown, id: string) {
+      async get(_ctx: unknown, id: string) {
         calls.push(`read ${id}`);
         const o = objects.get(id);
         return o && { ...o };
@@ -55,14 +59,14 @@ function widgetApi() {
         return null;
       },
     },
-  } as unknown as ResourceSpec;
+  } as unknown as ResourceDefinition;
   const client = { withDeadline: () => client, paced: () => false } as unknown as SvcClient;
   const runtime: ProviderRuntime = {
     client: () => client,
     config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),
     defaultWorkspace: () => "42",
   };
-  return { lifecycle: buildLifecycle(spec, runtime), calls, objects };
+  return { lifecycle: buildLifecycle(definition, runtime), calls, objects };
 }
 
 const declared = { name: "widget-a", description: "declared", region: "NA_01", workspaceId: "42" };

@@ -7,53 +7,56 @@ import { CARRIED_KEY } from "../../../provider/carriedOptions";
 import { z } from "zod";
 import { fieldSet, fromFields, input } from "../../../provider/fields";
 import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
-import { command, ignore, remember, replace, type ResourceSpec } from "../../../provider/spec";
+import { type Outputs, type ResourceDefinition } from "../../../provider/definition";
+import { ignore, remember, replace, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("resize", "annotate");
 
 const widgetFields = fieldSet({
-  name: input(z.string(), { doc: "Name.", policy: replace }),
-  size: input(z.number(), { doc: "Size.", policy: command("resize") }),
-  note: input(z.string().optional(), { doc: "Note.", policy: command("annotate") }),
-  deletion: input(z.string().optional(), { doc: "How delete deletes.", policy: remember }),
+  name: input(z.string(), { doc: "Name.", onChange: replace }),
+  size: input(z.number(), { doc: "Size.", onChange: steps.resize }),
+  note: input(z.string().optional(), { doc: "Note.", onChange: steps.annotate }),
+  deletion: input(z.string().optional(), { doc: "How delete deletes.", onChange: remember }),
 });
 
-const spec = (extra: Partial<ResourceSpec> = {}): ResourceSpec => ({
+const definition = (
+  extra: Partial<ResourceDefinition<Record<string, unknown>, Outputs, string>> = {},
+): ResourceDefinition<Record<string, unknown>, Outputs, string> => ({
   kind: "Widget",
   doc: "A test kind.",
   ...fromFields(widgetFields),
   pricing: { notMetered: "a test kind" },
-  api: { create: async () => ({ id: "1" }), read: async () => undefined, delete: async () => null },
+  api: { create: async () => ({ id: "1" }), get: async () => undefined, delete: async () => null },
   ...extra,
 });
 
 describe("compile", () => {
   it("adds timeouts, adoptId and the carried resource options to every spec, ignored by diff and never declarable", () => {
-    const c = compile(spec());
+    const c = compile(definition());
     expect(Object.keys(c.shape)).toEqual(["name", "size", "note", "deletion", "timeouts", "adoptId", CARRIED_KEY]);
-    expect(c.policies.timeouts).toEqual(ignore);
-    expect(c.policies.adoptId).toEqual(ignore);
-    expect(c.policies[CARRIED_KEY]).toEqual(ignore);
+    expect(c.onChange.timeouts).toEqual(ignore);
+    expect(c.onChange.adoptId).toEqual(ignore);
+    expect(c.onChange[CARRIED_KEY]).toEqual(ignore);
     expect(c.managed).toEqual(["name", "size", "note", "deletion"]);
     expect(c.declarable).toEqual(["name", "size", "note", "deletion"]);
     expect(c.remembered).toEqual(["deletion"]);
   });
 
   it("adds workspaceId (replaces on change) to a workspace-scoped spec", () => {
-    const c = compile(spec({ workspaceScoped: true }));
-    expect(c.policies.workspaceId).toEqual(replace);
+    const c = compile(definition({ workspaceScoped: true }));
+    expect(c.onChange.workspaceId).toEqual(replace);
     expect(c.managed).toContain("workspaceId");
     expect(c.declarable).toContain("workspaceId");
-    expect(compile(spec()).policies.workspaceId).toBeUndefined();
+    expect(compile(definition()).onChange.workspaceId).toBeUndefined();
   });
 
-  it("runs update steps as the spec orders them, else the update request first then commands in policy order", () => {
-    expect(compile(spec()).updateOrder).toEqual(["updateRequest", "resize", "annotate"]);
-    const ordered = spec();
-    ordered.api = { ...ordered.api, updateOrder: ["annotate", "resize"] };
-    expect(compile(ordered).updateOrder).toEqual(["annotate", "resize"]);
+  it("runs the update request, then the steps in their declared order, else as the effects name them", () => {
+    expect(compile(definition()).updateOrder).toEqual(["updateRequest", "resize", "annotate"]);
+    expect(compile(definition({ steps: ["annotate", "resize"] })).updateOrder).toEqual(["updateRequest", "annotate", "resize"]);
   });
 
   it("builds a relaxed schema once per set of unknown fields", () => {
-    const c = compile(spec());
+    const c = compile(definition());
     expect(schemaRelaxing(c, [])).toBe(c.strict);
     const relaxed = schemaRelaxing(c, ["name"]);
     expect(schemaRelaxing(c, ["name"])).toBe(relaxed);
@@ -63,8 +66,8 @@ describe("compile", () => {
   });
 
   it("checks adoptId against the kind's pattern (default: digits)", () => {
-    expect(compile(spec()).strict.safeParse({ name: "a", size: 1, adoptId: "7:9" }).success).toBe(false);
-    const synthetic = compile(spec({ adoptIdPattern: /^\d+:\d+$/ }));
+    expect(compile(definition()).strict.safeParse({ name: "a", size: 1, adoptId: "7:9" }).success).toBe(false);
+    const synthetic = compile(definition({ adoptIdPattern: /^\d+:\d+$/ }));
     expect(synthetic.strict.safeParse({ name: "a", size: 1, adoptId: "7:9" }).success).toBe(true);
   });
 });

@@ -17,8 +17,8 @@ import {
   outputNamesOf,
   type OutputsOf,
   owningWorkspace,
-  policySentence,
-  readOutputs,
+  effectSentence,
+  outputsFromAnswer,
   updateBody,
   variant,
   variantFromWire,
@@ -26,29 +26,31 @@ import {
   variantToWire,
   writeOnly,
 } from "../../../provider/fields";
-import { command, depends, ignore, type Policy, remember, replace, updateRequest } from "../../../provider/spec";
+import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("attach", "resize");
 
 const fields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string(), { doc: "Display name.", policy: updateRequest }),
-  secureBoot: input(z.boolean().optional(), { doc: "Secure boot.", policy: updateRequest, wire: "secure_boot" }),
-  region: input(z.string(), { doc: "Region.", policy: replace, stable: true }),
-  password: input(z.string(), { doc: "Password.", policy: updateRequest, secret: true, output: false }),
-  instanceId: input(z.string().nullable().default(null), { doc: "Instance.", policy: command("attach"), create: false }),
+  name: input(z.string(), { doc: "Display name.", onChange: updateRequest }),
+  secureBoot: input(z.boolean().optional(), { doc: "Secure boot.", onChange: updateRequest, wire: "secure_boot" }),
+  region: input(z.string(), { doc: "Region.", onChange: replace, stable: true }),
+  password: input(z.string(), { doc: "Password.", onChange: updateRequest, secret: true, output: false }),
+  instanceId: input(z.string().nullable().default(null), { doc: "Instance.", onChange: steps.attach, create: false }),
   code: computed<string>({ doc: "One-time code.", secret: true }),
-  createdAt: computed<string>({ doc: "Creation time.", stable: true, read: (a: { created?: string }) => a.created ?? "" }),
+  createdAt: computed<string>({ doc: "Creation time.", stable: true, fromAnswer: (a: { created?: string }) => a.created ?? "" }),
 });
 
 describe("a field set", () => {
   it("declares the spec's input schema, policies, workspace scope, stable and secret outputs", () => {
     const spec = fromFields(fields);
     expect(Object.keys(spec.inputs.shape)).toEqual(["name", "secureBoot", "region", "password", "instanceId"]);
-    expect(spec.policies).toEqual({
+    expect(spec.onChange).toEqual({
       name: updateRequest,
       secureBoot: updateRequest,
       region: replace,
       password: updateRequest,
-      instanceId: command("attach"),
+      instanceId: steps.attach,
     });
     expect(spec.workspaceScoped).toBe(true);
     expect(spec.stableOutputs).toEqual(["region", "createdAt"]);
@@ -73,7 +75,7 @@ describe("a field set", () => {
 
   it("reads outputs from an API answer by wire name, a field's read, and the workspace's fallback", () => {
     const answer = { name: "a", secure_boot: true, region: "NA_01", instanceId: null, code: "c", created: "2026-01-01T00:00:00Z" };
-    expect(readOutputs(fields, answer, { workspaceId: "42" })).toEqual({
+    expect(outputsFromAnswer(fields, answer, { workspaceId: "42" })).toEqual({
       workspaceId: "42",
       name: "a",
       secureBoot: true,
@@ -82,7 +84,7 @@ describe("a field set", () => {
       code: "c",
       createdAt: "2026-01-01T00:00:00Z",
     });
-    expect(readOutputs(fields, { ...answer, workspace: { id: 7 } }).workspaceId).toBe("7");
+    expect(outputsFromAnswer(fields, { ...answer, workspace: { id: 7 } }).workspaceId).toBe("7");
   });
 
   it("writes request bodies in the API's names: the create body leaves out the workspace and inputs set after creation", () => {
@@ -107,18 +109,18 @@ describe("a field set", () => {
 
   it("does not compile a read whose value is not the field's type", () => {
     // @ts-expect-error: a VLAN tag read as text would be recorded as text.
-    const misread = computed<number>({ doc: "VLAN tag.", read: (v: { vlan: number }) => String(v.vlan) });
+    const misread = computed<number>({ doc: "VLAN tag.", fromAnswer: (v: { vlan: number }) => String(v.vlan) });
     // @ts-expect-error: an input's read gives what its schema gives.
-    const misreadInput = input(z.number(), { doc: "Size.", policy: updateRequest, read: () => "10G" });
+    const misreadInput = input(z.number(), { doc: "Size.", onChange: updateRequest, fromAnswer: () => "10G" });
     expect([misread.role, misreadInput.role]).toEqual(["computed", "input"]);
   });
 });
 
 describe("values the API does not answer", () => {
   const kept = fieldSet({
-    name: input(z.string(), { doc: "Name.", policy: updateRequest }),
-    mfa: input(z.boolean().optional(), { doc: "MFA.", policy: updateRequest, read: (a: { mfa?: boolean }) => !!a.mfa }),
-    password: writeOnly(z.string(), { doc: "Password.", policy: updateRequest, secret: true }),
+    name: input(z.string(), { doc: "Name.", onChange: updateRequest }),
+    mfa: input(z.boolean().optional(), { doc: "MFA.", onChange: updateRequest, fromAnswer: (a: { mfa?: boolean }) => !!a.mfa }),
+    password: writeOnly(z.string(), { doc: "Password.", onChange: updateRequest, secret: true }),
     code: computed<string | undefined>({ doc: "One-time code.", secret: true, kept: true }),
     fingerprint: computed<string | undefined>({ doc: "Fingerprint." }),
   });
@@ -130,14 +132,14 @@ describe("values the API does not answer", () => {
     expect(outputNamesOf(kept)).toEqual(["name", "mfa", "password", "code", "fingerprint"]);
     expect(createBody(kept, { name: "a", password: "p" })).toEqual({ name: "a", mfa: undefined, password: "p" });
     // The answer's members that are absent stay out of the outputs (as compact() left them out); kept ones are never read.
-    expect(readOutputs(kept, { name: "a", password: "leaked?", code: "c" })).toStrictEqual({ name: "a", mfa: false });
+    expect(outputsFromAnswer(kept, { name: "a", password: "leaked?", code: "c" })).toStrictEqual({ name: "a", mfa: false });
   });
 
   it("let an input's read narrow its recorded type, or make it null (detached outside Pulumi), never widen it to another type", () => {
-    const narrowed: { mfa: boolean } = readOutputs(kept, { name: "a", mfa: true });
+    const narrowed: { mfa: boolean } = outputsFromAnswer(kept, { name: "a", mfa: true });
     expect(narrowed.mfa).toBe(true);
     // @ts-expect-error: an optional boolean read as text would be recorded as text.
-    const widened = input(z.boolean().optional(), { doc: "MFA.", policy: updateRequest, read: () => "yes" });
+    const widened = input(z.boolean().optional(), { doc: "MFA.", onChange: updateRequest, fromAnswer: () => "yes" });
     expect(widened.role).toBe("input");
   });
 });
@@ -145,13 +147,13 @@ describe("values the API does not answer", () => {
 describe("what an input records", () => {
   // The API always reports the limit (narrowed), and the holder is null once detached outside Pulumi.
   const recorded = fieldSet({
-    limit: input(z.number().optional(), { doc: "Limit.", policy: updateRequest, read: (a: { limit: number }) => a.limit }),
-    holder: input(z.string(), { doc: "Holder.", policy: updateRequest, read: (a: { holder: string | null }) => a.holder }),
-    name: input(z.string().optional(), { doc: "Name.", policy: updateRequest }),
+    limit: input(z.number().optional(), { doc: "Limit.", onChange: updateRequest, fromAnswer: (a: { limit: number }) => a.limit }),
+    holder: input(z.string(), { doc: "Holder.", onChange: updateRequest, fromAnswer: (a: { holder: string | null }) => a.holder }),
+    name: input(z.string().optional(), { doc: "Name.", onChange: updateRequest }),
   });
 
   it("is its schema's type, narrowed or null where its read says so; the lifecycle still sees the schema's type", () => {
-    const outs: OutputsOf<typeof recorded> = readOutputs(recorded, { limit: 5, holder: null });
+    const outs: OutputsOf<typeof recorded> = outputsFromAnswer(recorded, { limit: 5, holder: null });
     const limit: number = outs.limit;
     const holder: string | null = outs.holder;
     const name: string | undefined = outs.name;
@@ -164,23 +166,23 @@ describe("what an input records", () => {
 });
 
 describe("the policy sentence", () => {
-  it.each<[string, Policy, string]>([
+  it.each<[string, ChangeEffect, string]>([
     ["replace", replace, "Changing it replaces the resource."],
     ["updateRequest", updateRequest, "Changing it updates the resource in place."],
-    ["a command", command("resize"), "Changing it updates the resource in place (resize)."],
+    ["a command", steps.resize, "Changing it updates the resource in place (resize)."],
     ["ignore", ignore, "Never causes a diff."],
     ["remember", remember, "Changing it only records the new value (no API call): deletion uses it."],
     ["depends", depends(() => replace), "Depending on the change, it is made in place or replaces the resource."],
   ])("of %s", (_what, policy, sentence) => {
-    expect(policySentence(policy)).toBe(sentence);
+    expect(effectSentence(policy)).toBe(sentence);
   });
 });
 
 describe("a derived input", () => {
   // A file's hash, from its declared path: never declared, diffed, recorded, kept from state.
   const hashed = fieldSet({
-    path: input(z.string(), { doc: "Path.", policy: updateRequest }),
-    hash: derived<string>({ doc: "Hash.", policy: replace, from: (i: { path?: string }) => (i.path ? `#${i.path}` : undefined) }),
+    path: input(z.string(), { doc: "Path.", onChange: updateRequest }),
+    hash: derived<string>({ doc: "Hash.", onChange: replace, from: (i: { path?: string }) => (i.path ? `#${i.path}` : undefined) }),
     size: computed<number>({ doc: "Size." }),
   });
 
@@ -193,7 +195,7 @@ describe("a derived input", () => {
 
   it("is diffed with its policy, kept from state, and neither validated nor declared", () => {
     const spec = fromFields(hashed);
-    expect(spec.policies).toStrictEqual({ path: updateRequest, hash: replace });
+    expect(spec.onChange).toStrictEqual({ path: updateRequest, hash: replace });
     expect(spec.keepFromState).toStrictEqual(["hash"]);
     expect(Object.keys(spec.inputs.shape)).toStrictEqual(["path"]);
     expect(declaredInputs(hashed).map(([k]) => k)).toStrictEqual(["path"]);
@@ -202,7 +204,7 @@ describe("a derived input", () => {
 
   it("is an output, never read from the API, typed for the lifecycle as optional", () => {
     expect(outputNamesOf(hashed)).toStrictEqual(["path", "hash", "size"]);
-    expect(readOutputs(hashed, { path: "a", hash: "from the API", size: 3 })).toStrictEqual({ path: "a", size: 3 });
+    expect(outputsFromAnswer(hashed, { path: "a", hash: "from the API", size: 3 })).toStrictEqual({ path: "a", size: 3 });
     const inputs: InputsOf<typeof hashed> = { path: "a" };
     const hash: string | undefined = inputs.hash;
     const outs: OutputsOf<typeof hashed> = { path: "a", size: 3 };

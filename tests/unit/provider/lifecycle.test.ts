@@ -1,10 +1,13 @@
 import { z } from "zod";
 import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
 import { buildLifecycle, UNKNOWN } from "../../../provider/lifecycle";
-import { command, depends, remember, replace, type ResourceSpec, updateRequest } from "../../../provider/spec";
+import { type ResourceDefinition } from "../../../provider/definition";
 import type { SvcClient } from "../../../provider/client";
 import { setProgressSink } from "../../../provider/progress";
 import { checkOnlyRuntime } from "../../support/preview";
+import { depends, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("resize", "attach", "upgrade");
 
 type Inputs = {
   name: string;
@@ -19,21 +22,21 @@ type Inputs = {
 
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(4, "must be 4 to 32 characters"), { doc: "Name.", policy: updateRequest }),
-  size: input(z.number().int().positive("must be positive"), { doc: "Size.", policy: command("resize") }),
-  region: input(z.enum(["NA_01", "EU_01"]), { doc: "Region.", policy: replace }),
-  portStart: input(z.number().int().min(1).max(65535).optional(), { doc: "First port.", policy: replace }),
-  portEnd: input(z.number().int().min(1).max(65535).optional(), { doc: "Last port.", policy: replace }),
-  instanceId: input(z.string().optional(), { doc: "Instance.", policy: command("attach") }),
-  deletion: input(z.enum(["immediate", "scheduled"]).optional(), { doc: "How delete deletes.", policy: remember }),
+  name: input(z.string().min(4, "must be 4 to 32 characters"), { doc: "Name.", onChange: updateRequest }),
+  size: input(z.number().int().positive("must be positive"), { doc: "Size.", onChange: steps.resize }),
+  region: input(z.enum(["NA_01", "EU_01"]), { doc: "Region.", onChange: replace }),
+  portStart: input(z.number().int().min(1).max(65535).optional(), { doc: "First port.", onChange: replace }),
+  portEnd: input(z.number().int().min(1).max(65535).optional(), { doc: "Last port.", onChange: replace }),
+  instanceId: input(z.string().optional(), { doc: "Instance.", onChange: steps.attach }),
+  deletion: input(z.enum(["immediate", "scheduled"]).optional(), { doc: "How delete deletes.", onChange: remember }),
   // Upgrading is in place; downgrading recreates.
   tier: input(z.number().optional(), {
     doc: "Tier.",
-    policy: depends((old, next) => (Number(next) >= Number(old) ? command("upgrade") : replace)),
+    onChange: depends((old, next) => (Number(next) >= Number(old) ? steps.upgrade : replace)),
   }),
 });
 
-const spec: ResourceSpec<Inputs> = {
+const definition: ResourceDefinition<Inputs> = {
   kind: "Widget",
   doc: "A test kind.",
   ...fromFields(widgetFields),
@@ -50,13 +53,13 @@ const spec: ResourceSpec<Inputs> = {
   broken: (o) => o.state === "FAILED",
   api: {
     create: async () => ({ id: "1" }),
-    read: async () => undefined,
+    get: async () => undefined,
     delete: async () => null,
     settled: (o) => o.state === "AVAILABLE",
   },
 };
 
-const lifecycle = buildLifecycle(spec, checkOnlyRuntime("42"));
+const lifecycle = buildLifecycle(definition, checkOnlyRuntime("42"));
 const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
 
 describe("check", () => {
@@ -100,7 +103,7 @@ describe("check", () => {
   });
 
   it("asks for a workspace when none is configured", async () => {
-    const r = await buildLifecycle(spec, checkOnlyRuntime(null)).check!({}, valid);
+    const r = await buildLifecycle(definition, checkOnlyRuntime(null)).check!({}, valid);
     expect(r.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/svc:workspaceId/) }]);
   });
 });
@@ -182,7 +185,7 @@ describe("diff", () => {
 describe("check reports the provider's configuration", () => {
   const withPreflight = (answer: Array<{ property: string; reason: string }> = []) => {
     const asked: boolean[] = [];
-    const p = buildLifecycle(spec, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
+    const p = buildLifecycle(definition, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
     return { p, asked };
   };
   const recorded = { ...valid, workspaceId: "42", __provider: "shim" };
@@ -213,7 +216,7 @@ describe("read after a change outside Pulumi", () => {
     const client = { withDeadline: () => client } as unknown as SvcClient;
     const config = () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" });
     return buildLifecycle(
-      { ...spec, api: { ...spec.api, read: async () => current as never } },
+      { ...definition, api: { ...definition.api, get: async () => current as never } },
       { client: () => client, config, defaultWorkspace: () => "42" },
     );
   };

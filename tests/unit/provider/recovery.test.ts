@@ -10,14 +10,17 @@ import { ApiError, NetworkError } from "../../../provider/errors";
 import type { SvcClient } from "../../../provider/client";
 import { buildLifecycle, type PartialFailure, type ProviderRuntime } from "../../../provider/lifecycle";
 import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
-import { command, replace, type ResourceSpec } from "../../../provider/spec";
+import { type ResourceDefinition } from "../../../provider/definition";
 import { pendingSince } from "../../../provider/pending";
+import { replace, updateSteps } from "../../../provider/changeEffects";
+
+const steps = updateSteps("resize");
 
 type Inputs = { name: string; size: number; workspaceId: string };
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string(), { doc: "Name.", policy: replace }),
-  size: input(z.number(), { doc: "Size.", policy: command("resize") }),
+  name: input(z.string(), { doc: "Name.", onChange: replace }),
+  size: input(z.number(), { doc: "Size.", onChange: steps.resize }),
 });
 type Outputs = { name: string; size: number; workspaceId: string; state: string };
 
@@ -35,7 +38,7 @@ function widgetApi() {
     const next = failures[call]?.shift();
     if (next) throw next();
   };
-  const spec: ResourceSpec<Inputs, Outputs> = {
+  const definition: ResourceDefinition<Inputs, Outputs, "resize"> = {
     kind: "Widget",
     doc: "A test kind.",
     ...fromFields(widgetFields),
@@ -58,7 +61,7 @@ function widgetApi() {
         step("find");
         return [...objects.entries()].find(([, o]) => o.name === i.name)?.[0];
       },
-      async read(_ctx, id) {
+      async get(_ctx, id) {
         step("read");
         return objects.get(id);
       },
@@ -81,7 +84,7 @@ function widgetApi() {
     config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),
     defaultWorkspace: () => "42",
   };
-  return { lifecycle: buildLifecycle(spec, runtime), calls, fail, objects };
+  return { lifecycle: buildLifecycle(definition, runtime), calls, fail, objects };
 }
 
 const inputs = { name: "w-one", size: 10, workspaceId: "42" };

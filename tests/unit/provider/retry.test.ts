@@ -1,4 +1,4 @@
-import { backoffDelay, decide, DEFAULT_RETRY_POLICY, parseRetryAfter } from "../../../provider/retry";
+import { backoffDelay, decide, DEFAULT_RETRY_RULES, parseRetryAfter } from "../../../provider/retry";
 
 const policy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };
 
@@ -50,7 +50,7 @@ describe("retry policy", () => {
   });
 
   it("spends about a second or two, not ten attempts, on an address nothing answers at by default", () => {
-    const p = DEFAULT_RETRY_POLICY;
+    const p = DEFAULT_RETRY_RULES;
     let waited = 0;
     let attempt = 1;
     for (;;) {
@@ -109,7 +109,7 @@ describe("retry policy", () => {
   });
 
   it("starts at a quarter second by default", () => {
-    expect(DEFAULT_RETRY_POLICY.baseDelayMs).toBeLessThanOrEqual(250);
+    expect(DEFAULT_RETRY_RULES.baseDelayMs).toBeLessThanOrEqual(250);
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {

@@ -2,11 +2,11 @@
  * ApiToken: the preview-time checks and the policy table (check and diff only; no API).
  */
 import { UNKNOWN } from "../../../provider/lifecycle";
-import { apiTokenSpec } from "../../../resources/apiToken";
+import { apiTokenDefinition } from "../../../resources/apiToken";
 import { checkOnly } from "../../support/preview";
 
 describe("ApiToken", () => {
-  const p = checkOnly(apiTokenSpec);
+  const p = checkOnly(apiTokenDefinition);
   const base = { name: "ci-deploy", expiresInDays: 30, grants: { INSTANCE: "WRITE", DISK: "NONE" } };
   it("drops NONE grants and defaults the subject to WORKSPACE", async () => {
     const r = await p.check!({}, base);

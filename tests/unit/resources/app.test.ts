@@ -3,7 +3,7 @@
  * call the API).
  */
 import { checkOnly, failureLines } from "../../support/preview";
-import { appSpec } from "../../../resources/app";
+import { appDefinition } from "../../../resources/app";
 
 describe("App", () => {
   const custom = {
@@ -16,10 +16,10 @@ describe("App", () => {
   const fromTemplate = { instanceId: "1", name: "kuma", templateId: "7", environment: { A: "x", B: null, C: "{{random:8}}" } };
 
   it("accepts both modes and fills the defaults", async () => {
-    const r = await checkOnly(appSpec).check!({}, custom);
+    const r = await checkOnly(appDefinition).check!({}, custom);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({ running: true, ports: [{ hostPort: 80, containerPort: 80, protocol: "TCP", http: true }] });
-    expect(await failureLines(appSpec, fromTemplate)).toEqual([]);
+    expect(await failureLines(appDefinition, fromTemplate)).toEqual([]);
   });
 
   it.each([
@@ -68,12 +68,12 @@ describe("App", () => {
       /ports\[1\]: duplicate host port and protocol 80\/TCP/,
     ],
   ])("rejects %s at preview, naming the property", async (_what, news, message) => {
-    expect((await failureLines(appSpec, news)).join("\n")).toMatch(message);
+    expect((await failureLines(appDefinition, news)).join("\n")).toMatch(message);
   });
 
   it("allows the same host port on TCP and UDP", async () => {
     expect(
-      await failureLines(appSpec, {
+      await failureLines(appDefinition, {
         ...custom,
         ports: [
           { hostPort: 53, containerPort: 53, protocol: "UDP" },
@@ -102,7 +102,7 @@ describe("App", () => {
     ["domain", { domain: "www.example.com" }, true],
     ["templateId", { templateId: "9" }, true],
   ])("a change of %s (%o): replaces %s", async (field, change, replaces) => {
-    const d = await checkOnly(appSpec).diff!("5", recorded, { ...recorded, ...change });
+    const d = await checkOnly(appDefinition).diff!("5", recorded, { ...recorded, ...change });
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual(replaces ? [field] : []);
     // Names (workspace) and host ports (instance) are unique: any replacement deletes first.
@@ -110,7 +110,7 @@ describe("App", () => {
   });
 
   it("a FAILED app is replaced, deleting the old one first", async () => {
-    const d = await checkOnly(appSpec).diff!("5", { ...recorded, state: "FAILED" }, recorded);
+    const d = await checkOnly(appDefinition).diff!("5", { ...recorded, state: "FAILED" }, recorded);
     expect(d).toMatchObject({ changes: true, replaces: ["state"], deleteBeforeReplace: true });
   });
 });

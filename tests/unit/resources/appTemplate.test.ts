@@ -3,7 +3,7 @@
  * lifecycle's check and diff (which never call the API).
  */
 import { checkOnly, failureLines } from "../../support/preview";
-import { appTemplateSpec, placeholdersOf, resolvesTo } from "../../../resources/appTemplate";
+import { appTemplateDefinition, placeholdersOf, resolvesTo } from "../../../resources/appTemplate";
 
 describe("placeholders", () => {
   it("parses every kind and reports unknown ones", () => {
@@ -38,7 +38,7 @@ describe("AppTemplate", () => {
   };
 
   it("fills the API's defaults so diffs stay quiet", async () => {
-    const r = await checkOnly(appTemplateSpec).check!({}, tpl);
+    const r = await checkOnly(appTemplateDefinition).check!({}, tpl);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({
       category: null,
@@ -85,11 +85,11 @@ describe("AppTemplate", () => {
     ["a lower-case category", { ...tpl, category: "ai" }, /category: must be one of DEFAULT, .*AI, /],
     ["an empty description", { ...tpl, description: "" }, /description: must not be empty/],
   ])("rejects %s at preview", async (_what, news, message) => {
-    expect((await failureLines(appTemplateSpec, news)).join("\n")).toMatch(message);
+    expect((await failureLines(appTemplateDefinition, news)).join("\n")).toMatch(message);
   });
 
   it("patches every field in place", async () => {
-    const olds = { ...(await checkOnly(appTemplateSpec).check!({}, tpl)).inputs };
+    const olds = { ...(await checkOnly(appTemplateDefinition).check!({}, tpl)).inputs };
     for (const [field, value] of Object.entries({
       name: "x",
       description: "y",
@@ -99,7 +99,7 @@ describe("AppTemplate", () => {
       mounts: [{ hostPath: "/a", containerPath: "/b", readOnly: false }],
       ports: [],
     })) {
-      const d = await checkOnly(appTemplateSpec).diff!("1", olds, { ...olds, [field]: value });
+      const d = await checkOnly(appTemplateDefinition).diff!("1", olds, { ...olds, [field]: value });
       expect(d).toMatchObject({ changes: true, replaces: [] });
     }
   });

@@ -3,22 +3,22 @@
  * runtime that refuses any API access; then its API mapping with a scripted client: the paths it
  * takes and what it concludes.
  */
-import { bgpPrefixSpec } from "../../../resources/bgpPrefix";
+import { bgpPrefixDefinition } from "../../../resources/bgpPrefix";
 import { check, diff } from "../../support/preview";
 import { fakeContext, page } from "./support";
 
 describe("BgpPrefix", () => {
   it("normalises the CIDR, requires its length, and defaults enabled and community", async () => {
-    expect((await check(bgpPrefixSpec, { prefix: "198.51.100.7/24" })).inputs).toEqual({
+    expect((await check(bgpPrefixDefinition, { prefix: "198.51.100.7/24" })).inputs).toEqual({
       prefix: "198.51.100.0/24",
       enabled: true,
       community: "DEFAULT",
       workspaceId: "42",
     });
-    expect((await check(bgpPrefixSpec, { prefix: "198.51.100.0" })).failures).toEqual([
+    expect((await check(bgpPrefixDefinition, { prefix: "198.51.100.0" })).failures).toEqual([
       "prefix: must be a CIDR with its length, such as 203.0.113.0/24 or 2001:db8::/48 (spec part 3, BGP: prefix)",
     ]);
-    expect((await check(bgpPrefixSpec, { prefix: "2001:db8::/48", community: "NO_EXPORT" })).failures).toEqual([
+    expect((await check(bgpPrefixDefinition, { prefix: "2001:db8::/48", community: "NO_EXPORT" })).failures).toEqual([
       "community: must be DEFAULT or PROTECTED (spec part 3, BGP: community)",
     ]);
   });
@@ -27,7 +27,7 @@ describe("BgpPrefix", () => {
 
   it("changes prefix, enabled and community in place (PUT keeps the id)", async () => {
     expect(
-      await diff(bgpPrefixSpec, olds, {
+      await diff(bgpPrefixDefinition, olds, {
         workspaceId: "42",
         prefix: "198.51.100.0/25",
         enabled: false,
@@ -43,7 +43,7 @@ describe("BgpPrefix", () => {
 
   it("replaces with a new configuration, withdrawing the old entry first when the prefix stays", async () => {
     expect(
-      await diff(bgpPrefixSpec, olds, {
+      await diff(bgpPrefixDefinition, olds, {
         workspaceId: "42",
         prefix: "198.51.100.0/24",
         enabled: true,
@@ -72,7 +72,7 @@ describe("BgpPrefix ids", () => {
       }),
     });
     expect(
-      await bgpPrefixSpec.api.create(ctx, { workspaceId: "42", prefix: "198.51.100.0/24", enabled: true, community: "DEFAULT" }),
+      await bgpPrefixDefinition.api.create(ctx, { workspaceId: "42", prefix: "198.51.100.0/24", enabled: true, community: "DEFAULT" }),
     ).toEqual({ id: "12345678901234567891" });
   });
 });

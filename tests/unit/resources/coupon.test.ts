@@ -1,11 +1,11 @@
 /**
  * Coupon: defaults and checks at preview, and the policy table (check and diff only; no API).
  */
-import { couponSpec } from "../../../resources/coupon";
+import { couponDefinition } from "../../../resources/coupon";
 import { checkOnly } from "../../support/preview";
 
 describe("Coupon", () => {
-  const p = checkOnly(couponSpec);
+  const p = checkOnly(couponDefinition);
   it("fills the API's defaults and drops duplicate flags", async () => {
     const r = await p.check!({}, { amount: 5_000_000, uses: 3, flags: ["BETA", "BETA"] });
     expect(r.failures).toEqual([]);

@@ -7,15 +7,15 @@
  * CLI, slowly.
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
-import { diskSpec } from "../../../resources/disk";
+import { diskDefinition } from "../../../resources/disk";
 import { disk, fakeContext, GiB, type Refused, type Row } from "./support";
 
 describe("Disk inputs accepted at their boundaries", () => {
   it.each<Row>([
-    ["Disk name of one character", diskSpec, { ...disk, name: "d" }],
-    ["Disk size of 1 byte", diskSpec, { ...disk, size: 1 }],
-    ["Disk backend CEPH", diskSpec, { ...disk, backend: "CEPH" }],
-    ["Disk region of one character", diskSpec, { ...disk, region: "X" }],
+    ["Disk name of one character", diskDefinition, { ...disk, name: "d" }],
+    ["Disk size of 1 byte", diskDefinition, { ...disk, size: 1 }],
+    ["Disk backend CEPH", diskDefinition, { ...disk, backend: "CEPH" }],
+    ["Disk region of one character", diskDefinition, { ...disk, region: "X" }],
   ])("%s", async (_what, spec, inputs) => {
     expect(await failuresOf(spec, inputs)).toEqual([]);
   });
@@ -23,20 +23,26 @@ describe("Disk inputs accepted at their boundaries", () => {
 
 describe("Disk inputs refused at preview, naming the property and the rule", () => {
   it.each<Refused>([
-    ["an empty Disk name", diskSpec, { ...disk, name: "" }, "name", /^must not be empty \(spec part 2, Disks: name is required\)$/],
-    ["Disk size of 0", diskSpec, { ...disk, size: 0 }, "size", /^must be a positive number of bytes \(spec part 2, Disks: size\)$/],
-    ["a fractional Disk size", diskSpec, { ...disk, size: 1.5 }, "size", /^must be a whole number of bytes \(spec part 2, Disks: size\)$/],
+    ["an empty Disk name", diskDefinition, { ...disk, name: "" }, "name", /^must not be empty \(spec part 2, Disks: name is required\)$/],
+    ["Disk size of 0", diskDefinition, { ...disk, size: 0 }, "size", /^must be a positive number of bytes \(spec part 2, Disks: size\)$/],
+    [
+      "a fractional Disk size",
+      diskDefinition,
+      { ...disk, size: 1.5 },
+      "size",
+      /^must be a whole number of bytes \(spec part 2, Disks: size\)$/,
+    ],
     [
       "a Disk size given as text",
-      diskSpec,
+      diskDefinition,
       { ...disk, size: "10G" },
       "size",
       /^must be a number of bytes \(spec part 2, Disks: size is required, in bytes\)$/,
     ],
-    ["Disk backend NVME", diskSpec, { ...disk, backend: "NVME" }, "backend", /^must be LOCAL or CEPH \(spec part 2, Disks\)$/],
+    ["Disk backend NVME", diskDefinition, { ...disk, backend: "NVME" }, "backend", /^must be LOCAL or CEPH \(spec part 2, Disks\)$/],
     [
       "an empty Disk region",
-      diskSpec,
+      diskDefinition,
       { ...disk, region: "" },
       "region",
       /^must name a region, for example NA_01 \(spec part 2, Disks: region is required\)$/,
@@ -49,15 +55,15 @@ describe("Disk inputs refused at preview, naming the property and the rule", () 
 
 describe("Disk rules and changes at preview", () => {
   it("records a detached disk (instanceId null) by default", async () => {
-    expect(await recorded(diskSpec, disk)).toEqual({ ...disk, instanceId: null, workspaceId: "42" });
+    expect(await recorded(diskDefinition, disk)).toEqual({ ...disk, instanceId: null, workspaceId: "42" });
   });
 
   it("refuses to shrink a recorded disk, and lets it grow", async () => {
-    const olds = await recorded(diskSpec, disk);
-    expect(await failureLines(diskSpec, { ...disk, size: 5 * GiB }, olds)).toEqual([
+    const olds = await recorded(diskDefinition, disk);
+    expect(await failureLines(diskDefinition, { ...disk, size: 5 * GiB }, olds)).toEqual([
       `size: cannot shrink a disk from ${10 * GiB} to ${5 * GiB} bytes: the API only grows disks (spec part 2, Disks: resize)`,
     ]);
-    expect(await failureLines(diskSpec, { ...disk, size: 20 * GiB }, olds)).toEqual([]);
+    expect(await failureLines(diskDefinition, { ...disk, size: 20 * GiB }, olds)).toEqual([]);
   });
 
   it.each<[string, unknown]>([
@@ -65,8 +71,12 @@ describe("Disk rules and changes at preview", () => {
     ["size", 20 * GiB],
     ["instanceId", "5"],
   ])("changes %s in place", async (field, value) => {
-    const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
-    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+    const olds = { ...(await recorded(diskDefinition, disk)), state: "AVAILABLE" };
+    expect(await diff(diskDefinition, olds, { ...olds, [field]: value })).toEqual({
+      changes: true,
+      replaces: [],
+      deleteBeforeReplace: false,
+    });
   });
 
   it.each<[string, unknown]>([
@@ -74,8 +84,8 @@ describe("Disk rules and changes at preview", () => {
     ["region", "EU_01"],
     ["workspaceId", "43"],
   ])("replaces on %s", async (field, value) => {
-    const olds = { ...(await recorded(diskSpec, disk)), state: "AVAILABLE" };
-    expect(await diff(diskSpec, olds, { ...olds, [field]: value })).toEqual({
+    const olds = { ...(await recorded(diskDefinition, disk)), state: "AVAILABLE" };
+    expect(await diff(diskDefinition, olds, { ...olds, [field]: value })).toEqual({
       changes: true,
       replaces: [field],
       deleteBeforeReplace: false,
@@ -83,8 +93,8 @@ describe("Disk rules and changes at preview", () => {
   });
 
   it("replaces a disk whose create workflow FAILED", async () => {
-    const olds = { ...(await recorded(diskSpec, disk)), state: "FAILED" };
-    expect(await diff(diskSpec, olds, await recorded(diskSpec, disk))).toEqual({
+    const olds = { ...(await recorded(diskDefinition, disk)), state: "FAILED" };
+    expect(await diff(diskDefinition, olds, await recorded(diskDefinition, disk))).toEqual({
       changes: true,
       replaces: ["state"],
       deleteBeforeReplace: false,
@@ -112,7 +122,7 @@ describe("Disk API mapping", () => {
       { "POST /v1/workspaces/42/disks": () => ({ resource: apiDisk, workflow: { id: 3, name: "create-disk", state: "RUNNING" } }) },
       "create",
     );
-    const created = await diskSpec.api.create(ctx, { ...disk, backend: "LOCAL", instanceId: "9", workspaceId: "42" });
+    const created = await diskDefinition.api.create(ctx, { ...disk, backend: "LOCAL", instanceId: "9", workspaceId: "42" });
     expect(created).toEqual({ id: "7", workflow: { id: "3", name: "create-disk", state: "RUNNING" } });
     expect(calls[0]).toEqual({
       method: "POST",
@@ -123,7 +133,7 @@ describe("Disk API mapping", () => {
 
   it("reads the outputs the state records", async () => {
     const { ctx } = fakeContext({ "GET /v1/disks/7": () => apiDisk });
-    expect(await diskSpec.api.read(ctx, "7", { workspaceId: "42" })).toEqual({
+    expect(await diskDefinition.api.get(ctx, "7", { workspaceId: "42" })).toEqual({
       workspaceId: "42",
       name: "data",
       size: 10 * GiB,
@@ -136,13 +146,13 @@ describe("Disk API mapping", () => {
       createdAt: "2026-01-01T00:00:00Z",
     });
     const { ctx: detached } = fakeContext({ "GET /v1/disks/7": () => ({ ...apiDisk, instance: null, live: null, created: undefined }) });
-    expect(await diskSpec.api.read(detached, "7", {})).toMatchObject({ instanceId: null, usagePct: null, createdAt: "" });
+    expect(await diskDefinition.api.get(detached, "7", {})).toMatchObject({ instanceId: null, usagePct: null, createdAt: "" });
   });
 
   it("patches the name", async () => {
     const { ctx, calls } = fakeContext({ "PATCH /v1/disks/7": () => apiDisk }, "update");
-    const olds = (await diskSpec.api.read(fakeContext({ "GET /v1/disks/7": () => apiDisk }).ctx, "7", {}))!;
-    await diskSpec.api.update!.updateRequest(
+    const olds = (await diskDefinition.api.get(fakeContext({ "GET /v1/disks/7": () => apiDisk }).ctx, "7", {}))!;
+    await diskDefinition.api.update!.updateRequest!(
       ctx,
       "7",
       olds,

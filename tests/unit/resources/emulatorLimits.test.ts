@@ -5,15 +5,15 @@
  * refused value; a refusal names the property and a message that says the limit is the emulator's.
  */
 import { failuresOf } from "../../support/preview";
-import { emulatorLimit } from "../../../provider/schema";
-import { appSpec } from "../../../resources/app";
-import { appTemplateSpec } from "../../../resources/appTemplate";
-import { couponSpec } from "../../../resources/coupon";
-import { diskSpec } from "../../../resources/disk";
-import { imageSpec } from "../../../resources/image";
-import { instanceSpec } from "../../../resources/instance";
-import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
-import { recipeSpec } from "../../../resources/recipe";
+import { emulatorLimit } from "../../../provider/constraints";
+import { appDefinition } from "../../../resources/app";
+import { appTemplateDefinition } from "../../../resources/appTemplate";
+import { couponDefinition } from "../../../resources/coupon";
+import { diskDefinition } from "../../../resources/disk";
+import { imageDefinition } from "../../../resources/image";
+import { instanceDefinition } from "../../../resources/instance";
+import { netLoadBalancerDefinition } from "../../../resources/netLoadBalancer";
+import { recipeDefinition } from "../../../resources/recipe";
 import { custom, disk, GiB, image, plan, times } from "./support";
 
 const MiB = 1024 ** 2;
@@ -53,7 +53,7 @@ const LIMITS: Limit[] = [
   // Instance (emulator/routes/instances.ts CreateInstance, PatchInstance; commands.ts UpgradeInstance).
   [
     "Instance name of 64 characters / 65",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, name: text(64) },
     { ...plan, name: text(65) },
     "name",
@@ -62,7 +62,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance name with spaces around / only spaces",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, name: " vm " },
     { ...plan, name: "   " },
     "name",
@@ -71,7 +71,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance cpu of 128 / 129",
-    instanceSpec,
+    instanceDefinition,
     { ...custom, cpu: 128 },
     { ...custom, cpu: 129 },
     "cpu",
@@ -80,7 +80,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance memoryBytes of 512 MiB / one byte less",
-    instanceSpec,
+    instanceDefinition,
     { ...custom, memoryBytes: 512 * MiB },
     { ...custom, memoryBytes: 512 * MiB - 1 },
     "memoryBytes",
@@ -89,7 +89,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance storage of 16 entries / 17",
-    instanceSpec,
+    instanceDefinition,
     { ...custom, storage: storage(16) },
     { ...custom, storage: storage(17) },
     "storage",
@@ -98,7 +98,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance ips of 16 / 17",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, ips: times(16, () => ({ family: "IPv4" })) },
     { ...plan, ips: times(17, () => ({ family: "IPv6" })) },
     "ips",
@@ -107,7 +107,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance vpcIds of 8 distinct (one repeated: sent once) / 9",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, vpcIds: [...times(8, (i) => String(i + 1)), "1"] },
     { ...plan, vpcIds: times(9, (i) => String(i + 1)) },
     "vpcIds",
@@ -116,7 +116,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance cloudInit of 65536 characters / 65537",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, cloudInit: text(65_536) },
     { ...plan, cloudInit: text(65_537) },
     "cloudInit",
@@ -125,7 +125,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance osName of 64 characters / 65",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, osName: text(64) },
     { ...plan, osName: text(65) },
     "osName",
@@ -134,7 +134,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Instance osName of one character / empty",
-    instanceSpec,
+    instanceDefinition,
     { ...plan, osName: "U" },
     { ...plan, osName: "" },
     "osName",
@@ -144,7 +144,7 @@ const LIMITS: Limit[] = [
   // Disk (emulator/routes/disks.ts NAME).
   [
     "Disk name of 64 characters / 65",
-    diskSpec,
+    diskDefinition,
     { ...disk, name: text(64) },
     { ...disk, name: text(65) },
     "name",
@@ -153,7 +153,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Disk name of one character / only spaces",
-    diskSpec,
+    diskDefinition,
     { ...disk, name: "d" },
     { ...disk, name: " " },
     "name",
@@ -163,7 +163,7 @@ const LIMITS: Limit[] = [
   // Image (emulator/routes/images.ts zHttpUrl, zOs).
   [
     "Image source url of 2048 characters / 2049",
-    imageSpec,
+    imageDefinition,
     { ...image, source: { type: "URL", url: url(2048) } },
     { ...image, source: { type: "URL", url: url(2049) } },
     "source.url",
@@ -172,7 +172,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Image os name of 64 characters / 65",
-    imageSpec,
+    imageDefinition,
     { ...image, os: { family: "LINUX", name: text(64) } },
     { ...image, os: { family: "LINUX", name: text(65) } },
     "os.name",
@@ -182,7 +182,7 @@ const LIMITS: Limit[] = [
   // NetLoadBalancer (emulator/routes/netlbs.ts Name).
   [
     "NetLoadBalancer name of 64 characters / 65",
-    netLoadBalancerSpec,
+    netLoadBalancerDefinition,
     { ...lb, name: text(64) },
     { ...lb, name: text(65) },
     "name",
@@ -192,7 +192,7 @@ const LIMITS: Limit[] = [
   // App (emulator/routes/apps.ts CreateApp, PatchApp, FromTemplate; appTemplates.ts zImageRef, zEnvKey, zMount).
   [
     "App name of 64 characters / 65",
-    appSpec,
+    appDefinition,
     { ...app, name: text(64) },
     { ...app, name: text(65) },
     "name",
@@ -201,7 +201,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App image of 255 characters / 256",
-    appSpec,
+    appDefinition,
     { ...app, image: `${text(250, "a")}:1.27` },
     { ...app, image: `${text(251, "a")}:1.27` },
     "image",
@@ -210,7 +210,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App image in lower case / with an upper-case path",
-    appSpec,
+    appDefinition,
     { ...app, image: "registry:5000/team/app:V1" },
     { ...app, image: "ghcr.io/Org/app:v2" },
     "image",
@@ -219,7 +219,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App environment name A.b-c_1 / 1A",
-    appSpec,
+    appDefinition,
     { ...app, environment: { "A.b-c_1": "x" } },
     { ...app, environment: { "1A": "x" } },
     "environment.1A",
@@ -228,7 +228,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App environment name of 255 characters / 256",
-    appSpec,
+    appDefinition,
     { ...app, environment: { [text(255, "A")]: "x" } },
     { ...app, environment: { [text(256, "A")]: "x" } },
     `environment.${text(256, "A")}`,
@@ -237,7 +237,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App environment value of 65536 characters / 65537",
-    appSpec,
+    appDefinition,
     { ...app, environment: { A: text(65_536) } },
     { ...app, environment: { A: text(65_537) } },
     "environment.A",
@@ -246,7 +246,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App mounts of 50 / 51",
-    appSpec,
+    appDefinition,
     { ...app, mounts: times(50, (i) => ({ hostPath: `/h${i}`, containerPath: `/c${i}` })) },
     { ...app, mounts: times(51, (i) => ({ hostPath: `/h${i}`, containerPath: `/c${i}` })) },
     "mounts",
@@ -255,7 +255,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App mount path of 4096 characters / 4097",
-    appSpec,
+    appDefinition,
     { ...app, mounts: [{ hostPath: `/${text(4095)}`, containerPath: "/c" }] },
     { ...app, mounts: [{ hostPath: "/h", containerPath: `/${text(4096)}` }] },
     "mounts[0].containerPath",
@@ -264,7 +264,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "App ports of 50 / 51",
-    appSpec,
+    appDefinition,
     { ...app, ports: times(50, (i) => ({ hostPort: 8000 + i, containerPort: 80, http: i === 0 })) },
     { ...app, ports: times(51, (i) => ({ hostPort: 8000 + i, containerPort: 80, http: i === 0 })) },
     "ports",
@@ -274,7 +274,7 @@ const LIMITS: Limit[] = [
   // AppTemplate (emulator/routes/appTemplates.ts templateFields, zTemplateEnv, zTemplatePort, APP_CATEGORIES).
   [
     "AppTemplate name of 64 characters / 65",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, name: text(64) },
     { ...tpl, name: text(65) },
     "name",
@@ -283,7 +283,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate description of 1000 characters / 1001",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, description: text(1000) },
     { ...tpl, description: text(1001) },
     "description",
@@ -292,7 +292,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate image of 255 characters / 256",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, image: `${text(250, "a")}:1.27` },
     { ...tpl, image: `${text(251, "a")}:1.27` },
     "image",
@@ -301,7 +301,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate image in lower case / with an upper-case name",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, image: "grafana/grafana:11.2.0" },
     { ...tpl, image: "Grafana/grafana:11.2.0" },
     "image",
@@ -310,7 +310,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate category NETWORK / FINANCE",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, category: "NETWORK" },
     { ...tpl, category: "FINANCE" },
     "category",
@@ -319,7 +319,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate environment of 200 entries / 201",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, environment: times(200, (i) => ({ key: `K${i}` })) },
     { ...tpl, environment: times(201, (i) => ({ key: `K${i}` })) },
     "environment",
@@ -328,7 +328,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate environment key _a.b-c / a-digit start",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, environment: [{ key: "_a.b-c" }] },
     { ...tpl, environment: [{ key: "9A" }] },
     "environment[0].key",
@@ -337,7 +337,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate environment value of 65536 characters / 65537",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, environment: [{ key: "A", value: text(65_536) }] },
     { ...tpl, environment: [{ key: "A", value: text(65_537) }] },
     "environment[0].value",
@@ -346,7 +346,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate environment description of 1000 characters / 1001",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, environment: [{ key: "A", description: text(1000) }] },
     { ...tpl, environment: [{ key: "A", description: text(1001) }] },
     "environment[0].description",
@@ -355,7 +355,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate mounts of 50 / 51",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, mounts: times(50, (i) => ({ hostPath: `/h${i}`, containerPath: `/c${i}` })) },
     { ...tpl, mounts: times(51, (i) => ({ hostPath: `/h${i}`, containerPath: `/c${i}` })) },
     "mounts",
@@ -364,7 +364,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate mount path of 4096 characters / 4097",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, mounts: [{ hostPath: `/${text(4095)}`, containerPath: "/c" }] },
     { ...tpl, mounts: [{ hostPath: `/${text(4096)}`, containerPath: "/c" }] },
     "mounts[0].hostPath",
@@ -373,7 +373,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate ports of 50 / 51",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, ports: times(50, (i) => ({ name: `p${i}`, containerPort: 1000 + i })) },
     { ...tpl, ports: times(51, (i) => ({ name: `p${i}`, containerPort: 1000 + i })) },
     "ports",
@@ -382,7 +382,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate port name of 32 characters / 33",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, ports: [{ name: text(32, "p"), containerPort: 80 }] },
     { ...tpl, ports: [{ name: text(33, "p"), containerPort: 80 }] },
     "ports[0].name",
@@ -391,7 +391,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "AppTemplate port description of 1000 characters / 1001",
-    appTemplateSpec,
+    appTemplateDefinition,
     { ...tpl, ports: [{ name: "web", description: text(1000), containerPort: 80 }] },
     { ...tpl, ports: [{ name: "web", description: text(1001), containerPort: 80 }] },
     "ports[0].description",
@@ -401,7 +401,7 @@ const LIMITS: Limit[] = [
   // Recipe (emulator/routes/recipes.ts recipeFields, zCommand, zField).
   [
     "Recipe name of 100 characters / 101",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, name: text(100) },
     { ...recipe, name: text(101) },
     "name",
@@ -410,7 +410,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe name of one character / only spaces",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, name: "r" },
     { ...recipe, name: "  " },
     "name",
@@ -419,7 +419,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe description of 100000 characters / 100001",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, description: text(100_000) },
     { ...recipe, description: text(100_001) },
     "description",
@@ -428,7 +428,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe commands of 50 / 51",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, commands: times(50, (i) => ({ path: `/opt/${i}.sh` })) },
     { ...recipe, commands: times(51, (i) => ({ path: `/opt/${i}.sh` })) },
     "commands",
@@ -437,7 +437,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe command path of 4096 characters / 4097",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, commands: [{ path: `/${text(4095)}` }] },
     { ...recipe, commands: [{ path: `/${text(4096)}` }] },
     "commands[0].path",
@@ -446,7 +446,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe command args of 100 / 101",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, commands: [{ path: "/a", args: times(100, String) }] },
     { ...recipe, commands: [{ path: "/a", args: times(101, String) }] },
     "commands[0].args",
@@ -455,7 +455,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe command arg of 4096 characters / 4097",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, commands: [{ path: "/a", args: [text(4096)] }] },
     { ...recipe, commands: [{ path: "/a", args: [text(4097)] }] },
     "commands[0].args[0]",
@@ -464,7 +464,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe icon of 2048 characters / 2049",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, icon: url(2048) },
     { ...recipe, icon: url(2049) },
     "icon",
@@ -473,7 +473,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe fields of 50 / 51",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, fields: times(50, (i) => field(`F${i}`)) },
     { ...recipe, fields: times(51, (i) => field(`F${i}`)) },
     "fields",
@@ -482,7 +482,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe field id of 64 characters / 65",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, fields: [field(text(64, "F"))] },
     { ...recipe, fields: [field(text(65, "F"))] },
     "fields[0].id",
@@ -491,7 +491,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe field label of 100 characters / 101",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, fields: [{ ...field("A"), label: text(100) }] },
     { ...recipe, fields: [{ ...field("A"), label: text(101) }] },
     "fields[0].label",
@@ -500,7 +500,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Recipe field description of 1000 characters / 1001",
-    recipeSpec,
+    recipeDefinition,
     { ...recipe, fields: [{ ...field("A"), description: text(1000) }] },
     { ...recipe, fields: [{ ...field("A"), description: text(1001) }] },
     "fields[0].description",
@@ -510,7 +510,7 @@ const LIMITS: Limit[] = [
   // Coupon (emulator/routes/billing.ts CouponBody, zAmount, zExpiryDays, COUPON_CODE, zFlag, zMemo).
   [
     "Coupon amount of 10^12 micro-USD / one more",
-    couponSpec,
+    couponDefinition,
     { ...coupon, amount: 1_000_000_000_000 },
     { ...coupon, amount: 1_000_000_000_001 },
     "amount",
@@ -519,7 +519,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon uses of 1,000,000 / one more",
-    couponSpec,
+    couponDefinition,
     { ...coupon, uses: 1_000_000 },
     { ...coupon, uses: 1_000_001 },
     "uses",
@@ -528,7 +528,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon code of 3 characters / 2",
-    couponSpec,
+    couponDefinition,
     { ...coupon, code: "ab-" },
     { ...coupon, code: "ab" },
     "code",
@@ -537,7 +537,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon code of 32 characters / 33",
-    couponSpec,
+    couponDefinition,
     { ...coupon, code: text(32, "A") },
     { ...coupon, code: text(33, "A") },
     "code",
@@ -546,7 +546,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon code welcome-2026 / starting with -",
-    couponSpec,
+    couponDefinition,
     { ...coupon, code: "welcome-2026" },
     { ...coupon, code: "-welcome" },
     "code",
@@ -555,7 +555,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon code of letters and digits / with _",
-    couponSpec,
+    couponDefinition,
     { ...coupon, code: "SPRING2026" },
     { ...coupon, code: "SPRING_2026" },
     "code",
@@ -564,7 +564,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon expiryDays of 3650 / 3651",
-    couponSpec,
+    couponDefinition,
     { ...coupon, expiryDays: 3650 },
     { ...coupon, expiryDays: 3651 },
     "expiryDays",
@@ -573,7 +573,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon flags of 32 distinct (one repeated: sent once) / 33",
-    couponSpec,
+    couponDefinition,
     { ...coupon, flags: [...times(32, (i) => `F${i}`), "F0"] },
     { ...coupon, flags: times(33, (i) => `F${i}`) },
     "flags",
@@ -582,7 +582,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon flag BETA_ACCESS / beta_access",
-    couponSpec,
+    couponDefinition,
     { ...coupon, flags: ["BETA_ACCESS"] },
     { ...coupon, flags: ["beta_access"] },
     "flags[0]",
@@ -591,7 +591,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon flag of 32 characters / 33",
-    couponSpec,
+    couponDefinition,
     { ...coupon, flags: [text(32, "F")] },
     { ...coupon, flags: [text(33, "F")] },
     "flags[0]",
@@ -600,7 +600,7 @@ const LIMITS: Limit[] = [
   ],
   [
     "Coupon note of 500 characters / 501",
-    couponSpec,
+    couponDefinition,
     { ...coupon, note: text(500) },
     { ...coupon, note: text(501) },
     "note",

@@ -4,7 +4,7 @@
  * endpoint), through check and diff (which never call the API).
  */
 import { check, diff, failureLines, recorded } from "../../support/preview";
-import { firewallRuleSpec } from "../../../resources/firewallRule";
+import { firewallRuleDefinition } from "../../../resources/firewallRule";
 import { I1 } from "./support";
 
 describe("FirewallRule rules and changes at preview", () => {
@@ -40,18 +40,18 @@ describe("FirewallRule rules and changes at preview", () => {
     ],
     // The family rules name no property, so their failure is reported on their first field, type.
   ])("refuses %s", async (_what, inputs, failure) => {
-    expect(await failureLines(firewallRuleSpec, inputs)).toEqual([failure]);
+    expect(await failureLines(firewallRuleDefinition, inputs)).toEqual([failure]);
   });
 
   it("accepts ICMP without ports and a range whose end equals its start", async () => {
-    expect(await failureLines(firewallRuleSpec, { ...rule, protocol: "ICMP", portStart: undefined })).toEqual([]);
-    expect(await failureLines(firewallRuleSpec, { ...rule, portEnd: 22 })).toEqual([]);
+    expect(await failureLines(firewallRuleDefinition, { ...rule, protocol: "ICMP", portStart: undefined })).toEqual([]);
+    expect(await failureLines(firewallRuleDefinition, { ...rule, portEnd: 22 })).toEqual([]);
   });
 
   it("fills the API's default remote for the rule's family and priority 1, and normalises CIDRs", async () => {
-    expect(await recorded(firewallRuleSpec, rule)).toEqual({ ...rule, remote: "0.0.0.0/0", priority: 1 });
-    expect(await recorded(firewallRuleSpec, { ...rule, type: "IPv6" })).toMatchObject({ remote: "::/0" });
-    expect(await recorded(firewallRuleSpec, { ...rule, remote: "10.1.2.3/16" })).toMatchObject({ remote: "10.1.0.0/16" });
+    expect(await recorded(firewallRuleDefinition, rule)).toEqual({ ...rule, remote: "0.0.0.0/0", priority: 1 });
+    expect(await recorded(firewallRuleDefinition, { ...rule, type: "IPv6" })).toMatchObject({ remote: "::/0" });
+    expect(await recorded(firewallRuleDefinition, { ...rule, remote: "10.1.2.3/16" })).toMatchObject({ remote: "10.1.0.0/16" });
   });
 
   it.each<[string, unknown]>([
@@ -68,8 +68,8 @@ describe("FirewallRule rules and changes at preview", () => {
     ["priority", 2],
     ["description", "ssh"],
   ])("replaces on %s (there is no update endpoint)", async (field, value) => {
-    const olds = { ...(await recorded(firewallRuleSpec, rule)), state: "AVAILABLE" };
-    expect(await diff(firewallRuleSpec, olds, { ...olds, [field]: value })).toEqual({
+    const olds = { ...(await recorded(firewallRuleDefinition, rule)), state: "AVAILABLE" };
+    expect(await diff(firewallRuleDefinition, olds, { ...olds, [field]: value })).toEqual({
       changes: true,
       replaces: [field],
       deleteBeforeReplace: false,
@@ -81,33 +81,33 @@ describe("FirewallRule inputs at their documented boundaries", () => {
   const rule = { instanceId: I1, type: "IPv4", protocol: "TCP", action: "ACCEPT" };
 
   it.each([
-    ["firewall ports 1 and 65535", firewallRuleSpec, { ...rule, portStart: 1, portEnd: 65535 }],
-    ["a firewall bps limit of 10,000,000,000", firewallRuleSpec, { ...rule, bpsLimit: 10_000_000_000 }],
-    ["a firewall priority of 100", firewallRuleSpec, { ...rule, priority: 100 }],
-  ])("accepts %s", async (_what, spec, news) => {
-    expect((await check(spec, news)).failures).toEqual([]);
+    ["firewall ports 1 and 65535", firewallRuleDefinition, { ...rule, portStart: 1, portEnd: 65535 }],
+    ["a firewall bps limit of 10,000,000,000", firewallRuleDefinition, { ...rule, bpsLimit: 10_000_000_000 }],
+    ["a firewall priority of 100", firewallRuleDefinition, { ...rule, priority: 100 }],
+  ])("accepts %s", async (_what, definition, news) => {
+    expect((await check(definition, news)).failures).toEqual([]);
   });
 
   it.each([
     [
       "a fractional firewall port",
-      firewallRuleSpec,
+      firewallRuleDefinition,
       { ...rule, portStart: 80.5 },
       "portStart: must be a whole port number, 1 to 65535 (spec part 3, Firewall rules)",
     ],
     [
       "a fractional firewall pps limit",
-      firewallRuleSpec,
+      firewallRuleDefinition,
       { ...rule, ppsLimit: 0.5 },
       "ppsLimit: must be a whole number, 1 to 10,000,000,000 (spec part 3, Firewall rules)",
     ],
     [
       "a fractional firewall priority",
-      firewallRuleSpec,
+      firewallRuleDefinition,
       { ...rule, priority: 1.5 },
       "priority: must be a whole number, 1 to 100 (spec part 3, Firewall rules)",
     ],
-  ])("refuses %s, naming the property and the rule", async (_what, spec, news, failure) => {
-    expect((await check(spec, news)).failures).toContain(failure);
+  ])("refuses %s, naming the property and the rule", async (_what, definition, news, failure) => {
+    expect((await check(definition, news)).failures).toContain(failure);
   });
 });

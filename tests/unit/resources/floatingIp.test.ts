@@ -3,26 +3,30 @@
  * runtime that refuses any API access, and its inputs at their documented boundaries; then its API
  * mapping with a scripted client: the paths it takes and what it concludes.
  */
-import { floatingIpSpec } from "../../../resources/floatingIp";
+import { floatingIpDefinition } from "../../../resources/floatingIp";
 import { check, diff } from "../../support/preview";
 import { fakeContext, I1, page } from "./support";
 
 describe("FloatingIp", () => {
   it("fills ddos false and the default workspace", async () => {
-    expect(await check(floatingIpSpec, { family: "IPv6" })).toEqual({
+    expect(await check(floatingIpDefinition, { family: "IPv6" })).toEqual({
       inputs: { family: "IPv6", ddos: false, workspaceId: "42" },
       failures: [],
     });
   });
 
   it("rejects an unknown family", async () => {
-    expect((await check(floatingIpSpec, { family: "IPv5" })).failures).toEqual(["family: must be IPv4 or IPv6 (spec part 3, Floating IP)"]);
+    expect((await check(floatingIpDefinition, { family: "IPv5" })).failures).toEqual([
+      "family: must be IPv4 or IPv6 (spec part 3, Floating IP)",
+    ]);
   });
 
   it("allocates a new address when family or ddos changes; the holder is not an input", async () => {
     const olds = { workspaceId: "42", family: "IPv4", ddos: false, address: "192.0.2.1", instanceId: I1 };
-    expect(await diff(floatingIpSpec, olds, { workspaceId: "42", family: "IPv4", ddos: true })).toMatchObject({ replaces: ["ddos"] });
-    expect(await diff(floatingIpSpec, { ...olds, instanceId: null }, { workspaceId: "42", family: "IPv4", ddos: false })).toMatchObject({
+    expect(await diff(floatingIpDefinition, olds, { workspaceId: "42", family: "IPv4", ddos: true })).toMatchObject({ replaces: ["ddos"] });
+    expect(
+      await diff(floatingIpDefinition, { ...olds, instanceId: null }, { workspaceId: "42", family: "IPv4", ddos: false }),
+    ).toMatchObject({
       changes: false,
     });
   });
@@ -30,21 +34,21 @@ describe("FloatingIp", () => {
 
 describe("FloatingIp inputs at their documented boundaries", () => {
   it.each([
-    ["a DDoS-filtered IPv4 address", floatingIpSpec, { family: "IPv4", ddos: true }],
-    ["an IPv6 address without ddos", floatingIpSpec, { family: "IPv6", ddos: false }],
-  ])("accepts %s", async (_what, spec, news) => {
-    expect((await check(spec, news)).failures).toEqual([]);
+    ["a DDoS-filtered IPv4 address", floatingIpDefinition, { family: "IPv4", ddos: true }],
+    ["an IPv6 address without ddos", floatingIpDefinition, { family: "IPv6", ddos: false }],
+  ])("accepts %s", async (_what, definition, news) => {
+    expect((await check(definition, news)).failures).toEqual([]);
   });
 
   it.each([
     [
       "an IPv6 address with ddos",
-      floatingIpSpec,
+      floatingIpDefinition,
       { family: "IPv6", ddos: true },
       "ddos: ddos protection is for IPv4 addresses only: set ddos false for IPv6 (spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only)",
     ],
-  ])("refuses %s, naming the property and the rule", async (_what, spec, news, failure) => {
-    expect((await check(spec, news)).failures).toContain(failure);
+  ])("refuses %s, naming the property and the rule", async (_what, definition, news, failure) => {
+    expect((await check(definition, news)).failures).toContain(failure);
   });
 });
 
@@ -68,8 +72,8 @@ describe("FloatingIp lost create answers", () => {
       },
     });
     const inputs = { workspaceId: "42", family: "IPv4" as const, ddos: false };
-    await expect(floatingIpSpec.api.create(ctx, inputs)).rejects.toThrow("dropped");
-    expect(await floatingIpSpec.api.findExisting!(ctx, inputs)).toBe("2");
+    await expect(floatingIpDefinition.api.create(ctx, inputs)).rejects.toThrow("dropped");
+    expect(await floatingIpDefinition.api.findExisting!(ctx, inputs)).toBe("2");
   });
 
   it("refuses to guess between two new addresses", async () => {
@@ -82,8 +86,8 @@ describe("FloatingIp lost create answers", () => {
       },
     });
     const inputs = { workspaceId: "42", family: "IPv4" as const, ddos: false };
-    await expect(floatingIpSpec.api.create(ctx, inputs)).rejects.toThrow("dropped");
-    await expect(floatingIpSpec.api.findExisting!(ctx, inputs)).rejects.toThrow(
+    await expect(floatingIpDefinition.api.create(ctx, inputs)).rejects.toThrow("dropped");
+    await expect(floatingIpDefinition.api.findExisting!(ctx, inputs)).rejects.toThrow(
       /2 new IPv4 addresses appeared .*3 192\.0\.2\.3, 4 192\.0\.2\.4.*adoptId/,
     );
   });

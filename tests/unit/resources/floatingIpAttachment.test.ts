@@ -4,7 +4,7 @@
  * it takes and what it concludes.
  */
 import { UNKNOWN } from "../../../provider/lifecycle";
-import { floatingIpAttachmentSpec } from "../../../resources/floatingIpAttachment";
+import { floatingIpAttachmentDefinition } from "../../../resources/floatingIpAttachment";
 import { diff } from "../../support/preview";
 import { fakeContext, I1, I2 } from "./support";
 
@@ -12,7 +12,7 @@ describe("FloatingIpAttachment", () => {
   const olds = { ipId: "5", instanceId: I1, address: "192.0.2.1", family: "IPv4" };
 
   it("moves the IP to another instance in place", async () => {
-    expect(await diff(floatingIpAttachmentSpec, olds, { ipId: "5", instanceId: I2 })).toEqual({
+    expect(await diff(floatingIpAttachmentDefinition, olds, { ipId: "5", instanceId: I2 })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -20,7 +20,7 @@ describe("FloatingIpAttachment", () => {
   });
 
   it("re-attaches in place after a detach made outside Pulumi (instanceId read as null)", async () => {
-    expect(await diff(floatingIpAttachmentSpec, { ...olds, instanceId: null }, { ipId: "5", instanceId: I1 })).toEqual({
+    expect(await diff(floatingIpAttachmentDefinition, { ...olds, instanceId: null }, { ipId: "5", instanceId: I1 })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -28,8 +28,8 @@ describe("FloatingIpAttachment", () => {
   });
 
   it("replaces for another IP, including one not known until up", async () => {
-    expect(await diff(floatingIpAttachmentSpec, olds, { ipId: "6", instanceId: I1 })).toMatchObject({ replaces: ["ipId"] });
-    expect(await diff(floatingIpAttachmentSpec, olds, { ipId: UNKNOWN, instanceId: I1 })).toMatchObject({ replaces: ["ipId"] });
+    expect(await diff(floatingIpAttachmentDefinition, olds, { ipId: "6", instanceId: I1 })).toMatchObject({ replaces: ["ipId"] });
+    expect(await diff(floatingIpAttachmentDefinition, olds, { ipId: UNKNOWN, instanceId: I1 })).toMatchObject({ replaces: ["ipId"] });
   });
 });
 
@@ -38,15 +38,15 @@ describe("FloatingIpAttachment delete", () => {
 
   it("detaches from the instance it manages", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/ips/5": held(I1), "POST /v1/commands/detach-ip": held(null) });
-    await floatingIpAttachmentSpec.api.delete(ctx, "5", { ipId: "5", instanceId: I1, address: "192.0.2.5", family: "IPv4" });
+    await floatingIpAttachmentDefinition.api.delete(ctx, "5", { ipId: "5", instanceId: I1, address: "192.0.2.5", family: "IPv4" });
     expect(calls.filter((c) => c.method === "POST").map((c) => c.path)).toEqual(["/v1/commands/detach-ip"]);
-    expect(floatingIpAttachmentSpec.api.isGone!({ ipId: "5", instanceId: null, address: "", family: "IPv4" })).toBe(true);
+    expect(floatingIpAttachmentDefinition.api.isGone!({ ipId: "5", instanceId: null, address: "", family: "IPv4" })).toBe(true);
   });
 
   it("leaves an IP that was moved to another instance outside Pulumi where it is", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/ips/5": held(I2) });
-    await floatingIpAttachmentSpec.api.delete(ctx, "5", { ipId: "5", instanceId: I1, address: "192.0.2.5", family: "IPv4" });
+    await floatingIpAttachmentDefinition.api.delete(ctx, "5", { ipId: "5", instanceId: I1, address: "192.0.2.5", family: "IPv4" });
     expect(calls.filter((c) => c.method === "POST")).toEqual([]);
-    expect(floatingIpAttachmentSpec.api.isGone!({ ipId: "5", instanceId: I2, address: "", family: "IPv4" })).toBe(true);
+    expect(floatingIpAttachmentDefinition.api.isGone!({ ipId: "5", instanceId: I2, address: "", family: "IPv4" })).toBe(true);
   });
 });

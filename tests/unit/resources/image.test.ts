@@ -8,12 +8,12 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { createHash } from "node:crypto";
 import { checkOnly, failureLines, failuresOf } from "../../support/preview";
-import { imageSpec } from "../../../resources/image";
+import { imageDefinition } from "../../../resources/image";
 import * as http from "node:http";
 import { fakeContext, I1, image, type Refused, type Row } from "./support";
 
 describe("Image inputs accepted at their boundaries", () => {
-  it.each<Row>([["Image os name of one character", imageSpec, { ...image, os: { family: "LINUX", name: "U" } }]])(
+  it.each<Row>([["Image os name of one character", imageDefinition, { ...image, os: { family: "LINUX", name: "U" } }]])(
     "%s",
     async (_what, spec, inputs) => {
       expect(await failuresOf(spec, inputs)).toEqual([]);
@@ -25,7 +25,7 @@ describe("Image inputs refused at preview, naming the property and the rule", ()
   it.each<Refused>([
     [
       "an empty Image os name",
-      imageSpec,
+      imageDefinition,
       { ...image, os: { family: "LINUX", name: "" } },
       "os.name",
       /^must not be empty.*\(spec part 2, Images: os name is optional\)$/,
@@ -49,13 +49,13 @@ describe("Image", () => {
   const urlImage = { kind: "TEMPLATE", name: "golden-image", source: { type: "URL", url: "https://images.example.com/golden.qcow2" } };
 
   it("computes the upload file's SHA-256 at preview", async () => {
-    const r = await checkOnly(imageSpec).check!({}, { kind: "ISO", name: "boot-iso", source: { type: "UPLOAD", filePath: iso } });
+    const r = await checkOnly(imageDefinition).check!({}, { kind: "ISO", name: "boot-iso", source: { type: "UPLOAD", filePath: iso } });
     expect(r.failures).toEqual([]);
     expect(r.inputs!.fileSha256).toBe(createHash("sha256").update(fs.readFileSync(iso)).digest("hex"));
   });
 
   it("computes no hash for a source other than UPLOAD", async () => {
-    const r = await checkOnly(imageSpec).check!({}, urlImage);
+    const r = await checkOnly(imageDefinition).check!({}, urlImage);
     expect(r.failures).toEqual([]);
     expect(Object.keys(r.inputs!)).not.toContain("fileSha256");
   });
@@ -79,7 +79,7 @@ describe("Image", () => {
     ["an unknown source type", { ...urlImage, source: { type: "FTP", url: "x" } }, /source\.type: must be a source whose type is URL/],
     ["a backup source without backupId", { ...urlImage, source: { type: "BACKUP" } }, /source\.backupId/],
   ])("rejects %s at preview", async (_what, news, message) => {
-    expect((await failureLines(imageSpec, news)).join("\n")).toMatch(message);
+    expect((await failureLines(imageDefinition, news)).join("\n")).toMatch(message);
   });
 
   it.each([
@@ -117,17 +117,17 @@ describe("Image", () => {
     ["an os with a version", null, "os", "unknown field version: the fields are family, name"],
   ])("refuses %s with the message it has always had", async (_what, source, property, reason) => {
     const news = source === null ? { ...urlImage, os: { family: "LINUX", version: "1" } } : { ...urlImage, kind: "ISO", source };
-    expect(await failuresOf(imageSpec, news)).toContainEqual({ property, reason });
+    expect(await failuresOf(imageDefinition, news)).toContainEqual({ property, reason });
   });
 
   it("accepts a 64-character name at creation but refuses renaming in place to more than 32 (PATCH takes 4 to 32)", async () => {
     const long = "n".repeat(64);
-    expect(await failureLines(imageSpec, { ...urlImage, name: long })).toEqual([]);
+    expect(await failureLines(imageDefinition, { ...urlImage, name: long })).toEqual([]);
     const recorded = { ...urlImage, workspaceId: "42" };
-    expect((await failureLines(imageSpec, { ...urlImage, name: "n".repeat(33) }, recorded)).join("\n")).toMatch(
+    expect((await failureLines(imageDefinition, { ...urlImage, name: "n".repeat(33) }, recorded)).join("\n")).toMatch(
       /name: renaming in place goes through PATCH .* 4 to 32 characters/,
     );
-    expect(await failureLines(imageSpec, { ...urlImage, name: "n".repeat(32) }, recorded)).toEqual([]);
+    expect(await failureLines(imageDefinition, { ...urlImage, name: "n".repeat(32) }, recorded)).toEqual([]);
   });
 
   const recorded = { ...urlImage, workspaceId: "42", description: "golden", state: "AVAILABLE" };
@@ -140,7 +140,7 @@ describe("Image", () => {
     ["source", { source: { type: "URL", url: "https://images.example.com/other.qcow2" } }, true],
     ["uefi", { uefi: true }, true],
   ])("a change of %s (%o): replaces %s", async (field, change, replaces) => {
-    const d = await checkOnly(imageSpec).diff!("5", recorded, { ...recorded, ...change });
+    const d = await checkOnly(imageDefinition).diff!("5", recorded, { ...recorded, ...change });
     expect(d.changes).toBe(true);
     expect(d.replaces).toEqual(replaces ? [field] : []);
     // The new image is made before the old one is deleted.
@@ -156,9 +156,9 @@ describe("Image", () => {
       fileSha256: "aa",
       state: "AVAILABLE",
     };
-    const moved = await checkOnly(imageSpec).diff!("5", olds, { ...olds, source: { type: "UPLOAD", filePath: "/new/boot.iso" } });
+    const moved = await checkOnly(imageDefinition).diff!("5", olds, { ...olds, source: { type: "UPLOAD", filePath: "/new/boot.iso" } });
     expect(moved).toMatchObject({ changes: true, replaces: [] });
-    const changed = await checkOnly(imageSpec).diff!("5", olds, { ...olds, fileSha256: "bb" });
+    const changed = await checkOnly(imageDefinition).diff!("5", olds, { ...olds, fileSha256: "bb" });
     expect(changed.replaces).toEqual(["fileSha256"]);
   });
 });
@@ -179,7 +179,7 @@ describe("Image API mapping (the state's shape)", () => {
     ["INSTANCE with diskId", { type: "INSTANCE", instanceId: I1, diskId: "9" }, { type: "INSTANCE", instance_id: BigInt(I1), disk_id: 9n }],
   ])("creates from a %s source with the source in the API's names", async (_what, source, wire) => {
     const { ctx, calls } = fakeContext({ "POST /v1/workspaces/42/images": created }, "create");
-    expect(await imageSpec.api.create(ctx, { ...base, source } as never)).toStrictEqual({ id: "5", workflow });
+    expect(await imageDefinition.api.create(ctx, { ...base, source } as never)).toStrictEqual({ id: "5", workflow });
     expect(calls).toStrictEqual([
       { method: "POST", path: "/v1/workspaces/42/images", body: { kind: "TEMPLATE", name: "golden", source: wire } },
     ]);
@@ -188,7 +188,7 @@ describe("Image API mapping (the state's shape)", () => {
   it("creates with every optional field: os in the API's shape (name null when unset), uefi, description, group", async () => {
     const { ctx, calls } = fakeContext({ "POST /v1/workspaces/42/images": created }, "create");
     const source = { type: "URL", url: "https://images.example.com/golden.qcow2" };
-    await imageSpec.api.create(ctx, {
+    await imageDefinition.api.create(ctx, {
       ...base,
       source,
       description: "golden image",
@@ -196,8 +196,8 @@ describe("Image API mapping (the state's shape)", () => {
       os: { family: "LINUX" },
       uefi: true,
     } as never);
-    await imageSpec.api.create(ctx, { ...base, source, os: { family: "BSD", name: "FreeBSD" }, uefi: false } as never);
-    await imageSpec.api.create(ctx, { ...base, source, os: null } as never);
+    await imageDefinition.api.create(ctx, { ...base, source, os: { family: "BSD", name: "FreeBSD" }, uefi: false } as never);
+    await imageDefinition.api.create(ctx, { ...base, source, os: null } as never);
     expect(calls.map((c) => c.body)).toStrictEqual([
       {
         kind: "TEMPLATE",
@@ -230,7 +230,7 @@ describe("Image API mapping (the state's shape)", () => {
         "create",
       );
       const source = { type: "UPLOAD", filePath: file };
-      expect(await imageSpec.api.create(ctx, { ...base, kind: "ISO", source } as never)).toStrictEqual({ id: "5", workflow });
+      expect(await imageDefinition.api.create(ctx, { ...base, kind: "ISO", source } as never)).toStrictEqual({ id: "5", workflow });
       expect(calls).toStrictEqual([
         {
           method: "POST",
@@ -254,9 +254,9 @@ describe("Image API mapping (the state's shape)", () => {
       description: "gold",
       group: "linux",
     };
-    await imageSpec.api.update!.updateRequest(ctx, "5", {} as never, { ...news, os: { family: "LINUX" } } as never, ["name", "os"]);
-    await imageSpec.api.update!.updateRequest(ctx, "5", {} as never, { ...news, os: null } as never, ["description", "group", "os"]);
-    await imageSpec.api.update!.updateRequest(ctx, "5", {} as never, news as never, ["os"]);
+    await imageDefinition.api.update!.updateRequest!(ctx, "5", {} as never, { ...news, os: { family: "LINUX" } } as never, ["name", "os"]);
+    await imageDefinition.api.update!.updateRequest!(ctx, "5", {} as never, { ...news, os: null } as never, ["description", "group", "os"]);
+    await imageDefinition.api.update!.updateRequest!(ctx, "5", {} as never, news as never, ["os"]);
     expect(calls).toStrictEqual([
       { method: "PATCH", path: "/v1/images/5", body: { name: "golden-2", os: { family: "LINUX", name: null } } },
       { method: "PATCH", path: "/v1/images/5", body: { description: "gold", group: "linux", os: null } },
@@ -279,7 +279,8 @@ describe("Image API mapping (the state's shape)", () => {
     state: "AVAILABLE",
     created: "2026-01-02T03:04:05Z",
   };
-  const read = (api: object, prior: object) => imageSpec.api.read(fakeContext({ "GET /v1/images/5": () => api }).ctx, "5", prior as never);
+  const read = (api: object, prior: object) =>
+    imageDefinition.api.get(fakeContext({ "GET /v1/images/5": () => api }).ctx, "5", prior as never);
   const common = { workspaceId: "42", kind: "TEMPLATE", name: "golden", uefi: false, size: 2048, state: "AVAILABLE" };
   const tail = { official: false, deprecated: false, createdAt: "2026-01-02T03:04:05Z" };
 
@@ -350,10 +351,10 @@ describe("Image API mapping (the state's shape)", () => {
   });
 
   it("keeps the upload's hash from state, lists stable outputs and policies", () => {
-    expect(imageSpec.keepFromState).toStrictEqual(["fileSha256"]);
+    expect(imageDefinition.keepFromState).toStrictEqual(["fileSha256"]);
     // A set (the engine's `stables`): its order is not behaviour.
-    expect([...imageSpec.stableOutputs!].sort()).toStrictEqual(["createdAt", "kind"]);
-    expect(Object.fromEntries(Object.entries(imageSpec.policies).map(([k, p]) => [k, p.kind]))).toStrictEqual({
+    expect([...imageDefinition.stableOutputs!].sort()).toStrictEqual(["createdAt", "kind"]);
+    expect(Object.fromEntries(Object.entries(imageDefinition.onChange).map(([k, p]) => [k, p.kind]))).toStrictEqual({
       kind: "replace",
       source: "depends",
       fileSha256: "replace",

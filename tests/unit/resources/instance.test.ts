@@ -8,32 +8,32 @@
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
 import { UNKNOWN } from "../../../provider/lifecycle";
-import { instanceSpec } from "../../../resources/instance";
+import { instanceDefinition } from "../../../resources/instance";
 import { custom, GiB, plan, type Refused, type Row } from "./support";
 
 describe("Instance inputs accepted at their boundaries", () => {
   it.each<Row>([
-    ["Instance name of one character", instanceSpec, { ...plan, name: "v" }],
-    ["Instance cpu of 1 core", instanceSpec, { ...custom, cpu: 1 }],
+    ["Instance name of one character", instanceDefinition, { ...plan, name: "v" }],
+    ["Instance cpu of 1 core", instanceDefinition, { ...custom, cpu: 1 }],
     [
       "Instance memoryBytes of 512 MiB (the emulator's minimum; see emulatorLimits.test.ts)",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, memoryBytes: 512 * 1024 ** 2 },
     ],
-    ["Instance storage of one boot entry of 1 byte", instanceSpec, { ...custom, storage: [{ sizeBytes: 1, boot: true }] }],
-    ["Instance storage backing CEPH", instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "CEPH" }] }],
+    ["Instance storage of one boot entry of 1 byte", instanceDefinition, { ...custom, storage: [{ sizeBytes: 1, boot: true }] }],
+    ["Instance storage backing CEPH", instanceDefinition, { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "CEPH" }] }],
     [
       "Instance bandwidth of 1 byte per second each way",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, bandwidth: { uploadBytesSec: 1, downloadBytesSec: 1 } },
     ],
-    ["Instance region of one character", instanceSpec, { ...plan, region: "X" }],
+    ["Instance region of one character", instanceDefinition, { ...plan, region: "X" }],
     [
       "Instance ips IPv6 without ddos and IPv4 with ddos",
-      instanceSpec,
+      instanceDefinition,
       { ...plan, ips: [{ family: "IPv6" }, { family: "IPv4", ddos: true }] },
     ],
-    ["Instance boot ISO", instanceSpec, { ...plan, boot: "ISO" }],
+    ["Instance boot ISO", instanceDefinition, { ...plan, boot: "ISO" }],
   ])("%s", async (_what, spec, inputs) => {
     expect(await failuresOf(spec, inputs)).toEqual([]);
   });
@@ -43,85 +43,91 @@ describe("Instance inputs refused at preview, naming the property and the rule",
   it.each<Refused>([
     [
       "an empty Instance name",
-      instanceSpec,
+      instanceDefinition,
       { ...plan, name: "" },
       "name",
       /^must not be empty \(spec part 2, Instances: name is required\)$/,
     ],
     [
       "Instance cpu of 0",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, cpu: 0 },
       "cpu",
       /^must be a positive number of cores \(spec part 2, Instances: CUSTOM cpu\)$/,
     ],
     [
       "a fractional Instance cpu",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, cpu: 1.5 },
       "cpu",
       /^must be a whole number of cores \(spec part 2, Instances: CUSTOM cpu is an integer\)$/,
     ],
     [
       "Instance memoryBytes of 0",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, memoryBytes: 0 },
       "memoryBytes",
       /^must be a positive number of bytes \(spec part 2, Instances: CUSTOM memory_bytes\)$/,
     ],
     [
       "an empty Instance storage",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, storage: [] },
       "storage",
       /^needs at least one entry, exactly one with boot true \(spec part 2, Instances: CUSTOM storage\)$/,
     ],
     [
       "an Instance storage entry of 0 bytes",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, storage: [{ sizeBytes: 0, boot: true }] },
       "storage[0].sizeBytes",
       /^must be a positive number of bytes \(spec part 2, Instances: storage size_bytes\)$/,
     ],
     [
       "an Instance storage backing NVME",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, storage: [{ sizeBytes: GiB, boot: true, backing: "NVME" }] },
       "storage[0].backing",
       /^must be LOCAL or CEPH \(spec part 2, Instances: CUSTOM storage backing/,
     ],
     [
       "Instance bandwidth of 0",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, bandwidth: { uploadBytesSec: 0, downloadBytesSec: 1 } },
       "bandwidth.uploadBytesSec",
       /^must be a positive number of bytes per second \(spec part 2, Instances: bandwidth upload_bytes_sec\)$/,
     ],
     [
       "an empty Instance region",
-      instanceSpec,
+      instanceDefinition,
       { ...plan, region: "" },
       "region",
       /^must name a region, for example NA_01 \(spec part 2, Instances: region\)$/,
     ],
     [
       "an Instance ip of family IPv5",
-      instanceSpec,
+      instanceDefinition,
       { ...plan, ips: [{ family: "IPv5" }] },
       "ips[0].family",
       /^must be IPv4 or IPv6 \(spec part 2, Instances: ips family\)$/,
     ],
     [
       "an IPv6 Instance ip with ddos",
-      instanceSpec,
+      instanceDefinition,
       { ...plan, ips: [{ family: "IPv4" }, { family: "IPv6", ddos: true }] },
       "ips[1].ddos",
       /^ddos protection is for IPv4 addresses only.*\(spec part 3, Billing and usage: FLOATING_IP ddos is IPv4 only\)$/,
     ],
-    ["Instance boot CDROM", instanceSpec, { ...plan, boot: "CDROM" }, "boot", /^must be DISK or ISO \(spec part 2, Instances: boot\)$/],
+    [
+      "Instance boot CDROM",
+      instanceDefinition,
+      { ...plan, boot: "CDROM" },
+      "boot",
+      /^must be DISK or ISO \(spec part 2, Instances: boot\)$/,
+    ],
     [
       "a CUSTOM Instance with a planId",
-      instanceSpec,
+      instanceDefinition,
       { ...custom, planId: "7" },
       "planId",
       /^a CUSTOM instance has no planId.*\(spec part 2, Instances: plan is the PLAN body's field\)$/,
@@ -171,20 +177,20 @@ describe("Instance rules at preview", () => {
       "storage: exactly one storage entry must have boot true (spec part 2, Instances: CUSTOM storage)",
     ],
   ])("refuses %s", async (_what, inputs, failure) => {
-    expect(await failureLines(instanceSpec, inputs)).toEqual([failure]);
+    expect(await failureLines(instanceDefinition, inputs)).toEqual([failure]);
   });
 
   it("accepts a CUSTOM instance without bandwidth, and a node instead of a region", async () => {
-    expect(await failureLines(instanceSpec, { ...custom, bandwidth: undefined })).toEqual([]);
-    expect(await failureLines(instanceSpec, { name: "vm", planId: "7", nodeId: "3" })).toEqual([]);
+    expect(await failureLines(instanceDefinition, { ...custom, bandwidth: undefined })).toEqual([]);
+    expect(await failureLines(instanceDefinition, { name: "vm", planId: "7", nodeId: "3" })).toEqual([]);
   });
 
   it("skips a rule whose field is unknown until up", async () => {
-    expect(await failureLines(instanceSpec, { name: "vm", type: "PLAN", planId: UNKNOWN, region: "NA_01" })).toEqual([]);
+    expect(await failureLines(instanceDefinition, { name: "vm", type: "PLAN", planId: UNKNOWN, region: "NA_01" })).toEqual([]);
   });
 
   it("infers the type from planId and fills the API's defaults, so diffs stay quiet", async () => {
-    expect(await recorded(instanceSpec, plan)).toEqual({
+    expect(await recorded(instanceDefinition, plan)).toEqual({
       ...plan,
       type: "PLAN",
       workspaceId: "42",
@@ -192,7 +198,7 @@ describe("Instance rules at preview", () => {
       applyUpgrades: false,
       deletion: "immediate",
     });
-    const c = await recorded(instanceSpec, { ...custom, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB }] });
+    const c = await recorded(instanceDefinition, { ...custom, storage: [{ sizeBytes: GiB, boot: true }, { sizeBytes: GiB }] });
     expect(c).toMatchObject({
       type: "CUSTOM",
       storage: [
@@ -200,28 +206,28 @@ describe("Instance rules at preview", () => {
         { sizeBytes: GiB, boot: false, backing: "LOCAL" },
       ],
     });
-    expect((await recorded(instanceSpec, { ...plan, vpcIds: ["9", "3", "9"] })).vpcIds).toEqual(["3", "9"]);
+    expect((await recorded(instanceDefinition, { ...plan, vpcIds: ["9", "3", "9"] })).vpcIds).toEqual(["3", "9"]);
   });
 
   it("refuses to shrink the boot disk of a recorded instance, and lets it grow", async () => {
-    const olds = await recorded(instanceSpec, custom);
+    const olds = await recorded(instanceDefinition, custom);
     const shrink = { ...custom, storage: [{ sizeBytes: 10 * GiB, boot: true }] };
-    expect(await failureLines(instanceSpec, shrink, olds)).toEqual([
+    expect(await failureLines(instanceDefinition, shrink, olds)).toEqual([
       `storage: the boot disk cannot shrink (${20 * GiB} -> ${10 * GiB} bytes): upgrade-instance only grows it (spec part 2, Instances: upgrade-instance disk)`,
     ]);
-    expect(await failureLines(instanceSpec, { ...custom, storage: [{ sizeBytes: 30 * GiB, boot: true }] }, olds)).toEqual([]);
+    expect(await failureLines(instanceDefinition, { ...custom, storage: [{ sizeBytes: 30 * GiB, boot: true }] }, olds)).toEqual([]);
     // A create has nothing to shrink from.
-    expect(await failureLines(instanceSpec, shrink)).toEqual([]);
+    expect(await failureLines(instanceDefinition, shrink)).toEqual([]);
   });
 });
 
 describe("Instance changes at preview", () => {
-  const recordedPlan = async () => ({ ...(await recorded(instanceSpec, plan)), state: "AVAILABLE" });
-  const recordedCustom = async () => ({ ...(await recorded(instanceSpec, custom)), state: "AVAILABLE" });
+  const recordedPlan = async () => ({ ...(await recorded(instanceDefinition, plan)), state: "AVAILABLE" });
+  const recordedCustom = async () => ({ ...(await recorded(instanceDefinition, custom)), state: "AVAILABLE" });
 
   it("sees no change in the recorded declaration", async () => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, await recorded(instanceSpec, plan))).toEqual({
+    expect(await diff(instanceDefinition, olds, await recorded(instanceDefinition, plan))).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
@@ -243,7 +249,7 @@ describe("Instance changes at preview", () => {
     ["deletion", "scheduled"],
   ])("changes %s in place", async (field, value) => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({
+    expect(await diff(instanceDefinition, olds, { ...olds, [field]: value })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -257,7 +263,7 @@ describe("Instance changes at preview", () => {
     ["storage", [{ sizeBytes: 30 * GiB, boot: true, backing: "LOCAL" }]],
   ])("upgrades a CUSTOM instance's %s in place", async (field, value) => {
     const olds = await recordedCustom();
-    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({
+    expect(await diff(instanceDefinition, olds, { ...olds, [field]: value })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -276,7 +282,7 @@ describe("Instance changes at preview", () => {
     ["storage unknown until up", UNKNOWN],
   ])("replaces on storage with %s", async (_what, storage) => {
     const olds = await recordedCustom();
-    expect(await diff(instanceSpec, olds, { ...olds, storage })).toEqual({
+    expect(await diff(instanceDefinition, olds, { ...olds, storage })).toEqual({
       changes: true,
       replaces: ["storage"],
       deleteBeforeReplace: false,
@@ -295,7 +301,7 @@ describe("Instance changes at preview", () => {
     ["workspaceId", "43"],
   ])("replaces on %s", async (field, value) => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, { ...olds, [field]: value })).toEqual({
+    expect(await diff(instanceDefinition, olds, { ...olds, [field]: value })).toEqual({
       changes: true,
       replaces: [field],
       deleteBeforeReplace: false,
@@ -304,17 +310,17 @@ describe("Instance changes at preview", () => {
 
   it("ignores applyUpgrades (an instruction for the next upgrade, not a property)", async () => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, olds, { ...olds, applyUpgrades: true })).toMatchObject({ changes: false, replaces: [] });
+    expect(await diff(instanceDefinition, olds, { ...olds, applyUpgrades: true })).toMatchObject({ changes: false, replaces: [] });
   });
 
   it("replaces an instance whose create workflow FAILED, and finishes one recorded mid-create", async () => {
     const olds = await recordedPlan();
-    expect(await diff(instanceSpec, { ...olds, state: "FAILED" }, olds)).toEqual({
+    expect(await diff(instanceDefinition, { ...olds, state: "FAILED" }, olds)).toEqual({
       changes: true,
       replaces: ["state"],
       deleteBeforeReplace: false,
     });
-    expect(await diff(instanceSpec, { ...olds, state: "PENDING" }, olds)).toEqual({
+    expect(await diff(instanceDefinition, { ...olds, state: "PENDING" }, olds)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,

@@ -4,22 +4,22 @@
  * CLI.
  */
 import { diff, failureLines, recorded } from "../../support/preview";
-import { k3sNodeSpec } from "../../../resources/k3sNode";
+import { k3sNodeDefinition } from "../../../resources/k3sNode";
 
 describe("K3sNode at preview", () => {
   const recordedNode = async (instanceId = "7") => ({
-    ...(await recorded(k3sNodeSpec, { instanceId })),
+    ...(await recorded(k3sNodeDefinition, { instanceId })),
     nodeName: "node-7",
     status: "READY",
   });
 
   it("refuses an instance id that is not one", async () => {
-    expect(await failureLines(k3sNodeSpec, { instanceId: "vm-7" })).toEqual(["instanceId: must be the instance id (digits)"]);
+    expect(await failureLines(k3sNodeDefinition, { instanceId: "vm-7" })).toEqual(["instanceId: must be the instance id (digits)"]);
   });
 
   it("replaces on another instance (there is no update endpoint), the new node first", async () => {
     const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, olds, { ...olds, instanceId: "8" })).toEqual({
+    expect(await diff(k3sNodeDefinition, olds, { ...olds, instanceId: "8" })).toEqual({
       changes: true,
       replaces: ["instanceId"],
       deleteBeforeReplace: false,
@@ -28,7 +28,7 @@ describe("K3sNode at preview", () => {
 
   it("replaces a FAILED node deleting it first: an instance is a node at most once", async () => {
     const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "FAILED" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
+    expect(await diff(k3sNodeDefinition, { ...olds, status: "FAILED" }, await recorded(k3sNodeDefinition, { instanceId: "7" }))).toEqual({
       changes: true,
       replaces: ["state"],
       deleteBeforeReplace: true,
@@ -37,7 +37,7 @@ describe("K3sNode at preview", () => {
 
   it("finishes a node recorded while it was still joining", async () => {
     const olds = await recordedNode();
-    expect(await diff(k3sNodeSpec, { ...olds, status: "JOINING" }, await recorded(k3sNodeSpec, { instanceId: "7" }))).toEqual({
+    expect(await diff(k3sNodeDefinition, { ...olds, status: "JOINING" }, await recorded(k3sNodeDefinition, { instanceId: "7" }))).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,

@@ -4,11 +4,11 @@
  * tests/e2e/k3s.test.ts proves the same through the real CLI.
  */
 import { diff, failuresOf, recorded } from "../../support/preview";
-import { k3sSecretSpec } from "../../../resources/k3sSecret";
+import { k3sSecretDefinition } from "../../../resources/k3sSecret";
 
 describe("K3sSecret preview checks", () => {
   it("accepts a DNS-label name and keys of letters, digits, -, _ and .", async () => {
-    expect(await failuresOf(k3sSecretSpec, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
+    expect(await failuresOf(k3sSecretDefinition, { name: "app-creds", data: { "db.password_1-x": "v" } })).toEqual([]);
   });
 
   it.each([
@@ -16,18 +16,18 @@ describe("K3sSecret preview checks", () => {
     ["a key with a space", { name: "creds", data: { "a b": "v" } }, "data", /keys must be 1 to 253/],
     ["a value over 1 MiB", { name: "creds", data: { a: "x".repeat(1024 * 1024 + 1) } }, "data.a", /at most 1 MiB/],
   ])("refuses %s", async (_what, inputs, property, reason) => {
-    const found = await failuresOf(k3sSecretSpec, inputs);
+    const found = await failuresOf(k3sSecretDefinition, inputs);
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
 
 describe("K3sSecret changes at preview", () => {
   const creds = { name: "app-creds", data: { DB_PASSWORD: "s3cret" } };
-  const recordedSecret = async () => ({ ...(await recorded(k3sSecretSpec, creds)), keys: ["DB_PASSWORD"] });
+  const recordedSecret = async () => ({ ...(await recorded(k3sSecretDefinition, creds)), keys: ["DB_PASSWORD"] });
 
   it("PUTs new data in place", async () => {
     const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({
+    expect(await diff(k3sSecretDefinition, olds, { ...olds, data: { DB_PASSWORD: "n3w", DB_USER: "app" } })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -36,7 +36,7 @@ describe("K3sSecret changes at preview", () => {
 
   it("writes the data again when the recorded data no longer matches the API's keys (null)", async () => {
     const olds = { ...(await recordedSecret()), data: null };
-    expect(await diff(k3sSecretSpec, olds, await recorded(k3sSecretSpec, creds))).toEqual({
+    expect(await diff(k3sSecretDefinition, olds, await recorded(k3sSecretDefinition, creds))).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -45,7 +45,7 @@ describe("K3sSecret changes at preview", () => {
 
   it("replaces on a new name; the old secret goes after the new one exists", async () => {
     const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, name: "app-creds-v2" })).toEqual({
+    expect(await diff(k3sSecretDefinition, olds, { ...olds, name: "app-creds-v2" })).toEqual({
       changes: true,
       replaces: ["name"],
       deleteBeforeReplace: false,
@@ -54,7 +54,7 @@ describe("K3sSecret changes at preview", () => {
 
   it("replaces on another workspace, deleting first when the name stays (names are unique in a workspace)", async () => {
     const olds = await recordedSecret();
-    expect(await diff(k3sSecretSpec, olds, { ...olds, workspaceId: "43" })).toEqual({
+    expect(await diff(k3sSecretDefinition, olds, { ...olds, workspaceId: "43" })).toEqual({
       changes: true,
       replaces: ["workspaceId"],
       deleteBeforeReplace: true,

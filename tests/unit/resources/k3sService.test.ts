@@ -6,7 +6,7 @@
  * CLI.
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";
-import { k3sServiceSpec } from "../../../resources/k3sService";
+import { k3sServiceDefinition } from "../../../resources/k3sService";
 import { times } from "./support";
 
 const validService = { name: "web", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: ["1"], replicas: 2 };
@@ -24,7 +24,7 @@ describe("K3sService preview checks", () => {
       environment: { _A1: "x".repeat(32 * 1024) },
       secretRefs: times(64, (i) => `s-${i}`),
     };
-    expect(await failuresOf(k3sServiceSpec, edge)).toEqual([]);
+    expect(await failuresOf(k3sServiceDefinition, edge)).toEqual([]);
   });
 
   it.each([
@@ -44,7 +44,7 @@ describe("K3sService preview checks", () => {
     ["65 secret references", { secretRefs: times(65, (i) => `s-${i}`) }, "secretRefs", /at most 64/],
     ["a secret reference that is no DNS label", { secretRefs: ["Bad_Name"] }, "secretRefs[0]", /DNS label/],
   ])("refuses %s", async (_what, change, property, reason) => {
-    const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
+    const found = await failuresOf(k3sServiceDefinition, { ...validService, ...change });
     expect(found.find((f) => f.property.startsWith(property))?.reason).toMatch(reason);
   });
 });
@@ -55,11 +55,11 @@ describe("K3sService http ports and where each limit comes from", () => {
       { hostPort: 8080, containerPort: 80, http: true },
       { hostPort: 5353, containerPort: 53, protocol: "UDP" },
     ];
-    expect(await failuresOf(k3sServiceSpec, { ...validService, ports })).toEqual([]);
+    expect(await failuresOf(k3sServiceDefinition, { ...validService, ports })).toEqual([]);
   });
 
   it("refuses http on a UDP port, on the port's http property", async () => {
-    const found = await failuresOf(k3sServiceSpec, {
+    const found = await failuresOf(k3sServiceDefinition, {
       ...validService,
       ports: [{ hostPort: 5353, containerPort: 53, protocol: "UDP", http: true }],
     });
@@ -78,7 +78,7 @@ describe("K3sService http ports and where each limit comes from", () => {
       /^must be a DNS label: .* \(Kubernetes object names; the emulator's limit: spec part 3, Kubernetes service gives none\)$/,
     ],
   ])("says the %s limit is the emulator's, not the spec's", async (property, change, reason) => {
-    const found = await failuresOf(k3sServiceSpec, { ...validService, ...change });
+    const found = await failuresOf(k3sServiceDefinition, { ...validService, ...change });
     expect(found).toContainEqual({ property, reason: typeof reason === "string" ? reason : expect.stringMatching(reason) });
   });
 });
@@ -87,7 +87,7 @@ const SERVICE = "spec part 3, Kubernetes service";
 
 describe("K3sService defaults and list rules", () => {
   it("records the API's defaults, so an omitted field (cleared by PUT) diffs quietly", async () => {
-    expect(await recorded(k3sServiceSpec, { ...validService, ports: [{ hostPort: 80, containerPort: 8080 }] })).toEqual({
+    expect(await recorded(k3sServiceDefinition, { ...validService, ports: [{ hostPort: 80, containerPort: 8080 }] })).toEqual({
       ...validService,
       workspaceId: "42",
       ports: [{ hostPort: 80, containerPort: 8080, protocol: "TCP", http: false }],
@@ -96,7 +96,7 @@ describe("K3sService defaults and list rules", () => {
       secretRefs: [],
       updateStrategy: "ROLLING",
     });
-    expect((await recorded(k3sServiceSpec, { ...validService, replicas: undefined })).replicas).toBe(1);
+    expect((await recorded(k3sServiceDefinition, { ...validService, replicas: undefined })).replicas).toBe(1);
   });
 
   it.each<[what: string, change: Record<string, unknown>, failure: string]>([
@@ -153,7 +153,7 @@ describe("K3sService defaults and list rules", () => {
     ],
     ["another update strategy", { updateStrategy: "RECREATE" }, `updateStrategy: must be ROLLING or START_FIRST (${SERVICE})`],
   ])("refuses %s", async (_what, change, failure) => {
-    expect(await failureLines(k3sServiceSpec, { ...validService, ...change })).toEqual([failure]);
+    expect(await failureLines(k3sServiceDefinition, { ...validService, ...change })).toEqual([failure]);
   });
 
   it("accepts one host port once per protocol", async () => {
@@ -161,17 +161,17 @@ describe("K3sService defaults and list rules", () => {
       { hostPort: 53, containerPort: 53 },
       { hostPort: 53, containerPort: 53, protocol: "UDP" },
     ];
-    expect(await failureLines(k3sServiceSpec, { ...validService, ports })).toEqual([]);
+    expect(await failureLines(k3sServiceDefinition, { ...validService, ports })).toEqual([]);
   });
 });
 
 describe("K3sService changes at preview", () => {
   const running = { status: "RUNNING", updating: false, desiredReplicas: 2, availableReplicas: 2 };
-  const recordedService = async () => ({ ...(await recorded(k3sServiceSpec, validService)), ...running });
+  const recordedService = async () => ({ ...(await recorded(k3sServiceDefinition, validService)), ...running });
 
   it("sees no change in the recorded declaration", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toEqual({
+    expect(await diff(k3sServiceDefinition, olds, await recorded(k3sServiceDefinition, validService))).toEqual({
       changes: false,
       replaces: [],
       deleteBeforeReplace: false,
@@ -189,7 +189,7 @@ describe("K3sService changes at preview", () => {
     ["updateStrategy", "START_FIRST"],
   ])("PUTs a new %s in place", async (field, value) => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, [field]: value })).toEqual({
+    expect(await diff(k3sServiceDefinition, olds, { ...olds, [field]: value })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -198,7 +198,7 @@ describe("K3sService changes at preview", () => {
 
   it("replaces on a new name, creating the new service first (the names differ)", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, name: "web-v2" })).toEqual({
+    expect(await diff(k3sServiceDefinition, olds, { ...olds, name: "web-v2" })).toEqual({
       changes: true,
       replaces: ["name"],
       deleteBeforeReplace: false,
@@ -207,7 +207,7 @@ describe("K3sService changes at preview", () => {
 
   it("replaces on a new mode, deleting the old service first (it keeps the name)", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, mode: "PINNED" })).toEqual({
+    expect(await diff(k3sServiceDefinition, olds, { ...olds, mode: "PINNED" })).toEqual({
       changes: true,
       replaces: ["mode"],
       deleteBeforeReplace: true,
@@ -216,7 +216,7 @@ describe("K3sService changes at preview", () => {
 
   it("replaces on another workspace, deleting first when the name stays (the unique key is the name)", async () => {
     const olds = await recordedService();
-    expect(await diff(k3sServiceSpec, olds, { ...olds, workspaceId: "43" })).toEqual({
+    expect(await diff(k3sServiceDefinition, olds, { ...olds, workspaceId: "43" })).toEqual({
       changes: true,
       replaces: ["workspaceId"],
       deleteBeforeReplace: true,
@@ -225,13 +225,13 @@ describe("K3sService changes at preview", () => {
 
   it("replaces a FAILED service (deleting first: same name), and finishes one recorded mid-rollout", async () => {
     const olds = await recordedService();
-    const news = await recorded(k3sServiceSpec, validService);
-    expect(await diff(k3sServiceSpec, { ...olds, status: "FAILED" }, news)).toEqual({
+    const news = await recorded(k3sServiceDefinition, validService);
+    expect(await diff(k3sServiceDefinition, { ...olds, status: "FAILED" }, news)).toEqual({
       changes: true,
       replaces: ["state"],
       deleteBeforeReplace: true,
     });
-    expect(await diff(k3sServiceSpec, { ...olds, status: "DEPLOYING" }, news)).toEqual({
+    expect(await diff(k3sServiceDefinition, { ...olds, status: "DEPLOYING" }, news)).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
@@ -240,6 +240,6 @@ describe("K3sService changes at preview", () => {
 
   it("shows no change for a RUNNING service short of replicas (degraded, not unfinished)", async () => {
     const olds = { ...(await recordedService()), availableReplicas: 1 };
-    expect(await diff(k3sServiceSpec, olds, await recorded(k3sServiceSpec, validService))).toMatchObject({ changes: false });
+    expect(await diff(k3sServiceDefinition, olds, await recorded(k3sServiceDefinition, validService))).toMatchObject({ changes: false });
   });
 });

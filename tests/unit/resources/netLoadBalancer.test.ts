@@ -3,18 +3,18 @@
  * runtime that refuses any API access; then its API mapping with a scripted client: the paths it
  * takes and what it concludes.
  */
-import { netLoadBalancerSpec } from "../../../resources/netLoadBalancer";
+import { netLoadBalancerDefinition } from "../../../resources/netLoadBalancer";
 import { check, diff } from "../../support/preview";
 import { fakeContext, page, refused } from "./support";
 
 describe("NetLoadBalancer", () => {
   it("normalises the address as the API reports it", async () => {
-    expect((await check(netLoadBalancerSpec, { name: "lb", address: "2001:DB8:0:0::50" })).inputs.address).toBe("2001:db8::50");
-    expect((await check(netLoadBalancerSpec, { name: "lb", address: " 203.0.113.7" })).inputs.address).toBe("203.0.113.7");
+    expect((await check(netLoadBalancerDefinition, { name: "lb", address: "2001:DB8:0:0::50" })).inputs.address).toBe("2001:db8::50");
+    expect((await check(netLoadBalancerDefinition, { name: "lb", address: " 203.0.113.7" })).inputs.address).toBe("203.0.113.7");
   });
 
   it("rejects a bad address and an empty name", async () => {
-    const { failures } = await check(netLoadBalancerSpec, { name: "", address: "203.0.113.300" });
+    const { failures } = await check(netLoadBalancerDefinition, { name: "", address: "203.0.113.300" });
     expect(failures).toEqual([
       "name: must not be empty (spec part 3, Network load balancers: name is required)",
       "address: must be an IP address such as 203.0.113.10 or 2001:db8::10 (spec part 3, Network load balancers: address)",
@@ -23,12 +23,12 @@ describe("NetLoadBalancer", () => {
 
   it("patches name, address and owner in place; an undeclared owner is not managed", async () => {
     const olds = { name: "lb", address: "203.0.113.7", ownerWorkspaceId: "42", memberInstanceIds: [] };
-    expect(await diff(netLoadBalancerSpec, olds, { name: "lb2", address: "203.0.113.8", ownerWorkspaceId: "43" })).toEqual({
+    expect(await diff(netLoadBalancerDefinition, olds, { name: "lb2", address: "203.0.113.8", ownerWorkspaceId: "43" })).toEqual({
       changes: true,
       replaces: [],
       deleteBeforeReplace: false,
     });
-    expect(await diff(netLoadBalancerSpec, olds, { name: "lb", address: "203.0.113.7" })).toMatchObject({ changes: false });
+    expect(await diff(netLoadBalancerDefinition, olds, { name: "lb", address: "203.0.113.7" })).toMatchObject({ changes: false });
   });
 });
 
@@ -44,7 +44,7 @@ describe("NetLoadBalancer read", () => {
 
   it("reads through the Administrator mirror, wherever the balancer is owned", async () => {
     const { ctx, calls } = fakeContext({ "GET /v1/net-lbs/7": () => detail });
-    const out = await netLoadBalancerSpec.api.read(ctx, "7", { ownerWorkspaceId: "42" });
+    const out = await netLoadBalancerDefinition.api.get(ctx, "7", { ownerWorkspaceId: "42" });
     expect(out).toEqual({
       name: "lb",
       address: "203.0.113.7",
@@ -61,14 +61,14 @@ describe("NetLoadBalancer read", () => {
       "GET /v1/net-lbs/7": refused("GET", "/v1/net-lbs/7"),
       "GET /v1/workspaces/43/net-lbs/7": () => detail,
     });
-    expect((await netLoadBalancerSpec.api.read(ctx, "7", { ownerWorkspaceId: "43" }))?.name).toBe("lb");
-    expect(await netLoadBalancerSpec.api.read(ctx, "8", { ownerWorkspaceId: "43" })).toBeUndefined();
+    expect((await netLoadBalancerDefinition.api.get(ctx, "7", { ownerWorkspaceId: "43" }))?.name).toBe("lb");
+    expect(await netLoadBalancerDefinition.api.get(ctx, "8", { ownerWorkspaceId: "43" })).toBeUndefined();
     expect(calls.map((c) => c.path)).toEqual(["/v1/net-lbs/7", "/v1/workspaces/43/net-lbs/7", "/v1/workspaces/43/net-lbs/8"]);
   });
 
   it("explains that creating a balancer needs an operator token", async () => {
     const { ctx } = fakeContext({ "GET /v1/workspaces/42/net-lbs": () => page([]), "POST /v1/net-lbs": refused("POST", "/v1/net-lbs") });
-    await expect(netLoadBalancerSpec.api.create(ctx, { name: "lb", address: "203.0.113.7" })).rejects.toThrow(
+    await expect(netLoadBalancerDefinition.api.create(ctx, { name: "lb", address: "203.0.113.7" })).rejects.toThrow(
       /creating a network load balancer is Administrator-only .*operator \(staff\) token/,
     );
   });
@@ -80,7 +80,7 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
       { "POST /v1/net-lbs": () => ({ id: 7 }), "PATCH /v1/workspaces/42/net-lbs/7": () => undefined },
       "create",
     );
-    expect(await netLoadBalancerSpec.api.create(ctx, { name: "lb", address: "203.0.113.7" })).toEqual({ id: "7" });
+    expect(await netLoadBalancerDefinition.api.create(ctx, { name: "lb", address: "203.0.113.7" })).toEqual({ id: "7" });
     const olds = {
       name: "lb",
       address: "203.0.113.7",
@@ -89,11 +89,14 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
       memberInstanceIds: [],
       createdAt: "",
     };
-    await netLoadBalancerSpec.api.update!.updateRequest(ctx, "7", olds, { name: "lb2", address: "203.0.113.7", ownerWorkspaceId: "43" }, [
-      "name",
-      "ownerWorkspaceId",
-    ]);
-    await netLoadBalancerSpec.api.update!.updateRequest(ctx, "7", olds, { name: "lb", address: "203.0.113.8" }, [
+    await netLoadBalancerDefinition.api.update!.updateRequest!(
+      ctx,
+      "7",
+      olds,
+      { name: "lb2", address: "203.0.113.7", ownerWorkspaceId: "43" },
+      ["name", "ownerWorkspaceId"],
+    );
+    await netLoadBalancerDefinition.api.update!.updateRequest!(ctx, "7", olds, { name: "lb", address: "203.0.113.8" }, [
       "address",
       "ownerWorkspaceId",
     ]);
@@ -106,7 +109,7 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
 
   it("reads a balancer without owner, members or creation time as the state records it", async () => {
     const { ctx } = fakeContext({ "GET /v1/net-lbs/7": () => ({ id: "7", name: "lb", address: "203.0.113.7", owner: null }) });
-    expect(await netLoadBalancerSpec.api.read(ctx, "7", {})).toStrictEqual({
+    expect(await netLoadBalancerDefinition.api.get(ctx, "7", {})).toStrictEqual({
       name: "lb",
       address: "203.0.113.7",
       ownerWorkspaceId: "42",

@@ -3,7 +3,7 @@
  * diff (which never call the API).
  */
 import { checkOnly, failureLines } from "../../support/preview";
-import { recipeSpec } from "../../../resources/recipe";
+import { recipeDefinition } from "../../../resources/recipe";
 
 describe("Recipe", () => {
   const recipe = {
@@ -14,14 +14,14 @@ describe("Recipe", () => {
     fields: [{ id: "A", label: "a", type: "TEXT" }],
   };
   it("fills a recipe's defaults and checks it at preview", async () => {
-    const r = await checkOnly(recipeSpec).check!({}, recipe);
+    const r = await checkOnly(recipeDefinition).check!({}, recipe);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toMatchObject({
       icon: null,
       commands: [{ path: "/opt/r.sh", args: [] }],
       fields: [{ id: "A", label: "a", type: "TEXT", description: null, required: false }],
     });
-    const bad = await failureLines(recipeSpec, {
+    const bad = await failureLines(recipeDefinition, {
       ...recipe,
       category: "GAMING",
       commands: [],
@@ -32,7 +32,7 @@ describe("Recipe", () => {
     expect(bad.join("\n")).toMatch(/fields\[0\]\.id: must start with a letter/);
     expect(
       (
-        await failureLines(recipeSpec, {
+        await failureLines(recipeDefinition, {
           ...recipe,
           fields: [
             { id: "db_name", label: "a", type: "TEXT" },
@@ -44,7 +44,7 @@ describe("Recipe", () => {
   });
 
   it("patches every recipe field in place", async () => {
-    const olds = { ...(await checkOnly(recipeSpec).check!({}, recipe)).inputs };
+    const olds = { ...(await checkOnly(recipeDefinition).check!({}, recipe)).inputs };
     for (const [field, value] of Object.entries({
       name: "x",
       category: "AI",
@@ -53,7 +53,10 @@ describe("Recipe", () => {
       icon: "https://x.example/i.svg",
       fields: [],
     })) {
-      expect(await checkOnly(recipeSpec).diff!("1", olds, { ...olds, [field]: value })).toMatchObject({ changes: true, replaces: [] });
+      expect(await checkOnly(recipeDefinition).diff!("1", olds, { ...olds, [field]: value })).toMatchObject({
+        changes: true,
+        replaces: [],
+      });
     }
   });
 });

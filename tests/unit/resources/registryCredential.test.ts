@@ -2,12 +2,12 @@
  * RegistryCredential: host canonicalisation, the preview-time checks and the policy table (check and
  * diff only; no API).
  */
-import { canonicalRegistryHost, registryCredentialSpec } from "../../../resources/registryCredential";
+import { canonicalRegistryHost, registryCredentialDefinition } from "../../../resources/registryCredential";
 import { checkOnly } from "../../support/preview";
 import { fakeContext, page } from "./support";
 
 describe("RegistryCredential", () => {
-  const p = checkOnly(registryCredentialSpec);
+  const p = checkOnly(registryCredentialDefinition);
   it("canonicalises the host like the API", () => {
     expect(canonicalRegistryHost("https://GHCR.io/v2/")).toBe("ghcr.io");
     expect(canonicalRegistryHost("index.docker.io")).toBe("docker.io");
@@ -48,14 +48,18 @@ describe("RegistryCredential API mapping (the state's shape)", () => {
       { "POST /v1/workspaces/42/registries": () => apiCredential, "PATCH /v1/workspaces/42/registries/6": () => ({}) },
       "create",
     );
-    expect(await registryCredentialSpec.api.create(ctx, declared)).toEqual({ id: "6" });
-    await registryCredentialSpec.api.update!.updateRequest(ctx, "6", declared as never, { ...declared, username: "bo" }, ["username"]);
+    expect(await registryCredentialDefinition.api.create(ctx, declared)).toEqual({ id: "6" });
+    await registryCredentialDefinition.api.update!.updateRequest!(ctx, "6", declared as never, { ...declared, username: "bo" }, [
+      "username",
+    ]);
     expect(calls).toEqual([
       { method: "POST", path: "/v1/workspaces/42/registries", body: { registry: "ghcr.io", username: "ana", password: "s3cret" } },
       { method: "PATCH", path: "/v1/workspaces/42/registries/6", body: { username: "bo", password: "s3cret" } },
     ]);
     const read = async (answer: object) =>
-      registryCredentialSpec.api.read(fakeContext({ "GET /v1/workspaces/42/registries/6": () => answer }).ctx, "6", { workspaceId: "42" });
+      registryCredentialDefinition.api.get(fakeContext({ "GET /v1/workspaces/42/registries/6": () => answer }).ctx, "6", {
+        workspaceId: "42",
+      });
     expect(await read(apiCredential)).toStrictEqual({
       workspaceId: "42",
       registry: "ghcr.io",
@@ -68,8 +72,8 @@ describe("RegistryCredential API mapping (the state's shape)", () => {
       registry: "ghcr.io",
       username: "ana",
     });
-    expect(registryCredentialSpec.secretOutputs).toEqual(["password"]);
-    expect(registryCredentialSpec.keepFromState).toEqual(["password"]);
+    expect(registryCredentialDefinition.secretOutputs).toEqual(["password"]);
+    expect(registryCredentialDefinition.keepFromState).toEqual(["password"]);
     void page;
   });
 });

@@ -3,13 +3,13 @@
  */
 import { checkOnly } from "../../support/preview";
 import { fakeContext, I1, page } from "./support";
-import { snapshotSpec } from "../../../resources/snapshot";
+import { snapshotDefinition } from "../../../resources/snapshot";
 
 describe("Snapshot", () => {
   it("every snapshot field replaces", async () => {
     const olds = { instanceId: "1", diskId: "2", state: "AVAILABLE" };
-    expect((await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, instanceId: "3" })).replaces).toEqual(["instanceId"]);
-    expect(await checkOnly(snapshotSpec).diff!("9", olds, { ...olds, diskId: "4" })).toMatchObject({
+    expect((await checkOnly(snapshotDefinition).diff!("9", olds, { ...olds, instanceId: "3" })).replaces).toEqual(["instanceId"]);
+    expect(await checkOnly(snapshotDefinition).diff!("9", olds, { ...olds, diskId: "4" })).toMatchObject({
       replaces: ["diskId"],
       deleteBeforeReplace: false,
     });
@@ -40,12 +40,12 @@ describe("Snapshot API mapping (the state's shape)", () => {
       },
       "create",
     );
-    expect(await snapshotSpec.api.create(ctx, { instanceId: I1 })).toMatchObject({ id: "11" });
+    expect(await snapshotDefinition.api.create(ctx, { instanceId: I1 })).toMatchObject({ id: "11" });
     expect(calls.filter((c) => c.method === "POST")).toEqual([
       { method: "POST", path: "/v1/commands/create-snapshot", body: { instance_id: BigInt(I1) } },
     ]);
     const read = async (answer: object, prior: object) =>
-      snapshotSpec.api.read(fakeContext({ "GET /v1/snapshots/11": () => answer }).ctx, "11", prior);
+      snapshotDefinition.api.get(fakeContext({ "GET /v1/snapshots/11": () => answer }).ctx, "11", prior);
     expect(await read(apiSnapshot, { instanceId: I1 })).toStrictEqual({
       workspaceId: "42",
       instanceId: I1,

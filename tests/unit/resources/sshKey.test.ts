@@ -1,7 +1,7 @@
 /**
  * SshKey: the key's shape at preview and the policy table (check and diff only; no API).
  */
-import { normalisePublicKey, sshKeySpec } from "../../../resources/sshKey";
+import { normalisePublicKey, sshKeyDefinition } from "../../../resources/sshKey";
 import { checkOnly } from "../../support/preview";
 import { fakeContext } from "./support";
 
@@ -14,7 +14,7 @@ const ED1 = `ssh-ed25519 ${blob("ssh-ed25519", Buffer.alloc(32, 1))} alice@lapto
 const ED2 = `ssh-ed25519 ${blob("ssh-ed25519", Buffer.alloc(32, 2))} bob@laptop`;
 
 describe("SshKey", () => {
-  const p = checkOnly(sshKeySpec);
+  const p = checkOnly(sshKeyDefinition);
   it("checks the key's shape and normalises its whitespace", async () => {
     const r = await p.check!({}, { name: "alice", publicKey: `  ${ED1.replace(/ /g, "   ")}\n` });
     expect(r.failures).toEqual([]);
@@ -50,10 +50,10 @@ describe("SshKey API mapping (the state's shape)", () => {
 
   it("creates with name and public_key, and reads what the state records", async () => {
     const { ctx, calls } = fakeContext({ "POST /v1/workspaces/42/ssh": () => apiKey }, "create");
-    expect(await sshKeySpec.api.create(ctx, { workspaceId: "42", name: "deploy", publicKey: ED1 })).toEqual({ id: "5" });
+    expect(await sshKeyDefinition.api.create(ctx, { workspaceId: "42", name: "deploy", publicKey: ED1 })).toEqual({ id: "5" });
     expect(calls).toEqual([{ method: "POST", path: "/v1/workspaces/42/ssh", body: { name: "deploy", public_key: ED1 } }]);
     const read = async (answer: object) =>
-      sshKeySpec.api.read(fakeContext({ "GET /v1/ssh/5": () => answer }).ctx, "5", { workspaceId: "7" });
+      sshKeyDefinition.api.get(fakeContext({ "GET /v1/ssh/5": () => answer }).ctx, "5", { workspaceId: "7" });
     expect(await read(apiKey)).toStrictEqual({
       workspaceId: "42",
       name: "deploy",

@@ -1,12 +1,12 @@
 /**
  * Workspace: the preview-time checks and the policy table (check and diff only; no API).
  */
-import { workspaceSpec } from "../../../resources/workspace";
+import { workspaceDefinition } from "../../../resources/workspace";
 import { checkOnly } from "../../support/preview";
 import { fakeContext } from "./support";
 
 describe("Workspace", () => {
-  const p = checkOnly(workspaceSpec);
+  const p = checkOnly(workspaceDefinition);
   it("checks the name length with the rule", async () => {
     const r = await p.check!({}, { name: "abc" });
     expect(r.failures).toEqual([{ property: "name", reason: "must be 4 to 32 characters (spec part 1, Workspaces)" }]);
@@ -23,23 +23,27 @@ describe("Workspace", () => {
     expect(d).toMatchObject({ changes: true, replaces: [] });
   });
   it("is retained on destroy (the API has no delete)", () => {
-    expect(workspaceSpec.retainOnDelete).toBe(true);
+    expect(workspaceDefinition.retainOnDelete).toBe(true);
   });
 });
 
 describe("Workspace API mapping (the state's shape)", () => {
   it("creates with the name only, patches the changed settings in the API's names, and reads what the state records", async () => {
     const { ctx, calls } = fakeContext({ "POST /v1/workspaces": () => ({ id: 42 }), "PATCH /v1/workspaces/42": () => ({}) }, "create");
-    expect(await workspaceSpec.api.create(ctx, { name: "team", mfaRequired: true, disableSshPassword: false })).toEqual({ id: "42" });
-    await workspaceSpec.api.update!.updateRequest(ctx, "42", {} as never, { name: "team2", mfaRequired: true, disableSshPassword: false }, [
-      "mfaRequired",
-      "disableSshPassword",
-    ]);
+    expect(await workspaceDefinition.api.create(ctx, { name: "team", mfaRequired: true, disableSshPassword: false })).toEqual({ id: "42" });
+    await workspaceDefinition.api.update!.updateRequest!(
+      ctx,
+      "42",
+      {} as never,
+      { name: "team2", mfaRequired: true, disableSshPassword: false },
+      ["mfaRequired", "disableSshPassword"],
+    );
     expect(calls).toEqual([
       { method: "POST", path: "/v1/workspaces", body: { name: "team" } },
       { method: "PATCH", path: "/v1/workspaces/42", body: { mfa_required: true, disable_ssh_password: false } },
     ]);
-    const read = async (answer: object) => workspaceSpec.api.read(fakeContext({ "GET /v1/workspaces/42": () => answer }).ctx, "42", {});
+    const read = async (answer: object) =>
+      workspaceDefinition.api.get(fakeContext({ "GET /v1/workspaces/42": () => answer }).ctx, "42", {});
     const full = {
       id: 42,
       name: "team",

@@ -1,12 +1,12 @@
 /**
  * WorkspaceInvite: the preview-time checks and the policy table (check and diff only; no API).
  */
-import { workspaceInviteSpec } from "../../../resources/workspaceInvite";
+import { workspaceInviteDefinition } from "../../../resources/workspaceInvite";
 import { checkOnly } from "../../support/preview";
 import { fakeContext } from "./support";
 
 describe("WorkspaceInvite", () => {
-  const p = checkOnly(workspaceInviteSpec);
+  const p = checkOnly(workspaceInviteDefinition);
   it("rejects OWNER at preview with the rule", async () => {
     const r = await p.check!({}, { email: "a@example.com", accessLevel: "OWNER" });
     expect(r.failures).toHaveLength(1);
@@ -38,8 +38,8 @@ describe("WorkspaceInvite", () => {
     });
   });
   it("marks the code secret and keeps it from state", () => {
-    expect(workspaceInviteSpec.secretOutputs).toEqual(["code"]);
-    expect(workspaceInviteSpec.keepFromState).toEqual(["code"]);
+    expect(workspaceInviteDefinition.secretOutputs).toEqual(["code"]);
+    expect(workspaceInviteDefinition.keepFromState).toEqual(["code"]);
   });
 });
 
@@ -60,11 +60,11 @@ describe("WorkspaceInvite API mapping (the state's shape)", () => {
       { "POST /v1/workspaces/42/invites": () => ({ ...apiInvite, code: "c0de" }), "PATCH /v1/invites/8": () => ({}) },
       "create",
     );
-    expect(await workspaceInviteSpec.api.create(ctx, { workspaceId: "42", email: "bo@example.com", accessLevel: "EDITOR" })).toEqual({
+    expect(await workspaceInviteDefinition.api.create(ctx, { workspaceId: "42", email: "bo@example.com", accessLevel: "EDITOR" })).toEqual({
       id: "8",
       outputs: { code: "c0de" },
     });
-    await workspaceInviteSpec.api.update!.updateRequest(
+    await workspaceInviteDefinition.api.update!.updateRequest!(
       ctx,
       "8",
       {} as never,
@@ -76,7 +76,7 @@ describe("WorkspaceInvite API mapping (the state's shape)", () => {
       { method: "PATCH", path: "/v1/invites/8", body: { access_level: "VIEWER" } },
     ]);
     const read = async (answer: object) =>
-      workspaceInviteSpec.api.read(fakeContext({ "GET /v1/invites/8": () => answer }).ctx, "8", { workspaceId: "7" });
+      workspaceInviteDefinition.api.get(fakeContext({ "GET /v1/invites/8": () => answer }).ctx, "8", { workspaceId: "7" });
     expect(await read(apiInvite)).toStrictEqual({
       workspaceId: "42",
       email: "bo@example.com",

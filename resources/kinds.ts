@@ -1,16 +1,16 @@
 /**
- * Every resource kind and where its spec lives. The shim in each resource's state names only
- * its kind; the provider process loads the spec from here on first use, and so does the policy
- * pack (a kind's pricing is in its spec), which is why nothing here is loaded before it is asked
- * for: not the lifecycle (`install`), not any resource module.
+ * Every resource kind and where its definition lives. The shim in each resource's state names
+ * only its kind; the provider process loads the definition from here on first use, and so does
+ * the policy pack (a kind's pricing is in its definition), which is why nothing here is loaded
+ * before it is asked for: not the lifecycle (`install`), not any resource module.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceSpec } from "../provider/spec";
+import type { AnyDefinition } from "../provider/definition";
 
 /**
  * Every resource kind, in documentation order: the one list of kinds. Each kind's module is its
  * name with a lower-case first letter (Vpc: resources/vpc.ts, FirewallRule: firewallRule.ts), and
- * exports its spec as `<module>Spec` and its class under the kind's name. The provider process
+ * exports its definition as `<module>Definition` and its class under the kind's name. The provider process
  * loads a module from here on first use; index.ts's exports are generated from this list (`npm run
  * docs`; tests/unit/docs.test.ts fails when index.ts is stale), as are the README's table and the
  * schema.
@@ -59,22 +59,22 @@ export function moduleOf(kind: string): string | undefined {
   return (KINDS as readonly string[]).includes(kind) ? kind[0].toLowerCase() + kind.slice(1) : undefined;
 }
 
-/** The file a kind's spec lives in (for generated documentation). */
+/** The file a kind's definition lives in (for generated documentation). */
 export function sourceFileOf(kind: string): string {
   return `resources/${moduleOf(kind)}.ts`;
 }
 
-export function specFor(kind: string): ResourceSpec {
+export function definitionOf(kind: string): AnyDefinition {
   const module = moduleOf(kind);
   if (!module) throw new Error(`pulumi-svc has no resource kind "${kind}" (state written by another version of pulumi-svc?)`);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, in the provider process
-  const spec = (require(`./${module}`) as Record<string, ResourceSpec | undefined>)[`${module}Spec`];
-  if (spec?.kind !== kind) throw new Error(`internal: resources/${module}.ts exports no ${module}Spec of kind ${kind}`);
-  return spec;
+  const definition = (require(`./${module}`) as Record<string, AnyDefinition | undefined>)[`${module}Definition`];
+  if (definition?.kind !== kind) throw new Error(`internal: resources/${module}.ts exports no ${module}Definition of kind ${kind}`);
+  return definition;
 }
 
 export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads specs here too
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads definitions here too
   const { installLifecycle } = require("../provider/install") as typeof import("../provider/install");
-  installLifecycle(target, specFor(kind), req);
+  installLifecycle(target, definitionOf(kind), req);
 }

@@ -3,69 +3,22 @@
  *
  * 1. `inputs`: a zod object of the inputs (camelCase), with every documented constraint, and
  *    `rules`: cross-field constraints as data (checked at preview, before any API call);
- * 2. `policies`: for every input, what a change does — replace, sent in the update request, a
+ * 2. `onChange`: for every input, what a change does — replace, sent in the update request, a
  *    named command, or ignore (an input without one does not compile);
  *    (both derived from the kind's `fields`, each declared once: provider/fields.ts)
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
- * 4. `doc`, what the kind is for people; the exported class is generated from the spec and the
+ * 4. `doc`, what the kind is for people; the exported class is generated from the definition and the
  *    kind's public interfaces (scripts/classes.ts, resources/generated/).
  *
- * `provider/lifecycle.ts` turns a spec into its lifecycle; nothing in it knows any one
+ * `provider/lifecycle.ts` turns a definition into its lifecycle; nothing in it knows any one
  * resource.
  */
+import type { Metering } from "./metering";
 import type { z } from "./zod";
-import type { EstimatePart } from "../resources/lookups/billing";
 import type { OperationContext } from "./context";
 import type { FieldSet } from "./fields";
 import type { Workflow } from "./envelope";
-
-export type Policy =
-  | { kind: "replace" }
-  | { kind: "updateRequest" }
-  | { kind: "command"; command: string }
-  | { kind: "ignore" }
-  | { kind: "remember" }
-  | { kind: "depends"; decide(old: unknown, next: unknown): Exclude<Policy, { kind: "depends" }> };
-
-/** A policy that applies to every change of the field. */
-export type FixedPolicy = Exclude<Policy, { kind: "depends" }>;
-
-/** A change recreates the resource. */
-export const replace: FixedPolicy = { kind: "replace" };
-/**
- * A change is sent in the resource's update request: a PATCH of the changed fields, or a PUT of
- * the full desired state where that is the API's update (a k3s service). The request is the
- * spec's `api.update.updateRequest` step.
- */
-export const updateRequest: FixedPolicy = { kind: "updateRequest" };
-/** A change is applied by a named update step (an API command such as resize or attach). */
-export const command = (name: string): FixedPolicy => ({ kind: "command", command: name });
-/** Client-side only (timeouts, adoptId): never causes a diff. */
-export const ignore: FixedPolicy = { kind: "ignore" };
-/**
- * Client-side setting that destroy needs (how to delete): a change is an in-place update that
- * calls no API and only records the value, because delete sees nothing but recorded outputs.
- */
-export const remember: FixedPolicy = { kind: "remember" };
-
-/**
- * The policy depends on how the value changes (a boot disk that only grows is upgraded in
- * place; any other storage change recreates the instance).
- */
-export const depends = (decide: (old: unknown, next: unknown) => FixedPolicy): Policy => ({ kind: "depends", decide });
-
-/** The same policy for each of `fields` (a resource whose fields all change the same way). */
-export function eachOf<const F extends readonly string[]>(fields: F, policy: Policy): Record<F[number], Policy> {
-  return Object.fromEntries(fields.map((f) => [f, policy])) as Record<F[number], Policy>;
-}
-
-/**
- * The policy table of a spec: exactly one policy per input (the inputs type `I`, which each
- * resource file derives from its zod schema), so an input left out, or a name that is no input,
- * does not compile. `workspaceId` is left out: the lifecycle adds it (replace) to workspace-scoped
- * kinds.
- */
-export type Policies<I> = { [K in Exclude<keyof I, "workspaceId"> & string]-?: Policy };
+import type { ChangeEffects } from "./changeEffects";
 
 /** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
 export interface Transition<I> {
@@ -105,7 +58,7 @@ export interface Created {
   current?: Outputs;
 }
 
-/** An update step: runs when any of the fields with its policy changed. */
+/** An update step: runs when any of the fields with its effect changed. */
 export type UpdateStep<I, O> = (ctx: OperationContext, id: string, olds: O, news: I, changed: Array<keyof I & string>) => Promise<void>;
 
 /** An object that already holds a declaration's natural key (see `ResourceApi.conflict`). */
@@ -134,7 +87,7 @@ export interface Listed {
   leftOut?: string;
 }
 
-export interface ResourceApi<I, O extends Outputs> {
+export interface ResourceApi<I, O extends Outputs, N extends string = never> {
   /** Sends the create request (no waiting). An ambiguous failure is recovered by the lifecycle. */
   create(ctx: OperationContext, inputs: I): Promise<Created>;
   /**
@@ -158,7 +111,7 @@ export interface ResourceApi<I, O extends Outputs> {
    */
   list?(ctx: OperationContext, workspaceId: string): Promise<Listed[]>;
   /** Reads the resource: outputs (echoing the inputs as the API reports them), or undefined when gone. */
-  read(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
+  get(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
   /** Whether the resource has settled: true, false (still moving) or a failure message. */
   settled?(outputs: O): boolean | string;
   /**
@@ -170,17 +123,15 @@ export interface ResourceApi<I, O extends Outputs> {
   /** The state shown in progress lines. */
   stateOf?(outputs: O): string;
   /**
-   * Update steps by name: "updateRequest" for the fields whose policy is `updateRequest`, and each
-   * command named in the policy table.
+   * Update steps by name: "updateRequest" for the fields whose effect is `updateRequest`, and each
+   * step the kind declares (`updateSteps`, which the compiler holds this to).
    */
-  update?: Record<string, UpdateStep<I, O>>;
+  update?: { updateRequest?: UpdateStep<I, O> } & Record<N, UpdateStep<I, O>>;
   /**
    * Update steps that also run right after creation, for inputs the create call cannot carry
    * (attach a new disk to its instance).
    */
-  afterCreate?: string[];
-  /** Order in which update steps run (default: "updateRequest", then commands in declaration order). */
-  updateOrder?: string[];
+  afterCreate?: Array<N | "updateRequest">;
   /** Sends the delete request; returns the workflow to wait on, if any. 404 means already gone. */
   delete(ctx: OperationContext, id: string, olds: O): Promise<Workflow | null | void>;
   /** A resource that still reads back but counts as deleted (an instance scheduled for termination). */
@@ -195,44 +146,18 @@ export interface ResourceApi<I, O extends Outputs> {
   beforeDelete?(ctx: OperationContext, id: string, olds: O): Promise<void>;
 }
 
-/** A resource as the engine shows a policy: a change's inputs, or the recorded outputs. */
-export type PricedProps = Record<string, unknown>;
-
-/** What to ask the API for one resource: a plan's flat rate and/or parts priced in a region. */
-export interface PriceRequest {
-  region: string;
-  parts: EstimatePart[];
-  planId?: string;
-}
-
-/** How one resource is priced: a request to the API, free, or not known until apply (why). */
-export type Pricing = { request: PriceRequest } | { free: true } | { unpriced: string };
-
-/**
- * How a kind is priced by the policy pack (policy/pricing.ts, through the API's estimate: spec
- * part 3, Billing and usage), declared in the kind's spec so no kind is silently free: either
- * metered (the fields its price depends on, and the price request), or not metered, saying why.
- */
-export type Metering =
-  | {
-      /** The properties the price depends on: while any is unknown (preview), the resource is unpriced. */
-      needs(props: PricedProps): string[];
-      price(props: PricedProps, standaloneIpRegion: string): Pricing;
-    }
-  | { notMetered: string };
-
-/** The estimate parts of floating IPs (a DDoS flag only for IPv4: spec part 3, estimate part shapes). */
-export const ipParts = (ips: Array<{ family: "IPv4" | "IPv6"; ddos?: boolean }>): EstimatePart[] =>
-  ips.map((ip) => ({ type: "FLOATING_IP", family: ip.family, ...(ip.family === "IPv4" ? { ddos: ip.ddos ?? false } : {}) }));
-
-export interface ResourceSpec<I extends Record<string, unknown> = Record<string, unknown>, O extends Outputs = Outputs> {
+export interface ResourceDefinition<
+  I extends Record<string, unknown> = Record<string, unknown>,
+  O extends Outputs = Outputs,
+  N extends string = never,
+> {
   /** Type name: the token is pulumi-nodejs:dynamic/svc:<kind>. */
   kind: string;
   /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
   doc: string;
   /**
    * The kind's fields, each declared once (provider/fields.ts): `...fromFields(fields)` fills in
-   * `inputs`, `policies`, `workspaceScoped`, `stableOutputs`, `secretOutputs`, `keepFromState`
+   * `inputs`, `onChange`, `workspaceScoped`, `stableOutputs`, `secretOutputs`, `keepFromState`
    * (and `defaults` for a derived input), and `npm run docs` generates the public Args and Outputs.
    */
   fields: FieldSet;
@@ -246,7 +171,7 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   defaults?(inputs: Partial<I>): Partial<I>;
   /** Checked at preview against the previous inputs. */
   transitions?: Transition<I>[];
-  policies: Policies<I>;
+  onChange: ChangeEffects<I>;
   /** Workspace-scoped: gains a `workspaceId` input (default svc:workspaceId) that replaces on change. */
   workspaceScoped?: boolean;
   /** Outputs that can never change during the resource's life. */
@@ -290,5 +215,10 @@ export interface ResourceSpec<I extends Record<string, unknown> = Record<string,
   retainOnDelete?: boolean;
   /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */
   pricing: Metering;
-  api: ResourceApi<I, O>;
+  /** The kind's named update steps, in the order they run after the update request (`updateSteps(...).order`). */
+  steps?: readonly N[];
+  api: ResourceApi<I, O, N>;
 }
+
+/** A kind's definition with its step names widened: what the lifecycle, the plugin and the generators take. */
+export type AnyDefinition = ResourceDefinition<Record<string, unknown>, Outputs, string>;

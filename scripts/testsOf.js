@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+/**
+ * The test files of one resource kind, found from its name:
+ *
+ *   node scripts/testsOf.js Instance        lists them, one per line, unit first
+ *   npm run test:kind -- Instance           runs them through npm test (the newest matrix entry)
+ *
+ * - unit: tests/unit/resources/<module>.test.ts (a kind's module is its name with a lower-case
+ *   first letter, resources/kinds.ts);
+ * - integration: the emulator's tests of the collection the kind's module header names first
+ *   (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `/vpcs`);
+ * - e2e: the end-to-end files that declare the kind (its name as a word), or that import, directly
+ *   or through another, a shared module of tests/e2e that does.
+ */
+const fs = require("node:fs");
+const path = require("node:path");
+
+const REPO = path.join(__dirname, "..");
+const read = (file) => fs.readFileSync(path.join(REPO, file), "utf8");
+const filesIn = (dir) =>
+  fs
+    .readdirSync(path.join(REPO, dir))
+    .filter((f) => f.endsWith(".ts"))
+    .map((f) => `${dir}/${f}`)
+    .sort();
+const isTest = (file) => file.endsWith(".test.ts");
+
+/** The collection an API path names last (`/v1/workspaces/{wid}/k3s/services` -> `/services`), as a pattern. */
+const collectionPattern = (apiPath) => {
+  const segments = apiPath.split("/").filter((seg) => /^[a-z0-9-]+$/.test(seg));
+  return new RegExp(`(?<![\\w-])${segments[segments.length - 1]}(?![\\w-])`);
+};
+
+function testsOf(kind) {
+  const module = kind[0].toLowerCase() + kind.slice(1);
+  const source = `resources/${module}.ts`;
+  if (!fs.existsSync(path.join(REPO, source))) throw new Error(`no kind ${kind}: ${source} does not exist`);
+
+  const unit = [`tests/unit/resources/${module}.test.ts`].filter((f) => fs.existsSync(path.join(REPO, f)));
+
+  const first = /\/v1\/[\w{}/-]+/.exec(read(source).split("*/")[0]);
+  const apiPath = first && collectionPattern(first[0]);
+  const integration = apiPath ? filesIn("tests/integration/emulator").filter((f) => isTest(f) && apiPath.test(read(f))) : [];
+
+  const word = new RegExp(`\\b${kind}\\b`);
+  const e2eFiles = filesIn("tests/e2e");
+  // Declaring files, then whatever imports one of them, until nothing new (tests/e2e is flat).
+  const found = new Set(e2eFiles.filter((f) => word.test(read(f))));
+  for (let size = 0; size !== found.size; ) {
+    size = found.size;
+    const imports = [...found].filter((f) => !isTest(f)).map((f) => `./${path.basename(f, ".ts")}"`);
+    for (const f of e2eFiles) if (imports.some((i) => read(f).includes(i))) found.add(f);
+  }
+  const e2e = e2eFiles.filter((f) => isTest(f) && found.has(f));
+
+  return [...unit, ...integration, ...e2e];
+}
+
+module.exports = { testsOf };
+
+if (require.main === module) {
+  const run = process.argv.includes("--run");
+  const kind = process.argv.slice(2).find((a) => a !== "--run");
+  if (!kind) {
+    console.error("usage: node scripts/testsOf.js [--run] <Kind>   (a kind of resources/kinds.ts, for example Instance)");
+    process.exit(2);
+  }
+  let files;
+  try {
+    files = testsOf(kind);
+  } catch (err) {
+    console.error(`testsOf: ${err.message}`);
+    process.exit(1);
+  }
+  if (!run) console.log(files.join("\n"));
+  else {
+    const { status } = require("node:child_process").spawnSync(process.execPath, [path.join(__dirname, "test.js"), ...files], {
+      stdio: "inherit",
+    });
+    process.exit(status ?? 1);
+  }
+}
