@@ -13,13 +13,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
-import { apiRequestsSince, makeProject, matrixClis, pulumiBinDir, versionOf, yamlProgram, type Project } from "./cli";
+import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type Project } from "./cli";
 import { environment, parseArgs, writeResult } from "./common";
 
 const options = parseArgs({
   scenarios: {
-    default: "4x100@10/2,1x100@10/2,1x200@2/10,plugin:1x100@10/2",
-    help: "KxN@R/T: K stacks of N resources at R requests/s with T-second workflows; 'plugin:' runs YAML stacks (the plugin face)",
+    default: "4x100@10/2,1x100@10/2,1x200@2/10,plugin:1x100@10/2,8x40@5/2,16x40@5/2",
+    help: "KxN@R/T: K stacks of N resources at R requests/s with T-second workflows; 'plugin:' runs YAML stacks (the plugin face); a '+cap' suffix sets svc:maxRequestsPerSecond to R/K on each stack",
   },
   burst: { default: "20", help: "the rate limit's burst" },
   cli: {
@@ -36,13 +36,17 @@ interface Scenario {
   n: number;
   rate: number;
   workflowS: number;
+  /** Each stack's svc:maxRequestsPerSecond (R/K: the token's limit split evenly), or null for none. */
+  cap: number | null;
   label: string;
 }
 
 function parseScenario(text: string): Scenario {
-  const m = /^(plugin:)?(\d+)x(\d+)@([\d.]+)\/([\d.]+)$/.exec(text.trim());
-  if (!m) throw new Error(`bench: scenario "${text}" is not KxN@R/T (e.g. 4x100@10/2)`);
-  return { face: m[1] ? "plugin" : "dynamic", stacks: +m[2], n: +m[3], rate: +m[4], workflowS: +m[5], label: text.trim() };
+  const m = /^(plugin:)?(\d+)x(\d+)@([\d.]+)\/([\d.]+)(\+cap)?$/.exec(text.trim());
+  if (!m) throw new Error(`bench: scenario "${text}" is not KxN@R/T[+cap] (e.g. 4x100@10/2)`);
+  const [stacks, rate] = [+m[2], +m[4]];
+  const cap = m[6] ? rate / stacks : null;
+  return { face: m[1] ? "plugin" : "dynamic", stacks, n: +m[3], rate, workflowS: +m[5], cap, label: text.trim() };
 }
 
 /**
@@ -127,7 +131,10 @@ async function runScenario(s: Scenario, binDir: string, root: string) {
     const name = `${s.label.replace(/[^\w]+/g, "_")}-${k}`;
     const files = s.face === "plugin" ? { "Pulumi.yaml": yamlProgram(s.n, `s${k}`) } : undefined;
     const env = { BENCH_N: String(s.n), BENCH_PREFIX: `s${k}`, BENCH_RANGE: String(16 * k) };
-    projects.push(await makeProject(name, { program: s.face === "plugin" ? undefined : "svc", env, files }, emu, binDir, root));
+    const project = await makeProject(name, { program: s.face === "plugin" ? undefined : "svc", env, files }, emu, binDir, root);
+    // As a person who knows the token's limit and how many stacks share it would set it.
+    if (s.cap !== null) await pulumi(project, ["config", "set", "svc:maxRequestsPerSecond", s.cap.toFixed(4)]);
+    projects.push(project);
   }
   // The limit applies from here on: setting up the stacks is not measured.
   emu.services.rateLimiter.settings = {
@@ -146,8 +153,10 @@ async function runScenario(s: Scenario, binDir: string, root: string) {
       const wallMs = Date.now() - started;
       clearInterval(sampler);
       const requests = apiRequestsSince(emu, seq);
-      if (options.dump)
+      if (options.dump) {
+        fs.mkdirSync(options.dump, { recursive: true });
         fs.writeFileSync(path.join(options.dump, `${s.label.replace(/[^\w]+/g, "_")}-${phase}.json`), JSON.stringify(requests));
+      }
       const limited = requests.filter((r) => r.status === 429).length;
       const disks = Math.ceil(s.n / 2) * s.stacks;
       const vpcs = Math.floor(s.n / 2) * s.stacks;
@@ -200,7 +209,7 @@ async function main() {
     for (const s of scenarios)
       for (const cli of clis) {
         console.error(
-          `${s.label} on pulumi ${cli.version}: ${s.stacks} ${s.face} stack(s) of ${s.n} on one token, ${s.rate} requests/s, ${s.workflowS}s workflows`,
+          `${s.label} on pulumi ${cli.version}: ${s.stacks} ${s.face} stack(s) of ${s.n} on one token, ${s.rate} requests/s, ${s.workflowS}s workflows${s.cap === null ? "" : `, each capped at ${s.cap.toFixed(2)}/s`}`,
         );
         results.push({ cli: cli.version, ...(await runScenario(s, cli.binDir, path.join(root, cli.version))) });
       }
