@@ -19,13 +19,21 @@
  *   of the pace before it, though (`grantedShare`).
  *   Everything waits out the answer's Retry-After (a 429 means the API did nothing, spec part 1,
  *   Errors), so the requests in flight do not hammer it.
- * - **Additive increase.** Each request answered without 429 *that waited for its slot* (the pace
+ * - **Increase.** Each request answered without 429 *that waited for its slot* (the pace
  *   was what held it) raises the pace by `gain / pace`: about `gain` requests/s more for every
- *   second spent sending at the pace, where the gain starts at `increasePerSecond` after a cut and
- *   grows the longer no 429 comes (`accelerateEveryS`). A process that sends less than its
- *   pace allows learns nothing and does not grow (its pace says nothing about the API then).
+ *   second spent sending at the pace, where the gain starts at the smaller of `increasePerSecond`
+ *   and `increaseShare` of the pace per request answered after a cut, and grows the longer no 429 comes
+ *   (`accelerateEveryS`). A process that sends less than its pace allows learns nothing and does
+ *   not grow (its pace says nothing about the API then).
  * - Processes that cut by the same factor and grow by the same amount converge on equal shares
- *   (Chiu and Jain, 1989), whatever share each started from.
+ *   (Chiu and Jain, 1989), whatever share each started from. But K processes growing by the same
+ *   absolute amount probe K times as fast together: where each one's share is under one request a
+ *   second, the token is refused far more often (eight stacks on 5 requests/s: 18% of requests
+ *   answered 429, measured). Below one request a second the probe is relative to the pace
+ *   (`increaseShare`), so such processes probe more gently, the more of them there are. A probe
+ *   relative all the way up would keep the share of 429s the same for any number of processes,
+ *   but it no longer evens out unequal shares, and stacks that came late finished late
+ *   (bench/README.md, "Many processes on one token", has both, measured).
  * - **A cap** (`svc:maxRequestsPerSecond`) bounds the pace from the start, for people who know
  *   their limit.
  */
@@ -35,8 +43,14 @@ export interface PaceSettings {
   /** The share instead, when the last cut was less than `crowdedWithinS` ago: refused again so soon, the token is crowded. */
   decreaseWhenCrowded: number;
   crowdedWithinS: number;
-  /** Requests/s gained per second spent sending at the pace, right after a cut. */
+  /** Requests/s gained per second spent sending at the pace, right after a cut, at most. */
   increasePerSecond: number;
+  /**
+   * At most this share of the pace gained per request answered (`increaseShare` × pace² requests/s
+   * per second): the smaller probe below `sqrt(increasePerSecond / increaseShare)`, one request a
+   * second, where a process shares its token with many.
+   */
+  increaseShare: number;
   /**
    * After this many seconds without a cut, the gain grows by `increasePerSecond` every
    * `accelerateEveryS`: slow near the pace that was last refused (processes sharing a token cut
@@ -76,6 +90,7 @@ export const PACE_SETTINGS: PaceSettings = {
   decreaseWhenCrowded: 0.6,
   crowdedWithinS: 5,
   increasePerSecond: 0.15,
+  increaseShare: 0.15,
   accelerateAfterS: 10,
   accelerateEveryS: 3,
   regain: 0.3,
@@ -166,6 +181,20 @@ export function grantedShare(s: PaceState, now: number, settings: PaceSettings =
   return Math.max(settings.decrease * s.rate, Math.min(s.rate, (s.grantedSinceCut * 1000) / span));
 }
 
+/**
+ * What the pace grows by, in requests/s per second spent sending at it, after a request answered
+ * without 429 that waited for its slot: the probe (the smaller of the absolute and the relative
+ * one, both quicker the longer no 429 comes) or, below the pace the last cut came down from, the
+ * regain of the gap, whichever is larger.
+ */
+export function gainPerSecond(s: PaceState, now: number, settings: PaceSettings = PACE_SETTINGS): number {
+  const rate = s.rate ?? 0;
+  const quietS = Math.max(0, now - s.cutAt) / 1000;
+  const accelerate = 1 + Math.max(0, quietS - settings.accelerateAfterS) / settings.accelerateEveryS;
+  const probe = Math.min(settings.increasePerSecond, settings.increaseShare * rate * rate) * accelerate;
+  return Math.max(probe, settings.regain * (s.ceiling - rate));
+}
+
 /** The state after an answer arrives at `now`; `random` (0 to 1) spreads the pause after a 429. */
 export function onAnswer(
   s: PaceState,
@@ -187,9 +216,6 @@ export function onAnswer(
   const granted = [...recent(s.granted, now, settings.windowMs), now];
   const grantedSinceCut = s.grantedSinceCut + 1;
   if (s.rate === null || !a.waited) return { ...s, granted, grantedSinceCut };
-  const quietS = Math.max(0, now - s.cutAt) / 1000;
-  const probe = settings.increasePerSecond * (1 + Math.max(0, quietS - settings.accelerateAfterS) / settings.accelerateEveryS);
-  const gain = Math.max(probe, settings.regain * (s.ceiling - s.rate));
-  const grown = s.rate + gain / s.rate;
+  const grown = s.rate + gainPerSecond(s, now, settings) / s.rate;
   return { ...s, granted, grantedSinceCut, rate: s.cap === null ? grown : Math.min(grown, s.cap) };
 }

@@ -91,61 +91,76 @@ describe("the process's limiter", () => {
 });
 
 /**
- * Four processes on one token, simulated: each sends 200 requests, 8 at a time, to an API that
- * allows 10 requests/s with a burst of 20 and answers 429 (Retry-After 1 s) beyond it. The clock
- * is the test's, so this measures the policy, not the machine.
+ * K processes on one token, simulated: each sends its requests, 8 at a time, to an API that allows
+ * `rate` requests/s with a burst of 20 and answers 429 (Retry-After 1 s) beyond it. The clock is
+ * the test's, so this measures the policy, not the machine. Harsher than a real stack (every
+ * process keeps 8 requests in flight, answered at once, from the first instant); the real
+ * engine's figures are bench:ratelimit's (bench/README.md).
  */
-describe("four processes sharing one token (simulated)", () => {
-  it("all finish, under a tenth of requests refused, within 1.3x the time the limit allows, none starved", async () => {
-    const t = fakeClock();
-    let tokens = 20;
-    let filledAt = 0;
-    const api = (): { status: number; retryAfterMs?: number } => {
-      tokens = Math.min(20, tokens + ((t.now() - filledAt) / 1000) * 10);
-      filledAt = t.now();
-      if (tokens >= 1) {
-        tokens -= 1;
-        return { status: 200 };
+async function simulate(processes: number, requestsEach: number, rate: number) {
+  const t = fakeClock();
+  let tokens = 20;
+  let filledAt = 0;
+  const api = (): { status: number; retryAfterMs?: number } => {
+    tokens = Math.min(20, tokens + ((t.now() - filledAt) / 1000) * rate);
+    filledAt = t.now();
+    if (tokens >= 1) {
+      tokens -= 1;
+      return { status: 200 };
+    }
+    return { status: 429, retryAfterMs: 1000 };
+  };
+  // The pause's spread from a fixed sequence (a linear congruential generator), so each run is the same.
+  let seed = 42;
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+  const limiters = Array.from({ length: processes }, () => new Limiter(null, t.clock, random));
+  const finished: number[] = [];
+  let refused = 0;
+  let answered = 0;
+  const send = async (limiter: Limiter) => {
+    for (;;) {
+      const ticket = await limiter.admit("change");
+      const answer = api();
+      limiter.answered(ticket, answer.status, answer.retryAfterMs);
+      if (answer.status === 200) return void answered++;
+      refused++;
+    }
+  };
+  const processRun = async (limiter: Limiter, index: number) => {
+    let left = requestsEach;
+    const worker = async () => {
+      while (left > 0) {
+        left--;
+        await send(limiter);
       }
-      return { status: 429, retryAfterMs: 1000 };
     };
-    // The pause's spread from a fixed sequence (a linear congruential generator), so each run is the same.
-    let seed = 42;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    const limiters = Array.from({ length: 4 }, () => new Limiter(null, t.clock, random));
-    const finished: number[] = [];
-    let refused = 0;
-    let answered = 0;
-    const send = async (limiter: Limiter) => {
-      for (;;) {
-        const ticket = await limiter.admit("change");
-        const answer = api();
-        limiter.answered(ticket, answer.status, answer.retryAfterMs);
-        if (answer.status === 200) return void answered++;
-        refused++;
-      }
-    };
-    const processRun = async (limiter: Limiter, index: number) => {
-      let left = 200;
-      const worker = async () => {
-        while (left > 0) {
-          left--;
-          await send(limiter);
-        }
-      };
-      await Promise.all(Array.from({ length: 8 }, worker));
-      finished[index] = t.now();
-    };
-    const runs = Promise.all(limiters.map(processRun));
-    for (let at = 0; finished.filter((f) => f !== undefined).length < 4 && at < 600_000; at += 100) await t.advance(at);
-    await runs;
-    expect(answered).toBe(800);
-    const floorMs = (800 / 10) * 1000;
-    const last = Math.max(...finished);
-    const first = Math.min(...finished);
-    const share = refused / (answered + refused);
-    // Harsher than a real stack (every process keeps 8 requests in flight, answered at once, from the
-    // first instant); the real engine's figures are bench:ratelimit's (bench/README.md).
-    expect({ share: share < 0.1, wall: last / floorMs < 1.3, fair: first / last > 0.5 }).toEqual({ share: true, wall: true, fair: true });
+    await Promise.all(Array.from({ length: 8 }, worker));
+    finished[index] = t.now();
+  };
+  const runs = Promise.all(limiters.map(processRun));
+  for (let at = 0; finished.filter((f) => f !== undefined).length < processes && at < 900_000; at += 100) await t.advance(at);
+  await runs;
+  const floorMs = ((processes * requestsEach) / rate) * 1000;
+  return {
+    answered,
+    share: refused / (answered + refused),
+    wall: Math.max(...finished) / floorMs,
+    fair: Math.min(...finished) / Math.max(...finished),
+  };
+}
+
+describe("processes sharing one token (simulated)", () => {
+  it("four on 10/s: all finish, under a tenth of requests refused, within 1.3x the time the limit allows, none starved", async () => {
+    const r = await simulate(4, 200, 10);
+    expect(r.answered).toBe(800);
+    expect({ share: r.share < 0.1, wall: r.wall < 1.3, fair: r.fair > 0.5 }).toEqual({ share: true, wall: true, fair: true });
+  });
+
+  it("sixteen on 5/s, each with a share under one request a second: all finish, within 1.3x, refused less than an absolute probe was", async () => {
+    const r = await simulate(16, 50, 5);
+    expect(r.answered).toBe(800);
+    // The absolute probe alone (0.15 requests/s per second at any pace) had 40% refused here; the
+    // issue's target, 5%, is not met by this policy: bench/README.md, "Many processes on one token".
+    expect({ share: r.share < 0.3, wall: r.wall < 1.3 }).toEqual({ share: true, wall: true });
   });
 });

@@ -1,5 +1,6 @@
 import {
   effectiveRate,
+  gainPerSecond,
   grantedRate,
   initialPace,
   isPaced,
@@ -104,6 +105,19 @@ describe("the pace of one process (pure decisions)", () => {
     const next = onAnswer(s, { status: 200, sentAt: quietS * 1000 - 10, waited }, quietS * 1000);
     // One answer at pace r adds gain / r: r answers (one second of sending) add `gain`.
     expect((next.rate! - 5) * 5).toBeCloseTo(gain, 5);
+  });
+
+  it.each([
+    // [case, pace, quiet seconds since the cut, gain per second]
+    ["at one request a second and above, the probe is absolute", 1, 1, 0.15],
+    ["below it, relative to the pace: 0.15 x pace^2, so many processes with small shares probe gently together", 0.5, 1, 0.15 * 0.25],
+    ["a tenth of the share probes a hundredth as fast", 0.1, 1, 0.15 * 0.01],
+    ["and grows as quickly as the absolute one the longer no 429 comes", 0.5, 16, 0.15 * 0.25 * 3],
+  ] as const)("%s", (_case, rate, quietS, gain) => {
+    const s: PaceState = { ...initialPace(), rate, cutAt: 0, ceiling: rate };
+    expect(gainPerSecond(s, quietS * 1000)).toBeCloseTo(gain, 6);
+    const next = onAnswer(s, { status: 200, sentAt: quietS * 1000 - 10, waited: true }, quietS * 1000);
+    expect((next.rate! - rate) * rate).toBeCloseTo(gain, 6);
   });
 
   it("never grows past the cap", () => {
