@@ -5,9 +5,15 @@
  * Dynamic providers cannot serve invokes, so lookups run in the program's own process with the
  * same configuration as the resources (svc:baseUrl, svc:token, svc:workspaceId, or the SVC_*
  * environment). They only read, so they also run during preview.
+ *
+ * The SDK comes in by its modules (`output`, `runtime/config`), not its index: the plugin face
+ * answers invokes with these functions, and the index (the automation API, closure serialization,
+ * TypeScript) cost the plugin process ~300 ms before its first answer, which a refresh waits for.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
+import { output as toOutput } from "@pulumi/pulumi/output";
+import { getConfig } from "@pulumi/pulumi/runtime/config";
 import { SvcClient } from "../../provider/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/config";
 import { ApiError, ConfigError, forPeople, NetworkError } from "../../provider/errors";
@@ -31,7 +37,7 @@ export function lookupClient(): LookupClient {
   const provider = providerScope.getStore();
   if (provider) return provider();
   if (!cached) {
-    const config = resolveConfig({ get: (key) => pulumi.runtime.getConfig(key), env: process.env });
+    const config = resolveConfig({ get: (key) => getConfig(key), env: process.env });
     cached = { client: new SvcClient(config), config };
   }
   return cached;
@@ -98,6 +104,6 @@ export function lookupForms<A extends [args?: unknown], R>(
   const lookup = answered(fn);
   const plain = (...args: A) => lookup(...args).catch(failOnce);
   const output = (...args: OutputFormArgs<A[0]>) =>
-    pulumi.output(args[0] ?? {}).apply((inputs) => plain(...([inputs] as unknown as A))) as pulumi.Output<R>;
+    toOutput(args[0] ?? {}).apply((inputs) => plain(...([inputs] as unknown as A))) as pulumi.Output<R>;
   return [plain, output];
 }

@@ -6,19 +6,21 @@
  * object, so a lookup that returns a list (getPlans, getImages, getNodes, ...) takes its list from
  * `{ items: [...] }`. The same tokens name the lookups of the provider plugin.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type { Inputs } from "@pulumi/pulumi";
+import { invoke } from "@pulumi/pulumi/runtime/invoke";
+import { getMonitor } from "@pulumi/pulumi/runtime/settings";
 
 /** The invoke token a lookup answers to under mocks. */
 export const lookupToken = (name: string) => `svc:index:${name}`;
 
 /** Whether the program runs under `pulumi.runtime.setMocks` (its monitor is the SDK's MockMonitor). */
 export function underMocks(): boolean {
-  return pulumi.runtime.getMonitor()?.constructor?.name === "MockMonitor";
+  return getMonitor()?.constructor?.name === "MockMonitor";
 }
 
 /** The mocks' answer to a lookup. */
 export async function fromMocks<R>(name: string, args: unknown): Promise<R> {
-  const answer = (await pulumi.runtime.invoke(lookupToken(name), (args ?? {}) as pulumi.Inputs)) as Record<string, unknown>;
+  const answer = (await invoke(lookupToken(name), (args ?? {}) as Inputs)) as Record<string, unknown>;
   const keys = Object.keys(answer ?? {});
   return (keys.length === 1 && keys[0] === "items" && Array.isArray(answer.items) ? answer.items : answer) as R;
 }

@@ -5,49 +5,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import * as ts from "typescript";
 import { kinds, moduleOf, sourceFileOf, definitionOf } from "../../resources/kinds";
 import { classFileOf, renderClass } from "../../scripts/classes";
 import { loadProgram } from "../../scripts/schema";
+import { runtimeImports } from "../support/imports";
 
 jest.setTimeout(120_000);
 
 const REPO = path.join(__dirname, "..", "..");
-
-/**
- * Every module a file loads at run time, followed through relative imports: `import type` and
- * `export type` are erased by the compiler, so they are not followed. Packages by name.
- */
-function runtimeImports(entry: string): Set<string> {
-  const seen = new Set<string>();
-  const visit = (file: string) => {
-    if (seen.has(file)) return;
-    seen.add(file);
-    if (!file.endsWith(".ts")) return;
-    const source = ts.createSourceFile(file, fs.readFileSync(path.join(REPO, file), "utf8"), ts.ScriptTarget.ES2022);
-    for (const st of source.statements) {
-      const typeOnly =
-        (ts.isImportDeclaration(st) && st.importClause?.isTypeOnly) ||
-        (ts.isImportDeclaration(st) &&
-          st.importClause?.namedBindings &&
-          ts.isNamedImports(st.importClause.namedBindings) &&
-          !st.importClause.name &&
-          st.importClause.namedBindings.elements.every((e) => e.isTypeOnly)) ||
-        (ts.isExportDeclaration(st) && st.isTypeOnly);
-      const spec = (ts.isImportDeclaration(st) || ts.isExportDeclaration(st)) && st.moduleSpecifier;
-      if (typeOnly || !spec || !ts.isStringLiteral(spec)) continue;
-      const target = spec.text;
-      if (!target.startsWith(".")) {
-        seen.add(target.startsWith("@") ? target.split("/").slice(0, 2).join("/") : target.split("/")[0]);
-        continue;
-      }
-      const base = path.join(path.dirname(file), target);
-      visit(fs.existsSync(path.join(REPO, `${base}.ts`)) ? `${base}.ts` : path.join(base, "index.ts"));
-    }
-  };
-  visit(entry);
-  return seen;
-}
 
 describe("the generated resource classes", () => {
   const { program } = loadProgram();
