@@ -44,6 +44,34 @@ export const median = (samples: number[]) =>
     50,
   );
 
+/** The parent of a process (the fourth field of /proc/<pid>/stat, after the command's parenthesis). */
+const parentOf = (pid: number): number => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
+
+/** Whether a process descends from this benchmark (its CLIs' provider processes, not another run's on the same machine). */
+function ours(pid: number): boolean {
+  for (let p = pid; p > 1; p = parentOf(p)) if (p === process.pid) return true;
+  return false;
+}
+
+/** The highest peak resident memory (VmHWM, MB) among this benchmark's processes whose command line matches. */
+export function peakMemoryMb(pattern: RegExp): number {
+  let peak = 0;
+  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (!pattern.test(cmd) || !ours(Number(pid))) continue;
+      const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
+      if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
+    } catch {
+      // The process ended between the listing and the read.
+    }
+  }
+  return peak;
+}
+
+/** The provider processes: the dynamic-provider host and the plugin. */
+export const PROVIDER_PROCESS = /dynamic-provider|pulumi-resource-svc/;
+
 /** Writes `bench/results/<timestamp>[-<name>].json`; returns its path. */
 export function writeResult(dir: string, name: string, result: object): string {
   const timestamp = new Date().toISOString();

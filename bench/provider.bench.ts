@@ -20,7 +20,7 @@ import { createRuntime } from "../provider/runtime";
 import { pollSchedule } from "../provider/workflows";
 import { definitionOf } from "../resources/kinds";
 import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type ProjectOptions } from "./cli";
-import { parseArgs, median, environment, writeResult } from "./common";
+import { parseArgs, median, environment, peakMemoryMb, PROVIDER_PROCESS, writeResult } from "./common";
 const PHASES = ["up", "preview", "refresh", "destroy"] as const;
 type Phase = (typeof PHASES)[number];
 type StackName = "svc" | "noop" | "shaped" | "plugin";
@@ -53,6 +53,10 @@ const options = parseArgs({
   workflows: { default: "250,1000,4000,16000", help: "workflow durations (ms) for the polling probe; empty to skip" },
   out: { default: "bench/results", help: "where the JSON result goes" },
   cli: { default: matrixClis(), help: "pulumi CLI versions to compare, comma-separated (scripts/ensure-pulumi.sh builds each)" },
+  stacks: {
+    default: "svc,noop,shaped,plugin",
+    help: "the stacks each round runs (a ratio to a stack left out is not reported); svc,plugin for N=1000 skips the no-ops' minutes",
+  },
 });
 
 interface Cli {
@@ -74,6 +78,11 @@ interface PhaseSample {
   noopMs: number;
   shapedMs: number;
   pluginMs: number;
+  /** The plugin face / the dynamic face, the same Disks and Vpcs (issue 33). */
+  ratioPluginToSvc: number;
+  /** The peak resident memory (VmHWM, MB) of the svc stack's dynamic-provider host, and of the plugin process. */
+  svcProviderPeakMb: number;
+  pluginProviderPeakMb: number;
   /** svc / bare no-op: the issue's ratio. */
   ratio: number;
   /** svc / shaped no-op: what the provider adds beyond the cost of a resource's outputs. */
@@ -91,26 +100,36 @@ const shapeOf = (method: string, p: string) => `${method} ${p.replace(/\/\d+(?=\
 
 async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n: number): Promise<PhaseSample> {
   const ms: Partial<Record<StackName, number>> = {};
+  const peakMb: Partial<Record<StackName, number>> = {};
   const requestsOf: Partial<Record<StackName, ReturnType<typeof apiRequestsSince>>> = {};
   for (const project of order) {
     const seq = emu.services.requestLog.lastSeq;
+    let peak = 0;
+    const sampler = setInterval(() => (peak = Math.max(peak, peakMemoryMb(PROVIDER_PROCESS))), 250);
     const start = process.hrtime.bigint();
     await pulumi(project, PHASE_ARGS[phase]);
     ms[project.name] = Number(process.hrtime.bigint() - start) / 1e6;
+    clearInterval(sampler);
+    peakMb[project.name] = Math.round(peak);
     requestsOf[project.name] = apiRequestsSince(emu, seq);
   }
-  const requests = requestsOf.svc!;
+  // A stack left out of --stacks reads as NaN: its ratios are not reported.
+  const at = (name: StackName) => ms[name] ?? NaN;
+  const requests = requestsOf.svc ?? [];
   const requestsByShape: Record<string, number> = {};
   for (const r of requests) requestsByShape[shapeOf(r.method, r.path)] = (requestsByShape[shapeOf(r.method, r.path)] ?? 0) + 1;
   return {
-    svcMs: ms.svc!,
-    noopMs: ms.noop!,
-    shapedMs: ms.shaped!,
-    ratio: ms.svc! / ms.noop!,
-    ratioShaped: ms.svc! / ms.shaped!,
-    pluginMs: ms.plugin!,
-    ratioPlugin: ms.plugin! / ms.shaped!,
-    pluginRequestsPerResource: requestsOf.plugin!.length / n,
+    svcMs: at("svc"),
+    noopMs: at("noop"),
+    shapedMs: at("shaped"),
+    ratio: at("svc") / at("noop"),
+    ratioShaped: at("svc") / at("shaped"),
+    pluginMs: at("plugin"),
+    ratioPlugin: at("plugin") / at("shaped"),
+    ratioPluginToSvc: at("plugin") / at("svc"),
+    svcProviderPeakMb: peakMb.svc ?? NaN,
+    pluginProviderPeakMb: peakMb.plugin ?? NaN,
+    pluginRequestsPerResource: requestsOf.plugin ? requestsOf.plugin.length / n : NaN,
     requestsPerResource: requests.length / n,
     requestsByShape,
   };
@@ -126,6 +145,9 @@ interface SizeResult {
       ratio: number;
       ratioShaped: number;
       ratioPlugin: number;
+      ratioPluginToSvc: number;
+      svcProviderPeakMb: number;
+      pluginProviderPeakMb: number;
       svcMs: number;
       noopMs: number;
       shapedMs: number;
@@ -141,7 +163,7 @@ async function benchSize(n: number, rounds: number, emu: RunningEmulator, clis: 
   const projectsOf = new Map<Cli, Project[]>();
   for (const cli of clis) {
     const projects: Project[] = [];
-    for (const name of Object.keys(STACKS) as StackName[]) projects.push(await projectFor(name, n, emu, cli, root));
+    for (const name of stackNames()) projects.push(await projectFor(name, n, emu, cli, root));
     projectsOf.set(cli, projects);
   }
   const results = new Map<Cli, SizeResult["rounds"]>(clis.map((cli) => [cli, []]));
@@ -177,6 +199,9 @@ function mediansOf(results: SizeResult["rounds"]): SizeResult["medians"] {
       ratio: of((s) => s.ratio),
       ratioShaped: of((s) => s.ratioShaped),
       ratioPlugin: of((s) => s.ratioPlugin),
+      ratioPluginToSvc: of((s) => s.ratioPluginToSvc),
+      svcProviderPeakMb: of((s) => s.svcProviderPeakMb),
+      pluginProviderPeakMb: of((s) => s.pluginProviderPeakMb),
       pluginMs: of((s) => s.pluginMs),
       pluginRequestsPerResource: of((s) => s.pluginRequestsPerResource),
       svcMs: of((s) => s.svcMs),
@@ -241,6 +266,13 @@ async function probeWorkflow(durationMs: number, emu: RunningEmulator): Promise<
   };
 }
 
+/** The stacks of --stacks, in STACKS' order. */
+function stackNames(): StackName[] {
+  const wanted = options.stacks.split(",").filter(Boolean);
+  for (const name of wanted) if (!(name in STACKS)) throw new Error(`bench: no stack "${name}"; stacks: ${Object.keys(STACKS).join(", ")}`);
+  return (Object.keys(STACKS) as StackName[]).filter((name) => wanted.includes(name));
+}
+
 // ---- main -------------------------------------------------------------------------------------
 
 async function main() {
@@ -267,7 +299,7 @@ async function main() {
     const bySize: SizeResult[] = [];
     for (const n of sizes) {
       console.error(
-        `N=${n}: ${rounds} rounds of up, preview, refresh, destroy (svc, no-op, shaped no-op and plugin interleaved) on pulumi ${clis.map((c) => c.version).join(" and ")}`,
+        `N=${n}: ${rounds} rounds of up, preview, refresh, destroy (${stackNames().join(", ")} interleaved) on pulumi ${clis.map((c) => c.version).join(" and ")}`,
       );
       bySize.push(...(await benchSize(n, rounds, emu, clis, root)));
     }
@@ -313,6 +345,13 @@ function report(bySize: SizeResult[], workflows: WorkflowProbe[]) {
   for (const s of bySize)
     console.log(
       `| ${s.n} | ${s.cli} | ${PHASES.map((p) => `${s.medians[p].ratioPlugin.toFixed(2)} | ${s.medians[p].pluginRequestsPerResource.toFixed(2)}`).join(" | ")} |`,
+    );
+  console.log("\nThe plugin face / the dynamic face (the same Disks and Vpcs); each face's provider process at its peak (MB):\n");
+  console.log(`| N | pulumi | ${PHASES.map((p) => `${p} plugin / svc | ${p} MB svc, plugin`).join(" | ")} |`);
+  console.log(`|---|---|${PHASES.map(() => "---|---").join("|")}|`);
+  for (const s of bySize)
+    console.log(
+      `| ${s.n} | ${s.cli} | ${PHASES.map((p) => `${s.medians[p].ratioPluginToSvc.toFixed(2)} | ${s.medians[p].svcProviderPeakMb}, ${s.medians[p].pluginProviderPeakMb}`).join(" | ")} |`,
     );
   if (workflows.length) {
     console.log("\nWaiting on a workflow of duration T (one Disk create through the lifecycle):\n");

@@ -14,7 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type Project } from "./cli";
-import { environment, parseArgs, writeResult } from "./common";
+import { environment, parseArgs, peakMemoryMb, PROVIDER_PROCESS, writeResult } from "./common";
 
 const options = parseArgs({
   scenarios: {
@@ -56,34 +56,6 @@ function parseScenario(text: string): Scenario {
  */
 const NEEDED = { up: { disk: 3, vpc: 1 }, destroy: { disk: 2, vpc: 1 } };
 type Phase = keyof typeof NEEDED;
-
-/** The parent of a process (the fourth field of /proc/<pid>/stat, after the command's parenthesis). */
-const parentOf = (pid: number): number => Number(fs.readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ")[1]);
-
-/** Whether a process descends from this benchmark (its CLIs' provider processes, not another run's on the same machine). */
-function ours(pid: number): boolean {
-  for (let p = pid; p > 1; p = parentOf(p)) if (p === process.pid) return true;
-  return false;
-}
-
-/** The highest peak resident memory (VmHWM, MB) among this benchmark's processes whose command line matches. */
-function peakMemoryMb(pattern: RegExp): number {
-  let peak = 0;
-  for (const pid of fs.readdirSync("/proc").filter((d) => /^\d+$/.test(d))) {
-    try {
-      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
-      if (!pattern.test(cmd) || !ours(Number(pid))) continue;
-      const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
-      if (hwm) peak = Math.max(peak, Number(hwm[1]) / 1024);
-    } catch {
-      // The process ended between the listing and the read.
-    }
-  }
-  return peak;
-}
-
-/** The provider processes: the dynamic-provider host and the plugin. */
-const PROVIDER_PROCESS = /dynamic-provider|pulumi-resource-svc/;
 
 /** Runs `pulumi <args>` in each project at once; per stack whether it succeeded, how long it took, and its last error lines. */
 async function together(projects: Project[], args: string[]) {
