@@ -42,6 +42,7 @@ interface FunctionSchema {
 }
 /** The parts of schema.json the pages read. */
 export interface PackageSchema {
+  config: { variables: Record<string, Property> };
   resources: Record<string, ResourceSchema>;
   functions: Record<string, FunctionSchema>;
   types: Record<string, ObjectSchema>;
@@ -276,16 +277,34 @@ export function docsPages(schema: PackageSchema): Map<string, string> {
   return pages;
 }
 
-/** The list of pages for docs/_index.md: a line per resource and per lookup, with its first sentence. */
-export function pagesList(schema: PackageSchema): string {
-  const first = (text: string) => (text ? `: ${cell(text.split(/(?<=\.)\s/)[0])}` : "");
+const firstSentence = (text: string) => (text ? `: ${cell(text.split(/(?<=\.)\s/)[0])}` : "");
+
+/** The resource pages for docs/_index.md: a line each, with the kind's first sentence. */
+export const resourcePagesList = (schema: PackageSchema) =>
+  kinds()
+    .map((k) => `- [${k}](resources/${moduleOf(k)}.md)${firstSentence(schema.resources[`svc:index:${k}`].description)}`)
+    .join("\n");
+
+/** The lookup pages for docs/_index.md: a line each, with the lookup's first sentence. */
+export const lookupPagesList = (schema: PackageSchema) =>
+  lookupsOf(schema)
+    .map((n) => `- [${n}](lookups/${n}.md)${firstSentence(schema.functions[`svc:index:${n}`].description)}`)
+    .join("\n");
+
+/**
+ * The provider's settings for docs/installation-configuration.md: the schema's, which scripts/schema.ts
+ * reads from provider/config.ts with the environment variable each falls back to (its description's
+ * last sentence, written there).
+ */
+export function settingsTable(schema: PackageSchema): string {
+  const FALLBACK = / ?Falls back to the environment variable `(\w+)`\.$/;
   return [
-    "Resources:",
-    "",
-    ...kinds().map((k) => `- [${k}](resources/${moduleOf(k)}.md)${first(schema.resources[`svc:index:${k}`].description)}`),
-    "",
-    "Lookups:",
-    "",
-    ...lookupsOf(schema).map((n) => `- [${n}](lookups/${n}.md)${first(schema.functions[`svc:index:${n}`].description)}`),
+    "| Stack config | Explicit provider property | Environment fallback | Type | Secret | Description |",
+    "|---|---|---|---|---|---|",
+    ...Object.entries(schema.config.variables).map(([name, p]) => {
+      const env = p.description?.match(FALLBACK)?.[1];
+      if (!env) throw new Error(`schema.json: setting ${name} names no environment fallback`);
+      return `| \`svc:${name}\` | \`${name}\` | \`${env}\` | ${typeOf(p)} | ${p.secret ? "yes" : ""} | ${cell(p.description!.replace(FALLBACK, ""))} |`;
+    }),
   ].join("\n");
 }

@@ -7,8 +7,9 @@
  *      generated file that does not exist yet: this process runs under ts-node without type-checking);
  *   2. the build (`tsc -p tsconfig.build.json`), which must now pass: any compiler error stops here;
  *   3. schema.json (scripts/schema.ts), from the program as written in step 1;
- *   4. the reference pages (scripts/docsPages.ts) and the generated sections of docs/_index.md: the
- *      list of pages and the reference table (scripts/reference.ts);
+ *   4. the reference pages (scripts/docsPages.ts), the generated sections of docs/_index.md (the
+ *      lists of pages, the reference table: scripts/reference.ts) and the provider's settings table
+ *      in docs/installation-configuration.md;
  *   5. the SDKs under sdk/ (scripts/sdks.sh, which needs the pulumi CLI; `--no-sdks` skips it).
  *
  * `generatedFiles()` is the one entry point that says what each file should hold: this command
@@ -21,7 +22,7 @@ import * as path from "node:path";
 import type * as ts from "typescript";
 import { kinds } from "../resources/kinds";
 import { classFileOf, renderClass } from "./classes";
-import { docsPages, type PackageSchema, pagesList } from "./docsPages";
+import { docsPages, lookupPagesList, type PackageSchema, resourcePagesList, settingsTable } from "./docsPages";
 import { renderIndex } from "./exports";
 import { referenceTable } from "./reference";
 import { generateSchema, loadProgram } from "./schema";
@@ -30,6 +31,8 @@ const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${
 
 /** Where the generated sections live (between `<!-- <name>:start -->` and `<!-- <name>:end -->`). */
 export const INDEX_PAGE = "docs/_index.md";
+/** Where the provider's settings table lives. */
+export const INSTALL_PAGE = "docs/installation-configuration.md";
 
 /** A text with the section between `<!-- <name>:start -->` and `<!-- <name>:end -->` replaced. */
 export function withSection(text: string, name: string, content: string, file: string): string {
@@ -56,9 +59,11 @@ export function documentFiles(program?: ts.Program): Map<string, string> {
   const files = new Map<string, string>([["schema.json", `${JSON.stringify(schema, null, 2)}\n`]]);
   for (const [file, text] of docsPages(schema as unknown as PackageSchema)) files.set(file, text);
   let index = read(INDEX_PAGE);
-  index = withSection(index, "pages", pagesList(schema as unknown as PackageSchema), INDEX_PAGE);
+  index = withSection(index, "resource-pages", resourcePagesList(schema as unknown as PackageSchema), INDEX_PAGE);
+  index = withSection(index, "lookup-pages", lookupPagesList(schema as unknown as PackageSchema), INDEX_PAGE);
   index = withSection(index, "reference", referenceTable(), INDEX_PAGE);
   files.set(INDEX_PAGE, index);
+  files.set(INSTALL_PAGE, withSection(read(INSTALL_PAGE), "settings", settingsTable(schema as unknown as PackageSchema), INSTALL_PAGE));
   return files;
 }
 

@@ -134,7 +134,7 @@ describe("the provider plugin", () => {
     const result = await up({ ...resources, flaky: vpc("flaky", { range: "10.4.0.0/16" }) });
     expect(changes(result)).toMatchObject({ create: 1 });
     // The engine's diagnostics name the row a line belongs to (a 503 to a create is always told;
-    // a 429 only with PULUMI_SVC_VERBOSE=1, README "Many stacks on one token").
+    // a 429 only with PULUMI_SVC_VERBOSE=1, docs/guides/rate-limits.md).
     expect(result.stdout).toMatch(/svc:index:Vpc \(flaky\):\s*\n\s*svc: Vpc "flaky": [^\n]*503/);
   });
 

@@ -1,7 +1,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { renderIndex } from "../../scripts/exports";
-import { INDEX_PAGE } from "../../scripts/generate";
+import { INDEX_PAGE, INSTALL_PAGE } from "../../scripts/generate";
+import { settingsTable, type PackageSchema } from "../../scripts/docsPages";
 import { referenceTable } from "../../scripts/reference";
 import { kinds } from "../../resources/kinds";
 
@@ -29,5 +30,23 @@ describe("index.ts, generated from the registry's kinds", () => {
       expect(index).toContain(`export { ${kind} } from "./resources/generated/`);
       expect(index).toContain(`export type { ${kind}Args`);
     }
+  });
+});
+
+describe("the provider's settings table (docs/installation-configuration.md)", () => {
+  const schema = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "schema.json"), "utf8")) as PackageSchema;
+
+  it("names each setting's stack config, property and environment fallback, and marks the token secret", () => {
+    const table = settingsTable(schema);
+    expect(table).toContain("| `svc:baseUrl` | `baseUrl` | `SVC_BASE_URL` | string |  |");
+    expect(table).toContain("| `svc:token` | `token` | `SVC_TOKEN` | string | yes |");
+    expect(table).toContain("| `svc:workspaceId` | `workspaceId` | `SVC_WORKSPACE_ID` |");
+    expect(table).toContain("| `svc:maxRequestsPerSecond` | `maxRequestsPerSecond` | `SVC_MAX_REQUESTS_PER_SECOND` | number |");
+    expect(table.split("\n")).toHaveLength(2 + Object.keys(schema.config.variables).length);
+  });
+
+  it("is in the page, between its markers", () => {
+    const page = fs.readFileSync(path.join(__dirname, "..", "..", INSTALL_PAGE), "utf8");
+    expect(page).toContain(`<!-- settings:start -->\n${settingsTable(schema)}\n<!-- settings:end -->`);
   });
 });

@@ -1,8 +1,8 @@
 /**
  * Every generated file is what `npm run generate` (scripts/generate.ts) writes from the code today:
  * the resource classes (resources/generated), index.ts, schema.json, the reference pages
- * (docs/resources, docs/lookups) and docs/_index.md's generated sections (the list of pages and the
- * reference table). One fresh generation, compared file by file; a file left in a generated
+ * (docs/resources, docs/lookups), docs/_index.md's generated sections (the lists of pages and the
+ * reference table) and the settings table of docs/installation-configuration.md. One fresh generation, compared file by file; a file left in a generated
  * directory that no generation writes (a removed kind's) is stale too. The SDKs under sdk/ need the
  * pulumi CLI: tests/e2e/sdks.test.ts.
  */
@@ -28,12 +28,13 @@ describe("the generated files", () => {
     expect(files.filter((f) => !fresh.has(f))).toEqual([]);
   });
 
-  it("cover every kind's class and page, schema.json, index.ts and docs/_index.md", () => {
+  it("cover every kind's class and page, schema.json, index.ts, docs/_index.md and the settings table", () => {
     const expected = [
       ...kinds().flatMap((k) => [`resources/generated/${moduleOf(k)}.ts`, `docs/resources/${moduleOf(k)}.md`]),
       "index.ts",
       "schema.json",
       "docs/_index.md",
+      "docs/installation-configuration.md",
     ];
     expect(expected.filter((f) => !fresh.has(f))).toEqual([]);
     // The schema as JSON too (what tests/unit/schema.test.ts reads its facts from).
