@@ -8,14 +8,14 @@ import * as path from "node:path";
 
 const REPO = path.join(__dirname, "..", "..");
 
-/** The Markdown files people read: README, ARCHITECTURE, the package READMEs and docs/ (not the generated SDKs). */
+/** The Markdown files people read: README, ARCHITECTURE, CHANGELOG, the package READMEs and docs/ (not the generated SDKs). */
 function pages(): string[] {
   const walk = (dir: string): string[] =>
     fs.readdirSync(path.join(REPO, dir), { withFileTypes: true }).flatMap((e) => {
       const rel = path.join(dir, e.name);
       return e.isDirectory() ? walk(rel) : e.name.endsWith(".md") ? [rel] : [];
     });
-  const top = ["README.md", "ARCHITECTURE.md", "resources/README.md", "emulator/README.md", "bench/README.md"];
+  const top = ["README.md", "ARCHITECTURE.md", "CHANGELOG.md", "resources/README.md", "emulator/README.md", "bench/README.md"];
   return [...top.filter((f) => fs.existsSync(path.join(REPO, f))), ...walk("docs")];
 }
 
