@@ -271,6 +271,8 @@ export interface VpcMemberRow extends Row {
   instanceId: string;
   ip: string;
   created: string;
+  /** The VPC's workspace, so the inventory places a member without a lookup (attach and an instance's create body alike). */
+  workspaceId: string;
 }
 
 export interface NetLbRow extends Row {

@@ -28,11 +28,12 @@ import { kinds, definitionOf } from "../resources/kinds";
 import { withProviderClient } from "../resources/lookups/common";
 import { checkProviderConfig, configSources, PROVIDER_SECRETS } from "./config";
 import { lookupFor } from "./invokes";
+import { listHandler } from "./list";
+import { TOKEN_PREFIX } from "./token";
 import { forResource } from "./log";
 import { fromStruct, secretMembers, toStruct } from "./marshal";
 
-/** The package's token prefix: `svc:index:<Kind>`, `svc:index:<lookup>`. */
-export const TOKEN_PREFIX = "svc:index:";
+export { TOKEN_PREFIX };
 
 interface PackageSchema {
   resources: Record<string, { properties?: Record<string, unknown>; inputProperties?: Record<string, unknown> }>;
@@ -101,8 +102,8 @@ export function providerService(): grpc.UntypedServiceImplementation {
   const lifecycles = new Map<string, Lifecycle>();
 
   const schema = (): PackageSchema => JSON.parse(schemaText()) as PackageSchema;
-  const kindOf = (req: ForResource) => {
-    const type = typeOfUrn(req.getUrn());
+  const kindOf = (req: ForResource) => kindOfType(typeOfUrn(req.getUrn()));
+  const kindOfType = (type: string) => {
     const kind = type.startsWith(TOKEN_PREFIX) ? type.slice(TOKEN_PREFIX.length) : "";
     if (!kinds().includes(kind))
       throw new Error(
@@ -112,8 +113,9 @@ export function providerService(): grpc.UntypedServiceImplementation {
       );
     return kind;
   };
-  const lifecycleOf = (req: ForResource): Lifecycle => {
-    const kind = kindOf(req);
+  const lifecycleOf = (req: ForResource): Lifecycle => lifecycleOfType(typeOfUrn(req.getUrn()));
+  const lifecycleOfType = (type: string): Lifecycle => {
+    const kind = kindOfType(type);
     let lifecycle = lifecycles.get(kind);
     if (!lifecycle) lifecycles.set(kind, (lifecycle = buildLifecycle(definitionOf(kind), runtime)));
     return lifecycle;
@@ -138,6 +140,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
     (call, callback) =>
       unary((req: Req) => forResource(req.getUrn(), () => answer(req)), secretsOf)(call, callback);
   const timeoutOf = (req: { getTimeout(): number }) => ({ timeoutSeconds: req.getTimeout() });
+  const list = listHandler(runtime, lifecycleOfType);
 
   return {
     getPluginInfo: unary(async () => {
@@ -202,7 +205,12 @@ export function providerService(): grpc.UntypedServiceImplementation {
       return res;
     }),
     diff: forCall(async (req: rpc.DiffRequest) => {
-      const result = await lifecycleOf(req).diff(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()));
+      const result = await lifecycleOf(req).diff(
+        req.getId(),
+        fromStruct(req.getOlds()),
+        fromStruct(req.getNews()),
+        fromStruct(req.getOldInputs()),
+      );
       const res = new rpc.DiffResponse();
       res.setChanges(result.changes ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
       res.setReplacesList(result.replaces ?? []);
@@ -236,16 +244,23 @@ export function providerService(): grpc.UntypedServiceImplementation {
     read: forCall(async (req: rpc.ReadRequest) => {
       const lifecycle = lifecycleOf(req);
       const recordedInputs = fromStruct(req.getInputs());
-      const read = await lifecycle.read(req.getId(), fromStruct(req.getProperties()));
+      const recorded = fromStruct(req.getProperties());
+      const read = await lifecycle.read(req.getId(), recorded);
       const res = new rpc.ReadResponse();
       if (!read.id) return res; // gone: the engine drops it from the stack
       const outs = read.props ?? {};
       res.setId(read.id);
       res.setProperties(toStruct(outs, secretsOf(req)));
-      // Refresh and import record inputs as the API reports them, so drift shows as a diff from the declaration.
-      res.setInputs(toStruct({ ...recordedInputs, ...lifecycle.inputsOf(outs) }, secretsOf(req)));
+      // An import (nothing recorded yet) records the declaration that reproduces the object, which
+      // passes check and diffs clean; a refresh records inputs as the API reports them, so drift
+      // shows as a diff from the declaration.
+      const importing = !Object.keys(recorded).length && !Object.keys(recordedInputs).length;
+      res.setInputs(
+        toStruct(importing ? lifecycle.declarationOf(outs) : { ...recordedInputs, ...lifecycle.inputsOf(outs) }, secretsOf(req)),
+      );
       return res;
     }),
+    ...(list ? { list } : {}),
     update: forCall(async (req: rpc.UpdateRequest) => {
       const olds = fromStruct(req.getOlds());
       const news = fromStruct(req.getNews());

@@ -70,6 +70,23 @@ export interface Conflict {
   alternative?: string;
 }
 
+/**
+ * One object of a kind that a workspace holds, as the kind's `list` finds it (svc-import, the
+ * plugin's List).
+ */
+export interface Listed {
+  /** The id a read takes (a membership's synthetic `<a>:<b>` included). */
+  id: string;
+  /** The API's name for the object, where it has one (svc-import derives logical names from it). */
+  name?: string;
+  /**
+   * Why an import leaves the object out, in words: the API made it on its own with another object,
+   * whose declaration makes it (`the boot disk of instance web-1`, an address its create allocated),
+   * or it is on its way out (an instance scheduled for termination). svc-import says so; List omits it.
+   */
+  leftOut?: string;
+}
+
 export interface ResourceApi<I, O extends Outputs, N extends string = never> {
   /** Sends the create request (no waiting). An ambiguous failure is recovered by the lifecycle. */
   create(ctx: OperationContext, inputs: I): Promise<Created>;
@@ -87,6 +104,12 @@ export interface ResourceApi<I, O extends Outputs, N extends string = never> {
    * answered with a bare workflow, and to resolve a create recorded as pending.
    */
   findExisting?(ctx: OperationContext, inputs: I): Promise<string | undefined>;
+  /**
+   * Every object of the kind in the workspace, each list followed to its last page (svc-import and
+   * the plugin's List). Absent for kinds a workspace does not hold as objects (an installation, a
+   * coupon).
+   */
+  list?(ctx: OperationContext, workspaceId: string): Promise<Listed[]>;
   /** Reads the resource: outputs (echoing the inputs as the API reports them), or undefined when gone. */
   get(ctx: OperationContext, id: string, prior: Partial<O> & Partial<I>): Promise<O | undefined>;
   /** Whether the resource has settled: true, false (still moving) or a failure message. */
@@ -182,6 +205,12 @@ export interface ResourceDefinition<
   adoptIdPattern?: RegExp;
   /** The TSDoc of `adoptId` in the generated Args where the id is synthetic (the form it takes); else CommonArgs's. */
   adoptIdDoc?: string;
+  /**
+   * The declaration of an object this stack did not create (an import), from the inputs its
+   * outputs echo: leaves out what belongs to another shape of the kind or to another resource's
+   * declaration (a PLAN instance's CPU count, its VPC memberships: VpcAttachments). Default: all.
+   */
+  declaredFrom?(echoed: Partial<I>, defaultWorkspace: string | null): Partial<I>;
   /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
   retainOnDelete?: boolean;
   /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */

@@ -11,6 +11,8 @@
 import { forPeople } from "./errors";
 import { runOperation } from "./context";
 import type { Outputs, ResourceDefinition } from "./definition";
+import { contextFor } from "./lifecycle/operation";
+import { declarationOf } from "./lifecycle/declaration";
 import { check } from "./lifecycle/check";
 import { compile } from "./lifecycle/compile";
 import { create } from "./lifecycle/create";
@@ -31,18 +33,27 @@ export function buildLifecycle<I extends Props, O extends Outputs>(
   runtime: ProviderRuntime,
 ): Lifecycle {
   const c = compile(definition);
+  const list = definition.api.list?.bind(definition.api);
   // inputsOf is pure and interrupted is no engine call: only the engine's calls are wrapped (errors
   // for people). check and diff open no operation context, so no heartbeat to stop: they skip the
   // operation scope, whose AsyncLocalStorage, once entered, slows every promise of the process (a
   // preview's provider process would pay it for nothing; bench/README.md).
   return {
     check: withErrorsForPeople((olds, news) => check(c, runtime, olds, news)),
-    diff: withErrorsForPeople((id, olds, news) => diff(c, id, olds, news)),
+    diff: withErrorsForPeople((id, olds, news, oldInputs?: Props) => diff(c, id, olds, news, oldInputs)),
     create: asOperation((props, call) => create(c, runtime, props, call)),
     read: asOperation((id, props) => read(c, runtime, id, props)),
     update: asOperation((id, olds, news, call) => update(c, runtime, id, olds, news, call)),
     delete: asOperation((id, props, call) => deleteResource(c, runtime, id, props, call)),
     inputsOf: (outputs) => echoedInputs(c, outputs),
+    declarationOf: (outputs) => declarationOf(c, runtime, outputs),
+    ...(list
+      ? {
+          list: asOperation((workspaceId: string) =>
+            list(contextFor(c, runtime, { workspaceId } as unknown as Partial<I>, "read"), workspaceId),
+          ),
+        }
+      : {}),
     interrupted: (props, since) => interrupted(c, runtime, props, since),
   };
 }

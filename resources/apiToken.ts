@@ -203,6 +203,15 @@ export const apiTokenDefinition: ResourceDefinition<Inputs, Outputs> = {
       // The plaintext code exists only in this answer (spec part 1: never returned again).
       return { id: String(token.id), outputs: { code: token.code } };
     },
+    // The workspace's API tokens (sessions are people's logins, no object to declare).
+    async list(ctx, workspaceId) {
+      const tokens = await listAll<ApiTokenView>(ctx.client, `/v1/workspaces/${workspaceId}/tokens`);
+      return tokens.map((t) => ({
+        id: String(t.id),
+        name: t.name,
+        ...(t.origin !== "API" ? { leftOut: `a ${t.origin} token: only API tokens are made through the token endpoints` } : {}),
+      }));
+    },
     // A token whose creation answer was lost is useless (its code is gone for good): it is
     // revoked, and the lifecycle then creates it again.
     async findExisting(ctx, i) {

@@ -410,6 +410,8 @@ export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof st
   deleteFirst: true,
   broken: (o) => o.state === "FAILED",
   pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
+  // A template app takes its image and ports from the template: its declaration names the template.
+  declaredFrom: (echoed) => (echoed.templateId === undefined ? echoed : { ...echoed, image: undefined, ports: undefined }),
   api: {
     async create(ctx, i) {
       let answer: unknown;
@@ -468,6 +470,9 @@ export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof st
           alternative: "choose another name",
         }
       );
+    },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiApp>(ctx.client, `/v1/workspaces/${workspaceId}/apps`)).map((a) => ({ id: idOf(a.id)!, name: a.name }));
     },
     async findExisting(ctx, i) {
       const found = await listAll<ApiApp>(ctx.client, `/v1/instances/${i.instanceId}/apps`, { name: i.name });

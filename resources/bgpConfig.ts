@@ -143,6 +143,10 @@ export const bgpConfigDefinition: ResourceDefinition<Inputs, Outputs> = {
         return withRoleHint(ctx, err);
       }
     },
+    async list(ctx, workspaceId) {
+      const found = await fetchBgp(ctx, workspaceId);
+      return found ? [{ id: String(found.data.id) }] : [];
+    },
     // conflict showed the workspace had none before the PATCH: the configuration found now is ours.
     async findExisting(ctx, i) {
       return (await fetchBgp(ctx, i.workspaceId))?.data.id;

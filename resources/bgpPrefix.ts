@@ -69,7 +69,7 @@ export const bgpPrefixFields = fieldSet({
     doc: "The workspace's BgpConfig id. Optional, but passing it creates the prefix after the configuration, and replaces the prefix when the configuration is replaced (its prefixes go with it).",
     onChange: replace,
     // Not a field of the entry (which has none of that name): checked against the workspace's
-    // configuration on create, and read from it by `read` when declared.
+    // configuration on create, and read from it by `read` (so an import declares it too).
     create: false,
   }),
 });
@@ -84,6 +84,8 @@ interface ApiPrefix {
   source: string;
   enabled: boolean;
   community: "DEFAULT" | "PROTECTED";
+  /** DELETING while a withdrawal runs (the emulator's; not in the spec). */
+  state?: string;
 }
 
 const prefixesPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/bgp/prefixes`;
@@ -128,7 +130,7 @@ async function get(ctx: OperationContext, id: string, prior: Partial<Inputs>): P
   }
   if (!found) return undefined;
   const out = outputsFromAnswer(bgpPrefixFields, found, { workspaceId });
-  if (prior.configId === undefined) return out;
+  // Read whether declared or not: an import declares the prefix with its configuration.
   const config = await fetchBgp(ctx, workspaceId);
   return config ? { ...out, configId: idOf(config.data.id)! } : out;
 }
@@ -166,6 +168,14 @@ export const bgpPrefixDefinition: ResourceDefinition<Inputs, Outputs> = {
       return (
         existing && { id: prefixId(existing), description: `the workspace already announces ${i.prefix} (prefix id ${prefixId(existing)})` }
       );
+    },
+    async list(ctx, workspaceId) {
+      const entries = await listAll<ApiPrefix>(ctx.client, prefixesPath(workspaceId));
+      return entries.map((p) => ({
+        id: prefixId(p),
+        name: p.prefix,
+        ...(p.state === "DELETING" ? { leftOut: "being withdrawn" } : {}),
+      }));
     },
     // conflict showed the prefix was not announced before the POST: an entry found now is ours.
     async findExisting(ctx, i) {

@@ -97,7 +97,7 @@ interface ApiDisk {
   region: string;
   boot: boolean;
   state: string;
-  instance: { id: string } | null;
+  instance: { id: string; name?: string } | null;
   workspace?: { id: string };
   live?: { usage_pct?: number | null } | null;
   created?: string;
@@ -182,6 +182,14 @@ export const diskDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof s
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/disks`, createBody(diskFields, i));
       return { id: String(resourceOf<ApiDisk>(answer, ["disk"]).id), workflow: workflowOf(answer) };
+    },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiDisk>(ctx.client, `/v1/workspaces/${workspaceId}/disks`)).map((d) => ({
+        id: String(d.id),
+        name: d.name,
+        // An instance's boot disk comes and goes with it: its Instance declares it.
+        ...(d.boot ? { leftOut: `the boot disk of instance ${d.instance?.name ?? idOf(d.instance) ?? "?"}` } : {}),
+      }));
     },
     async findExisting(ctx, i) {
       const disks = await listAll<ApiDisk>(ctx.client, `/v1/workspaces/${i.workspaceId}/disks`, { name: i.name });

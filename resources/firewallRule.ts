@@ -223,6 +223,14 @@ export const firewallRuleDefinition: ResourceDefinition<Inputs, Outputs> = {
       const answer = await ctx.client.post(`/v1/instances/${i.instanceId}/firewall-rules`, compact(createBody(firewallRuleFields, i)));
       return { id: String(resourceOf<ApiRule>(answer, ["rule"]).id), workflow: workflowOf(answer) };
     },
+    // The workspace's overview names each instance that has rules (spec part 3); their lists hold the rules.
+    async list(ctx, workspaceId) {
+      const holders = await listAll<{ instance: string }>(ctx.client, `/v1/workspaces/${workspaceId}/firewall-rules`);
+      const rules = await Promise.all(
+        holders.map((h) => listAll<ApiRule>(ctx.client, `/v1/instances/${idOf(h.instance)}/firewall-rules`, { sort: "id" })),
+      );
+      return rules.flat().map((r) => ({ id: String(r.id) }));
+    },
     // No unique name: a rule is the one with exactly these fields, created during this operation.
     async findExisting(ctx, i) {
       const found = await listAll<ApiRule>(ctx.client, `/v1/instances/${i.instanceId}/firewall-rules`, {

@@ -73,10 +73,28 @@ export interface ApiFloatingIp {
   family: "IPv4" | "IPv6";
   ddos: boolean;
   protected?: boolean;
+  /** INSTANCE (allocated by an instance's create: its declaration's `ips`) or ALLOCATED; where the API says (not in the spec). */
+  origin?: string;
   instance_id?: string | null;
-  instance?: { id: string } | null;
+  instance?: { id: string; name?: string } | null;
   workspace?: { id: string };
   created?: string;
+}
+
+/**
+ * The workspace's addresses, each with why an import leaves it out: one an instance's create
+ * allocated goes with that instance and is its declaration's (`ips`), where the API says so (the
+ * emulator's `origin`; the spec does not show the field, so without it every address is listed).
+ * @internal
+ */
+export async function listFloatingIps(ctx: OperationContext, workspaceId: string): Promise<Array<{ ip: ApiFloatingIp; leftOut?: string }>> {
+  const ips = await listAll<ApiFloatingIp>(ctx.client, ipsPath(workspaceId));
+  return ips.map((ip) => ({
+    ip,
+    ...(ip.origin === "INSTANCE"
+      ? { leftOut: `an address of instance ${ip.instance?.name ?? holderOf(ip) ?? "?"}, made by its create` }
+      : {}),
+  }));
 }
 
 /** The holder of a floating IP: the spec names it `instance` or `instance_id`. @internal */
@@ -126,6 +144,13 @@ export const floatingIpDefinition: ResourceDefinition<Inputs, Outputs> = {
       const ip = await ctx.client.post<ApiFloatingIp>(ipsPath(i.workspaceId), createBody(floatingIpFields, i));
       claimed.add(String(ip.id));
       return { id: String(ip.id) };
+    },
+    async list(ctx, workspaceId) {
+      return (await listFloatingIps(ctx, workspaceId)).map(({ ip, leftOut }) => ({
+        id: String(ip.id),
+        name: ip.address,
+        ...(leftOut ? { leftOut } : {}),
+      }));
     },
     async findExisting(ctx, i) {
       const before = seenBefore.get(ctx) ?? new Set<string>();

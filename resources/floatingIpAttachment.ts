@@ -19,7 +19,7 @@ import { zId } from "../provider/constraints";
 import { wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
-import { type ApiFloatingIp, fetchFloatingIp, holderOf } from "./floatingIp";
+import { type ApiFloatingIp, fetchFloatingIp, holderOf, listFloatingIps } from "./floatingIp";
 import { replace, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
@@ -100,6 +100,13 @@ export const floatingIpAttachmentDefinition: ResourceDefinition<Inputs, Outputs,
       // Attaching to the current holder is a no-op (the IP is "not attached to another instance").
       await attach(ctx, i.ipId, i.instanceId);
       return { id: i.ipId };
+    },
+    // The workspace's own addresses that an instance holds (one an instance's create allocated is
+    // its own, and no attachment: FloatingIp's list says so once).
+    async list(ctx, workspaceId) {
+      return (await listFloatingIps(ctx, workspaceId))
+        .filter(({ ip, leftOut }) => holderOf(ip) !== null && !leftOut)
+        .map(({ ip }) => ({ id: String(ip.id), name: ip.address }));
     },
     // attach-ip is applied immediately: after a lost answer, the IP held by the instance is the proof.
     async findExisting(ctx, i) {

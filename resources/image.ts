@@ -399,6 +399,18 @@ export const imageDefinition: ResourceDefinition<Inputs, Outputs> = {
       }
       return { id, workflow };
     },
+    // The workspace's own images (official=false leaves the platform's out).
+    async list(ctx, workspaceId) {
+      const own = await listAll<ApiImage>(ctx.client, `/v1/workspaces/${workspaceId}/images`, { official: false });
+      return own.map((m) => ({
+        id: idOf(m.id)!,
+        name: m.name,
+        // Its declaration names the local file it was uploaded from, which no read gives.
+        ...(m.source?.type === "UPLOAD"
+          ? { leftOut: "an uploaded ISO: its declaration names the local file (source.filePath), which the API does not keep" }
+          : {}),
+      }));
+    },
     async findExisting(ctx, i) {
       const found = (await listAll<ApiImage>(ctx.client, `/v1/workspaces/${i.workspaceId}/images`, { name: i.name, official: false })).find(
         (m) => m.name === i.name && m.kind === i.kind && createdDuring(ctx, m.created),

@@ -160,9 +160,14 @@ export const instanceFields = fieldSet({
       doc: "CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
       onChange: storagePolicy(),
       // The API answers the disks, not the entries: the recorded entries, the boot disk at its current (or staged) size.
+      // A CUSTOM instance the stack did not create (an import) has its boot disk as its one entry:
+      // its other disks cannot be told from disks attached later, and are imported as Disks.
       fromAnswer: (v: ApiInstance, prior) => {
         const currentBoot = v.staged?.boot_disk_size ?? numberOf(bootDiskOf(v)?.size) ?? 0;
-        return (prior.storage as Storage | undefined)?.map((e) => (e.boot ? { ...e, sizeBytes: currentBoot || e.sizeBytes } : e));
+        const imported =
+          v.type === "CUSTOM" ? [{ sizeBytes: currentBoot, boot: true, backing: bootDiskOf(v)?.backend ?? "LOCAL" }] : undefined;
+        const entries = (prior.storage as Storage | undefined) ?? (imported as Storage | undefined);
+        return entries?.map((e) => (e.boot ? { ...e, sizeBytes: currentBoot || e.sizeBytes } : e));
       },
     },
   ),
@@ -360,7 +365,7 @@ interface ApiInstance {
   disable_cloud_init: boolean;
   ips: Array<{ id: string; address: string; family: string; ddos: boolean }>;
   vpcs: Array<{ id: string; ip: string }>;
-  disks: Array<{ id: string; size: number; boot: boolean }>;
+  disks: Array<{ id: string; size: number; boot: boolean; backend?: "LOCAL" | "CEPH" }>;
   staged?: {
     plan: { id: string } | null;
     cpu: number | null;
@@ -482,12 +487,27 @@ export const instanceDefinition: ResourceDefinition<Inputs, Outputs, StepOf<type
     },
   ],
   keepFromState: ["cloudInit", "ips", "applyUpgrades"],
+  declaredFrom: (echoed) => {
+    // The API reports a PLAN instance's specs and a CUSTOM one's sizes, and both the region and the
+    // node it placed the instance on: a declaration names the plan or the sizes, and the region.
+    // Its VPC memberships are the VpcAttachments' (one owner per membership), left unmanaged here.
+    const other: string[] = echoed.type === "PLAN" ? [...CUSTOM_ONLY] : ["planId"];
+    const placed = echoed.region !== undefined ? ["nodeId"] : [];
+    return Object.fromEntries(Object.entries(echoed).filter(([k]) => ![...other, ...placed, "vpcIds"].includes(k)));
+  },
   broken: (o) => o.state === "FAILED",
   pricing,
   api: {
     async create(ctx, i) {
       const answer = await ctx.client.post(`/v1/workspaces/${i.workspaceId}/instances`, createBody(i));
       return { id: String(resourceOf<ApiInstance>(answer, ["instance"]).id), workflow: workflowOf(answer) };
+    },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiInstance>(ctx.client, `/v1/workspaces/${workspaceId}/instances`)).map((v) => ({
+        id: String(v.id),
+        name: v.name,
+        ...(v.termination_scheduled_at ? { leftOut: `scheduled for termination at ${v.termination_scheduled_at}` } : {}),
+      }));
     },
     async findExisting(ctx, i) {
       const found = await listAll<ApiInstance>(ctx.client, `/v1/workspaces/${i.workspaceId}/instances`, { name: i.name });

@@ -95,6 +95,10 @@ export const k3sClusterDefinition: ResourceDefinition<Inputs, Outputs> = {
       // The answer is a bare workflow: the lifecycle finds the new cluster with findExisting.
       return { workflow: workflowOf(await ctx.client.post(clusterPath(i.workspaceId)), "cluster create answer") };
     },
+    async list(ctx, workspaceId) {
+      const cluster = await clusterOf(ctx, workspaceId);
+      return cluster ? [{ id: String(cluster.id), name: cluster.name }] : [];
+    },
     // conflict showed the workspace had no cluster before the POST, so a cluster found now is
     // the one this create made.
     async findExisting(ctx, i) {

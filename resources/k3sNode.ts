@@ -13,6 +13,7 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/envelope";
 import { ApiError, ifFound } from "../provider/errors";
+import { listAll } from "../provider/paging";
 import {
   computed,
   fieldSet,
@@ -131,6 +132,10 @@ export const k3sNodeDefinition: ResourceDefinition<Inputs, Outputs> = {
           "node join answer",
         ),
       };
+    },
+    async list(ctx, workspaceId) {
+      const views = await listAll<ApiNodeView>(ctx.client, `/v1/workspaces/${workspaceId}/k3s/nodes`);
+      return views.map(nodeOfView).map((n) => ({ id: String(n.id), name: n.node_name }));
     },
     // conflict showed the instance was no node before the POST, so a node found now is the one
     // this create made.

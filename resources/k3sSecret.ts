@@ -138,6 +138,9 @@ export const k3sSecretDefinition: ResourceDefinition<Inputs, Outputs> = {
       const secret = await ctx.client.post<ApiSecret>(secretsPath(i.workspaceId), createBody(k3sSecretFields, i));
       return { id: String(secret.id) };
     },
+    async list(ctx, workspaceId) {
+      return (await listSecrets(ctx, workspaceId)).map((s) => ({ id: String(s.id), name: s.name }));
+    },
     // conflict showed the name was free before the POST, so a secret found by name now is the
     // one this create made.
     async findExisting(ctx, i) {

@@ -382,6 +382,10 @@ export const k3sServiceDefinition: ResourceDefinition<Inputs, Outputs> = {
         ),
       };
     },
+    async list(ctx, workspaceId) {
+      const views = await listAll<ApiServiceView>(ctx.client, servicesPath(workspaceId));
+      return views.map(serviceOfView).map((s) => ({ id: String(s.id), name: s.name }));
+    },
     // conflict showed the name was free before the POST, so a service found by name now is the
     // one this create made.
     async findExisting(ctx, i) {
@@ -395,7 +399,13 @@ export const k3sServiceDefinition: ResourceDefinition<Inputs, Outputs> = {
     stateOf,
     update: {
       // PUT is the full desired state: whatever changed, every field is sent.
-      async updateRequest(ctx, id, _olds, news) {
+      async updateRequest(ctx, id, olds, news) {
+        // An imported service's environment is unknown (write-only in the API): a PUT of an empty one
+        // would clear what it has. Refuse before writing; declaring it is the way on.
+        if (olds.environment === undefined && !Object.keys(news.environment).length)
+          throw new Error(
+            `${ctx.label}: the service was adopted, and the API never returns a service's environment (${WHERE}): this update sends the whole service (PUT), so it would clear the variables it has. Declare environment (every variable, secrets from config), then run pulumi up again; nothing was changed.`,
+          );
         const answer = await ctx.client.put(servicePath(news.workspaceId, id), desiredState(news));
         await ctx.waitForWorkflow(workflowOf(answer, "service update answer"), "update");
       },

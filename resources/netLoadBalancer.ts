@@ -142,6 +142,9 @@ export const netLoadBalancerDefinition: ResourceDefinition<Inputs, Outputs> = {
   // One balancer per name and address (conflict): a replacement keeping both deletes the old one first.
   uniqueKey: ["name", "address"],
   pricing: { notMetered: "no rate card (CPU, MEMORY, STORAGE, BANDWIDTH, IP) meters load balancers" },
+  // The provider's own workspace is the owner a declaration leaves out (the default at creation).
+  declaredFrom: (echoed, defaultWorkspace) =>
+    echoed.ownerWorkspaceId === defaultWorkspace ? { ...echoed, ownerWorkspaceId: undefined } : echoed,
   api: {
     async create(ctx, i) {
       const owner = ownerOf(ctx, i.ownerWorkspaceId);
@@ -162,6 +165,12 @@ export const netLoadBalancerDefinition: ResourceDefinition<Inputs, Outputs> = {
           alternative: "change the name",
         }
       );
+    },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiNetLb>(ctx.client, `/v1/workspaces/${workspaceId}/net-lbs`)).map((lb) => ({
+        id: String(lb.id),
+        name: lb.name,
+      }));
     },
     // conflict showed no balancer had this name and address before the POST: one found now is ours.
     async findExisting(ctx, i) {

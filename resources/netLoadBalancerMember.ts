@@ -137,6 +137,17 @@ export const netLoadBalancerMemberDefinition: ResourceDefinition<Inputs, Outputs
       }
       return { id: memberId(i.loadBalancerId, i.instanceId) };
     },
+    async list(ctx, workspaceId) {
+      const balancers = await listAll<{ id: string }>(ctx.client, `/v1/workspaces/${workspaceId}/net-lbs`);
+      const members = await Promise.all(
+        balancers.map(async (b) =>
+          (await listAll<{ id: string }>(ctx.client, membersPath(workspaceId, String(b.id)))).map((m) =>
+            memberId(String(b.id), idOf(m.id)!),
+          ),
+        ),
+      );
+      return members.flat().map((id) => ({ id }));
+    },
     // An instance is a member of a balancer once.
     async conflict(ctx, i) {
       const existing = await findMember(ctx, i.workspaceId, i.loadBalancerId, i.instanceId);

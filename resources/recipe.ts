@@ -238,6 +238,11 @@ export const recipeDefinition: ResourceDefinition<Inputs, Outputs> = {
       const r = await ctx.client.post<ApiRecipe>(`/v1/workspaces/${i.workspaceId}/recipes`, createBody(recipeFields, i));
       return { id: idOf(r.id)! };
     },
+    // The workspace's own recipes (the list also holds the platform's, which no workspace declares).
+    async list(ctx, workspaceId) {
+      const found = await listAll<ApiRecipe>(ctx.client, `/v1/workspaces/${workspaceId}/recipes`);
+      return found.filter((r) => idOf(r.owner) === workspaceId).map((r) => ({ id: idOf(r.id)!, name: r.name }));
+    },
     async findExisting(ctx, i) {
       const before = seenBefore.get(ctx) ?? new Set<string>();
       const fresh = (await ownByName(ctx, i.workspaceId, i.name)).filter((r) => !before.has(idOf(r.id)!) && r.category === i.category);

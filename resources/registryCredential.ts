@@ -153,6 +153,9 @@ export const registryCredentialDefinition: ResourceDefinition<Inputs, Outputs> =
         throw rejected(ctx, err, i.registry);
       }
     },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiRegistry>(ctx.client, path(workspaceId))).map((r) => ({ id: String(r.id), name: r.registry }));
+    },
     // One credential per host, and conflict showed there was none before the POST: the one for
     // the host now is the one this create made.
     async findExisting(ctx, i) {

@@ -128,6 +128,12 @@ export const snapshotDefinition: ResourceDefinition<Inputs, Outputs> = {
       }
       return { id: idOf(created.id)!, workflow };
     },
+    // Each instance's snapshots (the list the spec does not show, as the emulator implements it).
+    async list(ctx, workspaceId) {
+      const instances = await listAll<{ id: string }>(ctx.client, `/v1/workspaces/${workspaceId}/instances`);
+      const snapshots = await Promise.all(instances.map((v) => listSnapshots(ctx, String(v.id))));
+      return snapshots.flat().map((s) => ({ id: idOf(s.id)!, name: s.name }));
+    },
     // A lost answer: the snapshot that appeared on the instance since the request was sent.
     findExisting: async (ctx, i) => idOf((await newSnapshot(ctx, i))?.id) ?? undefined,
     async get(ctx, id, prior) {

@@ -160,6 +160,9 @@ export const sshKeyDefinition: ResourceDefinition<Inputs, Outputs> = {
         }
       );
     },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${workspaceId}/ssh`)).map((k) => ({ id: String(k.id), name: k.name }));
+    },
     async findExisting(ctx, i) {
       const found = await listAll<ApiSshKey>(ctx.client, `/v1/workspaces/${i.workspaceId}/ssh`, { name: i.name });
       return found.find((k) => k.name === i.name && keyBody(k.public_key) === keyBody(i.publicKey) && createdDuring(ctx, k.created))?.id;

@@ -105,6 +105,9 @@ export const vpcDefinition: ResourceDefinition<Inputs, Outputs> = {
       // The answer is the VPC itself (spec part 3: "201 VPC").
       return { id: String(vpc.id), current: toOutputs(vpc, i.workspaceId) };
     },
+    async list(ctx, workspaceId) {
+      return (await listAll<ApiVpc>(ctx.client, `/v1/workspaces/${workspaceId}/vpcs`)).map((v) => ({ id: String(v.id), name: v.name }));
+    },
     async findExisting(ctx, i) {
       const found = await listAll<ApiVpc>(ctx.client, `/v1/workspaces/${i.workspaceId}/vpcs`, { name: i.name });
       return found.find((v) => v.name === i.name && v.range === i.range)?.id;

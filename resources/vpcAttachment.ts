@@ -109,6 +109,16 @@ export const vpcAttachmentDefinition: ResourceDefinition<Inputs, Outputs> = {
       }
       return { id: attachmentId(i.instanceId, i.vpcId) };
     },
+    // Every VPC's members, whether they joined in the instance's create body or later.
+    async list(ctx, workspaceId) {
+      const vpcs = await listAll<{ id: string }>(ctx.client, `/v1/workspaces/${workspaceId}/vpcs`);
+      const members = await Promise.all(
+        vpcs.map(async (v) =>
+          (await listAll<ApiMembership>(ctx.client, `/v1/vpcs/${v.id}/instances`)).map((m) => attachmentId(idOf(m.id)!, String(v.id))),
+        ),
+      );
+      return members.flat().map((id) => ({ id }));
+    },
     // An instance joins a VPC once.
     async conflict(ctx, i) {
       const existing = await findMembership(ctx, i.instanceId, i.vpcId);

@@ -150,6 +150,14 @@ export const workspaceInviteDefinition: ResourceDefinition<Inputs, Outputs> = {
     },
     // A lost creation answer also lost the code: the pending invite is adopted (the addressee
     // got the code by mail) and `code` stays unset.
+    async list(ctx, workspaceId) {
+      const invites = await listAll<ApiInvite>(ctx.client, `/v1/workspaces/${workspaceId}/invites`);
+      return invites.map((v) => ({
+        id: String(v.id),
+        name: v.email,
+        ...(stateOf(v) === "EXPIRED" ? { leftOut: "expired: the API answers it no more" } : {}),
+      }));
+    },
     async findExisting(ctx, i) {
       const found = await listAll<ApiInvite>(ctx.client, `/v1/workspaces/${i.workspaceId}/invites`, { email: i.email });
       return found.find((v) => v.email === i.email && stateOf(v) === "PENDING" && createdDuring(ctx, v.created))?.id;

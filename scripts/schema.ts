@@ -283,8 +283,18 @@ function resourceSchema(kind: string, program: ts.Program, mapper: TypeMapper) {
     requiredInputs: inputs.required,
     properties: outs.properties,
     required: outs.required,
+    // A kind a workspace holds is listed by the plugin's List (`pulumi do svc:index:<Kind> list`, plugin/list.ts).
+    ...(definition.api.list ? { listInputs: LIST_INPUTS } : {}),
   };
 }
+
+/** What the plugin's List takes: the workspace, else the provider's own. */
+const LIST_INPUTS = {
+  type: "object",
+  properties: {
+    workspaceId: { type: "string", description: "The workspace whose objects to list; default the provider's (svc:workspaceId)." },
+  },
+};
 
 /** The plain lookups: exported `get*` functions of resources/lookups (the `...Output` forms are program-side). */
 function functionSchemas(program: ts.Program, mapper: TypeMapper) {

@@ -9,8 +9,8 @@
  *   first letter, resources/kinds.ts);
  * - integration: the emulator's tests of the collection the kind's module header names first
  *   (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `/vpcs`);
- * - e2e: the end-to-end files that declare the kind (its name as a word), or that import a shared
- *   module of tests/e2e that does.
+ * - e2e: the end-to-end files that declare the kind (its name as a word), or that import, directly
+ *   or through another, a shared module of tests/e2e that does.
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -44,9 +44,14 @@ function testsOf(kind) {
 
   const word = new RegExp(`\\b${kind}\\b`);
   const e2eFiles = filesIn("tests/e2e");
-  const declaring = e2eFiles.filter((f) => word.test(read(f)));
-  const shared = declaring.filter((f) => !isTest(f)).map((f) => `./${path.basename(f, ".ts")}"`);
-  const e2e = e2eFiles.filter((f) => isTest(f) && (declaring.includes(f) || shared.some((s) => read(f).includes(s))));
+  // Declaring files, then whatever imports one of them, until nothing new (tests/e2e is flat).
+  const found = new Set(e2eFiles.filter((f) => word.test(read(f))));
+  for (let size = 0; size !== found.size; ) {
+    size = found.size;
+    const imports = [...found].filter((f) => !isTest(f)).map((f) => `./${path.basename(f, ".ts")}"`);
+    for (const f of e2eFiles) if (imports.some((i) => read(f).includes(i))) found.add(f);
+  }
+  const e2e = e2eFiles.filter((f) => isTest(f) && found.has(f));
 
   return [...unit, ...integration, ...e2e];
 }

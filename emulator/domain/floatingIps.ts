@@ -34,6 +34,9 @@ export function floatingIpView(services: Services, ip: FloatingIpRow) {
     family: ip.family,
     ddos: ip.ddos,
     protected: ip.protected,
+    // Choice (the full object is "not shown"): whether the address came with an instance's create
+    // (INSTANCE: it goes with that instance) or was allocated on its own (ALLOCATED).
+    origin: ip.origin,
     instance_id: instance ? instance.id : null,
     instance: instance ? { id: instance.id, name: instance.name } : null,
     workspace: workspaceSummary(services, ip.workspaceId),

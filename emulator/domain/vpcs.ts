@@ -21,8 +21,7 @@ import { allocateInRange, formatCidr, isRfc1918, parseCidr } from "../network";
 import type { InstanceRow, VpcMemberRow, VpcRow } from "../model";
 import { workspaceSummary } from "./catalog";
 
-/** Member rows created by attach also carry their VPC's workspace, so the inventory can place them without a lookup. */
-export type VpcMember = VpcMemberRow & { workspaceId?: string };
+export type VpcMember = VpcMemberRow;
 
 export const VPC_READ: AccessNeed = { grant: ["INSTANCE", "READ"] };
 export const VPC_WRITE: AccessNeed = { role: "EDITOR", grant: ["INSTANCE", "WRITE"] };
@@ -201,7 +200,8 @@ export function planMemberships(
 /** Joins a new instance to the planned VPCs. */
 export function joinPlanned(services: Services, instanceId: string, planned: Array<{ vpc: VpcRow; ip: string }>): void {
   const { store, clock } = services;
-  for (const { vpc, ip } of planned) store.t.vpcMembers.insert({ id: store.newId(), vpcId: vpc.id, instanceId, ip, created: clock.iso() });
+  for (const { vpc, ip } of planned)
+    store.t.vpcMembers.insert({ id: store.newId(), vpcId: vpc.id, instanceId, ip, created: clock.iso(), workspaceId: vpc.workspaceId });
 }
 
 /** A deleted instance leaves every VPC: its NICs and addresses are freed. */

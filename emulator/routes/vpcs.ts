@@ -124,6 +124,7 @@ export const vpcsDomain: Domain = {
   inventory: {
     vpcs: { workspaceOf: (v: VpcRow) => v.workspaceId },
     vpcMembers: {
+      // A state file written before members made in an instance's create body carried it has none.
       workspaceOf: (m: VpcMember) => m.workspaceId ?? null,
       label: (m: VpcMember) => m.ip,
     },

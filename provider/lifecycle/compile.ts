@@ -97,6 +97,18 @@ export function compile<I extends Props, O extends Outputs>(definition: Resource
   };
 }
 
+/** What an input's schema makes of it left out: refused (required), a default value, or nothing (optional). */
+export function leftOut<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  field: string,
+): { kind: "required" } | { kind: "defaulted"; value: unknown } | { kind: "optional" } {
+  const schema = c.shape[field];
+  if (!schema) return { kind: "optional" };
+  const parsed = z.safeParse(schema, undefined);
+  if (!parsed.success) return { kind: "required" };
+  return parsed.data === undefined ? { kind: "optional" } : { kind: "defaulted", value: parsed.data };
+}
+
 /** The strict schema with `fields` optional (built on first use, then cached). */
 export function schemaRelaxing<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, fields: string[]): z.ZodType<Props> {
   if (!fields.length) return c.strict;

@@ -10,6 +10,7 @@ import { formatPath, leafChanges, type LeafChange } from "../propertyPath";
 import type { Outputs } from "../definition";
 import { changedFields, replacing, sameUniqueKey } from "./changes";
 import type { CompiledDefinition } from "./compile";
+import { alwaysRecorded, withDeclaredWriteOnly } from "./declaration";
 import type { DiffResult, PropertyChange, Props } from "./types";
 import { UNKNOWN } from "./unknowns";
 
@@ -23,16 +24,21 @@ const replacePending = (): DiffResult => ({
   detailedDiff: { id: { kind: "update", replace: true } },
 });
 
+/** `oldInputs`: the recorded inputs, where the face passes them (the plugin); the dynamic host passes outputs only. */
 export async function diff<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   id: string,
-  olds: Props,
+  outputs: Props,
   news: Props,
+  oldInputs: Props = {},
 ): Promise<DiffResult> {
   if (pendingSince(id) !== undefined) return replacePending();
   const { definition } = c;
+  const olds = withDeclaredWriteOnly(c, outputs, oldInputs);
   const desired = withIgnoredKept(olds, news);
-  const changed = changedFields(c, olds, desired);
+  // A write-only input an imported object never recorded is taken to hold the declared value (declaration.ts).
+  const unrecorded = alwaysRecorded(c).filter((f) => olds[f] === undefined);
+  const changed = changedFields(c, olds, desired).filter((f) => !unrecorded.includes(f));
   const byPolicy = replacing(c, changed, olds, desired);
   const onChange = replacedOnChange(news);
   const leaves = changed.flatMap((f) => leavesOf(olds[f], desired[f], f));

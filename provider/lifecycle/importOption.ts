@@ -13,6 +13,7 @@ import { carriedOf, withIgnoredKept } from "../carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
+import { alwaysRecorded } from "./declaration";
 import { contextFor } from "./operation";
 import { finalize } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
@@ -23,7 +24,11 @@ interface Mismatch {
   actual: unknown;
 }
 
-/** The declared inputs (those in `skip` aside) that differ from the object, ignored paths kept as the object has them. */
+/**
+ * The declared inputs (those in `skip` aside) that differ from the object, ignored paths kept as the
+ * object has them. Neither a write-only input (no read gives it) nor a client-side setting the
+ * object has no part of (an instance's deletion mode) can differ: the declared value is recorded.
+ */
 function mismatches<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   current: O,
@@ -31,8 +36,9 @@ function mismatches<I extends Props, O extends Outputs>(
   skip: string[],
 ): Mismatch[] {
   const desired = withIgnoredKept(current, inputs);
+  const unreadable = [...alwaysRecorded(c).filter((f) => current[f] === undefined), ...c.remembered];
   return changedFields(c, current, desired)
-    .filter((f) => !skip.includes(f))
+    .filter((f) => !skip.includes(f) && !unreadable.includes(f))
     .map((field) => ({ field, declared: desired[field], actual: current[field] }));
 }
 

@@ -2,7 +2,7 @@
 import type { OperationContext } from "../context";
 import { WorkflowError } from "../errors";
 import type { Outputs } from "../definition";
-import type { CompiledDefinition } from "./compile";
+import { leftOut, type CompiledDefinition } from "./compile";
 import type { Props } from "./types";
 
 /** Outputs as recorded: what the API reports, plus write-only values carried over. */
@@ -11,6 +11,12 @@ export function finalize<I extends Props, O extends Outputs>(c: CompiledDefiniti
   // timeouts ride along so that delete (which sees only recorded outputs) honours timeouts.delete.
   for (const key of [...(c.definition.keepFromState ?? []), ...c.remembered, "timeouts"])
     if (carry[key] !== undefined && result[key] === undefined) result[key] = carry[key];
+  // An object read with nothing recorded (an import) remembers what a declaration leaving the
+  // setting out would: an instance's deletion is immediate unless declared otherwise.
+  for (const key of c.remembered) {
+    const omitted = leftOut(c, key);
+    if (result[key] === undefined && omitted.kind === "defaulted") result[key] = omitted.value;
+  }
   if (c.definition.workspaceScoped && result.workspaceId === undefined) result.workspaceId = carry.workspaceId;
   return result;
 }

@@ -3,6 +3,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { SvcClient } from "../client";
 import type { ProviderConfig } from "../config";
 import type { Interrupted } from "../interrupted";
+import type { Listed } from "../definition";
 
 /** A resource's properties as the engine passes them. */
 export type Props = Record<string, unknown>;
@@ -52,13 +53,21 @@ export interface DiffResult extends pulumi.dynamic.DiffResult {
  */
 export interface Lifecycle {
   check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  diff(id: string, olds: Props, news: Props): Promise<DiffResult>;
+  /** `oldInputs`: the recorded inputs, which the plugin face passes (the dynamic host does not). */
+  diff(id: string, olds: Props, news: Props, oldInputs?: Props): Promise<DiffResult>;
   create(props: Props, call?: CallOptions): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Props, news: Props, call?: CallOptions): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Props, call?: CallOptions): Promise<void>;
-  /** The declarable inputs a set of outputs echoes (what a refresh or an import records as inputs). */
+  /** The declarable inputs a set of outputs echoes (what a refresh records as inputs). */
   inputsOf(outputs: Props): Props;
+  /**
+   * The inputs a program declares to reproduce an object it did not create (what an import records
+   * and a generated program says): they pass check and diff clean (provider/lifecycle/declaration.ts).
+   */
+  declarationOf(outputs: Props): Props;
+  /** Every object of the kind a workspace holds (absent for kinds it holds none of as objects). */
+  list?(workspaceId: string): Promise<Listed[]>;
   /**
    * What a create interrupted with its engine (a pending create in the stack) made in the API,
    * judged from the declaration's inputs and when the interrupted update began (provider/interrupted.ts).

@@ -117,10 +117,15 @@ describe("the provider plugin", () => {
     ).body;
     const printed = await e2e.cli(["import", "svc:index:RegistryCredential", "registry", String(made.id), "--yes", "--protect=false"]);
     expect(printed).toContain("1 imported");
-    expect(await e2e.resource("registry")).toMatchObject({
+    const recorded = await e2e.resource("registry");
+    expect(recorded).toMatchObject({
       id: String(made.id),
-      inputs: { registry: "registry.example.com", username: "deploy", workspaceId: wid },
+      inputs: { registry: "registry.example.com", username: "deploy" },
+      outputs: { workspaceId: wid },
     });
+    // The declaration leaves out the provider's own workspace (provider/lifecycle/declaration.ts),
+    // so a program generated from it does not hard-code the workspace it was imported from.
+    expect(recorded.inputs).not.toHaveProperty("workspaceId");
   });
 
   it("writes progress on the resource's own row, not the stack's", async () => {

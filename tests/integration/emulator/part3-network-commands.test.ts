@@ -30,6 +30,7 @@ describe("attach-ip and detach-ip", () => {
       family: "IPv4",
       ddos: false,
       protected: false,
+      origin: "ALLOCATED",
       instance_id: vm.id,
       instance: { id: vm.id, name: "web" },
       workspace: { id: t.workspaceId, name: "demo-workspace" },

@@ -253,6 +253,22 @@ describe("memberships", () => {
     expect((await t.api.get(`/v1/vpcs/${vpc.id}/instances`)).body.items).toEqual([]);
     expect((await t.api.delete(`/v1/vpcs/${vpc.id}`)).status).toBe(200);
   });
+
+  it("places a membership made in an instance's create body in its workspace's inventory, as an attach does", async () => {
+    const vpc = await createVpc();
+    const plan = (await t.api.get("/v1/plans", { name: "lightning-1" })).body.items[0];
+    const created = await t.api.post(`/v1/workspaces/${t.workspaceId}/instances`, {
+      type: "PLAN",
+      name: "joined-at-birth",
+      region: "NA_01",
+      plan: BigInt(plan.id),
+      ips: [],
+      vpcs: [BigInt(vpc.id)],
+    });
+    expect(created.status).toBe(202);
+    const inv = await t.control.get("/_emulator/inventory", { workspace: t.workspaceId });
+    expect(inv.body.resources.vpcMembers).toEqual([{ id: expect.any(String), name: "10.1.0.2", workspaceId: t.workspaceId, state: null }]);
+  });
 });
 
 describe("access", () => {
