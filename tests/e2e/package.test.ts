@@ -270,7 +270,7 @@ describe("the package installed from a tarball under a scoped name", () => {
   });
 
   it("installs its provider plugin with pulumi plugin install --file, and a YAML stack uses it with no plugins section", async () => {
-    // As the README says: an npm prefix holding the package and its SDK, with the launcher on top.
+    // As docs/installation-configuration.md says: an npm prefix holding the package and its SDK, with the launcher on top.
     const pluginDir = path.join(work, "svc-plugin");
     run(
       "npm",

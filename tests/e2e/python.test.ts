@@ -36,7 +36,7 @@ describe("a Python program through the plugin", () => {
       .trim()
       .split("\n")
       .pop()!;
-    // The SDK installed as the README tells users, where the program's interpreter finds it; from a
+    // The SDK installed as docs/installation-configuration.md tells users, where the program's interpreter finds it; from a
     // copy, since pip builds in the source tree (build/, *.egg-info) and sdk/ must stay as generated.
     const sdk = path.join(work, "sdk-python");
     fs.cpSync(path.join(REPO, "sdk", "python"), sdk, { recursive: true });
