@@ -2,7 +2,7 @@ import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "sdk/**", "node_modules/**", "coverage/**", "**/*.js", "!scripts/**/*.js"] },
+  { ignores: ["dist/**", "packages/*/dist/**", "sdk/**", "node_modules/**", "coverage/**", "**/*.js", "!scripts/**/*.js"] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

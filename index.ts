@@ -1,7 +1,7 @@
 /**
  * pulumi-svc: Pulumi resources for the svc infrastructure-hosting API.
  *
- * Generated from the kinds in resources/kinds.ts by `npm run docs` (scripts/exports.ts): do not edit.
+ * Generated from the kinds in resources/kinds.ts by `npm run generate` (scripts/exports.ts): do not edit.
  */
 export { Vpc } from "./resources/generated/vpc";
 export type { VpcArgs } from "./resources/vpc";

@@ -7,7 +7,7 @@ import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import type { RunningEmulator } from "../emulator";
+import type { RunningEmulator } from "pulumi-svc-emulator";
 import { REPO } from "./common";
 
 const execFileAsync = promisify(execFile);

@@ -40,7 +40,7 @@ function startEmulatorProcess(): Promise<{ url: string; token: string; workspace
 }
 
 async function serve(): Promise<void> {
-  const { startEmulator } = await import("../emulator");
+  const { startEmulator } = await import("pulumi-svc-emulator");
   const emu = await startEmulator({ port: 0, workflowMs: 0, seed: 7 });
   emu.services.rateLimiter.settings = { general: { burst: 1e9, perSecond: 1e9 }, lifecycle: { burst: 1e9, perSecond: 1e9 } };
   process.send!({ url: emu.url, token: emu.token, workspaceId: emu.workspaceId });

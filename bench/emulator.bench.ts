@@ -8,13 +8,13 @@
  *
  * Options: --runs <n> (start-ups, default 10), --requests <n> (default 2000), --warmup <n>
  * (default 300), --concurrency <n> (default 8), --in-process (serve the GET benchmark from this
- * process instead of a spawned `node dist/emulator/cli.js`), --out <dir> (default bench/results).
+ * process instead of a spawned `node packages/emulator/dist/cli.js`), --out <dir> (default bench/results).
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as path from "node:path";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "pulumi-svc-emulator";
 import { environment, percentile, REPO, writeResult } from "./common";
 
 // ---------------------------------------------------------------------------------------------

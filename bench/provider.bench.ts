@@ -14,7 +14,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "pulumi-svc-emulator";
 import { buildLifecycle } from "../provider/lifecycle";
 import { createRuntime } from "../provider/runtime";
 import { pollSchedule } from "../provider/workflows";

@@ -12,7 +12,7 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startEmulator } from "../emulator";
+import { startEmulator } from "pulumi-svc-emulator";
 import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type Project } from "./cli";
 import { environment, parseArgs, peakMemoryMb, PROVIDER_PROCESS, writeResult } from "./common";
 

@@ -39,7 +39,7 @@ interface PackageSchema {
   resources: Record<string, { properties?: Record<string, unknown>; inputProperties?: Record<string, unknown> }>;
 }
 
-/** The committed schema (npm run schema): served by GetSchema, and the source of each kind's output names. */
+/** The committed schema (npm run generate): served by GetSchema, and the source of each kind's output names. */
 export const schemaText = (): string => fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
 
 /** The resource type of a URN (`urn:pulumi:dev::proj::parent$svc:index:Vpc::web` -> `svc:index:Vpc`). */

@@ -1,7 +1,7 @@
 /**
  * IP address and CIDR arithmetic: parsing, canonical text, containment and the RFC 1918 check,
  * for the provider's preview checks (VPC ranges, firewall CIDRs, BGP prefixes). The emulator has
- * its own (emulator/cidr.ts), written apart on purpose as the oracle these are tested against;
+ * its own (packages/emulator/src/cidr.ts), written apart on purpose as the oracle these are tested against;
  * tests/unit/normalisation.test.ts holds the two to the same answers.
  */
 export interface Cidr {

@@ -16,7 +16,7 @@ export const zText = (min: number, max: number, where: string) => {
 
 /**
  * The source of a limit the spec leaves open but the emulator enforces (its routes and
- * emulator/README.md): `where` names the spec section that gives none. Such limits are checked at
+ * packages/emulator/README.md): `where` names the spec section that gives none. Such limits are checked at
  * preview all the same, so `pulumi preview` fails instead of an `up` that stops midway; messages
  * cite this, as in `must be at most 64 characters (${emulatorLimit("spec part 2, Disks")})`.
  */

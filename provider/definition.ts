@@ -158,7 +158,7 @@ export interface ResourceDefinition<
   /**
    * The kind's fields, each declared once (provider/fields.ts): `...fromFields(fields)` fills in
    * `inputs`, `onChange`, `workspaceScoped`, `stableOutputs`, `secretOutputs`, `keepFromState`
-   * (and `defaults` for a derived input), and `npm run docs` generates the public Args and Outputs.
+   * (and `defaults` for a derived input), and `npm run generate` generates the public Args and Outputs.
    */
   fields: FieldSet;
   /** The inputs; `workspaceId`, `timeouts` and `adoptId` are added by the lifecycle where they apply. */

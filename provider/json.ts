@@ -1,5 +1,6 @@
 /**
- * JSON that keeps 64-bit integers exact, for both the provider's client and the emulator.
+ * JSON that keeps 64-bit integers exact, for the provider's client. The emulator package has its own
+ * copy (packages/emulator/src/core/json.ts); tests/unit/json.test.ts pins the two together.
  *
  * Identifiers are 64-bit integers (spec part 1, "Value conventions"): strings in most responses,
  * but bare integers in request bodies and in a few responses (a BGP prefix id). Integers outside

@@ -2,7 +2,7 @@
 /**
  * `svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]`: makes a stack whose
  * `pulumi up` was killed (a CI job's SIGKILL) ready for the next `pulumi up`, from the stack's
- * own record (README, "When a CI job is killed"). Run in the project directory, with the same
+ * own record (docs/guides/recovery.md). Run in the project directory, with the same
  * configuration as `pulumi up`.
  *
  * Each pending operation the killed update left in the state:

@@ -60,7 +60,7 @@ import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app"
 import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Apps";
-/** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (emulator/README.md, Apps). */
+/** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (packages/emulator/README.md, Apps). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // The update steps beside the update request, in the order they run; each named below as an effect.

@@ -47,7 +47,7 @@ import { RECIPE_CATEGORIES } from "./recipe";
 import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, App template";
-/** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (emulator/routes/appTemplates.ts). */
+/** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (packages/emulator/src/routes/appTemplates.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // Shared with apps; this kind's own inputs are section 1.

@@ -38,7 +38,7 @@ import type { CouponArgs, CouponOutputs } from "./generated/coupon";
 import { replace } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Billing and usage: POST /v1/coupons";
-/** Limits the spec does not give (maxima, the code and flag patterns, note length): the emulator's (emulator/README.md, Billing: Coupons). */
+/** Limits the spec does not give (maxima, the code and flag patterns, note length): the emulator's (packages/emulator/README.md, Billing: Coupons). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts). No update endpoint: every

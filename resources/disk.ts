@@ -36,7 +36,7 @@ import type { DiskArgs, DiskOutputs } from "./generated/disk";
 import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Disks";
-/** Limits the spec does not give (name length): the emulator's (emulator/README.md, Disks). */
+/** Limits the spec does not give (name length): the emulator's (packages/emulator/README.md, Disks). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // The update steps beside the update request, in the order they run; each named below as an effect.

@@ -6,7 +6,7 @@
  * family, ddos) but says the allocation endpoints are "not shown" (part 3, Network commands:
  * "Floating IP endpoints themselves (allocate at POST /v1/workspaces/{wid}/ips, list, reverse
  * DNS, DHCP): not shown"). This resource relies on those unshown endpoints as the emulator
- * implements them (emulator/notes/part2-compute.md, "Floating IPs"):
+ * implements them (packages/emulator/README.md, "Floating IPs"):
  *
  *   POST   /v1/workspaces/{wid}/ips   family (IPv4|IPv6), ddos (default false) -> 201 floating IP
  *   GET    /v1/workspaces/{wid}/ips   newest first; filters family, ddos, instance, address...

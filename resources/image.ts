@@ -52,7 +52,7 @@ import type { ImageArgs, ImageOutputs, ImageSource, ImageSourceArgs } from "./ge
 import { depends, remember, replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Images";
-/** Limits the spec does not give (source URL and os name lengths): the emulator's (emulator/routes/images.ts). */
+/** Limits the spec does not give (source URL and os name lengths): the emulator's (packages/emulator/src/routes/images.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).

@@ -42,7 +42,7 @@ import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./gene
 import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Instances";
-/** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (emulator/README.md, Instances). */
+/** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (packages/emulator/README.md, Instances). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // The update steps beside the update request, in the order they run; each named below as an effect.

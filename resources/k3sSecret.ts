@@ -38,7 +38,7 @@ import { clusterOf } from "./k3sCluster";
 import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes secret";
-/** Limits the spec does not give: the emulator's (emulator/README.md, Managed Kubernetes), checked at preview. */
+/** Limits the spec does not give: the emulator's (packages/emulator/README.md, Managed Kubernetes), checked at preview. */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts).

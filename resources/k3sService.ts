@@ -65,7 +65,7 @@ import { replace, updateRequest } from "../provider/changeEffects";
 const WHERE = "spec part 3, Kubernetes service";
 /**
  * Limits the spec does not give (no name pattern, no maximum replicas or list sizes): the
- * emulator's (emulator/README.md, Managed Kubernetes), checked here so a preview fails instead of
+ * emulator's (packages/emulator/README.md, Managed Kubernetes), checked here so a preview fails instead of
  * an up that has already built the cluster, instances and nodes. The messages say so.
  */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);

@@ -12,8 +12,8 @@ import type { AnyDefinition } from "../provider/definition";
  * name with a lower-case first letter (Vpc: resources/vpc.ts, FirewallRule: firewallRule.ts), and
  * exports its definition as `<module>Definition` and its class under the kind's name. The provider process
  * loads a module from here on first use; index.ts's exports are generated from this list (`npm run
- * docs`; tests/unit/docs.test.ts fails when index.ts is stale), as are the README's table and the
- * schema.
+ * generate`; tests/unit/generated.test.ts fails when index.ts is stale), as are the docs pages, the
+ * reference table and the schema.
  */
 const KINDS = [
   "Vpc",

@@ -36,7 +36,7 @@ import type { NetLoadBalancerArgs, NetLoadBalancerOutputs } from "./generated/ne
 import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
-/** Limits the spec does not give (name length): the emulator's (emulator/README.md, Network load balancers). */
+/** Limits the spec does not give (name length): the emulator's (packages/emulator/README.md, Network load balancers). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).

@@ -35,7 +35,7 @@ import type { RecipeArgs, RecipeCommand, RecipeCommandArgs, RecipeField, RecipeF
 import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Recipe";
-/** Limits the spec does not give (lengths and list sizes): the emulator's (emulator/routes/recipes.ts). */
+/** Limits the spec does not give (lengths and list sizes): the emulator's (packages/emulator/src/routes/recipes.ts). */
 const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs.

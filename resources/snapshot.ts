@@ -9,8 +9,8 @@
  *   DELETE /v1/snapshots/{id}               (not shown in the spec) workflow
  *
  * The spec says snapshot list and delete endpoints exist but does not show them, nor the
- * snapshot's fields. This resource relies on the emulator's choice for them (emulator/notes/
- * part2-compute.md): the create answer is a bare workflow, so the new snapshot is the one that
+ * snapshot's fields. This resource relies on the emulator's choice for them (packages/emulator/README.md,
+ * "Part 2 compute"): the create answer is a bare workflow, so the new snapshot is the one that
  * appears in the instance's list during the create (on the requested disk); against an API
  * without these endpoints it fails with a message saying so. Every field replaces the snapshot
  * (there is no update); snapshots go away with their instance.

@@ -9,19 +9,14 @@
  * the shim) and, as types, the kind's interfaces: a program that declares resources never loads a
  * definition, zod or the lifecycle; the provider process loads those by kind (resources/kinds.ts).
  *
- *   npm run docs            rewrite the generated classes (and index.ts, the README's table)
- *   (tests/unit/docs.test.ts fails when one is out of date)
+ *   npm run generate        rewrite the generated classes, with every other generated file
+ *   (tests/unit/generated.test.ts fails when one is out of date)
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import type * as ts from "typescript";
 import { declaredInputs, outputNamesOf } from "../provider/fields";
 import { inProgram } from "../resources/inProgram";
-import { kinds, moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
+import { moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
 import { fieldInterfaces } from "./fieldTypes";
-import { loadProgram } from "./schema";
-
-const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 
 /** Where a kind's generated class lives (relative to the repository). */
 export const classFileOf = (kind: string) => `resources/generated/${moduleOf(kind)}.ts`;
@@ -46,7 +41,7 @@ export function renderClass(program: ts.Program, kind: string): string {
   const settles = kind in inProgram;
   if (definition.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
   return [
-    `/** Generated from ${sourceFileOf(kind)} by \`npm run docs\` (scripts/classes.ts): do not edit. */`,
+    `/** Generated from ${sourceFileOf(kind)} by \`npm run generate\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";',
     'import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";',
@@ -74,11 +69,4 @@ export function renderClass(program: ts.Program, kind: string): string {
     `export interface ${kind} extends OutputProperties<${kind}Outputs> {}`,
     "",
   ].join("\n");
-}
-
-if (require.main === module) {
-  const { program } = loadProgram();
-  fs.mkdirSync(path.join(REPO, "resources", "generated"), { recursive: true });
-  for (const kind of kinds()) fs.writeFileSync(path.join(REPO, classFileOf(kind)), renderClass(program, kind));
-  console.log(`resources/generated: ${kinds().length} classes regenerated`);
 }

@@ -13,7 +13,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type OutputMap } from "@pulumi/pulumi/automation";
-import { startEmulator, type RunningEmulator } from "../emulator";
+import { startEmulator, type RunningEmulator } from "pulumi-svc-emulator";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const POLICY_PACK = path.join(REPO, "policy");

@@ -4,18 +4,14 @@
  * `<Kind>Args`, then the `args` names of its nested objects and variants unions, in file order),
  * then the lookups.
  *
- *   npm run docs            rewrite index.ts (and the README's table)
- *   (tests/unit/docs.test.ts fails when index.ts is out of date)
+ *   npm run generate        rewrite index.ts, with every other generated file
+ *   (tests/unit/generated.test.ts fails when index.ts is out of date)
  *
  * TypeScript cannot export from a list at run time, hence a generated file; resources/kinds.ts
  * stays the only place a kind is listed.
  */
-import * as fs from "node:fs";
-import * as path from "node:path";
 import { kinds, moduleOf } from "../resources/kinds";
 import { namedSetsOf } from "./fieldTypes";
-
-const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 
 /**
  * The public argument types of a kind, as its fields name them: its `<Kind>Args`, then the `args`
@@ -34,7 +30,7 @@ export function renderIndex(): string {
     "/**",
     " * pulumi-svc: Pulumi resources for the svc infrastructure-hosting API.",
     " *",
-    " * Generated from the kinds in resources/kinds.ts by `npm run docs` (scripts/exports.ts): do not edit.",
+    " * Generated from the kinds in resources/kinds.ts by `npm run generate` (scripts/exports.ts): do not edit.",
     " */",
     // The class from its generated file (which loads no definition), the Args types from the kind's file.
     ...kinds().flatMap((kind) => [
@@ -45,12 +41,4 @@ export function renderIndex(): string {
     'export * from "./resources/lookups";',
   ];
   return `${lines.join("\n")}\n`;
-}
-
-/** Where the generated file lives. */
-export const INDEX_FILE = path.join(REPO, "index.ts");
-
-if (require.main === module) {
-  fs.writeFileSync(INDEX_FILE, renderIndex());
-  console.log("index.ts regenerated");
 }

@@ -12,11 +12,11 @@
  * interface users read today and reach zod. The same `.d.ts` as a hand-written interface, with
  * nothing to keep in step by hand.
  *
- *   npm run docs            rewrite the generated files (scripts/classes.ts writes them)
- *   (tests/unit/fieldTypes.test.ts fails when one is out of date)
+ *   npm run generate        rewrite the generated files (scripts/classes.ts renders them)
+ *   (tests/unit/generated.test.ts fails when one is out of date)
  *
- * `npm run docs` compiles once without stopping at type errors before running this: a kind's
- * first generated file does not exist yet, and its resource file imports it.
+ * `npm run generate` runs this from the sources without type-checking them first (ts-node): a
+ * kind's first generated file does not exist yet, and its resource file imports it.
  */
 import * as ts from "typescript";
 import * as path from "node:path";

@@ -2,7 +2,7 @@
  * The versions of Node.js, the pulumi CLI and @pulumi/pulumi the tests run on (issue 29), declared
  * once: `npm test` (scripts/test.js) runs each entry's files with that Node.js (the tests, and the
  * programs, providers and policy packs the CLI starts), that CLI first on PATH and that SDK, and
- * README's table of tested versions is written from what those runs measured
+ * The table of tested versions (docs/installation-configuration.md) is written from what those runs measured
  * (scripts/matrixTable.js).
  *
  *  - newest: what users install today, the whole suite. The SDK is this repository's own

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `npm run matrix`: writes README's table of tested versions (between the matrix markers) from
+ * `npm run matrix`: writes the table of tested versions in docs/installation-configuration.md
+ * ("Supported versions", between the matrix markers) from
  * what the last `npm test` ran (.pulumi-test/matrix.json, written by scripts/test.js from the
  * versions each entry measured). tests/unit/matrix.test.ts fails while the table differs from the
  * matrix as declared (scripts/matrix.js), which scripts/test.js holds every run to.
@@ -9,7 +10,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const REPO = path.join(__dirname, "..");
-const README = path.join(REPO, "README.md");
+/** The page that holds the table (relative to the repository). */
+const TABLE_FILE = "docs/installation-configuration.md";
 const RECORD = path.join(REPO, ".pulumi-test", "matrix.json");
 const START = "<!-- matrix:start -->";
 const END = "<!-- matrix:end -->";
@@ -30,17 +32,17 @@ function render(entries) {
   ].join("\n");
 }
 
-/** README with its matrix table replaced by `table`. */
-function withTable(readme, table) {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${START} ... ${END} block`);
-  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+/** The page's text with its matrix table replaced by `table`. */
+function withTable(page, table) {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${TABLE_FILE} has no ${START} ... ${END} block`);
+  return `${page.slice(0, start + START.length)}\n${table}\n${page.slice(end)}`;
 }
 
-/** README's table as it stands. */
-function tableIn(readme) {
-  return readme.slice(readme.indexOf(START) + START.length, readme.indexOf(END)).trim();
+/** The page's table as it stands. */
+function tableIn(page) {
+  return page.slice(page.indexOf(START) + START.length, page.indexOf(END)).trim();
 }
 
 if (require.main === module) {
@@ -49,8 +51,9 @@ if (require.main === module) {
     process.exit(1);
   }
   const { entries } = JSON.parse(fs.readFileSync(RECORD, "utf8"));
-  fs.writeFileSync(README, withTable(fs.readFileSync(README, "utf8"), render(entries)));
-  console.error(`matrix: README.md's table from the run of ${JSON.parse(fs.readFileSync(RECORD, "utf8")).ranAt}`);
+  const file = path.join(REPO, TABLE_FILE);
+  fs.writeFileSync(file, withTable(fs.readFileSync(file, "utf8"), render(entries)));
+  console.error(`matrix: ${TABLE_FILE}'s table from the run of ${JSON.parse(fs.readFileSync(RECORD, "utf8")).ranAt}`);
 }
 
-module.exports = { render, withTable, tableIn };
+module.exports = { render, withTable, tableIn, TABLE_FILE };

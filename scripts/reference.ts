@@ -1,10 +1,10 @@
 /**
- * The README's resource reference, generated from the resource definitions so it cannot drift:
- * endpoints (from each resource file's header), fields that replace, fields changed in place
- * (and how), secret outputs.
+ * The resource reference table (docs/_index.md), generated from the resource definitions so it
+ * cannot drift: endpoints (from each resource file's header), fields that replace, fields changed
+ * in place (and how), secret outputs.
  *
- *   npm run docs            rewrite the table in README.md
- *   (tests/unit/docs.test.ts fails when README.md is out of date)
+ *   npm run generate        rewrite it, with every other generated file (scripts/generate.ts)
+ *   (tests/unit/generated.test.ts fails when it is out of date)
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,10 +12,8 @@ import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
 import type { ChangeEffect } from "../provider/changeEffects";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
-const START = "<!-- reference:start -->";
-const END = "<!-- reference:end -->";
 
-function endpointsOf(file: string): string[] {
+export function endpointsOf(file: string): string[] {
   const text = fs.readFileSync(path.join(REPO, file), "utf8");
   const header = text.slice(0, text.indexOf("*/"));
   return [...header.matchAll(/^\s*\*\s+((?:GET|POST|PUT|PATCH|DELETE)(?:, (?:GET|POST|PUT|PATCH|DELETE))*\s+\/\S+(?:, \S+)*)/gm)].map((m) =>
@@ -57,17 +55,4 @@ export function referenceTable(): string {
     );
   }
   return rows.join("\n");
-}
-
-export function renderReadme(readme: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} ... ${END} markers`);
-  return `${readme.slice(0, start + START.length)}\n${referenceTable()}\n${readme.slice(end)}`;
-}
-
-if (require.main === module) {
-  const file = path.join(REPO, "README.md");
-  fs.writeFileSync(file, renderReadme(fs.readFileSync(file, "utf8")));
-  console.log("README.md reference table regenerated");
 }

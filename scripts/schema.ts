@@ -1,10 +1,10 @@
 /**
- * `npm run schema`: the provider plugin's package schema (schema.json), derived from the code so
+ * The provider plugin's package schema (schema.json, written by `npm run generate`), derived from the code so
  * that each fact stays declared once:
  *
  * - properties, their types, optionality and descriptions from each resource's public `<Kind>Args`
  *   and `<Kind>Outputs` interfaces (their TSDoc), read with the TypeScript compiler (generated from
- *   the kind's fields, scripts/fieldTypes.ts: run `npm run docs` first);
+ *   the kind's fields, scripts/fieldTypes.ts: `npm run generate` writes them first);
  * - secret fields and replace-on-change inputs from the resource's definition (`secretOutputs`, the
  *   `replace` change effects, `workspaceId` of workspace-scoped kinds);
  * - functions from the plain lookups exported by resources/lookups (a list result is `{ items }`,
@@ -14,7 +14,7 @@
  * - in descriptions, what the schema's types cannot say: the values of a string-literal union, the
  *   keys of a map over known keys, the shapes of a union of objects (which maps to Any).
  *
- * tests/unit/schema.test.ts fails when the committed schema.json differs from a fresh one.
+ * tests/unit/generated.test.ts fails when the committed schema.json differs from a fresh one.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -30,7 +30,7 @@ const TOKEN = (name: string) => `svc:index:${name}`;
  * and import paths a program writes. The Go module and Java package sit under example.com, a
  * placeholder until the repository has a public home (programs reach sdk/go through a `replace`
  * and compile sdk/java's sources, so no registry is involved); change them here, then run
- * `npm run schema && npm run sdks`.
+ * `npm run generate`.
  */
 export const SDK_NAMES = {
   /** Node.js: the typed classes of the plugin face (`pulumi-svc` itself is the dynamic face). */
@@ -388,8 +388,9 @@ function providerSettings(program: ts.Program, mapper: TypeMapper): Record<strin
   return settings;
 }
 
-export function generateSchema(): Record<string, unknown> {
-  const { program, checker } = loadProgram();
+/** `program`: one already loaded over the current sources (scripts/generate.ts shares one), else a new one. */
+export function generateSchema(program: ts.Program = loadProgram().program): Record<string, unknown> {
+  const checker = program.getTypeChecker();
   const mapper = new TypeMapper(checker);
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as {
     name: string;
@@ -436,11 +437,4 @@ export function generateSchema(): Record<string, unknown> {
       },
     },
   };
-}
-
-if (require.main === module) {
-  const schema = generateSchema();
-  fs.writeFileSync(path.join(REPO, "schema.json"), `${JSON.stringify(schema, null, 2)}\n`);
-  const count = (k: string) => Object.keys(schema[k] as object).length;
-  console.log(`schema.json: ${count("resources")} resources, ${count("functions")} functions, ${count("types")} types`);
 }

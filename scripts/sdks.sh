@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run sdks`: regenerates the committed SDKs under sdk/ from schema.json, one directory per
 # language as Pulumi providers lay them out (sdk/nodejs, sdk/python, sdk/go, sdk/java,
-# sdk/dotnet). Run it after `npm run schema` whenever schema.json changes;
+# sdk/dotnet). `npm run generate` runs it after writing schema.json;
 # tests/e2e/sdks.test.ts fails while sdk/ differs from a fresh generation.
 #
 #   bash scripts/sdks.sh [out dir]      (default: sdk/ of this repository)

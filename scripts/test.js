@@ -21,7 +21,7 @@
  * With `--json --outputFile=<file>` (.ci/run), the entries' jest results are merged into that
  * file: jest's own counts, summed. What each entry ran (the versions measured, not declared: a
  * difference fails the run) and its counts and time go to .pulumi-test/matrix.json, from which
- * `npm run matrix` writes README's table (scripts/matrixTable.js).
+ * `npm run matrix` writes the table of tested versions in docs/installation-configuration.md (scripts/matrixTable.js).
  */
 const { execFileSync, spawn } = require("node:child_process");
 const fs = require("node:fs");

@@ -7,7 +7,7 @@
  *
  * - unit: tests/unit/resources/<module>.test.ts (a kind's module is its name with a lower-case
  *   first letter, resources/kinds.ts);
- * - integration: the emulator's tests of the collection the kind's module header names first
+ * - emulator: the emulator package's tests of the collection the kind's module header names first
  *   (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `/vpcs`);
  * - e2e: the end-to-end files that declare the kind (its name as a word), or that import, directly
  *   or through another, a shared module of tests/e2e that does.
@@ -40,7 +40,7 @@ function testsOf(kind) {
 
   const first = /\/v1\/[\w{}/-]+/.exec(read(source).split("*/")[0]);
   const apiPath = first && collectionPattern(first[0]);
-  const integration = apiPath ? filesIn("tests/integration/emulator").filter((f) => isTest(f) && apiPath.test(read(f))) : [];
+  const emulator = apiPath ? filesIn("packages/emulator/tests").filter((f) => isTest(f) && apiPath.test(read(f))) : [];
 
   const word = new RegExp(`\\b${kind}\\b`);
   const e2eFiles = filesIn("tests/e2e");
@@ -53,7 +53,7 @@ function testsOf(kind) {
   }
   const e2e = e2eFiles.filter((f) => isTest(f) && found.has(f));
 
-  return [...unit, ...integration, ...e2e];
+  return [...unit, ...emulator, ...e2e];
 }
 
 module.exports = { testsOf };

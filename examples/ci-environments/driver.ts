@@ -13,7 +13,7 @@
  * environment ended as asked (up, no drift, destroyed, selected), 1 when one did not (over budget, drifted,
  * failed), 2 when nothing could start (bad arguments, backend or API not usable).
  *
- * The README, "Running from CI", says how it fits a pipeline; github-actions.yml and
+ * docs/guides/ci.md says how it fits a pipeline; github-actions.yml and
  * gitlab-ci.yml beside it are the examples.
  */
 import * as fs from "node:fs";

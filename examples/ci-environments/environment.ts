@@ -111,7 +111,7 @@ function counted(changes: Record<string, number> | undefined): string {
   return parts.length ? parts.join(", ") : "no change";
 }
 
-/** svc-cost prints "svc cost of stack <stack>: $X/month (...)" with the preview (README, "Cost and budget"). */
+/** svc-cost prints "svc cost of stack <stack>: $X/month (...)" with the preview (docs/guides/cost-and-budget.md). */
 const costOf = (stdout: string, stack: string) =>
   new RegExp(`svc cost of stack ${stack.replace(/\./g, "\\.")}: (\\S+/month)`).exec(stdout)?.[1];
 

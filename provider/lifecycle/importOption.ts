@@ -44,7 +44,7 @@ function mismatches<I extends Props, O extends Outputs>(
 
 const NOT_MATCHING = "inputs to import do not match the existing resource";
 // Through the plugin, pulumi 3.174 and later import a differing object and then update it; here an
-// import never writes, and adoptId is the way to take an object over and change it (README, "Limits").
+// import never writes, and adoptId is the way to take an object over and change it (docs/guides/options-and-limits.md).
 const FIX =
   "Change the declaration to match, or list the field in ignoreChanges; to take the object over and change it to the declaration, set adoptId instead of the import option";
 const noSuch = (kind: string, id: string) => `the import option names ${kind} ${id}, which is not visible to this token`;

@@ -1,4 +1,4 @@
-/** Generated from resources/vpcAttachment.ts by `npm run docs` (scripts/classes.ts): do not edit. */
+/** Generated from resources/vpcAttachment.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";

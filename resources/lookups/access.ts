@@ -44,6 +44,7 @@ interface ApiQuota {
   firewall_rules_per_ip: number;
 }
 
+/** The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage. */
 export async function getWorkspaceQuota(args: GetWorkspaceQuotaArgs = {}): Promise<WorkspaceQuota> {
   const q = await lookupClient().client.get<ApiQuota>(`/v1/workspaces/${workspaceOf(args)}/quota`);
   return {
@@ -89,6 +90,7 @@ interface ApiTopology {
   net_balancers?: Array<Record<string, unknown>>;
 }
 
+/** The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers. */
 export async function getWorkspaceTopology(args: GetWorkspaceTopologyArgs = {}): Promise<WorkspaceTopology> {
   const t = await lookupClient().client.get<ApiTopology>(`/v1/workspaces/${workspaceOf(args)}/topology`);
   return {

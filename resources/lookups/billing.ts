@@ -77,6 +77,7 @@ interface ApiPricedPart {
   monthly_price: number;
 }
 
+/** What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD. */
 export async function getBillingEstimate(args: GetBillingEstimateArgs): Promise<BillingEstimate> {
   if (!args.parts?.length)
     throw new Error(`getBillingEstimate: parts must list at least one part (spec part 3, Billing and usage: parts is required)`);
@@ -119,6 +120,7 @@ export interface GetWalletArgs {
 
 const userPath = (userId: string | undefined) => (userId === undefined || userId === "@me" ? "@me" : userId);
 
+/** A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token. */
 export async function getWallet(args: GetWalletArgs = {}): Promise<Wallet> {
   const w = await lookupClient().client.get<{ balance: number; usage: number; overage: number }>(`/v1/wallet/${userPath(args.userId)}`);
   return { balance: numberOf(w.balance)!, usage: numberOf(w.usage)!, overage: numberOf(w.overage)! };

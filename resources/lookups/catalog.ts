@@ -66,6 +66,7 @@ const toPlan = (p: ApiPlan): Plan => ({
   backupPlan: p.backup_plan ? { id: idOf(p.backup_plan.id)!, name: p.backup_plan.name } : null,
 });
 
+/** The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked. */
 export async function getPlans(args: GetPlansArgs = {}): Promise<Plan[]> {
   const query: Query = { group: args.group, name: args.name, rate: args.maxHourlyRate, disabled: args.includeDisabled ?? false };
   return (await listAll<ApiPlan>(lookupClient().client, "/v1/plans", query)).map(toPlan);
@@ -154,6 +155,7 @@ const toImage = (i: ApiImage): ImageInfo => ({
   state: i.state,
 });
 
+/** The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated. */
 export async function getImages(args: GetImagesArgs = {}): Promise<ImageInfo[]> {
   const query: Query = {
     q: args.q,

@@ -72,6 +72,7 @@ const toNode = (n: ApiNode): Node => ({
   flags: [...(n.flags ?? [])],
 });
 
+/** The nodes instances run on: the workspace's (default) or, for operators, the platform's (`scope: "platform"`), filtered by name, group, region or id. */
 export async function getNodes(args: GetNodesArgs = {}): Promise<Node[]> {
   const scope = args.scope ?? "workspace";
   if (scope !== "workspace" && scope !== "platform")

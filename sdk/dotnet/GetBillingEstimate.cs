@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetBillingEstimate
     {
+        /// <summary>
+        /// What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+        /// </summary>
         public static Task<GetBillingEstimateResult> InvokeAsync(GetBillingEstimateArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetBillingEstimateResult>("svc:index:getBillingEstimate", args ?? new GetBillingEstimateArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+        /// </summary>
         public static Output<GetBillingEstimateResult> Invoke(GetBillingEstimateInvokeArgs args, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetBillingEstimateResult>("svc:index:getBillingEstimate", args ?? new GetBillingEstimateInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+        /// </summary>
         public static Output<GetBillingEstimateResult> Invoke(GetBillingEstimateInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetBillingEstimateResult>("svc:index:getBillingEstimate", args ?? new GetBillingEstimateInvokeArgs(), options.WithDefaults());
     }

@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetImages
     {
+        /// <summary>
+        /// The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+        /// </summary>
         public static Task<GetImagesResult> InvokeAsync(GetImagesArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetImagesResult>("svc:index:getImages", args ?? new GetImagesArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+        /// </summary>
         public static Output<GetImagesResult> Invoke(GetImagesInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetImagesResult>("svc:index:getImages", args ?? new GetImagesInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+        /// </summary>
         public static Output<GetImagesResult> Invoke(GetImagesInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetImagesResult>("svc:index:getImages", args ?? new GetImagesInvokeArgs(), options.WithDefaults());
     }

@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetNodes
     {
+        /// <summary>
+        /// The nodes instances run on: the workspace's (default) or, for operators, the platform's (`scope: "platform"`), filtered by name, group, region or id.
+        /// </summary>
         public static Task<GetNodesResult> InvokeAsync(GetNodesArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetNodesResult>("svc:index:getNodes", args ?? new GetNodesArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The nodes instances run on: the workspace's (default) or, for operators, the platform's (`scope: "platform"`), filtered by name, group, region or id.
+        /// </summary>
         public static Output<GetNodesResult> Invoke(GetNodesInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetNodesResult>("svc:index:getNodes", args ?? new GetNodesInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The nodes instances run on: the workspace's (default) or, for operators, the platform's (`scope: "platform"`), filtered by name, group, region or id.
+        /// </summary>
         public static Output<GetNodesResult> Invoke(GetNodesInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetNodesResult>("svc:index:getNodes", args ?? new GetNodesInvokeArgs(), options.WithDefaults());
     }

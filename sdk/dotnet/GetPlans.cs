@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetPlans
     {
+        /// <summary>
+        /// The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+        /// </summary>
         public static Task<GetPlansResult> InvokeAsync(GetPlansArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetPlansResult>("svc:index:getPlans", args ?? new GetPlansArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+        /// </summary>
         public static Output<GetPlansResult> Invoke(GetPlansInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetPlansResult>("svc:index:getPlans", args ?? new GetPlansInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+        /// </summary>
         public static Output<GetPlansResult> Invoke(GetPlansInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetPlansResult>("svc:index:getPlans", args ?? new GetPlansInvokeArgs(), options.WithDefaults());
     }

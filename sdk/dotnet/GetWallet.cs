@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetWallet
     {
+        /// <summary>
+        /// A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+        /// </summary>
         public static Task<GetWalletResult> InvokeAsync(GetWalletArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetWalletResult>("svc:index:getWallet", args ?? new GetWalletArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+        /// </summary>
         public static Output<GetWalletResult> Invoke(GetWalletInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetWalletResult>("svc:index:getWallet", args ?? new GetWalletInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+        /// </summary>
         public static Output<GetWalletResult> Invoke(GetWalletInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetWalletResult>("svc:index:getWallet", args ?? new GetWalletInvokeArgs(), options.WithDefaults());
     }

@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetWorkspaceQuota
     {
+        /// <summary>
+        /// The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+        /// </summary>
         public static Task<GetWorkspaceQuotaResult> InvokeAsync(GetWorkspaceQuotaArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetWorkspaceQuotaResult>("svc:index:getWorkspaceQuota", args ?? new GetWorkspaceQuotaArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+        /// </summary>
         public static Output<GetWorkspaceQuotaResult> Invoke(GetWorkspaceQuotaInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetWorkspaceQuotaResult>("svc:index:getWorkspaceQuota", args ?? new GetWorkspaceQuotaInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+        /// </summary>
         public static Output<GetWorkspaceQuotaResult> Invoke(GetWorkspaceQuotaInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetWorkspaceQuotaResult>("svc:index:getWorkspaceQuota", args ?? new GetWorkspaceQuotaInvokeArgs(), options.WithDefaults());
     }

@@ -11,12 +11,21 @@ namespace Pulumi.Svc
 {
     public static class GetWorkspaceTopology
     {
+        /// <summary>
+        /// The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+        /// </summary>
         public static Task<GetWorkspaceTopologyResult> InvokeAsync(GetWorkspaceTopologyArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.InvokeAsync<GetWorkspaceTopologyResult>("svc:index:getWorkspaceTopology", args ?? new GetWorkspaceTopologyArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+        /// </summary>
         public static Output<GetWorkspaceTopologyResult> Invoke(GetWorkspaceTopologyInvokeArgs? args = null, InvokeOptions? options = null)
             => global::Pulumi.Deployment.Instance.Invoke<GetWorkspaceTopologyResult>("svc:index:getWorkspaceTopology", args ?? new GetWorkspaceTopologyInvokeArgs(), options.WithDefaults());
 
+        /// <summary>
+        /// The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+        /// </summary>
         public static Output<GetWorkspaceTopologyResult> Invoke(GetWorkspaceTopologyInvokeArgs args, InvokeOutputOptions options)
             => global::Pulumi.Deployment.Instance.Invoke<GetWorkspaceTopologyResult>("svc:index:getWorkspaceTopology", args ?? new GetWorkspaceTopologyInvokeArgs(), options.WithDefaults());
     }

@@ -6,6 +6,9 @@ import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
+/**
+ * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+ */
 export function getBillingEstimate(args: GetBillingEstimateArgs, opts?: pulumi.InvokeOptions): Promise<GetBillingEstimateResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invoke("svc:index:getBillingEstimate", {
@@ -36,6 +39,9 @@ export interface GetBillingEstimateResult {
     readonly monthlyPrice: number;
     readonly parts: outputs.PricedPart[];
 }
+/**
+ * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+ */
 export function getBillingEstimateOutput(args: GetBillingEstimateOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetBillingEstimateResult> {
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
     return pulumi.runtime.invokeOutput("svc:index:getBillingEstimate", {

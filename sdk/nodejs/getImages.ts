@@ -6,6 +6,9 @@ import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
+/**
+ * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+ */
 export function getImages(args?: GetImagesArgs, opts?: pulumi.InvokeOptions): Promise<GetImagesResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -76,6 +79,9 @@ export interface GetImagesArgs {
 export interface GetImagesResult {
     readonly items: outputs.ImageInfo[];
 }
+/**
+ * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+ */
 export function getImagesOutput(args?: GetImagesOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetImagesResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

@@ -4,6 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
+/**
+ * A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+ */
 export function getWallet(args?: GetWalletArgs, opts?: pulumi.InvokeOptions): Promise<GetWalletResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -33,6 +36,9 @@ export interface GetWalletResult {
      */
     readonly usage: number;
 }
+/**
+ * A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+ */
 export function getWalletOutput(args?: GetWalletOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetWalletResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

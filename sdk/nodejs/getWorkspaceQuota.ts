@@ -4,6 +4,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as utilities from "./utilities";
 
+/**
+ * The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+ */
 export function getWorkspaceQuota(args?: GetWorkspaceQuotaArgs, opts?: pulumi.InvokeOptions): Promise<GetWorkspaceQuotaResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -46,6 +49,9 @@ export interface GetWorkspaceQuotaResult {
     readonly maxStorageBytes: number;
     readonly maxVpcs: number;
 }
+/**
+ * The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+ */
 export function getWorkspaceQuotaOutput(args?: GetWorkspaceQuotaOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetWorkspaceQuotaResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

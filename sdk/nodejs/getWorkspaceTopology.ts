@@ -6,6 +6,9 @@ import * as inputs from "./types/input";
 import * as outputs from "./types/output";
 import * as utilities from "./utilities";
 
+/**
+ * The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+ */
 export function getWorkspaceTopology(args?: GetWorkspaceTopologyArgs, opts?: pulumi.InvokeOptions): Promise<GetWorkspaceTopologyResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});
@@ -43,6 +46,9 @@ export interface GetWorkspaceTopologyResult {
      */
     readonly vpcs: {[key: string]: any}[];
 }
+/**
+ * The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+ */
 export function getWorkspaceTopologyOutput(args?: GetWorkspaceTopologyOutputArgs, opts?: pulumi.InvokeOutputOptions): pulumi.Output<GetWorkspaceTopologyResult> {
     args = args || {};
     opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts || {});

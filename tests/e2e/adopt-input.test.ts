@@ -9,7 +9,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { svcImport } from "./adopt";
 import { PACKAGE_DIR } from "./harness";
 

@@ -15,7 +15,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { stackName, workspaceName } from "../../examples/ci-environments/names";
 
 /** A shared state backend under test: what the cases need of it. */

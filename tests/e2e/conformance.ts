@@ -4,7 +4,7 @@
  * resources of pulumi-svc) and conformance-plugin.test.ts (the typed classes of sdk/nodejs over the
  * provider plugin) run these same cases with the same expectations. Each case ends with the
  * stack's state against the emulator's inventory and leaves nothing behind; the one place the
- * faces differ is named where it is asserted (README, "Limits of dynamic providers").
+ * faces differ is named where it is asserted (docs/guides/options-and-limits.md).
  */
 import { changes, markedSecret, startE2E, type Declaration, type E2E, type Face, type LoggedRequest } from "./harness";
 import { expectAllGone, expectStateMatchesInventory } from "./inventory";
@@ -365,7 +365,7 @@ export function describeConformance(face: Face): void {
       ];
       await e2e.up(declared("a"));
       // The dynamic host cannot preview an update, so every output of source is unknown until up,
-      // and reader shows an update that up then finds is none (README, "Limits of dynamic providers").
+      // and reader shows an update that up then finds is none (docs/guides/options-and-limits.md).
       expect(changed(await e2e.preview(declared("b")))).toEqual({ update: face === "plugin" ? 1 : 2 });
       expect(changed(await e2e.up(declared("b")))).toEqual({ update: 1 });
       await clear();
@@ -393,7 +393,7 @@ export function describeConformance(face: Face): void {
         expect(await e2e.idOf("imported")).toBe(id);
       } else {
         // The engine reads through the dynamic-provider host, which finds no provider in an import
-        // (README, "Limits of dynamic providers"): the program's import option or adoptId instead.
+        // (docs/guides/options-and-limits.md): the program's import option or adoptId instead.
         expect(printed).toContain("code must be a string, not undefined");
         expect(await e2e.state()).toEqual([]);
         expect((await api().delete(`/v1/vpcs/${id}`)).status).toBe(200);

@@ -5,7 +5,7 @@
  * secret, a load balancer with members, a BGP session with prefixes). What svc-import must bring
  * under Pulumi: the adoption tests build it once per emulator and compare every stack to it.
  */
-import type { TestApi, TestEmulator } from "../support/emulator";
+import type { TestApi, TestEmulator } from "pulumi-svc-emulator/testing";
 
 /** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
 export function ed25519(fill: number, comment: string): string {

@@ -21,7 +21,7 @@ import {
   type DestroyResult,
   type RefreshResult,
 } from "@pulumi/pulumi/automation";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { buildNodeSdk } from "./nodeSdk";
 
 const execFileAsync = promisify(execFile);

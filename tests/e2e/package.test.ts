@@ -1,8 +1,9 @@
 /**
  * The package as a user gets it: `npm pack`, repacked under a scoped name (`@acme/pulumi-svc`),
  * installed from the tarball into a fresh project outside the repository next to that project's
- * own @pulumi/pulumi, the emulator started from the installed package (`npx svc-emulator`), and a
- * stack brought up, previewed clean and destroyed through the real pulumi engine.
+ * own @pulumi/pulumi, the emulator installed on its own from its package's tarball
+ * (packages/emulator, `npx svc-emulator`), and a stack brought up, previewed clean and destroyed
+ * through the real pulumi engine.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import * as fs from "node:fs";
@@ -14,6 +15,7 @@ jest.setTimeout(600_000);
 
 const REPO = path.resolve(__dirname, "..", "..");
 const SCOPED = "@acme/pulumi-svc";
+const EMULATOR = path.join(REPO, "packages", "emulator");
 /**
  * The project's @pulumi/policy where it must be older than npm's newest: 1.20 and later want
  * @pulumi/pulumi ^3.204, so beside an older SDK npm would nest a second SDK for them
@@ -51,7 +53,7 @@ function pack(dir: string, dest: string): string {
   return path.join(dest, out.trim().split("\n").pop()!);
 }
 
-/** Starts the installed package's emulator and resolves its first stdout line. */
+/** Starts the installed emulator package's bin and resolves its first stdout line. */
 function startEmulator(cwd: string): Promise<{ child: ChildProcess; info: { url: string; token: string; workspaceId: string } }> {
   const child = spawn("npx", ["--no-install", "svc-emulator", "--port", "0"], { cwd, stdio: ["ignore", "pipe", "pipe"], detached: true });
   return new Promise((resolve, reject) => {
@@ -126,7 +128,6 @@ describe("the package installed from a tarball under a scoped name", () => {
         "package/LICENSE",
         "package/dist/index.js",
         "package/dist/index.d.ts",
-        "package/dist/emulator/cli.js",
         "package/dist/recover/cli.js",
         "package/policy/index.js",
         "package/policy/package.json",
@@ -137,9 +138,24 @@ describe("the package installed from a tarball under a scoped name", () => {
     expect(
       files.filter(
         (f) =>
-          /^package\/(tests|bench|scripts|\.ci|examples|provider|resources|emulator\/.*\.ts)\b/.test(f) || /\.map$|tsbuildinfo/.test(f),
+          /^package\/(tests|bench|scripts|\.ci|examples|provider|resources|packages|emulator)\b|^package\/dist\/emulator\//.test(f) ||
+          /\.map$|tsbuildinfo/.test(f),
       ),
     ).toEqual([]);
+  });
+
+  it("packs the emulator apart, as its own package: its built code, README and bin", () => {
+    const files = run("tar", ["-tzf", pack(EMULATOR, work)], work)
+      .trim()
+      .split("\n");
+    expect(files).toEqual(
+      expect.arrayContaining(["package/package.json", "package/README.md", "package/dist/cli.js", "package/dist/testing.d.ts"]),
+    );
+    expect(files.filter((f) => /^package\/(src|tests)\//.test(f) || /\.map$|tsbuildinfo/.test(f))).toEqual([]);
+    const manifest = JSON.parse(run("tar", ["-xzOf", pack(EMULATOR, work), "package/package.json"], work)) as {
+      bin: Record<string, string>;
+    };
+    expect(manifest.bin).toEqual({ "svc-emulator": "dist/cli.js" });
   });
 
   it("installs beside the project's own @pulumi/pulumi with one SDK copy", () => {
@@ -155,8 +171,9 @@ describe("the package installed from a tarball under a scoped name", () => {
       name: "user-stack",
       private: true,
       main: "index.ts",
-      devDependencies: { "@types/node": "^20", typescript: "^5" },
       dependencies: { [SCOPED]: `file:${scoped}`, "@pulumi/pulumi": SDK, ...(POLICY ? { "@pulumi/policy": POLICY } : {}) },
+      // The emulator is a package of its own, which a user's CI installs for its tests.
+      devDependencies: { "@types/node": "^20", typescript: "^5", "pulumi-svc-emulator": `file:${pack(EMULATOR, work)}` },
     };
     fs.writeFileSync(path.join(project, "package.json"), JSON.stringify(manifestOfProject, null, 2));
     fs.writeFileSync(path.join(project, "Pulumi.yaml"), "name: user-stack\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n");
@@ -184,7 +201,7 @@ describe("the package installed from a tarball under a scoped name", () => {
     expect(output).toMatch(/'grup' does not exist in type/);
   });
 
-  it("runs its emulator with npx svc-emulator (the same first JSON line)", async () => {
+  it("runs the emulator package's bin with npx svc-emulator (the same first JSON line)", async () => {
     emulator = await startEmulator(project);
     expect(emulator.info).toEqual({
       url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/),
@@ -253,7 +270,7 @@ describe("the package installed from a tarball under a scoped name", () => {
   });
 
   it("installs its provider plugin with pulumi plugin install --file, and a YAML stack uses it with no plugins section", async () => {
-    // As the README says: an npm prefix holding the package and its SDK, with the launcher on top.
+    // As docs/installation-configuration.md says: an npm prefix holding the package and its SDK, with the launcher on top.
     const pluginDir = path.join(work, "svc-plugin");
     run(
       "npm",

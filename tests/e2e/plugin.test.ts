@@ -117,10 +117,15 @@ describe("the provider plugin", () => {
     ).body;
     const printed = await e2e.cli(["import", "svc:index:RegistryCredential", "registry", String(made.id), "--yes", "--protect=false"]);
     expect(printed).toContain("1 imported");
-    expect(await e2e.resource("registry")).toMatchObject({
+    const recorded = await e2e.resource("registry");
+    expect(recorded).toMatchObject({
       id: String(made.id),
-      inputs: { registry: "registry.example.com", username: "deploy", workspaceId: wid },
+      inputs: { registry: "registry.example.com", username: "deploy" },
+      outputs: { workspaceId: wid },
     });
+    // The declaration leaves out the provider's own workspace (provider/lifecycle/declaration.ts),
+    // so a program generated from it does not hard-code the workspace it was imported from.
+    expect(recorded.inputs).not.toHaveProperty("workspaceId");
   });
 
   it("writes progress on the resource's own row, not the stack's", async () => {
@@ -134,7 +139,7 @@ describe("the provider plugin", () => {
     const result = await up({ ...resources, flaky: vpc("flaky", { range: "10.4.0.0/16" }) });
     expect(changes(result)).toMatchObject({ create: 1 });
     // The engine's diagnostics name the row a line belongs to (a 503 to a create is always told;
-    // a 429 only with PULUMI_SVC_VERBOSE=1, README "Many stacks on one token").
+    // a 429 only with PULUMI_SVC_VERBOSE=1, docs/guides/rate-limits.md).
     expect(result.stdout).toMatch(/svc:index:Vpc \(flaky\):\s*\n\s*svc: Vpc "flaky": [^\n]*503/);
   });
 

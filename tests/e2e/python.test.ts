@@ -3,11 +3,11 @@
  * plugin's schema by `npm run sdks`), a Python program using a resource and an invoke, through the
  * real engine and the Python language host built with the pinned CLI.
  */
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { changes, startE2E, type E2E } from "./harness";
+import { pythonProject } from "./pythonSdk";
 
 jest.setTimeout(600_000);
 
@@ -29,34 +29,10 @@ describe("a Python program through the plugin", () => {
 
   beforeAll(async () => {
     work = fs.mkdtempSync(path.join(os.tmpdir(), "svc-python-"));
-    const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh")], {
-      encoding: "utf8",
-      stdio: ["ignore", "pipe", "inherit"],
-    })
-      .trim()
-      .split("\n")
-      .pop()!;
-    // The SDK installed as the README tells users, where the program's interpreter finds it; from a
-    // copy, since pip builds in the source tree (build/, *.egg-info) and sdk/ must stay as generated.
-    const sdk = path.join(work, "sdk-python");
-    fs.cpSync(path.join(REPO, "sdk", "python"), sdk, { recursive: true });
-    const site = path.join(work, "site");
-    execFileSync(
-      path.join(venv, "bin", "python"),
-      ["-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps", "--no-build-isolation", "--target", site, sdk],
-      { stdio: "pipe" },
-    );
-
     const program = path.join(work, "program");
     fs.mkdirSync(program);
-    const project = {
-      name: "svc-python",
-      runtime: { name: "python", options: { virtualenv: venv } },
-      plugins: { providers: [{ name: "svc", path: path.join(REPO, "bin") }] },
-    };
-    fs.writeFileSync(path.join(program, "Pulumi.yaml"), JSON.stringify(project, null, 2));
-    fs.writeFileSync(path.join(program, "__main__.py"), PROGRAM);
-    e2e = await startE2E("python", { programDir: program, env: { PYTHONPATH: site } });
+    const env = pythonProject(work, program, { name: "svc-python", plugin: path.join(REPO, "bin"), program: PROGRAM });
+    e2e = await startE2E("python", { programDir: program, env });
   });
   afterAll(async () => {
     await e2e?.stop();

@@ -12,7 +12,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { startE2E, type Declaration, type E2E, type StateResource } from "./harness";
 
 jest.setTimeout(900_000);

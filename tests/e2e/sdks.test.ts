@@ -12,7 +12,7 @@ jest.setTimeout(300_000);
 
 const REPO = path.join(__dirname, "..", "..");
 const LANGUAGES = ["dotnet", "go", "java", "nodejs", "python"];
-const FIX = "stale: run `npm run sdks` (after `npm run schema`) and commit sdk/";
+const FIX = "stale: run `npm run generate` (or `npm run sdks` alone when schema.json is current) and commit sdk/";
 
 /** Every file under a directory, as paths relative to it, sorted. */
 function filesUnder(dir: string): string[] {

@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { kinds } from "../../resources/kinds";
-import { startTestEmulator, type TestEmulator } from "../support/emulator";
+import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { changes, isSvcType, startE2E, type E2E, type StateResource } from "./harness";
 import { fixturePath, UPGRADE_EMULATOR, UPGRADE_STACKS, type UpgradeFixture, type UpgradeStack } from "./upgrade/stacks";
 

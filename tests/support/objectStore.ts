@@ -124,7 +124,7 @@ export async function startObjectStore(): Promise<ObjectStore> {
         // pulumi's S3 client since it moved to the AWS SDK for Go v2 checks each answer's checksum
         // when the store sends one, and logs `WARN Response has no supported checksum` on every
         // read when it does not (as many S3-compatible stores); checking only where an
-        // operation requires it is the SDK's own setting for such stores (README, "Where the state lives").
+        // operation requires it is the SDK's own setting for such stores (docs/guides/ci.md, "Where the state lives").
         AWS_RESPONSE_CHECKSUM_VALIDATION: "when_required",
       },
       url: (bucket, at = endpoint) => `s3://${bucket}?endpoint=${at}&disableSSL=true&s3ForcePathStyle=true&region=us-east-1`,

@@ -1,6 +1,6 @@
 /**
  * The public Args and Outputs interfaces generated from each kind's fields (scripts/fieldTypes.ts):
- * the committed files are what `npm run docs` generates today, and the `.d.ts` the build emits
+ * the committed files are current (tests/unit/generated.test.ts), and the `.d.ts` the build emits
  * keeps what TypeScript users read: a plain interface with a TSDoc on every property, the one the
  * field declares (its doc and its policy's sentence), and no zod.
  */

@@ -1,5 +1,6 @@
 /**
- * The version matrix (scripts/matrix.js) and the copies of its facts: README's table, written by
+ * The version matrix (scripts/matrix.js) and the copies of its facts: the table in
+ * docs/installation-configuration.md, written by
  * `npm run matrix` from what a run measured (scripts/test.js fails a run whose versions differ
  * from the declared ones, so the declaration is what ran), and the CLI that
  * scripts/ensure-pulumi.sh builds by default.
@@ -11,7 +12,7 @@ const REPO = path.join(__dirname, "..", "..");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { MATRIX, REPO_SDK, SMOKE } = require("../../scripts/matrix.js");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { render, tableIn } = require("../../scripts/matrixTable.js");
+const { render, tableIn, TABLE_FILE } = require("../../scripts/matrixTable.js");
 
 interface Entry {
   name: string;
@@ -29,12 +30,12 @@ const installedPolicy = JSON.parse(
 ).version.replace(/^v/, "");
 
 describe("the version matrix", () => {
-  it("README's table is the matrix as declared (stale: npm test, then npm run matrix)", () => {
+  it("the table of tested versions (docs/installation-configuration.md) is the matrix as declared (stale: npm test, then npm run matrix)", () => {
     const declared = entries.map((e) => ({
       ...e,
       versions: { node: e.node, cli: e.cli, sdk: e.sdk, policy: e.policy ?? installedPolicy },
     }));
-    expect(tableIn(fs.readFileSync(path.join(REPO, "README.md"), "utf8"))).toBe(render(declared));
+    expect(tableIn(fs.readFileSync(path.join(REPO, TABLE_FILE), "utf8"))).toBe(render(declared));
   });
 
   it("runs the whole suite on the newest entry: the repository's SDK and ensure-pulumi.sh's default CLI", () => {

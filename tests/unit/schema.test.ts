@@ -1,6 +1,7 @@
 /**
- * The plugin's schema.json is generated (npm run schema) from the resources' TypeScript
- * declarations and definitions: it must match a fresh generation, and say what the code says. Its
+ * The plugin's schema.json is generated (npm run generate) from the resources' TypeScript
+ * declarations and definitions: it must say what the code says (that the committed file matches a
+ * fresh generation is tests/unit/generated.test.ts's). Its
  * validity under the running CLI's metaschema needs that CLI's Go module: tests/e2e/schema-metaschema.test.ts.
  */
 import * as fs from "node:fs";
@@ -23,11 +24,6 @@ type Schema = {
 
 describe("schema.json", () => {
   const fresh = generateSchema() as unknown as Schema;
-
-  it("is what npm run schema generates from the code today", () => {
-    const committed = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "..", "schema.json"), "utf8"));
-    expect(committed).toEqual(fresh);
-  });
 
   it("declares every resource kind, with the package's version", () => {
     expect(Object.keys(fresh.resources)).toEqual(kinds().map((k) => `svc:index:${k}`));

@@ -1,17 +1,17 @@
 /**
  * A resource's tests are found from its name (scripts/testsOf.js, `npm run test:kind -- <Kind>`):
- * every kind has its unit file, emulator tests of its API and at least one end-to-end file.
+ * every kind has its unit file, the emulator package's tests of its API and at least one end-to-end file.
  */
 import { kinds } from "../../resources/kinds";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain Node script, not built
 const { testsOf } = require("../../scripts/testsOf.js") as { testsOf(kind: string): string[] };
 
 describe("testsOf", () => {
-  it.each(kinds())("finds %s's unit, integration and end-to-end tests", (kind) => {
+  it.each(kinds())("finds %s's unit, emulator and end-to-end tests", (kind) => {
     const files = testsOf(kind);
     const module = kind[0].toLowerCase() + kind.slice(1);
     expect(files[0]).toBe(`tests/unit/resources/${module}.test.ts`);
-    expect(files.filter((f) => f.startsWith("tests/integration/")).length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith("packages/emulator/tests/")).length).toBeGreaterThan(0);
     expect(files.filter((f) => f.startsWith("tests/e2e/")).length).toBeGreaterThan(0);
   });
 

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
 func GetBillingEstimate(ctx *pulumi.Context, args *GetBillingEstimateArgs, opts ...pulumi.InvokeOption) (*GetBillingEstimateResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetBillingEstimateResult

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
 func GetPlans(ctx *pulumi.Context, args *GetPlansArgs, opts ...pulumi.InvokeOption) (*GetPlansResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetPlansResult

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
 func GetWallet(ctx *pulumi.Context, args *GetWalletArgs, opts ...pulumi.InvokeOption) (*GetWalletResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWalletResult

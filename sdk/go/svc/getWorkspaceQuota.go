@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
 func GetWorkspaceQuota(ctx *pulumi.Context, args *GetWorkspaceQuotaArgs, opts ...pulumi.InvokeOption) (*GetWorkspaceQuotaResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWorkspaceQuotaResult

@@ -11,6 +11,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+// The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
 func GetWorkspaceTopology(ctx *pulumi.Context, args *GetWorkspaceTopologyArgs, opts ...pulumi.InvokeOption) (*GetWorkspaceTopologyResult, error) {
 	opts = internal.PkgInvokeDefaultOpts(opts)
 	var rv GetWorkspaceTopologyResult

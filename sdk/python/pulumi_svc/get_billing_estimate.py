@@ -73,7 +73,8 @@ def get_billing_estimate(parts: Optional[Sequence[Any]] = None,
                          region: Optional[builtins.str] = None,
                          opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetBillingEstimateResult:
     """
-    Use this data source to access information about an existing resource.
+    What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+
 
     :param Sequence[Any] parts: At least one part. One of these shapes: `{ type: "CPU", cpu, serviceGroup?, cpuModel? }`; `{ type: "MEMORY", memoryBytes }`; `{ type: "STORAGE", storageBytes, storageBacking? }`; `{ type: "BANDWIDTH", direction, speedBytesSec }`; `{ type: "FLOATING_IP", family, ddos? }`.
     :param builtins.str region: Region, for example NA_01.
@@ -92,7 +93,8 @@ def get_billing_estimate_output(parts: Optional[pulumi.Input[Sequence[Any]]] = N
                                 region: Optional[pulumi.Input[builtins.str]] = None,
                                 opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetBillingEstimateResult]:
     """
-    Use this data source to access information about an existing resource.
+    What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan's flat rate and/or parts priced in a region, in micro-USD.
+
 
     :param Sequence[Any] parts: At least one part. One of these shapes: `{ type: "CPU", cpu, serviceGroup?, cpuModel? }`; `{ type: "MEMORY", memoryBytes }`; `{ type: "STORAGE", storageBytes, storageBacking? }`; `{ type: "BANDWIDTH", direction, speedBytesSec }`; `{ type: "FLOATING_IP", family, ddos? }`.
     :param builtins.str region: Region, for example NA_01.

@@ -59,7 +59,8 @@ def get_images(description: Optional[builtins.str] = None,
                workspace_id: Optional[builtins.str] = None,
                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetImagesResult:
     """
-    Use this data source to access information about an existing resource.
+    The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+
 
     :param builtins.str description: Description filter (substring).
     :param builtins.str group: Catalog group, e.g. linux or windows.
@@ -105,7 +106,8 @@ def get_images_output(description: Optional[pulumi.Input[Optional[builtins.str]]
                       workspace_id: Optional[pulumi.Input[Optional[builtins.str]]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetImagesResult]:
     """
-    Use this data source to access information about an existing resource.
+    The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+
 
     :param builtins.str description: Description filter (substring).
     :param builtins.str group: Catalog group, e.g. linux or windows.

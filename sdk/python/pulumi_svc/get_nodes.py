@@ -55,7 +55,8 @@ def get_nodes(group: Optional[builtins.str] = None,
               workspace_id: Optional[builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetNodesResult:
     """
-    Use this data source to access information about an existing resource.
+    The nodes instances run on: the workspace's (default) or, for operators, the platform's (`scope: "platform"`), filtered by name, group, region or id.
+
 
     :param builtins.str group: Service group, for example LIGHTNING.
     :param Sequence[builtins.str] ids: Only these node ids.
@@ -93,7 +94,8 @@ def get_nodes_output(group: Optional[pulumi.Input[Optional[builtins.str]]] = Non
                      workspace_id: Optional[pulumi.Input[Optional[builtins.str]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetNodesResult]:
     """
-    Use this data source to access information about an existing resource.
+    The nodes instances run on: the workspace's (default) or, for operators, the platform's (`scope: "platform"`), filtered by name, group, region or id.
+
 
     :param builtins.str group: Service group, for example LIGHTNING.
     :param Sequence[builtins.str] ids: Only these node ids.

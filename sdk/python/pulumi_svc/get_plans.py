@@ -51,7 +51,8 @@ def get_plans(group: Optional[builtins.str] = None,
               name: Optional[builtins.str] = None,
               opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetPlansResult:
     """
-    Use this data source to access information about an existing resource.
+    The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+
 
     :param builtins.str group: LIGHTNING, RYZEN or DEDICATED.
     :param builtins.bool include_disabled: Include disabled plans (default: exclude them).
@@ -74,7 +75,8 @@ def get_plans_output(group: Optional[pulumi.Input[Optional[builtins.str]]] = Non
                      name: Optional[pulumi.Input[Optional[builtins.str]]] = None,
                      opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetPlansResult]:
     """
-    Use this data source to access information about an existing resource.
+    The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+
 
     :param builtins.str group: LIGHTNING, RYZEN or DEDICATED.
     :param builtins.bool include_disabled: Include disabled plans (default: exclude them).

@@ -74,7 +74,8 @@ class AwaitableGetWalletResult(GetWalletResult):
 def get_wallet(user_id: Optional[builtins.str] = None,
                opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWalletResult:
     """
-    Use this data source to access information about an existing resource.
+    A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+
 
     :param builtins.str user_id: A user id (operators may read any wallet) or "@me" (default): the token's user. Needs a user-scoped token.
     """
@@ -90,7 +91,8 @@ def get_wallet(user_id: Optional[builtins.str] = None,
 def get_wallet_output(user_id: Optional[pulumi.Input[Optional[builtins.str]]] = None,
                       opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWalletResult]:
     """
-    Use this data source to access information about an existing resource.
+    A user's wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+
 
     :param builtins.str user_id: A user id (operators may read any wallet) or "@me" (default): the token's user. Needs a user-scoped token.
     """

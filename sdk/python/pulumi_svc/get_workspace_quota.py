@@ -143,7 +143,8 @@ class AwaitableGetWorkspaceQuotaResult(GetWorkspaceQuotaResult):
 def get_workspace_quota(workspace_id: Optional[builtins.str] = None,
                         opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWorkspaceQuotaResult:
     """
-    Use this data source to access information about an existing resource.
+    The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+
 
     :param builtins.str workspace_id: Default: svc:workspaceId / SVC_WORKSPACE_ID.
     """
@@ -166,7 +167,8 @@ def get_workspace_quota(workspace_id: Optional[builtins.str] = None,
 def get_workspace_quota_output(workspace_id: Optional[pulumi.Input[Optional[builtins.str]]] = None,
                                opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkspaceQuotaResult]:
     """
-    Use this data source to access information about an existing resource.
+    The workspace's quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+
 
     :param builtins.str workspace_id: Default: svc:workspaceId / SVC_WORKSPACE_ID.
     """

@@ -99,7 +99,8 @@ class AwaitableGetWorkspaceTopologyResult(GetWorkspaceTopologyResult):
 def get_workspace_topology(workspace_id: Optional[builtins.str] = None,
                            opts: Optional[pulumi.InvokeOptions] = None) -> AwaitableGetWorkspaceTopologyResult:
     """
-    Use this data source to access information about an existing resource.
+    The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+
 
     :param builtins.str workspace_id: Default: svc:workspaceId / SVC_WORKSPACE_ID.
     """
@@ -117,7 +118,8 @@ def get_workspace_topology(workspace_id: Optional[builtins.str] = None,
 def get_workspace_topology_output(workspace_id: Optional[pulumi.Input[Optional[builtins.str]]] = None,
                                   opts: Optional[Union[pulumi.InvokeOptions, pulumi.InvokeOutputOptions]] = None) -> pulumi.Output[GetWorkspaceTopologyResult]:
     """
-    Use this data source to access information about an existing resource.
+    The workspace's topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+
 
     :param builtins.str workspace_id: Default: svc:workspaceId / SVC_WORKSPACE_ID.
     """

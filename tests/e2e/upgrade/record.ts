@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { startTestEmulator } from "../../support/emulator";
+import { startTestEmulator } from "pulumi-svc-emulator/testing";
 import { ensurePulumiCli } from "../../support/pulumiCli";
 import { startE2E } from "../harness";
 import { fixturePath, UPGRADE_EMULATOR, UPGRADE_STACKS, type UpgradeFixture } from "./stacks";

@@ -8,7 +8,7 @@ import { listAll } from "../../../provider/paging";
 import { workflowOf } from "../../../provider/envelope";
 import { POLL_SCHEDULE, pollDelays, pollSchedule, waitForWorkflow } from "../../../provider/workflows";
 import { setProgressSink } from "../../../provider/progress";
-import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { rejection } from "./rejection";
 
 const fast = { maxAttempts: 4, baseDelayMs: 10, maxDelayMs: 50 };

@@ -9,7 +9,7 @@ import { buildLifecycle, type Lifecycle } from "../../../provider/lifecycle";
 import { createRuntime } from "../../../provider/runtime";
 import { kinds, definitionOf } from "../../../resources/kinds";
 import { makeHandmadeWorkspace, type Handmade } from "../../e2e/handmade";
-import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { compile, leftOut } from "../../../provider/lifecycle/compile";
 import { configSecretsOf } from "../../../importer/secrets";
 

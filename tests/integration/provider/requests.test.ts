@@ -6,7 +6,7 @@
 import { buildLifecycle, type Lifecycle } from "../../../provider/lifecycle";
 import { createRuntime } from "../../../provider/runtime";
 import { definitionOf } from "../../../resources/kinds";
-import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 
 let t: TestEmulator;
 useTestEmulator((emulator) => (t = emulator), { workflowMs: 0 });

@@ -7,7 +7,7 @@ import * as http from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
 import { SvcClient } from "../../../provider/client";
 import { ApiError, NetworkError } from "../../../provider/errors";
-import { useTestEmulator, type TestEmulator } from "../../support/emulator";
+import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { rejection } from "./rejection";
 
 const once = { maxAttempts: 1, baseDelayMs: 10, maxDelayMs: 10 };

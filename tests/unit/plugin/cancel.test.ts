@@ -11,7 +11,7 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { providerService } from "../../../plugin/server";
-import { startTestEmulator, type TestEmulator } from "../../support/emulator";
+import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 
 const URN = "urn:pulumi:dev::proj::svc:index:Disk::data";
 

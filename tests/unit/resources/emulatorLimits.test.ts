@@ -1,6 +1,6 @@
 /**
  * Limits the spec leaves open but the emulator enforces on the request bodies the resources send
- * (emulator/routes/*.ts, emulator/README.md): `check` refuses them at preview, so `pulumi preview`
+ * (packages/emulator/src/routes/*.ts, packages/emulator/README.md): `check` refuses them at preview, so `pulumi preview`
  * fails instead of an `up` that stops midway. Each limit has one accepted boundary value and one
  * refused value; a refusal names the property and a message that says the limit is the emulator's.
  */
@@ -50,7 +50,7 @@ type Limit = [
 ];
 
 const LIMITS: Limit[] = [
-  // Instance (emulator/routes/instances.ts CreateInstance, PatchInstance; commands.ts UpgradeInstance).
+  // Instance (packages/emulator/src/routes/instances.ts CreateInstance, PatchInstance; commands.ts UpgradeInstance).
   [
     "Instance name of 64 characters / 65",
     instanceDefinition,
@@ -141,7 +141,7 @@ const LIMITS: Limit[] = [
     /^must not be empty/,
     limit(INSTANCES),
   ],
-  // Disk (emulator/routes/disks.ts NAME).
+  // Disk (packages/emulator/src/routes/disks.ts NAME).
   [
     "Disk name of 64 characters / 65",
     diskDefinition,
@@ -160,7 +160,7 @@ const LIMITS: Limit[] = [
     /^must not be blank/,
     limit(DISKS),
   ],
-  // Image (emulator/routes/images.ts zHttpUrl, zOs).
+  // Image (packages/emulator/src/routes/images.ts zHttpUrl, zOs).
   [
     "Image source url of 2048 characters / 2049",
     imageDefinition,
@@ -179,7 +179,7 @@ const LIMITS: Limit[] = [
     /^must be at most 64 characters/,
     limit(IMAGES),
   ],
-  // NetLoadBalancer (emulator/routes/netlbs.ts Name).
+  // NetLoadBalancer (packages/emulator/src/routes/netlbs.ts Name).
   [
     "NetLoadBalancer name of 64 characters / 65",
     netLoadBalancerDefinition,
@@ -189,7 +189,7 @@ const LIMITS: Limit[] = [
     /^must be at most 64 characters/,
     limit(LBS),
   ],
-  // App (emulator/routes/apps.ts CreateApp, PatchApp, FromTemplate; appTemplates.ts zImageRef, zEnvKey, zMount).
+  // App (packages/emulator/src/routes/apps.ts CreateApp, PatchApp, FromTemplate; appTemplates.ts zImageRef, zEnvKey, zMount).
   [
     "App name of 64 characters / 65",
     appDefinition,
@@ -271,7 +271,7 @@ const LIMITS: Limit[] = [
     /^must have at most 50 ports/,
     limit(APPS),
   ],
-  // AppTemplate (emulator/routes/appTemplates.ts templateFields, zTemplateEnv, zTemplatePort, APP_CATEGORIES).
+  // AppTemplate (packages/emulator/src/routes/appTemplates.ts templateFields, zTemplateEnv, zTemplatePort, APP_CATEGORIES).
   [
     "AppTemplate name of 64 characters / 65",
     appTemplateDefinition,
@@ -398,7 +398,7 @@ const LIMITS: Limit[] = [
     /^must be at most 1000 characters/,
     limit(TEMPLATES),
   ],
-  // Recipe (emulator/routes/recipes.ts recipeFields, zCommand, zField).
+  // Recipe (packages/emulator/src/routes/recipes.ts recipeFields, zCommand, zField).
   [
     "Recipe name of 100 characters / 101",
     recipeDefinition,
@@ -507,7 +507,7 @@ const LIMITS: Limit[] = [
     /^must be at most 1000 characters/,
     limit(RECIPES),
   ],
-  // Coupon (emulator/routes/billing.ts CouponBody, zAmount, zExpiryDays, COUPON_CODE, zFlag, zMemo).
+  // Coupon (packages/emulator/src/routes/billing.ts CouponBody, zAmount, zExpiryDays, COUPON_CODE, zFlag, zMemo).
   [
     "Coupon amount of 10^12 micro-USD / one more",
     couponDefinition,

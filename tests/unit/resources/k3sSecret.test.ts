@@ -1,5 +1,5 @@
 /**
- * K3sSecret at preview: the limits the emulator documents for the secret body (emulator/README.md,
+ * K3sSecret at preview: the limits the emulator documents for the secret body (packages/emulator/README.md,
  * Managed Kubernetes), refused by `check` before any API call, and what each change does (diff).
  * tests/e2e/k3s.test.ts proves the same through the real CLI.
  */

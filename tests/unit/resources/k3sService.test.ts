@@ -1,6 +1,6 @@
 /**
  * K3sService at preview: every limit the emulator documents for the service body
- * (emulator/README.md, Managed Kubernetes) is refused by `check`, before any API call, so an up
+ * (packages/emulator/README.md, Managed Kubernetes) is refused by `check`, before any API call, so an up
  * never builds the cluster, instances and nodes only to fail on the service; then its defaults, list
  * rules and what each change does (diff). tests/e2e/k3s.test.ts proves the same through the real
  * CLI.

@@ -144,18 +144,38 @@ public final class SvcFunctions {
     public static CompletableFuture<GetAppTemplatesResult> getAppTemplatesPlain(GetAppTemplatesPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getAppTemplates", TypeShape.of(GetAppTemplatesResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan&#39;s flat rate and/or parts priced in a region, in micro-USD.
+     * 
+     */
     public static Output<GetBillingEstimateResult> getBillingEstimate(GetBillingEstimateArgs args) {
         return getBillingEstimate(args, InvokeOptions.Empty);
     }
+    /**
+     * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan&#39;s flat rate and/or parts priced in a region, in micro-USD.
+     * 
+     */
     public static CompletableFuture<GetBillingEstimateResult> getBillingEstimatePlain(GetBillingEstimatePlainArgs args) {
         return getBillingEstimatePlain(args, InvokeOptions.Empty);
     }
+    /**
+     * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan&#39;s flat rate and/or parts priced in a region, in micro-USD.
+     * 
+     */
     public static Output<GetBillingEstimateResult> getBillingEstimate(GetBillingEstimateArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getBillingEstimate", TypeShape.of(GetBillingEstimateResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan&#39;s flat rate and/or parts priced in a region, in micro-USD.
+     * 
+     */
     public static Output<GetBillingEstimateResult> getBillingEstimate(GetBillingEstimateArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getBillingEstimate", TypeShape.of(GetBillingEstimateResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * What a set of resources would cost (POST /v1/billing/estimate: read-only, nothing is created): a plan&#39;s flat rate and/or parts priced in a region, in micro-USD.
+     * 
+     */
     public static CompletableFuture<GetBillingEstimateResult> getBillingEstimatePlain(GetBillingEstimatePlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getBillingEstimate", TypeShape.of(GetBillingEstimateResult.class), args, Utilities.withVersion(options));
     }
@@ -194,45 +214,101 @@ public final class SvcFunctions {
     public static CompletableFuture<GetImageResult> getImagePlain(GetImagePlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getImage", TypeShape.of(GetImageResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static Output<GetImagesResult> getImages() {
         return getImages(GetImagesArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static CompletableFuture<GetImagesResult> getImagesPlain() {
         return getImagesPlain(GetImagesPlainArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static Output<GetImagesResult> getImages(GetImagesArgs args) {
         return getImages(args, InvokeOptions.Empty);
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static CompletableFuture<GetImagesResult> getImagesPlain(GetImagesPlainArgs args) {
         return getImagesPlain(args, InvokeOptions.Empty);
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static Output<GetImagesResult> getImages(GetImagesArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getImages", TypeShape.of(GetImagesResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static Output<GetImagesResult> getImages(GetImagesArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getImages", TypeShape.of(GetImagesResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The images an instance can boot from (GET /v1/images), each list followed to its last page, with their state and whether they are deprecated.
+     * 
+     */
     public static CompletableFuture<GetImagesResult> getImagesPlain(GetImagesPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getImages", TypeShape.of(GetImagesResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static Output<GetNodesResult> getNodes() {
         return getNodes(GetNodesArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static CompletableFuture<GetNodesResult> getNodesPlain() {
         return getNodesPlain(GetNodesPlainArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static Output<GetNodesResult> getNodes(GetNodesArgs args) {
         return getNodes(args, InvokeOptions.Empty);
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static CompletableFuture<GetNodesResult> getNodesPlain(GetNodesPlainArgs args) {
         return getNodesPlain(args, InvokeOptions.Empty);
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static Output<GetNodesResult> getNodes(GetNodesArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getNodes", TypeShape.of(GetNodesResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static Output<GetNodesResult> getNodes(GetNodesArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getNodes", TypeShape.of(GetNodesResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The nodes instances run on: the workspace&#39;s (default) or, for operators, the platform&#39;s (`scope: &#34;platform&#34;`), filtered by name, group, region or id.
+     * 
+     */
     public static CompletableFuture<GetNodesResult> getNodesPlain(GetNodesPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getNodes", TypeShape.of(GetNodesResult.class), args, Utilities.withVersion(options));
     }
@@ -271,24 +347,52 @@ public final class SvcFunctions {
     public static CompletableFuture<GetPlanResult> getPlanPlain(GetPlanPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getPlan", TypeShape.of(GetPlanResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static Output<GetPlansResult> getPlans() {
         return getPlans(GetPlansArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static CompletableFuture<GetPlansResult> getPlansPlain() {
         return getPlansPlain(GetPlansPlainArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static Output<GetPlansResult> getPlans(GetPlansArgs args) {
         return getPlans(args, InvokeOptions.Empty);
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static CompletableFuture<GetPlansResult> getPlansPlain(GetPlansPlainArgs args) {
         return getPlansPlain(args, InvokeOptions.Empty);
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static Output<GetPlansResult> getPlans(GetPlansArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getPlans", TypeShape.of(GetPlansResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static Output<GetPlansResult> getPlans(GetPlansArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getPlans", TypeShape.of(GetPlansResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The plans for new instances (GET /v1/plans), each list followed to its last page: filter by group, name or highest hourly rate; disabled plans only when asked.
+     * 
+     */
     public static CompletableFuture<GetPlansResult> getPlansPlain(GetPlansPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getPlans", TypeShape.of(GetPlansResult.class), args, Utilities.withVersion(options));
     }
@@ -451,66 +555,150 @@ public final class SvcFunctions {
     public static CompletableFuture<GetUsageResult> getUsagePlain(GetUsagePlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getUsage", TypeShape.of(GetUsageResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static Output<GetWalletResult> getWallet() {
         return getWallet(GetWalletArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static CompletableFuture<GetWalletResult> getWalletPlain() {
         return getWalletPlain(GetWalletPlainArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static Output<GetWalletResult> getWallet(GetWalletArgs args) {
         return getWallet(args, InvokeOptions.Empty);
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static CompletableFuture<GetWalletResult> getWalletPlain(GetWalletPlainArgs args) {
         return getWalletPlain(args, InvokeOptions.Empty);
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static Output<GetWalletResult> getWallet(GetWalletArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getWallet", TypeShape.of(GetWalletResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static Output<GetWalletResult> getWallet(GetWalletArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getWallet", TypeShape.of(GetWalletResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * A user&#39;s wallet (GET /v1/wallet/{uid}): balance, usage this billing period and overage, in micro-USD. Needs a user-scoped token.
+     * 
+     */
     public static CompletableFuture<GetWalletResult> getWalletPlain(GetWalletPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getWallet", TypeShape.of(GetWalletResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static Output<GetWorkspaceQuotaResult> getWorkspaceQuota() {
         return getWorkspaceQuota(GetWorkspaceQuotaArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static CompletableFuture<GetWorkspaceQuotaResult> getWorkspaceQuotaPlain() {
         return getWorkspaceQuotaPlain(GetWorkspaceQuotaPlainArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static Output<GetWorkspaceQuotaResult> getWorkspaceQuota(GetWorkspaceQuotaArgs args) {
         return getWorkspaceQuota(args, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static CompletableFuture<GetWorkspaceQuotaResult> getWorkspaceQuotaPlain(GetWorkspaceQuotaPlainArgs args) {
         return getWorkspaceQuotaPlain(args, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static Output<GetWorkspaceQuotaResult> getWorkspaceQuota(GetWorkspaceQuotaArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getWorkspaceQuota", TypeShape.of(GetWorkspaceQuotaResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static Output<GetWorkspaceQuotaResult> getWorkspaceQuota(GetWorkspaceQuotaArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getWorkspaceQuota", TypeShape.of(GetWorkspaceQuotaResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The workspace&#39;s quota (GET /v1/workspaces/{wid}/quota): how many instances, SSH keys, VPCs, floating IPs, ISOs and firewall rules per IP it may hold, and how much storage.
+     * 
+     */
     public static CompletableFuture<GetWorkspaceQuotaResult> getWorkspaceQuotaPlain(GetWorkspaceQuotaPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getWorkspaceQuota", TypeShape.of(GetWorkspaceQuotaResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static Output<GetWorkspaceTopologyResult> getWorkspaceTopology() {
         return getWorkspaceTopology(GetWorkspaceTopologyArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static CompletableFuture<GetWorkspaceTopologyResult> getWorkspaceTopologyPlain() {
         return getWorkspaceTopologyPlain(GetWorkspaceTopologyPlainArgs.Empty, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static Output<GetWorkspaceTopologyResult> getWorkspaceTopology(GetWorkspaceTopologyArgs args) {
         return getWorkspaceTopology(args, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static CompletableFuture<GetWorkspaceTopologyResult> getWorkspaceTopologyPlain(GetWorkspaceTopologyPlainArgs args) {
         return getWorkspaceTopologyPlain(args, InvokeOptions.Empty);
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static Output<GetWorkspaceTopologyResult> getWorkspaceTopology(GetWorkspaceTopologyArgs args, InvokeOptions options) {
         return Deployment.getInstance().invoke("svc:index:getWorkspaceTopology", TypeShape.of(GetWorkspaceTopologyResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static Output<GetWorkspaceTopologyResult> getWorkspaceTopology(GetWorkspaceTopologyArgs args, InvokeOutputOptions options) {
         return Deployment.getInstance().invoke("svc:index:getWorkspaceTopology", TypeShape.of(GetWorkspaceTopologyResult.class), args, Utilities.withVersion(options));
     }
+    /**
+     * The workspace&#39;s topology (GET /v1/workspaces/{wid}/topology): slim views of its instances, floating IPs, VPCs, dediboxes and network load balancers.
+     * 
+     */
     public static CompletableFuture<GetWorkspaceTopologyResult> getWorkspaceTopologyPlain(GetWorkspaceTopologyPlainArgs args, InvokeOptions options) {
         return Deployment.getInstance().invokeAsync("svc:index:getWorkspaceTopology", TypeShape.of(GetWorkspaceTopologyResult.class), args, Utilities.withVersion(options));
     }

@@ -1,0 +1,45 @@
+/**
+ * A Python project on the plugin face: the committed SDK (sdk/python) installed as
+ * docs/installation-configuration.md tells users, where the program's interpreter finds it, in
+ * the virtualenv of scripts/ensure-python.sh (the Python SDK of the host's version).
+ */
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
+
+const REPO = path.join(__dirname, "..", "..");
+
+/**
+ * Writes `<programDir>/Pulumi.yaml` (a Python project using the plugin at `plugin`) and
+ * `__main__.py`, installing the SDK under `work`; returns the environment the program runs with.
+ */
+export function pythonProject(
+  work: string,
+  programDir: string,
+  { name, plugin, program }: { name: string; plugin: string; program: string },
+): { PYTHONPATH: string } {
+  const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh")], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  })
+    .trim()
+    .split("\n")
+    .pop()!;
+  // From a copy: pip builds in the source tree (build/, *.egg-info), and sdk/ stays as generated.
+  const sdk = path.join(work, "sdk-python");
+  fs.cpSync(path.join(REPO, "sdk", "python"), sdk, { recursive: true });
+  const site = path.join(work, "site");
+  execFileSync(
+    path.join(venv, "bin", "python"),
+    ["-m", "pip", "install", "--disable-pip-version-check", "-q", "--no-deps", "--no-build-isolation", "--target", site, sdk],
+    { stdio: "pipe" },
+  );
+  const project = {
+    name,
+    runtime: { name: "python", options: { virtualenv: venv } },
+    plugins: { providers: [{ name: "svc", path: plugin }] },
+  };
+  fs.writeFileSync(path.join(programDir, "Pulumi.yaml"), JSON.stringify(project, null, 2));
+  fs.writeFileSync(path.join(programDir, "__main__.py"), program);
+  return { PYTHONPATH: site };
+}
