@@ -24,11 +24,17 @@ const DERIVED = ["vpcMembers", "floatingIps"];
 
 const kindOf = (r: StateResource) => r.type.split(":").pop()!;
 
+/** How the check reads one object from the API: a plain GET, or one that waits out injected faults. */
+type Read = (path: string) => Promise<unknown>;
+
 /**
  * The stack's state against the API's inventory: each recorded object exists, exactly once, and
  * nothing else does (an instance's own boot disk aside). Returns the recorded ids by kind.
  */
-export async function expectStateMatchesInventory(e2e: E2E): Promise<Record<string, string[]>> {
+export async function expectStateMatchesInventory(
+  e2e: E2E,
+  read: Read = async (path) => (await e2e.emu.api.get(path)).body,
+): Promise<Record<string, string[]>> {
   const state = await e2e.state();
   expect(state.filter((r) => !/^\d+$/.test(r.id ?? "")).map((r) => r.urn)).toEqual([]);
   const inventory = (await e2e.inventoryTotal()).resources as Record<string, Array<{ id: string }>>;
@@ -40,7 +46,7 @@ export async function expectStateMatchesInventory(e2e: E2E): Promise<Record<stri
     if (kind === "Disk") {
       const own = await Promise.all(
         live.map(async (id) => {
-          const disk = (await e2e.emu.api.get(`/v1/disks/${id}`)).body as { boot: boolean; instance: { id: string } | null };
+          const disk = (await read(`/v1/disks/${id}`)) as { boot: boolean; instance: { id: string } | null };
           return disk.boot && disk.instance && instances.includes(String(disk.instance.id)) ? id : "";
         }),
       );
