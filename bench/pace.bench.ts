@@ -9,7 +9,8 @@
  * a random moment in the first `--start-spread` ms and asks for one resource every `--engine-ms`;
  * every answer takes `--latency-ms`. The API is a token bucket (R requests/s, burst 20) answering
  * 429 with Retry-After 1 s beyond it; `+cap` gives each process svc:maxRequestsPerSecond = R/K, as
- * bench:ratelimit's. Reported per scenario, over `--seeds` seeds: the share of
+ * bench:ratelimit's. The processes share one pace, as processes on one machine do (paceStore.ts);
+ * `+alone` gives each its own, as processes on different machines have. Reported per scenario, over `--seeds` seeds: the share of
  * requests answered 429 and the wall time over the floor (the requests needed / R).
  *
  *   npm run build && node dist/bench/pace.bench.js [--scenarios 8x40@5/2,16x40@5/2] [--settings '{"increaseShare":0.01}']
@@ -17,11 +18,15 @@
  * `--settings` overrides PACE_SETTINGS for the run, to compare policies side by side.
  */
 import { Limiter, type LimiterClock, type Priority } from "../provider/limiter";
+import { memoryPace } from "../provider/paceStore";
 import { PACE_SETTINGS, type PaceSettings } from "../provider/pace";
 import { environment, parseArgs, writeResult } from "./common";
 
 const options = parseArgs({
-  scenarios: { default: "1x100@10/2,4x100@10/2,8x40@5/2,16x40@5/2,1x200@2/10", help: "KxN@R/T[+cap] as bench:ratelimit" },
+  scenarios: {
+    default: "1x100@10/2,4x100@10/2,8x40@5/2,16x40@5/2,1x200@2/10,4x100@10/2+alone,16x40@5/2+alone",
+    help: "KxN@R/T[+cap][+alone] as bench:ratelimit",
+  },
   settings: { default: "{}", help: "JSON merged over PACE_SETTINGS" },
   seeds: { default: "1,2,3", help: "seeds of the simulation's random numbers" },
   "start-spread": { default: "8000", help: "the engines start within this many ms" },
@@ -37,14 +42,17 @@ interface Scenario {
   workflowMs: number;
   /** svc:maxRequestsPerSecond on each process (R/K), or null. */
   cap: number | null;
+  /** Each process keeps its own pace (processes on different machines). */
+  alone: boolean;
   label: string;
 }
 
 function parseScenario(text: string): Scenario {
-  const m = /^(\d+)x(\d+)@([\d.]+)\/([\d.]+)(\+cap)?$/.exec(text.trim());
-  if (!m) throw new Error(`bench: scenario "${text}" is not KxN@R/T[+cap] (e.g. 8x40@5/2)`);
+  const m = /^(\d+)x(\d+)@([\d.]+)\/([\d.]+)(\+cap)?(\+alone)?$/.exec(text.trim());
+  if (!m) throw new Error(`bench: scenario "${text}" is not KxN@R/T[+cap][+alone] (e.g. 8x40@5/2)`);
   const [stacks, rate] = [+m[1], +m[3]];
-  return { stacks, n: +m[2], rate, workflowMs: +m[4] * 1000, cap: m[5] ? rate / stacks : null, label: text.trim() };
+  const cap = m[5] ? rate / stacks : null;
+  return { stacks, n: +m[2], rate, workflowMs: +m[4] * 1000, cap, alone: !!m[6], label: text.trim() };
 }
 
 /** Timers in order of their time; `run` advances the clock from one to the next, letting promises settle between. */
@@ -98,8 +106,9 @@ async function simulate(s: Scenario, seed: number) {
     return { status: 429, retryAfterMs: 1000 };
   };
   const finished: number[] = [];
+  const machine = memoryPace(s.cap);
   const stack = async (index: number) => {
-    const limiter = new Limiter(s.cap, sim.clock, random);
+    const limiter = new Limiter(s.cap, sim.clock, random, s.alone ? memoryPace(s.cap) : machine);
     const send = async (priority: Priority) => {
       for (;;) {
         const ticket = await limiter.admit(priority);

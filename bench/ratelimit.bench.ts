@@ -19,7 +19,7 @@ import { environment, parseArgs, peakMemoryMb, PROVIDER_PROCESS, writeResult } f
 const options = parseArgs({
   scenarios: {
     default: "4x100@10/2,1x100@10/2,1x200@2/10,plugin:1x100@10/2,8x40@5/2,16x40@5/2",
-    help: "KxN@R/T: K stacks of N resources at R requests/s with T-second workflows; 'plugin:' runs YAML stacks (the plugin face); a '+cap' suffix sets svc:maxRequestsPerSecond to R/K on each stack",
+    help: "KxN@R/T: K stacks of N resources at R requests/s with T-second workflows; 'plugin:' runs YAML stacks (the plugin face); a '+cap' suffix sets svc:maxRequestsPerSecond to R/K on each stack; the stacks share one pace as processes on one machine do, '+alone' gives each its own (SVC_PACE_DIR=off: processes on different machines)",
   },
   burst: { default: "20", help: "the rate limit's burst" },
   cli: {
@@ -38,15 +38,17 @@ interface Scenario {
   workflowS: number;
   /** Each stack's svc:maxRequestsPerSecond (R/K: the token's limit split evenly), or null for none. */
   cap: number | null;
+  /** Each stack's processes keep their pace to themselves (SVC_PACE_DIR=off), as on different machines. */
+  alone: boolean;
   label: string;
 }
 
 function parseScenario(text: string): Scenario {
-  const m = /^(plugin:)?(\d+)x(\d+)@([\d.]+)\/([\d.]+)(\+cap)?$/.exec(text.trim());
-  if (!m) throw new Error(`bench: scenario "${text}" is not KxN@R/T[+cap] (e.g. 4x100@10/2)`);
+  const m = /^(plugin:)?(\d+)x(\d+)@([\d.]+)\/([\d.]+)(\+cap)?(\+alone)?$/.exec(text.trim());
+  if (!m) throw new Error(`bench: scenario "${text}" is not KxN@R/T[+cap][+alone] (e.g. 4x100@10/2)`);
   const [stacks, rate] = [+m[2], +m[4]];
   const cap = m[6] ? rate / stacks : null;
-  return { face: m[1] ? "plugin" : "dynamic", stacks, n: +m[3], rate, workflowS: +m[5], cap, label: text.trim() };
+  return { face: m[1] ? "plugin" : "dynamic", stacks, n: +m[3], rate, workflowS: +m[5], cap, alone: !!m[7], label: text.trim() };
 }
 
 /**
@@ -99,10 +101,13 @@ async function runScenario(s: Scenario, binDir: string, root: string) {
   const workspaces = emu.services.store.t.workspaces;
   workspaces.update(emu.workspaceId, { quota: { ...workspaces.get(emu.workspaceId)!.quota, max_vpcs: 1e6, max_storage_bytes: 1e18 } });
   const projects: Project[] = [];
+  // A pace folder of the scenario's own: nothing learned in an earlier one carries over.
+  fs.mkdirSync(root, { recursive: true });
+  const paceDir = s.alone ? "off" : fs.mkdtempSync(path.join(root, "pace-"));
   for (let k = 0; k < s.stacks; k++) {
     const name = `${s.label.replace(/[^\w]+/g, "_")}-${k}`;
     const files = s.face === "plugin" ? { "Pulumi.yaml": yamlProgram(s.n, `s${k}`) } : undefined;
-    const env = { BENCH_N: String(s.n), BENCH_PREFIX: `s${k}`, BENCH_RANGE: String(16 * k) };
+    const env = { BENCH_N: String(s.n), BENCH_PREFIX: `s${k}`, BENCH_RANGE: String(16 * k), SVC_PACE_DIR: paceDir };
     const project = await makeProject(name, { program: s.face === "plugin" ? undefined : "svc", env, files }, emu, binDir, root);
     // As a person who knows the token's limit and how many stacks share it would set it.
     if (s.cap !== null) await pulumi(project, ["config", "set", "svc:maxRequestsPerSecond", s.cap.toFixed(4)]);

@@ -1,19 +1,25 @@
 /**
- * One pace per process and token: every request a process sends to one API with one token waits
- * here for its slot (pace.ts decides the slots), so the dynamic-provider host (all svc resources of
- * a stack), each plugin provider, the program's lookups and the policy pack each send at one pace,
- * whatever number of resources are busy at once.
+ * One limiter per process and token: every request a process sends to one API with one token
+ * waits here for its slot (pace.ts decides the slots), so the dynamic-provider host (all svc
+ * resources of a stack), each plugin provider, the program's lookups and the policy pack each send
+ * at one pace, whatever number of resources are busy at once.
  *
  * Changes go first: when requests wait, a create, update or delete takes the next slot before a
  * read (workflow polls, read-backs, lookups), which wait for the slots changes leave. Reads are
  * also what the waiting in workflows.ts stretches when the pace is tight.
+ *
+ * The pace itself lives in a `PaceStore`: in this process (tests, simulations), or shared with
+ * every process on this machine that sends to the same API with the same token, so
+ * the stacks of several CI jobs on one runner learn the token's limit together instead of each
+ * probing it on its own (paceStore.ts says why).
  *
  * The limiter counts what a person is told at the end (requests sent, answered 429, time spent
  * with requests waiting): `summary()`.
  */
 import { createHash } from "node:crypto";
 import { DeadlineError } from "./errors";
-import { initialPace, isPaced, onAnswer, PACE_SETTINGS, takeSlot, type PaceState } from "./pace";
+import { isPaced, onAnswer, PACE_SETTINGS, takeSlot } from "./pace";
+import { memoryPace, sharedPace, type PaceStore } from "./paceStore";
 
 /** Which requests go first when they wait: changes, then reads. */
 export type Priority = "change" | "read";
@@ -60,7 +66,6 @@ export interface LimiterStats {
 }
 
 export class Limiter {
-  private state: PaceState;
   private readonly queues: Record<Priority, Waiter[]> = { change: [], read: [] };
   private cancelTimer: (() => void) | undefined;
   private waitingSince: number | undefined;
@@ -70,15 +75,15 @@ export class Limiter {
     cap: number | null = null,
     private readonly clock: LimiterClock = realClock,
     private readonly random: () => number = Math.random,
-  ) {
-    this.state = initialPace(cap);
-  }
+    private readonly pace: PaceStore = memoryPace(cap),
+  ) {}
 
   /** Resolves when a request of this priority may be sent; rejects once `deadline` passes first. */
   admit(priority: Priority, deadline = Infinity): Promise<Ticket> {
     const now = this.clock.now();
     // The common case costs nothing: unpaced, nobody waiting, no pause.
-    if (!this.busy() && !isPaced(this.state) && now >= this.state.pausedUntil) {
+    const state = this.pace.read(now);
+    if (!this.busy() && !isPaced(state) && now >= state.pausedUntil) {
       this.totals.sent++;
       return Promise.resolve({ sentAt: now, waitedMs: 0, waited: false });
     }
@@ -93,18 +98,20 @@ export class Limiter {
   answered(ticket: Ticket, status: number | undefined, retryAfterMs?: number): void {
     if (status === 429) this.totals.rateLimited++;
     const answer = { status, sentAt: ticket.sentAt, waited: ticket.waited, retryAfterMs };
-    this.state = onAnswer(this.state, answer, this.clock.now(), PACE_SETTINGS, this.random);
+    const now = this.clock.now();
+    this.pace.update(now, (s) => onAnswer(s, answer, now, PACE_SETTINGS, this.random));
     if (this.busy()) this.dispatch();
   }
 
   /** Whether requests are spaced (a 429 was seen, or a cap is set): waiting should spare the budget. */
   paced(): boolean {
-    return isPaced(this.state);
+    return isPaced(this.pace.read(this.clock.now()));
   }
 
   /** The current pace (requests/s), Infinity when unpaced. */
   rate(): number {
-    return Math.min(this.state.rate ?? Infinity, this.state.cap ?? Infinity);
+    const state = this.pace.read(this.clock.now());
+    return Math.min(state.rate ?? Infinity, state.cap ?? Infinity);
   }
 
   stats(): LimiterStats {
@@ -128,12 +135,17 @@ export class Limiter {
         this.waitingSince = undefined;
         return;
       }
-      const slot = takeSlot(this.state, now);
-      if (slot.at > now) {
-        this.cancelTimer = this.clock.after(slot.at - now, () => this.dispatch());
+      // Another process sharing the pace may have taken the slot since: only a free one is taken.
+      let next = now;
+      this.pace.update(now, (s) => {
+        const slot = takeSlot(s, now);
+        next = slot.at;
+        return slot.at > now ? s : slot.state;
+      });
+      if (next > now) {
+        this.cancelTimer = this.clock.after(next - now, () => this.dispatch());
         return;
       }
-      this.state = slot.state;
       const waiter = queue.shift()!;
       this.totals.sent++;
       waiter.resolve({ sentAt: now, waitedMs: now - waiter.since, waited: true });
@@ -162,7 +174,7 @@ const limiters = new Map<string, Limiter>();
 export function limiterFor(baseUrl: string, token: string, cap: number | null): Limiter {
   const key = `${baseUrl}\n${createHash("sha256").update(token).digest("hex")}\n${cap ?? ""}`;
   let limiter = limiters.get(key);
-  if (!limiter) limiters.set(key, (limiter = new Limiter(cap)));
+  if (!limiter) limiters.set(key, (limiter = new Limiter(cap, realClock, Math.random, sharedPace(key, cap) ?? memoryPace(cap))));
   return limiter;
 }
 

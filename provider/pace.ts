@@ -4,8 +4,9 @@
  *
  * The API answers 429 when a token's requests come faster than its limit, and says nothing of the
  * limit itself (spec part 1, Limits: "429 when exceeded … numeric thresholds: not shown"). Every
- * process on one token (the stacks of several CI jobs) shares that limit, and they cannot talk to
- * each other. So each process learns its share from the answers, the way TCP shares a link:
+ * process on one token (the stacks of several CI jobs) shares that limit. The processes of one
+ * machine share one pace state (paceStore.ts) and learn as one; those of different machines cannot
+ * talk to each other. So each pace learns its share from the answers, the way TCP shares a link:
  *
  * - **Unpaced until told otherwise.** A process that has never been answered 429 (and has no cap)
  *   sends at once: the default API costs nothing extra.

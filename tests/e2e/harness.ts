@@ -226,7 +226,10 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   const backend = path.join(dir, ".pulumi-state");
   fs.mkdirSync(home);
   fs.mkdirSync(backend);
-  const envVars = { ...pulumiEnv(home, backend, options.verbose), ...options.env };
+  // Emulators made from one seed share their token, and a port comes free for the next test: a
+  // pace learned here (paceStore.ts) stays with this stack unless the test shares it on purpose.
+  const paceDir = { SVC_PACE_DIR: path.join(dir, ".pace") };
+  const envVars = { ...pulumiEnv(home, backend, options.verbose), ...paceDir, ...options.env };
   const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },

@@ -1,7 +1,8 @@
 /**
  * Many stacks on one token under the API's rate limit (issue 17), through the real pulumi engine:
  * three dynamic-face stacks and one YAML stack (the plugin face) run `pulumi up` at once against
- * one emulator whose general limit is a few requests per second, all with the same token.
+ * one emulator whose general limit is a few requests per second, all with the same token, their
+ * provider processes sharing one pace as processes on one machine do (provider/paceStore.ts).
  *
  * The measure is the emulator's inventory against each stack's state: every up succeeds, every
  * object a stack records exists exactly once and nothing else does, and destroy (all at once,
@@ -66,13 +67,17 @@ describe("four stacks at once on one token under a tight rate limit", () => {
   let emu: TestEmulator;
   let stacks: E2E[] = [];
   let yamlDir: string;
+  let paceDir: string;
 
   beforeAll(async () => {
     emu = await startTestEmulator({ workflowMs: 1000, seed: 1717 });
     yamlDir = yamlProject(3);
+    paceDir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-e2e-pace-"));
+    // One machine: the four stacks' provider processes share what they learn of the limit.
+    const env = { SVC_PACE_DIR: paceDir };
     stacks = await Promise.all([
-      ...[0, 1, 2].map((i) => startE2E(`ratelimit-${i}`, { emulator: emu })),
-      startE2E("ratelimit-yaml", { emulator: emu, programDir: yamlDir }),
+      ...[0, 1, 2].map((i) => startE2E(`ratelimit-${i}`, { emulator: emu, env })),
+      startE2E("ratelimit-yaml", { emulator: emu, programDir: yamlDir, env }),
     ]);
     const set = await emu.control.post("/_emulator/settings", { rateLimits: { general: LIMIT } });
     expect(set.status).toBe(200);
@@ -83,6 +88,7 @@ describe("four stacks at once on one token under a tight rate limit", () => {
     for (const e2e of stacks) await e2e.stop();
     await emu?.stop();
     if (yamlDir) fs.rmSync(yamlDir, { recursive: true, force: true });
+    if (paceDir) fs.rmSync(paceDir, { recursive: true, force: true });
   });
 
   it("all four ups succeed, and each stack's state equals its share of the inventory", async () => {
@@ -96,6 +102,11 @@ describe("four stacks at once on one token under a tight rate limit", () => {
     // The limit really bit: the API refused requests while the stacks ran.
     const refused = (await stacks[0].requests(since)).filter((r) => r.status === 429).length;
     expect(refused).toBeGreaterThan(0);
+    // And both faces' processes learned it in one place: one pace, cut from a 429, no lock left.
+    const files = fs.readdirSync(paceDir);
+    expect(files).toEqual([expect.stringMatching(/^[0-9a-f]{32}\.json$/)]);
+    const shared = JSON.parse(fs.readFileSync(path.join(paceDir, files[0]), "utf8"));
+    expect(shared.state).toMatchObject({ rate: expect.any(Number), cutAt: expect.any(Number) });
 
     const inventory = (await stacks[0].inventoryTotal()).resources as Record<string, Array<{ id: string; name?: string }>>;
     const states = await Promise.all(stacks.map((e2e) => e2e.state()));
