@@ -106,7 +106,7 @@ async function simulate(s: Scenario, seed: number) {
     return { status: 429, retryAfterMs: 1000 };
   };
   const finished: number[] = [];
-  const machine = memoryPace(s.cap);
+  const machine = memoryPace(s.cap, "shared");
   const stack = async (index: number) => {
     const limiter = new Limiter(s.cap, sim.clock, random, s.alone ? memoryPace(s.cap) : machine);
     const send = async (priority: Priority) => {

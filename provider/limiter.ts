@@ -29,6 +29,9 @@ export const priorityOf = (method: string): Priority => (method === "GET" || met
 
 const ORDER: Priority[] = ["change", "read"];
 
+/** How far ahead a process may hold a slot: room for sixteen processes' slots at 3 requests/s. */
+const RESERVE_AHEAD_MS = 5_000;
+
 /** What a request learns when it may go. */
 export interface Ticket {
   sentAt: number;
@@ -69,6 +72,8 @@ export class Limiter {
   private readonly queues: Record<Priority, Waiter[]> = { change: [], read: [] };
   private cancelTimer: (() => void) | undefined;
   private waitingSince: number | undefined;
+  /** The slot this process holds for the head of its queue (ms since epoch). */
+  private reserved: number | undefined;
   private readonly totals: LimiterStats = { sent: 0, rateLimited: 0, waitingMs: 0 };
 
   constructor(
@@ -135,21 +140,50 @@ export class Limiter {
         this.waitingSince = undefined;
         return;
       }
-      // Another process sharing the pace may have taken the slot since: only a free one is taken.
-      let next = now;
-      this.pace.update(now, (s) => {
-        const slot = takeSlot(s, now);
-        next = slot.at;
-        return slot.at > now ? s : slot.state;
-      });
-      if (next > now) {
-        this.cancelTimer = this.clock.after(next - now, () => this.dispatch());
+      // A process alone takes the slot free when it looks, at the pace as it is then. Processes
+      // sharing a pace each hold the next free slot from the moment their first request waits, so
+      // they take slots in the order they asked. (Racing for each slot as it came, a process whose
+      // timers fired late lost again and again and finished a minute after the rest.) A pause
+      // begun since (a 429) voids the slot held: a new one comes after it, spaced, not all at once.
+      if (this.reserved !== undefined && this.pace.read(now).pausedUntil > this.reserved) this.reserved = undefined;
+      const at = this.pace.shared ? (this.reserved ?? this.reserve(now)) : this.takeIfFree(now);
+      if (at > now) {
+        this.cancelTimer = this.clock.after(at - now, () => this.dispatch());
         return;
       }
+      this.reserved = undefined;
       const waiter = queue.shift()!;
       this.totals.sent++;
       waiter.resolve({ sentAt: now, waitedMs: now - waiter.since, waited: true });
     }
+  }
+
+  /** Takes the pace's slot if it is free at `now`; when the next one is, either way. */
+  private takeIfFree(now: number): number {
+    let at = now;
+    this.pace.update(now, (s) => {
+      const slot = takeSlot(s, now);
+      at = slot.at;
+      return slot.at > now ? s : slot.state;
+    });
+    return at;
+  }
+
+  /**
+   * Takes the pace's next free slot for this process and says when it is; or, when that slot is
+   * more than `RESERVE_AHEAD_MS` away, takes none and says when to ask again: a slot is spaced at
+   * the pace when it is taken, and a pace just cut low (to 0.1/s) would otherwise hold slots
+   * minutes ahead after it has grown back.
+   */
+  private reserve(now: number): number {
+    let at = now;
+    this.pace.update(now, (s) => {
+      const slot = takeSlot(s, now);
+      at = slot.at;
+      return slot.at - now > RESERVE_AHEAD_MS ? s : slot.state;
+    });
+    if (at - now > RESERVE_AHEAD_MS) return at - RESERVE_AHEAD_MS;
+    return (this.reserved = at);
   }
 
   private expire(now: number): void {

@@ -24,14 +24,17 @@ import path from "node:path";
 import { initialPace, type PaceState } from "./pace";
 
 export interface PaceStore {
+  /** Whether other processes take slots from this pace too (limiter.ts then holds its slot ahead). */
+  readonly shared: boolean;
   read(now: number): PaceState;
   /** Applies a pure change to the newest state and returns the result; a change that returns its argument writes nothing. */
   update(now: number, change: (s: PaceState) => PaceState): PaceState;
 }
 
-/** The pace in this process's memory only. */
-export function memoryPace(cap: number | null, state: PaceState = initialPace(cap)): PaceStore {
-  return { read: () => state, update: (_now, change) => (state = change(state)) };
+/** The pace in memory: one process's, or (simulations) the limiters of several sharing it as the file would. */
+export function memoryPace(cap: number | null, sharing: "alone" | "shared" = "alone"): PaceStore {
+  let state = initialPace(cap);
+  return { shared: sharing === "shared", read: () => state, update: (_now, change) => (state = change(state)) };
 }
 
 /** A shared pace nobody used for this long is forgotten: a run an hour later starts unpaced, as a process alone does. */
@@ -127,6 +130,7 @@ export function sharedPace(key: string, cap: number | null, dir: string | null =
       return after;
     });
   return {
+    shared: true,
     read: (now) =>
       guarded(
         () => current(now),

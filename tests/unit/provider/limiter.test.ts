@@ -120,7 +120,7 @@ async function simulate(
   let seed = 42;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   // On one machine the processes share one pace (provider/paceStore.ts); on several, each has its own.
-  const machine = memoryPace(null);
+  const machine = memoryPace(null, "shared");
   const limiters = Array.from(
     { length: processes },
     () => new Limiter(null, t.clock, random, machines === "one machine" ? machine : memoryPace(null)),
