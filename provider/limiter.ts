@@ -146,7 +146,7 @@ export class Limiter {
       // timers fired late lost again and again and finished a minute after the rest.) A pause
       // begun since (a 429) voids the slot held: a new one comes after it, spaced, not all at once.
       if (this.reserved !== undefined && this.pace.read(now).pausedUntil > this.reserved) this.reserved = undefined;
-      const at = this.pace.shared ? (this.reserved ?? this.reserve(now)) : this.takeIfFree(now);
+      const at = this.reserved ?? this.take(now, this.pace.shared ? RESERVE_AHEAD_MS : 0);
       if (at > now) {
         this.cancelTimer = this.clock.after(at - now, () => this.dispatch());
         return;
@@ -158,31 +158,21 @@ export class Limiter {
     }
   }
 
-  /** Takes the pace's slot if it is free at `now`; when the next one is, either way. */
-  private takeIfFree(now: number): number {
-    let at = now;
-    this.pace.update(now, (s) => {
-      const slot = takeSlot(s, now);
-      at = slot.at;
-      return slot.at > now ? s : slot.state;
-    });
-    return at;
-  }
-
   /**
-   * Takes the pace's next free slot for this process and says when it is; or, when that slot is
-   * more than `RESERVE_AHEAD_MS` away, takes none and says when to ask again: a slot is spaced at
-   * the pace when it is taken, and a pace just cut low (to 0.1/s) would otherwise hold slots
-   * minutes ahead after it has grown back.
+   * Takes the pace's next free slot if it is at most `aheadMs` away (held until then without
+   * asking again) and says when it is; otherwise takes none and says when to ask again. A process
+   * alone asks with 0 (the slot free when it looks); processes sharing a pace hold theirs up to
+   * `RESERVE_AHEAD_MS` ahead, no further: a slot is spaced at the pace when it is taken, and a pace
+   * just cut low (to 0.1/s) would otherwise hold slots minutes ahead after it has grown back.
    */
-  private reserve(now: number): number {
+  private take(now: number, aheadMs: number): number {
     let at = now;
     this.pace.update(now, (s) => {
       const slot = takeSlot(s, now);
       at = slot.at;
-      return slot.at - now > RESERVE_AHEAD_MS ? s : slot.state;
+      return at - now > aheadMs ? s : slot.state;
     });
-    if (at - now > RESERVE_AHEAD_MS) return at - RESERVE_AHEAD_MS;
+    if (at - now > aheadMs) return at - aheadMs;
     return (this.reserved = at);
   }
 
