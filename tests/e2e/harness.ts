@@ -219,6 +219,13 @@ function onPluginFace(dir: string, root: string): Record<string, { value: string
   return { "scenario:sdk": { value: sdk } };
 }
 
+/**
+ * The folder where a stack's provider processes share their pace (provider/paceStore.ts): what one
+ * run learns from 429s paces the runs after it for a minute, as on a user's machine. A test that
+ * provokes 429s empties it, so the next test starts as a fresh machine.
+ */
+export const paceDirOf = (e2e: Pick<E2E, "dir">): string => path.join(e2e.dir, ".pace");
+
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
   const emu = options.emulator ?? (await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 }));
   const { dir, root } = makeProjectDir(name, options.programDir, options.packageRepo);
@@ -228,7 +235,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   fs.mkdirSync(backend);
   // Emulators made from one seed share their token, and a port comes free for the next test: a
   // pace learned here (paceStore.ts) stays with this stack unless the test shares it on purpose.
-  const paceDir = { SVC_PACE_DIR: path.join(dir, ".pace") };
+  const paceDir = { SVC_PACE_DIR: paceDirOf({ dir }) };
   const envVars = { ...pulumiEnv(home, backend, options.verbose), ...paceDir, ...options.env };
   const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
   await stack.setAllConfig({
