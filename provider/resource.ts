@@ -1,23 +1,16 @@
 /**
- * Helpers for the exported resource classes: every class is a `pulumi.dynamic.Resource` whose
- * provider is the tiny shim, whose outputs are registered by name, and whose secret outputs are
- * marked through `additionalSecretOutputs`. The classes are generated (scripts/classes.ts) from each
+ * Helpers for the exported resource classes: every class is a `pulumi.CustomResource` registered
+ * as the SDK's `pulumi.dynamic.Resource` registers one (type `pulumi-nodejs:dynamic/svc:<Kind>`,
+ * served by the dynamic-provider host), whose `__provider` is the shim's one-line text
+ * (provider/shim.ts), whose outputs are registered by name, and whose secret outputs are marked
+ * through `additionalSecretOutputs`. The classes are generated (scripts/classes.ts) from each
  * kind's spec and public interfaces, so a class names neither its kind nor its secrets by hand, and
  * a program loads this module, the shim and the SDK, never a definition.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
 import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
-import { makeShim } from "./shim";
-
-const shims = new Map<string, pulumi.dynamic.ResourceProvider>();
-
-/** One shim object per kind, so Pulumi serializes it once per program. */
-function shimFor(kind: string): pulumi.dynamic.ResourceProvider {
-  let shim = shims.get(kind);
-  if (!shim) shims.set(kind, (shim = makeShim(kind)));
-  return shim;
-}
+import { SHIM_KEY, shimText } from "./shim";
 
 /**
  * The class's typed properties, one `Output` per field of the resource's outputs interface (with
@@ -88,13 +81,14 @@ function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.Custom
   return { ...args, timeouts: declared === undefined ? fromOption : output(declared).apply((t) => ({ ...fromOption, ...(t ?? {}) })) };
 }
 
-const MODULE = "svc";
+/** The type token the SDK's dynamic.Resource gives a kind of module "svc", which the engine sends to the dynamic-provider host. */
+const typeOf = (kind: string): string => `pulumi-nodejs:dynamic/svc:${kind}`;
 
 /**
- * The arguments of a generated class's `super` call (`pulumi.dynamic.Resource`), all from its
- * shape: the shim of its kind, the inputs with the secret ones wrapped, the options the host drops
- * carried, and every output name registered, the secret outputs marked, and the type token
- * `pulumi-nodejs:dynamic/svc:<kind>`.
+ * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its
+ * shape: the type token `pulumi-nodejs:dynamic/svc:<kind>`, the inputs with the secret ones
+ * wrapped, the options the host drops carried, the shim's text, and every output name
+ * registered, the secret outputs marked.
  *
  *   super(...superArgs(SHAPE, name, args, opts));
  *
@@ -105,16 +99,14 @@ export function superArgs(
   name: string,
   args: object,
   opts: pulumi.CustomResourceOptions | undefined,
-): [pulumi.dynamic.ResourceProvider, string, Record<string, unknown>, pulumi.CustomResourceOptions, string, string] {
+): [string, string, Record<string, unknown>, pulumi.CustomResourceOptions] {
   const carried = carryOptions(args as Record<string, unknown>, opts ?? {});
   const inputs = withSecretInputs(carried.args, shape.secretInputs);
   return [
-    shimFor(shape.kind),
+    typeOf(shape.kind),
     name,
-    withOutputs(inputs, shape.outputs),
+    { ...withOutputs(inputs, shape.outputs), [SHIM_KEY]: shimText(shape.kind) },
     withSecretOutputs(carried.opts, shape.secretOutputs),
-    MODULE,
-    shape.kind,
   ];
 }
 

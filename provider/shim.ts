@@ -1,26 +1,26 @@
 /**
- * The shim: the dynamic provider object Pulumi serializes and stores as `__provider` in the state
- * of every resource.
+ * The shim: the `__provider` text every dynamic resource carries in its state's inputs and
+ * outputs, which the dynamic-provider host loads as a module and asks for `handler()` (the
+ * host's `getProvider`: `requireFromString(text).handler()`, then `configure`, then the
+ * operation).
  *
- * Pulumi serializes the object and everything it captures. The shim captures only the resource
- * kind, a string, and has a single method: the dynamic-provider host calls `configure` right
- * after deserializing it (before any other method), and `configure` installs the kind's
- * lifecycle on it, loaded by package name at call time. The result is a few hundred bytes per
- * resource whatever the size of the lifecycle.
+ * The SDK's `pulumi.dynamic.Resource` would serialize a provider object with its closure: even
+ * a one-method object whose closure is two strings took 617 bytes of the serializer's wrapping,
+ * twice per resource, about half of what the engine rewrites at every checkpoint (bench/README.md,
+ * "A smaller __provider"). The classes register as that class does, but write the text
+ * themselves: one line naming the package's entry point and the kind. The provider object itself
+ * lives in the package (`shim` of resources/kinds.ts), so the text stays the same whatever the
+ * lifecycle's size or version.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import { PROVIDER_ENTRY } from "./packageName";
 
-// The require below resolves in the provider process; `entry` (the package's own name plus
-// "/provider", see packageName.ts) and `kind` are captured as strings. No comment may sit inside
-// the method: its source text is what Pulumi stores in every resource's state.
-/* eslint-disable @typescript-eslint/no-require-imports */
+/**
+ * The property under which Pulumi records a dynamic resource's provider text. Never an input of
+ * a kind; carried into a PartialFailure's properties, which become the recorded outputs.
+ */
+export const SHIM_KEY = "__provider";
 
-export function makeShim(kind: string, entry: string = PROVIDER_ENTRY): pulumi.dynamic.ResourceProvider {
-  const shim = {
-    configure(req: pulumi.dynamic.ConfigureRequest) {
-      return require(entry).install(this, kind, req);
-    },
-  };
-  return shim as unknown as pulumi.dynamic.ResourceProvider;
+/** The module text the host loads for a resource of `kind`: about 70 bytes. */
+export function shimText(kind: string, entry: string = PROVIDER_ENTRY): string {
+  return `exports.handler = () => require(${JSON.stringify(entry)}).shim(${JSON.stringify(kind)});\n`;
 }

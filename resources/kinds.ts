@@ -73,6 +73,23 @@ export function definitionOf(kind: string): AnyDefinition {
   return definition;
 }
 
+/**
+ * The provider object a resource's `__provider` text asks for (provider/shim.ts): the host calls
+ * its `configure` first, which installs the kind's lifecycle on it.
+ */
+export function shim(kind: string): pulumi.dynamic.ResourceProvider {
+  const provider = {
+    configure(req: pulumi.dynamic.ConfigureRequest) {
+      install(this, kind, req);
+    },
+  };
+  return provider as unknown as pulumi.dynamic.ResourceProvider;
+}
+
+/**
+ * Installs the kind's lifecycle on `target`. Also what the `__provider` text of states written
+ * before 0.1.0's short shim calls (`require(entry).install(this, kind, req)`), so those keep working.
+ */
 export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads definitions here too
   const { installLifecycle } = require("../provider/install") as typeof import("../provider/install");

@@ -43,7 +43,7 @@ export function renderClass(program: ts.Program, kind: string): string {
   return [
     `/** Generated from ${sourceFileOf(kind)} by \`npm run generate\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
-    'import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";',
+    'import { CustomResource } from "@pulumi/pulumi/resource";',
     'import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";',
     ...(settles ? ['import { inProgram } from "../inProgram";'] : []),
     "",
@@ -59,7 +59,7 @@ export function renderClass(program: ts.Program, kind: string): string {
     "};",
     "",
     `/** ${definition.doc} */`,
-    `export class ${kind} extends DynamicResource {`,
+    `export class ${kind} extends CustomResource {`,
     `  constructor(name: string, args: ${kind}Args, opts?: pulumi.CustomResourceOptions) {`,
     `    super(...superArgs(SHAPE, name, ${settles ? `inProgram.${kind}(args)` : "args"}, opts));`,
     "  }",

@@ -8,7 +8,7 @@ import { sentences } from "../errors";
 import { pendingId } from "../pending";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
-import { SHIM_KEY } from "./operation";
+import { SHIM_KEY } from "../shim";
 import { finalize } from "./outputs";
 import type { Props } from "./types";
 

@@ -3,17 +3,11 @@
  * deadline, progress) labelled with the resource and the operation.
  */
 import { makeContext, type OperationContext } from "../context";
+import { SHIM_KEY } from "../shim";
 import type { Outputs } from "../definition";
 import { deadlineFor, type Timeouts } from "../timeouts";
 import type { CompiledDefinition } from "./compile";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
-
-/**
- * The property under which Pulumi records a dynamic resource's serialized provider object, the
- * shim (provider/shim.ts). Never an input; carried into a PartialFailure's properties, which
- * become the recorded outputs.
- */
-export const SHIM_KEY = "__provider";
 
 export function without<T extends Props>(obj: T, ...keys: string[]): T {
   const out = { ...obj };

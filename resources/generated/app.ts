@@ -1,6 +1,6 @@
 /** Generated from resources/app.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 import type { AppMountArgs, Mount } from "../appTemplate";
@@ -109,7 +109,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A container app on an instance, from a custom image or an app template. */
-export class App extends DynamicResource {
+export class App extends CustomResource {
   constructor(name: string, args: AppArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/appTemplate.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** A default environment variable of an app template (TemplateEnv) (as a program passes it). */
@@ -119,7 +119,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A staff-curated app definition that Apps deploy from (`templateId`). Every change is made in place. Needs an operator (staff) token: set svc:token to one in the stack that declares it. */
-export class AppTemplate extends DynamicResource {
+export class AppTemplate extends CustomResource {
   constructor(name: string, args: AppTemplateArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

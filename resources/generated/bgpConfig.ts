@@ -1,6 +1,6 @@
 /** Generated from resources/bgpConfig.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `BgpConfig`. */
@@ -41,7 +41,7 @@ const SHAPE: ClassShape = {
 };
 
 /** The workspace's BGP configuration (at most one per workspace; every change needs the ADMINISTRATOR role). An existing configuration is never taken over silently: adopt it with `adoptId`. Destroying it removes all of the workspace's prefixes. */
-export class BgpConfig extends DynamicResource {
+export class BgpConfig extends CustomResource {
   constructor(name: string, args: BgpConfigArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/bgpPrefix.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `BgpPrefix`. */
@@ -41,7 +41,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A prefix announced over the workspace's BGP session. The id is the entry's integer id, as its exact decimal digits. Destroy waits until the withdrawal has completed. */
-export class BgpPrefix extends DynamicResource {
+export class BgpPrefix extends CustomResource {
   constructor(name: string, args: BgpPrefixArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

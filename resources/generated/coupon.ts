@@ -1,6 +1,6 @@
 /** Generated from resources/coupon.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `Coupon`. */
@@ -49,7 +49,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A redeemable coupon. Operator only: the stack's svc:token must be an operator (staff or system) token. Every change replaces it; a fully redeemed coupon cannot be deleted. */
-export class Coupon extends DynamicResource {
+export class Coupon extends CustomResource {
   constructor(name: string, args: CouponArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

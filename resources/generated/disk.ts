@@ -1,6 +1,6 @@
 /** Generated from resources/disk.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `Disk`. */
@@ -51,7 +51,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A standalone block volume, optionally attached to an instance. */
-export class Disk extends DynamicResource {
+export class Disk extends CustomResource {
   constructor(name: string, args: DiskArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

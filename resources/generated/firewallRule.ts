@@ -1,6 +1,6 @@
 /** Generated from resources/firewallRule.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `FirewallRule`. */
@@ -86,7 +86,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A firewall rule on an instance. Every change replaces it (the API has no update). */
-export class FirewallRule extends DynamicResource {
+export class FirewallRule extends CustomResource {
   constructor(name: string, args: FirewallRuleArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/floatingIp.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `FloatingIp`. */
@@ -39,7 +39,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A public address owned by the stack, independent of any instance (it outlives instance replacements); attach it with a FloatingIpAttachment. Relies on endpoints the spec does not show (allocation at POST /v1/workspaces/{wid}/ips, GET and DELETE /v1/ips/{id}), as the emulator implements them. `pulumi destroy` detaches the address if something still holds it, then releases it. */
-export class FloatingIp extends DynamicResource {
+export class FloatingIp extends CustomResource {
   constructor(name: string, args: FloatingIpArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

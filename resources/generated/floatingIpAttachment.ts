@@ -1,6 +1,6 @@
 /** Generated from resources/floatingIpAttachment.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `FloatingIpAttachment`. */
@@ -33,7 +33,7 @@ const SHAPE: ClassShape = {
 };
 
 /** Attaches a floating IP to an instance. The id is the floating IP's id. Detached outside Pulumi, it is attached again by the next `pulumi up`; destroy detaches it (only from the instance it manages). */
-export class FloatingIpAttachment extends DynamicResource {
+export class FloatingIpAttachment extends CustomResource {
   constructor(name: string, args: FloatingIpAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

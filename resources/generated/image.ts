@@ -1,6 +1,6 @@
 /** Generated from resources/image.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 import { inProgram } from "../inProgram";
 
@@ -137,7 +137,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A template, backup or ISO image of the workspace; an ISO can be uploaded from a local file. */
-export class Image extends DynamicResource {
+export class Image extends CustomResource {
   constructor(name: string, args: ImageArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, inProgram.Image(args), opts));
   }

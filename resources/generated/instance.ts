@@ -1,6 +1,6 @@
 /** Generated from resources/instance.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** One disk of a CUSTOM instance (as recorded). */
@@ -184,7 +184,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A virtual server. */
-export class Instance extends DynamicResource {
+export class Instance extends CustomResource {
   constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

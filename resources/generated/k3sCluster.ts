@@ -1,6 +1,6 @@
 /** Generated from resources/k3sCluster.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `K3sCluster`. */
@@ -27,7 +27,7 @@ const SHAPE: ClassShape = {
 };
 
 /** The workspace's managed Kubernetes cluster (one per workspace). Nodes, services and secrets need it ACTIVE: declare them with `dependsOn: [cluster]`. Deleting the cluster removes every node, service and secret in it. */
-export class K3sCluster extends DynamicResource {
+export class K3sCluster extends CustomResource {
   constructor(name: string, args: K3sClusterArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/k3sNode.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `K3sNode`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** An instance enrolled as a worker node of the workspace's Kubernetes cluster. */
-export class K3sNode extends DynamicResource {
+export class K3sNode extends CustomResource {
   constructor(name: string, args: K3sNodeArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

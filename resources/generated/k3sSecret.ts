@@ -1,6 +1,6 @@
 /** Generated from resources/k3sSecret.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `K3sSecret`. */
@@ -33,7 +33,7 @@ const SHAPE: ClassShape = {
 };
 
 /** Key-value pairs for K3sServices (through their secretRefs); the values stay secret in state. */
-export class K3sSecret extends DynamicResource {
+export class K3sSecret extends CustomResource {
   constructor(name: string, args: K3sSecretArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/k3sService.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** A port the service publishes (as a program passes it). */
@@ -147,7 +147,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A containerised service on the workspace's Kubernetes cluster. Declare it with `dependsOn` on the nodes of its target instances (and reference secrets through their `name` output). */
-export class K3sService extends DynamicResource {
+export class K3sService extends CustomResource {
   constructor(name: string, args: K3sServiceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

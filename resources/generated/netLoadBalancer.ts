@@ -1,6 +1,6 @@
 /** Generated from resources/netLoadBalancer.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `NetLoadBalancer`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A network load balancer. Creating and deleting one is Administrator-only: run the stack with an operator (staff) token in svc:token. Add instances with NetLoadBalancerMember. */
-export class NetLoadBalancer extends DynamicResource {
+export class NetLoadBalancer extends CustomResource {
   constructor(name: string, args: NetLoadBalancerArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/netLoadBalancerMember.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `NetLoadBalancerMember`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** An instance behind a network load balancer. The id is `${loadBalancerId}:${instanceId}`; `pulumi up` waits until the instance is listed as a member, destroy until it no longer is. */
-export class NetLoadBalancerMember extends DynamicResource {
+export class NetLoadBalancerMember extends CustomResource {
   constructor(name: string, args: NetLoadBalancerMemberArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/recipe.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** A script the recipe runs (as a program passes it). */
@@ -120,7 +120,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A workspace-owned install script; every change is made in place. */
-export class Recipe extends DynamicResource {
+export class Recipe extends CustomResource {
   constructor(name: string, args: RecipeArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/recipeInstallation.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `RecipeInstallation`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A recipe installed on an instance. The API has no uninstall: destroy only forgets it; any change re-installs (a new installation replaces the recorded one). */
-export class RecipeInstallation extends DynamicResource {
+export class RecipeInstallation extends CustomResource {
   constructor(name: string, args: RecipeInstallationArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/registryCredential.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `RegistryCredential`. */
@@ -39,7 +39,7 @@ const SHAPE: ClassShape = {
 };
 
 /** Credentials apps use to pull images from a private registry. Validated by the API against the live registry; a credential the workspace already has for the host is adopted, not duplicated. Apps pulling from that registry can no longer pull updates once it is deleted. */
-export class RegistryCredential extends DynamicResource {
+export class RegistryCredential extends CustomResource {
   constructor(name: string, args: RegistryCredentialArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

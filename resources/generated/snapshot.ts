@@ -1,6 +1,6 @@
 /** Generated from resources/snapshot.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `Snapshot`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A point-in-time copy of an instance disk (restore it with the restore-snapshot command). Relies on the snapshot endpoints the spec does not show (see the module comment). */
-export class Snapshot extends DynamicResource {
+export class Snapshot extends CustomResource {
   constructor(name: string, args: SnapshotArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

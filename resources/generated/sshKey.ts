@@ -1,6 +1,6 @@
 /** Generated from resources/sshKey.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `SshKey`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A workspace SSH key, injected into instances provisioned after it exists. Every change replaces it. */
-export class SshKey extends DynamicResource {
+export class SshKey extends CustomResource {
   constructor(name: string, args: SshKeyArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

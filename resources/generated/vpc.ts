@@ -1,6 +1,6 @@
 /** Generated from resources/vpc.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `Vpc`. */
@@ -39,7 +39,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A private layer-2 network; instances join it through their `vpcIds` or a `VpcAttachment`. */
-export class Vpc extends DynamicResource {
+export class Vpc extends CustomResource {
   constructor(name: string, args: VpcArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/vpcAttachment.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `VpcAttachment`. */
@@ -33,7 +33,7 @@ const SHAPE: ClassShape = {
 };
 
 /** Attaches an instance to a VPC: a NIC on the instance and a private address from the VPC's range. The id is `${instanceId}:${vpcId}`. Do not also list the VPC in the Instance's `vpcIds`: leave `vpcIds` unset on instances whose memberships are managed by attachments. */
-export class VpcAttachment extends DynamicResource {
+export class VpcAttachment extends CustomResource {
   constructor(name: string, args: VpcAttachmentArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

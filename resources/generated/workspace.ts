@@ -1,6 +1,6 @@
 /** Generated from resources/workspace.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `Workspace`. */
@@ -37,7 +37,7 @@ const SHAPE: ClassShape = {
 };
 
 /** A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`. */
-export class Workspace extends DynamicResource {
+export class Workspace extends CustomResource {
   constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -1,6 +1,6 @@
 /** Generated from resources/workspaceInvite.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
-import { Resource as DynamicResource } from "@pulumi/pulumi/dynamic";
+import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
 
 /** The arguments of a `WorkspaceInvite`. */
@@ -43,7 +43,7 @@ const SHAPE: ClassShape = {
 };
 
 /** An invitation into a workspace (needs the ADMINISTRATOR role). The addressee accepts it with the single-use `code` (mailed, and kept here as a secret output) within seven days. `pulumi refresh` records acceptance (`acceptedBy`) or expiry; an expired invite is replaced by the next `pulumi up`. Deleting an accepted invite removes the member. */
-export class WorkspaceInvite extends DynamicResource {
+export class WorkspaceInvite extends CustomResource {
   constructor(name: string, args: WorkspaceInviteArgs, opts?: pulumi.CustomResourceOptions) {
     super(...superArgs(SHAPE, name, args, opts));
   }

@@ -19,7 +19,7 @@ describe("the generated resource classes", () => {
       const text = fs.readFileSync(path.join(REPO, classFileOf(kind)), "utf8");
       const definition = definitionOf(kind);
       expect(text).toContain(`kind: "${kind}",`);
-      expect(text).toContain(`/** ${definition.doc} */\nexport class ${kind} extends DynamicResource`);
+      expect(text).toContain(`/** ${definition.doc} */\nexport class ${kind} extends CustomResource`);
       expect(text).toMatch(new RegExp(`secretOutputs: \\[${(definition.secretOutputs ?? []).map((s) => `"${s}"`).join(", ")}\\]`));
     }
   });

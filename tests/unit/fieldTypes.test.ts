@@ -82,7 +82,7 @@ describe("the Args and Outputs generated from the fields", () => {
       const generated = emitted.get(classFileOf(kind).replace(/\.ts$/, ".d.ts"))!;
       // Then the kind's nested objects' interfaces, if it has any.
       expect(resource).toMatch(new RegExp(`export type \\{ ${kind}Args, ${kind}Outputs(, \\w+)* \\};`));
-      expect(generated).toContain(`export declare class ${kind} extends DynamicResource`);
+      expect(generated).toContain(`export declare class ${kind} extends CustomResource`);
       expect(resource + generated).not.toMatch(/zod/);
 
       // What a program declares: not an input derived from the others (it is an output only).
