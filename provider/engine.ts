@@ -74,21 +74,33 @@ export function refusesConnections(address: string, timeoutMs = 2000): Promise<b
 
 /**
  * Starts watching the engine at `address` (once per process; later calls are ignored). The timer
- * never keeps the process alive on its own.
+ * never keeps the process alive on its own. The process's stdout and stderr are watched too
+ * (`outputsOf`): they are pipes the engine reads, so a write that fails with EPIPE says the same.
  */
 export function watchEngine(
   address: string | undefined,
   onGone: () => void = () => setTimeout(() => process.exit(0), EXIT_AFTER_MS),
+  outputs: readonly NodeJS.EventEmitter[] = [process.stdout, process.stderr],
 ): void {
   if (!address || watched) return;
   watched = address;
-  const timer = setInterval(async () => {
-    if (gone || !(await refusesConnections(address))) return;
+  const markGone = () => {
+    if (gone) return;
     gone = true;
     clearInterval(timer);
     onGone();
+  };
+  const timer = setInterval(async () => {
+    if (!gone && (await refusesConnections(address))) markGone();
   }, CHECK_EVERY_MS);
   timer.unref();
+  // The dynamic-provider host (the SDK's) prints every uncaught error with console.error, and
+  // several failed calls too. Once the engine is gone, that write fails, and its EPIPE, uncaught,
+  // is printed again: a loop that starves the timers, so the exit above never comes, and grows
+  // without bound (seen once: a host at 3.6 GB and 80% of a core five minutes after its engine
+  // died mid-run, strace showing that one failed write again and again). A listener ends the loop
+  // at its first turn.
+  for (const output of outputs) output.on("error", (err: NodeJS.ErrnoException) => err.code === "EPIPE" && markGone());
 }
 
 /** The engine sent Cancel: from now on no API call starts (those in flight finish). */

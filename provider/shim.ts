@@ -7,7 +7,7 @@
  * The SDK's `pulumi.dynamic.Resource` would serialize a provider object with its closure: even
  * a one-method object whose closure is two strings took 617 bytes of the serializer's wrapping,
  * twice per resource, about half of what the engine rewrites at every checkpoint (bench/README.md,
- * "A smaller __provider"). The classes register as that class does, but write the text
+ * "A one-line __provider"). The classes register as that class does, but write the text
  * themselves: one line naming the package's entry point and the kind. The provider object itself
  * lives in the package (`shim` of resources/kinds.ts), so the text stays the same whatever the
  * lifecycle's size or version.

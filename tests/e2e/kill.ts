@@ -37,15 +37,19 @@ function processesIn(dir: string): Array<{ pid: number; cmd: string }> {
 const isProviderHost = (cmd: string) => /dynamic-provider|pulumi-resource-svc/.test(cmd);
 
 /**
- * Runs `pulumi up` with slow workflows, kills its process group with SIGKILL once `until` holds for
- * the requests logged since it started, waits for the provider hosts to leave on their own (they
- * must not keep calling the API unseen), then lets the API finish what it accepted.
- * Returns the requests of the killed run.
+ * Runs `pulumi <command>` (up or destroy) with slow workflows, kills its process group with SIGKILL
+ * once `until` holds for the requests logged since it started, waits for the provider hosts to
+ * leave on their own (they must not keep calling the API unseen), then lets the API finish what it
+ * accepted. Returns the requests of the killed run.
  */
-export async function killedUp(e2e: E2E, until: (requests: LoggedRequest[]) => boolean | Promise<boolean>): Promise<LoggedRequest[]> {
+export async function killedRun(
+  e2e: E2E,
+  command: "up" | "destroy",
+  until: (requests: LoggedRequest[]) => boolean | Promise<boolean>,
+): Promise<LoggedRequest[]> {
   await e2e.emu.control.post("/_emulator/settings", { workflowMs: SLOW_WORKFLOW_MS });
   const since = await e2e.lastSeq();
-  const child = spawn("pulumi", ["up", "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", "e2e"], {
+  const child = spawn("pulumi", [command, "--yes", "--skip-preview", "--non-interactive", "--color", "never", "--stack", "e2e"], {
     cwd: e2e.dir,
     env: { ...process.env, ...e2e.env },
     detached: true,
@@ -59,7 +63,7 @@ export async function killedUp(e2e: E2E, until: (requests: LoggedRequest[]) => b
   try {
     for (;;) {
       if (await until(await e2e.requests(since))) break;
-      if (exited) throw new Error(`pulumi up ended before the kill point:\n${output}`);
+      if (exited) throw new Error(`pulumi ${command} ended before the kill point:\n${output}`);
       await sleep(50);
     }
   } catch (err) {
@@ -77,6 +81,9 @@ export async function killedUp(e2e: E2E, until: (requests: LoggedRequest[]) => b
   await e2e.emu.control.post("/_emulator/clock", { advanceMs: SLOW_WORKFLOW_MS });
   return requests;
 }
+
+/** A killed `pulumi up` (killedRun). */
+export const killedUp = (e2e: E2E, until: (requests: LoggedRequest[]) => boolean | Promise<boolean>) => killedRun(e2e, "up", until);
 
 /** The pending operations the stack records, as "type name". */
 export async function pendingOf(e2e: E2E): Promise<string[]> {

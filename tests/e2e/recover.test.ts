@@ -1,7 +1,8 @@
 /**
  * A CI job killed mid-`pulumi up` (SIGKILL to the process group) strands nothing: one
  * `svc-recover` and one `pulumi up` bring the quickstart to a state that equals the API's
- * inventory (no orphan, no duplicate, nothing missing), and `pulumi destroy` leaves nothing.
+ * inventory (no orphan, no duplicate, nothing missing); a killed `pulumi destroy` leaves no
+ * provider process behind, and the next one leaves nothing.
  * Both faces: the TypeScript quickstart (dynamic resources) and the YAML one (the plugin).
  *
  * Kill points come from the emulator's request log, with workflows slowed so that what was
@@ -12,7 +13,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startE2E, type E2E } from "./harness";
-import { accepted, expectAllGone, expectStateMatchesInventory, killedUp, pendingOf, svcRecover } from "./kill";
+import { accepted, expectAllGone, expectStateMatchesInventory, killedRun, killedUp, pendingOf, svcRecover } from "./kill";
 
 jest.setTimeout(600_000);
 
@@ -101,6 +102,13 @@ describe.each(FACES)("a killed pulumi up of the quickstart, $face face", ({ face
     await killedUp(e2e, (rs) => rs.filter(accepted("POST", /\/instances$/)).length >= 2);
     expect(await pendingOf(e2e)).toEqual(expect.arrayContaining(["creating web-1", "creating web-2"]));
     await recoverAndUp();
+  });
+
+  it("a killed pulumi destroy: the provider hosts leave on their own, and the next destroy finishes", async () => {
+    await killedRun(e2e, "destroy", (rs) => rs.some(accepted("DELETE", /^\/v1\//)));
+    expect(await pendingOf(e2e)).toEqual(expect.arrayContaining([expect.stringMatching(/^deleting /)]));
+    const recovered = await svcRecover(e2e);
+    expect(recovered.code).toBe(0);
     await e2e.destroy();
     await expectAllGone(e2e);
   });

@@ -4,6 +4,7 @@
  * end-to-end proof (a killed `pulumi up` whose provider host sends nothing more and leaves) is in
  * tests/e2e/recover-input.test.ts and tests/e2e/kill.ts.
  */
+import { EventEmitter } from "node:events";
 import * as net from "node:net";
 import { engineAddressIn, ensureEngineAlive, EngineGoneError, refusesConnections, watchEngine } from "../../../provider/engine";
 import { SvcClient } from "../../../provider/client";
@@ -41,5 +42,24 @@ describe("the engine watch", () => {
     // The client refuses before sending anything (nothing listens at this base URL either way).
     const client = new SvcClient({ baseUrl: "http://127.0.0.1:9", token: "t" } as never);
     await expect(client.get("/v1/plans")).rejects.toThrow(/the pulumi engine that started this provider .* is gone/);
+  });
+
+  it("takes an EPIPE on its output as the engine gone, the engine's port still open (a killed destroy)", async () => {
+    const server = await listen();
+    let engine!: typeof import("../../../provider/engine");
+    // A fresh copy: the process watches one engine, and the test above took this module's watch.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    jest.isolateModules(() => (engine = require("../../../provider/engine")));
+    const stderr = new EventEmitter();
+    let left = 0;
+    engine.watchEngine(addressOf(server), () => left++, [stderr]);
+    // Another error is no proof, and is not left uncaught either (a listener takes it).
+    stderr.emit("error", Object.assign(new Error("write EIO"), { code: "EIO" }));
+    expect(() => engine.ensureEngineAlive()).not.toThrow();
+    stderr.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    stderr.emit("error", Object.assign(new Error("write EPIPE"), { code: "EPIPE" }));
+    expect(left).toBe(1);
+    expect(() => engine.ensureEngineAlive()).toThrow(engine.EngineGoneError);
+    await new Promise((r) => server.close(r));
   });
 });
