@@ -57,7 +57,15 @@ const options = parseArgs({
     default: "svc,noop,shaped,plugin",
     help: "the stacks each round runs (a ratio to a stack left out is not reported); svc,plugin for N=1000 skips the no-ops' minutes",
   },
+  parallel: { default: "", help: "pulumi's --parallel for every phase (empty: the CLI's own default)" },
+  apiWorkflowMs: {
+    default: "0",
+    help: "how long the emulator's workflows take during the phases (0: at once; --parallel matters where the API makes the engine wait)",
+  },
 });
+
+/** What every phase adds to its command: the --parallel asked for, if any. */
+const PARALLEL_ARGS = options.parallel ? ["--parallel", options.parallel] : [];
 
 interface Cli {
   version: string;
@@ -107,7 +115,7 @@ async function runPhase(phase: Phase, order: Project[], emu: RunningEmulator, n:
     let peak = 0;
     const sampler = setInterval(() => (peak = Math.max(peak, peakMemoryMb(PROVIDER_PROCESS))), 250);
     const start = process.hrtime.bigint();
-    await pulumi(project, PHASE_ARGS[phase]);
+    await pulumi(project, [...PHASE_ARGS[phase], ...PARALLEL_ARGS]);
     ms[project.name] = Number(process.hrtime.bigint() - start) / 1e6;
     clearInterval(sampler);
     peakMb[project.name] = Math.round(peak);
@@ -286,7 +294,7 @@ async function main() {
     const binDir = await pulumiBinDir(version);
     clis.push({ version: await versionOf(binDir), binDir });
   }
-  const emu = await startEmulator({ port: 0, workflowMs: 0, seed: 7 });
+  const emu = await startEmulator({ port: 0, workflowMs: Number(options.apiWorkflowMs), seed: 7 });
   // The benchmark measures the provider, not the API's rate limits.
   emu.services.rateLimiter.settings = { general: { burst: 1e9, perSecond: 1e9 }, lifecycle: { burst: 1e9, perSecond: 1e9 } };
   // Nor the workspace's quotas (10 VPCs, 4 TiB of storage by default): room for the largest N.
