@@ -93,8 +93,18 @@ const costPolicy: StackValidationPolicy = {
     } catch (err) {
       console.log(`svc cost of stack ${name}: not known (${(err as Error).message.split("\n")[0]})`);
     }
+    await new Promise((resolve) => setTimeout(resolve, REPORT_SETTLE_MS));
   },
 };
+
+/**
+ * How long the report waits before the policy answers. The engine reads a policy pack's stdout on
+ * a goroutine of its own and turns each line into a diagnostic; the answer to this call lets the
+ * deployment end, and a line not yet turned into a diagnostic by then is not shown. On a loaded
+ * machine a fresh-clone CI once lost the whole report that way (the node22 smoke set, while the
+ * floor's ran beside it).
+ */
+const REPORT_SETTLE_MS = 500;
 
 interface BudgetConfig extends CostConfig {
   /** USD per month; without it there is no budget to check. */
