@@ -37,12 +37,10 @@ import {
   toWire,
   createdAt,
 } from "../provider/fields";
-import { emulatorLimit, exactly, keysMatching, noDuplicates, trimmedLength, zId, zPort, zProtocol } from "../provider/constraints";
+import { exactly, noDuplicates, zId, zPort, zProtocol } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import {
-  ENV_NAME,
-  envNameRule,
   fetchTemplate,
   hasPlaceholder,
   mountFromApi,
@@ -60,8 +58,6 @@ import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app"
 import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Apps";
-/** Limits the spec does not give (name length, environment names and sizes, list sizes): the emulator's (packages/emulator/README.md, Apps). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("power");
@@ -95,18 +91,12 @@ export const appFields = fieldSet({
     onChange: replace,
     fromAnswer: (a: ApiApp) => idOf(a.instance)!,
   }),
-  name: input(
-    z
-      .string()
-      .min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`)
-      .superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-    {
-      doc: "Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique.",
-      onChange: replace,
-    },
-  ),
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`), {
+    doc: "Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique.",
+    onChange: replace,
+  }),
   image: input(zImage(WHERE).optional(), {
-    doc: "Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys.",
+    doc: "Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys.",
     onChange: updateRequest,
     fromAnswer: (a: ApiApp) => a.image,
   }),
@@ -118,17 +108,14 @@ export const appFields = fieldSet({
   environment: input(
     z
       .record(
-        // Names are checked by keysMatching below, on the key itself (zod's key check loses the message).
         z.string(),
         z
           .string({ error: `environment values must be strings (or null, for a template app, to remove a template default) (${WHERE})` })
-          .max(65_536, `environment values must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
           .nullable(),
       )
-      .superRefine(keysMatching(ENV_NAME, `environment names ${envNameRule(WHERE)}`))
       .optional(),
     {
-      doc: "Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits).",
+      doc: "Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret.",
       onChange: updateRequest,
       secret: true,
       // Recorded optional, as it always was (an echo of what was declared).
@@ -141,19 +128,18 @@ export const appFields = fieldSet({
     secret: true,
     fromAnswer: (a: ApiApp) => ({ ...(a.environment ?? {}) }),
   }),
-  mounts: input(z.array(appMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).optional(), {
-    doc: "Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's.",
+  mounts: input(z.array(appMount.schema).optional(), {
+    doc: "Volume mounts; for a template app they replace the template's.",
     onChange: updateRequest,
     fromAnswer: (a: ApiApp) => (a.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
     z
       .array(appPort.schema)
-      .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
       .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
       .optional(),
     {
-      doc: "Port mappings of a custom-image app, at most 50 (the emulator's limit).",
+      doc: "Port mappings of a custom-image app.",
       onChange: updateRequest,
       fromAnswer: (a: ApiApp) => (a.ports ?? []).map(portFromApi),
     },

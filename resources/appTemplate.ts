@@ -30,7 +30,7 @@ import {
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, exactly, hasTag, noDuplicates, trimmedLength, zAbsolutePath, zPort, zProtocol } from "../provider/constraints";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort, zProtocol } from "../provider/constraints";
 import { idOf, numberOf } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type {
@@ -43,33 +43,16 @@ import type {
   TemplatePort,
   TemplatePortArgs,
 } from "./generated/appTemplate";
-import { RECIPE_CATEGORIES } from "./recipe";
 import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, App template";
-/** Limits the spec does not give (lengths, list sizes, the closed category list): the emulator's (packages/emulator/src/routes/appTemplates.ts). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
-
 // Shared with apps; this kind's own inputs are section 1.
-
-/** The part before the tag, as the emulator checks it: lower-case letters and digits, separated by ., _, -, / or :. */
-const REPOSITORY = /^[a-z0-9]+(?:[._/:-]+[a-z0-9]+)*$/;
 
 /** @internal */
 export const zImage = (where: string) =>
   z
     .string({ error: `must be a container image with a tag (${where})` })
-    .refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${where}: image with tag)`)
-    .refine(
-      (image) => !hasTag(image) || REPOSITORY.test(image.slice(0, image.lastIndexOf(":"))),
-      `must name the image in lower case: letters and digits separated by ., _, -, / or :, such as ghcr.io/org/app:v2 (${emulatorLimit(where)})`,
-    )
-    .max(255, `must be at most 255 characters (${emulatorLimit(where)})`);
-
-/** Environment variable names, as the emulator checks them (the spec says only "variable name"). */
-export const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_.-]{0,254}$/;
-export const envNameRule = (where: string) =>
-  `must start with a letter or _ and hold only letters, digits, _, . and -, at most 255 characters (${emulatorLimit(where)})`;
+    .refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${where}: image with tag)`);
 
 /**
  * AppVolumeMount, camelCase: a volume mount of a template or an app (`where`: whose limits the
@@ -81,11 +64,11 @@ export const mountSet = (where: string, from?: string) =>
     { doc: "A volume mount (AppVolumeMount)", args: "AppMountArgs", outputs: "Mount", inputMembers: true, from },
     {
       hostPath: member(zAbsolutePath(where, { what: "on the instance host", shape: "AppVolumeMount" }), {
-        doc: "Absolute path on the instance host, at most 4096 characters (the emulator's limit).",
+        doc: "Absolute path on the instance host.",
         wire: "host_path",
       }),
       containerPath: member(zAbsolutePath(where, { what: "inside the container", shape: "AppVolumeMount" }), {
-        doc: "Absolute mount path inside the container, at most 4096 characters (the emulator's limit).",
+        doc: "Absolute mount path inside the container.",
         wire: "container_path",
       }),
       readOnly: member(z.boolean().default(false), { doc: "Mount read-only (default false).", wire: "read_only" }),
@@ -190,28 +173,19 @@ export const templateEnv = nested(
     inputMembers: true,
   },
   {
-    key: member(
-      z
-        .string()
-        .min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`)
-        .refine((key) => key === "" || ENV_NAME.test(key), envNameRule(WHERE)),
-      {
-        doc: "Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).",
-      },
-    ),
+    key: member(z.string().min(1, `must name an environment variable (${WHERE}: TemplateEnv key)`), {
+      doc: "Variable name, unique within the template.",
+    }),
     value: member(
       z
         .string({ error: `must be a string or null (${WHERE}: TemplateEnv value)` })
-        .max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`)
         .nullable()
         .default(null),
       {
-        doc: "Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).",
+        doc: "Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.",
       },
     ),
-    description: member(z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""), {
-      doc: "At most 1000 characters (the emulator's limit).",
-    }),
+    description: member(z.string().default(""), { doc: "What the variable is for." }),
   },
   (shape) => z.strictObject(shape, exactly("key, value, description")),
 );
@@ -226,15 +200,10 @@ export const templatePort = nested(
         .regex(
           /^[a-z0-9]+(?:[-_][a-z0-9]+)*$/,
           `must be a slug: lower-case letters and digits, words joined by - or _ (${WHERE}: TemplatePort name is a slug)`,
-        )
-        .max(32, `must be at most 32 characters (${EMULATOR_LIMIT})`),
-      {
-        doc: "Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.",
-      },
+        ),
+      { doc: "Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it." },
     ),
-    description: member(z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).default(""), {
-      doc: "At most 1000 characters (the emulator's limit).",
-    }),
+    description: member(z.string().default(""), { doc: "What the port serves." }),
     containerPort: member(zPort(WHERE), {
       doc: "Port the container listens on; the deployed app's host port defaults to it when free.",
       wire: "container_port",
@@ -248,70 +217,49 @@ export const templatePort = nested(
 /** @internal A default volume mount of the template. */
 export const templateMount = mountSet(WHERE);
 
-/**
- * The spec names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others"; the
- * emulator closes the list with the recipe categories (spec part 2, Recipe: category).
- */
-const CATEGORIES: readonly string[] = RECIPE_CATEGORIES;
-
 /** @internal */
 export const appTemplateFields = fieldSet({
-  name: input(
-    z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)),
-    { doc: "Globally unique name, 1 to 64 characters (the emulator's limit).", onChange: updateRequest },
-  ),
-  description: input(
-    z
-      .string()
-      .min(1, `must not be empty (${WHERE}: description is required)`)
-      .max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`),
-    { doc: "1 to 1000 characters (the emulator's limit).", onChange: updateRequest },
-  ),
-  image: input(zImage(WHERE), {
-    doc: "Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits).",
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`), {
+    doc: "Globally unique name (required).",
     onChange: updateRequest,
   }),
-  category: input(
-    z
-      .string()
-      .refine(
-        (c) => CATEGORIES.includes(c),
-        `must be one of ${CATEGORIES.join(", ")} (the emulator's closed list: spec part 2, App templates names AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING, PRODUCTIVITY "and others")`,
-      )
-      .nullable()
-      .default(null),
-    {
-      doc: 'Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator\'s); omit or null for none.',
-      onChange: updateRequest,
-      fromAnswer: (t: ApiTemplate) => t.category ?? null,
-    },
-  ),
+  description: input(z.string().min(1, `must not be empty (${WHERE}: description is required)`), {
+    doc: "What the app does (required).",
+    onChange: updateRequest,
+  }),
+  image: input(zImage(WHERE), {
+    doc: "Container image with a tag, e.g. louislam/uptime-kuma:1.23.13.",
+    onChange: updateRequest,
+  }),
+  category: input(z.string().nullable().default(null), {
+    doc: "Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none.",
+    onChange: updateRequest,
+    fromAnswer: (t: ApiTemplate) => t.category ?? null,
+  }),
   environment: input(
     z
       .array(templateEnv.schema)
-      .max(200, `must have at most 200 entries (${EMULATOR_LIMIT})`)
       .superRefine(noDuplicates((e) => e.key, "environment key", WHERE))
       .default([]),
     {
-      doc: "Default environment, at most 200 entries (the emulator's limit); replaced as a whole.",
+      doc: "Default environment; replaced as a whole.",
       onChange: updateRequest,
       fromAnswer: (t: ApiTemplate) =>
         (t.environment ?? []).map((e) => ({ key: e.key, value: e.value ?? null, description: e.description ?? "" })),
     },
   ),
-  mounts: input(z.array(templateMount.schema).max(50, `must have at most 50 mounts (${EMULATOR_LIMIT})`).default([]), {
-    doc: "Default mounts, at most 50 (the emulator's limit); replaced as a whole.",
+  mounts: input(z.array(templateMount.schema).default([]), {
+    doc: "Default mounts; replaced as a whole.",
     onChange: updateRequest,
     fromAnswer: (t: ApiTemplate) => (t.mounts ?? []).map(mountFromApi),
   }),
   ports: input(
     z
       .array(templatePort.schema)
-      .max(50, `must have at most 50 ports (${EMULATOR_LIMIT})`)
       .superRefine(noDuplicates((p) => p.name, "port name", `${WHERE}: TemplatePort name is unique within the template`))
       .default([]),
     {
-      doc: "Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole.",
+      doc: "Named ports (at most one with http true); replaced as a whole.",
       onChange: updateRequest,
       fromAnswer: (t: ApiTemplate) =>
         (t.ports ?? []).map((p) => ({

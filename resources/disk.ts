@@ -28,7 +28,7 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, trimmedLength, zId } from "../provider/constraints";
+import { zId } from "../provider/constraints";
 import { idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import { type Metering } from "../provider/metering";
@@ -36,8 +36,6 @@ import type { DiskArgs, DiskOutputs } from "./generated/disk";
 import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Disks";
-/** Limits the spec does not give (name length): the emulator's (packages/emulator/README.md, Disks). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("resize", "attach");
@@ -46,8 +44,8 @@ const steps = updateSteps("resize", "attach");
 /** @internal */
 export const diskFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
-    doc: "Display name, 1 to 64 characters (the emulator's limit).",
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
+    doc: "Display name (required).",
     onChange: updateRequest,
   }),
   size: input(

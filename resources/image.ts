@@ -45,15 +45,13 @@ import {
   variantToWire,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, exactly, zId, zText } from "../provider/constraints";
+import { exactly, zId, zText } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ImageArgs, ImageOutputs, ImageSource, ImageSourceArgs } from "./generated/image";
 import { depends, remember, replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Images";
-/** Limits the spec does not give (source URL and os name lengths): the emulator's (packages/emulator/src/routes/images.ts). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** @internal Where an image comes from: one of four shapes by `type`. */
@@ -68,13 +66,7 @@ export const imageSource = variants(
   },
   {
     URL: variant("URL: downloaded from an http or https URL.", {
-      url: member(
-        z
-          .string()
-          .url(`must be an http or https URL (${WHERE}: source url)`)
-          .max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`),
-        { doc: "An http or https URL, at most 2048 characters (the emulator's limit)." },
-      ),
+      url: member(z.string().url(`must be an http or https URL (${WHERE}: source url)`), { doc: "An http or https URL." }),
     }),
     BACKUP: variant("BACKUP: a backup image promoted.", {
       backupId: member(zId("backup image id"), { doc: "The backup image to promote.", wire: "backup_id", id: true }),
@@ -100,14 +92,7 @@ export const imageOs = nested(
     family: member(z.enum(["LINUX", "WINDOWS", "BSD"], { error: `must be LINUX, WINDOWS or BSD (${WHERE}: os family)` }), {
       doc: "LINUX, WINDOWS or BSD.",
     }),
-    name: member(
-      z
-        .string()
-        .min(1, `must not be empty; omit it to leave the name unset (${WHERE}: os name is optional)`)
-        .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`)
-        .optional(),
-      { doc: "Display name, 1 to 64 characters (the emulator's limit)." },
-    ),
+    name: member(z.string().optional(), { doc: "Display name (optional)." }),
   },
   (shape) => z.strictObject(shape, exactly("family, name")),
 );
@@ -134,7 +119,7 @@ export const imageFields = fieldSet({
     onChange: updateRequest,
   }),
   source: input(imageSource.schema, {
-    doc: "Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image.",
+    doc: "Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image.",
     onChange: sourcePolicy,
     fromAnswer: (i: ApiImage, prior) => sourceEcho(i.source, prior.source as Source | undefined),
   }),
@@ -149,7 +134,7 @@ export const imageFields = fieldSet({
     fromAnswer: (i: ApiImage) => i.group ?? undefined,
   }),
   os: input(imageOs.schema.nullable().optional(), {
-    doc: "Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears.",
+    doc: "Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears.",
     onChange: updateRequest,
     // Read as null only where the recorded inputs had an os (so an image declared without one stays quiet).
     fromAnswer: (i: ApiImage, prior) =>

@@ -33,7 +33,7 @@ import {
   updateBody,
   createdAt,
 } from "../provider/fields";
-import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/constraints";
+import { ddosProblem, zId } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import { ipParts, type Metering, type PricedProps } from "../provider/metering";
@@ -42,14 +42,11 @@ import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./gene
 import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Instances";
-/** Limits the spec does not give (name length, CUSTOM sizes, list sizes): the emulator's (packages/emulator/README.md, Instances). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("upgrade", "vpcs", "power");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
-const MiB = 1024 ** 2;
 const positiveInt = (what: string, field: string) =>
   z
     .number({ error: `must be a number of ${what} (${WHERE}: ${field} is an integer)` })
@@ -111,8 +108,8 @@ const setting = (doc: string, wire: keyof ApiInstance) =>
 /** @internal */
 export const instanceFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`).superRefine(trimmedLength(64, EMULATOR_LIMIT)), {
-    doc: "Instance name, 1 to 64 characters (the emulator's limit).",
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
+    doc: "Instance name (required).",
     onChange: updateRequest,
   }),
   type: input(z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(), {
@@ -130,34 +127,25 @@ export const instanceFields = fieldSet({
     onChange: replace,
     fromAnswer: (v: ApiInstance) => v.group,
   }),
-  cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
-    doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
+  cpu: input(positiveInt("cores", "CUSTOM cpu").optional(), {
+    doc: "CUSTOM: vCPU cores.",
     onChange: steps.upgrade,
     fromAnswer: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,
   }),
-  memoryBytes: input(
-    positiveInt("bytes", "CUSTOM memory_bytes")
-      .min(512 * MiB, `must be at least 512 MiB, ${512 * MiB} bytes (${EMULATOR_LIMIT})`)
-      .optional(),
-    {
-      doc: "CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit).",
-      onChange: steps.upgrade,
-      fromAnswer: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
-    },
-  ),
+  memoryBytes: input(positiveInt("bytes", "CUSTOM memory_bytes").optional(), {
+    doc: "CUSTOM: memory in bytes.",
+    onChange: steps.upgrade,
+    fromAnswer: (v: ApiInstance) => numberOf(v.staged?.memory ?? v.memory)!,
+  }),
   bandwidth: input(bandwidthCaps.schema.optional(), {
     doc: "CUSTOM: bandwidth caps in bytes per second.",
     onChange: steps.upgrade,
     fromAnswer: (v: ApiInstance) => camelBandwidth(v.staged?.bandwidth ?? v.bandwidth),
   }),
   storage: input(
-    z
-      .array(storageEntry.schema)
-      .min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`)
-      .max(16, `must have at most 16 entries (${EMULATOR_LIMIT})`)
-      .optional(),
+    z.array(storageEntry.schema).min(1, `needs at least one entry, exactly one with boot true (${WHERE}: CUSTOM storage)`).optional(),
     {
-      doc: "CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
+      doc: "CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance.",
       onChange: storagePolicy(),
       // The API answers the disks, not the entries: the recorded entries, the boot disk at its current (or staged) size.
       // A CUSTOM instance the stack did not create (an import) has its boot disk as its one entry:
@@ -186,8 +174,8 @@ export const instanceFields = fieldSet({
     onChange: replace,
     fromAnswer: (v: ApiInstance) => idOf(v.image ?? v.iso) ?? undefined,
   }),
-  ips: input(z.array(ipRequest.schema).max(16, `must list at most 16 addresses (${EMULATOR_LIMIT})`).optional(), {
-    doc: "Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only.",
+  ips: input(z.array(ipRequest.schema).optional(), {
+    doc: "Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only.",
     onChange: replace,
     output: false,
   }),
@@ -195,17 +183,15 @@ export const instanceFields = fieldSet({
     z
       .array(zId("VPC id"))
       .transform((ids) => [...new Set(ids)].sort())
-      // The create body's limit (attaching later has none), checked always: a replacement sends them all at create.
-      .refine((ids) => ids.length <= 8, `must list at most 8 VPCs (${EMULATOR_LIMIT})`)
       .optional(),
     {
-      doc: "VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body).",
+      doc: "VPCs the instance is attached to (a NIC and a private address each).",
       onChange: steps.vpcs,
       fromAnswer: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
     },
   ),
-  cloudInit: input(z.string().max(65_536, `must be at most 65536 characters, 64 KiB (${EMULATOR_LIMIT})`).optional(), {
-    doc: "cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit).",
+  cloudInit: input(z.string().optional(), {
+    doc: "cloud-init user-data run on first boot.",
     onChange: replace,
     output: false,
   }),
@@ -224,19 +210,12 @@ export const instanceFields = fieldSet({
   attachVirtioCdb: setting("Attach the VirtIO CD device.", "attach_virtio_cdb"),
   syncHostname: setting("Keep the guest's hostname in step with the instance name.", "sync_hostname"),
   firewallEnabled: setting("Enforce this instance's firewall rules.", "firewall_enabled"),
-  osName: input(
-    z
-      .string()
-      .min(1, `must not be empty: omit it to leave the OS name as the image sets it (${EMULATOR_LIMIT})`)
-      .superRefine(trimmedLength(64, EMULATOR_LIMIT))
-      .optional(),
-    {
-      doc: "OS name shown for the instance, 1 to 64 characters (the emulator's limit).",
-      onChange: updateRequest,
-      wire: "os_name",
-      fromAnswer: (v: ApiInstance) => v.os_name ?? undefined,
-    },
-  ),
+  osName: input(z.string().optional(), {
+    doc: "OS name shown for the instance.",
+    onChange: updateRequest,
+    wire: "os_name",
+    fromAnswer: (v: ApiInstance) => v.os_name ?? undefined,
+  }),
   powerState: input(z.enum(["running", "stopped"], { error: "must be running or stopped" }).default("running"), {
     doc: "Desired power state; default running.",
     onChange: steps.power,

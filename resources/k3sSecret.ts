@@ -30,7 +30,6 @@ import {
   writeOnly,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, keysMatching, zDnsLabel } from "../provider/constraints";
 import { idOf } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { K3sSecretArgs, K3sSecretOutputs } from "./generated/k3sSecret";
@@ -38,32 +37,24 @@ import { clusterOf } from "./k3sCluster";
 import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes secret";
-/** Limits the spec does not give: the emulator's (packages/emulator/README.md, Managed Kubernetes), checked at preview. */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts).
-const zData = z
-  .record(
-    z.string(),
-    z
-      .string({ error: `values must be strings (${WHERE}: data is an object of key to value)` })
-      .max(1024 * 1024, `values must be at most 1 MiB (${EMULATOR_LIMIT})`),
-    { error: `must be an object of key to value (${WHERE})` },
-  )
-  .superRefine(keysMatching(/^[-._a-zA-Z0-9]{1,253}$/, `keys must be 1 to 253 letters, digits, -, _ or . (${EMULATOR_LIMIT})`));
+const zData = z.record(z.string(), z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }), {
+  error: `must be an object of key to value (${WHERE})`,
+});
 
 /** @internal */
 export const k3sSecretFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
-    doc: "Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one).",
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique in the workspace)`), {
+    doc: "Unique in the workspace; services reference the secret by this name.",
     // The name cannot change.
     onChange: replace,
   }),
   // Write-only in the API: kept from state; recorded as null when the API's key names no longer
   // match it (changed outside Pulumi, see read), so the next up writes it again.
   data: writeOnly(zData, {
-    doc: "Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
+    doc: "Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again).",
     // PUT replaces the whole data map.
     onChange: updateRequest,
     secret: true,

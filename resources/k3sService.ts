@@ -36,18 +36,7 @@ import {
   toWire,
   writeOnly,
 } from "../provider/fields";
-import {
-  emulatorLimit,
-  exactly,
-  IMAGE_TAG,
-  keysMatching,
-  noDuplicates,
-  zAbsolutePath,
-  zDnsLabel,
-  zId,
-  zPort,
-  zProtocol,
-} from "../provider/constraints";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zId, zPort, zProtocol } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type {
@@ -63,22 +52,7 @@ import { clusterTearingDown } from "./k3sCluster";
 import { replace, updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes service";
-/**
- * Limits the spec does not give (no name pattern, no maximum replicas or list sizes): the
- * emulator's (packages/emulator/README.md, Managed Kubernetes), checked here so a preview fails instead of
- * an up that has already built the cluster, instances and nodes. The messages say so.
- */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
-
 // 1. Inputs.
-/**
- * An image reference with an explicit tag, in the grammar the emulator checks a service's image
- * with: `[registry[:port]/]path:tag`, lowercase components joined by one ., _ or -, at most 512
- * characters. Apps and templates use another (`hasTag` in provider/schema.ts and their repository
- * check); the tag itself is the same.
- */
-const SERVICE_IMAGE = new RegExp(`^[a-z0-9]+(?:[._-][a-z0-9]+)*(?::\\d+)?(?:\\/[a-z0-9]+(?:[._-][a-z0-9]+)*)*:${IMAGE_TAG.source}$`);
-const isServiceImage = (image: string) => image.length <= 512 && SERVICE_IMAGE.test(image);
 
 /** @internal A published port (the API's ports entry). */
 export const servicePort = nested(
@@ -87,15 +61,9 @@ export const servicePort = nested(
     hostPort: member(zPort(WHERE), { doc: "Port on the host, 1 to 65535; unique per protocol.", wire: "host_port" }),
     containerPort: member(zPort(WHERE), { doc: "Port inside the container, 1 to 65535.", wire: "container_port" }),
     protocol: member(zProtocol(WHERE), { doc: "TCP (default) or UDP." }),
-    http: member(z.boolean().default(false), {
-      doc: "Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).",
-    }),
+    http: member(z.boolean().default(false), { doc: "Eligible for a custom subdomain (default false)." }),
   },
-  (shape) =>
-    z.strictObject(shape, exactly("hostPort, containerPort, protocol, http")).refine((p) => !p.http || p.protocol === "TCP", {
-      path: ["http"],
-      message: `http applies to TCP ports only (${EMULATOR_LIMIT})`,
-    }),
+  (shape) => z.strictObject(shape, exactly("hostPort, containerPort, protocol, http")),
 );
 
 /** @internal A host path mounted into the container (the API's volumes entry). */
@@ -129,8 +97,8 @@ const put = { onChange: updateRequest } as const;
 /** @internal */
 export const k3sServiceFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zDnsLabel(`Kubernetes object names; ${EMULATOR_LIMIT}`), {
-    doc: "Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first.",
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`), {
+    doc: "Unique within the workspace. A replacement under a new name creates the new service first.",
     onChange: replace,
   }),
   mode: input(
@@ -144,19 +112,13 @@ export const k3sServiceFields = fieldSet({
     },
   ),
   image: input(
-    z
-      .string()
-      .refine(
-        isServiceImage,
-        `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag), its path in lower case and at most 512 characters (${EMULATOR_LIMIT})`,
-      ),
+    z.string().refine(hasTag, `must be a container image with a tag, such as nginx:1.27 or ghcr.io/org/app:v2 (${WHERE}: image with tag)`),
     { doc: "Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy).", ...put },
   ),
   targetInstanceIds: input(
     z
       .array(zId("instance id"))
       .min(1, `must list at least one instance (${WHERE}: target_instances is required)`)
-      .max(100, `must list at most 100 instances (${EMULATOR_LIMIT})`)
       .superRefine(noDuplicates((id) => id, "instance", WHERE)),
     {
       doc: "Instances the scheduler may use (at least one); each must be a READY node.",
@@ -166,13 +128,11 @@ export const k3sServiceFields = fieldSet({
   ),
   replicas: input(
     z
-      .number()
-      .int(`must be a whole number (${WHERE})`)
-      .min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`)
-      .max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`)
+      .number({ error: `must be a number (${WHERE}: replicas is an integer)` })
+      .int(`must be a whole number (${WHERE}: replicas is an integer)`)
       .default(1),
     {
-      doc: "Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1.",
+      doc: "Replica count (meaningful for SPREAD); default 1.",
       ...put,
       fromAnswer: (s: ApiService) => numberOf(s.replicas)!,
     },
@@ -180,7 +140,6 @@ export const k3sServiceFields = fieldSet({
   ports: input(
     z
       .array(servicePort.schema)
-      .max(64, `at most 64 ports (${EMULATOR_LIMIT})`)
       .superRefine(noDuplicates((p) => `${p.hostPort}/${p.protocol}`, "host port and protocol", WHERE))
       .default([]),
     {
@@ -198,7 +157,6 @@ export const k3sServiceFields = fieldSet({
   volumes: input(
     z
       .array(serviceVolume.schema)
-      .max(64, `at most 64 volumes (${EMULATOR_LIMIT})`)
       .superRefine(noDuplicates((v) => v.containerPath, "container path", WHERE))
       .default([]),
     {
@@ -208,20 +166,7 @@ export const k3sServiceFields = fieldSet({
     },
   ),
   environment: writeOnly(
-    z
-      .record(
-        z.string(),
-        z
-          .string({ error: `environment values must be strings (${WHERE}: flat key to value)` })
-          .max(32 * 1024, `environment values must be at most 32 KiB (${EMULATOR_LIMIT})`),
-      )
-      .superRefine(
-        keysMatching(
-          /^[A-Za-z_][A-Za-z0-9_]*$/,
-          `environment names must be letters, digits and _, not starting with a digit (${EMULATOR_LIMIT})`,
-        ),
-      )
-      .default({}),
+    z.record(z.string(), z.string({ error: `environment values must be strings (${WHERE}: flat key to value)` })).default({}),
     {
       doc: "Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected.",
       ...put,
@@ -229,8 +174,7 @@ export const k3sServiceFields = fieldSet({
   ),
   secretRefs: input(
     z
-      .array(zDnsLabel(`secret names; ${EMULATOR_LIMIT}`))
-      .max(64, `at most 64 secrets (${EMULATOR_LIMIT})`)
+      .array(z.string().min(1, `secret names must not be empty (${WHERE}: secret_refs are secret names)`))
       .superRefine(noDuplicates((n) => n, "secret", WHERE))
       .default([]),
     {

@@ -29,15 +29,13 @@ import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/cidr";
 import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, zId } from "../provider/constraints";
+import { zId } from "../provider/constraints";
 import { idOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { NetLoadBalancerArgs, NetLoadBalancerOutputs } from "./generated/netLoadBalancer";
 import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
-/** Limits the spec does not give (name length): the emulator's (packages/emulator/README.md, Network load balancers). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** An IPv4 or IPv6 address, in the canonical text the API reports (2001:DB8:0::1 -> 2001:db8::1). */
@@ -53,10 +51,10 @@ const zAddress = z.string().transform((v, ctx) => {
 // PATCH takes name, address and owner: everything changes in place.
 /** @internal */
 export const netLoadBalancerFields = fieldSet({
-  name: input(
-    z.string().min(1, `must not be empty (${WHERE}: name is required)`).max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
-    { doc: "Display name, 1 to 64 characters (the emulator's limit).", onChange: updateRequest },
-  ),
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
+    doc: "Display name (required).",
+    onChange: updateRequest,
+  }),
   address: input(zAddress, { doc: "The balanced IP address (IPv4 or IPv6; normalised).", onChange: updateRequest }),
   ownerWorkspaceId: input(zId("workspace id").optional(), {
     doc:

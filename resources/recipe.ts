@@ -28,15 +28,13 @@ import {
   outputsFromAnswer,
   updateBody,
 } from "../provider/fields";
-import { emulatorLimit, exactly, noDuplicates, trimmedLength } from "../provider/constraints";
+import { exactly, noDuplicates } from "../provider/constraints";
 import { idOf } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeArgs, RecipeCommand, RecipeCommandArgs, RecipeField, RecipeFieldArgs, RecipeOutputs } from "./generated/recipe";
 import { updateRequest } from "../provider/changeEffects";
 
 const WHERE = "spec part 2, Recipe";
-/** Limits the spec does not give (lengths and list sizes): the emulator's (packages/emulator/src/routes/recipes.ts). */
-const EMULATOR_LIMIT = emulatorLimit(WHERE);
 
 // 1. Inputs.
 export const RECIPE_CATEGORIES = [
@@ -65,23 +63,12 @@ export const recipeCommand = nested(
     path: member(
       z
         .string({ error: `must be an absolute script path (${WHERE}: commands path)` })
-        .regex(/^\/\S*$/, `must be an absolute script path on the instance, starting with / (${WHERE}: commands path)`)
-        .max(4096, `must be at most 4096 characters (${EMULATOR_LIMIT})`),
-      { doc: "Absolute script path on the instance, at most 4096 characters (the emulator's limit)." },
+        .regex(/^\/\S*$/, `must be an absolute script path on the instance, starting with / (${WHERE}: commands path)`),
+      { doc: "Absolute script path on the instance." },
     ),
-    args: member(
-      z
-        .array(
-          z
-            .string({ error: `args must be strings (${WHERE}: commands args is string[])` })
-            .max(4096, `args must be at most 4096 characters each (${EMULATOR_LIMIT})`),
-        )
-        .max(100, `must have at most 100 args (${EMULATOR_LIMIT})`)
-        .default([]),
-      {
-        doc: "Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. \"$SVC_FIELDS_DB_NAME\".",
-      },
-    ),
+    args: member(z.array(z.string({ error: `args must be strings (${WHERE}: commands args is string[])` })).default([]), {
+      doc: 'Arguments; typically reference a field\'s variable, e.g. "$SVC_FIELDS_DB_NAME".',
+    }),
   },
   (shape) => z.strictObject(shape, exactly("path, args")),
 );
@@ -96,19 +83,13 @@ export const recipeField = nested(
         .regex(
           /^[A-Za-z][A-Za-z0-9_]*$/,
           `must start with a letter and hold only letters, digits and _, since it becomes the variable SVC_FIELDS_<ID> (${WHERE}: fields id)`,
-        )
-        .max(64, `must be at most 64 characters (${EMULATOR_LIMIT})`),
+        ),
       {
-        doc: "Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.",
+        doc: "Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.",
       },
     ),
-    label: member(
-      z.string().min(1, `must not be empty (${WHERE}: fields label)`).max(100, `must be at most 100 characters (${EMULATOR_LIMIT})`),
-      { doc: "1 to 100 characters (the emulator's limit)." },
-    ),
-    description: member(z.string().max(1000, `must be at most 1000 characters (${EMULATOR_LIMIT})`).nullable().default(null), {
-      doc: "At most 1000 characters (the emulator's limit).",
-    }),
+    label: member(z.string().min(1, `must not be empty (${WHERE}: fields label)`), { doc: "What the install asks for (required)." }),
+    description: member(z.string().nullable().default(null), { doc: "Help text shown with the field; null for none." }),
     type: member(z.enum(FIELD_TYPES, { error: `must be TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN (${WHERE}: fields type)` }), {
       doc: "TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN.",
     }),
@@ -125,8 +106,8 @@ export const recipeFields = fieldSet({
     ...owningWorkspace,
     fromAnswer: (r: ApiRecipe, prior: Record<string, unknown>) => idOf(r.owner) ?? (prior.workspaceId as string),
   },
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name)`).superRefine(trimmedLength(100, EMULATOR_LIMIT)), {
-    doc: "1 to 100 characters (the emulator's limit).",
+  name: input(z.string().min(1, `must not be empty (${WHERE}: name)`), {
+    doc: "Display name (required).",
     onChange: updateRequest,
   }),
   category: input(z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }), {
@@ -134,50 +115,30 @@ export const recipeFields = fieldSet({
     onChange: updateRequest,
     fromAnswer: (r: ApiRecipe) => r.category,
   }),
-  description: input(
-    z
-      .string({ error: `must be a markdown string (${WHERE}: description is required)` })
-      .max(100_000, `must be at most 100000 characters (${EMULATOR_LIMIT})`),
-    {
-      doc: "Markdown, at most 100,000 characters (the emulator's limit).",
-      onChange: updateRequest,
-      // Required at create (spec part 2, Recipes), so always answered.
-      fromAnswer: (r: ApiRecipe) => r.description ?? "",
-    },
-  ),
-  commands: input(
-    z
-      .array(recipeCommand.schema)
-      .min(1, `must list at least one command (${WHERE}: commands are required)`)
-      .max(50, `must list at most 50 commands (${EMULATOR_LIMIT})`),
-    {
-      doc: "Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole.",
-      onChange: updateRequest,
-      fromAnswer: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
-    },
-  ),
-  icon: input(
-    z
-      .string()
-      .url(`must be a URL (${WHERE}: icon)`)
-      .max(2048, `must be at most 2048 characters (${EMULATOR_LIMIT})`)
-      .nullable()
-      .default(null),
-    {
-      doc: "Icon URL, at most 2048 characters (the emulator's limit); omit or null for none.",
-      onChange: updateRequest,
-      fromAnswer: (r: ApiRecipe) => r.icon ?? null,
-    },
-  ),
+  description: input(z.string({ error: `must be a markdown string (${WHERE}: description is required)` }), {
+    doc: "Markdown (required).",
+    onChange: updateRequest,
+    // Required at create (spec part 2, Recipes), so always answered.
+    fromAnswer: (r: ApiRecipe) => r.description ?? "",
+  }),
+  commands: input(z.array(recipeCommand.schema).min(1, `must list at least one command (${WHERE}: commands are required)`), {
+    doc: "Scripts run in order; at least one. Replaced as a whole.",
+    onChange: updateRequest,
+    fromAnswer: (r: ApiRecipe) => (r.commands ?? []).map((c) => ({ path: c.path, args: [...(c.args ?? [])] })),
+  }),
+  icon: input(z.string().url(`must be a URL (${WHERE}: icon)`).nullable().default(null), {
+    doc: "Icon URL; omit or null for none.",
+    onChange: updateRequest,
+    fromAnswer: (r: ApiRecipe) => r.icon ?? null,
+  }),
   fields: input(
     z
       .array(recipeField.schema)
-      .max(50, `must have at most 50 fields (${EMULATOR_LIMIT})`)
       // Ids build variable names in upper case, so they collide case-insensitively.
       .superRefine(noDuplicates((f) => f.id.toUpperCase(), "field id (compared as SVC_FIELDS_<ID>)", WHERE))
       .default([]),
     {
-      doc: "Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole.",
+      doc: "Inputs asked at install. Replaced as a whole.",
       onChange: updateRequest,
       fromAnswer: (r: ApiRecipe) => fieldsFromApi(r),
     },

@@ -12,7 +12,7 @@ import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
-import { partialFailure } from "./failures";
+import { partialFailure, refusal } from "./failures";
 import { SHIM_KEY } from "../shim";
 import { contextFor, withoutShim } from "./operation";
 import { importExisting } from "./importOption";
@@ -32,7 +32,9 @@ export async function create<I extends Props, O extends Outputs>(
   if (carriedOf(inputs).import !== undefined) return importExisting(c, ctx, inputs);
   if (inputs.adoptId) return adopt(c, ctx, inputs, shim);
   await refuseConflict(c, ctx, inputs);
-  const created = await createWithRecovery(c, ctx, inputs, shim);
+  const created = await createWithRecovery(c, ctx, inputs, shim).catch((err) => {
+    throw refusal(c.definition.fields, ctx.label, err);
+  });
   const id = await idOfCreated(c, ctx, inputs, created, shim);
   ctx.detail(`created id ${id}`);
   const carry = { ...inputs, ...(created.outputs ?? {}) };

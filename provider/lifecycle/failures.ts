@@ -4,7 +4,8 @@
  * (recorded under a provisional id, provider/pending.ts).
  */
 import type { OperationContext } from "../context";
-import { sentences } from "../errors";
+import { ApiError, sentences } from "../errors";
+import type { FieldSet } from "../fields";
 import { pendingId } from "../pending";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
@@ -28,6 +29,36 @@ export class PartialFailure extends Error {
   }
 }
 
+/**
+ * A write the API refused (400), in the program's words: the resource, each field the API names as
+ * the program declares it (with the API's name beside it where the two differ) and the API's own
+ * message. The provider checks at preview only what the spec documents; every other limit is the
+ * API's to decide (provider/constraints.ts), so this is the message a user meets for it. Other
+ * errors are returned as they are.
+ */
+export function refusal(fields: FieldSet, label: string, err: unknown): unknown {
+  if (!(err instanceof ApiError) || err.status !== 400) return err;
+  const named = err.fieldErrors.map(({ field, message }) => {
+    const path = programPath(fields, field);
+    return `${path !== field ? `${path} (the API's ${field})` : field}: ${message}`;
+  });
+  const answered = `${err.method} ${err.path} answered 400${err.reason ? `: ${err.reason}` : ""}`;
+  return new Error(sentences(`${label}: the API refused it (${answered})`, named.join("; ")));
+}
+
+/**
+ * An API field path as the program writes it: each snake_case step in camelCase (the API's bodies
+ * are snake_case, the declarations camelCase), where its first step is a declared field, by its
+ * name or its wire name. A path the resource does not declare stays as the API wrote it.
+ */
+function programPath(fields: FieldSet, apiPath: string): string {
+  const [head] = apiPath.split(/[.[]/);
+  const camel = (step: string) => step.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+  const byWire = Object.entries(fields).find(([, f]) => f.wire === head)?.[0];
+  const name = byWire ?? (camel(head) in fields ? camel(head) : undefined);
+  return name ? name + apiPath.slice(head.length).replace(/[a-z][a-z0-9]*(?:_[a-z0-9]+)+/g, camel) : apiPath;
+}
+
 /** Records what exists after a failure midway, so state and the API agree. */
 export async function partialFailure<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
@@ -43,7 +74,7 @@ export async function partialFailure<I extends Props, O extends Outputs>(
   } catch {
     // The API may be what failed; record the inputs and the id.
   }
-  const reason = (err as Error).message ?? String(err);
+  const reason = (refusal(c.definition.fields, ctx.label, err) as Error).message ?? String(err);
   const hint =
     ctx.operation === "create" &&
     `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;

@@ -33,17 +33,17 @@ export interface AppPort {
 export interface AppArgs extends CommonArgs {
   /** Instance the container runs on. Changing it replaces the resource. */
   instanceId: pulumi.Input<string>;
-  /** Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
+  /** Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
   name: pulumi.Input<string>;
-  /** Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place. */
+  /** Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place. */
   image?: pulumi.Input<string>;
   /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource. */
   templateId?: pulumi.Input<string>;
-  /** Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place. */
+  /** Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place. */
   environment?: pulumi.Input<Record<string, pulumi.Input<string | null>>>;
-  /** Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place. */
+  /** Volume mounts; for a template app they replace the template's. Changing it updates the resource in place. */
   mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
-  /** Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place. */
+  /** Port mappings of a custom-image app. Changing it updates the resource in place. */
   ports?: pulumi.Input<pulumi.Input<AppPortArgs>[]>;
   /** Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource. */
   domain?: pulumi.Input<string>;
@@ -57,19 +57,19 @@ export interface AppOutputs extends Record<string, unknown> {
   workspaceId: string;
   /** Instance the container runs on. Changing it replaces the resource. */
   instanceId: string;
-  /** Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
+  /** Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
   name: string;
-  /** Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place. */
+  /** Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place. */
   image: string;
   /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource. */
   templateId?: string;
-  /** Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place. */
+  /** Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place. */
   environment?: Record<string, string | null>;
   /** The final values the API stores (template placeholders resolved). */
   resolvedEnvironment: Record<string, string>;
-  /** Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place. */
+  /** Volume mounts; for a template app they replace the template's. Changing it updates the resource in place. */
   mounts: Mount[];
-  /** Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place. */
+  /** Port mappings of a custom-image app. Changing it updates the resource in place. */
   ports: AppPort[];
   /** Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource. */
   domain?: string;

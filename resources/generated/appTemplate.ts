@@ -5,29 +5,29 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** A default environment variable of an app template (TemplateEnv) (as a program passes it). */
 export interface TemplateEnvArgs {
-  /** Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit). */
+  /** Variable name, unique within the template. */
   key: pulumi.Input<string>;
-  /** Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit). */
+  /** Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. */
   value?: pulumi.Input<string | null>;
-  /** At most 1000 characters (the emulator's limit). */
+  /** What the variable is for. */
   description?: pulumi.Input<string>;
 }
 
 /** A default environment variable of an app template (TemplateEnv) (as recorded). */
 export interface TemplateEnv {
-  /** Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit). */
+  /** Variable name, unique within the template. */
   key: string;
-  /** Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit). */
+  /** Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. */
   value: string | null;
-  /** At most 1000 characters (the emulator's limit). */
+  /** What the variable is for. */
   description: string;
 }
 
 /** A named port of an app template (TemplatePort) (as a program passes it). */
 export interface TemplatePortArgs {
-  /** Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it. */
+  /** Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it. */
   name: pulumi.Input<string>;
-  /** At most 1000 characters (the emulator's limit). */
+  /** What the port serves. */
   description?: pulumi.Input<string>;
   /** Port the container listens on; the deployed app's host port defaults to it when free. */
   containerPort: pulumi.Input<number>;
@@ -39,9 +39,9 @@ export interface TemplatePortArgs {
 
 /** A named port of an app template (TemplatePort) (as recorded). */
 export interface TemplatePort {
-  /** Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it. */
+  /** Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it. */
   name: string;
-  /** At most 1000 characters (the emulator's limit). */
+  /** What the port serves. */
   description: string;
   /** Port the container listens on; the deployed app's host port defaults to it when free. */
   containerPort: number;
@@ -53,9 +53,9 @@ export interface TemplatePort {
 
 /** A volume mount (AppVolumeMount) (as a program passes it). */
 export interface AppMountArgs {
-  /** Absolute path on the instance host, at most 4096 characters (the emulator's limit). */
+  /** Absolute path on the instance host. */
   hostPath: pulumi.Input<string>;
-  /** Absolute mount path inside the container, at most 4096 characters (the emulator's limit). */
+  /** Absolute mount path inside the container. */
   containerPath: pulumi.Input<string>;
   /** Mount read-only (default false). */
   readOnly?: pulumi.Input<boolean>;
@@ -63,9 +63,9 @@ export interface AppMountArgs {
 
 /** A volume mount (AppVolumeMount) (as recorded). */
 export interface Mount {
-  /** Absolute path on the instance host, at most 4096 characters (the emulator's limit). */
+  /** Absolute path on the instance host. */
   hostPath: string;
-  /** Absolute mount path inside the container, at most 4096 characters (the emulator's limit). */
+  /** Absolute mount path inside the container. */
   containerPath: string;
   /** Mount read-only (default false). */
   readOnly: boolean;
@@ -73,37 +73,37 @@ export interface Mount {
 
 /** The arguments of a `AppTemplate`. */
 export interface AppTemplateArgs extends CommonArgs {
-  /** Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Globally unique name (required). Changing it updates the resource in place. */
   name: pulumi.Input<string>;
-  /** 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** What the app does (required). Changing it updates the resource in place. */
   description: pulumi.Input<string>;
-  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place. */
+  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place. */
   image: pulumi.Input<string>;
-  /** Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place. */
+  /** Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place. */
   category?: pulumi.Input<string | null>;
-  /** Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place. */
+  /** Default environment; replaced as a whole. Changing it updates the resource in place. */
   environment?: pulumi.Input<pulumi.Input<TemplateEnvArgs>[]>;
-  /** Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place. */
+  /** Default mounts; replaced as a whole. Changing it updates the resource in place. */
   mounts?: pulumi.Input<pulumi.Input<AppMountArgs>[]>;
-  /** Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place. */
+  /** Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place. */
   ports?: pulumi.Input<pulumi.Input<TemplatePortArgs>[]>;
 }
 
 /** What a `AppTemplate` records: its outputs, each also a typed property of the class. */
 export interface AppTemplateOutputs extends Record<string, unknown> {
-  /** Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Globally unique name (required). Changing it updates the resource in place. */
   name: string;
-  /** 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** What the app does (required). Changing it updates the resource in place. */
   description: string;
-  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place. */
+  /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place. */
   image: string;
-  /** Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place. */
+  /** Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place. */
   category: string | null;
-  /** Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place. */
+  /** Default environment; replaced as a whole. Changing it updates the resource in place. */
   environment: TemplateEnv[];
-  /** Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place. */
+  /** Default mounts; replaced as a whole. Changing it updates the resource in place. */
   mounts: Mount[];
-  /** Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place. */
+  /** Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place. */
   ports: TemplatePort[];
   /** Creation time (ISO 8601), as the API reports it. */
   createdAt: string;

@@ -5,7 +5,7 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `Disk`. */
 export interface DiskArgs extends CommonArgs {
-  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Display name (required). Changing it updates the resource in place. */
   name: pulumi.Input<string>;
   /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
   size: pulumi.Input<number>;
@@ -23,7 +23,7 @@ export interface DiskArgs extends CommonArgs {
 export interface DiskOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Display name (required). Changing it updates the resource in place. */
   name: string;
   /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
   size: number;

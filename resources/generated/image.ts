@@ -9,7 +9,7 @@ export type ImageSourceArgs =
   | {
       /** URL: downloaded from an http or https URL. */
       type: "URL";
-      /** An http or https URL, at most 2048 characters (the emulator's limit). */
+      /** An http or https URL. */
       url: pulumi.Input<string>;
     }
   | {
@@ -38,7 +38,7 @@ export type ImageSource =
   | {
       /** URL: downloaded from an http or https URL. */
       type: "URL";
-      /** An http or https URL, at most 2048 characters (the emulator's limit). */
+      /** An http or https URL. */
       url: string;
     }
   | {
@@ -68,13 +68,13 @@ export interface ImageArgs extends CommonArgs {
   kind: pulumi.Input<"ISO" | "TEMPLATE" | "BACKUP">;
   /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place. */
   name: pulumi.Input<string>;
-  /** Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. */
+  /** Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. */
   source: pulumi.Input<ImageSourceArgs>;
   /** 4 to 1000 characters. Changing it updates the resource in place. */
   description?: pulumi.Input<string>;
   /** Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place. */
   group?: pulumi.Input<string>;
-  /** Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place. */
+  /** Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place. */
   os?: pulumi.Input<{ family: pulumi.Input<"LINUX" | "WINDOWS" | "BSD">; name?: pulumi.Input<string> } | null>;
   /** Boots with UEFI. Changing it replaces the resource. */
   uefi?: pulumi.Input<boolean>;
@@ -90,13 +90,13 @@ export interface ImageOutputs extends Record<string, unknown> {
   kind: "ISO" | "TEMPLATE" | "BACKUP";
   /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place. */
   name: string;
-  /** Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. */
+  /** Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. */
   source: ImageSource;
   /** 4 to 1000 characters. Changing it updates the resource in place. */
   description?: string;
   /** Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place. */
   group?: string;
-  /** Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place. */
+  /** Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place. */
   os?: { family: "LINUX" | "WINDOWS" | "BSD"; name?: string } | null;
   /** Boots with UEFI. Changing it replaces the resource. */
   uefi: boolean;

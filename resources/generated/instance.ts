@@ -15,7 +15,7 @@ export interface InstanceStorageEntry {
 
 /** The arguments of a `Instance`. */
 export interface InstanceArgs extends CommonArgs {
-  /** Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Instance name (required). Changing it updates the resource in place. */
   name: pulumi.Input<string>;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource. */
   type?: pulumi.Input<"PLAN" | "CUSTOM">;
@@ -23,13 +23,13 @@ export interface InstanceArgs extends CommonArgs {
   planId?: pulumi.Input<string>;
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource. */
   group?: pulumi.Input<"LIGHTNING" | "RYZEN" | "DEDICATED">;
-  /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade). */
+  /** CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade). */
   cpu?: pulumi.Input<number>;
-  /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). */
+  /** CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). */
   memoryBytes?: pulumi.Input<number>;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
   bandwidth?: pulumi.Input<{ uploadBytesSec: number; downloadBytesSec: number }>;
-  /** CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
+  /** CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
   storage?: pulumi.Input<pulumi.Input<{ sizeBytes: number; boot?: boolean; backing?: "LOCAL" | "CEPH" }>[]>;
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the resource. */
   region?: pulumi.Input<string>;
@@ -37,11 +37,11 @@ export interface InstanceArgs extends CommonArgs {
   nodeId?: pulumi.Input<string>;
   /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource. */
   imageId?: pulumi.Input<string>;
-  /** Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource. */
+  /** Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource. */
   ips?: pulumi.Input<pulumi.Input<{ family: "IPv4" | "IPv6"; ddos?: boolean }>[]>;
-  /** VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs). */
+  /** VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs). */
   vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
-  /** cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource. */
+  /** cloud-init user-data run on first boot. Changing it replaces the resource. */
   cloudInit?: pulumi.Input<string>;
   /** Turn off vendor cloud-init features. Changing it replaces the resource. */
   disableCloudInit?: pulumi.Input<boolean>;
@@ -57,7 +57,7 @@ export interface InstanceArgs extends CommonArgs {
   syncHostname?: pulumi.Input<boolean>;
   /** Enforce this instance's firewall rules. Changing it updates the resource in place. */
   firewallEnabled?: pulumi.Input<boolean>;
-  /** OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** OS name shown for the instance. Changing it updates the resource in place. */
   osName?: pulumi.Input<string>;
   /** Desired power state; default running. Changing it updates the resource in place (power). */
   powerState?: pulumi.Input<"running" | "stopped">;
@@ -73,7 +73,7 @@ export interface InstanceArgs extends CommonArgs {
 export interface InstanceOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Instance name (required). Changing it updates the resource in place. */
   name: string;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource. */
   type: "PLAN" | "CUSTOM";
@@ -81,13 +81,13 @@ export interface InstanceOutputs extends Record<string, unknown> {
   planId?: string;
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource. */
   group: "LIGHTNING" | "RYZEN" | "DEDICATED";
-  /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade). */
+  /** CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade). */
   cpu: number;
-  /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). */
+  /** CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). */
   memoryBytes: number;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
   bandwidth: { uploadBytesSec: number; downloadBytesSec: number };
-  /** CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
+  /** CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
   storage?: InstanceStorageEntry[];
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the resource. */
   region: string;
@@ -95,7 +95,7 @@ export interface InstanceOutputs extends Record<string, unknown> {
   nodeId: string;
   /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource. */
   imageId?: string;
-  /** VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs). */
+  /** VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs). */
   vpcIds: string[];
   /** Turn off vendor cloud-init features. Changing it replaces the resource. */
   disableCloudInit: boolean;
@@ -111,7 +111,7 @@ export interface InstanceOutputs extends Record<string, unknown> {
   syncHostname: boolean;
   /** Enforce this instance's firewall rules. Changing it updates the resource in place. */
   firewallEnabled: boolean;
-  /** OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** OS name shown for the instance. Changing it updates the resource in place. */
   osName?: string;
   /** Desired power state; default running. Changing it updates the resource in place (power). */
   powerState: "running" | "stopped";

@@ -5,9 +5,9 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `K3sSecret`. */
 export interface K3sSecretArgs extends CommonArgs {
-  /** Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource. */
+  /** Unique in the workspace; services reference the secret by this name. Changing it replaces the resource. */
   name: pulumi.Input<string>;
-  /** Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place. */
+  /** Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place. */
   data: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId?: pulumi.Input<string>;
@@ -17,9 +17,9 @@ export interface K3sSecretArgs extends CommonArgs {
 export interface K3sSecretOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource. */
+  /** Unique in the workspace; services reference the secret by this name. Changing it replaces the resource. */
   name: string;
-  /** Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place. */
+  /** Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place. */
   data?: Record<string, string> | null;
   /** Key names, sorted. */
   keys: string[];

@@ -11,7 +11,7 @@ export interface K3sPortArgs {
   containerPort: number;
   /** TCP (default) or UDP. */
   protocol?: "TCP" | "UDP";
-  /** Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit). */
+  /** Eligible for a custom subdomain (default false). */
   http?: boolean;
 }
 
@@ -23,7 +23,7 @@ export interface K3sServicePort {
   containerPort: number;
   /** TCP (default) or UDP. */
   protocol: "TCP" | "UDP";
-  /** Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit). */
+  /** Eligible for a custom subdomain (default false). */
   http: boolean;
 }
 
@@ -59,7 +59,7 @@ export interface K3sPod {
 
 /** The arguments of a `K3sService`. */
 export interface K3sServiceArgs extends CommonArgs {
-  /** Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource. */
+  /** Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource. */
   name: pulumi.Input<string>;
   /** PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource. */
   mode: pulumi.Input<"PINNED" | "SPREAD">;
@@ -67,7 +67,7 @@ export interface K3sServiceArgs extends CommonArgs {
   image: pulumi.Input<string>;
   /** Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place. */
   targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
-  /** Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place. */
+  /** Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place. */
   replicas?: pulumi.Input<number>;
   /** Published ports; default none. Changing it updates the resource in place. */
   ports?: pulumi.Input<pulumi.Input<K3sPortArgs>[]>;
@@ -87,7 +87,7 @@ export interface K3sServiceArgs extends CommonArgs {
 export interface K3sServiceOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource. */
+  /** Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource. */
   name: string;
   /** PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource. */
   mode: "PINNED" | "SPREAD";
@@ -95,7 +95,7 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
   image: string;
   /** Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place. */
   targetInstanceIds: string[];
-  /** Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place. */
+  /** Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place. */
   replicas: number;
   /** Published ports; default none. Changing it updates the resource in place. */
   ports: K3sServicePort[];

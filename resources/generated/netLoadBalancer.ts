@@ -5,7 +5,7 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `NetLoadBalancer`. */
 export interface NetLoadBalancerArgs extends CommonArgs {
-  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Display name (required). Changing it updates the resource in place. */
   name: pulumi.Input<string>;
   /** The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place. */
   address: pulumi.Input<string>;
@@ -15,7 +15,7 @@ export interface NetLoadBalancerArgs extends CommonArgs {
 
 /** What a `NetLoadBalancer` records: its outputs, each also a typed property of the class. */
 export interface NetLoadBalancerOutputs extends Record<string, unknown> {
-  /** Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Display name (required). Changing it updates the resource in place. */
   name: string;
   /** The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place. */
   address: string;

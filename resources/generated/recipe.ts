@@ -5,27 +5,27 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** A script the recipe runs (as a program passes it). */
 export interface RecipeCommandArgs {
-  /** Absolute script path on the instance, at most 4096 characters (the emulator's limit). */
+  /** Absolute script path on the instance. */
   path: pulumi.Input<string>;
-  /** Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
+  /** Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
   args?: pulumi.Input<pulumi.Input<string>[]>;
 }
 
 /** A script the recipe runs (as recorded). */
 export interface RecipeCommand {
-  /** Absolute script path on the instance, at most 4096 characters (the emulator's limit). */
+  /** Absolute script path on the instance. */
   path: string;
-  /** Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
+  /** Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME". */
   args: string[];
 }
 
 /** An input a recipe asks at install (as a program passes it). */
 export interface RecipeFieldArgs {
-  /** Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>. */
+  /** Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>. */
   id: pulumi.Input<string>;
-  /** 1 to 100 characters (the emulator's limit). */
+  /** What the install asks for (required). */
   label: pulumi.Input<string>;
-  /** At most 1000 characters (the emulator's limit). */
+  /** Help text shown with the field; null for none. */
   description?: pulumi.Input<string | null>;
   /** TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN. */
   type: pulumi.Input<"TEXT" | "PASSWORD" | "NUMBER" | "EMAIL" | "BOOLEAN">;
@@ -35,11 +35,11 @@ export interface RecipeFieldArgs {
 
 /** An input a recipe asks at install (as recorded). */
 export interface RecipeField {
-  /** Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>. */
+  /** Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>. */
   id: string;
-  /** 1 to 100 characters (the emulator's limit). */
+  /** What the install asks for (required). */
   label: string;
-  /** At most 1000 characters (the emulator's limit). */
+  /** Help text shown with the field; null for none. */
   description: string | null;
   /** TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN. */
   type: "TEXT" | "PASSWORD" | "NUMBER" | "EMAIL" | "BOOLEAN";
@@ -49,7 +49,7 @@ export interface RecipeField {
 
 /** The arguments of a `Recipe`. */
 export interface RecipeArgs extends CommonArgs {
-  /** 1 to 100 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Display name (required). Changing it updates the resource in place. */
   name: pulumi.Input<string>;
   /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place. */
   category: pulumi.Input<
@@ -67,13 +67,13 @@ export interface RecipeArgs extends CommonArgs {
     | "AUTOMATION"
     | "NETWORK"
   >;
-  /** Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Markdown (required). Changing it updates the resource in place. */
   description: pulumi.Input<string>;
-  /** Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place. */
+  /** Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place. */
   commands: pulumi.Input<pulumi.Input<RecipeCommandArgs>[]>;
-  /** Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place. */
+  /** Icon URL; omit or null for none. Changing it updates the resource in place. */
   icon?: pulumi.Input<string | null>;
-  /** Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place. */
+  /** Inputs asked at install. Replaced as a whole. Changing it updates the resource in place. */
   fields?: pulumi.Input<pulumi.Input<RecipeFieldArgs>[]>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId?: pulumi.Input<string>;
@@ -83,7 +83,7 @@ export interface RecipeArgs extends CommonArgs {
 export interface RecipeOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** 1 to 100 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Display name (required). Changing it updates the resource in place. */
   name: string;
   /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place. */
   category:
@@ -100,13 +100,13 @@ export interface RecipeOutputs extends Record<string, unknown> {
     | "DEVOPS"
     | "AUTOMATION"
     | "NETWORK";
-  /** Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place. */
+  /** Markdown (required). Changing it updates the resource in place. */
   description: string;
-  /** Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place. */
+  /** Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place. */
   commands: RecipeCommand[];
-  /** Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place. */
+  /** Icon URL; omit or null for none. Changing it updates the resource in place. */
   icon: string | null;
-  /** Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place. */
+  /** Inputs asked at install. Replaced as a whole. Changing it updates the resource in place. */
   fields: RecipeField[];
   /** The variable each field's value is injected as, by field id. */
   variables: Record<string, string>;

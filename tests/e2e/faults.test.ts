@@ -33,7 +33,7 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
     await e2e?.stop();
   });
 
-  it("refuses at preview what the API would refuse after the cluster, instance and node exist (defect 6)", async () => {
+  it("refuses at preview what the spec says the API refuses, before the cluster, instance and node exist (defect 6)", async () => {
     const since = await e2e.lastSeq();
     const message = await failureOf(
       e2e.preview([
@@ -43,13 +43,17 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
         {
           type: "K3sService",
           name: "svc",
-          args: { name: "Web_1", image: "nginx:1.27", mode: "SPREAD", targetInstanceIds: [ref("vm.id")], replicas: 101 },
+          args: { name: "web-1", image: "nginx", mode: "SPREAD", targetInstanceIds: [ref("vm.id")], replicas: 1.5 },
           opts: { dependsOn: ["node"] },
         },
       ]),
     );
-    expect(message).toMatch(/property name value .* has a problem: must be a DNS label/);
-    expect(message).toMatch(/property replicas value \{101\} has a problem: must be 1 to 100/);
+    expect(message).toMatch(
+      /property image value \{nginx\} has a problem: must be a container image with a tag.*\(spec part 3, Kubernetes service: image with tag\)/,
+    );
+    expect(message).toMatch(
+      /property replicas value \{1\.5\} has a problem: must be a whole number \(spec part 3, Kubernetes service: replicas is an integer\)/,
+    );
     expect(await e2e.mutations(since)).toEqual([]);
   });
 

@@ -168,7 +168,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
             args: {
               ...webArgs,
               image: "nginx",
-              replicas: 0,
+              replicas: 0.5,
               ports: [{ hostPort: 70000, containerPort: 80 }],
               volumes: [{ hostPath: "srv/data", containerPath: "/data" }],
             },
@@ -177,7 +177,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     );
     const failure = e2e.preview(bad);
     await expect(failure).rejects.toThrow(/image.*container image with a tag/s);
-    await expect(failure).rejects.toThrow(/replicas.*must be 1 to 100/s);
+    await expect(failure).rejects.toThrow(/replicas.*must be a whole number \(spec part 3, Kubernetes service: replicas is an integer\)/s);
     await expect(failure).rejects.toThrow(/ports\[0\]\.hostPort.*1 to 65535/s);
     await expect(failure).rejects.toThrow(/volumes\[0\]\.hostPath.*absolute path/s);
     expect(await e2e.requests(since)).toEqual([]);

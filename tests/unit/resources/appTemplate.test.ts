@@ -82,7 +82,6 @@ describe("AppTemplate", () => {
       /environment: .*names no port of this template/,
     ],
     ["an unknown placeholder", { ...tpl, environment: [{ key: "A", value: "{{whatever}}" }] }, /environment: .*unknown placeholder/],
-    ["a lower-case category", { ...tpl, category: "ai" }, /category: must be one of DEFAULT, .*AI, /],
     ["an empty description", { ...tpl, description: "" }, /description: must not be empty/],
   ])("rejects %s at preview", async (_what, news, message) => {
     expect((await failureLines(appTemplateDefinition, news)).join("\n")).toMatch(message);

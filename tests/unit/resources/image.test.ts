@@ -10,7 +10,7 @@ import { createHash } from "node:crypto";
 import { checkOnly, failureLines, failuresOf } from "../../support/preview";
 import { imageDefinition } from "../../../resources/image";
 import * as http from "node:http";
-import { fakeContext, I1, image, type Refused, type Row } from "./support";
+import { fakeContext, I1, image, type Row } from "./support";
 
 describe("Image inputs accepted at their boundaries", () => {
   it.each<Row>([["Image os name of one character", imageDefinition, { ...image, os: { family: "LINUX", name: "U" } }]])(
@@ -19,21 +19,6 @@ describe("Image inputs accepted at their boundaries", () => {
       expect(await failuresOf(spec, inputs)).toEqual([]);
     },
   );
-});
-
-describe("Image inputs refused at preview, naming the property and the rule", () => {
-  it.each<Refused>([
-    [
-      "an empty Image os name",
-      imageDefinition,
-      { ...image, os: { family: "LINUX", name: "" } },
-      "os.name",
-      /^must not be empty.*\(spec part 2, Images: os name is optional\)$/,
-    ],
-  ])("%s", async (_what, spec, inputs, property, reason) => {
-    const found = await failuresOf(spec, inputs);
-    expect(found).toContainEqual({ property, reason: expect.stringMatching(reason) });
-  });
 });
 
 describe("Image", () => {
