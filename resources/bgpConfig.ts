@@ -34,7 +34,7 @@ import {
   outputsFromAnswer,
   updateBody,
 } from "../provider/fields";
-import { zId } from "../provider/constraints";
+import { zId, zInteger } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { BgpConfigArgs, BgpConfigOutputs } from "./generated/bgpConfig";
@@ -71,7 +71,7 @@ export const bgpConfigFields = fieldSet({
     fromAnswer: (b: ApiBgp) => b.data.instance?.name ?? null,
   }),
   maxPrefixes: input(
-    z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
+    zInteger(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
     {
       doc: "Maximum prefixes on the session (the API's default when omitted).",
       onChange: updateRequest,

@@ -31,7 +31,8 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit } from "../provider/constraints";
+import { emulatorLimit, zInteger } from "../provider/constraints";
+import type { Integer } from "../provider/integer";
 import { compact, numberOf } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
@@ -45,13 +46,15 @@ const EMULATOR_LIMIT = emulatorLimit(WHERE);
 // field replaces the coupon.
 /** Workspace flags as the emulator checks them: upper-case identifiers. */
 const FLAG = /^[A-Z][A-Z0-9_]{0,31}$/;
-const positive = (what: string) =>
+const positive = (what: string) => zInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
+/** micro-USD: an integer to the spec, a `number` in the schema (over 2^31-1 from 2,147 USD, past Java's and .NET's int; provider/integer.ts). */
+const wholeMicroUsd = (what: string) =>
   z.number().int(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
 
 /** @internal */
 export const couponFields = fieldSet({
   amount: input(
-    positive("amount is an integer number of micro-USD").max(
+    wholeMicroUsd("amount is an integer number of micro-USD").max(
       1_000_000_000_000,
       `must be at most 1,000,000,000,000 micro-USD, 1,000,000 USD (${EMULATOR_LIMIT})`,
     ),
@@ -125,12 +128,12 @@ export const couponFields = fieldSet({
     onChange: replace,
     fromAnswer: (c: ApiCoupon) => c.note ?? undefined,
   }),
-  maxUses: computed<number>({
+  maxUses: computed<Integer>({
     doc: "How many distinct users may redeem it (max_uses), as the API reports it.",
     stable: true,
     fromAnswer: (c: ApiCoupon) => numberOf(c.max_uses)!,
   }),
-  usesRemaining: computed<number>({
+  usesRemaining: computed<Integer>({
     doc: "Uses left as of the last create or refresh.",
     fromAnswer: (c: ApiCoupon) => numberOf(c.uses_remaining)!,
   }),

@@ -33,7 +33,7 @@ import {
   updateBody,
   createdAt,
 } from "../provider/fields";
-import { ddosProblem, emulatorLimit, trimmedLength, zId } from "../provider/constraints";
+import { ddosProblem, emulatorLimit, trimmedLength, zId, zInteger } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import { ipParts, type Metering, type PricedProps } from "../provider/metering";
@@ -55,6 +55,11 @@ const positiveInt = (what: string, field: string) =>
     .number({ error: `must be a number of ${what} (${WHERE}: ${field} is an integer)` })
     .int(`must be a whole number of ${what} (${WHERE}: ${field} is an integer)`)
     .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
+/** Bytes and bytes per second stay `number` in the schema (past 2^31-1, Java's and .NET's int: provider/integer.ts); cores are `integer`. */
+const cores = zInteger(
+  `must be a whole number of cores (${WHERE}: CUSTOM cpu is an integer)`,
+  `must be a number of cores (${WHERE}: CUSTOM cpu is an integer)`,
+).positive(`must be a positive number of cores (${WHERE}: CUSTOM cpu)`);
 
 /** @internal One disk of a CUSTOM instance (the create body's storage entry). */
 export const storageEntry = nested(
@@ -130,7 +135,7 @@ export const instanceFields = fieldSet({
     onChange: replace,
     fromAnswer: (v: ApiInstance) => v.group,
   }),
-  cpu: input(positiveInt("cores", "CUSTOM cpu").max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
+  cpu: input(cores.max(128, `must be at most 128 cores (${EMULATOR_LIMIT})`).optional(), {
     doc: "CUSTOM: vCPU cores, 1 to 128 (the emulator's limit).",
     onChange: steps.upgrade,
     fromAnswer: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,

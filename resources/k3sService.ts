@@ -45,9 +45,11 @@ import {
   zAbsolutePath,
   zDnsLabel,
   zId,
+  zInteger,
   zPort,
   zProtocol,
 } from "../provider/constraints";
+import type { Integer } from "../provider/integer";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type {
@@ -118,7 +120,10 @@ export const servicePod = nested(
     name: member(z.string(), { doc: "Pod name." }),
     phase: member(z.string(), { doc: "Pod phase (Pending, Running...)." }),
     ready: member(z.boolean(), { doc: "Whether the pod is ready." }),
-    restartCount: member(z.number(), { doc: "Container restarts.", wire: "restart_count" }),
+    restartCount: member(zInteger(`restart_count must be a whole number (${WHERE})`), {
+      doc: "Container restarts.",
+      wire: "restart_count",
+    }),
     nodeName: member(z.string().nullable(), { doc: "Node the pod runs on, or null.", wire: "node_name" }),
   },
 );
@@ -165,9 +170,7 @@ export const k3sServiceFields = fieldSet({
     },
   ),
   replicas: input(
-    z
-      .number()
-      .int(`must be a whole number (${WHERE})`)
+    zInteger(`must be a whole number (${WHERE})`)
       .min(1, `must be 1 to 100 (${EMULATOR_LIMIT})`)
       .max(100, `must be 1 to 100 (${EMULATOR_LIMIT})`)
       .default(1),
@@ -246,15 +249,15 @@ export const k3sServiceFields = fieldSet({
     fromAnswer: (s: ApiService) => s.update_strategy,
   }),
   status: computed<string>({ doc: "DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED." }),
-  desiredReplicas: computed<number | null>({
+  desiredReplicas: computed<Integer | null>({
     doc: "Requested replicas (null while the live status is unavailable).",
     fromAnswer: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
   }),
-  availableReplicas: computed<number | null>({
+  availableReplicas: computed<Integer | null>({
     doc: "Ready replicas (null while the live status is unavailable).",
     fromAnswer: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
   }),
-  updatedReplicas: computed<number | null>({
+  updatedReplicas: computed<Integer | null>({
     doc: "Replicas on the current revision (null while the live status is unavailable).",
     fromAnswer: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
   }),

@@ -64,6 +64,15 @@ export function loadProgram() {
   return { program, checker: program.getTypeChecker() };
 }
 
+/**
+ * Whether a type is the `Integer` of provider/integer.ts, the one declaration of a value the spec
+ * types integer (its alias, which the checker keeps on the intersection `number & {}`; the checker's
+ * file names use / on every platform).
+ */
+const isInteger = (type: ts.Type): boolean =>
+  type.aliasSymbol?.getName() === "Integer" &&
+  !!type.aliasSymbol.declarations?.some((d) => d.getSourceFile().fileName.endsWith("/provider/integer.ts"));
+
 const docsOf = (symbol: ts.Symbol, checker: ts.TypeChecker) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
 
 /** The TypeScript types to schema types, collecting named object types on the way. */
@@ -89,6 +98,7 @@ class TypeMapper {
     if (!members.length) return { $ref: "pulumi.json#/Any" };
     if (members.every((t) => t.flags & ts.TypeFlags.BooleanLike)) return { type: "boolean" };
     if (members.every((t) => t.flags & ts.TypeFlags.StringLike)) return { type: "string" };
+    if (members.every(isInteger)) return { type: "integer" };
     if (members.every((t) => t.flags & ts.TypeFlags.NumberLike)) return { type: "number" };
     if (members.length > 1) return { $ref: "pulumi.json#/Any" };
     const [t] = members;

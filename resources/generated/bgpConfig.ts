@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 /** The arguments of a `BgpConfig`. */
 export interface BgpConfigArgs extends CommonArgs {
@@ -12,7 +13,7 @@ export interface BgpConfigArgs extends CommonArgs {
   /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place. */
   instanceId?: pulumi.Input<string | null>;
   /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
-  maxPrefixes?: pulumi.Input<number>;
+  maxPrefixes?: pulumi.Input<Integer>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId?: pulumi.Input<string>;
 }
@@ -30,7 +31,7 @@ export interface BgpConfigOutputs extends Record<string, unknown> {
   /** The endpoint instance's name, or null. */
   instanceName: string | null;
   /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
-  maxPrefixes: number;
+  maxPrefixes: Integer;
 }
 
 const SHAPE: ClassShape = {

@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 /** One disk of a CUSTOM instance (as recorded). */
 export interface InstanceStorageEntry {
@@ -24,7 +25,7 @@ export interface InstanceArgs extends CommonArgs {
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource. */
   group?: pulumi.Input<"LIGHTNING" | "RYZEN" | "DEDICATED">;
   /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade). */
-  cpu?: pulumi.Input<number>;
+  cpu?: pulumi.Input<Integer>;
   /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). */
   memoryBytes?: pulumi.Input<number>;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
@@ -82,7 +83,7 @@ export interface InstanceOutputs extends Record<string, unknown> {
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource. */
   group: "LIGHTNING" | "RYZEN" | "DEDICATED";
   /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade). */
-  cpu: number;
+  cpu: Integer;
   /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). */
   memoryBytes: number;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */

@@ -5,6 +5,7 @@
 import type { EstimatePart } from "../../provider/metering";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Estimate (POST /v1/billing/estimate: read-only, nothing is created)
@@ -135,7 +136,7 @@ export interface ResourceUsage {
   resourceKind: string;
   /** Name snapshot from when the billing subject was created. */
   resourceName: string;
-  minutes: number;
+  minutes: Integer;
   /** Micro-USD, cap-aware. */
   cost: number;
 }
@@ -145,7 +146,7 @@ export interface WorkspaceUsage {
   workspaceName: string;
   from: string;
   to: string;
-  totalMinutes: number;
+  totalMinutes: Integer;
   totalCost: number;
   resources: ResourceUsage[];
 }
@@ -153,7 +154,7 @@ export interface WorkspaceUsage {
 export interface UserUsage {
   from: string;
   to: string;
-  totalMinutes: number;
+  totalMinutes: Integer;
   /** Micro-USD, cap-aware. */
   totalCost: number;
   workspaces: Array<Omit<WorkspaceUsage, "from" | "to">>;

@@ -5,6 +5,7 @@ import type { Query } from "../../provider/client";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Plans (spec part 2, Plans and nodes: GET /v1/plans, keyset-paged)
@@ -13,7 +14,7 @@ export interface Plan {
   id: string;
   name: string;
   group: "LIGHTNING" | "RYZEN" | "DEDICATED";
-  cpu: number;
+  cpu: Integer;
   /** Bytes. */
   memory: number;
   /** Boot disk bytes. */

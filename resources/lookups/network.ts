@@ -7,6 +7,7 @@ import { ApiError } from "../../provider/errors";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Nodes (GET /v1/workspaces/{wid}/nodes and, for operators, GET /v1/nodes; keyset-paged)
@@ -21,7 +22,7 @@ export interface Node {
   region: string;
   /** Total memory, bytes. */
   maxMemory: number;
-  cores: number;
+  cores: Integer;
   /** Capability flags; CEPH marks nodes in the Ceph cluster. */
   flags: string[];
 }
