@@ -4,7 +4,7 @@
  */
 import { z } from "./zod";
 import { formatCidr, isRfc1918, parseCidr } from "./cidr";
-import type { Integer } from "./integer";
+import type { Integer, WideInteger } from "./integer";
 
 /** A zod number schema whose value is an `Integer` (provider/integer.ts): its methods keep that type. */
 export type ZodInteger = z._ZodNumber<ZodIntegerInternals>;
@@ -19,6 +19,19 @@ interface ZodIntegerInternals extends z.core.$ZodNumberInternals<Integer> {
  */
 export const zInteger = (message: string, error?: string): ZodInteger =>
   z.number(error === undefined ? undefined : { error }).int(message) as unknown as ZodInteger;
+
+/** A zod number schema whose value is a `WideInteger` (provider/integer.ts). */
+export type ZodWideInteger = z._ZodNumber<ZodWideIntegerInternals>;
+interface ZodWideIntegerInternals extends z.core.$ZodNumberInternals<WideInteger> {
+  output: WideInteger;
+}
+
+/**
+ * A number the spec types integer whose values exceed 2^31-1 (bytes, rates, micro-USD): `number`
+ * in the schema, saying why; a fraction refused with `message`, which cites the spec.
+ */
+export const zWideInteger = (message: string, error?: string): ZodWideInteger =>
+  z.number(error === undefined ? undefined : { error }).int(message) as unknown as ZodWideInteger;
 
 /** An identifier input: a string of digits (ids exceed 2^53; never a JS number). */
 export const zId = (what = "identifier") => z.string().regex(/^\d{1,20}$/, `must be the ${what} (digits)`);

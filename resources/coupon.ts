@@ -31,7 +31,7 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { emulatorLimit, zInteger } from "../provider/constraints";
+import { emulatorLimit, zInteger, zWideInteger } from "../provider/constraints";
 import type { Integer } from "../provider/integer";
 import { compact, numberOf } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
@@ -47,9 +47,9 @@ const EMULATOR_LIMIT = emulatorLimit(WHERE);
 /** Workspace flags as the emulator checks them: upper-case identifiers. */
 const FLAG = /^[A-Z][A-Z0-9_]{0,31}$/;
 const positive = (what: string) => zInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
-/** micro-USD: an integer to the spec, a `number` in the schema (over 2^31-1 from 2,147 USD, past Java's and .NET's int; provider/integer.ts). */
+/** micro-USD: past 2^31-1 from 2,147 USD (provider/integer.ts: WideInteger). */
 const wholeMicroUsd = (what: string) =>
-  z.number().int(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
+  zWideInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
 
 /** @internal */
 export const couponFields = fieldSet({

@@ -24,7 +24,7 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zCidr, zId, zInteger, zText } from "../provider/constraints";
+import { zCidr, zId, zInteger, zText, zWideInteger } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { FirewallRuleArgs, FirewallRuleOutputs } from "./generated/firewallRule";
@@ -37,9 +37,7 @@ const WHERE = "spec part 3, Firewall rules";
 const port = zInteger(`must be a whole port number, 1 to 65535 (${WHERE})`)
   .min(1, `must be 1 to 65535 (${WHERE})`)
   .max(65535, `must be 1 to 65535 (${WHERE})`);
-const limit = z
-  .number()
-  .int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`)
+const limit = zWideInteger(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`)
   .min(1, `must be 1 to 10,000,000,000 (${WHERE})`)
   .max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
 /** An optional field the API answers as null: left out of the outputs, as it was of the inputs. */

@@ -33,7 +33,7 @@ import {
   updateBody,
   createdAt,
 } from "../provider/fields";
-import { ddosProblem, emulatorLimit, trimmedLength, zId, zInteger } from "../provider/constraints";
+import { ddosProblem, emulatorLimit, trimmedLength, zId, zInteger, zWideInteger } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import { ipParts, type Metering, type PricedProps } from "../provider/metering";
@@ -51,11 +51,11 @@ const steps = updateSteps("upgrade", "vpcs", "power");
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 const MiB = 1024 ** 2;
 const positiveInt = (what: string, field: string) =>
-  z
-    .number({ error: `must be a number of ${what} (${WHERE}: ${field} is an integer)` })
-    .int(`must be a whole number of ${what} (${WHERE}: ${field} is an integer)`)
-    .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
-/** Bytes and bytes per second stay `number` in the schema (past 2^31-1, Java's and .NET's int: provider/integer.ts); cores are `integer`. */
+  zWideInteger(
+    `must be a whole number of ${what} (${WHERE}: ${field} is an integer)`,
+    `must be a number of ${what} (${WHERE}: ${field} is an integer)`,
+  ).positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
+/** Bytes and bytes per second are wide (provider/integer.ts: WideInteger); cores are not. */
 const cores = zInteger(
   `must be a whole number of cores (${WHERE}: CUSTOM cpu is an integer)`,
   `must be a number of cores (${WHERE}: CUSTOM cpu is an integer)`,

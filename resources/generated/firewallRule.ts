@@ -2,7 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
-import type { Integer } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 /** The arguments of a `FirewallRule`. */
 export interface FirewallRuleArgs extends CommonArgs {
@@ -23,9 +23,9 @@ export interface FirewallRuleArgs extends CommonArgs {
   /** Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource. */
   local?: pulumi.Input<string>;
   /** Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. */
-  bpsLimit?: pulumi.Input<number>;
+  bpsLimit?: pulumi.Input<WideInteger>;
   /** Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. */
-  ppsLimit?: pulumi.Input<number>;
+  ppsLimit?: pulumi.Input<WideInteger>;
   /** 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource. */
   priority?: pulumi.Input<Integer>;
   /** Up to 255 characters. Changing it replaces the resource. */
@@ -51,9 +51,9 @@ export interface FirewallRuleOutputs extends Record<string, unknown> {
   /** Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource. */
   local?: string;
   /** Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. */
-  bpsLimit?: number;
+  bpsLimit?: WideInteger;
   /** Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. */
-  ppsLimit?: number;
+  ppsLimit?: WideInteger;
   /** 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource. */
   priority: Integer;
   /** Up to 255 characters. Changing it replaces the resource. */

@@ -2,12 +2,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
-import type { Integer } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 /** One disk of a CUSTOM instance (as recorded). */
 export interface InstanceStorageEntry {
   /** Size in bytes. */
-  sizeBytes: number;
+  sizeBytes: WideInteger;
   /** Whether this is the boot disk (exactly one entry is); default false. */
   boot: boolean;
   /** LOCAL (default) or CEPH. */
@@ -27,11 +27,11 @@ export interface InstanceArgs extends CommonArgs {
   /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade). */
   cpu?: pulumi.Input<Integer>;
   /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). */
-  memoryBytes?: pulumi.Input<number>;
+  memoryBytes?: pulumi.Input<WideInteger>;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
-  bandwidth?: pulumi.Input<{ uploadBytesSec: number; downloadBytesSec: number }>;
+  bandwidth?: pulumi.Input<{ uploadBytesSec: WideInteger; downloadBytesSec: WideInteger }>;
   /** CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
-  storage?: pulumi.Input<pulumi.Input<{ sizeBytes: number; boot?: boolean; backing?: "LOCAL" | "CEPH" }>[]>;
+  storage?: pulumi.Input<pulumi.Input<{ sizeBytes: WideInteger; boot?: boolean; backing?: "LOCAL" | "CEPH" }>[]>;
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the resource. */
   region?: pulumi.Input<string>;
   /** A specific node (platform or your private cloud). Changing it replaces the resource. */
@@ -85,9 +85,9 @@ export interface InstanceOutputs extends Record<string, unknown> {
   /** CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade). */
   cpu: Integer;
   /** CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). */
-  memoryBytes: number;
+  memoryBytes: WideInteger;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
-  bandwidth: { uploadBytesSec: number; downloadBytesSec: number };
+  bandwidth: { uploadBytesSec: WideInteger; downloadBytesSec: WideInteger };
   /** CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
   storage?: InstanceStorageEntry[];
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the resource. */

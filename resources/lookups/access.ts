@@ -4,7 +4,7 @@
  */
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Quota (GET /v1/workspaces/{wid}/quota)
@@ -18,11 +18,11 @@ export interface WorkspaceQuota {
   /** Total floating IP limit. */
   maxFloatingIps: Integer;
   /** Total disk storage limit, bytes. */
-  maxStorageBytes: number;
+  maxStorageBytes: WideInteger;
   /** Maximum custom ISOs. */
   isoCount: Integer;
   /** Total ISO storage limit, bytes. */
-  isoStorageBytes: number;
+  isoStorageBytes: WideInteger;
   /** Maximum firewall rules per floating IP. */
   firewallRulesPerIp: Integer;
 }

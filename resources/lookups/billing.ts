@@ -5,7 +5,7 @@
 import type { EstimatePart } from "../../provider/metering";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Estimate (POST /v1/billing/estimate: read-only, nothing is created)
@@ -24,18 +24,18 @@ export interface PricedPart {
   type: string;
   quantity: number;
   /** Micro-USD per unit per hour. */
-  unitRate: number;
+  unitRate: WideInteger;
   /** Micro-USD per hour. */
-  hourlyRate: number;
+  hourlyRate: WideInteger;
   /** Micro-USD per month (hourlyRate x 672). */
-  monthlyPrice: number;
+  monthlyPrice: WideInteger;
 }
 
 export interface BillingEstimate {
   /** Micro-USD per hour. */
-  hourlyRate: number;
+  hourlyRate: WideInteger;
   /** Micro-USD per month: hourlyRate x 672. */
-  monthlyPrice: number;
+  monthlyPrice: WideInteger;
   parts: PricedPart[];
 }
 
@@ -107,11 +107,11 @@ export async function getBillingEstimate(args: GetBillingEstimateArgs): Promise<
 
 export interface Wallet {
   /** Grants minus usage; negative when overdrawn. */
-  balance: number;
+  balance: WideInteger;
   /** Spend this billing period. */
-  usage: number;
+  usage: WideInteger;
   /** Spend beyond available grants. */
-  overage: number;
+  overage: WideInteger;
 }
 
 export interface GetWalletArgs {
@@ -138,7 +138,7 @@ export interface ResourceUsage {
   resourceName: string;
   minutes: Integer;
   /** Micro-USD, cap-aware. */
-  cost: number;
+  cost: WideInteger;
 }
 
 export interface WorkspaceUsage {
@@ -147,7 +147,7 @@ export interface WorkspaceUsage {
   from: string;
   to: string;
   totalMinutes: Integer;
-  totalCost: number;
+  totalCost: WideInteger;
   resources: ResourceUsage[];
 }
 
@@ -156,7 +156,7 @@ export interface UserUsage {
   to: string;
   totalMinutes: Integer;
   /** Micro-USD, cap-aware. */
-  totalCost: number;
+  totalCost: WideInteger;
   workspaces: Array<Omit<WorkspaceUsage, "from" | "to">>;
 }
 

@@ -7,7 +7,7 @@ import { ApiError } from "../../provider/errors";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Nodes (GET /v1/workspaces/{wid}/nodes and, for operators, GET /v1/nodes; keyset-paged)
@@ -21,7 +21,7 @@ export interface Node {
   group: string;
   region: string;
   /** Total memory, bytes. */
-  maxMemory: number;
+  maxMemory: WideInteger;
   cores: Integer;
   /** Capability flags; CEPH marks nodes in the Ceph cluster. */
   flags: string[];

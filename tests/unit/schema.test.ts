@@ -11,6 +11,7 @@ import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
 import { definitionOf, kinds } from "../../resources/kinds";
 import { nestedSetsOf } from "../../scripts/fieldTypes";
+import { WIDE_NOTE } from "../../provider/integer";
 
 jest.setTimeout(120_000);
 
@@ -96,6 +97,14 @@ describe("schema.json", () => {
       "Coupon.amount",
       "BgpConfig.asn",
     ]);
+    // Each says why it is a number.
+    for (const field of typed("number")) {
+      const [kind, name] = field.split(".");
+      expect([field, fresh.resources[`svc:index:${kind}`].inputProperties[name].description]).toEqual([
+        field,
+        expect.stringContaining(WIDE_NOTE),
+      ]);
+    }
     // An input's output says what its input says.
     for (const [token, r] of Object.entries(fresh.resources))
       for (const [name, p] of Object.entries(r.inputProperties))
