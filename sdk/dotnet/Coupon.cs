@@ -16,7 +16,7 @@ namespace Pulumi.Svc
     public partial class Coupon : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource.
+        /// Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("amount")]
         public Output<double> Amount { get; private set; } = null!;
@@ -37,7 +37,7 @@ namespace Pulumi.Svc
         /// Days until the unused remainder of a redemption's credit expires, 1 to 3650 (the emulator's limit); default 30. Changing it replaces the resource.
         /// </summary>
         [Output("expiryDays")]
-        public Output<double> ExpiryDays { get; private set; } = null!;
+        public Output<int> ExpiryDays { get; private set; } = null!;
 
         /// <summary>
         /// Workspace flags applied to the redeemer's owned workspaces: at most 32, each upper case such as BETA_ACCESS (the emulator's limits); duplicates are dropped, as the API does. Changing it replaces the resource.
@@ -49,7 +49,7 @@ namespace Pulumi.Svc
         /// How many distinct users may redeem it (max_uses), as the API reports it.
         /// </summary>
         [Output("maxUses")]
-        public Output<double> MaxUses { get; private set; } = null!;
+        public Output<int> MaxUses { get; private set; } = null!;
 
         /// <summary>
         /// Operator memo, at most 500 characters (the emulator's limit). Changing it replaces the resource.
@@ -61,13 +61,13 @@ namespace Pulumi.Svc
         /// Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator's limit). Changing it replaces the resource.
         /// </summary>
         [Output("uses")]
-        public Output<double> Uses { get; private set; } = null!;
+        public Output<int> Uses { get; private set; } = null!;
 
         /// <summary>
         /// Uses left as of the last create or refresh.
         /// </summary>
         [Output("usesRemaining")]
-        public Output<double> UsesRemaining { get; private set; } = null!;
+        public Output<int> UsesRemaining { get; private set; } = null!;
 
 
         /// <summary>
@@ -132,7 +132,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource.
+        /// Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("amount", required: true)]
         public Input<double> Amount { get; set; } = null!;
@@ -147,7 +147,7 @@ namespace Pulumi.Svc
         /// Days until the unused remainder of a redemption's credit expires, 1 to 3650 (the emulator's limit); default 30. Changing it replaces the resource.
         /// </summary>
         [Input("expiryDays")]
-        public Input<double>? ExpiryDays { get; set; }
+        public Input<int>? ExpiryDays { get; set; }
 
         [Input("flags")]
         private InputList<string>? _flags;
@@ -178,7 +178,7 @@ namespace Pulumi.Svc
         /// Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator's limit). Changing it replaces the resource.
         /// </summary>
         [Input("uses", required: true)]
-        public Input<double> Uses { get; set; } = null!;
+        public Input<int> Uses { get; set; } = null!;
 
         public CouponArgs()
         {

@@ -43,7 +43,7 @@ namespace Pulumi.Svc
         /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         /// </summary>
         [Output("cpu")]
-        public Output<double> Cpu { get; private set; } = null!;
+        public Output<int> Cpu { get; private set; } = null!;
 
         /// <summary>
         /// Creation time (ISO 8601), as the API reports it.
@@ -106,7 +106,7 @@ namespace Pulumi.Svc
         public Output<bool> Locked { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("memoryBytes")]
         public Output<double> MemoryBytes { get; private set; } = null!;
@@ -316,7 +316,7 @@ namespace Pulumi.Svc
         /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         /// </summary>
         [Input("cpu")]
-        public Input<double>? Cpu { get; set; }
+        public Input<int>? Cpu { get; set; }
 
         /// <summary>
         /// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
@@ -361,7 +361,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("memoryBytes")]
         public Input<double>? MemoryBytes { get; set; }

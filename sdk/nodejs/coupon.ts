@@ -37,7 +37,7 @@ export class Coupon extends pulumi.CustomResource {
     }
 
     /**
-     * Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource.
+     * Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly amount!: pulumi.Output<number>;
     /**
@@ -130,7 +130,7 @@ export interface CouponArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource.
+     * Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator's limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     amount: pulumi.Input<number>;
     /**

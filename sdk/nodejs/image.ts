@@ -73,7 +73,7 @@ export class Image extends pulumi.CustomResource {
      */
     public readonly os!: pulumi.Output<outputs.Os | undefined>;
     /**
-     * Bytes.
+     * Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public /*out*/ readonly size!: pulumi.Output<number>;
     /**

@@ -97,7 +97,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly locked!: pulumi.Output<boolean>;
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly memoryBytes!: pulumi.Output<number>;
     /**
@@ -329,7 +329,7 @@ export interface InstanceArgs {
      */
     ips?: pulumi.Input<pulumi.Input<inputs.IpsArgs>[]>;
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     memoryBytes?: pulumi.Input<number>;
     /**

@@ -16,7 +16,7 @@ namespace Pulumi.Svc.Inputs
         /// Port the container listens on; the deployed app's host port defaults to it when free.
         /// </summary>
         [Input("containerPort", required: true)]
-        public Input<double> ContainerPort { get; set; } = null!;
+        public Input<int> ContainerPort { get; set; } = null!;
 
         /// <summary>
         /// At most 1000 characters (the emulator's limit).

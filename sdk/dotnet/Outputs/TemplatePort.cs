@@ -16,7 +16,7 @@ namespace Pulumi.Svc.Outputs
         /// <summary>
         /// Port the container listens on; the deployed app's host port defaults to it when free.
         /// </summary>
-        public readonly double ContainerPort;
+        public readonly int ContainerPort;
         /// <summary>
         /// At most 1000 characters (the emulator's limit).
         /// </summary>
@@ -36,7 +36,7 @@ namespace Pulumi.Svc.Outputs
 
         [OutputConstructor]
         private TemplatePort(
-            double containerPort,
+            int containerPort,
 
             string? description,
 

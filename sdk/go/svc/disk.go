@@ -28,7 +28,7 @@ type Disk struct {
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringOutput `pulumi:"region"`
-	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size pulumi.Float64Output `pulumi:"size"`
 	// Resource state: PENDING, AVAILABLE, FAILED...
 	State pulumi.StringOutput `pulumi:"state"`
@@ -108,7 +108,7 @@ type diskArgs struct {
 	Name string `pulumi:"name"`
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region string `pulumi:"region"`
-	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size float64 `pulumi:"size"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -131,7 +131,7 @@ type DiskArgs struct {
 	Name pulumi.StringInput
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringInput
-	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size pulumi.Float64Input
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -257,7 +257,7 @@ func (o DiskOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
-// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o DiskOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v *Disk) pulumi.Float64Output { return v.Size }).(pulumi.Float64Output)
 }

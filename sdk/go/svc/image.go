@@ -34,7 +34,7 @@ type Image struct {
 	Official pulumi.BoolOutput `pulumi:"official"`
 	// Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator's limit); null clears. Changing it updates the resource in place.
 	Os OsPtrOutput `pulumi:"os"`
-	// Bytes.
+	// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size pulumi.Float64Output `pulumi:"size"`
 	// Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator's limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
 	Source pulumi.AnyOutput `pulumi:"source"`
@@ -286,7 +286,7 @@ func (o ImageOutput) Os() OsPtrOutput {
 	return o.ApplyT(func(v *Image) OsPtrOutput { return v.Os }).(OsPtrOutput)
 }
 
-// Bytes.
+// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o ImageOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v *Image) pulumi.Float64Output { return v.Size }).(pulumi.Float64Output)
 }

@@ -25,7 +25,7 @@ type Instance struct {
 	// The boot disk's id.
 	BootDiskId pulumi.StringOutput `pulumi:"bootDiskId"`
 	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-	Cpu pulumi.Float64Output `pulumi:"cpu"`
+	Cpu pulumi.IntOutput `pulumi:"cpu"`
 	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Turn off vendor cloud-init features. Changing it replaces the resource.
@@ -46,7 +46,7 @@ type Instance struct {
 	Ipv6Address pulumi.StringOutput `pulumi:"ipv6Address"`
 	// Whether the instance is locked (a scheduled termination refuses it).
 	Locked pulumi.BoolOutput `pulumi:"locked"`
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes pulumi.Float64Output `pulumi:"memoryBytes"`
 	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
@@ -154,7 +154,7 @@ type instanceArgs struct {
 	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
 	CloudInit *string `pulumi:"cloudInit"`
 	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-	Cpu *float64 `pulumi:"cpu"`
+	Cpu *int `pulumi:"cpu"`
 	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
 	Deletion *string `pulumi:"deletion"`
 	// Turn off vendor cloud-init features. Changing it replaces the resource.
@@ -167,7 +167,7 @@ type instanceArgs struct {
 	ImageId *string `pulumi:"imageId"`
 	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
 	Ips []Ips `pulumi:"ips"`
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes *float64 `pulumi:"memoryBytes"`
 	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
@@ -217,7 +217,7 @@ type InstanceArgs struct {
 	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
 	CloudInit pulumi.StringPtrInput
 	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-	Cpu pulumi.Float64PtrInput
+	Cpu pulumi.IntPtrInput
 	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
 	Deletion pulumi.StringPtrInput
 	// Turn off vendor cloud-init features. Changing it replaces the resource.
@@ -230,7 +230,7 @@ type InstanceArgs struct {
 	ImageId pulumi.StringPtrInput
 	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
 	Ips IpsArrayInput
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes pulumi.Float64PtrInput
 	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
 	Name pulumi.StringInput
@@ -371,8 +371,8 @@ func (o InstanceOutput) BootDiskId() pulumi.StringOutput {
 }
 
 // CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-func (o InstanceOutput) Cpu() pulumi.Float64Output {
-	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.Cpu }).(pulumi.Float64Output)
+func (o InstanceOutput) Cpu() pulumi.IntOutput {
+	return o.ApplyT(func(v *Instance) pulumi.IntOutput { return v.Cpu }).(pulumi.IntOutput)
 }
 
 // Creation time (ISO 8601), as the API reports it.
@@ -425,7 +425,7 @@ func (o InstanceOutput) Locked() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Locked }).(pulumi.BoolOutput)
 }
 
-// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o InstanceOutput) MemoryBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.MemoryBytes }).(pulumi.Float64Output)
 }

@@ -40,7 +40,13 @@ export interface AppPortArgs {
 }
 
 export interface BandwidthArgs {
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     downloadBytesSec: pulumi.Input<number>;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     uploadBytesSec: pulumi.Input<number>;
 }
 
@@ -130,6 +136,9 @@ export interface StorageArgs {
      */
     backing?: pulumi.Input<string>;
     boot?: pulumi.Input<boolean>;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     sizeBytes: pulumi.Input<number>;
 }
 

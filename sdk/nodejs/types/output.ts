@@ -38,7 +38,13 @@ export interface BackupPlan {
 }
 
 export interface Bandwidth {
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     downloadBytesSec: number;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     uploadBytesSec: number;
 }
 
@@ -88,6 +94,9 @@ export interface ImageInfo {
     name: string;
     official: boolean;
     os: outputs.Os;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     size: number;
     state: string;
     uefi: boolean;
@@ -103,7 +112,7 @@ export interface InstanceStorageEntry {
      */
     boot: boolean;
     /**
-     * Size in bytes.
+     * Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     sizeBytes: number;
 }
@@ -211,7 +220,7 @@ export interface Node {
     group: string;
     id: string;
     /**
-     * Total memory, bytes.
+     * Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     maxMemory: number;
     /**
@@ -243,9 +252,12 @@ export interface Plan {
     cpu: number;
     disabled: boolean;
     /**
-     * Boot disk bytes.
+     * Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     diskSize: number;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     download: number;
     /**
      * One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
@@ -253,16 +265,16 @@ export interface Plan {
     group: string;
     id: string;
     /**
-     * Bytes.
+     * Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     memory: number;
     name: string;
     /**
-     * Hourly rate, micro-USD.
+     * Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     rate: number;
     /**
-     * Bytes per second.
+     * Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     upload: number;
 }
@@ -280,17 +292,17 @@ export interface Ports {
 
 export interface PricedPart {
     /**
-     * Micro-USD per hour.
+     * Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     hourlyRate: number;
     /**
-     * Micro-USD per month (hourlyRate x 672).
+     * Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     monthlyPrice: number;
     quantity: number;
     type: string;
     /**
-     * Micro-USD per unit per hour.
+     * Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     unitRate: number;
 }
@@ -343,7 +355,7 @@ export interface RecipeSummary {
 
 export interface ResourceUsage {
     /**
-     * Micro-USD, cap-aware.
+     * Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     cost: number;
     minutes: number;
@@ -403,6 +415,9 @@ export interface UploadedBy {
 
 export interface Workspaces {
     resources: outputs.ResourceUsage[];
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     totalCost: number;
     totalMinutes: number;
     workspaceId: string;

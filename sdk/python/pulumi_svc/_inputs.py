@@ -118,11 +118,11 @@ class AppMountArgs:
 
 if not MYPY:
     class AppPortArgsDict(TypedDict):
-        container_port: pulumi.Input[builtins.float]
+        container_port: pulumi.Input[builtins.int]
         """
         Port the container listens on.
         """
-        host_port: pulumi.Input[builtins.float]
+        host_port: pulumi.Input[builtins.int]
         """
         Port exposed on the instance host.
         """
@@ -140,13 +140,13 @@ elif False:
 @pulumi.input_type
 class AppPortArgs:
     def __init__(__self__, *,
-                 container_port: pulumi.Input[builtins.float],
-                 host_port: pulumi.Input[builtins.float],
+                 container_port: pulumi.Input[builtins.int],
+                 host_port: pulumi.Input[builtins.int],
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: Port the container listens on.
-        :param pulumi.Input[builtins.float] host_port: Port exposed on the instance host.
+        :param pulumi.Input[builtins.int] container_port: Port the container listens on.
+        :param pulumi.Input[builtins.int] host_port: Port exposed on the instance host.
         :param pulumi.Input[builtins.bool] http: Serves HTTP traffic eligible for a custom domain (default false).
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
@@ -159,26 +159,26 @@ class AppPortArgs:
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> pulumi.Input[builtins.float]:
+    def container_port(self) -> pulumi.Input[builtins.int]:
         """
         Port the container listens on.
         """
         return pulumi.get(self, "container_port")
 
     @container_port.setter
-    def container_port(self, value: pulumi.Input[builtins.float]):
+    def container_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "container_port", value)
 
     @property
     @pulumi.getter(name="hostPort")
-    def host_port(self) -> pulumi.Input[builtins.float]:
+    def host_port(self) -> pulumi.Input[builtins.int]:
         """
         Port exposed on the instance host.
         """
         return pulumi.get(self, "host_port")
 
     @host_port.setter
-    def host_port(self, value: pulumi.Input[builtins.float]):
+    def host_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "host_port", value)
 
     @property
@@ -209,7 +209,13 @@ class AppPortArgs:
 if not MYPY:
     class BandwidthArgsDict(TypedDict):
         download_bytes_sec: pulumi.Input[builtins.float]
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         upload_bytes_sec: pulumi.Input[builtins.float]
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
 elif False:
     BandwidthArgsDict: TypeAlias = Mapping[str, Any]
 
@@ -218,12 +224,19 @@ class BandwidthArgs:
     def __init__(__self__, *,
                  download_bytes_sec: pulumi.Input[builtins.float],
                  upload_bytes_sec: pulumi.Input[builtins.float]):
+        """
+        :param pulumi.Input[builtins.float] download_bytes_sec: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param pulumi.Input[builtins.float] upload_bytes_sec: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         pulumi.set(__self__, "download_bytes_sec", download_bytes_sec)
         pulumi.set(__self__, "upload_bytes_sec", upload_bytes_sec)
 
     @property
     @pulumi.getter(name="downloadBytesSec")
     def download_bytes_sec(self) -> pulumi.Input[builtins.float]:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "download_bytes_sec")
 
     @download_bytes_sec.setter
@@ -233,6 +246,9 @@ class BandwidthArgs:
     @property
     @pulumi.getter(name="uploadBytesSec")
     def upload_bytes_sec(self) -> pulumi.Input[builtins.float]:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "upload_bytes_sec")
 
     @upload_bytes_sec.setter
@@ -286,11 +302,11 @@ class IpsArgs:
 
 if not MYPY:
     class K3sPortArgsDict(TypedDict):
-        container_port: pulumi.Input[builtins.float]
+        container_port: pulumi.Input[builtins.int]
         """
         Port inside the container, 1 to 65535.
         """
-        host_port: pulumi.Input[builtins.float]
+        host_port: pulumi.Input[builtins.int]
         """
         Port on the host, 1 to 65535; unique per protocol.
         """
@@ -308,13 +324,13 @@ elif False:
 @pulumi.input_type
 class K3sPortArgs:
     def __init__(__self__, *,
-                 container_port: pulumi.Input[builtins.float],
-                 host_port: pulumi.Input[builtins.float],
+                 container_port: pulumi.Input[builtins.int],
+                 host_port: pulumi.Input[builtins.int],
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: Port inside the container, 1 to 65535.
-        :param pulumi.Input[builtins.float] host_port: Port on the host, 1 to 65535; unique per protocol.
+        :param pulumi.Input[builtins.int] container_port: Port inside the container, 1 to 65535.
+        :param pulumi.Input[builtins.int] host_port: Port on the host, 1 to 65535; unique per protocol.
         :param pulumi.Input[builtins.bool] http: Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
@@ -327,26 +343,26 @@ class K3sPortArgs:
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> pulumi.Input[builtins.float]:
+    def container_port(self) -> pulumi.Input[builtins.int]:
         """
         Port inside the container, 1 to 65535.
         """
         return pulumi.get(self, "container_port")
 
     @container_port.setter
-    def container_port(self, value: pulumi.Input[builtins.float]):
+    def container_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "container_port", value)
 
     @property
     @pulumi.getter(name="hostPort")
-    def host_port(self) -> pulumi.Input[builtins.float]:
+    def host_port(self) -> pulumi.Input[builtins.int]:
         """
         Port on the host, 1 to 65535; unique per protocol.
         """
         return pulumi.get(self, "host_port")
 
     @host_port.setter
-    def host_port(self, value: pulumi.Input[builtins.float]):
+    def host_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "host_port", value)
 
     @property
@@ -631,6 +647,9 @@ class RecipeFieldArgs:
 if not MYPY:
     class StorageArgsDict(TypedDict):
         size_bytes: pulumi.Input[builtins.float]
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         backing: NotRequired[pulumi.Input[builtins.str]]
         """
         One of: `CEPH`, `LOCAL`.
@@ -646,6 +665,7 @@ class StorageArgs:
                  backing: Optional[pulumi.Input[builtins.str]] = None,
                  boot: Optional[pulumi.Input[builtins.bool]] = None):
         """
+        :param pulumi.Input[builtins.float] size_bytes: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] backing: One of: `CEPH`, `LOCAL`.
         """
         pulumi.set(__self__, "size_bytes", size_bytes)
@@ -657,6 +677,9 @@ class StorageArgs:
     @property
     @pulumi.getter(name="sizeBytes")
     def size_bytes(self) -> pulumi.Input[builtins.float]:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "size_bytes")
 
     @size_bytes.setter
@@ -758,7 +781,7 @@ class TemplateEnvArgs:
 
 if not MYPY:
     class TemplatePortArgsDict(TypedDict):
-        container_port: pulumi.Input[builtins.float]
+        container_port: pulumi.Input[builtins.int]
         """
         Port the container listens on; the deployed app's host port defaults to it when free.
         """
@@ -784,13 +807,13 @@ elif False:
 @pulumi.input_type
 class TemplatePortArgs:
     def __init__(__self__, *,
-                 container_port: pulumi.Input[builtins.float],
+                 container_port: pulumi.Input[builtins.int],
                  name: pulumi.Input[builtins.str],
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: Port the container listens on; the deployed app's host port defaults to it when free.
+        :param pulumi.Input[builtins.int] container_port: Port the container listens on; the deployed app's host port defaults to it when free.
         :param pulumi.Input[builtins.str] name: Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
         :param pulumi.Input[builtins.str] description: At most 1000 characters (the emulator's limit).
         :param pulumi.Input[builtins.bool] http: Serves HTTP (eligible for a custom domain); at most one port per template.
@@ -807,14 +830,14 @@ class TemplatePortArgs:
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> pulumi.Input[builtins.float]:
+    def container_port(self) -> pulumi.Input[builtins.int]:
         """
         Port the container listens on; the deployed app's host port defaults to it when free.
         """
         return pulumi.get(self, "container_port")
 
     @container_port.setter
-    def container_port(self, value: pulumi.Input[builtins.float]):
+    def container_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "container_port", value)
 
     @property

@@ -29,7 +29,7 @@ class InstanceArgs:
                  bandwidth: Optional[pulumi.Input['BandwidthArgs']] = None,
                  boot: Optional[pulumi.Input[builtins.str]] = None,
                  cloud_init: Optional[pulumi.Input[builtins.str]] = None,
-                 cpu: Optional[pulumi.Input[builtins.float]] = None,
+                 cpu: Optional[pulumi.Input[builtins.int]] = None,
                  deletion: Optional[pulumi.Input[builtins.str]] = None,
                  disable_cloud_init: Optional[pulumi.Input[builtins.bool]] = None,
                  firewall_enabled: Optional[pulumi.Input[builtins.bool]] = None,
@@ -61,14 +61,14 @@ class InstanceArgs:
         :param pulumi.Input['BandwidthArgs'] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.int] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
         :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input['IpsArgs']]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
@@ -228,14 +228,14 @@ class InstanceArgs:
 
     @property
     @pulumi.getter
-    def cpu(self) -> Optional[pulumi.Input[builtins.float]]:
+    def cpu(self) -> Optional[pulumi.Input[builtins.int]]:
         """
         CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "cpu")
 
     @cpu.setter
-    def cpu(self, value: Optional[pulumi.Input[builtins.float]]):
+    def cpu(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "cpu", value)
 
     @property
@@ -314,7 +314,7 @@ class InstanceArgs:
     @pulumi.getter(name="memoryBytes")
     def memory_bytes(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "memory_bytes")
 
@@ -494,7 +494,7 @@ class Instance(pulumi.CustomResource):
                  bandwidth: Optional[pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']]] = None,
                  boot: Optional[pulumi.Input[builtins.str]] = None,
                  cloud_init: Optional[pulumi.Input[builtins.str]] = None,
-                 cpu: Optional[pulumi.Input[builtins.float]] = None,
+                 cpu: Optional[pulumi.Input[builtins.int]] = None,
                  deletion: Optional[pulumi.Input[builtins.str]] = None,
                  disable_cloud_init: Optional[pulumi.Input[builtins.bool]] = None,
                  firewall_enabled: Optional[pulumi.Input[builtins.bool]] = None,
@@ -530,14 +530,14 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.int] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
         :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['IpsArgs', 'IpsArgsDict']]]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
@@ -584,7 +584,7 @@ class Instance(pulumi.CustomResource):
                  bandwidth: Optional[pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']]] = None,
                  boot: Optional[pulumi.Input[builtins.str]] = None,
                  cloud_init: Optional[pulumi.Input[builtins.str]] = None,
-                 cpu: Optional[pulumi.Input[builtins.float]] = None,
+                 cpu: Optional[pulumi.Input[builtins.int]] = None,
                  deletion: Optional[pulumi.Input[builtins.str]] = None,
                  disable_cloud_init: Optional[pulumi.Input[builtins.bool]] = None,
                  firewall_enabled: Optional[pulumi.Input[builtins.bool]] = None,
@@ -751,7 +751,7 @@ class Instance(pulumi.CustomResource):
 
     @property
     @pulumi.getter
-    def cpu(self) -> pulumi.Output[builtins.float]:
+    def cpu(self) -> pulumi.Output[builtins.int]:
         """
         CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
         """
@@ -841,7 +841,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="memoryBytes")
     def memory_bytes(self) -> pulumi.Output[builtins.float]:
         """
-        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "memory_bytes")
 

@@ -10,6 +10,7 @@ import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Optional;
@@ -22,14 +23,14 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:Coupon")
 public class Coupon extends com.pulumi.resources.CustomResource {
     /**
-     * Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource.
+     * Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="amount", refs={Double.class}, tree="[0]")
     private Output<Double> amount;
 
     /**
-     * @return Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource.
+     * @return Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> amount() {
@@ -67,14 +68,14 @@ public class Coupon extends com.pulumi.resources.CustomResource {
      * Days until the unused remainder of a redemption&#39;s credit expires, 1 to 3650 (the emulator&#39;s limit); default 30. Changing it replaces the resource.
      * 
      */
-    @Export(name="expiryDays", refs={Double.class}, tree="[0]")
-    private Output<Double> expiryDays;
+    @Export(name="expiryDays", refs={Integer.class}, tree="[0]")
+    private Output<Integer> expiryDays;
 
     /**
      * @return Days until the unused remainder of a redemption&#39;s credit expires, 1 to 3650 (the emulator&#39;s limit); default 30. Changing it replaces the resource.
      * 
      */
-    public Output<Double> expiryDays() {
+    public Output<Integer> expiryDays() {
         return this.expiryDays;
     }
     /**
@@ -95,14 +96,14 @@ public class Coupon extends com.pulumi.resources.CustomResource {
      * How many distinct users may redeem it (max_uses), as the API reports it.
      * 
      */
-    @Export(name="maxUses", refs={Double.class}, tree="[0]")
-    private Output<Double> maxUses;
+    @Export(name="maxUses", refs={Integer.class}, tree="[0]")
+    private Output<Integer> maxUses;
 
     /**
      * @return How many distinct users may redeem it (max_uses), as the API reports it.
      * 
      */
-    public Output<Double> maxUses() {
+    public Output<Integer> maxUses() {
         return this.maxUses;
     }
     /**
@@ -123,28 +124,28 @@ public class Coupon extends com.pulumi.resources.CustomResource {
      * Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator&#39;s limit). Changing it replaces the resource.
      * 
      */
-    @Export(name="uses", refs={Double.class}, tree="[0]")
-    private Output<Double> uses;
+    @Export(name="uses", refs={Integer.class}, tree="[0]")
+    private Output<Integer> uses;
 
     /**
      * @return Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator&#39;s limit). Changing it replaces the resource.
      * 
      */
-    public Output<Double> uses() {
+    public Output<Integer> uses() {
         return this.uses;
     }
     /**
      * Uses left as of the last create or refresh.
      * 
      */
-    @Export(name="usesRemaining", refs={Double.class}, tree="[0]")
-    private Output<Double> usesRemaining;
+    @Export(name="usesRemaining", refs={Integer.class}, tree="[0]")
+    private Output<Integer> usesRemaining;
 
     /**
      * @return Uses left as of the last create or refresh.
      * 
      */
-    public Output<Double> usesRemaining() {
+    public Output<Integer> usesRemaining() {
         return this.usesRemaining;
     }
 

@@ -8,6 +8,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -39,14 +40,14 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource.
+     * Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="amount", required=true)
     private Output<Double> amount;
 
     /**
-     * @return Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource.
+     * @return Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> amount() {
@@ -73,13 +74,13 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="expiryDays")
-    private @Nullable Output<Double> expiryDays;
+    private @Nullable Output<Integer> expiryDays;
 
     /**
      * @return Days until the unused remainder of a redemption&#39;s credit expires, 1 to 3650 (the emulator&#39;s limit); default 30. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<Double>> expiryDays() {
+    public Optional<Output<Integer>> expiryDays() {
         return Optional.ofNullable(this.expiryDays);
     }
 
@@ -135,13 +136,13 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="uses", required=true)
-    private Output<Double> uses;
+    private Output<Integer> uses;
 
     /**
      * @return Number of distinct users who may redeem it (max_uses), 1 to 1,000,000 (the emulator&#39;s limit). Changing it replaces the resource.
      * 
      */
-    public Output<Double> uses() {
+    public Output<Integer> uses() {
         return this.uses;
     }
 
@@ -202,7 +203,7 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param amount Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource.
+         * @param amount Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -213,7 +214,7 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param amount Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource.
+         * @param amount Credit added to the redeemer&#39;s wallet, micro-USD (1 USD = 1,000,000), at most 10^12 (the emulator&#39;s limit). Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -249,7 +250,7 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder expiryDays(@Nullable Output<Double> expiryDays) {
+        public Builder expiryDays(@Nullable Output<Integer> expiryDays) {
             $.expiryDays = expiryDays;
             return this;
         }
@@ -260,7 +261,7 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder expiryDays(Double expiryDays) {
+        public Builder expiryDays(Integer expiryDays) {
             return expiryDays(Output.of(expiryDays));
         }
 
@@ -345,7 +346,7 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder uses(Output<Double> uses) {
+        public Builder uses(Output<Integer> uses) {
             $.uses = uses;
             return this;
         }
@@ -356,7 +357,7 @@ public final class CouponArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder uses(Double uses) {
+        public Builder uses(Integer uses) {
             return uses(Output.of(uses));
         }
 

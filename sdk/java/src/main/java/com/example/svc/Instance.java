@@ -14,6 +14,7 @@ import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -86,14 +87,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
      * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
-    @Export(name="cpu", refs={Double.class}, tree="[0]")
-    private Output<Double> cpu;
+    @Export(name="cpu", refs={Integer.class}, tree="[0]")
+    private Output<Integer> cpu;
 
     /**
      * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
-    public Output<Double> cpu() {
+    public Output<Integer> cpu() {
         return this.cpu;
     }
     /**
@@ -237,14 +238,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.locked;
     }
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="memoryBytes", refs={Double.class}, tree="[0]")
     private Output<Double> memoryBytes;
 
     /**
-     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> memoryBytes() {

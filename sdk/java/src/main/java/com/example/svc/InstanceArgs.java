@@ -12,6 +12,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -122,13 +123,13 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="cpu")
-    private @Nullable Output<Double> cpu;
+    private @Nullable Output<Integer> cpu;
 
     /**
      * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
      * 
      */
-    public Optional<Output<Double>> cpu() {
+    public Optional<Output<Integer>> cpu() {
         return Optional.ofNullable(this.cpu);
     }
 
@@ -223,14 +224,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="memoryBytes")
     private @Nullable Output<Double> memoryBytes;
 
     /**
-     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Optional<Output<Double>> memoryBytes() {
@@ -636,7 +637,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder cpu(@Nullable Output<Double> cpu) {
+        public Builder cpu(@Nullable Output<Integer> cpu) {
             $.cpu = cpu;
             return this;
         }
@@ -647,7 +648,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder cpu(Double cpu) {
+        public Builder cpu(Integer cpu) {
             return cpu(Output.of(cpu));
         }
 
@@ -788,7 +789,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -799,7 +800,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 

@@ -9,7 +9,7 @@ import com.example.svc.inputs.TimeoutsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -121,13 +121,13 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="replicas")
-    private @Nullable Output<Double> replicas;
+    private @Nullable Output<Integer> replicas;
 
     /**
      * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
      * 
      */
-    public Optional<Output<Double>> replicas() {
+    public Optional<Output<Integer>> replicas() {
         return Optional.ofNullable(this.replicas);
     }
 
@@ -405,7 +405,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder replicas(@Nullable Output<Double> replicas) {
+        public Builder replicas(@Nullable Output<Integer> replicas) {
             $.replicas = replicas;
             return this;
         }
@@ -416,7 +416,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder replicas(Double replicas) {
+        public Builder replicas(Integer replicas) {
             return replicas(Output.of(replicas));
         }
 

@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,13 +23,13 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="containerPort", required=true)
-    private Output<Double> containerPort;
+    private Output<Integer> containerPort;
 
     /**
      * @return Port the container listens on; the deployed app&#39;s host port defaults to it when free.
      * 
      */
-    public Output<Double> containerPort() {
+    public Output<Integer> containerPort() {
         return this.containerPort;
     }
 
@@ -127,7 +127,7 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Output<Double> containerPort) {
+        public Builder containerPort(Output<Integer> containerPort) {
             $.containerPort = containerPort;
             return this;
         }
@@ -138,7 +138,7 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             return containerPort(Output.of(containerPort));
         }
 

@@ -6,7 +6,7 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,7 +18,7 @@ public final class TemplatePort {
      * @return Port the container listens on; the deployed app&#39;s host port defaults to it when free.
      * 
      */
-    private Double containerPort;
+    private Integer containerPort;
     /**
      * @return At most 1000 characters (the emulator&#39;s limit).
      * 
@@ -45,7 +45,7 @@ public final class TemplatePort {
      * @return Port the container listens on; the deployed app&#39;s host port defaults to it when free.
      * 
      */
-    public Double containerPort() {
+    public Integer containerPort() {
         return this.containerPort;
     }
     /**
@@ -86,7 +86,7 @@ public final class TemplatePort {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double containerPort;
+        private Integer containerPort;
         private @Nullable String description;
         private @Nullable Boolean http;
         private String name;
@@ -102,7 +102,7 @@ public final class TemplatePort {
         }
 
         @CustomType.Setter
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             if (containerPort == null) {
               throw new MissingRequiredPropertyException("TemplatePort", "containerPort");
             }
