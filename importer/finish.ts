@@ -8,7 +8,9 @@
  * - each tie the API makes (importer/references.ts) that is still a literal id or name becomes a
  *   reference (a value shared by two resources, or one in a reference cycle, is left literal by
  *   Pulumi's guess; Go gets a variable for a resource it left unnamed);
- * - with `--retain`, every imported resource gets `retainOnDelete`.
+ * - with `--retain`, every imported resource gets `retainOnDelete`;
+ * - a whole number the generator wrote in exponent form (YAML's `size: 2.147483648e+10`) is
+ *   written as an integer.
  * Pure: the caller reads the state and the file, and writes the result.
  */
 import { placeholderKey, placeholdersIn } from "../provider/configSecret";
@@ -97,6 +99,7 @@ export function finishProgram(language: Language, text: string, imported: Import
   const keys = placeholdersIn(out);
   for (const key of keys) out = out.replace(language.literal(`svc-import-secret:${key}`), language.configRead(key));
   if (keys.length) out = language.declareConfig(out, keys);
+  if (language.wholeNumbers) out = language.wholeNumbers(out);
   return {
     text: out,
     native: plan.native.map(label),

@@ -35,6 +35,13 @@ export interface Language {
   declareConfig(text: string, keys: string[]): string;
   /** One declaration's text with `retainOnDelete` set. */
   retained(declaration: string): string;
+  /**
+   * The text with each whole number the generator wrote in exponent form written as an integer,
+   * where its generator does so: YAML's (pulumi-yaml formats every number with Go's
+   * `strconv.FormatFloat(v, 'g', -1, 64)`, whatever the schema types it, so a disk of 20 GiB reads
+   * `size: 2.147483648e+10` and any value from 1,000,000 up has an exponent).
+   */
+  wholeNumbers?(text: string): string;
 }
 
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
@@ -210,6 +217,9 @@ const yaml: Language = {
     const at = /^resources:/m.exec(text)?.index ?? 0;
     return `${text.slice(0, at)}config:\n${entries}${text.slice(at)}`;
   },
+  // A plain scalar after a key or a list dash, to the end of the line: exact below 2^53, as JSON numbers are.
+  wholeNumbers: (text) =>
+    text.replace(/(?<=(?::|-) )-?\d+(?:\.\d+)?[eE][+-]?\d+(?=\s*$)/gm, (n) => (Number.isSafeInteger(Number(n)) ? String(Number(n)) : n)),
   retained(declaration) {
     if (/^ {4}options:\s*\n/m.test(declaration)) return declaration.replace(/^ {4}options:\s*\n/m, "$&      retainOnDelete: true\n");
     return `${declaration.replace(/\n*$/, "\n")}    options:\n      retainOnDelete: true\n`;

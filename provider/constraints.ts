@@ -4,6 +4,34 @@
  */
 import { z } from "./zod";
 import { formatCidr, isRfc1918, parseCidr } from "./cidr";
+import type { Integer, WideInteger } from "./integer";
+
+/** A zod number schema whose value is an `Integer` (provider/integer.ts): its methods keep that type. */
+export type ZodInteger = z._ZodNumber<ZodIntegerInternals>;
+interface ZodIntegerInternals extends z.core.$ZodNumberInternals<Integer> {
+  output: Integer;
+}
+
+/**
+ * A number the spec types integer and that fits 32 bits in ordinary use (provider/integer.ts): a
+ * fraction is refused with `message`, which cites the spec; the schema says `integer`. `error`:
+ * the message for a value that is not a number at all.
+ */
+export const zInteger = (message: string, error?: string): ZodInteger =>
+  z.number(error === undefined ? undefined : { error }).int(message) as unknown as ZodInteger;
+
+/** A zod number schema whose value is a `WideInteger` (provider/integer.ts). */
+export type ZodWideInteger = z._ZodNumber<ZodWideIntegerInternals>;
+interface ZodWideIntegerInternals extends z.core.$ZodNumberInternals<WideInteger> {
+  output: WideInteger;
+}
+
+/**
+ * A number the spec types integer whose values exceed 2^31-1 (bytes, rates, micro-USD): `number`
+ * in the schema, saying why; a fraction refused with `message`, which cites the spec.
+ */
+export const zWideInteger = (message: string, error?: string): ZodWideInteger =>
+  z.number(error === undefined ? undefined : { error }).int(message) as unknown as ZodWideInteger;
 
 /** An identifier input: a string of digits (ids exceed 2^53; never a JS number). */
 export const zId = (what = "identifier") => z.string().regex(/^\d{1,20}$/, `must be the ${what} (digits)`);
@@ -44,9 +72,7 @@ export function noDuplicates<T>(key: (item: T) => string, what: string, where: s
 
 /** A TCP or UDP port number, 1 to 65535. */
 export const zPort = (where: string) =>
-  z
-    .number({ error: `must be a port number, 1 to 65535 (${where})` })
-    .int(`must be a whole port number, 1 to 65535 (${where})`)
+  zInteger(`must be a whole port number, 1 to 65535 (${where})`, `must be a port number, 1 to 65535 (${where})`)
     .min(1, `must be 1 to 65535 (${where})`)
     .max(65535, `must be 1 to 65535 (${where})`);
 

@@ -27,6 +27,7 @@
  */
 import { z } from "./zod";
 import { exactly } from "./constraints";
+import type { Integer, WideInteger } from "./integer";
 import { idOf, wireId } from "./wire";
 import type { ChangeEffect, ChangeEffects } from "./changeEffects";
 
@@ -128,9 +129,29 @@ export function input<S extends z.ZodType, Echo extends boolean = true, O extend
   schema: S,
   options: InputOptions<Echo, O>,
   // NoInfer: `O` comes from `fromAnswer` alone (the field set's context would make it unknown), else the schema's.
-): NoInfer<InputField<S, Echo, O>> {
-  return { role: "input", schema, output: true as Echo, create: true, ...options } as InputField<S, Echo, O>;
+): NoInfer<InputField<S, Echo, KeepInteger<O, z.output<S>>>> {
+  return { role: "input", schema, output: true as Echo, create: true, ...options } as InputField<S, Echo, KeepInteger<O, z.output<S>>>;
 }
+
+/** Whether two types are the same type, not merely assignable both ways (`number` and `Integer` are). */
+type Same<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 1 : 2 ? true : false;
+
+/**
+ * An input's output type `O` where the schema's type `P` is `Integer` or `WideInteger`
+ * (provider/integer.ts): `fromAnswer` reads the API's number as a plain `number` (`numberOf`),
+ * which the checker cannot tell from either by assignability, so the output would say `number`;
+ * the schema's is kept.
+ */
+type KeepInteger<O, P> =
+  Same<Exclude<P, undefined | null>, Integer> extends true
+    ? O extends number
+      ? Integer
+      : O
+    : Same<Exclude<P, undefined | null>, WideInteger> extends true
+      ? O extends number
+        ? WideInteger
+        : O
+      : O;
 
 /**
  * A write-only input (a password): the API never answers it, so its output is kept from the prior

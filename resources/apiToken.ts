@@ -33,7 +33,7 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId, zText } from "../provider/constraints";
+import { zId, zInteger, zText } from "../provider/constraints";
 import { compact, idOf, wireId } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ApiTokenArgs, ApiTokenOutputs } from "./generated/apiToken";
@@ -93,9 +93,7 @@ export const apiTokenFields = fieldSet({
     fromAnswer: (t: ApiTokenView): Grants => ({ ...t.grants }),
   }),
   expiresInDays: input(
-    z
-      .number()
-      .int(`must be a whole number of days (${WHERE}: expires is 7 to 365 days from now)`)
+    zInteger(`must be a whole number of days (${WHERE}: expires is 7 to 365 days from now)`)
       .min(7, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`)
       .max(365, `must be 7 to 365 days (${WHERE}: expires is at least 7 and at most 365 days from now)`),
     {

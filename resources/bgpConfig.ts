@@ -34,7 +34,7 @@ import {
   outputsFromAnswer,
   updateBody,
 } from "../provider/fields";
-import { zId } from "../provider/constraints";
+import { zId, zInteger, zWideInteger } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { BgpConfigArgs, BgpConfigOutputs } from "./generated/bgpConfig";
@@ -47,9 +47,7 @@ const WHERE = "spec part 3, BGP";
 export const bgpConfigFields = fieldSet({
   workspaceId: owningWorkspace,
   asn: input(
-    z
-      .number({ error: `must be an integer AS number (${WHERE}: asn)` })
-      .int(`must be a whole number (${WHERE}: asn)`)
+    zWideInteger(`must be a whole number (${WHERE}: asn)`, `must be an integer AS number (${WHERE}: asn)`)
       .min(1, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`)
       .max(4294967295, `must be a 32-bit AS number from 1 to 4294967295 (${WHERE}: asn)`),
     { doc: "The workspace's autonomous system number (32-bit).", onChange: updateRequest, fromAnswer: (b: ApiBgp) => numberOf(b.data.asn) },
@@ -71,7 +69,7 @@ export const bgpConfigFields = fieldSet({
     fromAnswer: (b: ApiBgp) => b.data.instance?.name ?? null,
   }),
   maxPrefixes: input(
-    z.number().int(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
+    zInteger(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),
     {
       doc: "Maximum prefixes on the session (the API's default when omitted).",
       onChange: updateRequest,

@@ -31,6 +31,8 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
+import { zInteger, zWideInteger } from "../provider/constraints";
+import type { Integer } from "../provider/integer";
 import { compact, numberOf } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
@@ -40,12 +42,14 @@ const WHERE = "spec part 3, Billing and usage: POST /v1/coupons";
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts). No update endpoint: every
 // field replaces the coupon.
-const positive = (what: string) =>
-  z.number().int(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
+const positive = (what: string) => zInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
+/** micro-USD: past 2^31-1 from 2,147 USD (provider/integer.ts: WideInteger). */
+const wholeMicroUsd = (what: string) =>
+  zWideInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
 
 /** @internal */
 export const couponFields = fieldSet({
-  amount: input(positive("amount is an integer number of micro-USD"), {
+  amount: input(wholeMicroUsd("amount is an integer number of micro-USD"), {
     doc: "Credit added to the redeemer's wallet, micro-USD (1 USD = 1,000,000).",
     onChange: replace,
     fromAnswer: (c: ApiCoupon) => numberOf(c.amount)!,
@@ -87,12 +91,12 @@ export const couponFields = fieldSet({
     onChange: replace,
     fromAnswer: (c: ApiCoupon) => c.note ?? undefined,
   }),
-  maxUses: computed<number>({
+  maxUses: computed<Integer>({
     doc: "How many distinct users may redeem it (max_uses), as the API reports it.",
     stable: true,
     fromAnswer: (c: ApiCoupon) => numberOf(c.max_uses)!,
   }),
-  usesRemaining: computed<number>({
+  usesRemaining: computed<Integer>({
     doc: "Uses left as of the last create or refresh.",
     fromAnswer: (c: ApiCoupon) => numberOf(c.uses_remaining)!,
   }),

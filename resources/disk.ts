@@ -28,7 +28,7 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zId } from "../provider/constraints";
+import { zId, zWideInteger } from "../provider/constraints";
 import { idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import { type Metering } from "../provider/metering";
@@ -49,10 +49,10 @@ export const diskFields = fieldSet({
     onChange: updateRequest,
   }),
   size: input(
-    z
-      .number({ error: `must be a number of bytes (${WHERE}: size is required, in bytes)` })
-      .int(`must be a whole number of bytes (${WHERE}: size)`)
-      .positive(`must be a positive number of bytes (${WHERE}: size)`),
+    zWideInteger(
+      `must be a whole number of bytes (${WHERE}: size)`,
+      `must be a number of bytes (${WHERE}: size is required, in bytes)`,
+    ).positive(`must be a positive number of bytes (${WHERE}: size)`),
     {
       doc: "Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview.",
       onChange: steps.resize,

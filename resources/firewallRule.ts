@@ -24,7 +24,7 @@ import {
   createdAt,
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
-import { zCidr, zId, zText } from "../provider/constraints";
+import { zCidr, zId, zInteger, zText, zWideInteger } from "../provider/constraints";
 import { compact, idOf, numberOf } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { FirewallRuleArgs, FirewallRuleOutputs } from "./generated/firewallRule";
@@ -34,14 +34,10 @@ const WHERE = "spec part 3, Firewall rules";
 
 // 1. Inputs and outputs, each field declared once (provider/fields.ts), documented from the spec's
 // create body (part 3, Firewall rules). No update endpoint: every field replaces the rule.
-const port = z
-  .number()
-  .int(`must be a whole port number, 1 to 65535 (${WHERE})`)
+const port = zInteger(`must be a whole port number, 1 to 65535 (${WHERE})`)
   .min(1, `must be 1 to 65535 (${WHERE})`)
   .max(65535, `must be 1 to 65535 (${WHERE})`);
-const limit = z
-  .number()
-  .int(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`)
+const limit = zWideInteger(`must be a whole number, 1 to 10,000,000,000 (${WHERE})`)
   .min(1, `must be 1 to 10,000,000,000 (${WHERE})`)
   .max(10_000_000_000, `must be 1 to 10,000,000,000 (${WHERE})`);
 /** An optional field the API answers as null: left out of the outputs, as it was of the inputs. */
@@ -105,9 +101,7 @@ export const firewallRuleFields = fieldSet({
     fromAnswer: (r: ApiRule) => optionalNumber(r.pps_limit),
   }),
   priority: input(
-    z
-      .number()
-      .int(`must be a whole number, 1 to 100 (${WHERE})`)
+    zInteger(`must be a whole number, 1 to 100 (${WHERE})`)
       .min(1, `must be 1 to 100 (${WHERE})`)
       .max(100, `must be 1 to 100 (${WHERE})`)
       .default(1),

@@ -46,6 +46,7 @@ import {
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { exactly, zId, zText } from "../provider/constraints";
+import type { WideInteger } from "../provider/integer";
 import { compact, idOf, numberOf } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ImageArgs, ImageOutputs, ImageSource, ImageSourceArgs } from "./generated/image";
@@ -152,7 +153,7 @@ export const imageFields = fieldSet({
     from: (i: { source?: Source }) =>
       i.source?.type === "UPLOAD" && !fileProblem(i.source.filePath) ? sha256Of(i.source.filePath) : undefined,
   }),
-  size: computed<number>({ doc: "Bytes.", fromAnswer: (i: ApiImage) => numberOf(i.size) ?? 0 }),
+  size: computed<WideInteger>({ doc: "Bytes.", fromAnswer: (i: ApiImage) => numberOf(i.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
   official: computed<boolean>({
     doc: "Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).",

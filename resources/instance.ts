@@ -33,7 +33,7 @@ import {
   updateBody,
   createdAt,
 } from "../provider/fields";
-import { ddosProblem, zId } from "../provider/constraints";
+import { ddosProblem, zId, zInteger, zWideInteger } from "../provider/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import { ipParts, type Metering, type PricedProps } from "../provider/metering";
@@ -48,10 +48,15 @@ const steps = updateSteps("upgrade", "vpcs", "power");
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 const positiveInt = (what: string, field: string) =>
-  z
-    .number({ error: `must be a number of ${what} (${WHERE}: ${field} is an integer)` })
-    .int(`must be a whole number of ${what} (${WHERE}: ${field} is an integer)`)
-    .positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
+  zWideInteger(
+    `must be a whole number of ${what} (${WHERE}: ${field} is an integer)`,
+    `must be a number of ${what} (${WHERE}: ${field} is an integer)`,
+  ).positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
+/** Bytes and bytes per second are wide (provider/integer.ts: WideInteger); cores are not. */
+const cores = zInteger(
+  `must be a whole number of cores (${WHERE}: CUSTOM cpu is an integer)`,
+  `must be a number of cores (${WHERE}: CUSTOM cpu is an integer)`,
+).positive(`must be a positive number of cores (${WHERE}: CUSTOM cpu)`);
 
 /** @internal One disk of a CUSTOM instance (the create body's storage entry). */
 export const storageEntry = nested(
@@ -127,7 +132,7 @@ export const instanceFields = fieldSet({
     onChange: replace,
     fromAnswer: (v: ApiInstance) => v.group,
   }),
-  cpu: input(positiveInt("cores", "CUSTOM cpu").optional(), {
+  cpu: input(cores.optional(), {
     doc: "CUSTOM: vCPU cores.",
     onChange: steps.upgrade,
     fromAnswer: (v: ApiInstance) => numberOf(v.staged?.cpu ?? v.cpu)!,

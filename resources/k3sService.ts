@@ -36,7 +36,8 @@ import {
   toWire,
   writeOnly,
 } from "../provider/fields";
-import { exactly, hasTag, noDuplicates, zAbsolutePath, zId, zPort, zProtocol } from "../provider/constraints";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zId, zInteger, zPort, zProtocol } from "../provider/constraints";
+import type { Integer } from "../provider/integer";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type {
@@ -86,7 +87,10 @@ export const servicePod = nested(
     name: member(z.string(), { doc: "Pod name." }),
     phase: member(z.string(), { doc: "Pod phase (Pending, Running...)." }),
     ready: member(z.boolean(), { doc: "Whether the pod is ready." }),
-    restartCount: member(z.number(), { doc: "Container restarts.", wire: "restart_count" }),
+    restartCount: member(zInteger(`restart_count must be a whole number (${WHERE})`), {
+      doc: "Container restarts.",
+      wire: "restart_count",
+    }),
     nodeName: member(z.string().nullable(), { doc: "Node the pod runs on, or null.", wire: "node_name" }),
   },
 );
@@ -127,10 +131,7 @@ export const k3sServiceFields = fieldSet({
     },
   ),
   replicas: input(
-    z
-      .number({ error: `must be a number (${WHERE}: replicas is an integer)` })
-      .int(`must be a whole number (${WHERE}: replicas is an integer)`)
-      .default(1),
+    zInteger(`must be a whole number (${WHERE}: replicas is an integer)`, `must be a number (${WHERE}: replicas is an integer)`).default(1),
     {
       doc: "Replica count (meaningful for SPREAD); default 1.",
       ...put,
@@ -190,15 +191,15 @@ export const k3sServiceFields = fieldSet({
     fromAnswer: (s: ApiService) => s.update_strategy,
   }),
   status: computed<string>({ doc: "DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED." }),
-  desiredReplicas: computed<number | null>({
+  desiredReplicas: computed<Integer | null>({
     doc: "Requested replicas (null while the live status is unavailable).",
     fromAnswer: ({ live }: Answer) => (live ? numberOf(live.desired_replicas) : null),
   }),
-  availableReplicas: computed<number | null>({
+  availableReplicas: computed<Integer | null>({
     doc: "Ready replicas (null while the live status is unavailable).",
     fromAnswer: ({ live }: Answer) => (live ? numberOf(live.available_replicas) : null),
   }),
-  updatedReplicas: computed<number | null>({
+  updatedReplicas: computed<Integer | null>({
     doc: "Replicas on the current revision (null while the live status is unavailable).",
     fromAnswer: ({ live }: Answer) => (live ? numberOf(live.updated_replicas) : null),
   }),

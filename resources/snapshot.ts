@@ -21,6 +21,7 @@ import { ApiError, ifFound } from "../provider/errors";
 import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zId } from "../provider/constraints";
+import type { WideInteger } from "../provider/integer";
 import { compact, idOf, numberOf, wireId } from "../provider/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { SnapshotArgs, SnapshotOutputs } from "./generated/snapshot";
@@ -50,7 +51,7 @@ export const snapshotFields = fieldSet({
     fromAnswer: (s: ApiSnapshot, prior) => idOf(s.disk) ?? (prior.diskId as string | undefined) ?? "",
   }),
   name: computed<string>({ doc: "Name the API gave it.", stable: true }),
-  size: computed<number>({ doc: "Bytes.", stable: true, fromAnswer: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
+  size: computed<WideInteger>({ doc: "Bytes.", stable: true, fromAnswer: (s: ApiSnapshot) => numberOf(s.size) ?? 0 }),
   state: computed<string>({ doc: "PENDING, AVAILABLE, FAILED, DELETING." }),
   createdAt,
 });

@@ -23,6 +23,7 @@ import {
 } from "../provider/fields";
 import { listAll } from "../provider/paging";
 import { zPrivateRange, zText } from "../provider/constraints";
+import type { Integer } from "../provider/integer";
 import { type ResourceDefinition } from "../provider/definition";
 import type { VpcArgs, VpcOutputs } from "./generated/vpc";
 import { replace, updateRequest } from "../provider/changeEffects";
@@ -40,7 +41,7 @@ export const vpcFields = fieldSet({
     onChange: replace,
     stable: true,
   }),
-  vlan: computed<number>({ doc: "VLAN tag the API assigned.", stable: true, fromAnswer: (v: ApiVpc) => Number(v.vlan) }),
+  vlan: computed<Integer>({ doc: "VLAN tag the API assigned.", stable: true, fromAnswer: (v: ApiVpc) => Number(v.vlan) }),
   createdAt,
 });
 type Inputs = InputsOf<typeof vpcFields>;

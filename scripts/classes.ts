@@ -40,14 +40,19 @@ export function renderClass(program: ts.Program, kind: string): string {
   const secretOutputs = definition.secretOutputs ?? [];
   const settles = kind in inProgram;
   if (definition.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
+  const interfaces = fieldInterfaces(program, kind);
+  // A field the spec types integer is written `Integer` or `WideInteger` (provider/integer.ts): imported where one is.
+  const code = interfaces.filter((line) => !line.trimStart().startsWith("/**"));
+  const integers = ["Integer", "WideInteger"].filter((name) => code.some((line) => new RegExp(`\\b${name}\\b`).test(line)));
   return [
     `/** Generated from ${sourceFileOf(kind)} by \`npm run generate\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { CustomResource } from "@pulumi/pulumi/resource";',
     'import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";',
+    ...(integers.length ? [`import type { ${integers.join(", ")} } from "../../provider/integer";`] : []),
     ...(settles ? ['import { inProgram } from "../inProgram";'] : []),
     "",
-    ...fieldInterfaces(program, kind),
+    ...interfaces,
     "const SHAPE: ClassShape = {",
     `  kind: ${JSON.stringify(kind)},`,
     ...listMember("outputs", outputs),

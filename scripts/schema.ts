@@ -12,7 +12,8 @@
  * - the provider's configuration from provider/config.ts (ProviderConfig's fields, checked against
  *   its `Setting` names, and the environment variable each is read from), secrecy from the plugin;
  * - in descriptions, what the schema's types cannot say: the values of a string-literal union, the
- *   keys of a map over known keys, the shapes of a union of objects (which maps to Any).
+ *   keys of a map over known keys, the shapes of a union of objects (which maps to Any), why an
+ *   integer of the spec is a number (provider/integer.ts: WideInteger).
  *
  * tests/unit/generated.test.ts fails when the committed schema.json differs from a fresh one.
  */
@@ -21,6 +22,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { PROVIDER_SECRETS } from "../plugin/config";
 import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
+import { WIDE_NOTE } from "../provider/integer";
 
 const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 const TOKEN = (name: string) => `svc:index:${name}`;
@@ -64,6 +66,20 @@ export function loadProgram() {
   return { program, checker: program.getTypeChecker() };
 }
 
+/**
+ * Whether a type is the `Integer` of provider/integer.ts, the one declaration of a value the spec
+ * types integer (its alias, which the checker keeps on the intersection `number & {}`; the checker's
+ * file names use / on every platform).
+ */
+const isAlias =
+  (name: "Integer" | "WideInteger") =>
+  (type: ts.Type): boolean =>
+    type.aliasSymbol?.getName() === name &&
+    !!type.aliasSymbol.declarations?.some((d) => d.getSourceFile().fileName.endsWith("/provider/integer.ts"));
+const isInteger = isAlias("Integer");
+/** The `WideInteger` of provider/integer.ts: `number`, its description saying why (WIDE_NOTE). */
+const isWide = isAlias("WideInteger");
+
 const docsOf = (symbol: ts.Symbol, checker: ts.TypeChecker) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
 
 /** The TypeScript types to schema types, collecting named object types on the way. */
@@ -89,6 +105,8 @@ class TypeMapper {
     if (!members.length) return { $ref: "pulumi.json#/Any" };
     if (members.every((t) => t.flags & ts.TypeFlags.BooleanLike)) return { type: "boolean" };
     if (members.every((t) => t.flags & ts.TypeFlags.StringLike)) return { type: "string" };
+    if (members.every(isInteger)) return { type: "integer" };
+    if (members.every(isWide)) return { type: "number" };
     if (members.every((t) => t.flags & ts.TypeFlags.NumberLike)) return { type: "number" };
     if (members.length > 1) return { $ref: "pulumi.json#/Any" };
     const [t] = members;
@@ -140,6 +158,7 @@ class TypeMapper {
     const keys = this.mappedKeys(type);
     if (keys && !mentionsAll(docs, keys)) notes.push(`Keys: ${keys.map(code).join(", ")}.`);
     const members = this.plainMembers(this.elementOf(type));
+    if (members.length && members.every(isWide)) notes.push(WIDE_NOTE);
     // Sorted: the checker lists a union's members in the order it created them, not as written.
     const values = members.every((t) => t.isStringLiteral()) ? members.map((t) => (t as ts.StringLiteralType).value).sort() : [];
     const [only, ...more] = this.plainMembers(type);

@@ -65,14 +65,14 @@ func main() {
 			// Default-deny from the first rule: allow SSH from the admin range and HTTP from anywhere.
 			if _, err := svc.NewFirewallRule(ctx, fmt.Sprintf("web-%d-ssh", n), &svc.FirewallRuleArgs{
 				InstanceId: instance.ID(), Type: pulumi.String("IPv4"), Protocol: pulumi.String("TCP"), Action: pulumi.String("ACCEPT"),
-				PortStart: pulumi.Float64(22), Remote: pulumi.String(adminCidr), Priority: pulumi.Float64(10),
+				PortStart: pulumi.Int(22), Remote: pulumi.String(adminCidr), Priority: pulumi.Int(10),
 				Description: pulumi.String("ssh from admins"),
 			}); err != nil {
 				return err
 			}
 			if _, err := svc.NewFirewallRule(ctx, fmt.Sprintf("web-%d-http", n), &svc.FirewallRuleArgs{
 				InstanceId: instance.ID(), Type: pulumi.String("IPv4"), Protocol: pulumi.String("TCP"), Action: pulumi.String("ACCEPT"),
-				PortStart: pulumi.Float64(8080), Priority: pulumi.Float64(5), Description: pulumi.String("web service"),
+				PortStart: pulumi.Int(8080), Priority: pulumi.Int(5), Description: pulumi.String("web service"),
 			}); err != nil {
 				return err
 			}
@@ -115,10 +115,10 @@ func main() {
 			Name:              pulumi.String("web"),
 			Image:             pulumi.String("nginx:1.27"),
 			Mode:              pulumi.String("SPREAD"),
-			Replicas:          pulumi.Float64(2),
+			Replicas:          pulumi.Int(2),
 			TargetInstanceIds: pulumi.StringArray{web[0].ID(), web[1].ID()},
 			Ports: svc.K3sPortArray{svc.K3sPortArgs{
-				HostPort: pulumi.Float64(8080), ContainerPort: pulumi.Float64(80), Protocol: pulumi.String("TCP"), Http: pulumi.Bool(true),
+				HostPort: pulumi.Int(8080), ContainerPort: pulumi.Int(80), Protocol: pulumi.String("TCP"), Http: pulumi.Bool(true),
 			}},
 			Environment: pulumi.StringMap{"APP_ENV": pulumi.String("production")},
 			SecretRefs:  pulumi.StringArray{secret.Name},

@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 /** The arguments of a `ApiToken`. */
 export interface ApiTokenArgs extends CommonArgs {
@@ -14,7 +15,7 @@ export interface ApiTokenArgs extends CommonArgs {
   /** Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource. */
   grants: pulumi.Input<Record<string, pulumi.Input<"NONE" | "READ" | "WRITE">>>;
   /** Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource. */
-  expiresInDays: pulumi.Input<number>;
+  expiresInDays: pulumi.Input<Integer>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId?: pulumi.Input<string>;
 }
@@ -34,7 +35,7 @@ export interface ApiTokenOutputs extends Record<string, unknown> {
     Record<"DISK" | "WORKSPACE" | "INSTANCE" | "DEDIBOX" | "APP" | "IMAGE" | "NET_BALANCER" | "FLOATING_IP", "READ" | "WRITE">
   >;
   /** Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource. */
-  expiresInDays: number;
+  expiresInDays: Integer;
   /** Absolute expiry (ISO 8601). */
   expires: string | null;
   /** How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH. */

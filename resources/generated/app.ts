@@ -2,15 +2,16 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 import type { AppMountArgs, Mount } from "../appTemplate";
 
 /** A port mapping of a custom-image app (as a program passes it). */
 export interface AppPortArgs {
   /** Port exposed on the instance host. */
-  hostPort: pulumi.Input<number>;
+  hostPort: pulumi.Input<Integer>;
   /** Port the container listens on. */
-  containerPort: pulumi.Input<number>;
+  containerPort: pulumi.Input<Integer>;
   /** TCP (default) or UDP. */
   protocol?: pulumi.Input<"TCP" | "UDP">;
   /** Serves HTTP traffic eligible for a custom domain (default false). */
@@ -20,9 +21,9 @@ export interface AppPortArgs {
 /** A port mapping of a custom-image app (as recorded). */
 export interface AppPort {
   /** Port exposed on the instance host. */
-  hostPort: number;
+  hostPort: Integer;
   /** Port the container listens on. */
-  containerPort: number;
+  containerPort: Integer;
   /** TCP (default) or UDP. */
   protocol: "TCP" | "UDP";
   /** Serves HTTP traffic eligible for a custom domain (default false). */

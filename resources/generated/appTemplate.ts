@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 /** A default environment variable of an app template (TemplateEnv) (as a program passes it). */
 export interface TemplateEnvArgs {
@@ -30,7 +31,7 @@ export interface TemplatePortArgs {
   /** What the port serves. */
   description?: pulumi.Input<string>;
   /** Port the container listens on; the deployed app's host port defaults to it when free. */
-  containerPort: pulumi.Input<number>;
+  containerPort: pulumi.Input<Integer>;
   /** TCP (default) or UDP. */
   protocol?: pulumi.Input<"TCP" | "UDP">;
   /** Serves HTTP (eligible for a custom domain); at most one port per template. */
@@ -44,7 +45,7 @@ export interface TemplatePort {
   /** What the port serves. */
   description: string;
   /** Port the container listens on; the deployed app's host port defaults to it when free. */
-  containerPort: number;
+  containerPort: Integer;
   /** TCP (default) or UDP. */
   protocol: "TCP" | "UDP";
   /** Serves HTTP (eligible for a custom domain); at most one port per template. */

@@ -2,17 +2,18 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 /** The arguments of a `BgpConfig`. */
 export interface BgpConfigArgs extends CommonArgs {
   /** The workspace's autonomous system number (32-bit). Changing it updates the resource in place. */
-  asn: pulumi.Input<number>;
+  asn: pulumi.Input<WideInteger>;
   /** BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place. */
   password?: pulumi.Input<string>;
   /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place. */
   instanceId?: pulumi.Input<string | null>;
   /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
-  maxPrefixes?: pulumi.Input<number>;
+  maxPrefixes?: pulumi.Input<Integer>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId?: pulumi.Input<string>;
 }
@@ -22,7 +23,7 @@ export interface BgpConfigOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
   /** The workspace's autonomous system number (32-bit). Changing it updates the resource in place. */
-  asn: number | null;
+  asn: WideInteger | null;
   /** BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place. */
   password: string | null;
   /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place. */
@@ -30,7 +31,7 @@ export interface BgpConfigOutputs extends Record<string, unknown> {
   /** The endpoint instance's name, or null. */
   instanceName: string | null;
   /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
-  maxPrefixes: number;
+  maxPrefixes: Integer;
 }
 
 const SHAPE: ClassShape = {

@@ -2,13 +2,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { WideInteger } from "../../provider/integer";
 
 /** The arguments of a `Disk`. */
 export interface DiskArgs extends CommonArgs {
   /** Display name (required). Changing it updates the resource in place. */
   name: pulumi.Input<string>;
   /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
-  size: pulumi.Input<number>;
+  size: pulumi.Input<WideInteger>;
   /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource. */
   backend: pulumi.Input<"LOCAL" | "CEPH">;
   /** Region, for example NA_01. Changing it replaces the resource. */
@@ -26,7 +27,7 @@ export interface DiskOutputs extends Record<string, unknown> {
   /** Display name (required). Changing it updates the resource in place. */
   name: string;
   /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
-  size: number;
+  size: WideInteger;
   /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource. */
   backend: "LOCAL" | "CEPH";
   /** Region, for example NA_01. Changing it replaces the resource. */

@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 /** The arguments of a `FirewallRule`. */
 export interface FirewallRuleArgs extends CommonArgs {
@@ -14,19 +15,19 @@ export interface FirewallRuleArgs extends CommonArgs {
   /** ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource. */
   action: pulumi.Input<"ACCEPT" | "DROP">;
   /** First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource. */
-  portStart?: pulumi.Input<number>;
+  portStart?: pulumi.Input<Integer>;
   /** Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource. */
-  portEnd?: pulumi.Input<number>;
+  portEnd?: pulumi.Input<Integer>;
   /** Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource. */
   remote?: pulumi.Input<string>;
   /** Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource. */
   local?: pulumi.Input<string>;
   /** Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. */
-  bpsLimit?: pulumi.Input<number>;
+  bpsLimit?: pulumi.Input<WideInteger>;
   /** Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. */
-  ppsLimit?: pulumi.Input<number>;
+  ppsLimit?: pulumi.Input<WideInteger>;
   /** 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource. */
-  priority?: pulumi.Input<number>;
+  priority?: pulumi.Input<Integer>;
   /** Up to 255 characters. Changing it replaces the resource. */
   description?: pulumi.Input<string>;
 }
@@ -42,19 +43,19 @@ export interface FirewallRuleOutputs extends Record<string, unknown> {
   /** ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource. */
   action: "ACCEPT" | "DROP";
   /** First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource. */
-  portStart?: number;
+  portStart?: Integer;
   /** Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource. */
-  portEnd?: number;
+  portEnd?: Integer;
   /** Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource. */
   remote: string;
   /** Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource. */
   local?: string;
   /** Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. */
-  bpsLimit?: number;
+  bpsLimit?: WideInteger;
   /** Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. */
-  ppsLimit?: number;
+  ppsLimit?: WideInteger;
   /** 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource. */
-  priority: number;
+  priority: Integer;
   /** Up to 255 characters. Changing it replaces the resource. */
   description?: string;
   /** Resource state: PENDING until the create workflow completes (the rule is effective then), FAILED if it failed. */

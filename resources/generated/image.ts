@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { WideInteger } from "../../provider/integer";
 import { inProgram } from "../inProgram";
 
 /** Where an image comes from, by type (as a program passes it). */
@@ -103,7 +104,7 @@ export interface ImageOutputs extends Record<string, unknown> {
   /** UPLOAD: SHA-256 of the uploaded file, computed at preview. Changing it replaces the resource. */
   fileSha256?: string;
   /** Bytes. */
-  size: number;
+  size: WideInteger;
   /** PENDING, AVAILABLE, FAILED, DELETING. */
   state: string;
   /** Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official). */

@@ -2,11 +2,12 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 /** One disk of a CUSTOM instance (as recorded). */
 export interface InstanceStorageEntry {
   /** Size in bytes. */
-  sizeBytes: number;
+  sizeBytes: WideInteger;
   /** Whether this is the boot disk (exactly one entry is); default false. */
   boot: boolean;
   /** LOCAL (default) or CEPH. */
@@ -24,13 +25,13 @@ export interface InstanceArgs extends CommonArgs {
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource. */
   group?: pulumi.Input<"LIGHTNING" | "RYZEN" | "DEDICATED">;
   /** CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade). */
-  cpu?: pulumi.Input<number>;
+  cpu?: pulumi.Input<Integer>;
   /** CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). */
-  memoryBytes?: pulumi.Input<number>;
+  memoryBytes?: pulumi.Input<WideInteger>;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
-  bandwidth?: pulumi.Input<{ uploadBytesSec: number; downloadBytesSec: number }>;
+  bandwidth?: pulumi.Input<{ uploadBytesSec: WideInteger; downloadBytesSec: WideInteger }>;
   /** CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
-  storage?: pulumi.Input<pulumi.Input<{ sizeBytes: number; boot?: boolean; backing?: "LOCAL" | "CEPH" }>[]>;
+  storage?: pulumi.Input<pulumi.Input<{ sizeBytes: WideInteger; boot?: boolean; backing?: "LOCAL" | "CEPH" }>[]>;
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the resource. */
   region?: pulumi.Input<string>;
   /** A specific node (platform or your private cloud). Changing it replaces the resource. */
@@ -82,11 +83,11 @@ export interface InstanceOutputs extends Record<string, unknown> {
   /** CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource. */
   group: "LIGHTNING" | "RYZEN" | "DEDICATED";
   /** CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade). */
-  cpu: number;
+  cpu: Integer;
   /** CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). */
-  memoryBytes: number;
+  memoryBytes: WideInteger;
   /** CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade). */
-  bandwidth: { uploadBytesSec: number; downloadBytesSec: number };
+  bandwidth: { uploadBytesSec: WideInteger; downloadBytesSec: WideInteger };
   /** CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource. */
   storage?: InstanceStorageEntry[];
   /** Region, for example NA_01 (or set nodeId). Changing it replaces the resource. */

@@ -2,13 +2,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 /** A port the service publishes (as a program passes it). */
 export interface K3sPortArgs {
   /** Port on the host, 1 to 65535; unique per protocol. */
-  hostPort: number;
+  hostPort: Integer;
   /** Port inside the container, 1 to 65535. */
-  containerPort: number;
+  containerPort: Integer;
   /** TCP (default) or UDP. */
   protocol?: "TCP" | "UDP";
   /** Eligible for a custom subdomain (default false). */
@@ -18,9 +19,9 @@ export interface K3sPortArgs {
 /** A port the service publishes (as recorded). */
 export interface K3sServicePort {
   /** Port on the host, 1 to 65535; unique per protocol. */
-  hostPort: number;
+  hostPort: Integer;
   /** Port inside the container, 1 to 65535. */
-  containerPort: number;
+  containerPort: Integer;
   /** TCP (default) or UDP. */
   protocol: "TCP" | "UDP";
   /** Eligible for a custom subdomain (default false). */
@@ -52,7 +53,7 @@ export interface K3sPod {
   /** Whether the pod is ready. */
   ready: boolean;
   /** Container restarts. */
-  restartCount: number;
+  restartCount: Integer;
   /** Node the pod runs on, or null. */
   nodeName: string | null;
 }
@@ -68,7 +69,7 @@ export interface K3sServiceArgs extends CommonArgs {
   /** Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place. */
   targetInstanceIds: pulumi.Input<pulumi.Input<string>[]>;
   /** Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place. */
-  replicas?: pulumi.Input<number>;
+  replicas?: pulumi.Input<Integer>;
   /** Published ports; default none. Changing it updates the resource in place. */
   ports?: pulumi.Input<pulumi.Input<K3sPortArgs>[]>;
   /** Host paths mounted into the container; default none. Changing it updates the resource in place. */
@@ -96,7 +97,7 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
   /** Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place. */
   targetInstanceIds: string[];
   /** Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place. */
-  replicas: number;
+  replicas: Integer;
   /** Published ports; default none. Changing it updates the resource in place. */
   ports: K3sServicePort[];
   /** Host paths mounted into the container; default none. Changing it updates the resource in place. */
@@ -110,11 +111,11 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
   /** DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED. */
   status: string;
   /** Requested replicas (null while the live status is unavailable). */
-  desiredReplicas: number | null;
+  desiredReplicas: Integer | null;
   /** Ready replicas (null while the live status is unavailable). */
-  availableReplicas: number | null;
+  availableReplicas: Integer | null;
   /** Replicas on the current revision (null while the live status is unavailable). */
-  updatedReplicas: number | null;
+  updatedReplicas: Integer | null;
   /** A rollout is in progress. */
   updating: boolean;
   /** Per pod: name, phase, ready, restartCount, nodeName. */

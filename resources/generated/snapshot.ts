@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { WideInteger } from "../../provider/integer";
 
 /** The arguments of a `Snapshot`. */
 export interface SnapshotArgs extends CommonArgs {
@@ -22,7 +23,7 @@ export interface SnapshotOutputs extends Record<string, unknown> {
   /** Name the API gave it. */
   name: string;
   /** Bytes. */
-  size: number;
+  size: WideInteger;
   /** PENDING, AVAILABLE, FAILED, DELETING. */
   state: string;
   /** Creation time (ISO 8601), as the API reports it. */

@@ -2,6 +2,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
 import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import type { Integer } from "../../provider/integer";
 
 /** The arguments of a `Vpc`. */
 export interface VpcArgs extends CommonArgs {
@@ -26,7 +27,7 @@ export interface VpcOutputs extends Record<string, unknown> {
   /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource. */
   range: string;
   /** VLAN tag the API assigned. */
-  vlan: number;
+  vlan: Integer;
   /** Creation time (ISO 8601), as the API reports it. */
   createdAt: string;
 }

@@ -4,26 +4,27 @@
  */
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Quota (GET /v1/workspaces/{wid}/quota)
 
 export interface WorkspaceQuota {
-  maxInstances: number;
-  maxSshKeys: number;
-  maxVpcs: number;
-  maxFloatingIpv4: number;
-  maxFloatingIpv6: number;
+  maxInstances: Integer;
+  maxSshKeys: Integer;
+  maxVpcs: Integer;
+  maxFloatingIpv4: Integer;
+  maxFloatingIpv6: Integer;
   /** Total floating IP limit. */
-  maxFloatingIps: number;
+  maxFloatingIps: Integer;
   /** Total disk storage limit, bytes. */
-  maxStorageBytes: number;
+  maxStorageBytes: WideInteger;
   /** Maximum custom ISOs. */
-  isoCount: number;
+  isoCount: Integer;
   /** Total ISO storage limit, bytes. */
-  isoStorageBytes: number;
+  isoStorageBytes: WideInteger;
   /** Maximum firewall rules per floating IP. */
-  firewallRulesPerIp: number;
+  firewallRulesPerIp: Integer;
 }
 
 export interface GetWorkspaceQuotaArgs {

@@ -7,6 +7,7 @@ import type { Query } from "../../provider/client";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // App templates
@@ -22,7 +23,7 @@ export interface AppTemplateSummary {
 export interface AppTemplateDetail extends AppTemplateSummary {
   environment: Array<{ key: string; value: string | null; description: string }>;
   mounts: Array<{ hostPath: string; containerPath: string; readOnly: boolean }>;
-  ports: Array<{ name: string; description: string; containerPort: number; protocol: "TCP" | "UDP"; http: boolean }>;
+  ports: Array<{ name: string; description: string; containerPort: Integer; protocol: "TCP" | "UDP"; http: boolean }>;
   /** Environment keys whose template value is null: they must be supplied when deploying. */
   requiredEnvironment: string[];
 }

@@ -5,6 +5,7 @@
 import type { EstimatePart } from "../../provider/metering";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Estimate (POST /v1/billing/estimate: read-only, nothing is created)
@@ -23,18 +24,18 @@ export interface PricedPart {
   type: string;
   quantity: number;
   /** Micro-USD per unit per hour. */
-  unitRate: number;
+  unitRate: WideInteger;
   /** Micro-USD per hour. */
-  hourlyRate: number;
+  hourlyRate: WideInteger;
   /** Micro-USD per month (hourlyRate x 672). */
-  monthlyPrice: number;
+  monthlyPrice: WideInteger;
 }
 
 export interface BillingEstimate {
   /** Micro-USD per hour. */
-  hourlyRate: number;
+  hourlyRate: WideInteger;
   /** Micro-USD per month: hourlyRate x 672. */
-  monthlyPrice: number;
+  monthlyPrice: WideInteger;
   parts: PricedPart[];
 }
 
@@ -106,11 +107,11 @@ export async function getBillingEstimate(args: GetBillingEstimateArgs): Promise<
 
 export interface Wallet {
   /** Grants minus usage; negative when overdrawn. */
-  balance: number;
+  balance: WideInteger;
   /** Spend this billing period. */
-  usage: number;
+  usage: WideInteger;
   /** Spend beyond available grants. */
-  overage: number;
+  overage: WideInteger;
 }
 
 export interface GetWalletArgs {
@@ -135,9 +136,9 @@ export interface ResourceUsage {
   resourceKind: string;
   /** Name snapshot from when the billing subject was created. */
   resourceName: string;
-  minutes: number;
+  minutes: Integer;
   /** Micro-USD, cap-aware. */
-  cost: number;
+  cost: WideInteger;
 }
 
 export interface WorkspaceUsage {
@@ -145,17 +146,17 @@ export interface WorkspaceUsage {
   workspaceName: string;
   from: string;
   to: string;
-  totalMinutes: number;
-  totalCost: number;
+  totalMinutes: Integer;
+  totalCost: WideInteger;
   resources: ResourceUsage[];
 }
 
 export interface UserUsage {
   from: string;
   to: string;
-  totalMinutes: number;
+  totalMinutes: Integer;
   /** Micro-USD, cap-aware. */
-  totalCost: number;
+  totalCost: WideInteger;
   workspaces: Array<Omit<WorkspaceUsage, "from" | "to">>;
 }
 

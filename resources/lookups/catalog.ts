@@ -5,6 +5,7 @@ import type { Query } from "../../provider/client";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Plans (spec part 2, Plans and nodes: GET /v1/plans, keyset-paged)
@@ -13,16 +14,16 @@ export interface Plan {
   id: string;
   name: string;
   group: "LIGHTNING" | "RYZEN" | "DEDICATED";
-  cpu: number;
+  cpu: Integer;
   /** Bytes. */
-  memory: number;
+  memory: WideInteger;
   /** Boot disk bytes. */
-  diskSize: number;
+  diskSize: WideInteger;
   /** Bytes per second. */
-  upload: number;
-  download: number;
+  upload: WideInteger;
+  download: WideInteger;
   /** Hourly rate, micro-USD. */
-  rate: number;
+  rate: WideInteger;
   disabled: boolean;
   backupPlan: { id: string; name: string } | null;
 }
@@ -33,7 +34,7 @@ export interface GetPlansArgs {
   /** Name filter (the API matches substrings). */
   name?: string;
   /** Only plans at or below this hourly rate, micro-USD. */
-  maxHourlyRate?: number;
+  maxHourlyRate?: WideInteger;
   /** Include disabled plans (default: exclude them). */
   includeDisabled?: boolean;
 }
@@ -94,7 +95,7 @@ export interface ImageInfo {
   description: string | null;
   group: string | null;
   os: { family: "LINUX" | "WINDOWS" | "BSD"; name: string | null } | null;
-  size: number;
+  size: WideInteger;
   uefi: boolean;
   official: boolean;
   deprecated: boolean;
@@ -134,7 +135,7 @@ interface ApiImage {
   description: string | null;
   group: string | null;
   os: ImageInfo["os"];
-  size: number;
+  size: WideInteger;
   uefi: boolean;
   official: boolean;
   deprecated: boolean;

@@ -7,6 +7,7 @@ import { ApiError } from "../../provider/errors";
 import { listAll } from "../../provider/paging";
 import { idOf, numberOf } from "../../provider/wire";
 import { lookupClient, workspaceOf } from "./common";
+import type { Integer, WideInteger } from "../../provider/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Nodes (GET /v1/workspaces/{wid}/nodes and, for operators, GET /v1/nodes; keyset-paged)
@@ -20,8 +21,8 @@ export interface Node {
   group: string;
   region: string;
   /** Total memory, bytes. */
-  maxMemory: number;
-  cores: number;
+  maxMemory: WideInteger;
+  cores: Integer;
   /** Capability flags; CEPH marks nodes in the Ceph cluster. */
   flags: string[];
 }

@@ -37,7 +37,7 @@ namespace Pulumi.Svc
         /// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         /// </summary>
         [Output("expiresInDays")]
-        public Output<double> ExpiresInDays { get; private set; } = null!;
+        public Output<int> ExpiresInDays { get; private set; } = null!;
 
         /// <summary>
         /// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
@@ -151,7 +151,7 @@ namespace Pulumi.Svc
         /// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         /// </summary>
         [Input("expiresInDays", required: true)]
-        public Input<double> ExpiresInDays { get; set; } = null!;
+        public Input<int> ExpiresInDays { get; set; } = null!;
 
         [Input("grants", required: true)]
         private InputMap<string>? _grants;

@@ -34,13 +34,13 @@ namespace Pulumi.Svc
         public Output<string?> Domain { get; private set; } = null!;
 
         /// <summary>
-        /// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+        /// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
         /// </summary>
         [Output("environment")]
         public Output<ImmutableDictionary<string, string>?> Environment { get; private set; } = null!;
 
         /// <summary>
-        /// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        /// Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         /// </summary>
         [Output("image")]
         public Output<string> Image { get; private set; } = null!;
@@ -52,13 +52,13 @@ namespace Pulumi.Svc
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+        /// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
         /// </summary>
         [Output("mounts")]
         public Output<ImmutableArray<Outputs.Mount>> Mounts { get; private set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        /// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -70,7 +70,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<Outputs.AppPort>> PortAllocations { get; private set; } = null!;
 
         /// <summary>
-        /// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        /// Port mappings of a custom-image app. Changing it updates the resource in place.
         /// </summary>
         [Output("ports")]
         public Output<ImmutableArray<Outputs.AppPort>> Ports { get; private set; } = null!;
@@ -180,7 +180,7 @@ namespace Pulumi.Svc
         private InputMap<string>? _environment;
 
         /// <summary>
-        /// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+        /// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
         /// </summary>
         public InputMap<string> Environment
         {
@@ -193,7 +193,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        /// Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         /// </summary>
         [Input("image")]
         public Input<string>? Image { get; set; }
@@ -208,7 +208,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.AppMountArgs>? _mounts;
 
         /// <summary>
-        /// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+        /// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.AppMountArgs> Mounts
         {
@@ -217,7 +217,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        /// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -226,7 +226,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.AppPortArgs>? _ports;
 
         /// <summary>
-        /// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        /// Port mappings of a custom-image app. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.AppPortArgs> Ports
         {

@@ -16,7 +16,7 @@ namespace Pulumi.Svc
     public partial class AppTemplate : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+        /// Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
         /// </summary>
         [Output("category")]
         public Output<string> Category { get; private set; } = null!;
@@ -28,37 +28,37 @@ namespace Pulumi.Svc
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+        /// What the app does (required). Changing it updates the resource in place.
         /// </summary>
         [Output("description")]
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
-        /// Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        /// Default environment; replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         [Output("environment")]
         public Output<ImmutableArray<Outputs.TemplateEnv>> Environment { get; private set; } = null!;
 
         /// <summary>
-        /// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+        /// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
         /// </summary>
         [Output("image")]
         public Output<string> Image { get; private set; } = null!;
 
         /// <summary>
-        /// Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        /// Default mounts; replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         [Output("mounts")]
         public Output<ImmutableArray<Outputs.Mount>> Mounts { get; private set; } = null!;
 
         /// <summary>
-        /// Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Globally unique name (required). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+        /// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         [Output("ports")]
         public Output<ImmutableArray<Outputs.TemplatePort>> Ports { get; private set; } = null!;
@@ -123,13 +123,13 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+        /// Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
         /// </summary>
         [Input("category")]
         public Input<string>? Category { get; set; }
 
         /// <summary>
-        /// 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+        /// What the app does (required). Changing it updates the resource in place.
         /// </summary>
         [Input("description", required: true)]
         public Input<string> Description { get; set; } = null!;
@@ -138,7 +138,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.TemplateEnvArgs>? _environment;
 
         /// <summary>
-        /// Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        /// Default environment; replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.TemplateEnvArgs> Environment
         {
@@ -147,7 +147,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+        /// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
         /// </summary>
         [Input("image", required: true)]
         public Input<string> Image { get; set; } = null!;
@@ -156,7 +156,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.AppMountArgs>? _mounts;
 
         /// <summary>
-        /// Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        /// Default mounts; replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.AppMountArgs> Mounts
         {
@@ -165,7 +165,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Globally unique name (required). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -174,7 +174,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.TemplatePortArgs>? _ports;
 
         /// <summary>
-        /// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+        /// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.TemplatePortArgs> Ports
         {

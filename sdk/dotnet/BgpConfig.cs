@@ -16,7 +16,7 @@ namespace Pulumi.Svc
     public partial class BgpConfig : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        /// The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("asn")]
         public Output<double> Asn { get; private set; } = null!;
@@ -37,7 +37,7 @@ namespace Pulumi.Svc
         /// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         /// </summary>
         [Output("maxPrefixes")]
-        public Output<double> MaxPrefixes { get; private set; } = null!;
+        public Output<int> MaxPrefixes { get; private set; } = null!;
 
         /// <summary>
         /// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
@@ -113,7 +113,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        /// The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("asn", required: true)]
         public Input<double> Asn { get; set; } = null!;
@@ -128,7 +128,7 @@ namespace Pulumi.Svc
         /// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         /// </summary>
         [Input("maxPrefixes")]
-        public Input<double>? MaxPrefixes { get; set; }
+        public Input<int>? MaxPrefixes { get; set; }
 
         [Input("password")]
         private Input<string>? _password;

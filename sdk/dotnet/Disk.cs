@@ -40,7 +40,7 @@ namespace Pulumi.Svc
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Display name (required). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -52,7 +52,7 @@ namespace Pulumi.Svc
         public Output<string> Region { get; private set; } = null!;
 
         /// <summary>
-        /// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+        /// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("size")]
         public Output<double> Size { get; private set; } = null!;
@@ -147,7 +147,7 @@ namespace Pulumi.Svc
         public Input<string>? InstanceId { get; set; }
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Display name (required). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -159,7 +159,7 @@ namespace Pulumi.Svc
         public Input<string> Region { get; set; } = null!;
 
         /// <summary>
-        /// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+        /// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("size", required: true)]
         public Input<double> Size { get; set; } = null!;

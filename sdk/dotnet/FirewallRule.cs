@@ -22,7 +22,7 @@ namespace Pulumi.Svc
         public Output<string> Action { get; private set; } = null!;
 
         /// <summary>
-        /// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        /// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("bpsLimit")]
         public Output<double?> BpsLimit { get; private set; } = null!;
@@ -55,16 +55,16 @@ namespace Pulumi.Svc
         /// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         /// </summary>
         [Output("portEnd")]
-        public Output<double?> PortEnd { get; private set; } = null!;
+        public Output<int?> PortEnd { get; private set; } = null!;
 
         /// <summary>
         /// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         /// </summary>
         [Output("portStart")]
-        public Output<double?> PortStart { get; private set; } = null!;
+        public Output<int?> PortStart { get; private set; } = null!;
 
         /// <summary>
-        /// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+        /// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("ppsLimit")]
         public Output<double?> PpsLimit { get; private set; } = null!;
@@ -73,7 +73,7 @@ namespace Pulumi.Svc
         /// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         /// </summary>
         [Output("priority")]
-        public Output<double> Priority { get; private set; } = null!;
+        public Output<int> Priority { get; private set; } = null!;
 
         /// <summary>
         /// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
@@ -174,7 +174,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        /// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("bpsLimit")]
         public Input<double>? BpsLimit { get; set; }
@@ -201,16 +201,16 @@ namespace Pulumi.Svc
         /// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         /// </summary>
         [Input("portEnd")]
-        public Input<double>? PortEnd { get; set; }
+        public Input<int>? PortEnd { get; set; }
 
         /// <summary>
         /// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         /// </summary>
         [Input("portStart")]
-        public Input<double>? PortStart { get; set; }
+        public Input<int>? PortStart { get; set; }
 
         /// <summary>
-        /// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+        /// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("ppsLimit")]
         public Input<double>? PpsLimit { get; set; }
@@ -219,7 +219,7 @@ namespace Pulumi.Svc
         /// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         /// </summary>
         [Input("priority")]
-        public Input<double>? Priority { get; set; }
+        public Input<int>? Priority { get; set; }
 
         /// <summary>
         /// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.

@@ -88,11 +88,11 @@ namespace Pulumi.Svc
     public sealed class GetBillingEstimateResult
     {
         /// <summary>
-        /// Micro-USD per hour.
+        /// Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double HourlyRate;
         /// <summary>
-        /// Micro-USD per month: hourlyRate x 672.
+        /// Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double MonthlyPrice;
         public readonly ImmutableArray<Outputs.PricedPart> Parts;

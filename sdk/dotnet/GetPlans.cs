@@ -46,7 +46,7 @@ namespace Pulumi.Svc
         public bool? IncludeDisabled { get; set; }
 
         /// <summary>
-        /// Only plans at or below this hourly rate, micro-USD.
+        /// Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("maxHourlyRate")]
         public double? MaxHourlyRate { get; set; }
@@ -78,7 +78,7 @@ namespace Pulumi.Svc
         public Input<bool>? IncludeDisabled { get; set; }
 
         /// <summary>
-        /// Only plans at or below this hourly rate, micro-USD.
+        /// Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("maxHourlyRate")]
         public Input<double>? MaxHourlyRate { get; set; }

@@ -100,10 +100,10 @@ namespace Pulumi.Svc
     public sealed class GetResourceUsageResult
     {
         /// <summary>
-        /// Micro-USD, cap-aware.
+        /// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Cost;
-        public readonly double Minutes;
+        public readonly int Minutes;
         public readonly string ResourceId;
         /// <summary>
         /// For example INSTANCE.
@@ -118,7 +118,7 @@ namespace Pulumi.Svc
         private GetResourceUsageResult(
             double cost,
 
-            double minutes,
+            int minutes,
 
             string resourceId,
 

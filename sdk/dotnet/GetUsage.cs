@@ -90,10 +90,10 @@ namespace Pulumi.Svc
         public readonly string From;
         public readonly string To;
         /// <summary>
-        /// Micro-USD, cap-aware.
+        /// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double TotalCost;
-        public readonly double TotalMinutes;
+        public readonly int TotalMinutes;
         public readonly ImmutableArray<Outputs.Workspaces> Workspaces;
 
         [OutputConstructor]
@@ -104,7 +104,7 @@ namespace Pulumi.Svc
 
             double totalCost,
 
-            double totalMinutes,
+            int totalMinutes,
 
             ImmutableArray<Outputs.Workspaces> workspaces)
         {

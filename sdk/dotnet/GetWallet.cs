@@ -64,15 +64,15 @@ namespace Pulumi.Svc
     public sealed class GetWalletResult
     {
         /// <summary>
-        /// Grants minus usage; negative when overdrawn.
+        /// Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Balance;
         /// <summary>
-        /// Spend beyond available grants.
+        /// Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Overage;
         /// <summary>
-        /// Spend this billing period.
+        /// Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Usage;
 

@@ -66,50 +66,50 @@ namespace Pulumi.Svc
         /// <summary>
         /// Maximum firewall rules per floating IP.
         /// </summary>
-        public readonly double FirewallRulesPerIp;
+        public readonly int FirewallRulesPerIp;
         /// <summary>
         /// Maximum custom ISOs.
         /// </summary>
-        public readonly double IsoCount;
+        public readonly int IsoCount;
         /// <summary>
-        /// Total ISO storage limit, bytes.
+        /// Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double IsoStorageBytes;
         /// <summary>
         /// Total floating IP limit.
         /// </summary>
-        public readonly double MaxFloatingIps;
-        public readonly double MaxFloatingIpv4;
-        public readonly double MaxFloatingIpv6;
-        public readonly double MaxInstances;
-        public readonly double MaxSshKeys;
+        public readonly int MaxFloatingIps;
+        public readonly int MaxFloatingIpv4;
+        public readonly int MaxFloatingIpv6;
+        public readonly int MaxInstances;
+        public readonly int MaxSshKeys;
         /// <summary>
-        /// Total disk storage limit, bytes.
+        /// Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double MaxStorageBytes;
-        public readonly double MaxVpcs;
+        public readonly int MaxVpcs;
 
         [OutputConstructor]
         private GetWorkspaceQuotaResult(
-            double firewallRulesPerIp,
+            int firewallRulesPerIp,
 
-            double isoCount,
+            int isoCount,
 
             double isoStorageBytes,
 
-            double maxFloatingIps,
+            int maxFloatingIps,
 
-            double maxFloatingIpv4,
+            int maxFloatingIpv4,
 
-            double maxFloatingIpv6,
+            int maxFloatingIpv6,
 
-            double maxInstances,
+            int maxInstances,
 
-            double maxSshKeys,
+            int maxSshKeys,
 
             double maxStorageBytes,
 
-            double maxVpcs)
+            int maxVpcs)
         {
             FirewallRulesPerIp = firewallRulesPerIp;
             IsoCount = isoCount;

@@ -90,8 +90,11 @@ namespace Pulumi.Svc
         public readonly string From;
         public readonly ImmutableArray<Outputs.ResourceUsage> Resources;
         public readonly string To;
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         public readonly double TotalCost;
-        public readonly double TotalMinutes;
+        public readonly int TotalMinutes;
         public readonly string WorkspaceId;
         public readonly string WorkspaceName;
 
@@ -105,7 +108,7 @@ namespace Pulumi.Svc
 
             double totalCost,
 
-            double totalMinutes,
+            int totalMinutes,
 
             string workspaceId,
 

@@ -40,10 +40,10 @@ namespace Pulumi.Svc
         public Output<string> BootDiskId { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        /// CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
         /// </summary>
         [Output("cpu")]
-        public Output<double> Cpu { get; private set; } = null!;
+        public Output<int> Cpu { get; private set; } = null!;
 
         /// <summary>
         /// Creation time (ISO 8601), as the API reports it.
@@ -106,13 +106,13 @@ namespace Pulumi.Svc
         public Output<bool> Locked { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        /// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("memoryBytes")]
         public Output<double> MemoryBytes { get; private set; } = null!;
 
         /// <summary>
-        /// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Instance name (required). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -130,7 +130,7 @@ namespace Pulumi.Svc
         public Output<bool> Online { get; private set; } = null!;
 
         /// <summary>
-        /// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// OS name shown for the instance. Changing it updates the resource in place.
         /// </summary>
         [Output("osName")]
         public Output<string?> OsName { get; private set; } = null!;
@@ -178,7 +178,7 @@ namespace Pulumi.Svc
         public Output<string> State { get; private set; } = null!;
 
         /// <summary>
-        /// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        /// CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         /// </summary>
         [Output("storage")]
         public Output<ImmutableArray<Outputs.InstanceStorageEntry>> Storage { get; private set; } = null!;
@@ -208,7 +208,7 @@ namespace Pulumi.Svc
         public Output<bool> Uefi { get; private set; } = null!;
 
         /// <summary>
-        /// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+        /// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         /// </summary>
         [Output("vpcIds")]
         public Output<ImmutableArray<string>> VpcIds { get; private set; } = null!;
@@ -307,16 +307,16 @@ namespace Pulumi.Svc
         public Input<string>? Boot { get; set; }
 
         /// <summary>
-        /// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+        /// cloud-init user-data run on first boot. Changing it replaces the resource.
         /// </summary>
         [Input("cloudInit")]
         public Input<string>? CloudInit { get; set; }
 
         /// <summary>
-        /// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        /// CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
         /// </summary>
         [Input("cpu")]
-        public Input<double>? Cpu { get; set; }
+        public Input<int>? Cpu { get; set; }
 
         /// <summary>
         /// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
@@ -352,7 +352,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.IpsArgs>? _ips;
 
         /// <summary>
-        /// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+        /// Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
         /// </summary>
         public InputList<Inputs.IpsArgs> Ips
         {
@@ -361,13 +361,13 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        /// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Input("memoryBytes")]
         public Input<double>? MemoryBytes { get; set; }
 
         /// <summary>
-        /// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Instance name (required). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -379,7 +379,7 @@ namespace Pulumi.Svc
         public Input<string>? NodeId { get; set; }
 
         /// <summary>
-        /// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// OS name shown for the instance. Changing it updates the resource in place.
         /// </summary>
         [Input("osName")]
         public Input<string>? OsName { get; set; }
@@ -412,7 +412,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.StorageArgs>? _storage;
 
         /// <summary>
-        /// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        /// CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         /// </summary>
         public InputList<Inputs.StorageArgs> Storage
         {
@@ -449,7 +449,7 @@ namespace Pulumi.Svc
         private InputList<string>? _vpcIds;
 
         /// <summary>
-        /// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+        /// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         /// </summary>
         public InputList<string> VpcIds
         {

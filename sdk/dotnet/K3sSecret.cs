@@ -16,7 +16,7 @@ namespace Pulumi.Svc
     public partial class K3sSecret : global::Pulumi.CustomResource
     {
         /// <summary>
-        /// Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+        /// Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
         /// </summary>
         [Output("data")]
         public Output<ImmutableDictionary<string, string>?> Data { get; private set; } = null!;
@@ -28,7 +28,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<string>> Keys { get; private set; } = null!;
 
         /// <summary>
-        /// Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+        /// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -105,7 +105,7 @@ namespace Pulumi.Svc
         private InputMap<string>? _data;
 
         /// <summary>
-        /// Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+        /// Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
         /// </summary>
         public InputMap<string> Data
         {
@@ -118,7 +118,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+        /// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;

@@ -19,13 +19,13 @@ namespace Pulumi.Svc
         /// Ready replicas (null while the live status is unavailable).
         /// </summary>
         [Output("availableReplicas")]
-        public Output<double> AvailableReplicas { get; private set; } = null!;
+        public Output<int> AvailableReplicas { get; private set; } = null!;
 
         /// <summary>
         /// Requested replicas (null while the live status is unavailable).
         /// </summary>
         [Output("desiredReplicas")]
-        public Output<double> DesiredReplicas { get; private set; } = null!;
+        public Output<int> DesiredReplicas { get; private set; } = null!;
 
         /// <summary>
         /// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
@@ -46,7 +46,7 @@ namespace Pulumi.Svc
         public Output<string> Mode { get; private set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        /// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -64,10 +64,10 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<Outputs.K3sServicePort>> Ports { get; private set; } = null!;
 
         /// <summary>
-        /// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        /// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         /// </summary>
         [Output("replicas")]
-        public Output<double> Replicas { get; private set; } = null!;
+        public Output<int> Replicas { get; private set; } = null!;
 
         /// <summary>
         /// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
@@ -97,7 +97,7 @@ namespace Pulumi.Svc
         /// Replicas on the current revision (null while the live status is unavailable).
         /// </summary>
         [Output("updatedReplicas")]
-        public Output<double> UpdatedReplicas { get; private set; } = null!;
+        public Output<int> UpdatedReplicas { get; private set; } = null!;
 
         /// <summary>
         /// A rollout is in progress.
@@ -201,7 +201,7 @@ namespace Pulumi.Svc
         public Input<string> Mode { get; set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        /// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;
@@ -219,10 +219,10 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        /// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         /// </summary>
         [Input("replicas")]
-        public Input<double>? Replicas { get; set; }
+        public Input<int>? Replicas { get; set; }
 
         [Input("secretRefs")]
         private InputList<string>? _secretRefs;

@@ -34,7 +34,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<string>> MemberInstanceIds { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Display name (required). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -111,7 +111,7 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Display name (required). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;

@@ -22,31 +22,31 @@ namespace Pulumi.Svc
         public Output<string> Category { get; private set; } = null!;
 
         /// <summary>
-        /// Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        /// Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         [Output("commands")]
         public Output<ImmutableArray<Outputs.RecipeCommand>> Commands { get; private set; } = null!;
 
         /// <summary>
-        /// Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Markdown (required). Changing it updates the resource in place.
         /// </summary>
         [Output("description")]
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
-        /// Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        /// Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         [Output("fields")]
         public Output<ImmutableArray<Outputs.RecipeField>> Fields { get; private set; } = null!;
 
         /// <summary>
-        /// Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+        /// Icon URL; omit or null for none. Changing it updates the resource in place.
         /// </summary>
         [Output("icon")]
         public Output<string> Icon { get; private set; } = null!;
 
         /// <summary>
-        /// 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Display name (required). Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -130,7 +130,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.RecipeCommandArgs>? _commands;
 
         /// <summary>
-        /// Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        /// Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.RecipeCommandArgs> Commands
         {
@@ -139,7 +139,7 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Markdown (required). Changing it updates the resource in place.
         /// </summary>
         [Input("description", required: true)]
         public Input<string> Description { get; set; } = null!;
@@ -148,7 +148,7 @@ namespace Pulumi.Svc
         private InputList<Inputs.RecipeFieldArgs>? _fields;
 
         /// <summary>
-        /// Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        /// Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
         /// </summary>
         public InputList<Inputs.RecipeFieldArgs> Fields
         {
@@ -157,13 +157,13 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+        /// Icon URL; omit or null for none. Changing it updates the resource in place.
         /// </summary>
         [Input("icon")]
         public Input<string>? Icon { get; set; }
 
         /// <summary>
-        /// 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+        /// Display name (required). Changing it updates the resource in place.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;

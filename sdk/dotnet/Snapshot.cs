@@ -40,7 +40,7 @@ namespace Pulumi.Svc
         public Output<string> Name { get; private set; } = null!;
 
         /// <summary>
-        /// Bytes.
+        /// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         [Output("size")]
         public Output<double> Size { get; private set; } = null!;

@@ -43,7 +43,7 @@ namespace Pulumi.Svc
         /// VLAN tag the API assigned.
         /// </summary>
         [Output("vlan")]
-        public Output<double> Vlan { get; private set; } = null!;
+        public Output<int> Vlan { get; private set; } = null!;
 
         /// <summary>
         /// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.

@@ -49,11 +49,11 @@ export class App extends pulumi.CustomResource {
      */
     public readonly domain!: pulumi.Output<string | undefined>;
     /**
-     * Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
      */
     public readonly environment!: pulumi.Output<{[key: string]: string} | undefined>;
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+     * Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
      */
     public readonly image!: pulumi.Output<string>;
     /**
@@ -61,11 +61,11 @@ export class App extends pulumi.CustomResource {
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+     * Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
      */
     public readonly mounts!: pulumi.Output<outputs.Mount[]>;
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -73,7 +73,7 @@ export class App extends pulumi.CustomResource {
      */
     public /*out*/ readonly portAllocations!: pulumi.Output<outputs.AppPort[]>;
     /**
-     * Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+     * Port mappings of a custom-image app. Changing it updates the resource in place.
      */
     public readonly ports!: pulumi.Output<outputs.AppPort[]>;
     /**
@@ -172,11 +172,11 @@ export interface AppArgs {
      */
     domain?: pulumi.Input<string>;
     /**
-     * Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
      */
     environment?: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+     * Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
      */
     image?: pulumi.Input<string>;
     /**
@@ -184,15 +184,15 @@ export interface AppArgs {
      */
     instanceId: pulumi.Input<string>;
     /**
-     * Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+     * Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
      */
     mounts?: pulumi.Input<pulumi.Input<inputs.AppMountArgs>[]>;
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
-     * Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+     * Port mappings of a custom-image app. Changing it updates the resource in place.
      */
     ports?: pulumi.Input<pulumi.Input<inputs.AppPortArgs>[]>;
     /**

@@ -37,7 +37,7 @@ export class AppTemplate extends pulumi.CustomResource {
     }
 
     /**
-     * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+     * Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
      */
     public readonly category!: pulumi.Output<string>;
     /**
@@ -45,27 +45,27 @@ export class AppTemplate extends pulumi.CustomResource {
      */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+     * What the app does (required). Changing it updates the resource in place.
      */
     public readonly description!: pulumi.Output<string>;
     /**
-     * Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+     * Default environment; replaced as a whole. Changing it updates the resource in place.
      */
     public readonly environment!: pulumi.Output<outputs.TemplateEnv[]>;
     /**
-     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
      */
     public readonly image!: pulumi.Output<string>;
     /**
-     * Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+     * Default mounts; replaced as a whole. Changing it updates the resource in place.
      */
     public readonly mounts!: pulumi.Output<outputs.Mount[]>;
     /**
-     * Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Globally unique name (required). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
-     * Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+     * Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      */
     public readonly ports!: pulumi.Output<outputs.TemplatePort[]>;
     /**
@@ -131,31 +131,31 @@ export interface AppTemplateArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+     * Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
      */
     category?: pulumi.Input<string>;
     /**
-     * 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+     * What the app does (required). Changing it updates the resource in place.
      */
     description: pulumi.Input<string>;
     /**
-     * Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+     * Default environment; replaced as a whole. Changing it updates the resource in place.
      */
     environment?: pulumi.Input<pulumi.Input<inputs.TemplateEnvArgs>[]>;
     /**
-     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
      */
     image: pulumi.Input<string>;
     /**
-     * Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+     * Default mounts; replaced as a whole. Changing it updates the resource in place.
      */
     mounts?: pulumi.Input<pulumi.Input<inputs.AppMountArgs>[]>;
     /**
-     * Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Globally unique name (required). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
-     * Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+     * Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      */
     ports?: pulumi.Input<pulumi.Input<inputs.TemplatePortArgs>[]>;
     /**

@@ -37,7 +37,7 @@ export class BgpConfig extends pulumi.CustomResource {
     }
 
     /**
-     * The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+     * The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly asn!: pulumi.Output<number>;
     /**
@@ -111,7 +111,7 @@ export interface BgpConfigArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+     * The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     asn: pulumi.Input<number>;
     /**

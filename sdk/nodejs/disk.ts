@@ -53,7 +53,7 @@ export class Disk extends pulumi.CustomResource {
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -61,7 +61,7 @@ export class Disk extends pulumi.CustomResource {
      */
     public readonly region!: pulumi.Output<string>;
     /**
-     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly size!: pulumi.Output<number>;
     /**
@@ -150,7 +150,7 @@ export interface DiskArgs {
      */
     instanceId?: pulumi.Input<string>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
@@ -158,7 +158,7 @@ export interface DiskArgs {
      */
     region: pulumi.Input<string>;
     /**
-     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     size: pulumi.Input<number>;
     /**

@@ -41,7 +41,7 @@ export class FirewallRule extends pulumi.CustomResource {
      */
     public readonly action!: pulumi.Output<string>;
     /**
-     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly bpsLimit!: pulumi.Output<number | undefined>;
     /**
@@ -69,7 +69,7 @@ export class FirewallRule extends pulumi.CustomResource {
      */
     public readonly portStart!: pulumi.Output<number | undefined>;
     /**
-     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly ppsLimit!: pulumi.Output<number | undefined>;
     /**
@@ -170,7 +170,7 @@ export interface FirewallRuleArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     bpsLimit?: pulumi.Input<number>;
     /**
@@ -194,7 +194,7 @@ export interface FirewallRuleArgs {
      */
     portStart?: pulumi.Input<number>;
     /**
-     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     ppsLimit?: pulumi.Input<number>;
     /**

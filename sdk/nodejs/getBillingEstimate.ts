@@ -30,11 +30,11 @@ export interface GetBillingEstimateArgs {
 
 export interface GetBillingEstimateResult {
     /**
-     * Micro-USD per hour.
+     * Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly hourlyRate: number;
     /**
-     * Micro-USD per month: hourlyRate x 672.
+     * Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly monthlyPrice: number;
     readonly parts: outputs.PricedPart[];

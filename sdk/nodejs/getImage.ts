@@ -34,6 +34,9 @@ export interface GetImageResult {
     readonly name: string;
     readonly official: boolean;
     readonly os: outputs.Os;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     readonly size: number;
     readonly state: string;
     readonly uefi: boolean;

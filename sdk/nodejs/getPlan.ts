@@ -25,9 +25,12 @@ export interface GetPlanResult {
     readonly cpu: number;
     readonly disabled: boolean;
     /**
-     * Boot disk bytes.
+     * Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly diskSize: number;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     readonly download: number;
     /**
      * One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
@@ -35,16 +38,16 @@ export interface GetPlanResult {
     readonly group: string;
     readonly id: string;
     /**
-     * Bytes.
+     * Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly memory: number;
     readonly name: string;
     /**
-     * Hourly rate, micro-USD.
+     * Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly rate: number;
     /**
-     * Bytes per second.
+     * Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly upload: number;
 }

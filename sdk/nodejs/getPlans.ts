@@ -30,7 +30,7 @@ export interface GetPlansArgs {
      */
     includeDisabled?: boolean;
     /**
-     * Only plans at or below this hourly rate, micro-USD.
+     * Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     maxHourlyRate?: number;
     /**
@@ -66,7 +66,7 @@ export interface GetPlansOutputArgs {
      */
     includeDisabled?: pulumi.Input<boolean>;
     /**
-     * Only plans at or below this hourly rate, micro-USD.
+     * Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     maxHourlyRate?: pulumi.Input<number>;
     /**

@@ -38,7 +38,7 @@ export interface GetResourceUsageArgs {
 
 export interface GetResourceUsageResult {
     /**
-     * Micro-USD, cap-aware.
+     * Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly cost: number;
     readonly minutes: number;

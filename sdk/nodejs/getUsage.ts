@@ -37,7 +37,7 @@ export interface GetUsageResult {
     readonly from: string;
     readonly to: string;
     /**
-     * Micro-USD, cap-aware.
+     * Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly totalCost: number;
     readonly totalMinutes: number;

@@ -24,15 +24,15 @@ export interface GetWalletArgs {
 
 export interface GetWalletResult {
     /**
-     * Grants minus usage; negative when overdrawn.
+     * Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly balance: number;
     /**
-     * Spend beyond available grants.
+     * Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly overage: number;
     /**
-     * Spend this billing period.
+     * Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly usage: number;
 }

@@ -32,7 +32,7 @@ export interface GetWorkspaceQuotaResult {
      */
     readonly isoCount: number;
     /**
-     * Total ISO storage limit, bytes.
+     * Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly isoStorageBytes: number;
     /**
@@ -44,7 +44,7 @@ export interface GetWorkspaceQuotaResult {
     readonly maxInstances: number;
     readonly maxSshKeys: number;
     /**
-     * Total disk storage limit, bytes.
+     * Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     readonly maxStorageBytes: number;
     readonly maxVpcs: number;

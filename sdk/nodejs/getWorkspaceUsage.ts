@@ -37,6 +37,9 @@ export interface GetWorkspaceUsageResult {
     readonly from: string;
     readonly resources: outputs.ResourceUsage[];
     readonly to: string;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     readonly totalCost: number;
     readonly totalMinutes: number;
     readonly workspaceId: string;

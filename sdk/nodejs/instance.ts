@@ -53,7 +53,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly bootDiskId!: pulumi.Output<string>;
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
      */
     public readonly cpu!: pulumi.Output<number>;
     /**
@@ -97,11 +97,11 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly locked!: pulumi.Output<boolean>;
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public readonly memoryBytes!: pulumi.Output<number>;
     /**
-     * Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Instance name (required). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -113,7 +113,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly online!: pulumi.Output<boolean>;
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * OS name shown for the instance. Changing it updates the resource in place.
      */
     public readonly osName!: pulumi.Output<string | undefined>;
     /**
@@ -145,7 +145,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public /*out*/ readonly state!: pulumi.Output<string>;
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+     * CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      */
     public readonly storage!: pulumi.Output<outputs.InstanceStorageEntry[] | undefined>;
     /**
@@ -165,7 +165,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public readonly uefi!: pulumi.Output<boolean>;
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
      */
     public readonly vpcIds!: pulumi.Output<string[]>;
     /**
@@ -297,11 +297,11 @@ export interface InstanceArgs {
      */
     boot?: pulumi.Input<string>;
     /**
-     * cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+     * cloud-init user-data run on first boot. Changing it replaces the resource.
      */
     cloudInit?: pulumi.Input<string>;
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
      */
     cpu?: pulumi.Input<number>;
     /**
@@ -325,15 +325,15 @@ export interface InstanceArgs {
      */
     imageId?: pulumi.Input<string>;
     /**
-     * Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+     * Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
      */
     ips?: pulumi.Input<pulumi.Input<inputs.IpsArgs>[]>;
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     memoryBytes?: pulumi.Input<number>;
     /**
-     * Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Instance name (required). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**
@@ -341,7 +341,7 @@ export interface InstanceArgs {
      */
     nodeId?: pulumi.Input<string>;
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * OS name shown for the instance. Changing it updates the resource in place.
      */
     osName?: pulumi.Input<string>;
     /**
@@ -361,7 +361,7 @@ export interface InstanceArgs {
      */
     secureBoot?: pulumi.Input<boolean>;
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+     * CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      */
     storage?: pulumi.Input<pulumi.Input<inputs.StorageArgs>[]>;
     /**
@@ -382,7 +382,7 @@ export interface InstanceArgs {
      */
     uefi?: pulumi.Input<boolean>;
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
      */
     vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
     /**

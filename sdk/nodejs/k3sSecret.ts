@@ -37,7 +37,7 @@ export class K3sSecret extends pulumi.CustomResource {
     }
 
     /**
-     * Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+     * Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      */
     public readonly data!: pulumi.Output<{[key: string]: string} | undefined>;
     /**
@@ -45,7 +45,7 @@ export class K3sSecret extends pulumi.CustomResource {
      */
     public /*out*/ readonly keys!: pulumi.Output<string[]>;
     /**
-     * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -102,11 +102,11 @@ export interface K3sSecretArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, '-', '_' or '.'; values at most 1 MiB (the emulator's limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+     * Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      */
     data: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**

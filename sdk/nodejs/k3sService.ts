@@ -57,7 +57,7 @@ export class K3sService extends pulumi.CustomResource {
      */
     public readonly mode!: pulumi.Output<string>;
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -69,7 +69,7 @@ export class K3sService extends pulumi.CustomResource {
      */
     public readonly ports!: pulumi.Output<outputs.K3sServicePort[]>;
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+     * Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
      */
     public readonly replicas!: pulumi.Output<number>;
     /**
@@ -196,7 +196,7 @@ export interface K3sServiceArgs {
      */
     mode: pulumi.Input<string>;
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
      */
     name: pulumi.Input<string>;
     /**
@@ -204,7 +204,7 @@ export interface K3sServiceArgs {
      */
     ports?: pulumi.Input<pulumi.Input<inputs.K3sPortArgs>[]>;
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+     * Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
      */
     replicas?: pulumi.Input<number>;
     /**

@@ -49,7 +49,7 @@ export class NetLoadBalancer extends pulumi.CustomResource {
      */
     public /*out*/ readonly memberInstanceIds!: pulumi.Output<string[]>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -114,7 +114,7 @@ export interface NetLoadBalancerArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**

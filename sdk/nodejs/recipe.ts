@@ -41,23 +41,23 @@ export class Recipe extends pulumi.CustomResource {
      */
     public readonly category!: pulumi.Output<string>;
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+     * Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
      */
     public readonly commands!: pulumi.Output<outputs.RecipeCommand[]>;
     /**
-     * Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+     * Markdown (required). Changing it updates the resource in place.
      */
     public readonly description!: pulumi.Output<string>;
     /**
-     * Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+     * Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
      */
     public readonly fields!: pulumi.Output<outputs.RecipeField[]>;
     /**
-     * Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+     * Icon URL; omit or null for none. Changing it updates the resource in place.
      */
     public readonly icon!: pulumi.Output<string>;
     /**
-     * 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -134,23 +134,23 @@ export interface RecipeArgs {
      */
     category: pulumi.Input<string>;
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+     * Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
      */
     commands: pulumi.Input<pulumi.Input<inputs.RecipeCommandArgs>[]>;
     /**
-     * Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+     * Markdown (required). Changing it updates the resource in place.
      */
     description: pulumi.Input<string>;
     /**
-     * Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+     * Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
      */
     fields?: pulumi.Input<pulumi.Input<inputs.RecipeFieldArgs>[]>;
     /**
-     * Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+     * Icon URL; omit or null for none. Changing it updates the resource in place.
      */
     icon?: pulumi.Input<string>;
     /**
-     * 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      */
     name: pulumi.Input<string>;
     /**

@@ -53,7 +53,7 @@ export class Snapshot extends pulumi.CustomResource {
      */
     public /*out*/ readonly name!: pulumi.Output<string>;
     /**
-     * Bytes.
+     * Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     public /*out*/ readonly size!: pulumi.Output<number>;
     /**

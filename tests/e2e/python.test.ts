@@ -18,9 +18,13 @@ import pulumi_svc as svc
 
 plan = svc.get_plan(name="lightning-1")
 net = svc.Vpc("net", name="py-net", description="from python", range="10.5.0.0/16")
+# An integer (max_prefixes) and a wide integer, a number in the schema (a 4-byte ASN).
+bgp = svc.BgpConfig("bgp", asn=4200000000, max_prefixes=50)
 
 pulumi.export("plan_id", plan.id)
 pulumi.export("vlan", net.vlan)
+# What Python holds for the schema's integer (int) and number (float), as the program sees them.
+pulumi.export("types", pulumi.Output.all(net.vlan, bgp.max_prefixes, bgp.asn).apply(lambda v: [type(plan.cpu).__name__] + [type(x).__name__ for x in v]))
 `;
 
 describe("a Python program through the plugin", () => {
@@ -39,16 +43,20 @@ describe("a Python program through the plugin", () => {
     fs.rmSync(work, { recursive: true, force: true });
   });
 
-  it("comes up with a resource and an invoke, and previews clean", async () => {
+  it("comes up with resources and an invoke, and previews clean", async () => {
     const result = await e2e.up([]);
-    expect(changes(result)).toEqual({ create: 2 });
+    expect(changes(result)).toEqual({ create: 3 });
     expect(result.outputs.plan_id.value).toMatch(/^\d+$/);
     const vpc = (await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net")}`)).body;
     expect(result.outputs.vlan.value).toBe(vpc.vlan);
     expect(vpc.description).toBe("from python");
+    // The schema's integers are Python ints (the plan's cpu, the VLAN tag, max_prefixes); the wide ASN a float, exact.
+    expect(result.outputs.types.value).toEqual(["int", "int", "int", "float"]);
+    const bgp = (await e2e.emu.api.get(`/v1/workspaces/${e2e.emu.workspaceId}/bgp`)).body;
+    expect({ asn: bgp.data.asn, maxPrefixes: bgp.data.max_prefixes }).toEqual({ asn: 4200000000, maxPrefixes: 50 });
 
     const preview = await e2e.preview();
-    expect(preview.changeSummary).toEqual({ same: 2 });
+    expect(preview.changeSummary).toEqual({ same: 3 });
   });
 
   it("shows an in-place change property by property, then applies it", async () => {

@@ -9,7 +9,9 @@ import * as path from "node:path";
 import { docOf } from "../../provider/fields";
 import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
-import { kinds } from "../../resources/kinds";
+import { definitionOf, kinds } from "../../resources/kinds";
+import { nestedSetsOf } from "../../scripts/fieldTypes";
+import { WIDE_NOTE } from "../../provider/integer";
 
 jest.setTimeout(120_000);
 
@@ -64,5 +66,73 @@ describe("schema.json", () => {
   it("answers a list lookup as { items }, as the plugin and the mocks do", () => {
     expect(Object.keys(fresh.functions["svc:index:getPlans"].outputs.properties)).toEqual(["items"]);
     expect(fresh.functions["svc:index:getPlan"].outputs.properties).toHaveProperty("id");
+  });
+
+  // Issue 37: each number the spec types integer is `integer` where it fits Java's and .NET's 32-bit
+  // int in ordinary use; bytes, rates, micro-USD and the 4-byte ASN stay `number` (provider/integer.ts).
+  const typed = (type: string) =>
+    Object.entries(fresh.resources).flatMap(([token, r]) =>
+      Object.entries(r.inputProperties)
+        .filter(([, p]) => p.type === type)
+        .map(([name]) => `${token.slice("svc:index:".length)}.${name}`),
+    );
+
+  it("types integer the inputs the spec types integer that fit 32 bits, and keeps number for the wide ones", () => {
+    expect(typed("integer")).toEqual([
+      "FirewallRule.portStart",
+      "FirewallRule.portEnd",
+      "FirewallRule.priority",
+      "Instance.cpu",
+      "K3sService.replicas",
+      "ApiToken.expiresInDays",
+      "Coupon.uses",
+      "Coupon.expiryDays",
+      "BgpConfig.maxPrefixes",
+    ]);
+    expect(typed("number")).toEqual([
+      "Disk.size",
+      "FirewallRule.bpsLimit",
+      "FirewallRule.ppsLimit",
+      "Instance.memoryBytes",
+      "Coupon.amount",
+      "BgpConfig.asn",
+    ]);
+    // Each says why it is a number.
+    for (const field of typed("number")) {
+      const [kind, name] = field.split(".");
+      expect([field, fresh.resources[`svc:index:${kind}`].inputProperties[name].description]).toEqual([
+        field,
+        expect.stringContaining(WIDE_NOTE),
+      ]);
+    }
+    // An input's output says what its input says.
+    for (const [token, r] of Object.entries(fresh.resources))
+      for (const [name, p] of Object.entries(r.inputProperties))
+        if (r.properties[name] && (p.type === "integer" || p.type === "number"))
+          expect([token, name, r.properties[name].type]).toEqual([token, name, p.type]);
+  });
+
+  it("refuses a fraction at preview for every numeric input and nested member, integer or number, citing the spec", () => {
+    const refusal = (schema: { safeParse(v: unknown): { success: boolean; error?: { issues: Array<{ message: string }> } } }) => {
+      const result = schema.safeParse(1.5);
+      return result.success ? "accepted" : result.error!.issues.map((i) => i.message).join("; ");
+    };
+    const numeric = typed("integer").concat(typed("number"));
+    expect(numeric).toHaveLength(15);
+    for (const field of numeric) {
+      const [kind, name] = field.split(".");
+      const f = definitionOf(kind).fields[name] as { schema: Parameters<typeof refusal>[0] };
+      expect([field, refusal(f.schema)]).toEqual([field, expect.stringMatching(/whole .*\(spec part \d/)]);
+    }
+    // Nested members typed integer (ports, storage sizes, bandwidth): each refuses a fraction too.
+    const members = kinds().flatMap((kind) =>
+      nestedSetsOf(kind).flatMap(([, set]) =>
+        Object.entries(set.members)
+          .filter(([, m]) => (m.schema as { def?: { type?: string } }).def?.type === "number")
+          .map(([name, m]) => [`${kind}.${name}`, refusal(m.schema)]),
+      ),
+    );
+    expect(members.length).toBeGreaterThanOrEqual(6);
+    for (const [name, message] of members) expect([name, message]).toEqual([name, expect.stringMatching(/whole .*\(spec part \d/)]);
   });
 });

@@ -13,13 +13,13 @@ namespace Pulumi.Svc.Inputs
     public sealed class AppMountArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        /// Absolute mount path inside the container.
         /// </summary>
         [Input("containerPath", required: true)]
         public Input<string> ContainerPath { get; set; } = null!;
 
         /// <summary>
-        /// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        /// Absolute path on the instance host.
         /// </summary>
         [Input("hostPath", required: true)]
         public Input<string> HostPath { get; set; } = null!;

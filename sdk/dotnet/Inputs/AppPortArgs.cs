@@ -16,13 +16,13 @@ namespace Pulumi.Svc.Inputs
         /// Port the container listens on.
         /// </summary>
         [Input("containerPort", required: true)]
-        public Input<double> ContainerPort { get; set; } = null!;
+        public Input<int> ContainerPort { get; set; } = null!;
 
         /// <summary>
         /// Port exposed on the instance host.
         /// </summary>
         [Input("hostPort", required: true)]
-        public Input<double> HostPort { get; set; } = null!;
+        public Input<int> HostPort { get; set; } = null!;
 
         /// <summary>
         /// Serves HTTP traffic eligible for a custom domain (default false).

@@ -12,9 +12,15 @@ namespace Pulumi.Svc.Inputs
 
     public sealed class BandwidthArgs : global::Pulumi.ResourceArgs
     {
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         [Input("downloadBytesSec", required: true)]
         public Input<double> DownloadBytesSec { get; set; } = null!;
 
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         [Input("uploadBytesSec", required: true)]
         public Input<double> UploadBytesSec { get; set; } = null!;
 

@@ -16,16 +16,16 @@ namespace Pulumi.Svc.Inputs
         /// Port inside the container, 1 to 65535.
         /// </summary>
         [Input("containerPort", required: true)]
-        public Input<double> ContainerPort { get; set; } = null!;
+        public Input<int> ContainerPort { get; set; } = null!;
 
         /// <summary>
         /// Port on the host, 1 to 65535; unique per protocol.
         /// </summary>
         [Input("hostPort", required: true)]
-        public Input<double> HostPort { get; set; } = null!;
+        public Input<int> HostPort { get; set; } = null!;
 
         /// <summary>
-        /// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        /// Eligible for a custom subdomain (default false).
         /// </summary>
         [Input("http")]
         public Input<bool>? Http { get; set; }

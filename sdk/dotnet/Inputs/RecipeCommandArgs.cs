@@ -16,7 +16,7 @@ namespace Pulumi.Svc.Inputs
         private InputList<string>? _args;
 
         /// <summary>
-        /// Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        /// Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         /// </summary>
         public InputList<string> Args
         {
@@ -25,7 +25,7 @@ namespace Pulumi.Svc.Inputs
         }
 
         /// <summary>
-        /// Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+        /// Absolute script path on the instance.
         /// </summary>
         [Input("path", required: true)]
         public Input<string> Path { get; set; } = null!;

@@ -13,19 +13,19 @@ namespace Pulumi.Svc.Inputs
     public sealed class RecipeFieldArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// At most 1000 characters (the emulator's limit).
+        /// Help text shown with the field; null for none.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
 
         /// <summary>
-        /// Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+        /// Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
         /// </summary>
         [Input("id", required: true)]
         public Input<string> Id { get; set; } = null!;
 
         /// <summary>
-        /// 1 to 100 characters (the emulator's limit).
+        /// What the install asks for (required).
         /// </summary>
         [Input("label", required: true)]
         public Input<string> Label { get; set; } = null!;

@@ -21,6 +21,9 @@ namespace Pulumi.Svc.Inputs
         [Input("boot")]
         public Input<bool>? Boot { get; set; }
 
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         [Input("sizeBytes", required: true)]
         public Input<double> SizeBytes { get; set; } = null!;
 

@@ -13,19 +13,19 @@ namespace Pulumi.Svc.Inputs
     public sealed class TemplateEnvArgs : global::Pulumi.ResourceArgs
     {
         /// <summary>
-        /// At most 1000 characters (the emulator's limit).
+        /// What the variable is for.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
 
         /// <summary>
-        /// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+        /// Variable name, unique within the template.
         /// </summary>
         [Input("key", required: true)]
         public Input<string> Key { get; set; } = null!;
 
         /// <summary>
-        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
         /// </summary>
         [Input("value")]
         public Input<string>? Value { get; set; }

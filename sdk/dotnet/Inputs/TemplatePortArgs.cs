@@ -16,10 +16,10 @@ namespace Pulumi.Svc.Inputs
         /// Port the container listens on; the deployed app's host port defaults to it when free.
         /// </summary>
         [Input("containerPort", required: true)]
-        public Input<double> ContainerPort { get; set; } = null!;
+        public Input<int> ContainerPort { get; set; } = null!;
 
         /// <summary>
-        /// At most 1000 characters (the emulator's limit).
+        /// What the port serves.
         /// </summary>
         [Input("description")]
         public Input<string>? Description { get; set; }
@@ -31,7 +31,7 @@ namespace Pulumi.Svc.Inputs
         public Input<bool>? Http { get; set; }
 
         /// <summary>
-        /// Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+        /// Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
         /// </summary>
         [Input("name", required: true)]
         public Input<string> Name { get; set; } = null!;

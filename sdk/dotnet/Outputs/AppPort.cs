@@ -16,11 +16,11 @@ namespace Pulumi.Svc.Outputs
         /// <summary>
         /// Port the container listens on.
         /// </summary>
-        public readonly double ContainerPort;
+        public readonly int ContainerPort;
         /// <summary>
         /// Port exposed on the instance host.
         /// </summary>
-        public readonly double HostPort;
+        public readonly int HostPort;
         /// <summary>
         /// Serves HTTP traffic eligible for a custom domain (default false).
         /// </summary>
@@ -32,9 +32,9 @@ namespace Pulumi.Svc.Outputs
 
         [OutputConstructor]
         private AppPort(
-            double containerPort,
+            int containerPort,
 
-            double hostPort,
+            int hostPort,
 
             bool? http,
 

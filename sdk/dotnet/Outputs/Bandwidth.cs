@@ -13,7 +13,13 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class Bandwidth
     {
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         public readonly double DownloadBytesSec;
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         public readonly double UploadBytesSec;
 
         [OutputConstructor]

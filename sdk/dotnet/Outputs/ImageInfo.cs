@@ -24,6 +24,9 @@ namespace Pulumi.Svc.Outputs
         public readonly string Name;
         public readonly bool Official;
         public readonly Outputs.Os Os;
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         public readonly double Size;
         public readonly string State;
         public readonly bool Uefi;

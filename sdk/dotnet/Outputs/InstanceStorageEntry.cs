@@ -22,7 +22,7 @@ namespace Pulumi.Svc.Outputs
         /// </summary>
         public readonly bool Boot;
         /// <summary>
-        /// Size in bytes.
+        /// Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double SizeBytes;
 

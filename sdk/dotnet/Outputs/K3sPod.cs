@@ -32,7 +32,7 @@ namespace Pulumi.Svc.Outputs
         /// <summary>
         /// Container restarts.
         /// </summary>
-        public readonly double RestartCount;
+        public readonly int RestartCount;
 
         [OutputConstructor]
         private K3sPod(
@@ -44,7 +44,7 @@ namespace Pulumi.Svc.Outputs
 
             bool ready,
 
-            double restartCount)
+            int restartCount)
         {
             Name = name;
             NodeName = nodeName;

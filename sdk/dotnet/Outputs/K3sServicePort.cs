@@ -16,13 +16,13 @@ namespace Pulumi.Svc.Outputs
         /// <summary>
         /// Port inside the container, 1 to 65535.
         /// </summary>
-        public readonly double ContainerPort;
+        public readonly int ContainerPort;
         /// <summary>
         /// Port on the host, 1 to 65535; unique per protocol.
         /// </summary>
-        public readonly double HostPort;
+        public readonly int HostPort;
         /// <summary>
-        /// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        /// Eligible for a custom subdomain (default false).
         /// </summary>
         public readonly bool Http;
         /// <summary>
@@ -32,9 +32,9 @@ namespace Pulumi.Svc.Outputs
 
         [OutputConstructor]
         private K3sServicePort(
-            double containerPort,
+            int containerPort,
 
-            double hostPort,
+            int hostPort,
 
             bool http,
 

@@ -14,11 +14,11 @@ namespace Pulumi.Svc.Outputs
     public sealed class Mount
     {
         /// <summary>
-        /// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        /// Absolute mount path inside the container.
         /// </summary>
         public readonly string ContainerPath;
         /// <summary>
-        /// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        /// Absolute path on the instance host.
         /// </summary>
         public readonly string HostPath;
         /// <summary>

@@ -13,7 +13,7 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class Node
     {
-        public readonly double Cores;
+        public readonly int Cores;
         /// <summary>
         /// Capability flags; CEPH marks nodes in the Ceph cluster.
         /// </summary>
@@ -21,7 +21,7 @@ namespace Pulumi.Svc.Outputs
         public readonly string Group;
         public readonly string Id;
         /// <summary>
-        /// Total memory, bytes.
+        /// Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double MaxMemory;
         /// <summary>
@@ -36,7 +36,7 @@ namespace Pulumi.Svc.Outputs
 
         [OutputConstructor]
         private Node(
-            double cores,
+            int cores,
 
             ImmutableArray<string> flags,
 

@@ -14,12 +14,15 @@ namespace Pulumi.Svc.Outputs
     public sealed class Plan
     {
         public readonly Outputs.BackupPlan BackupPlan;
-        public readonly double Cpu;
+        public readonly int Cpu;
         public readonly bool Disabled;
         /// <summary>
-        /// Boot disk bytes.
+        /// Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double DiskSize;
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         public readonly double Download;
         /// <summary>
         /// One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
@@ -27,16 +30,16 @@ namespace Pulumi.Svc.Outputs
         public readonly string Group;
         public readonly string Id;
         /// <summary>
-        /// Bytes.
+        /// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Memory;
         public readonly string Name;
         /// <summary>
-        /// Hourly rate, micro-USD.
+        /// Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Rate;
         /// <summary>
-        /// Bytes per second.
+        /// Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Upload;
 
@@ -44,7 +47,7 @@ namespace Pulumi.Svc.Outputs
         private Plan(
             Outputs.BackupPlan backupPlan,
 
-            double cpu,
+            int cpu,
 
             bool disabled,
 

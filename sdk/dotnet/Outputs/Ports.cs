@@ -13,7 +13,7 @@ namespace Pulumi.Svc.Outputs
     [OutputType]
     public sealed class Ports
     {
-        public readonly double ContainerPort;
+        public readonly int ContainerPort;
         public readonly string Description;
         public readonly bool Http;
         public readonly string Name;
@@ -24,7 +24,7 @@ namespace Pulumi.Svc.Outputs
 
         [OutputConstructor]
         private Ports(
-            double containerPort,
+            int containerPort,
 
             string description,
 

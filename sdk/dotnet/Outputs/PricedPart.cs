@@ -14,17 +14,17 @@ namespace Pulumi.Svc.Outputs
     public sealed class PricedPart
     {
         /// <summary>
-        /// Micro-USD per hour.
+        /// Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double HourlyRate;
         /// <summary>
-        /// Micro-USD per month (hourlyRate x 672).
+        /// Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double MonthlyPrice;
         public readonly double Quantity;
         public readonly string Type;
         /// <summary>
-        /// Micro-USD per unit per hour.
+        /// Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double UnitRate;
 

@@ -14,11 +14,11 @@ namespace Pulumi.Svc.Outputs
     public sealed class RecipeCommand
     {
         /// <summary>
-        /// Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        /// Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         /// </summary>
         public readonly ImmutableArray<string> Args;
         /// <summary>
-        /// Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+        /// Absolute script path on the instance.
         /// </summary>
         public readonly string Path;
 

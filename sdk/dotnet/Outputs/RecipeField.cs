@@ -14,15 +14,15 @@ namespace Pulumi.Svc.Outputs
     public sealed class RecipeField
     {
         /// <summary>
-        /// At most 1000 characters (the emulator's limit).
+        /// Help text shown with the field; null for none.
         /// </summary>
         public readonly string? Description;
         /// <summary>
-        /// Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+        /// Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
         /// </summary>
         public readonly string Id;
         /// <summary>
-        /// 1 to 100 characters (the emulator's limit).
+        /// What the install asks for (required).
         /// </summary>
         public readonly string Label;
         /// <summary>

@@ -14,10 +14,10 @@ namespace Pulumi.Svc.Outputs
     public sealed class ResourceUsage
     {
         /// <summary>
-        /// Micro-USD, cap-aware.
+        /// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         /// </summary>
         public readonly double Cost;
-        public readonly double Minutes;
+        public readonly int Minutes;
         public readonly string ResourceId;
         /// <summary>
         /// For example INSTANCE.
@@ -32,7 +32,7 @@ namespace Pulumi.Svc.Outputs
         private ResourceUsage(
             double cost,
 
-            double minutes,
+            int minutes,
 
             string resourceId,
 

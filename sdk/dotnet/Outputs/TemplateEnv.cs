@@ -14,15 +14,15 @@ namespace Pulumi.Svc.Outputs
     public sealed class TemplateEnv
     {
         /// <summary>
-        /// At most 1000 characters (the emulator's limit).
+        /// What the variable is for.
         /// </summary>
         public readonly string? Description;
         /// <summary>
-        /// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+        /// Variable name, unique within the template.
         /// </summary>
         public readonly string Key;
         /// <summary>
-        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        /// Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
         /// </summary>
         public readonly string? Value;
 

@@ -16,9 +16,9 @@ namespace Pulumi.Svc.Outputs
         /// <summary>
         /// Port the container listens on; the deployed app's host port defaults to it when free.
         /// </summary>
-        public readonly double ContainerPort;
+        public readonly int ContainerPort;
         /// <summary>
-        /// At most 1000 characters (the emulator's limit).
+        /// What the port serves.
         /// </summary>
         public readonly string? Description;
         /// <summary>
@@ -26,7 +26,7 @@ namespace Pulumi.Svc.Outputs
         /// </summary>
         public readonly bool? Http;
         /// <summary>
-        /// Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+        /// Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
         /// </summary>
         public readonly string Name;
         /// <summary>
@@ -36,7 +36,7 @@ namespace Pulumi.Svc.Outputs
 
         [OutputConstructor]
         private TemplatePort(
-            double containerPort,
+            int containerPort,
 
             string? description,
 

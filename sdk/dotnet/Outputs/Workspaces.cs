@@ -14,8 +14,11 @@ namespace Pulumi.Svc.Outputs
     public sealed class Workspaces
     {
         public readonly ImmutableArray<Outputs.ResourceUsage> Resources;
+        /// <summary>
+        /// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        /// </summary>
         public readonly double TotalCost;
-        public readonly double TotalMinutes;
+        public readonly int TotalMinutes;
         public readonly string WorkspaceId;
         public readonly string WorkspaceName;
 
@@ -25,7 +28,7 @@ namespace Pulumi.Svc.Outputs
 
             double totalCost,
 
-            double totalMinutes,
+            int totalMinutes,
 
             string workspaceId,
 

@@ -23,7 +23,7 @@ type ApiToken struct {
 	// Absolute expiry (ISO 8601).
 	Expires pulumi.StringOutput `pulumi:"expires"`
 	// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
-	ExpiresInDays pulumi.Float64Output `pulumi:"expiresInDays"`
+	ExpiresInDays pulumi.IntOutput `pulumi:"expiresInDays"`
 	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants pulumi.StringMapOutput `pulumi:"grants"`
 	// Last use as of the last create or refresh, or null.
@@ -107,7 +107,7 @@ type apiTokenArgs struct {
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
 	// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
-	ExpiresInDays float64 `pulumi:"expiresInDays"`
+	ExpiresInDays int `pulumi:"expiresInDays"`
 	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants map[string]string `pulumi:"grants"`
 	// 4 to 48 characters. Changing it replaces the resource.
@@ -130,7 +130,7 @@ type ApiTokenArgs struct {
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
 	// Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
-	ExpiresInDays pulumi.Float64Input
+	ExpiresInDays pulumi.IntInput
 	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants pulumi.StringMapInput
 	// 4 to 48 characters. Changing it replaces the resource.
@@ -249,8 +249,8 @@ func (o ApiTokenOutput) Expires() pulumi.StringOutput {
 }
 
 // Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
-func (o ApiTokenOutput) ExpiresInDays() pulumi.Float64Output {
-	return o.ApplyT(func(v *ApiToken) pulumi.Float64Output { return v.ExpiresInDays }).(pulumi.Float64Output)
+func (o ApiTokenOutput) ExpiresInDays() pulumi.IntOutput {
+	return o.ApplyT(func(v *ApiToken) pulumi.IntOutput { return v.ExpiresInDays }).(pulumi.IntOutput)
 }
 
 // Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.

@@ -22,19 +22,19 @@ type App struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain pulumi.StringPtrOutput `pulumi:"domain"`
-	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
 	Environment pulumi.StringMapOutput `pulumi:"environment"`
-	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+	// Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
 	Image pulumi.StringOutput `pulumi:"image"`
 	// Instance the container runs on. Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+	// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts MountArrayOutput `pulumi:"mounts"`
-	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+	// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Live port allocations.
 	PortAllocations AppPortArrayOutput `pulumi:"portAllocations"`
-	// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+	// Port mappings of a custom-image app. Changing it updates the resource in place.
 	Ports AppPortArrayOutput `pulumi:"ports"`
 	// The final values the API stores (template placeholders resolved).
 	ResolvedEnvironment pulumi.StringMapOutput `pulumi:"resolvedEnvironment"`
@@ -115,17 +115,17 @@ type appArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain *string `pulumi:"domain"`
-	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
 	Environment map[string]string `pulumi:"environment"`
-	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+	// Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
 	Image *string `pulumi:"image"`
 	// Instance the container runs on. Changing it replaces the resource.
 	InstanceId string `pulumi:"instanceId"`
-	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+	// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts []AppMount `pulumi:"mounts"`
-	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+	// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 	Name string `pulumi:"name"`
-	// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+	// Port mappings of a custom-image app. Changing it updates the resource in place.
 	Ports []AppPort `pulumi:"ports"`
 	// Desired container state (default true). Changing it updates the resource in place (power).
 	Running *bool `pulumi:"running"`
@@ -144,17 +144,17 @@ type AppArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
 	Domain pulumi.StringPtrInput
-	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+	// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
 	Environment pulumi.StringMapInput
-	// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+	// Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
 	Image pulumi.StringPtrInput
 	// Instance the container runs on. Changing it replaces the resource.
 	InstanceId pulumi.StringInput
-	// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+	// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts AppMountArrayInput
-	// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+	// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 	Name pulumi.StringInput
-	// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+	// Port mappings of a custom-image app. Changing it updates the resource in place.
 	Ports AppPortArrayInput
 	// Desired container state (default true). Changing it updates the resource in place (power).
 	Running pulumi.BoolPtrInput
@@ -267,12 +267,12 @@ func (o AppOutput) Domain() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *App) pulumi.StringPtrOutput { return v.Domain }).(pulumi.StringPtrOutput)
 }
 
-// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+// Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
 func (o AppOutput) Environment() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *App) pulumi.StringMapOutput { return v.Environment }).(pulumi.StringMapOutput)
 }
 
-// Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+// Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
 func (o AppOutput) Image() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.Image }).(pulumi.StringOutput)
 }
@@ -282,12 +282,12 @@ func (o AppOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 func (o AppOutput) Mounts() MountArrayOutput {
 	return o.ApplyT(func(v *App) MountArrayOutput { return v.Mounts }).(MountArrayOutput)
 }
 
-// Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
 func (o AppOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -297,7 +297,7 @@ func (o AppOutput) PortAllocations() AppPortArrayOutput {
 	return o.ApplyT(func(v *App) AppPortArrayOutput { return v.PortAllocations }).(AppPortArrayOutput)
 }
 
-// Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+// Port mappings of a custom-image app. Changing it updates the resource in place.
 func (o AppOutput) Ports() AppPortArrayOutput {
 	return o.ApplyT(func(v *App) AppPortArrayOutput { return v.Ports }).(AppPortArrayOutput)
 }

@@ -16,21 +16,21 @@ import (
 type AppTemplate struct {
 	pulumi.CustomResourceState
 
-	// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+	// Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
 	Category pulumi.StringOutput `pulumi:"category"`
 	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+	// What the app does (required). Changing it updates the resource in place.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+	// Default environment; replaced as a whole. Changing it updates the resource in place.
 	Environment TemplateEnvArrayOutput `pulumi:"environment"`
-	// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+	// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
 	Image pulumi.StringOutput `pulumi:"image"`
-	// Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+	// Default mounts; replaced as a whole. Changing it updates the resource in place.
 	Mounts MountArrayOutput `pulumi:"mounts"`
-	// Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Globally unique name (required). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+	// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports TemplatePortArrayOutput `pulumi:"ports"`
 	// Last change (ISO 8601), as the API reports it.
 	UpdatedAt pulumi.StringOutput `pulumi:"updatedAt"`
@@ -89,19 +89,19 @@ type appTemplateArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+	// Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
 	Category *string `pulumi:"category"`
-	// 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+	// What the app does (required). Changing it updates the resource in place.
 	Description string `pulumi:"description"`
-	// Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+	// Default environment; replaced as a whole. Changing it updates the resource in place.
 	Environment []TemplateEnv `pulumi:"environment"`
-	// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+	// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
 	Image string `pulumi:"image"`
-	// Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+	// Default mounts; replaced as a whole. Changing it updates the resource in place.
 	Mounts []AppMount `pulumi:"mounts"`
-	// Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Globally unique name (required). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
-	// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+	// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports []TemplatePort `pulumi:"ports"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -114,19 +114,19 @@ type AppTemplateArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+	// Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
 	Category pulumi.StringPtrInput
-	// 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+	// What the app does (required). Changing it updates the resource in place.
 	Description pulumi.StringInput
-	// Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+	// Default environment; replaced as a whole. Changing it updates the resource in place.
 	Environment TemplateEnvArrayInput
-	// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+	// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
 	Image pulumi.StringInput
-	// Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+	// Default mounts; replaced as a whole. Changing it updates the resource in place.
 	Mounts AppMountArrayInput
-	// Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Globally unique name (required). Changing it updates the resource in place.
 	Name pulumi.StringInput
-	// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+	// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports TemplatePortArrayInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -220,7 +220,7 @@ func (o AppTemplateOutput) ToAppTemplateOutputWithContext(ctx context.Context) A
 	return o
 }
 
-// Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+// Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
 func (o AppTemplateOutput) Category() pulumi.StringOutput {
 	return o.ApplyT(func(v *AppTemplate) pulumi.StringOutput { return v.Category }).(pulumi.StringOutput)
 }
@@ -230,32 +230,32 @@ func (o AppTemplateOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *AppTemplate) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+// What the app does (required). Changing it updates the resource in place.
 func (o AppTemplateOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *AppTemplate) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+// Default environment; replaced as a whole. Changing it updates the resource in place.
 func (o AppTemplateOutput) Environment() TemplateEnvArrayOutput {
 	return o.ApplyT(func(v *AppTemplate) TemplateEnvArrayOutput { return v.Environment }).(TemplateEnvArrayOutput)
 }
 
-// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+// Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
 func (o AppTemplateOutput) Image() pulumi.StringOutput {
 	return o.ApplyT(func(v *AppTemplate) pulumi.StringOutput { return v.Image }).(pulumi.StringOutput)
 }
 
-// Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+// Default mounts; replaced as a whole. Changing it updates the resource in place.
 func (o AppTemplateOutput) Mounts() MountArrayOutput {
 	return o.ApplyT(func(v *AppTemplate) MountArrayOutput { return v.Mounts }).(MountArrayOutput)
 }
 
-// Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+// Globally unique name (required). Changing it updates the resource in place.
 func (o AppTemplateOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *AppTemplate) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 func (o AppTemplateOutput) Ports() TemplatePortArrayOutput {
 	return o.ApplyT(func(v *AppTemplate) TemplatePortArrayOutput { return v.Ports }).(TemplatePortArrayOutput)
 }

@@ -16,14 +16,14 @@ import (
 type BgpConfig struct {
 	pulumi.CustomResourceState
 
-	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Asn pulumi.Float64Output `pulumi:"asn"`
 	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// The endpoint instance's name, or null.
 	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
 	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
-	MaxPrefixes pulumi.Float64Output `pulumi:"maxPrefixes"`
+	MaxPrefixes pulumi.IntOutput `pulumi:"maxPrefixes"`
 	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password pulumi.StringOutput `pulumi:"password"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -88,12 +88,12 @@ type bgpConfigArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Asn float64 `pulumi:"asn"`
 	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 	InstanceId *string `pulumi:"instanceId"`
 	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
-	MaxPrefixes *float64 `pulumi:"maxPrefixes"`
+	MaxPrefixes *int `pulumi:"maxPrefixes"`
 	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password *string `pulumi:"password"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -109,12 +109,12 @@ type BgpConfigArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+	// The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Asn pulumi.Float64Input
 	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 	InstanceId pulumi.StringPtrInput
 	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
-	MaxPrefixes pulumi.Float64PtrInput
+	MaxPrefixes pulumi.IntPtrInput
 	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
 	Password pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -211,7 +211,7 @@ func (o BgpConfigOutput) ToBgpConfigOutputWithContext(ctx context.Context) BgpCo
 	return o
 }
 
-// The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+// The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o BgpConfigOutput) Asn() pulumi.Float64Output {
 	return o.ApplyT(func(v *BgpConfig) pulumi.Float64Output { return v.Asn }).(pulumi.Float64Output)
 }
@@ -227,8 +227,8 @@ func (o BgpConfigOutput) InstanceName() pulumi.StringOutput {
 }
 
 // Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
-func (o BgpConfigOutput) MaxPrefixes() pulumi.Float64Output {
-	return o.ApplyT(func(v *BgpConfig) pulumi.Float64Output { return v.MaxPrefixes }).(pulumi.Float64Output)
+func (o BgpConfigOutput) MaxPrefixes() pulumi.IntOutput {
+	return o.ApplyT(func(v *BgpConfig) pulumi.IntOutput { return v.MaxPrefixes }).(pulumi.IntOutput)
 }
 
 // BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.

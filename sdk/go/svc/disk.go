@@ -24,11 +24,11 @@ type Disk struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringOutput `pulumi:"region"`
-	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size pulumi.Float64Output `pulumi:"size"`
 	// Resource state: PENDING, AVAILABLE, FAILED...
 	State pulumi.StringOutput `pulumi:"state"`
@@ -104,11 +104,11 @@ type diskArgs struct {
 	Backend string `pulumi:"backend"`
 	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId *string `pulumi:"instanceId"`
-	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region string `pulumi:"region"`
-	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size float64 `pulumi:"size"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -127,11 +127,11 @@ type DiskArgs struct {
 	Backend pulumi.StringInput
 	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId pulumi.StringPtrInput
-	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name pulumi.StringInput
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringInput
-	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size pulumi.Float64Input
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -247,7 +247,7 @@ func (o DiskOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+// Display name (required). Changing it updates the resource in place.
 func (o DiskOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -257,7 +257,7 @@ func (o DiskOutput) Region() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Region }).(pulumi.StringOutput)
 }
 
-// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o DiskOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v *Disk) pulumi.Float64Output { return v.Size }).(pulumi.Float64Output)
 }

@@ -18,7 +18,7 @@ type FirewallRule struct {
 
 	// ACCEPT or DROP the matching traffic. Once an instance has any rule, traffic that no ACCEPT rule matches is dropped. Changing it replaces the resource.
 	Action pulumi.StringOutput `pulumi:"action"`
-	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	BpsLimit pulumi.Float64PtrOutput `pulumi:"bpsLimit"`
 	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
@@ -29,13 +29,13 @@ type FirewallRule struct {
 	// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 	Local pulumi.StringPtrOutput `pulumi:"local"`
 	// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
-	PortEnd pulumi.Float64PtrOutput `pulumi:"portEnd"`
+	PortEnd pulumi.IntPtrOutput `pulumi:"portEnd"`
 	// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
-	PortStart pulumi.Float64PtrOutput `pulumi:"portStart"`
-	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+	PortStart pulumi.IntPtrOutput `pulumi:"portStart"`
+	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	PpsLimit pulumi.Float64PtrOutput `pulumi:"ppsLimit"`
 	// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
-	Priority pulumi.Float64Output `pulumi:"priority"`
+	Priority pulumi.IntOutput `pulumi:"priority"`
 	// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 	Protocol pulumi.StringOutput `pulumi:"protocol"`
 	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
@@ -119,7 +119,7 @@ type firewallRuleArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	BpsLimit *float64 `pulumi:"bpsLimit"`
 	// Up to 255 characters. Changing it replaces the resource.
 	Description *string `pulumi:"description"`
@@ -128,13 +128,13 @@ type firewallRuleArgs struct {
 	// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 	Local *string `pulumi:"local"`
 	// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
-	PortEnd *float64 `pulumi:"portEnd"`
+	PortEnd *int `pulumi:"portEnd"`
 	// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
-	PortStart *float64 `pulumi:"portStart"`
-	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+	PortStart *int `pulumi:"portStart"`
+	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	PpsLimit *float64 `pulumi:"ppsLimit"`
 	// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
-	Priority *float64 `pulumi:"priority"`
+	Priority *int `pulumi:"priority"`
 	// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 	Protocol string `pulumi:"protocol"`
 	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
@@ -154,7 +154,7 @@ type FirewallRuleArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+	// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	BpsLimit pulumi.Float64PtrInput
 	// Up to 255 characters. Changing it replaces the resource.
 	Description pulumi.StringPtrInput
@@ -163,13 +163,13 @@ type FirewallRuleArgs struct {
 	// Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
 	Local pulumi.StringPtrInput
 	// Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
-	PortEnd pulumi.Float64PtrInput
+	PortEnd pulumi.IntPtrInput
 	// First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
-	PortStart pulumi.Float64PtrInput
-	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+	PortStart pulumi.IntPtrInput
+	// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	PpsLimit pulumi.Float64PtrInput
 	// 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
-	Priority pulumi.Float64PtrInput
+	Priority pulumi.IntPtrInput
 	// Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
 	Protocol pulumi.StringInput
 	// Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
@@ -273,7 +273,7 @@ func (o FirewallRuleOutput) Action() pulumi.StringOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.StringOutput { return v.Action }).(pulumi.StringOutput)
 }
 
-// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+// Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o FirewallRuleOutput) BpsLimit() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.BpsLimit }).(pulumi.Float64PtrOutput)
 }
@@ -299,23 +299,23 @@ func (o FirewallRuleOutput) Local() pulumi.StringPtrOutput {
 }
 
 // Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
-func (o FirewallRuleOutput) PortEnd() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.PortEnd }).(pulumi.Float64PtrOutput)
+func (o FirewallRuleOutput) PortEnd() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *FirewallRule) pulumi.IntPtrOutput { return v.PortEnd }).(pulumi.IntPtrOutput)
 }
 
 // First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
-func (o FirewallRuleOutput) PortStart() pulumi.Float64PtrOutput {
-	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.PortStart }).(pulumi.Float64PtrOutput)
+func (o FirewallRuleOutput) PortStart() pulumi.IntPtrOutput {
+	return o.ApplyT(func(v *FirewallRule) pulumi.IntPtrOutput { return v.PortStart }).(pulumi.IntPtrOutput)
 }
 
-// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+// Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o FirewallRuleOutput) PpsLimit() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *FirewallRule) pulumi.Float64PtrOutput { return v.PpsLimit }).(pulumi.Float64PtrOutput)
 }
 
 // 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
-func (o FirewallRuleOutput) Priority() pulumi.Float64Output {
-	return o.ApplyT(func(v *FirewallRule) pulumi.Float64Output { return v.Priority }).(pulumi.Float64Output)
+func (o FirewallRuleOutput) Priority() pulumi.IntOutput {
+	return o.ApplyT(func(v *FirewallRule) pulumi.IntOutput { return v.Priority }).(pulumi.IntOutput)
 }
 
 // Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.

@@ -30,9 +30,9 @@ type GetBillingEstimateArgs struct {
 }
 
 type GetBillingEstimateResult struct {
-	// Micro-USD per hour.
+	// Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	HourlyRate float64 `pulumi:"hourlyRate"`
-	// Micro-USD per month: hourlyRate x 672.
+	// Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MonthlyPrice float64      `pulumi:"monthlyPrice"`
 	Parts        []PricedPart `pulumi:"parts"`
 }
@@ -71,12 +71,12 @@ func (o GetBillingEstimateResultOutput) ToGetBillingEstimateResultOutputWithCont
 	return o
 }
 
-// Micro-USD per hour.
+// Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetBillingEstimateResultOutput) HourlyRate() pulumi.Float64Output {
 	return o.ApplyT(func(v GetBillingEstimateResult) float64 { return v.HourlyRate }).(pulumi.Float64Output)
 }
 
-// Micro-USD per month: hourlyRate x 672.
+// Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetBillingEstimateResultOutput) MonthlyPrice() pulumi.Float64Output {
 	return o.ApplyT(func(v GetBillingEstimateResult) float64 { return v.MonthlyPrice }).(pulumi.Float64Output)
 }

@@ -33,13 +33,14 @@ type LookupImageResult struct {
 	Group       string `pulumi:"group"`
 	Id          string `pulumi:"id"`
 	// One of: `BACKUP`, `ISO`, `TEMPLATE`.
-	Kind     string  `pulumi:"kind"`
-	Name     string  `pulumi:"name"`
-	Official bool    `pulumi:"official"`
-	Os       Os      `pulumi:"os"`
-	Size     float64 `pulumi:"size"`
-	State    string  `pulumi:"state"`
-	Uefi     bool    `pulumi:"uefi"`
+	Kind     string `pulumi:"kind"`
+	Name     string `pulumi:"name"`
+	Official bool   `pulumi:"official"`
+	Os       Os     `pulumi:"os"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	Size  float64 `pulumi:"size"`
+	State string  `pulumi:"state"`
+	Uefi  bool    `pulumi:"uefi"`
 }
 
 func LookupImageOutput(ctx *pulumi.Context, args LookupImageOutputArgs, opts ...pulumi.InvokeOption) LookupImageResultOutput {
@@ -107,6 +108,7 @@ func (o LookupImageResultOutput) Os() OsOutput {
 	return o.ApplyT(func(v LookupImageResult) Os { return v.Os }).(OsOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o LookupImageResultOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v LookupImageResult) float64 { return v.Size }).(pulumi.Float64Output)
 }

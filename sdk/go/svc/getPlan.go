@@ -28,20 +28,21 @@ type GetPlanArgs struct {
 
 type GetPlanResult struct {
 	BackupPlan BackupPlan `pulumi:"backupPlan"`
-	Cpu        float64    `pulumi:"cpu"`
+	Cpu        int        `pulumi:"cpu"`
 	Disabled   bool       `pulumi:"disabled"`
-	// Boot disk bytes.
+	// Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	DiskSize float64 `pulumi:"diskSize"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Download float64 `pulumi:"download"`
 	// One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
 	Group string `pulumi:"group"`
 	Id    string `pulumi:"id"`
-	// Bytes.
+	// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Memory float64 `pulumi:"memory"`
 	Name   string  `pulumi:"name"`
-	// Hourly rate, micro-USD.
+	// Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Rate float64 `pulumi:"rate"`
-	// Bytes per second.
+	// Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Upload float64 `pulumi:"upload"`
 }
 
@@ -80,19 +81,20 @@ func (o GetPlanResultOutput) BackupPlan() BackupPlanOutput {
 	return o.ApplyT(func(v GetPlanResult) BackupPlan { return v.BackupPlan }).(BackupPlanOutput)
 }
 
-func (o GetPlanResultOutput) Cpu() pulumi.Float64Output {
-	return o.ApplyT(func(v GetPlanResult) float64 { return v.Cpu }).(pulumi.Float64Output)
+func (o GetPlanResultOutput) Cpu() pulumi.IntOutput {
+	return o.ApplyT(func(v GetPlanResult) int { return v.Cpu }).(pulumi.IntOutput)
 }
 
 func (o GetPlanResultOutput) Disabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v GetPlanResult) bool { return v.Disabled }).(pulumi.BoolOutput)
 }
 
-// Boot disk bytes.
+// Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetPlanResultOutput) DiskSize() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPlanResult) float64 { return v.DiskSize }).(pulumi.Float64Output)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetPlanResultOutput) Download() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPlanResult) float64 { return v.Download }).(pulumi.Float64Output)
 }
@@ -106,7 +108,7 @@ func (o GetPlanResultOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v GetPlanResult) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Bytes.
+// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetPlanResultOutput) Memory() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPlanResult) float64 { return v.Memory }).(pulumi.Float64Output)
 }
@@ -115,12 +117,12 @@ func (o GetPlanResultOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v GetPlanResult) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Hourly rate, micro-USD.
+// Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetPlanResultOutput) Rate() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPlanResult) float64 { return v.Rate }).(pulumi.Float64Output)
 }
 
-// Bytes per second.
+// Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetPlanResultOutput) Upload() pulumi.Float64Output {
 	return o.ApplyT(func(v GetPlanResult) float64 { return v.Upload }).(pulumi.Float64Output)
 }

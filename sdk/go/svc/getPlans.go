@@ -27,7 +27,7 @@ type GetPlansArgs struct {
 	Group *string `pulumi:"group"`
 	// Include disabled plans (default: exclude them).
 	IncludeDisabled *bool `pulumi:"includeDisabled"`
-	// Only plans at or below this hourly rate, micro-USD.
+	// Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MaxHourlyRate *float64 `pulumi:"maxHourlyRate"`
 	// Name filter (the API matches substrings).
 	Name *string `pulumi:"name"`
@@ -51,7 +51,7 @@ type GetPlansOutputArgs struct {
 	Group pulumi.StringPtrInput `pulumi:"group"`
 	// Include disabled plans (default: exclude them).
 	IncludeDisabled pulumi.BoolPtrInput `pulumi:"includeDisabled"`
-	// Only plans at or below this hourly rate, micro-USD.
+	// Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MaxHourlyRate pulumi.Float64PtrInput `pulumi:"maxHourlyRate"`
 	// Name filter (the API matches substrings).
 	Name pulumi.StringPtrInput `pulumi:"name"`

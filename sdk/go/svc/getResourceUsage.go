@@ -34,9 +34,9 @@ type GetResourceUsageArgs struct {
 }
 
 type GetResourceUsageResult struct {
-	// Micro-USD, cap-aware.
+	// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Cost       float64 `pulumi:"cost"`
-	Minutes    float64 `pulumi:"minutes"`
+	Minutes    int     `pulumi:"minutes"`
 	ResourceId string  `pulumi:"resourceId"`
 	// For example INSTANCE.
 	ResourceKind string `pulumi:"resourceKind"`
@@ -82,13 +82,13 @@ func (o GetResourceUsageResultOutput) ToGetResourceUsageResultOutputWithContext(
 	return o
 }
 
-// Micro-USD, cap-aware.
+// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetResourceUsageResultOutput) Cost() pulumi.Float64Output {
 	return o.ApplyT(func(v GetResourceUsageResult) float64 { return v.Cost }).(pulumi.Float64Output)
 }
 
-func (o GetResourceUsageResultOutput) Minutes() pulumi.Float64Output {
-	return o.ApplyT(func(v GetResourceUsageResult) float64 { return v.Minutes }).(pulumi.Float64Output)
+func (o GetResourceUsageResultOutput) Minutes() pulumi.IntOutput {
+	return o.ApplyT(func(v GetResourceUsageResult) int { return v.Minutes }).(pulumi.IntOutput)
 }
 
 func (o GetResourceUsageResultOutput) ResourceId() pulumi.StringOutput {

@@ -34,9 +34,9 @@ type GetUsageArgs struct {
 type GetUsageResult struct {
 	From string `pulumi:"from"`
 	To   string `pulumi:"to"`
-	// Micro-USD, cap-aware.
+	// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	TotalCost    float64      `pulumi:"totalCost"`
-	TotalMinutes float64      `pulumi:"totalMinutes"`
+	TotalMinutes int          `pulumi:"totalMinutes"`
 	Workspaces   []Workspaces `pulumi:"workspaces"`
 }
 
@@ -84,13 +84,13 @@ func (o GetUsageResultOutput) To() pulumi.StringOutput {
 	return o.ApplyT(func(v GetUsageResult) string { return v.To }).(pulumi.StringOutput)
 }
 
-// Micro-USD, cap-aware.
+// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetUsageResultOutput) TotalCost() pulumi.Float64Output {
 	return o.ApplyT(func(v GetUsageResult) float64 { return v.TotalCost }).(pulumi.Float64Output)
 }
 
-func (o GetUsageResultOutput) TotalMinutes() pulumi.Float64Output {
-	return o.ApplyT(func(v GetUsageResult) float64 { return v.TotalMinutes }).(pulumi.Float64Output)
+func (o GetUsageResultOutput) TotalMinutes() pulumi.IntOutput {
+	return o.ApplyT(func(v GetUsageResult) int { return v.TotalMinutes }).(pulumi.IntOutput)
 }
 
 func (o GetUsageResultOutput) Workspaces() WorkspacesArrayOutput {

@@ -28,11 +28,11 @@ type GetWalletArgs struct {
 }
 
 type GetWalletResult struct {
-	// Grants minus usage; negative when overdrawn.
+	// Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Balance float64 `pulumi:"balance"`
-	// Spend beyond available grants.
+	// Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Overage float64 `pulumi:"overage"`
-	// Spend this billing period.
+	// Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Usage float64 `pulumi:"usage"`
 }
 
@@ -68,17 +68,17 @@ func (o GetWalletResultOutput) ToGetWalletResultOutputWithContext(ctx context.Co
 	return o
 }
 
-// Grants minus usage; negative when overdrawn.
+// Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetWalletResultOutput) Balance() pulumi.Float64Output {
 	return o.ApplyT(func(v GetWalletResult) float64 { return v.Balance }).(pulumi.Float64Output)
 }
 
-// Spend beyond available grants.
+// Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetWalletResultOutput) Overage() pulumi.Float64Output {
 	return o.ApplyT(func(v GetWalletResult) float64 { return v.Overage }).(pulumi.Float64Output)
 }
 
-// Spend this billing period.
+// Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetWalletResultOutput) Usage() pulumi.Float64Output {
 	return o.ApplyT(func(v GetWalletResult) float64 { return v.Usage }).(pulumi.Float64Output)
 }

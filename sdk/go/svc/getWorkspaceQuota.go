@@ -29,20 +29,20 @@ type GetWorkspaceQuotaArgs struct {
 
 type GetWorkspaceQuotaResult struct {
 	// Maximum firewall rules per floating IP.
-	FirewallRulesPerIp float64 `pulumi:"firewallRulesPerIp"`
+	FirewallRulesPerIp int `pulumi:"firewallRulesPerIp"`
 	// Maximum custom ISOs.
-	IsoCount float64 `pulumi:"isoCount"`
-	// Total ISO storage limit, bytes.
+	IsoCount int `pulumi:"isoCount"`
+	// Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	IsoStorageBytes float64 `pulumi:"isoStorageBytes"`
 	// Total floating IP limit.
-	MaxFloatingIps  float64 `pulumi:"maxFloatingIps"`
-	MaxFloatingIpv4 float64 `pulumi:"maxFloatingIpv4"`
-	MaxFloatingIpv6 float64 `pulumi:"maxFloatingIpv6"`
-	MaxInstances    float64 `pulumi:"maxInstances"`
-	MaxSshKeys      float64 `pulumi:"maxSshKeys"`
-	// Total disk storage limit, bytes.
+	MaxFloatingIps  int `pulumi:"maxFloatingIps"`
+	MaxFloatingIpv4 int `pulumi:"maxFloatingIpv4"`
+	MaxFloatingIpv6 int `pulumi:"maxFloatingIpv6"`
+	MaxInstances    int `pulumi:"maxInstances"`
+	MaxSshKeys      int `pulumi:"maxSshKeys"`
+	// Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MaxStorageBytes float64 `pulumi:"maxStorageBytes"`
-	MaxVpcs         float64 `pulumi:"maxVpcs"`
+	MaxVpcs         int     `pulumi:"maxVpcs"`
 }
 
 func GetWorkspaceQuotaOutput(ctx *pulumi.Context, args GetWorkspaceQuotaOutputArgs, opts ...pulumi.InvokeOption) GetWorkspaceQuotaResultOutput {
@@ -78,48 +78,48 @@ func (o GetWorkspaceQuotaResultOutput) ToGetWorkspaceQuotaResultOutputWithContex
 }
 
 // Maximum firewall rules per floating IP.
-func (o GetWorkspaceQuotaResultOutput) FirewallRulesPerIp() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.FirewallRulesPerIp }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) FirewallRulesPerIp() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.FirewallRulesPerIp }).(pulumi.IntOutput)
 }
 
 // Maximum custom ISOs.
-func (o GetWorkspaceQuotaResultOutput) IsoCount() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.IsoCount }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) IsoCount() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.IsoCount }).(pulumi.IntOutput)
 }
 
-// Total ISO storage limit, bytes.
+// Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetWorkspaceQuotaResultOutput) IsoStorageBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.IsoStorageBytes }).(pulumi.Float64Output)
 }
 
 // Total floating IP limit.
-func (o GetWorkspaceQuotaResultOutput) MaxFloatingIps() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxFloatingIps }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) MaxFloatingIps() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.MaxFloatingIps }).(pulumi.IntOutput)
 }
 
-func (o GetWorkspaceQuotaResultOutput) MaxFloatingIpv4() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxFloatingIpv4 }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) MaxFloatingIpv4() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.MaxFloatingIpv4 }).(pulumi.IntOutput)
 }
 
-func (o GetWorkspaceQuotaResultOutput) MaxFloatingIpv6() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxFloatingIpv6 }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) MaxFloatingIpv6() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.MaxFloatingIpv6 }).(pulumi.IntOutput)
 }
 
-func (o GetWorkspaceQuotaResultOutput) MaxInstances() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxInstances }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) MaxInstances() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.MaxInstances }).(pulumi.IntOutput)
 }
 
-func (o GetWorkspaceQuotaResultOutput) MaxSshKeys() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxSshKeys }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) MaxSshKeys() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.MaxSshKeys }).(pulumi.IntOutput)
 }
 
-// Total disk storage limit, bytes.
+// Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetWorkspaceQuotaResultOutput) MaxStorageBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxStorageBytes }).(pulumi.Float64Output)
 }
 
-func (o GetWorkspaceQuotaResultOutput) MaxVpcs() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceQuotaResult) float64 { return v.MaxVpcs }).(pulumi.Float64Output)
+func (o GetWorkspaceQuotaResultOutput) MaxVpcs() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceQuotaResult) int { return v.MaxVpcs }).(pulumi.IntOutput)
 }
 
 func init() {

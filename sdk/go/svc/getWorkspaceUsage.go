@@ -32,13 +32,14 @@ type GetWorkspaceUsageArgs struct {
 }
 
 type GetWorkspaceUsageResult struct {
-	From          string          `pulumi:"from"`
-	Resources     []ResourceUsage `pulumi:"resources"`
-	To            string          `pulumi:"to"`
-	TotalCost     float64         `pulumi:"totalCost"`
-	TotalMinutes  float64         `pulumi:"totalMinutes"`
-	WorkspaceId   string          `pulumi:"workspaceId"`
-	WorkspaceName string          `pulumi:"workspaceName"`
+	From      string          `pulumi:"from"`
+	Resources []ResourceUsage `pulumi:"resources"`
+	To        string          `pulumi:"to"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	TotalCost     float64 `pulumi:"totalCost"`
+	TotalMinutes  int     `pulumi:"totalMinutes"`
+	WorkspaceId   string  `pulumi:"workspaceId"`
+	WorkspaceName string  `pulumi:"workspaceName"`
 }
 
 func GetWorkspaceUsageOutput(ctx *pulumi.Context, args GetWorkspaceUsageOutputArgs, opts ...pulumi.InvokeOption) GetWorkspaceUsageResultOutput {
@@ -89,12 +90,13 @@ func (o GetWorkspaceUsageResultOutput) To() pulumi.StringOutput {
 	return o.ApplyT(func(v GetWorkspaceUsageResult) string { return v.To }).(pulumi.StringOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o GetWorkspaceUsageResultOutput) TotalCost() pulumi.Float64Output {
 	return o.ApplyT(func(v GetWorkspaceUsageResult) float64 { return v.TotalCost }).(pulumi.Float64Output)
 }
 
-func (o GetWorkspaceUsageResultOutput) TotalMinutes() pulumi.Float64Output {
-	return o.ApplyT(func(v GetWorkspaceUsageResult) float64 { return v.TotalMinutes }).(pulumi.Float64Output)
+func (o GetWorkspaceUsageResultOutput) TotalMinutes() pulumi.IntOutput {
+	return o.ApplyT(func(v GetWorkspaceUsageResult) int { return v.TotalMinutes }).(pulumi.IntOutput)
 }
 
 func (o GetWorkspaceUsageResultOutput) WorkspaceId() pulumi.StringOutput {

@@ -24,8 +24,8 @@ type Instance struct {
 	Boot pulumi.StringOutput `pulumi:"boot"`
 	// The boot disk's id.
 	BootDiskId pulumi.StringOutput `pulumi:"bootDiskId"`
-	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-	Cpu pulumi.Float64Output `pulumi:"cpu"`
+	// CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
+	Cpu pulumi.IntOutput `pulumi:"cpu"`
 	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Turn off vendor cloud-init features. Changing it replaces the resource.
@@ -46,15 +46,15 @@ type Instance struct {
 	Ipv6Address pulumi.StringOutput `pulumi:"ipv6Address"`
 	// Whether the instance is locked (a scheduled termination refuses it).
 	Locked pulumi.BoolOutput `pulumi:"locked"`
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+	// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes pulumi.Float64Output `pulumi:"memoryBytes"`
-	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Instance name (required). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId pulumi.StringOutput `pulumi:"nodeId"`
 	// Whether the instance is powered on.
 	Online pulumi.BoolOutput `pulumi:"online"`
-	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// OS name shown for the instance. Changing it updates the resource in place.
 	OsName pulumi.StringPtrOutput `pulumi:"osName"`
 	// Upgrades staged on an online instance, applied at its next restart.
 	PendingUpgrades pulumi.BoolOutput `pulumi:"pendingUpgrades"`
@@ -70,7 +70,7 @@ type Instance struct {
 	SecureBoot pulumi.BoolOutput `pulumi:"secureBoot"`
 	// Resource state: PENDING, AVAILABLE, SUSPENDED, FAILED...
 	State pulumi.StringOutput `pulumi:"state"`
-	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+	// CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
 	Storage InstanceStorageEntryArrayOutput `pulumi:"storage"`
 	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 	SyncHostname pulumi.BoolOutput `pulumi:"syncHostname"`
@@ -80,7 +80,7 @@ type Instance struct {
 	Type pulumi.StringOutput `pulumi:"type"`
 	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi pulumi.BoolOutput `pulumi:"uefi"`
-	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+	// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
 	VpcIds pulumi.StringArrayOutput `pulumi:"vpcIds"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -151,10 +151,10 @@ type instanceArgs struct {
 	Bandwidth *Bandwidth `pulumi:"bandwidth"`
 	// Boot device DISK or ISO. Changing it updates the resource in place.
 	Boot *string `pulumi:"boot"`
-	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+	// cloud-init user-data run on first boot. Changing it replaces the resource.
 	CloudInit *string `pulumi:"cloudInit"`
-	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-	Cpu *float64 `pulumi:"cpu"`
+	// CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
+	Cpu *int `pulumi:"cpu"`
 	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
 	Deletion *string `pulumi:"deletion"`
 	// Turn off vendor cloud-init features. Changing it replaces the resource.
@@ -165,15 +165,15 @@ type instanceArgs struct {
 	Group *string `pulumi:"group"`
 	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
 	ImageId *string `pulumi:"imageId"`
-	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+	// Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
 	Ips []Ips `pulumi:"ips"`
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+	// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes *float64 `pulumi:"memoryBytes"`
-	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Instance name (required). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
 	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId *string `pulumi:"nodeId"`
-	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// OS name shown for the instance. Changing it updates the resource in place.
 	OsName *string `pulumi:"osName"`
 	// PLAN: the plan. Changing it updates the resource in place (upgrade).
 	PlanId *string `pulumi:"planId"`
@@ -183,7 +183,7 @@ type instanceArgs struct {
 	Region *string `pulumi:"region"`
 	// UEFI Secure Boot. Changing it updates the resource in place.
 	SecureBoot *bool `pulumi:"secureBoot"`
-	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+	// CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
 	Storage []Storage `pulumi:"storage"`
 	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 	SyncHostname *bool `pulumi:"syncHostname"`
@@ -194,7 +194,7 @@ type instanceArgs struct {
 	Type *string `pulumi:"type"`
 	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi *bool `pulumi:"uefi"`
-	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+	// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
 	VpcIds []string `pulumi:"vpcIds"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -214,10 +214,10 @@ type InstanceArgs struct {
 	Bandwidth BandwidthPtrInput
 	// Boot device DISK or ISO. Changing it updates the resource in place.
 	Boot pulumi.StringPtrInput
-	// cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+	// cloud-init user-data run on first boot. Changing it replaces the resource.
 	CloudInit pulumi.StringPtrInput
-	// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-	Cpu pulumi.Float64PtrInput
+	// CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
+	Cpu pulumi.IntPtrInput
 	// How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
 	Deletion pulumi.StringPtrInput
 	// Turn off vendor cloud-init features. Changing it replaces the resource.
@@ -228,15 +228,15 @@ type InstanceArgs struct {
 	Group pulumi.StringPtrInput
 	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
 	ImageId pulumi.StringPtrInput
-	// Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+	// Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
 	Ips IpsArrayInput
-	// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+	// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes pulumi.Float64PtrInput
-	// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Instance name (required). Changing it updates the resource in place.
 	Name pulumi.StringInput
 	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId pulumi.StringPtrInput
-	// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// OS name shown for the instance. Changing it updates the resource in place.
 	OsName pulumi.StringPtrInput
 	// PLAN: the plan. Changing it updates the resource in place (upgrade).
 	PlanId pulumi.StringPtrInput
@@ -246,7 +246,7 @@ type InstanceArgs struct {
 	Region pulumi.StringPtrInput
 	// UEFI Secure Boot. Changing it updates the resource in place.
 	SecureBoot pulumi.BoolPtrInput
-	// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+	// CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
 	Storage StorageArrayInput
 	// Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
 	SyncHostname pulumi.BoolPtrInput
@@ -257,7 +257,7 @@ type InstanceArgs struct {
 	Type pulumi.StringPtrInput
 	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi pulumi.BoolPtrInput
-	// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+	// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
 	VpcIds pulumi.StringArrayInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput
@@ -370,9 +370,9 @@ func (o InstanceOutput) BootDiskId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.BootDiskId }).(pulumi.StringOutput)
 }
 
-// CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
-func (o InstanceOutput) Cpu() pulumi.Float64Output {
-	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.Cpu }).(pulumi.Float64Output)
+// CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
+func (o InstanceOutput) Cpu() pulumi.IntOutput {
+	return o.ApplyT(func(v *Instance) pulumi.IntOutput { return v.Cpu }).(pulumi.IntOutput)
 }
 
 // Creation time (ISO 8601), as the API reports it.
@@ -425,12 +425,12 @@ func (o InstanceOutput) Locked() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Locked }).(pulumi.BoolOutput)
 }
 
-// CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o InstanceOutput) MemoryBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.MemoryBytes }).(pulumi.Float64Output)
 }
 
-// Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+// Instance name (required). Changing it updates the resource in place.
 func (o InstanceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -445,7 +445,7 @@ func (o InstanceOutput) Online() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Online }).(pulumi.BoolOutput)
 }
 
-// OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+// OS name shown for the instance. Changing it updates the resource in place.
 func (o InstanceOutput) OsName() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.OsName }).(pulumi.StringPtrOutput)
 }
@@ -485,7 +485,7 @@ func (o InstanceOutput) State() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.State }).(pulumi.StringOutput)
 }
 
-// CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+// CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
 func (o InstanceOutput) Storage() InstanceStorageEntryArrayOutput {
 	return o.ApplyT(func(v *Instance) InstanceStorageEntryArrayOutput { return v.Storage }).(InstanceStorageEntryArrayOutput)
 }
@@ -510,7 +510,7 @@ func (o InstanceOutput) Uefi() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Uefi }).(pulumi.BoolOutput)
 }
 
-// VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
 func (o InstanceOutput) VpcIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringArrayOutput { return v.VpcIds }).(pulumi.StringArrayOutput)
 }

@@ -17,23 +17,23 @@ type K3sService struct {
 	pulumi.CustomResourceState
 
 	// Ready replicas (null while the live status is unavailable).
-	AvailableReplicas pulumi.Float64Output `pulumi:"availableReplicas"`
+	AvailableReplicas pulumi.IntOutput `pulumi:"availableReplicas"`
 	// Requested replicas (null while the live status is unavailable).
-	DesiredReplicas pulumi.Float64Output `pulumi:"desiredReplicas"`
+	DesiredReplicas pulumi.IntOutput `pulumi:"desiredReplicas"`
 	// Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
 	Environment pulumi.StringMapOutput `pulumi:"environment"`
 	// Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
 	Image pulumi.StringOutput `pulumi:"image"`
 	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode pulumi.StringOutput `pulumi:"mode"`
-	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+	// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Per pod: name, phase, ready, restartCount, nodeName.
 	Pods K3sPodArrayOutput `pulumi:"pods"`
 	// Published ports; default none. Changing it updates the resource in place.
 	Ports K3sServicePortArrayOutput `pulumi:"ports"`
-	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
-	Replicas pulumi.Float64Output `pulumi:"replicas"`
+	// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
+	Replicas pulumi.IntOutput `pulumi:"replicas"`
 	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 	SecretRefs pulumi.StringArrayOutput `pulumi:"secretRefs"`
 	// DEPLOYING, RUNNING, UPDATING, DELETING, FAILED or STOPPED.
@@ -43,7 +43,7 @@ type K3sService struct {
 	// ROLLING (default: one pod at a time) or START_FIRST (new pods up before old ones go). Changing it updates the resource in place.
 	UpdateStrategy pulumi.StringOutput `pulumi:"updateStrategy"`
 	// Replicas on the current revision (null while the live status is unavailable).
-	UpdatedReplicas pulumi.Float64Output `pulumi:"updatedReplicas"`
+	UpdatedReplicas pulumi.IntOutput `pulumi:"updatedReplicas"`
 	// A rollout is in progress.
 	Updating pulumi.BoolOutput `pulumi:"updating"`
 	// Host paths mounted into the container; default none. Changing it updates the resource in place.
@@ -120,12 +120,12 @@ type k3sServiceArgs struct {
 	Image string `pulumi:"image"`
 	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode string `pulumi:"mode"`
-	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+	// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
 	Name string `pulumi:"name"`
 	// Published ports; default none. Changing it updates the resource in place.
 	Ports []K3sPort `pulumi:"ports"`
-	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
-	Replicas *float64 `pulumi:"replicas"`
+	// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
+	Replicas *int `pulumi:"replicas"`
 	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 	SecretRefs []string `pulumi:"secretRefs"`
 	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
@@ -153,12 +153,12 @@ type K3sServiceArgs struct {
 	Image pulumi.StringInput
 	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode pulumi.StringInput
-	// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+	// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
 	Name pulumi.StringInput
 	// Published ports; default none. Changing it updates the resource in place.
 	Ports K3sPortArrayInput
-	// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
-	Replicas pulumi.Float64PtrInput
+	// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
+	Replicas pulumi.IntPtrInput
 	// Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
 	SecretRefs pulumi.StringArrayInput
 	// Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
@@ -262,13 +262,13 @@ func (o K3sServiceOutput) ToK3sServiceOutputWithContext(ctx context.Context) K3s
 }
 
 // Ready replicas (null while the live status is unavailable).
-func (o K3sServiceOutput) AvailableReplicas() pulumi.Float64Output {
-	return o.ApplyT(func(v *K3sService) pulumi.Float64Output { return v.AvailableReplicas }).(pulumi.Float64Output)
+func (o K3sServiceOutput) AvailableReplicas() pulumi.IntOutput {
+	return o.ApplyT(func(v *K3sService) pulumi.IntOutput { return v.AvailableReplicas }).(pulumi.IntOutput)
 }
 
 // Requested replicas (null while the live status is unavailable).
-func (o K3sServiceOutput) DesiredReplicas() pulumi.Float64Output {
-	return o.ApplyT(func(v *K3sService) pulumi.Float64Output { return v.DesiredReplicas }).(pulumi.Float64Output)
+func (o K3sServiceOutput) DesiredReplicas() pulumi.IntOutput {
+	return o.ApplyT(func(v *K3sService) pulumi.IntOutput { return v.DesiredReplicas }).(pulumi.IntOutput)
 }
 
 // Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
@@ -286,7 +286,7 @@ func (o K3sServiceOutput) Mode() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Mode }).(pulumi.StringOutput)
 }
 
-// Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
 func (o K3sServiceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
@@ -301,9 +301,9 @@ func (o K3sServiceOutput) Ports() K3sServicePortArrayOutput {
 	return o.ApplyT(func(v *K3sService) K3sServicePortArrayOutput { return v.Ports }).(K3sServicePortArrayOutput)
 }
 
-// Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
-func (o K3sServiceOutput) Replicas() pulumi.Float64Output {
-	return o.ApplyT(func(v *K3sService) pulumi.Float64Output { return v.Replicas }).(pulumi.Float64Output)
+// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
+func (o K3sServiceOutput) Replicas() pulumi.IntOutput {
+	return o.ApplyT(func(v *K3sService) pulumi.IntOutput { return v.Replicas }).(pulumi.IntOutput)
 }
 
 // Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
@@ -327,8 +327,8 @@ func (o K3sServiceOutput) UpdateStrategy() pulumi.StringOutput {
 }
 
 // Replicas on the current revision (null while the live status is unavailable).
-func (o K3sServiceOutput) UpdatedReplicas() pulumi.Float64Output {
-	return o.ApplyT(func(v *K3sService) pulumi.Float64Output { return v.UpdatedReplicas }).(pulumi.Float64Output)
+func (o K3sServiceOutput) UpdatedReplicas() pulumi.IntOutput {
+	return o.ApplyT(func(v *K3sService) pulumi.IntOutput { return v.UpdatedReplicas }).(pulumi.IntOutput)
 }
 
 // A rollout is in progress.

@@ -22,7 +22,7 @@ type NetLoadBalancer struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Instances that are members now (sorted ids), from the balancer detail.
 	MemberInstanceIds pulumi.StringArrayOutput `pulumi:"memberInstanceIds"`
-	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringOutput `pulumi:"ownerWorkspaceId"`
@@ -82,7 +82,7 @@ type netLoadBalancerArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId *string `pulumi:"ownerWorkspaceId"`
@@ -99,7 +99,7 @@ type NetLoadBalancerArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name pulumi.StringInput
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringPtrInput
@@ -210,7 +210,7 @@ func (o NetLoadBalancerOutput) MemberInstanceIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringArrayOutput { return v.MemberInstanceIds }).(pulumi.StringArrayOutput)
 }
 
-// Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+// Display name (required). Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

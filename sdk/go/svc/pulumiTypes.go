@@ -14,9 +14,9 @@ import (
 var _ = internal.GetEnvOrDefault
 
 type AppMount struct {
-	// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+	// Absolute mount path inside the container.
 	ContainerPath string `pulumi:"containerPath"`
-	// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+	// Absolute path on the instance host.
 	HostPath string `pulumi:"hostPath"`
 	// Mount read-only (default false).
 	ReadOnly *bool `pulumi:"readOnly"`
@@ -34,9 +34,9 @@ type AppMountInput interface {
 }
 
 type AppMountArgs struct {
-	// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+	// Absolute mount path inside the container.
 	ContainerPath pulumi.StringInput `pulumi:"containerPath"`
-	// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+	// Absolute path on the instance host.
 	HostPath pulumi.StringInput `pulumi:"hostPath"`
 	// Mount read-only (default false).
 	ReadOnly pulumi.BoolPtrInput `pulumi:"readOnly"`
@@ -93,12 +93,12 @@ func (o AppMountOutput) ToAppMountOutputWithContext(ctx context.Context) AppMoun
 	return o
 }
 
-// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+// Absolute mount path inside the container.
 func (o AppMountOutput) ContainerPath() pulumi.StringOutput {
 	return o.ApplyT(func(v AppMount) string { return v.ContainerPath }).(pulumi.StringOutput)
 }
 
-// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+// Absolute path on the instance host.
 func (o AppMountOutput) HostPath() pulumi.StringOutput {
 	return o.ApplyT(func(v AppMount) string { return v.HostPath }).(pulumi.StringOutput)
 }
@@ -130,9 +130,9 @@ func (o AppMountArrayOutput) Index(i pulumi.IntInput) AppMountOutput {
 
 type AppPort struct {
 	// Port the container listens on.
-	ContainerPort float64 `pulumi:"containerPort"`
+	ContainerPort int `pulumi:"containerPort"`
 	// Port exposed on the instance host.
-	HostPort float64 `pulumi:"hostPort"`
+	HostPort int `pulumi:"hostPort"`
 	// Serves HTTP traffic eligible for a custom domain (default false).
 	Http *bool `pulumi:"http"`
 	// TCP (default) or UDP.
@@ -152,9 +152,9 @@ type AppPortInput interface {
 
 type AppPortArgs struct {
 	// Port the container listens on.
-	ContainerPort pulumi.Float64Input `pulumi:"containerPort"`
+	ContainerPort pulumi.IntInput `pulumi:"containerPort"`
 	// Port exposed on the instance host.
-	HostPort pulumi.Float64Input `pulumi:"hostPort"`
+	HostPort pulumi.IntInput `pulumi:"hostPort"`
 	// Serves HTTP traffic eligible for a custom domain (default false).
 	Http pulumi.BoolPtrInput `pulumi:"http"`
 	// TCP (default) or UDP.
@@ -213,13 +213,13 @@ func (o AppPortOutput) ToAppPortOutputWithContext(ctx context.Context) AppPortOu
 }
 
 // Port the container listens on.
-func (o AppPortOutput) ContainerPort() pulumi.Float64Output {
-	return o.ApplyT(func(v AppPort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
+func (o AppPortOutput) ContainerPort() pulumi.IntOutput {
+	return o.ApplyT(func(v AppPort) int { return v.ContainerPort }).(pulumi.IntOutput)
 }
 
 // Port exposed on the instance host.
-func (o AppPortOutput) HostPort() pulumi.Float64Output {
-	return o.ApplyT(func(v AppPort) float64 { return v.HostPort }).(pulumi.Float64Output)
+func (o AppPortOutput) HostPort() pulumi.IntOutput {
+	return o.ApplyT(func(v AppPort) int { return v.HostPort }).(pulumi.IntOutput)
 }
 
 // Serves HTTP traffic eligible for a custom domain (default false).
@@ -342,8 +342,10 @@ func (o BackupPlanOutput) Name() pulumi.StringOutput {
 }
 
 type Bandwidth struct {
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	DownloadBytesSec float64 `pulumi:"downloadBytesSec"`
-	UploadBytesSec   float64 `pulumi:"uploadBytesSec"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	UploadBytesSec float64 `pulumi:"uploadBytesSec"`
 }
 
 // BandwidthInput is an input type that accepts BandwidthArgs and BandwidthOutput values.
@@ -358,8 +360,10 @@ type BandwidthInput interface {
 }
 
 type BandwidthArgs struct {
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	DownloadBytesSec pulumi.Float64Input `pulumi:"downloadBytesSec"`
-	UploadBytesSec   pulumi.Float64Input `pulumi:"uploadBytesSec"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	UploadBytesSec pulumi.Float64Input `pulumi:"uploadBytesSec"`
 }
 
 func (BandwidthArgs) ElementType() reflect.Type {
@@ -439,10 +443,12 @@ func (o BandwidthOutput) ToBandwidthPtrOutputWithContext(ctx context.Context) Ba
 	}).(BandwidthPtrOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o BandwidthOutput) DownloadBytesSec() pulumi.Float64Output {
 	return o.ApplyT(func(v Bandwidth) float64 { return v.DownloadBytesSec }).(pulumi.Float64Output)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o BandwidthOutput) UploadBytesSec() pulumi.Float64Output {
 	return o.ApplyT(func(v Bandwidth) float64 { return v.UploadBytesSec }).(pulumi.Float64Output)
 }
@@ -471,6 +477,7 @@ func (o BandwidthPtrOutput) Elem() BandwidthOutput {
 	}).(BandwidthOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o BandwidthPtrOutput) DownloadBytesSec() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Bandwidth) *float64 {
 		if v == nil {
@@ -480,6 +487,7 @@ func (o BandwidthPtrOutput) DownloadBytesSec() pulumi.Float64PtrOutput {
 	}).(pulumi.Float64PtrOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o BandwidthPtrOutput) UploadBytesSec() pulumi.Float64PtrOutput {
 	return o.ApplyT(func(v *Bandwidth) *float64 {
 		if v == nil {
@@ -742,13 +750,14 @@ type ImageInfo struct {
 	Group       string `pulumi:"group"`
 	Id          string `pulumi:"id"`
 	// One of: `BACKUP`, `ISO`, `TEMPLATE`.
-	Kind     string  `pulumi:"kind"`
-	Name     string  `pulumi:"name"`
-	Official bool    `pulumi:"official"`
-	Os       Os      `pulumi:"os"`
-	Size     float64 `pulumi:"size"`
-	State    string  `pulumi:"state"`
-	Uefi     bool    `pulumi:"uefi"`
+	Kind     string `pulumi:"kind"`
+	Name     string `pulumi:"name"`
+	Official bool   `pulumi:"official"`
+	Os       Os     `pulumi:"os"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	Size  float64 `pulumi:"size"`
+	State string  `pulumi:"state"`
+	Uefi  bool    `pulumi:"uefi"`
 }
 
 type ImageInfoOutput struct{ *pulumi.OutputState }
@@ -798,6 +807,7 @@ func (o ImageInfoOutput) Os() OsOutput {
 	return o.ApplyT(func(v ImageInfo) Os { return v.Os }).(OsOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o ImageInfoOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v ImageInfo) float64 { return v.Size }).(pulumi.Float64Output)
 }
@@ -835,7 +845,7 @@ type InstanceStorageEntry struct {
 	Backing string `pulumi:"backing"`
 	// Whether this is the boot disk (exactly one entry is); default false.
 	Boot bool `pulumi:"boot"`
-	// Size in bytes.
+	// Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	SizeBytes float64 `pulumi:"sizeBytes"`
 }
 
@@ -863,7 +873,7 @@ func (o InstanceStorageEntryOutput) Boot() pulumi.BoolOutput {
 	return o.ApplyT(func(v InstanceStorageEntry) bool { return v.Boot }).(pulumi.BoolOutput)
 }
 
-// Size in bytes.
+// Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o InstanceStorageEntryOutput) SizeBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v InstanceStorageEntry) float64 { return v.SizeBytes }).(pulumi.Float64Output)
 }
@@ -1147,7 +1157,7 @@ type K3sPod struct {
 	// Whether the pod is ready.
 	Ready bool `pulumi:"ready"`
 	// Container restarts.
-	RestartCount float64 `pulumi:"restartCount"`
+	RestartCount int `pulumi:"restartCount"`
 }
 
 type K3sPodOutput struct{ *pulumi.OutputState }
@@ -1185,8 +1195,8 @@ func (o K3sPodOutput) Ready() pulumi.BoolOutput {
 }
 
 // Container restarts.
-func (o K3sPodOutput) RestartCount() pulumi.Float64Output {
-	return o.ApplyT(func(v K3sPod) float64 { return v.RestartCount }).(pulumi.Float64Output)
+func (o K3sPodOutput) RestartCount() pulumi.IntOutput {
+	return o.ApplyT(func(v K3sPod) int { return v.RestartCount }).(pulumi.IntOutput)
 }
 
 type K3sPodArrayOutput struct{ *pulumi.OutputState }
@@ -1211,10 +1221,10 @@ func (o K3sPodArrayOutput) Index(i pulumi.IntInput) K3sPodOutput {
 
 type K3sPort struct {
 	// Port inside the container, 1 to 65535.
-	ContainerPort float64 `pulumi:"containerPort"`
+	ContainerPort int `pulumi:"containerPort"`
 	// Port on the host, 1 to 65535; unique per protocol.
-	HostPort float64 `pulumi:"hostPort"`
-	// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+	HostPort int `pulumi:"hostPort"`
+	// Eligible for a custom subdomain (default false).
 	Http *bool `pulumi:"http"`
 	// TCP (default) or UDP.
 	Protocol *string `pulumi:"protocol"`
@@ -1233,10 +1243,10 @@ type K3sPortInput interface {
 
 type K3sPortArgs struct {
 	// Port inside the container, 1 to 65535.
-	ContainerPort pulumi.Float64Input `pulumi:"containerPort"`
+	ContainerPort pulumi.IntInput `pulumi:"containerPort"`
 	// Port on the host, 1 to 65535; unique per protocol.
-	HostPort pulumi.Float64Input `pulumi:"hostPort"`
-	// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+	HostPort pulumi.IntInput `pulumi:"hostPort"`
+	// Eligible for a custom subdomain (default false).
 	Http pulumi.BoolPtrInput `pulumi:"http"`
 	// TCP (default) or UDP.
 	Protocol pulumi.StringPtrInput `pulumi:"protocol"`
@@ -1294,16 +1304,16 @@ func (o K3sPortOutput) ToK3sPortOutputWithContext(ctx context.Context) K3sPortOu
 }
 
 // Port inside the container, 1 to 65535.
-func (o K3sPortOutput) ContainerPort() pulumi.Float64Output {
-	return o.ApplyT(func(v K3sPort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
+func (o K3sPortOutput) ContainerPort() pulumi.IntOutput {
+	return o.ApplyT(func(v K3sPort) int { return v.ContainerPort }).(pulumi.IntOutput)
 }
 
 // Port on the host, 1 to 65535; unique per protocol.
-func (o K3sPortOutput) HostPort() pulumi.Float64Output {
-	return o.ApplyT(func(v K3sPort) float64 { return v.HostPort }).(pulumi.Float64Output)
+func (o K3sPortOutput) HostPort() pulumi.IntOutput {
+	return o.ApplyT(func(v K3sPort) int { return v.HostPort }).(pulumi.IntOutput)
 }
 
-// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+// Eligible for a custom subdomain (default false).
 func (o K3sPortOutput) Http() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v K3sPort) *bool { return v.Http }).(pulumi.BoolPtrOutput)
 }
@@ -1335,10 +1345,10 @@ func (o K3sPortArrayOutput) Index(i pulumi.IntInput) K3sPortOutput {
 
 type K3sServicePort struct {
 	// Port inside the container, 1 to 65535.
-	ContainerPort float64 `pulumi:"containerPort"`
+	ContainerPort int `pulumi:"containerPort"`
 	// Port on the host, 1 to 65535; unique per protocol.
-	HostPort float64 `pulumi:"hostPort"`
-	// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+	HostPort int `pulumi:"hostPort"`
+	// Eligible for a custom subdomain (default false).
 	Http bool `pulumi:"http"`
 	// TCP (default) or UDP.
 	Protocol string `pulumi:"protocol"`
@@ -1359,16 +1369,16 @@ func (o K3sServicePortOutput) ToK3sServicePortOutputWithContext(ctx context.Cont
 }
 
 // Port inside the container, 1 to 65535.
-func (o K3sServicePortOutput) ContainerPort() pulumi.Float64Output {
-	return o.ApplyT(func(v K3sServicePort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
+func (o K3sServicePortOutput) ContainerPort() pulumi.IntOutput {
+	return o.ApplyT(func(v K3sServicePort) int { return v.ContainerPort }).(pulumi.IntOutput)
 }
 
 // Port on the host, 1 to 65535; unique per protocol.
-func (o K3sServicePortOutput) HostPort() pulumi.Float64Output {
-	return o.ApplyT(func(v K3sServicePort) float64 { return v.HostPort }).(pulumi.Float64Output)
+func (o K3sServicePortOutput) HostPort() pulumi.IntOutput {
+	return o.ApplyT(func(v K3sServicePort) int { return v.HostPort }).(pulumi.IntOutput)
 }
 
-// Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+// Eligible for a custom subdomain (default false).
 func (o K3sServicePortOutput) Http() pulumi.BoolOutput {
 	return o.ApplyT(func(v K3sServicePort) bool { return v.Http }).(pulumi.BoolOutput)
 }
@@ -1556,9 +1566,9 @@ func (o K3sVolumeArrayOutput) Index(i pulumi.IntInput) K3sVolumeOutput {
 }
 
 type Mount struct {
-	// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+	// Absolute mount path inside the container.
 	ContainerPath string `pulumi:"containerPath"`
-	// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+	// Absolute path on the instance host.
 	HostPath string `pulumi:"hostPath"`
 	// Mount read-only (default false).
 	ReadOnly bool `pulumi:"readOnly"`
@@ -1578,12 +1588,12 @@ func (o MountOutput) ToMountOutputWithContext(ctx context.Context) MountOutput {
 	return o
 }
 
-// Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+// Absolute mount path inside the container.
 func (o MountOutput) ContainerPath() pulumi.StringOutput {
 	return o.ApplyT(func(v Mount) string { return v.ContainerPath }).(pulumi.StringOutput)
 }
 
-// Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+// Absolute path on the instance host.
 func (o MountOutput) HostPath() pulumi.StringOutput {
 	return o.ApplyT(func(v Mount) string { return v.HostPath }).(pulumi.StringOutput)
 }
@@ -1666,12 +1676,12 @@ func (o MountsArrayOutput) Index(i pulumi.IntInput) MountsOutput {
 }
 
 type Node struct {
-	Cores float64 `pulumi:"cores"`
+	Cores int `pulumi:"cores"`
 	// Capability flags; CEPH marks nodes in the Ceph cluster.
 	Flags []string `pulumi:"flags"`
 	Group string   `pulumi:"group"`
 	Id    string   `pulumi:"id"`
-	// Total memory, bytes.
+	// Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MaxMemory float64 `pulumi:"maxMemory"`
 	// Hostname.
 	Name string `pulumi:"name"`
@@ -1694,8 +1704,8 @@ func (o NodeOutput) ToNodeOutputWithContext(ctx context.Context) NodeOutput {
 	return o
 }
 
-func (o NodeOutput) Cores() pulumi.Float64Output {
-	return o.ApplyT(func(v Node) float64 { return v.Cores }).(pulumi.Float64Output)
+func (o NodeOutput) Cores() pulumi.IntOutput {
+	return o.ApplyT(func(v Node) int { return v.Cores }).(pulumi.IntOutput)
 }
 
 // Capability flags; CEPH marks nodes in the Ceph cluster.
@@ -1711,7 +1721,7 @@ func (o NodeOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v Node) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Total memory, bytes.
+// Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o NodeOutput) MaxMemory() pulumi.Float64Output {
 	return o.ApplyT(func(v Node) float64 { return v.MaxMemory }).(pulumi.Float64Output)
 }
@@ -1931,20 +1941,21 @@ func (o OwnerOutput) Name() pulumi.StringOutput {
 
 type Plan struct {
 	BackupPlan BackupPlan `pulumi:"backupPlan"`
-	Cpu        float64    `pulumi:"cpu"`
+	Cpu        int        `pulumi:"cpu"`
 	Disabled   bool       `pulumi:"disabled"`
-	// Boot disk bytes.
+	// Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	DiskSize float64 `pulumi:"diskSize"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Download float64 `pulumi:"download"`
 	// One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
 	Group string `pulumi:"group"`
 	Id    string `pulumi:"id"`
-	// Bytes.
+	// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Memory float64 `pulumi:"memory"`
 	Name   string  `pulumi:"name"`
-	// Hourly rate, micro-USD.
+	// Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Rate float64 `pulumi:"rate"`
-	// Bytes per second.
+	// Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Upload float64 `pulumi:"upload"`
 }
 
@@ -1966,19 +1977,20 @@ func (o PlanOutput) BackupPlan() BackupPlanOutput {
 	return o.ApplyT(func(v Plan) BackupPlan { return v.BackupPlan }).(BackupPlanOutput)
 }
 
-func (o PlanOutput) Cpu() pulumi.Float64Output {
-	return o.ApplyT(func(v Plan) float64 { return v.Cpu }).(pulumi.Float64Output)
+func (o PlanOutput) Cpu() pulumi.IntOutput {
+	return o.ApplyT(func(v Plan) int { return v.Cpu }).(pulumi.IntOutput)
 }
 
 func (o PlanOutput) Disabled() pulumi.BoolOutput {
 	return o.ApplyT(func(v Plan) bool { return v.Disabled }).(pulumi.BoolOutput)
 }
 
-// Boot disk bytes.
+// Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PlanOutput) DiskSize() pulumi.Float64Output {
 	return o.ApplyT(func(v Plan) float64 { return v.DiskSize }).(pulumi.Float64Output)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PlanOutput) Download() pulumi.Float64Output {
 	return o.ApplyT(func(v Plan) float64 { return v.Download }).(pulumi.Float64Output)
 }
@@ -1992,7 +2004,7 @@ func (o PlanOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v Plan) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// Bytes.
+// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PlanOutput) Memory() pulumi.Float64Output {
 	return o.ApplyT(func(v Plan) float64 { return v.Memory }).(pulumi.Float64Output)
 }
@@ -2001,12 +2013,12 @@ func (o PlanOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v Plan) string { return v.Name }).(pulumi.StringOutput)
 }
 
-// Hourly rate, micro-USD.
+// Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PlanOutput) Rate() pulumi.Float64Output {
 	return o.ApplyT(func(v Plan) float64 { return v.Rate }).(pulumi.Float64Output)
 }
 
-// Bytes per second.
+// Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PlanOutput) Upload() pulumi.Float64Output {
 	return o.ApplyT(func(v Plan) float64 { return v.Upload }).(pulumi.Float64Output)
 }
@@ -2032,10 +2044,10 @@ func (o PlanArrayOutput) Index(i pulumi.IntInput) PlanOutput {
 }
 
 type Ports struct {
-	ContainerPort float64 `pulumi:"containerPort"`
-	Description   string  `pulumi:"description"`
-	Http          bool    `pulumi:"http"`
-	Name          string  `pulumi:"name"`
+	ContainerPort int    `pulumi:"containerPort"`
+	Description   string `pulumi:"description"`
+	Http          bool   `pulumi:"http"`
+	Name          string `pulumi:"name"`
 	// One of: `TCP`, `UDP`.
 	Protocol string `pulumi:"protocol"`
 }
@@ -2054,8 +2066,8 @@ func (o PortsOutput) ToPortsOutputWithContext(ctx context.Context) PortsOutput {
 	return o
 }
 
-func (o PortsOutput) ContainerPort() pulumi.Float64Output {
-	return o.ApplyT(func(v Ports) float64 { return v.ContainerPort }).(pulumi.Float64Output)
+func (o PortsOutput) ContainerPort() pulumi.IntOutput {
+	return o.ApplyT(func(v Ports) int { return v.ContainerPort }).(pulumi.IntOutput)
 }
 
 func (o PortsOutput) Description() pulumi.StringOutput {
@@ -2096,13 +2108,13 @@ func (o PortsArrayOutput) Index(i pulumi.IntInput) PortsOutput {
 }
 
 type PricedPart struct {
-	// Micro-USD per hour.
+	// Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	HourlyRate float64 `pulumi:"hourlyRate"`
-	// Micro-USD per month (hourlyRate x 672).
+	// Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MonthlyPrice float64 `pulumi:"monthlyPrice"`
 	Quantity     float64 `pulumi:"quantity"`
 	Type         string  `pulumi:"type"`
-	// Micro-USD per unit per hour.
+	// Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	UnitRate float64 `pulumi:"unitRate"`
 }
 
@@ -2120,12 +2132,12 @@ func (o PricedPartOutput) ToPricedPartOutputWithContext(ctx context.Context) Pri
 	return o
 }
 
-// Micro-USD per hour.
+// Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PricedPartOutput) HourlyRate() pulumi.Float64Output {
 	return o.ApplyT(func(v PricedPart) float64 { return v.HourlyRate }).(pulumi.Float64Output)
 }
 
-// Micro-USD per month (hourlyRate x 672).
+// Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PricedPartOutput) MonthlyPrice() pulumi.Float64Output {
 	return o.ApplyT(func(v PricedPart) float64 { return v.MonthlyPrice }).(pulumi.Float64Output)
 }
@@ -2138,7 +2150,7 @@ func (o PricedPartOutput) Type() pulumi.StringOutput {
 	return o.ApplyT(func(v PricedPart) string { return v.Type }).(pulumi.StringOutput)
 }
 
-// Micro-USD per unit per hour.
+// Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o PricedPartOutput) UnitRate() pulumi.Float64Output {
 	return o.ApplyT(func(v PricedPart) float64 { return v.UnitRate }).(pulumi.Float64Output)
 }
@@ -2164,9 +2176,9 @@ func (o PricedPartArrayOutput) Index(i pulumi.IntInput) PricedPartOutput {
 }
 
 type RecipeCommand struct {
-	// Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+	// Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
 	Args []string `pulumi:"args"`
-	// Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+	// Absolute script path on the instance.
 	Path string `pulumi:"path"`
 }
 
@@ -2182,9 +2194,9 @@ type RecipeCommandInput interface {
 }
 
 type RecipeCommandArgs struct {
-	// Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+	// Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
 	Args pulumi.StringArrayInput `pulumi:"args"`
-	// Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+	// Absolute script path on the instance.
 	Path pulumi.StringInput `pulumi:"path"`
 }
 
@@ -2239,12 +2251,12 @@ func (o RecipeCommandOutput) ToRecipeCommandOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+// Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
 func (o RecipeCommandOutput) Args() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v RecipeCommand) []string { return v.Args }).(pulumi.StringArrayOutput)
 }
 
-// Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+// Absolute script path on the instance.
 func (o RecipeCommandOutput) Path() pulumi.StringOutput {
 	return o.ApplyT(func(v RecipeCommand) string { return v.Path }).(pulumi.StringOutput)
 }
@@ -2270,11 +2282,11 @@ func (o RecipeCommandArrayOutput) Index(i pulumi.IntInput) RecipeCommandOutput {
 }
 
 type RecipeField struct {
-	// At most 1000 characters (the emulator's limit).
+	// Help text shown with the field; null for none.
 	Description *string `pulumi:"description"`
-	// Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+	// Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
 	Id string `pulumi:"id"`
-	// 1 to 100 characters (the emulator's limit).
+	// What the install asks for (required).
 	Label string `pulumi:"label"`
 	// Must be supplied at install (default false).
 	Required *bool `pulumi:"required"`
@@ -2294,11 +2306,11 @@ type RecipeFieldInput interface {
 }
 
 type RecipeFieldArgs struct {
-	// At most 1000 characters (the emulator's limit).
+	// Help text shown with the field; null for none.
 	Description pulumi.StringPtrInput `pulumi:"description"`
-	// Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+	// Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
 	Id pulumi.StringInput `pulumi:"id"`
-	// 1 to 100 characters (the emulator's limit).
+	// What the install asks for (required).
 	Label pulumi.StringInput `pulumi:"label"`
 	// Must be supplied at install (default false).
 	Required pulumi.BoolPtrInput `pulumi:"required"`
@@ -2357,17 +2369,17 @@ func (o RecipeFieldOutput) ToRecipeFieldOutputWithContext(ctx context.Context) R
 	return o
 }
 
-// At most 1000 characters (the emulator's limit).
+// Help text shown with the field; null for none.
 func (o RecipeFieldOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v RecipeField) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+// Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
 func (o RecipeFieldOutput) Id() pulumi.StringOutput {
 	return o.ApplyT(func(v RecipeField) string { return v.Id }).(pulumi.StringOutput)
 }
 
-// 1 to 100 characters (the emulator's limit).
+// What the install asks for (required).
 func (o RecipeFieldOutput) Label() pulumi.StringOutput {
 	return o.ApplyT(func(v RecipeField) string { return v.Label }).(pulumi.StringOutput)
 }
@@ -2472,9 +2484,9 @@ func (o RecipeSummaryArrayOutput) Index(i pulumi.IntInput) RecipeSummaryOutput {
 }
 
 type ResourceUsage struct {
-	// Micro-USD, cap-aware.
+	// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Cost       float64 `pulumi:"cost"`
-	Minutes    float64 `pulumi:"minutes"`
+	Minutes    int     `pulumi:"minutes"`
 	ResourceId string  `pulumi:"resourceId"`
 	// For example INSTANCE.
 	ResourceKind string `pulumi:"resourceKind"`
@@ -2496,13 +2508,13 @@ func (o ResourceUsageOutput) ToResourceUsageOutputWithContext(ctx context.Contex
 	return o
 }
 
-// Micro-USD, cap-aware.
+// Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o ResourceUsageOutput) Cost() pulumi.Float64Output {
 	return o.ApplyT(func(v ResourceUsage) float64 { return v.Cost }).(pulumi.Float64Output)
 }
 
-func (o ResourceUsageOutput) Minutes() pulumi.Float64Output {
-	return o.ApplyT(func(v ResourceUsage) float64 { return v.Minutes }).(pulumi.Float64Output)
+func (o ResourceUsageOutput) Minutes() pulumi.IntOutput {
+	return o.ApplyT(func(v ResourceUsage) int { return v.Minutes }).(pulumi.IntOutput)
 }
 
 func (o ResourceUsageOutput) ResourceId() pulumi.StringOutput {
@@ -2541,8 +2553,9 @@ func (o ResourceUsageArrayOutput) Index(i pulumi.IntInput) ResourceUsageOutput {
 
 type Storage struct {
 	// One of: `CEPH`, `LOCAL`.
-	Backing   *string `pulumi:"backing"`
-	Boot      *bool   `pulumi:"boot"`
+	Backing *string `pulumi:"backing"`
+	Boot    *bool   `pulumi:"boot"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	SizeBytes float64 `pulumi:"sizeBytes"`
 }
 
@@ -2559,9 +2572,10 @@ type StorageInput interface {
 
 type StorageArgs struct {
 	// One of: `CEPH`, `LOCAL`.
-	Backing   pulumi.StringPtrInput `pulumi:"backing"`
-	Boot      pulumi.BoolPtrInput   `pulumi:"boot"`
-	SizeBytes pulumi.Float64Input   `pulumi:"sizeBytes"`
+	Backing pulumi.StringPtrInput `pulumi:"backing"`
+	Boot    pulumi.BoolPtrInput   `pulumi:"boot"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	SizeBytes pulumi.Float64Input `pulumi:"sizeBytes"`
 }
 
 func (StorageArgs) ElementType() reflect.Type {
@@ -2624,6 +2638,7 @@ func (o StorageOutput) Boot() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v Storage) *bool { return v.Boot }).(pulumi.BoolPtrOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o StorageOutput) SizeBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v Storage) float64 { return v.SizeBytes }).(pulumi.Float64Output)
 }
@@ -2649,11 +2664,11 @@ func (o StorageArrayOutput) Index(i pulumi.IntInput) StorageOutput {
 }
 
 type TemplateEnv struct {
-	// At most 1000 characters (the emulator's limit).
+	// What the variable is for.
 	Description *string `pulumi:"description"`
-	// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+	// Variable name, unique within the template.
 	Key string `pulumi:"key"`
-	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
 	Value *string `pulumi:"value"`
 }
 
@@ -2669,11 +2684,11 @@ type TemplateEnvInput interface {
 }
 
 type TemplateEnvArgs struct {
-	// At most 1000 characters (the emulator's limit).
+	// What the variable is for.
 	Description pulumi.StringPtrInput `pulumi:"description"`
-	// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+	// Variable name, unique within the template.
 	Key pulumi.StringInput `pulumi:"key"`
-	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+	// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
 	Value pulumi.StringPtrInput `pulumi:"value"`
 }
 
@@ -2728,17 +2743,17 @@ func (o TemplateEnvOutput) ToTemplateEnvOutputWithContext(ctx context.Context) T
 	return o
 }
 
-// At most 1000 characters (the emulator's limit).
+// What the variable is for.
 func (o TemplateEnvOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TemplateEnv) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
 
-// Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+// Variable name, unique within the template.
 func (o TemplateEnvOutput) Key() pulumi.StringOutput {
 	return o.ApplyT(func(v TemplateEnv) string { return v.Key }).(pulumi.StringOutput)
 }
 
-// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+// Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
 func (o TemplateEnvOutput) Value() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TemplateEnv) *string { return v.Value }).(pulumi.StringPtrOutput)
 }
@@ -2765,12 +2780,12 @@ func (o TemplateEnvArrayOutput) Index(i pulumi.IntInput) TemplateEnvOutput {
 
 type TemplatePort struct {
 	// Port the container listens on; the deployed app's host port defaults to it when free.
-	ContainerPort float64 `pulumi:"containerPort"`
-	// At most 1000 characters (the emulator's limit).
+	ContainerPort int `pulumi:"containerPort"`
+	// What the port serves.
 	Description *string `pulumi:"description"`
 	// Serves HTTP (eligible for a custom domain); at most one port per template.
 	Http *bool `pulumi:"http"`
-	// Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+	// Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
 	Name string `pulumi:"name"`
 	// TCP (default) or UDP.
 	Protocol *string `pulumi:"protocol"`
@@ -2789,12 +2804,12 @@ type TemplatePortInput interface {
 
 type TemplatePortArgs struct {
 	// Port the container listens on; the deployed app's host port defaults to it when free.
-	ContainerPort pulumi.Float64Input `pulumi:"containerPort"`
-	// At most 1000 characters (the emulator's limit).
+	ContainerPort pulumi.IntInput `pulumi:"containerPort"`
+	// What the port serves.
 	Description pulumi.StringPtrInput `pulumi:"description"`
 	// Serves HTTP (eligible for a custom domain); at most one port per template.
 	Http pulumi.BoolPtrInput `pulumi:"http"`
-	// Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+	// Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
 	Name pulumi.StringInput `pulumi:"name"`
 	// TCP (default) or UDP.
 	Protocol pulumi.StringPtrInput `pulumi:"protocol"`
@@ -2852,11 +2867,11 @@ func (o TemplatePortOutput) ToTemplatePortOutputWithContext(ctx context.Context)
 }
 
 // Port the container listens on; the deployed app's host port defaults to it when free.
-func (o TemplatePortOutput) ContainerPort() pulumi.Float64Output {
-	return o.ApplyT(func(v TemplatePort) float64 { return v.ContainerPort }).(pulumi.Float64Output)
+func (o TemplatePortOutput) ContainerPort() pulumi.IntOutput {
+	return o.ApplyT(func(v TemplatePort) int { return v.ContainerPort }).(pulumi.IntOutput)
 }
 
-// At most 1000 characters (the emulator's limit).
+// What the port serves.
 func (o TemplatePortOutput) Description() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v TemplatePort) *string { return v.Description }).(pulumi.StringPtrOutput)
 }
@@ -2866,7 +2881,7 @@ func (o TemplatePortOutput) Http() pulumi.BoolPtrOutput {
 	return o.ApplyT(func(v TemplatePort) *bool { return v.Http }).(pulumi.BoolPtrOutput)
 }
 
-// Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+// Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
 func (o TemplatePortOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v TemplatePort) string { return v.Name }).(pulumi.StringOutput)
 }
@@ -3087,11 +3102,12 @@ func (o UploadedByOutput) Name() pulumi.StringOutput {
 }
 
 type Workspaces struct {
-	Resources     []ResourceUsage `pulumi:"resources"`
-	TotalCost     float64         `pulumi:"totalCost"`
-	TotalMinutes  float64         `pulumi:"totalMinutes"`
-	WorkspaceId   string          `pulumi:"workspaceId"`
-	WorkspaceName string          `pulumi:"workspaceName"`
+	Resources []ResourceUsage `pulumi:"resources"`
+	// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+	TotalCost     float64 `pulumi:"totalCost"`
+	TotalMinutes  int     `pulumi:"totalMinutes"`
+	WorkspaceId   string  `pulumi:"workspaceId"`
+	WorkspaceName string  `pulumi:"workspaceName"`
 }
 
 type WorkspacesOutput struct{ *pulumi.OutputState }
@@ -3112,12 +3128,13 @@ func (o WorkspacesOutput) Resources() ResourceUsageArrayOutput {
 	return o.ApplyT(func(v Workspaces) []ResourceUsage { return v.Resources }).(ResourceUsageArrayOutput)
 }
 
+// An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o WorkspacesOutput) TotalCost() pulumi.Float64Output {
 	return o.ApplyT(func(v Workspaces) float64 { return v.TotalCost }).(pulumi.Float64Output)
 }
 
-func (o WorkspacesOutput) TotalMinutes() pulumi.Float64Output {
-	return o.ApplyT(func(v Workspaces) float64 { return v.TotalMinutes }).(pulumi.Float64Output)
+func (o WorkspacesOutput) TotalMinutes() pulumi.IntOutput {
+	return o.ApplyT(func(v Workspaces) int { return v.TotalMinutes }).(pulumi.IntOutput)
 }
 
 func (o WorkspacesOutput) WorkspaceId() pulumi.StringOutput {

@@ -18,15 +18,15 @@ type Recipe struct {
 
 	// DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
 	Category pulumi.StringOutput `pulumi:"category"`
-	// Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+	// Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
 	Commands RecipeCommandArrayOutput `pulumi:"commands"`
-	// Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+	// Markdown (required). Changing it updates the resource in place.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+	// Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
 	Fields RecipeFieldArrayOutput `pulumi:"fields"`
-	// Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+	// Icon URL; omit or null for none. Changing it updates the resource in place.
 	Icon pulumi.StringOutput `pulumi:"icon"`
-	// 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The variable each field's value is injected as, by field id.
 	Variables pulumi.StringMapOutput `pulumi:"variables"`
@@ -96,15 +96,15 @@ type recipeArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
 	Category string `pulumi:"category"`
-	// Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+	// Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
 	Commands []RecipeCommand `pulumi:"commands"`
-	// Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+	// Markdown (required). Changing it updates the resource in place.
 	Description string `pulumi:"description"`
-	// Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+	// Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
 	Fields []RecipeField `pulumi:"fields"`
-	// Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+	// Icon URL; omit or null for none. Changing it updates the resource in place.
 	Icon *string `pulumi:"icon"`
-	// 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name string `pulumi:"name"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -121,15 +121,15 @@ type RecipeArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
 	Category pulumi.StringInput
-	// Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+	// Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
 	Commands RecipeCommandArrayInput
-	// Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+	// Markdown (required). Changing it updates the resource in place.
 	Description pulumi.StringInput
-	// Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+	// Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
 	Fields RecipeFieldArrayInput
-	// Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+	// Icon URL; omit or null for none. Changing it updates the resource in place.
 	Icon pulumi.StringPtrInput
-	// 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+	// Display name (required). Changing it updates the resource in place.
 	Name pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -230,27 +230,27 @@ func (o RecipeOutput) Category() pulumi.StringOutput {
 	return o.ApplyT(func(v *Recipe) pulumi.StringOutput { return v.Category }).(pulumi.StringOutput)
 }
 
-// Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+// Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
 func (o RecipeOutput) Commands() RecipeCommandArrayOutput {
 	return o.ApplyT(func(v *Recipe) RecipeCommandArrayOutput { return v.Commands }).(RecipeCommandArrayOutput)
 }
 
-// Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+// Markdown (required). Changing it updates the resource in place.
 func (o RecipeOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Recipe) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+// Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
 func (o RecipeOutput) Fields() RecipeFieldArrayOutput {
 	return o.ApplyT(func(v *Recipe) RecipeFieldArrayOutput { return v.Fields }).(RecipeFieldArrayOutput)
 }
 
-// Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+// Icon URL; omit or null for none. Changing it updates the resource in place.
 func (o RecipeOutput) Icon() pulumi.StringOutput {
 	return o.ApplyT(func(v *Recipe) pulumi.StringOutput { return v.Icon }).(pulumi.StringOutput)
 }
 
-// 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+// Display name (required). Changing it updates the resource in place.
 func (o RecipeOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Recipe) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -24,7 +24,7 @@ type Snapshot struct {
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// Name the API gave it.
 	Name pulumi.StringOutput `pulumi:"name"`
-	// Bytes.
+	// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	Size pulumi.Float64Output `pulumi:"size"`
 	// PENDING, AVAILABLE, FAILED, DELETING.
 	State pulumi.StringOutput `pulumi:"state"`
@@ -215,7 +215,7 @@ func (o SnapshotOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Snapshot) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }
 
-// Bytes.
+// Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 func (o SnapshotOutput) Size() pulumi.Float64Output {
 	return o.ApplyT(func(v *Snapshot) pulumi.Float64Output { return v.Size }).(pulumi.Float64Output)
 }

@@ -25,7 +25,7 @@ type Vpc struct {
 	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range pulumi.StringOutput `pulumi:"range"`
 	// VLAN tag the API assigned.
-	Vlan pulumi.Float64Output `pulumi:"vlan"`
+	Vlan pulumi.IntOutput `pulumi:"vlan"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
 }
@@ -228,8 +228,8 @@ func (o VpcOutput) Range() pulumi.StringOutput {
 }
 
 // VLAN tag the API assigned.
-func (o VpcOutput) Vlan() pulumi.Float64Output {
-	return o.ApplyT(func(v *Vpc) pulumi.Float64Output { return v.Vlan }).(pulumi.Float64Output)
+func (o VpcOutput) Vlan() pulumi.IntOutput {
+	return o.ApplyT(func(v *Vpc) pulumi.IntOutput { return v.Vlan }).(pulumi.IntOutput)
 }
 
 // Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.

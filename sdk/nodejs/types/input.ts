@@ -7,11 +7,11 @@ import * as outputs from "../types/output";
 
 export interface AppMountArgs {
     /**
-     * Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+     * Absolute mount path inside the container.
      */
     containerPath: pulumi.Input<string>;
     /**
-     * Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+     * Absolute path on the instance host.
      */
     hostPath: pulumi.Input<string>;
     /**
@@ -40,7 +40,13 @@ export interface AppPortArgs {
 }
 
 export interface BandwidthArgs {
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     downloadBytesSec: pulumi.Input<number>;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     uploadBytesSec: pulumi.Input<number>;
 }
 
@@ -62,7 +68,7 @@ export interface K3sPortArgs {
      */
     hostPort: pulumi.Input<number>;
     /**
-     * Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+     * Eligible for a custom subdomain (default false).
      */
     http?: pulumi.Input<boolean>;
     /**
@@ -92,26 +98,26 @@ export interface OsArgs {
 
 export interface RecipeCommandArgs {
     /**
-     * Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+     * Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
      */
     args?: pulumi.Input<pulumi.Input<string>[]>;
     /**
-     * Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+     * Absolute script path on the instance.
      */
     path: pulumi.Input<string>;
 }
 
 export interface RecipeFieldArgs {
     /**
-     * At most 1000 characters (the emulator's limit).
+     * Help text shown with the field; null for none.
      */
     description?: pulumi.Input<string>;
     /**
-     * Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+     * Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
      */
     id: pulumi.Input<string>;
     /**
-     * 1 to 100 characters (the emulator's limit).
+     * What the install asks for (required).
      */
     label: pulumi.Input<string>;
     /**
@@ -130,20 +136,23 @@ export interface StorageArgs {
      */
     backing?: pulumi.Input<string>;
     boot?: pulumi.Input<boolean>;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     sizeBytes: pulumi.Input<number>;
 }
 
 export interface TemplateEnvArgs {
     /**
-     * At most 1000 characters (the emulator's limit).
+     * What the variable is for.
      */
     description?: pulumi.Input<string>;
     /**
-     * Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+     * Variable name, unique within the template.
      */
     key: pulumi.Input<string>;
     /**
-     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
      */
     value?: pulumi.Input<string>;
 }
@@ -154,7 +163,7 @@ export interface TemplatePortArgs {
      */
     containerPort: pulumi.Input<number>;
     /**
-     * At most 1000 characters (the emulator's limit).
+     * What the port serves.
      */
     description?: pulumi.Input<string>;
     /**
@@ -162,7 +171,7 @@ export interface TemplatePortArgs {
      */
     http?: pulumi.Input<boolean>;
     /**
-     * Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+     * Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
      */
     name: pulumi.Input<string>;
     /**

@@ -38,7 +38,13 @@ export interface BackupPlan {
 }
 
 export interface Bandwidth {
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     downloadBytesSec: number;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     uploadBytesSec: number;
 }
 
@@ -88,6 +94,9 @@ export interface ImageInfo {
     name: string;
     official: boolean;
     os: outputs.Os;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     size: number;
     state: string;
     uefi: boolean;
@@ -103,7 +112,7 @@ export interface InstanceStorageEntry {
      */
     boot: boolean;
     /**
-     * Size in bytes.
+     * Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     sizeBytes: number;
 }
@@ -161,7 +170,7 @@ export interface K3sServicePort {
      */
     hostPort: number;
     /**
-     * Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+     * Eligible for a custom subdomain (default false).
      */
     http: boolean;
     /**
@@ -183,11 +192,11 @@ export interface K3sServiceVolume {
 
 export interface Mount {
     /**
-     * Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+     * Absolute mount path inside the container.
      */
     containerPath: string;
     /**
-     * Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+     * Absolute path on the instance host.
      */
     hostPath: string;
     /**
@@ -211,7 +220,7 @@ export interface Node {
     group: string;
     id: string;
     /**
-     * Total memory, bytes.
+     * Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     maxMemory: number;
     /**
@@ -243,9 +252,12 @@ export interface Plan {
     cpu: number;
     disabled: boolean;
     /**
-     * Boot disk bytes.
+     * Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     diskSize: number;
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     download: number;
     /**
      * One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
@@ -253,16 +265,16 @@ export interface Plan {
     group: string;
     id: string;
     /**
-     * Bytes.
+     * Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     memory: number;
     name: string;
     /**
-     * Hourly rate, micro-USD.
+     * Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     rate: number;
     /**
-     * Bytes per second.
+     * Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     upload: number;
 }
@@ -280,43 +292,43 @@ export interface Ports {
 
 export interface PricedPart {
     /**
-     * Micro-USD per hour.
+     * Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     hourlyRate: number;
     /**
-     * Micro-USD per month (hourlyRate x 672).
+     * Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     monthlyPrice: number;
     quantity: number;
     type: string;
     /**
-     * Micro-USD per unit per hour.
+     * Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     unitRate: number;
 }
 
 export interface RecipeCommand {
     /**
-     * Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+     * Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
      */
     args?: string[];
     /**
-     * Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+     * Absolute script path on the instance.
      */
     path: string;
 }
 
 export interface RecipeField {
     /**
-     * At most 1000 characters (the emulator's limit).
+     * Help text shown with the field; null for none.
      */
     description?: string;
     /**
-     * Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+     * Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
      */
     id: string;
     /**
-     * 1 to 100 characters (the emulator's limit).
+     * What the install asks for (required).
      */
     label: string;
     /**
@@ -343,7 +355,7 @@ export interface RecipeSummary {
 
 export interface ResourceUsage {
     /**
-     * Micro-USD, cap-aware.
+     * Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      */
     cost: number;
     minutes: number;
@@ -360,15 +372,15 @@ export interface ResourceUsage {
 
 export interface TemplateEnv {
     /**
-     * At most 1000 characters (the emulator's limit).
+     * What the variable is for.
      */
     description?: string;
     /**
-     * Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+     * Variable name, unique within the template.
      */
     key: string;
     /**
-     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+     * Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
      */
     value?: string;
 }
@@ -379,7 +391,7 @@ export interface TemplatePort {
      */
     containerPort: number;
     /**
-     * At most 1000 characters (the emulator's limit).
+     * What the port serves.
      */
     description?: string;
     /**
@@ -387,7 +399,7 @@ export interface TemplatePort {
      */
     http?: boolean;
     /**
-     * Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+     * Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
      */
     name: string;
     /**
@@ -403,6 +415,9 @@ export interface UploadedBy {
 
 export interface Workspaces {
     resources: outputs.ResourceUsage[];
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     */
     totalCost: number;
     totalMinutes: number;
     workspaceId: string;

@@ -50,11 +50,11 @@ if not MYPY:
     class AppMountArgsDict(TypedDict):
         container_path: pulumi.Input[builtins.str]
         """
-        Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        Absolute mount path inside the container.
         """
         host_path: pulumi.Input[builtins.str]
         """
-        Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        Absolute path on the instance host.
         """
         read_only: NotRequired[pulumi.Input[builtins.bool]]
         """
@@ -70,8 +70,8 @@ class AppMountArgs:
                  host_path: pulumi.Input[builtins.str],
                  read_only: Optional[pulumi.Input[builtins.bool]] = None):
         """
-        :param pulumi.Input[builtins.str] container_path: Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
-        :param pulumi.Input[builtins.str] host_path: Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        :param pulumi.Input[builtins.str] container_path: Absolute mount path inside the container.
+        :param pulumi.Input[builtins.str] host_path: Absolute path on the instance host.
         :param pulumi.Input[builtins.bool] read_only: Mount read-only (default false).
         """
         pulumi.set(__self__, "container_path", container_path)
@@ -83,7 +83,7 @@ class AppMountArgs:
     @pulumi.getter(name="containerPath")
     def container_path(self) -> pulumi.Input[builtins.str]:
         """
-        Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        Absolute mount path inside the container.
         """
         return pulumi.get(self, "container_path")
 
@@ -95,7 +95,7 @@ class AppMountArgs:
     @pulumi.getter(name="hostPath")
     def host_path(self) -> pulumi.Input[builtins.str]:
         """
-        Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        Absolute path on the instance host.
         """
         return pulumi.get(self, "host_path")
 
@@ -118,11 +118,11 @@ class AppMountArgs:
 
 if not MYPY:
     class AppPortArgsDict(TypedDict):
-        container_port: pulumi.Input[builtins.float]
+        container_port: pulumi.Input[builtins.int]
         """
         Port the container listens on.
         """
-        host_port: pulumi.Input[builtins.float]
+        host_port: pulumi.Input[builtins.int]
         """
         Port exposed on the instance host.
         """
@@ -140,13 +140,13 @@ elif False:
 @pulumi.input_type
 class AppPortArgs:
     def __init__(__self__, *,
-                 container_port: pulumi.Input[builtins.float],
-                 host_port: pulumi.Input[builtins.float],
+                 container_port: pulumi.Input[builtins.int],
+                 host_port: pulumi.Input[builtins.int],
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: Port the container listens on.
-        :param pulumi.Input[builtins.float] host_port: Port exposed on the instance host.
+        :param pulumi.Input[builtins.int] container_port: Port the container listens on.
+        :param pulumi.Input[builtins.int] host_port: Port exposed on the instance host.
         :param pulumi.Input[builtins.bool] http: Serves HTTP traffic eligible for a custom domain (default false).
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
@@ -159,26 +159,26 @@ class AppPortArgs:
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> pulumi.Input[builtins.float]:
+    def container_port(self) -> pulumi.Input[builtins.int]:
         """
         Port the container listens on.
         """
         return pulumi.get(self, "container_port")
 
     @container_port.setter
-    def container_port(self, value: pulumi.Input[builtins.float]):
+    def container_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "container_port", value)
 
     @property
     @pulumi.getter(name="hostPort")
-    def host_port(self) -> pulumi.Input[builtins.float]:
+    def host_port(self) -> pulumi.Input[builtins.int]:
         """
         Port exposed on the instance host.
         """
         return pulumi.get(self, "host_port")
 
     @host_port.setter
-    def host_port(self, value: pulumi.Input[builtins.float]):
+    def host_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "host_port", value)
 
     @property
@@ -209,7 +209,13 @@ class AppPortArgs:
 if not MYPY:
     class BandwidthArgsDict(TypedDict):
         download_bytes_sec: pulumi.Input[builtins.float]
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         upload_bytes_sec: pulumi.Input[builtins.float]
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
 elif False:
     BandwidthArgsDict: TypeAlias = Mapping[str, Any]
 
@@ -218,12 +224,19 @@ class BandwidthArgs:
     def __init__(__self__, *,
                  download_bytes_sec: pulumi.Input[builtins.float],
                  upload_bytes_sec: pulumi.Input[builtins.float]):
+        """
+        :param pulumi.Input[builtins.float] download_bytes_sec: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param pulumi.Input[builtins.float] upload_bytes_sec: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         pulumi.set(__self__, "download_bytes_sec", download_bytes_sec)
         pulumi.set(__self__, "upload_bytes_sec", upload_bytes_sec)
 
     @property
     @pulumi.getter(name="downloadBytesSec")
     def download_bytes_sec(self) -> pulumi.Input[builtins.float]:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "download_bytes_sec")
 
     @download_bytes_sec.setter
@@ -233,6 +246,9 @@ class BandwidthArgs:
     @property
     @pulumi.getter(name="uploadBytesSec")
     def upload_bytes_sec(self) -> pulumi.Input[builtins.float]:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "upload_bytes_sec")
 
     @upload_bytes_sec.setter
@@ -286,17 +302,17 @@ class IpsArgs:
 
 if not MYPY:
     class K3sPortArgsDict(TypedDict):
-        container_port: pulumi.Input[builtins.float]
+        container_port: pulumi.Input[builtins.int]
         """
         Port inside the container, 1 to 65535.
         """
-        host_port: pulumi.Input[builtins.float]
+        host_port: pulumi.Input[builtins.int]
         """
         Port on the host, 1 to 65535; unique per protocol.
         """
         http: NotRequired[pulumi.Input[builtins.bool]]
         """
-        Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        Eligible for a custom subdomain (default false).
         """
         protocol: NotRequired[pulumi.Input[builtins.str]]
         """
@@ -308,14 +324,14 @@ elif False:
 @pulumi.input_type
 class K3sPortArgs:
     def __init__(__self__, *,
-                 container_port: pulumi.Input[builtins.float],
-                 host_port: pulumi.Input[builtins.float],
+                 container_port: pulumi.Input[builtins.int],
+                 host_port: pulumi.Input[builtins.int],
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: Port inside the container, 1 to 65535.
-        :param pulumi.Input[builtins.float] host_port: Port on the host, 1 to 65535; unique per protocol.
-        :param pulumi.Input[builtins.bool] http: Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        :param pulumi.Input[builtins.int] container_port: Port inside the container, 1 to 65535.
+        :param pulumi.Input[builtins.int] host_port: Port on the host, 1 to 65535; unique per protocol.
+        :param pulumi.Input[builtins.bool] http: Eligible for a custom subdomain (default false).
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
         pulumi.set(__self__, "container_port", container_port)
@@ -327,33 +343,33 @@ class K3sPortArgs:
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> pulumi.Input[builtins.float]:
+    def container_port(self) -> pulumi.Input[builtins.int]:
         """
         Port inside the container, 1 to 65535.
         """
         return pulumi.get(self, "container_port")
 
     @container_port.setter
-    def container_port(self, value: pulumi.Input[builtins.float]):
+    def container_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "container_port", value)
 
     @property
     @pulumi.getter(name="hostPort")
-    def host_port(self) -> pulumi.Input[builtins.float]:
+    def host_port(self) -> pulumi.Input[builtins.int]:
         """
         Port on the host, 1 to 65535; unique per protocol.
         """
         return pulumi.get(self, "host_port")
 
     @host_port.setter
-    def host_port(self, value: pulumi.Input[builtins.float]):
+    def host_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "host_port", value)
 
     @property
     @pulumi.getter
     def http(self) -> Optional[pulumi.Input[builtins.bool]]:
         """
-        Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        Eligible for a custom subdomain (default false).
         """
         return pulumi.get(self, "http")
 
@@ -472,11 +488,11 @@ if not MYPY:
     class RecipeCommandArgsDict(TypedDict):
         path: pulumi.Input[builtins.str]
         """
-        Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+        Absolute script path on the instance.
         """
         args: NotRequired[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]]
         """
-        Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         """
 elif False:
     RecipeCommandArgsDict: TypeAlias = Mapping[str, Any]
@@ -487,8 +503,8 @@ class RecipeCommandArgs:
                  path: pulumi.Input[builtins.str],
                  args: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None):
         """
-        :param pulumi.Input[builtins.str] path: Absolute script path on the instance, at most 4096 characters (the emulator's limit).
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] args: Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        :param pulumi.Input[builtins.str] path: Absolute script path on the instance.
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] args: Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         """
         pulumi.set(__self__, "path", path)
         if args is not None:
@@ -498,7 +514,7 @@ class RecipeCommandArgs:
     @pulumi.getter
     def path(self) -> pulumi.Input[builtins.str]:
         """
-        Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+        Absolute script path on the instance.
         """
         return pulumi.get(self, "path")
 
@@ -510,7 +526,7 @@ class RecipeCommandArgs:
     @pulumi.getter
     def args(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]]:
         """
-        Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         """
         return pulumi.get(self, "args")
 
@@ -523,11 +539,11 @@ if not MYPY:
     class RecipeFieldArgsDict(TypedDict):
         id: pulumi.Input[builtins.str]
         """
-        Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+        Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
         """
         label: pulumi.Input[builtins.str]
         """
-        1 to 100 characters (the emulator's limit).
+        What the install asks for (required).
         """
         type: pulumi.Input[builtins.str]
         """
@@ -535,7 +551,7 @@ if not MYPY:
         """
         description: NotRequired[pulumi.Input[builtins.str]]
         """
-        At most 1000 characters (the emulator's limit).
+        Help text shown with the field; null for none.
         """
         required: NotRequired[pulumi.Input[builtins.bool]]
         """
@@ -553,10 +569,10 @@ class RecipeFieldArgs:
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  required: Optional[pulumi.Input[builtins.bool]] = None):
         """
-        :param pulumi.Input[builtins.str] id: Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
-        :param pulumi.Input[builtins.str] label: 1 to 100 characters (the emulator's limit).
+        :param pulumi.Input[builtins.str] id: Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
+        :param pulumi.Input[builtins.str] label: What the install asks for (required).
         :param pulumi.Input[builtins.str] type: TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN.
-        :param pulumi.Input[builtins.str] description: At most 1000 characters (the emulator's limit).
+        :param pulumi.Input[builtins.str] description: Help text shown with the field; null for none.
         :param pulumi.Input[builtins.bool] required: Must be supplied at install (default false).
         """
         pulumi.set(__self__, "id", id)
@@ -571,7 +587,7 @@ class RecipeFieldArgs:
     @pulumi.getter
     def id(self) -> pulumi.Input[builtins.str]:
         """
-        Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+        Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
         """
         return pulumi.get(self, "id")
 
@@ -583,7 +599,7 @@ class RecipeFieldArgs:
     @pulumi.getter
     def label(self) -> pulumi.Input[builtins.str]:
         """
-        1 to 100 characters (the emulator's limit).
+        What the install asks for (required).
         """
         return pulumi.get(self, "label")
 
@@ -607,7 +623,7 @@ class RecipeFieldArgs:
     @pulumi.getter
     def description(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        At most 1000 characters (the emulator's limit).
+        Help text shown with the field; null for none.
         """
         return pulumi.get(self, "description")
 
@@ -631,6 +647,9 @@ class RecipeFieldArgs:
 if not MYPY:
     class StorageArgsDict(TypedDict):
         size_bytes: pulumi.Input[builtins.float]
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         backing: NotRequired[pulumi.Input[builtins.str]]
         """
         One of: `CEPH`, `LOCAL`.
@@ -646,6 +665,7 @@ class StorageArgs:
                  backing: Optional[pulumi.Input[builtins.str]] = None,
                  boot: Optional[pulumi.Input[builtins.bool]] = None):
         """
+        :param pulumi.Input[builtins.float] size_bytes: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] backing: One of: `CEPH`, `LOCAL`.
         """
         pulumi.set(__self__, "size_bytes", size_bytes)
@@ -657,6 +677,9 @@ class StorageArgs:
     @property
     @pulumi.getter(name="sizeBytes")
     def size_bytes(self) -> pulumi.Input[builtins.float]:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "size_bytes")
 
     @size_bytes.setter
@@ -689,15 +712,15 @@ if not MYPY:
     class TemplateEnvArgsDict(TypedDict):
         key: pulumi.Input[builtins.str]
         """
-        Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+        Variable name, unique within the template.
         """
         description: NotRequired[pulumi.Input[builtins.str]]
         """
-        At most 1000 characters (the emulator's limit).
+        What the variable is for.
         """
         value: NotRequired[pulumi.Input[builtins.str]]
         """
-        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
         """
 elif False:
     TemplateEnvArgsDict: TypeAlias = Mapping[str, Any]
@@ -709,9 +732,9 @@ class TemplateEnvArgs:
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  value: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.str] key: Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
-        :param pulumi.Input[builtins.str] description: At most 1000 characters (the emulator's limit).
-        :param pulumi.Input[builtins.str] value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        :param pulumi.Input[builtins.str] key: Variable name, unique within the template.
+        :param pulumi.Input[builtins.str] description: What the variable is for.
+        :param pulumi.Input[builtins.str] value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
         """
         pulumi.set(__self__, "key", key)
         if description is not None:
@@ -723,7 +746,7 @@ class TemplateEnvArgs:
     @pulumi.getter
     def key(self) -> pulumi.Input[builtins.str]:
         """
-        Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+        Variable name, unique within the template.
         """
         return pulumi.get(self, "key")
 
@@ -735,7 +758,7 @@ class TemplateEnvArgs:
     @pulumi.getter
     def description(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        At most 1000 characters (the emulator's limit).
+        What the variable is for.
         """
         return pulumi.get(self, "description")
 
@@ -747,7 +770,7 @@ class TemplateEnvArgs:
     @pulumi.getter
     def value(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
         """
         return pulumi.get(self, "value")
 
@@ -758,17 +781,17 @@ class TemplateEnvArgs:
 
 if not MYPY:
     class TemplatePortArgsDict(TypedDict):
-        container_port: pulumi.Input[builtins.float]
+        container_port: pulumi.Input[builtins.int]
         """
         Port the container listens on; the deployed app's host port defaults to it when free.
         """
         name: pulumi.Input[builtins.str]
         """
-        Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+        Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
         """
         description: NotRequired[pulumi.Input[builtins.str]]
         """
-        At most 1000 characters (the emulator's limit).
+        What the port serves.
         """
         http: NotRequired[pulumi.Input[builtins.bool]]
         """
@@ -784,15 +807,15 @@ elif False:
 @pulumi.input_type
 class TemplatePortArgs:
     def __init__(__self__, *,
-                 container_port: pulumi.Input[builtins.float],
+                 container_port: pulumi.Input[builtins.int],
                  name: pulumi.Input[builtins.str],
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  http: Optional[pulumi.Input[builtins.bool]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None):
         """
-        :param pulumi.Input[builtins.float] container_port: Port the container listens on; the deployed app's host port defaults to it when free.
-        :param pulumi.Input[builtins.str] name: Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
-        :param pulumi.Input[builtins.str] description: At most 1000 characters (the emulator's limit).
+        :param pulumi.Input[builtins.int] container_port: Port the container listens on; the deployed app's host port defaults to it when free.
+        :param pulumi.Input[builtins.str] name: Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
+        :param pulumi.Input[builtins.str] description: What the port serves.
         :param pulumi.Input[builtins.bool] http: Serves HTTP (eligible for a custom domain); at most one port per template.
         :param pulumi.Input[builtins.str] protocol: TCP (default) or UDP.
         """
@@ -807,21 +830,21 @@ class TemplatePortArgs:
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> pulumi.Input[builtins.float]:
+    def container_port(self) -> pulumi.Input[builtins.int]:
         """
         Port the container listens on; the deployed app's host port defaults to it when free.
         """
         return pulumi.get(self, "container_port")
 
     @container_port.setter
-    def container_port(self, value: pulumi.Input[builtins.float]):
+    def container_port(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "container_port", value)
 
     @property
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+        Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
         """
         return pulumi.get(self, "name")
 
@@ -833,7 +856,7 @@ class TemplatePortArgs:
     @pulumi.getter
     def description(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        At most 1000 characters (the emulator's limit).
+        What the port serves.
         """
         return pulumi.get(self, "description")
 

@@ -21,7 +21,7 @@ __all__ = ['ApiTokenArgs', 'ApiToken']
 @pulumi.input_type
 class ApiTokenArgs:
     def __init__(__self__, *,
-                 expires_in_days: pulumi.Input[builtins.float],
+                 expires_in_days: pulumi.Input[builtins.int],
                  grants: pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]],
                  name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
@@ -31,7 +31,7 @@ class ApiTokenArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a ApiToken resource.
-        :param pulumi.Input[builtins.float] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
@@ -59,14 +59,14 @@ class ApiTokenArgs:
 
     @property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Input[builtins.float]:
+    def expires_in_days(self) -> pulumi.Input[builtins.int]:
         """
         Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         """
         return pulumi.get(self, "expires_in_days")
 
     @expires_in_days.setter
-    def expires_in_days(self, value: pulumi.Input[builtins.float]):
+    def expires_in_days(self, value: pulumi.Input[builtins.int]):
         pulumi.set(self, "expires_in_days", value)
 
     @property
@@ -166,7 +166,7 @@ class ApiToken(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
-                 expires_in_days: Optional[pulumi.Input[builtins.float]] = None,
+                 expires_in_days: Optional[pulumi.Input[builtins.int]] = None,
                  grants: Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]] = None,
                  name: Optional[pulumi.Input[builtins.str]] = None,
                  subject: Optional[pulumi.Input[builtins.str]] = None,
@@ -182,7 +182,7 @@ class ApiToken(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.float] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
@@ -216,7 +216,7 @@ class ApiToken(pulumi.CustomResource):
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
-                 expires_in_days: Optional[pulumi.Input[builtins.float]] = None,
+                 expires_in_days: Optional[pulumi.Input[builtins.int]] = None,
                  grants: Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]] = None,
                  name: Optional[pulumi.Input[builtins.str]] = None,
                  subject: Optional[pulumi.Input[builtins.str]] = None,
@@ -316,7 +316,7 @@ class ApiToken(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="expiresInDays")
-    def expires_in_days(self) -> pulumi.Output[builtins.float]:
+    def expires_in_days(self) -> pulumi.Output[builtins.int]:
         """
         Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         """

@@ -36,15 +36,15 @@ class AppArgs:
         """
         The set of arguments for constructing a App resource.
         :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]] ports: Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]] ports: Port mappings of a custom-image app. Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
         :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -87,7 +87,7 @@ class AppArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -125,7 +125,7 @@ class AppArgs:
     @pulumi.getter
     def environment(self) -> Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]]:
         """
-        Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+        Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -137,7 +137,7 @@ class AppArgs:
     @pulumi.getter
     def image(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -149,7 +149,7 @@ class AppArgs:
     @pulumi.getter
     def mounts(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]]:
         """
-        Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+        Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mounts")
 
@@ -161,7 +161,7 @@ class AppArgs:
     @pulumi.getter
     def ports(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]]]:
         """
-        Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        Port mappings of a custom-image app. Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 
@@ -236,12 +236,12 @@ class App(pulumi.CustomResource):
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] domain: Custom domain; needs a port with http true (template: an http template port). Changing it replaces the resource.
-        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['AppPortArgs', 'AppPortArgsDict']]]] ports: Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AppPortArgs', 'AppPortArgsDict']]]] ports: Port mappings of a custom-image app. Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
         :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -383,7 +383,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def environment(self) -> pulumi.Output[Optional[Mapping[str, builtins.str]]]:
         """
-        Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator's limits). Changing it updates the resource in place.
+        Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -391,7 +391,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def image(self) -> pulumi.Output[builtins.str]:
         """
-        Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator's limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+        Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -407,7 +407,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def mounts(self) -> pulumi.Output[Sequence['outputs.Mount']]:
         """
-        Volume mounts, at most 50 (the emulator's limit); for a template app they replace the template's. Changing it updates the resource in place.
+        Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mounts")
 
@@ -415,7 +415,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique within the workspace, 1 to 64 characters (the emulator's limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -431,7 +431,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Sequence['outputs.AppPort']]:
         """
-        Port mappings of a custom-image app, at most 50 (the emulator's limit). Changing it updates the resource in place.
+        Port mappings of a custom-image app. Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 

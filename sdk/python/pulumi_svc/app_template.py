@@ -33,16 +33,16 @@ class AppTemplateArgs:
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a AppTemplate resource.
-        :param pulumi.Input[builtins.str] description: 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] description: What the app does (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Globally unique name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.str] category: Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['TemplateEnvArgs']]] environment: Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['TemplatePortArgs']]] ports: Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] category: Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['TemplateEnvArgs']]] environment: Default environment; replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Default mounts; replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['TemplatePortArgs']]] ports: Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
@@ -66,7 +66,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[builtins.str]:
         """
-        1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+        What the app does (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -78,7 +78,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def image(self) -> pulumi.Input[builtins.str]:
         """
-        Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+        Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -90,7 +90,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Globally unique name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -116,7 +116,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def category(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+        Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "category")
 
@@ -128,7 +128,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def environment(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['TemplateEnvArgs']]]]:
         """
-        Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        Default environment; replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -140,7 +140,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def mounts(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]]:
         """
-        Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        Default mounts; replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mounts")
 
@@ -152,7 +152,7 @@ class AppTemplateArgs:
     @pulumi.getter
     def ports(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['TemplatePortArgs']]]]:
         """
-        Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+        Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 
@@ -200,13 +200,13 @@ class AppTemplate(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.str] category: Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] description: 1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['TemplateEnvArgs', 'TemplateEnvArgsDict']]]] environment: Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['TemplatePortArgs', 'TemplatePortArgsDict']]]] ports: Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] category: Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] description: What the app does (required). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TemplateEnvArgs', 'TemplateEnvArgsDict']]]] environment: Default environment; replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Default mounts; replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Globally unique name (required). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['TemplatePortArgs', 'TemplatePortArgsDict']]]] ports: Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
@@ -306,7 +306,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def category(self) -> pulumi.Output[builtins.str]:
         """
-        Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some "and others"; this closed list is the emulator's); omit or null for none. Changing it updates the resource in place.
+        Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "category")
 
@@ -322,7 +322,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[builtins.str]:
         """
-        1 to 1000 characters (the emulator's limit). Changing it updates the resource in place.
+        What the app does (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -330,7 +330,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def environment(self) -> pulumi.Output[Sequence['outputs.TemplateEnv']]:
         """
-        Default environment, at most 200 entries (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        Default environment; replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "environment")
 
@@ -338,7 +338,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def image(self) -> pulumi.Output[builtins.str]:
         """
-        Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator's limits). Changing it updates the resource in place.
+        Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
         """
         return pulumi.get(self, "image")
 
@@ -346,7 +346,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def mounts(self) -> pulumi.Output[Sequence['outputs.Mount']]:
         """
-        Default mounts, at most 50 (the emulator's limit); replaced as a whole. Changing it updates the resource in place.
+        Default mounts; replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "mounts")
 
@@ -354,7 +354,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Globally unique name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Globally unique name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -362,7 +362,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def ports(self) -> pulumi.Output[Sequence['outputs.TemplatePort']]:
         """
-        Named ports, at most 50 (the emulator's limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+        Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "ports")
 

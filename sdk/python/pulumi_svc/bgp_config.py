@@ -24,18 +24,18 @@ class BgpConfigArgs:
                  asn: pulumi.Input[builtins.float],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  instance_id: Optional[pulumi.Input[builtins.str]] = None,
-                 max_prefixes: Optional[pulumi.Input[builtins.float]] = None,
+                 max_prefixes: Optional[pulumi.Input[builtins.int]] = None,
                  password: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a BgpConfig resource.
-        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.int] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -59,7 +59,7 @@ class BgpConfigArgs:
     @pulumi.getter
     def asn(self) -> pulumi.Input[builtins.float]:
         """
-        The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "asn")
 
@@ -95,14 +95,14 @@ class BgpConfigArgs:
 
     @property
     @pulumi.getter(name="maxPrefixes")
-    def max_prefixes(self) -> Optional[pulumi.Input[builtins.float]]:
+    def max_prefixes(self) -> Optional[pulumi.Input[builtins.int]]:
         """
         Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         """
         return pulumi.get(self, "max_prefixes")
 
     @max_prefixes.setter
-    def max_prefixes(self, value: Optional[pulumi.Input[builtins.float]]):
+    def max_prefixes(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "max_prefixes", value)
 
     @property
@@ -154,7 +154,7 @@ class BgpConfig(pulumi.CustomResource):
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  asn: Optional[pulumi.Input[builtins.float]] = None,
                  instance_id: Optional[pulumi.Input[builtins.str]] = None,
-                 max_prefixes: Optional[pulumi.Input[builtins.float]] = None,
+                 max_prefixes: Optional[pulumi.Input[builtins.int]] = None,
                  password: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
@@ -167,9 +167,9 @@ class BgpConfig(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.float] asn: The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] instance_id: Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.float] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.int] max_prefixes: Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] password: BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -202,7 +202,7 @@ class BgpConfig(pulumi.CustomResource):
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  asn: Optional[pulumi.Input[builtins.float]] = None,
                  instance_id: Optional[pulumi.Input[builtins.str]] = None,
-                 max_prefixes: Optional[pulumi.Input[builtins.float]] = None,
+                 max_prefixes: Optional[pulumi.Input[builtins.int]] = None,
                  password: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None,
@@ -263,7 +263,7 @@ class BgpConfig(pulumi.CustomResource):
     @pulumi.getter
     def asn(self) -> pulumi.Output[builtins.float]:
         """
-        The workspace's autonomous system number (32-bit). Changing it updates the resource in place.
+        The workspace's autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "asn")
 
@@ -285,7 +285,7 @@ class BgpConfig(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="maxPrefixes")
-    def max_prefixes(self) -> pulumi.Output[builtins.float]:
+    def max_prefixes(self) -> pulumi.Output[builtins.int]:
         """
         Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         """

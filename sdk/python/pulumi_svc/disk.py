@@ -32,9 +32,9 @@ class DiskArgs:
         """
         The set of arguments for constructing a Disk resource.
         :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+        :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
@@ -72,7 +72,7 @@ class DiskArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Display name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -96,7 +96,7 @@ class DiskArgs:
     @pulumi.getter
     def size(self) -> pulumi.Input[builtins.float]:
         """
-        Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+        Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "size")
 
@@ -183,9 +183,9 @@ class Disk(pulumi.CustomResource):
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+        :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -323,7 +323,7 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Display name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -339,7 +339,7 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[builtins.float]:
         """
-        Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+        Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "size")
 

@@ -29,10 +29,10 @@ class FirewallRuleArgs:
                  bps_limit: Optional[pulumi.Input[builtins.float]] = None,
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  local: Optional[pulumi.Input[builtins.str]] = None,
-                 port_end: Optional[pulumi.Input[builtins.float]] = None,
-                 port_start: Optional[pulumi.Input[builtins.float]] = None,
+                 port_end: Optional[pulumi.Input[builtins.int]] = None,
+                 port_start: Optional[pulumi.Input[builtins.int]] = None,
                  pps_limit: Optional[pulumi.Input[builtins.float]] = None,
-                 priority: Optional[pulumi.Input[builtins.float]] = None,
+                 priority: Optional[pulumi.Input[builtins.int]] = None,
                  remote: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
@@ -44,13 +44,13 @@ class FirewallRuleArgs:
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] description: Up to 255 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] port_end: Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] port_start: First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] port_end: Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] port_start: First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param pulumi.Input[builtins.int] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] remote: Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -146,7 +146,7 @@ class FirewallRuleArgs:
     @pulumi.getter(name="bpsLimit")
     def bps_limit(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "bps_limit")
 
@@ -180,33 +180,33 @@ class FirewallRuleArgs:
 
     @property
     @pulumi.getter(name="portEnd")
-    def port_end(self) -> Optional[pulumi.Input[builtins.float]]:
+    def port_end(self) -> Optional[pulumi.Input[builtins.int]]:
         """
         Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         """
         return pulumi.get(self, "port_end")
 
     @port_end.setter
-    def port_end(self, value: Optional[pulumi.Input[builtins.float]]):
+    def port_end(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "port_end", value)
 
     @property
     @pulumi.getter(name="portStart")
-    def port_start(self) -> Optional[pulumi.Input[builtins.float]]:
+    def port_start(self) -> Optional[pulumi.Input[builtins.int]]:
         """
         First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         """
         return pulumi.get(self, "port_start")
 
     @port_start.setter
-    def port_start(self, value: Optional[pulumi.Input[builtins.float]]):
+    def port_start(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "port_start", value)
 
     @property
     @pulumi.getter(name="ppsLimit")
     def pps_limit(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+        Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "pps_limit")
 
@@ -216,14 +216,14 @@ class FirewallRuleArgs:
 
     @property
     @pulumi.getter
-    def priority(self) -> Optional[pulumi.Input[builtins.float]]:
+    def priority(self) -> Optional[pulumi.Input[builtins.int]]:
         """
         1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         """
         return pulumi.get(self, "priority")
 
     @priority.setter
-    def priority(self, value: Optional[pulumi.Input[builtins.float]]):
+    def priority(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "priority", value)
 
     @property
@@ -266,10 +266,10 @@ class FirewallRule(pulumi.CustomResource):
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  instance_id: Optional[pulumi.Input[builtins.str]] = None,
                  local: Optional[pulumi.Input[builtins.str]] = None,
-                 port_end: Optional[pulumi.Input[builtins.float]] = None,
-                 port_start: Optional[pulumi.Input[builtins.float]] = None,
+                 port_end: Optional[pulumi.Input[builtins.int]] = None,
+                 port_start: Optional[pulumi.Input[builtins.int]] = None,
                  pps_limit: Optional[pulumi.Input[builtins.float]] = None,
-                 priority: Optional[pulumi.Input[builtins.float]] = None,
+                 priority: Optional[pulumi.Input[builtins.int]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None,
                  remote: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -284,14 +284,14 @@ class FirewallRule(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] bps_limit: Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] description: Up to 255 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance the rule protects. Its rules are enforced only while its firewallEnabled is true (stored but not enforced otherwise). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] local: Destination CIDR inside the instance's address space, of the rule's family; omit to match all. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] port_end: Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] port_start: First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] port_end: Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] port_start: First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] pps_limit: Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param pulumi.Input[builtins.int] priority: 1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] protocol: Protocol matched; ports apply to TCP and UDP only. Changing it replaces the resource. One of: `ICMP`, `TCP`, `UDP`.
         :param pulumi.Input[builtins.str] remote: Source CIDR, of the rule's family; default 0.0.0.0/0 (IPv4) or ::/0 (IPv6), filled in at preview so diffs stay quiet. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -328,10 +328,10 @@ class FirewallRule(pulumi.CustomResource):
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  instance_id: Optional[pulumi.Input[builtins.str]] = None,
                  local: Optional[pulumi.Input[builtins.str]] = None,
-                 port_end: Optional[pulumi.Input[builtins.float]] = None,
-                 port_start: Optional[pulumi.Input[builtins.float]] = None,
+                 port_end: Optional[pulumi.Input[builtins.int]] = None,
+                 port_start: Optional[pulumi.Input[builtins.int]] = None,
                  pps_limit: Optional[pulumi.Input[builtins.float]] = None,
-                 priority: Optional[pulumi.Input[builtins.float]] = None,
+                 priority: Optional[pulumi.Input[builtins.int]] = None,
                  protocol: Optional[pulumi.Input[builtins.str]] = None,
                  remote: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -421,7 +421,7 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="bpsLimit")
     def bps_limit(self) -> pulumi.Output[Optional[builtins.float]]:
         """
-        Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+        Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "bps_limit")
 
@@ -459,7 +459,7 @@ class FirewallRule(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="portEnd")
-    def port_end(self) -> pulumi.Output[Optional[builtins.float]]:
+    def port_end(self) -> pulumi.Output[Optional[builtins.int]]:
         """
         Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
         """
@@ -467,7 +467,7 @@ class FirewallRule(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="portStart")
-    def port_start(self) -> pulumi.Output[Optional[builtins.float]]:
+    def port_start(self) -> pulumi.Output[Optional[builtins.int]]:
         """
         First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
         """
@@ -477,13 +477,13 @@ class FirewallRule(pulumi.CustomResource):
     @pulumi.getter(name="ppsLimit")
     def pps_limit(self) -> pulumi.Output[Optional[builtins.float]]:
         """
-        Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+        Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "pps_limit")
 
     @property
     @pulumi.getter
-    def priority(self) -> pulumi.Output[builtins.float]:
+    def priority(self) -> pulumi.Output[builtins.int]:
         """
         1 to 100; an instance's rules are evaluated highest first; default 1. Changing it replaces the resource.
         """

@@ -40,7 +40,7 @@ class GetBillingEstimateResult:
     @pulumi.getter(name="hourlyRate")
     def hourly_rate(self) -> builtins.float:
         """
-        Micro-USD per hour.
+        Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "hourly_rate")
 
@@ -48,7 +48,7 @@ class GetBillingEstimateResult:
     @pulumi.getter(name="monthlyPrice")
     def monthly_price(self) -> builtins.float:
         """
-        Micro-USD per month: hourlyRate x 672.
+        Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "monthly_price")
 

@@ -106,6 +106,9 @@ class GetImageResult:
     @property
     @pulumi.getter
     def size(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "size")
 
     @property

@@ -29,8 +29,8 @@ class GetPlanResult:
         if backup_plan and not isinstance(backup_plan, dict):
             raise TypeError("Expected argument 'backup_plan' to be a dict")
         pulumi.set(__self__, "backup_plan", backup_plan)
-        if cpu and not isinstance(cpu, float):
-            raise TypeError("Expected argument 'cpu' to be a float")
+        if cpu and not isinstance(cpu, int):
+            raise TypeError("Expected argument 'cpu' to be a int")
         pulumi.set(__self__, "cpu", cpu)
         if disabled and not isinstance(disabled, bool):
             raise TypeError("Expected argument 'disabled' to be a bool")
@@ -67,7 +67,7 @@ class GetPlanResult:
 
     @property
     @pulumi.getter
-    def cpu(self) -> builtins.float:
+    def cpu(self) -> builtins.int:
         return pulumi.get(self, "cpu")
 
     @property
@@ -79,13 +79,16 @@ class GetPlanResult:
     @pulumi.getter(name="diskSize")
     def disk_size(self) -> builtins.float:
         """
-        Boot disk bytes.
+        Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "disk_size")
 
     @property
     @pulumi.getter
     def download(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "download")
 
     @property
@@ -105,7 +108,7 @@ class GetPlanResult:
     @pulumi.getter
     def memory(self) -> builtins.float:
         """
-        Bytes.
+        Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "memory")
 
@@ -118,7 +121,7 @@ class GetPlanResult:
     @pulumi.getter
     def rate(self) -> builtins.float:
         """
-        Hourly rate, micro-USD.
+        Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "rate")
 
@@ -126,7 +129,7 @@ class GetPlanResult:
     @pulumi.getter
     def upload(self) -> builtins.float:
         """
-        Bytes per second.
+        Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "upload")
 

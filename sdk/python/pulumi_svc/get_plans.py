@@ -56,7 +56,7 @@ def get_plans(group: Optional[builtins.str] = None,
 
     :param builtins.str group: LIGHTNING, RYZEN or DEDICATED.
     :param builtins.bool include_disabled: Include disabled plans (default: exclude them).
-    :param builtins.float max_hourly_rate: Only plans at or below this hourly rate, micro-USD.
+    :param builtins.float max_hourly_rate: Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
     :param builtins.str name: Name filter (the API matches substrings).
     """
     __args__ = dict()
@@ -80,7 +80,7 @@ def get_plans_output(group: Optional[pulumi.Input[Optional[builtins.str]]] = Non
 
     :param builtins.str group: LIGHTNING, RYZEN or DEDICATED.
     :param builtins.bool include_disabled: Include disabled plans (default: exclude them).
-    :param builtins.float max_hourly_rate: Only plans at or below this hourly rate, micro-USD.
+    :param builtins.float max_hourly_rate: Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
     :param builtins.str name: Name filter (the API matches substrings).
     """
     __args__ = dict()

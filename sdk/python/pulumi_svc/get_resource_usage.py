@@ -28,8 +28,8 @@ class GetResourceUsageResult:
         if cost and not isinstance(cost, float):
             raise TypeError("Expected argument 'cost' to be a float")
         pulumi.set(__self__, "cost", cost)
-        if minutes and not isinstance(minutes, float):
-            raise TypeError("Expected argument 'minutes' to be a float")
+        if minutes and not isinstance(minutes, int):
+            raise TypeError("Expected argument 'minutes' to be a int")
         pulumi.set(__self__, "minutes", minutes)
         if resource_id and not isinstance(resource_id, str):
             raise TypeError("Expected argument 'resource_id' to be a str")
@@ -45,13 +45,13 @@ class GetResourceUsageResult:
     @pulumi.getter
     def cost(self) -> builtins.float:
         """
-        Micro-USD, cap-aware.
+        Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "cost")
 
     @property
     @pulumi.getter
-    def minutes(self) -> builtins.float:
+    def minutes(self) -> builtins.int:
         return pulumi.get(self, "minutes")
 
     @property

@@ -39,7 +39,7 @@ class GetWalletResult:
     @pulumi.getter
     def balance(self) -> builtins.float:
         """
-        Grants minus usage; negative when overdrawn.
+        Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "balance")
 
@@ -47,7 +47,7 @@ class GetWalletResult:
     @pulumi.getter
     def overage(self) -> builtins.float:
         """
-        Spend beyond available grants.
+        Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "overage")
 
@@ -55,7 +55,7 @@ class GetWalletResult:
     @pulumi.getter
     def usage(self) -> builtins.float:
         """
-        Spend this billing period.
+        Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "usage")
 

@@ -25,40 +25,40 @@ __all__ = [
 @pulumi.output_type
 class GetWorkspaceQuotaResult:
     def __init__(__self__, firewall_rules_per_ip=None, iso_count=None, iso_storage_bytes=None, max_floating_ips=None, max_floating_ipv4=None, max_floating_ipv6=None, max_instances=None, max_ssh_keys=None, max_storage_bytes=None, max_vpcs=None):
-        if firewall_rules_per_ip and not isinstance(firewall_rules_per_ip, float):
-            raise TypeError("Expected argument 'firewall_rules_per_ip' to be a float")
+        if firewall_rules_per_ip and not isinstance(firewall_rules_per_ip, int):
+            raise TypeError("Expected argument 'firewall_rules_per_ip' to be a int")
         pulumi.set(__self__, "firewall_rules_per_ip", firewall_rules_per_ip)
-        if iso_count and not isinstance(iso_count, float):
-            raise TypeError("Expected argument 'iso_count' to be a float")
+        if iso_count and not isinstance(iso_count, int):
+            raise TypeError("Expected argument 'iso_count' to be a int")
         pulumi.set(__self__, "iso_count", iso_count)
         if iso_storage_bytes and not isinstance(iso_storage_bytes, float):
             raise TypeError("Expected argument 'iso_storage_bytes' to be a float")
         pulumi.set(__self__, "iso_storage_bytes", iso_storage_bytes)
-        if max_floating_ips and not isinstance(max_floating_ips, float):
-            raise TypeError("Expected argument 'max_floating_ips' to be a float")
+        if max_floating_ips and not isinstance(max_floating_ips, int):
+            raise TypeError("Expected argument 'max_floating_ips' to be a int")
         pulumi.set(__self__, "max_floating_ips", max_floating_ips)
-        if max_floating_ipv4 and not isinstance(max_floating_ipv4, float):
-            raise TypeError("Expected argument 'max_floating_ipv4' to be a float")
+        if max_floating_ipv4 and not isinstance(max_floating_ipv4, int):
+            raise TypeError("Expected argument 'max_floating_ipv4' to be a int")
         pulumi.set(__self__, "max_floating_ipv4", max_floating_ipv4)
-        if max_floating_ipv6 and not isinstance(max_floating_ipv6, float):
-            raise TypeError("Expected argument 'max_floating_ipv6' to be a float")
+        if max_floating_ipv6 and not isinstance(max_floating_ipv6, int):
+            raise TypeError("Expected argument 'max_floating_ipv6' to be a int")
         pulumi.set(__self__, "max_floating_ipv6", max_floating_ipv6)
-        if max_instances and not isinstance(max_instances, float):
-            raise TypeError("Expected argument 'max_instances' to be a float")
+        if max_instances and not isinstance(max_instances, int):
+            raise TypeError("Expected argument 'max_instances' to be a int")
         pulumi.set(__self__, "max_instances", max_instances)
-        if max_ssh_keys and not isinstance(max_ssh_keys, float):
-            raise TypeError("Expected argument 'max_ssh_keys' to be a float")
+        if max_ssh_keys and not isinstance(max_ssh_keys, int):
+            raise TypeError("Expected argument 'max_ssh_keys' to be a int")
         pulumi.set(__self__, "max_ssh_keys", max_ssh_keys)
         if max_storage_bytes and not isinstance(max_storage_bytes, float):
             raise TypeError("Expected argument 'max_storage_bytes' to be a float")
         pulumi.set(__self__, "max_storage_bytes", max_storage_bytes)
-        if max_vpcs and not isinstance(max_vpcs, float):
-            raise TypeError("Expected argument 'max_vpcs' to be a float")
+        if max_vpcs and not isinstance(max_vpcs, int):
+            raise TypeError("Expected argument 'max_vpcs' to be a int")
         pulumi.set(__self__, "max_vpcs", max_vpcs)
 
     @property
     @pulumi.getter(name="firewallRulesPerIp")
-    def firewall_rules_per_ip(self) -> builtins.float:
+    def firewall_rules_per_ip(self) -> builtins.int:
         """
         Maximum firewall rules per floating IP.
         """
@@ -66,7 +66,7 @@ class GetWorkspaceQuotaResult:
 
     @property
     @pulumi.getter(name="isoCount")
-    def iso_count(self) -> builtins.float:
+    def iso_count(self) -> builtins.int:
         """
         Maximum custom ISOs.
         """
@@ -76,13 +76,13 @@ class GetWorkspaceQuotaResult:
     @pulumi.getter(name="isoStorageBytes")
     def iso_storage_bytes(self) -> builtins.float:
         """
-        Total ISO storage limit, bytes.
+        Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "iso_storage_bytes")
 
     @property
     @pulumi.getter(name="maxFloatingIps")
-    def max_floating_ips(self) -> builtins.float:
+    def max_floating_ips(self) -> builtins.int:
         """
         Total floating IP limit.
         """
@@ -90,35 +90,35 @@ class GetWorkspaceQuotaResult:
 
     @property
     @pulumi.getter(name="maxFloatingIpv4")
-    def max_floating_ipv4(self) -> builtins.float:
+    def max_floating_ipv4(self) -> builtins.int:
         return pulumi.get(self, "max_floating_ipv4")
 
     @property
     @pulumi.getter(name="maxFloatingIpv6")
-    def max_floating_ipv6(self) -> builtins.float:
+    def max_floating_ipv6(self) -> builtins.int:
         return pulumi.get(self, "max_floating_ipv6")
 
     @property
     @pulumi.getter(name="maxInstances")
-    def max_instances(self) -> builtins.float:
+    def max_instances(self) -> builtins.int:
         return pulumi.get(self, "max_instances")
 
     @property
     @pulumi.getter(name="maxSshKeys")
-    def max_ssh_keys(self) -> builtins.float:
+    def max_ssh_keys(self) -> builtins.int:
         return pulumi.get(self, "max_ssh_keys")
 
     @property
     @pulumi.getter(name="maxStorageBytes")
     def max_storage_bytes(self) -> builtins.float:
         """
-        Total disk storage limit, bytes.
+        Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "max_storage_bytes")
 
     @property
     @pulumi.getter(name="maxVpcs")
-    def max_vpcs(self) -> builtins.float:
+    def max_vpcs(self) -> builtins.int:
         return pulumi.get(self, "max_vpcs")
 
 

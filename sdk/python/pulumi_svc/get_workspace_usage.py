@@ -38,8 +38,8 @@ class GetWorkspaceUsageResult:
         if total_cost and not isinstance(total_cost, float):
             raise TypeError("Expected argument 'total_cost' to be a float")
         pulumi.set(__self__, "total_cost", total_cost)
-        if total_minutes and not isinstance(total_minutes, float):
-            raise TypeError("Expected argument 'total_minutes' to be a float")
+        if total_minutes and not isinstance(total_minutes, int):
+            raise TypeError("Expected argument 'total_minutes' to be a int")
         pulumi.set(__self__, "total_minutes", total_minutes)
         if workspace_id and not isinstance(workspace_id, str):
             raise TypeError("Expected argument 'workspace_id' to be a str")
@@ -66,11 +66,14 @@ class GetWorkspaceUsageResult:
     @property
     @pulumi.getter(name="totalCost")
     def total_cost(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "total_cost")
 
     @property
     @pulumi.getter(name="totalMinutes")
-    def total_minutes(self) -> builtins.float:
+    def total_minutes(self) -> builtins.int:
         return pulumi.get(self, "total_minutes")
 
     @property

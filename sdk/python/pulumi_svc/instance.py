@@ -29,7 +29,7 @@ class InstanceArgs:
                  bandwidth: Optional[pulumi.Input['BandwidthArgs']] = None,
                  boot: Optional[pulumi.Input[builtins.str]] = None,
                  cloud_init: Optional[pulumi.Input[builtins.str]] = None,
-                 cpu: Optional[pulumi.Input[builtins.float]] = None,
+                 cpu: Optional[pulumi.Input[builtins.int]] = None,
                  deletion: Optional[pulumi.Input[builtins.str]] = None,
                  disable_cloud_init: Optional[pulumi.Input[builtins.bool]] = None,
                  firewall_enabled: Optional[pulumi.Input[builtins.bool]] = None,
@@ -52,7 +52,7 @@ class InstanceArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Instance resource.
-        :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Instance name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
@@ -60,28 +60,28 @@ class InstanceArgs:
         :param pulumi.Input[builtins.bool] attach_virtio_cdb: Attach the VirtIO CD device. Changing it updates the resource in place.
         :param pulumi.Input['BandwidthArgs'] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] cpu: CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
         :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input['IpsArgs']]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[Sequence[pulumi.Input['IpsArgs']]] ips: Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] power_state: Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] secure_boot: UEFI Secure Boot. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['StorageArgs']]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input['StorageArgs']]] storage: CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         :param pulumi.Input[builtins.bool] sync_hostname: Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "name", name)
@@ -144,7 +144,7 @@ class InstanceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Instance name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -218,7 +218,7 @@ class InstanceArgs:
     @pulumi.getter(name="cloudInit")
     def cloud_init(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
+        cloud-init user-data run on first boot. Changing it replaces the resource.
         """
         return pulumi.get(self, "cloud_init")
 
@@ -228,14 +228,14 @@ class InstanceArgs:
 
     @property
     @pulumi.getter
-    def cpu(self) -> Optional[pulumi.Input[builtins.float]]:
+    def cpu(self) -> Optional[pulumi.Input[builtins.int]]:
         """
-        CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "cpu")
 
     @cpu.setter
-    def cpu(self, value: Optional[pulumi.Input[builtins.float]]):
+    def cpu(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "cpu", value)
 
     @property
@@ -302,7 +302,7 @@ class InstanceArgs:
     @pulumi.getter
     def ips(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['IpsArgs']]]]:
         """
-        Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+        Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
         """
         return pulumi.get(self, "ips")
 
@@ -314,7 +314,7 @@ class InstanceArgs:
     @pulumi.getter(name="memoryBytes")
     def memory_bytes(self) -> Optional[pulumi.Input[builtins.float]]:
         """
-        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "memory_bytes")
 
@@ -338,7 +338,7 @@ class InstanceArgs:
     @pulumi.getter(name="osName")
     def os_name(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        OS name shown for the instance. Changing it updates the resource in place.
         """
         return pulumi.get(self, "os_name")
 
@@ -398,7 +398,7 @@ class InstanceArgs:
     @pulumi.getter
     def storage(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['StorageArgs']]]]:
         """
-        CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         """
         return pulumi.get(self, "storage")
 
@@ -459,7 +459,7 @@ class InstanceArgs:
     @pulumi.getter(name="vpcIds")
     def vpc_ids(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]]:
         """
-        VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+        VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         """
         return pulumi.get(self, "vpc_ids")
 
@@ -494,7 +494,7 @@ class Instance(pulumi.CustomResource):
                  bandwidth: Optional[pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']]] = None,
                  boot: Optional[pulumi.Input[builtins.str]] = None,
                  cloud_init: Optional[pulumi.Input[builtins.str]] = None,
-                 cpu: Optional[pulumi.Input[builtins.float]] = None,
+                 cpu: Optional[pulumi.Input[builtins.int]] = None,
                  deletion: Optional[pulumi.Input[builtins.str]] = None,
                  disable_cloud_init: Optional[pulumi.Input[builtins.bool]] = None,
                  firewall_enabled: Optional[pulumi.Input[builtins.bool]] = None,
@@ -529,29 +529,29 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[builtins.bool] attach_virtio_cdb: Attach the VirtIO CD device. Changing it updates the resource in place.
         :param pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']] bandwidth: CUSTOM: bandwidth caps in bytes per second. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] boot: Boot device DISK or ISO. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot, at most 64 KiB (the emulator's limit). Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] cpu: CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        :param pulumi.Input[builtins.str] cloud_init: cloud-init user-data run on first boot. Changing it replaces the resource.
+        :param pulumi.Input[builtins.int] cpu: CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] deletion: How `pulumi destroy` deletes it: immediate (default) or scheduled (powered off now, deleted by the API in 3 days; refused while locked). Changing it only records the new value (no API call): deletion uses it.
         :param pulumi.Input[builtins.bool] disable_cloud_init: Turn off vendor cloud-init features. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] firewall_enabled: Enforce this instance's firewall rules. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: CUSTOM: LIGHTNING, RYZEN or DEDICATED. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['IpsArgs', 'IpsArgsDict']]]] ips: Floating IPs allocated with the instance, at most 16 (the emulator's limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
-        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
-        :param pulumi.Input[builtins.str] name: Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['IpsArgs', 'IpsArgsDict']]]] ips: Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+        :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param pulumi.Input[builtins.str] name: Instance name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] os_name: OS name shown for the instance. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
         :param pulumi.Input[builtins.str] power_state: Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] secure_boot: UEFI Secure Boot. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['StorageArgs', 'StorageArgsDict']]]] storage: CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['StorageArgs', 'StorageArgsDict']]]] storage: CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         :param pulumi.Input[builtins.bool] sync_hostname: Keep the guest's hostname in step with the instance name. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -584,7 +584,7 @@ class Instance(pulumi.CustomResource):
                  bandwidth: Optional[pulumi.Input[Union['BandwidthArgs', 'BandwidthArgsDict']]] = None,
                  boot: Optional[pulumi.Input[builtins.str]] = None,
                  cloud_init: Optional[pulumi.Input[builtins.str]] = None,
-                 cpu: Optional[pulumi.Input[builtins.float]] = None,
+                 cpu: Optional[pulumi.Input[builtins.int]] = None,
                  deletion: Optional[pulumi.Input[builtins.str]] = None,
                  disable_cloud_init: Optional[pulumi.Input[builtins.bool]] = None,
                  firewall_enabled: Optional[pulumi.Input[builtins.bool]] = None,
@@ -751,9 +751,9 @@ class Instance(pulumi.CustomResource):
 
     @property
     @pulumi.getter
-    def cpu(self) -> pulumi.Output[builtins.float]:
+    def cpu(self) -> pulumi.Output[builtins.int]:
         """
-        CUSTOM: vCPU cores, 1 to 128 (the emulator's limit). Changing it updates the resource in place (upgrade).
+        CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
         """
         return pulumi.get(self, "cpu")
 
@@ -841,7 +841,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="memoryBytes")
     def memory_bytes(self) -> pulumi.Output[builtins.float]:
         """
-        CUSTOM: memory in bytes, at least 512 MiB (the emulator's limit). Changing it updates the resource in place (upgrade).
+        CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "memory_bytes")
 
@@ -849,7 +849,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Instance name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Instance name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -873,7 +873,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="osName")
     def os_name(self) -> pulumi.Output[Optional[builtins.str]]:
         """
-        OS name shown for the instance, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        OS name shown for the instance. Changing it updates the resource in place.
         """
         return pulumi.get(self, "os_name")
 
@@ -937,7 +937,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def storage(self) -> pulumi.Output[Optional[Sequence['outputs.InstanceStorageEntry']]]:
         """
-        CUSTOM: disks, 1 to 16 entries (the emulator's limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+        CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
         """
         return pulumi.get(self, "storage")
 
@@ -977,7 +977,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="vpcIds")
     def vpc_ids(self) -> pulumi.Output[Sequence[builtins.str]]:
         """
-        VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator's limit on the create body). Changing it updates the resource in place (vpcs).
+        VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         """
         return pulumi.get(self, "vpc_ids")
 

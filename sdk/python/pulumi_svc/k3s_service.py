@@ -29,7 +29,7 @@ class K3sServiceArgs:
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  environment: Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]] = None,
                  ports: Optional[pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]]] = None,
-                 replicas: Optional[pulumi.Input[builtins.float]] = None,
+                 replicas: Optional[pulumi.Input[builtins.int]] = None,
                  secret_refs: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  update_strategy: Optional[pulumi.Input[builtins.str]] = None,
@@ -39,14 +39,14 @@ class K3sServiceArgs:
         The set of arguments for constructing a K3sService resource.
         :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]] ports: Published ports; default none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.int] replicas: Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -105,7 +105,7 @@ class K3sServiceArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -165,14 +165,14 @@ class K3sServiceArgs:
 
     @property
     @pulumi.getter
-    def replicas(self) -> Optional[pulumi.Input[builtins.float]]:
+    def replicas(self) -> Optional[pulumi.Input[builtins.int]]:
         """
-        Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         """
         return pulumi.get(self, "replicas")
 
     @replicas.setter
-    def replicas(self, value: Optional[pulumi.Input[builtins.float]]):
+    def replicas(self, value: Optional[pulumi.Input[builtins.int]]):
         pulumi.set(self, "replicas", value)
 
     @property
@@ -251,7 +251,7 @@ class K3sService(pulumi.CustomResource):
                  mode: Optional[pulumi.Input[builtins.str]] = None,
                  name: Optional[pulumi.Input[builtins.str]] = None,
                  ports: Optional[pulumi.Input[Sequence[pulumi.Input[Union['K3sPortArgs', 'K3sPortArgsDict']]]]] = None,
-                 replicas: Optional[pulumi.Input[builtins.float]] = None,
+                 replicas: Optional[pulumi.Input[builtins.int]] = None,
                  secret_refs: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None,
                  target_instance_ids: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None,
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -270,9 +270,9 @@ class K3sService(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['K3sPortArgs', 'K3sPortArgsDict']]]] ports: Published ports; default none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.float] replicas: Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.int] replicas: Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -311,7 +311,7 @@ class K3sService(pulumi.CustomResource):
                  mode: Optional[pulumi.Input[builtins.str]] = None,
                  name: Optional[pulumi.Input[builtins.str]] = None,
                  ports: Optional[pulumi.Input[Sequence[pulumi.Input[Union['K3sPortArgs', 'K3sPortArgsDict']]]]] = None,
-                 replicas: Optional[pulumi.Input[builtins.float]] = None,
+                 replicas: Optional[pulumi.Input[builtins.int]] = None,
                  secret_refs: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None,
                  target_instance_ids: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None,
                  timeouts: Optional[pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
@@ -399,7 +399,7 @@ class K3sService(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="availableReplicas")
-    def available_replicas(self) -> pulumi.Output[builtins.float]:
+    def available_replicas(self) -> pulumi.Output[builtins.int]:
         """
         Ready replicas (null while the live status is unavailable).
         """
@@ -407,7 +407,7 @@ class K3sService(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="desiredReplicas")
-    def desired_replicas(self) -> pulumi.Output[builtins.float]:
+    def desired_replicas(self) -> pulumi.Output[builtins.int]:
         """
         Requested replicas (null while the live status is unavailable).
         """
@@ -441,7 +441,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or '-', starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+        Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 
@@ -463,9 +463,9 @@ class K3sService(pulumi.CustomResource):
 
     @property
     @pulumi.getter
-    def replicas(self) -> pulumi.Output[builtins.float]:
+    def replicas(self) -> pulumi.Output[builtins.int]:
         """
-        Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator's); default 1. Changing it updates the resource in place.
+        Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         """
         return pulumi.get(self, "replicas")
 
@@ -503,7 +503,7 @@ class K3sService(pulumi.CustomResource):
 
     @property
     @pulumi.getter(name="updatedReplicas")
-    def updated_replicas(self) -> pulumi.Output[builtins.float]:
+    def updated_replicas(self) -> pulumi.Output[builtins.int]:
         """
         Replicas on the current revision (null while the live status is unavailable).
         """

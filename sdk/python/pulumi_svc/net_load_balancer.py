@@ -29,7 +29,7 @@ class NetLoadBalancerArgs:
         """
         The set of arguments for constructing a NetLoadBalancer resource.
         :param pulumi.Input[builtins.str] address: The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
@@ -62,7 +62,7 @@ class NetLoadBalancerArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Display name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -133,7 +133,7 @@ class NetLoadBalancer(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.str] name: Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -246,7 +246,7 @@ class NetLoadBalancer(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 1 to 64 characters (the emulator's limit). Changing it updates the resource in place.
+        Display name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

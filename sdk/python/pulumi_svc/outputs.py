@@ -74,13 +74,13 @@ class AppPort(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 container_port: builtins.float,
-                 host_port: builtins.float,
+                 container_port: builtins.int,
+                 host_port: builtins.int,
                  http: Optional[builtins.bool] = None,
                  protocol: Optional[builtins.str] = None):
         """
-        :param builtins.float container_port: Port the container listens on.
-        :param builtins.float host_port: Port exposed on the instance host.
+        :param builtins.int container_port: Port the container listens on.
+        :param builtins.int host_port: Port exposed on the instance host.
         :param builtins.bool http: Serves HTTP traffic eligible for a custom domain (default false).
         :param builtins.str protocol: TCP (default) or UDP.
         """
@@ -93,7 +93,7 @@ class AppPort(dict):
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> builtins.float:
+    def container_port(self) -> builtins.int:
         """
         Port the container listens on.
         """
@@ -101,7 +101,7 @@ class AppPort(dict):
 
     @property
     @pulumi.getter(name="hostPort")
-    def host_port(self) -> builtins.float:
+    def host_port(self) -> builtins.int:
         """
         Port exposed on the instance host.
         """
@@ -207,17 +207,27 @@ class Bandwidth(dict):
     def __init__(__self__, *,
                  download_bytes_sec: builtins.float,
                  upload_bytes_sec: builtins.float):
+        """
+        :param builtins.float download_bytes_sec: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param builtins.float upload_bytes_sec: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         pulumi.set(__self__, "download_bytes_sec", download_bytes_sec)
         pulumi.set(__self__, "upload_bytes_sec", upload_bytes_sec)
 
     @property
     @pulumi.getter(name="downloadBytesSec")
     def download_bytes_sec(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "download_bytes_sec")
 
     @property
     @pulumi.getter(name="uploadBytesSec")
     def upload_bytes_sec(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "upload_bytes_sec")
 
 
@@ -380,6 +390,7 @@ class ImageInfo(dict):
                  uefi: builtins.bool):
         """
         :param builtins.str kind: One of: `BACKUP`, `ISO`, `TEMPLATE`.
+        :param builtins.float size: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         pulumi.set(__self__, "deprecated", deprecated)
         pulumi.set(__self__, "description", description)
@@ -439,6 +450,9 @@ class ImageInfo(dict):
     @property
     @pulumi.getter
     def size(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "size")
 
     @property
@@ -478,7 +492,7 @@ class InstanceStorageEntry(dict):
         """
         :param builtins.str backing: LOCAL (default) or CEPH.
         :param builtins.bool boot: Whether this is the boot disk (exactly one entry is); default false.
-        :param builtins.float size_bytes: Size in bytes.
+        :param builtins.float size_bytes: Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         pulumi.set(__self__, "backing", backing)
         pulumi.set(__self__, "boot", boot)
@@ -504,7 +518,7 @@ class InstanceStorageEntry(dict):
     @pulumi.getter(name="sizeBytes")
     def size_bytes(self) -> builtins.float:
         """
-        Size in bytes.
+        Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "size_bytes")
 
@@ -627,13 +641,13 @@ class K3sPod(dict):
                  node_name: builtins.str,
                  phase: builtins.str,
                  ready: builtins.bool,
-                 restart_count: builtins.float):
+                 restart_count: builtins.int):
         """
         :param builtins.str name: Pod name.
         :param builtins.str node_name: Node the pod runs on, or null.
         :param builtins.str phase: Pod phase (Pending, Running...).
         :param builtins.bool ready: Whether the pod is ready.
-        :param builtins.float restart_count: Container restarts.
+        :param builtins.int restart_count: Container restarts.
         """
         pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "node_name", node_name)
@@ -675,7 +689,7 @@ class K3sPod(dict):
 
     @property
     @pulumi.getter(name="restartCount")
-    def restart_count(self) -> builtins.float:
+    def restart_count(self) -> builtins.int:
         """
         Container restarts.
         """
@@ -704,14 +718,14 @@ class K3sServicePort(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 container_port: builtins.float,
-                 host_port: builtins.float,
+                 container_port: builtins.int,
+                 host_port: builtins.int,
                  http: builtins.bool,
                  protocol: builtins.str):
         """
-        :param builtins.float container_port: Port inside the container, 1 to 65535.
-        :param builtins.float host_port: Port on the host, 1 to 65535; unique per protocol.
-        :param builtins.bool http: Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        :param builtins.int container_port: Port inside the container, 1 to 65535.
+        :param builtins.int host_port: Port on the host, 1 to 65535; unique per protocol.
+        :param builtins.bool http: Eligible for a custom subdomain (default false).
         :param builtins.str protocol: TCP (default) or UDP.
         """
         pulumi.set(__self__, "container_port", container_port)
@@ -721,7 +735,7 @@ class K3sServicePort(dict):
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> builtins.float:
+    def container_port(self) -> builtins.int:
         """
         Port inside the container, 1 to 65535.
         """
@@ -729,7 +743,7 @@ class K3sServicePort(dict):
 
     @property
     @pulumi.getter(name="hostPort")
-    def host_port(self) -> builtins.float:
+    def host_port(self) -> builtins.int:
         """
         Port on the host, 1 to 65535; unique per protocol.
         """
@@ -739,7 +753,7 @@ class K3sServicePort(dict):
     @pulumi.getter
     def http(self) -> builtins.bool:
         """
-        Eligible for a custom subdomain (default false); TCP ports only (the emulator's limit).
+        Eligible for a custom subdomain (default false).
         """
         return pulumi.get(self, "http")
 
@@ -828,8 +842,8 @@ class Mount(dict):
                  host_path: builtins.str,
                  read_only: builtins.bool):
         """
-        :param builtins.str container_path: Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
-        :param builtins.str host_path: Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        :param builtins.str container_path: Absolute mount path inside the container.
+        :param builtins.str host_path: Absolute path on the instance host.
         :param builtins.bool read_only: Mount read-only (default false).
         """
         pulumi.set(__self__, "container_path", container_path)
@@ -840,7 +854,7 @@ class Mount(dict):
     @pulumi.getter(name="containerPath")
     def container_path(self) -> builtins.str:
         """
-        Absolute mount path inside the container, at most 4096 characters (the emulator's limit).
+        Absolute mount path inside the container.
         """
         return pulumi.get(self, "container_path")
 
@@ -848,7 +862,7 @@ class Mount(dict):
     @pulumi.getter(name="hostPath")
     def host_path(self) -> builtins.str:
         """
-        Absolute path on the instance host, at most 4096 characters (the emulator's limit).
+        Absolute path on the instance host.
         """
         return pulumi.get(self, "host_path")
 
@@ -890,7 +904,7 @@ class Mounts(dict):
 @pulumi.output_type
 class Node(dict):
     def __init__(__self__, *,
-                 cores: builtins.float,
+                 cores: builtins.int,
                  flags: Sequence[builtins.str],
                  group: builtins.str,
                  id: builtins.str,
@@ -900,7 +914,7 @@ class Node(dict):
                  region: builtins.str):
         """
         :param Sequence[builtins.str] flags: Capability flags; CEPH marks nodes in the Ceph cluster.
-        :param builtins.float max_memory: Total memory, bytes.
+        :param builtins.float max_memory: Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param builtins.str name: Hostname.
         :param 'Owner' owner: Owning workspace of a private node; null for platform nodes.
         """
@@ -915,7 +929,7 @@ class Node(dict):
 
     @property
     @pulumi.getter
-    def cores(self) -> builtins.float:
+    def cores(self) -> builtins.int:
         return pulumi.get(self, "cores")
 
     @property
@@ -940,7 +954,7 @@ class Node(dict):
     @pulumi.getter(name="maxMemory")
     def max_memory(self) -> builtins.float:
         """
-        Total memory, bytes.
+        Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "max_memory")
 
@@ -1015,7 +1029,7 @@ class Owner(dict):
 class Plan(dict):
     def __init__(__self__, *,
                  backup_plan: 'outputs.BackupPlan',
-                 cpu: builtins.float,
+                 cpu: builtins.int,
                  disabled: builtins.bool,
                  disk_size: builtins.float,
                  download: builtins.float,
@@ -1026,11 +1040,12 @@ class Plan(dict):
                  rate: builtins.float,
                  upload: builtins.float):
         """
-        :param builtins.float disk_size: Boot disk bytes.
+        :param builtins.float disk_size: Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param builtins.float download: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param builtins.str group: One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
-        :param builtins.float memory: Bytes.
-        :param builtins.float rate: Hourly rate, micro-USD.
-        :param builtins.float upload: Bytes per second.
+        :param builtins.float memory: Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param builtins.float rate: Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param builtins.float upload: Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         pulumi.set(__self__, "backup_plan", backup_plan)
         pulumi.set(__self__, "cpu", cpu)
@@ -1051,7 +1066,7 @@ class Plan(dict):
 
     @property
     @pulumi.getter
-    def cpu(self) -> builtins.float:
+    def cpu(self) -> builtins.int:
         return pulumi.get(self, "cpu")
 
     @property
@@ -1063,13 +1078,16 @@ class Plan(dict):
     @pulumi.getter(name="diskSize")
     def disk_size(self) -> builtins.float:
         """
-        Boot disk bytes.
+        Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "disk_size")
 
     @property
     @pulumi.getter
     def download(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "download")
 
     @property
@@ -1089,7 +1107,7 @@ class Plan(dict):
     @pulumi.getter
     def memory(self) -> builtins.float:
         """
-        Bytes.
+        Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "memory")
 
@@ -1102,7 +1120,7 @@ class Plan(dict):
     @pulumi.getter
     def rate(self) -> builtins.float:
         """
-        Hourly rate, micro-USD.
+        Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "rate")
 
@@ -1110,7 +1128,7 @@ class Plan(dict):
     @pulumi.getter
     def upload(self) -> builtins.float:
         """
-        Bytes per second.
+        Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "upload")
 
@@ -1118,7 +1136,7 @@ class Plan(dict):
 @pulumi.output_type
 class Ports(dict):
     def __init__(__self__, *,
-                 container_port: builtins.float,
+                 container_port: builtins.int,
                  description: builtins.str,
                  http: builtins.bool,
                  name: builtins.str,
@@ -1134,7 +1152,7 @@ class Ports(dict):
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> builtins.float:
+    def container_port(self) -> builtins.int:
         return pulumi.get(self, "container_port")
 
     @property
@@ -1170,9 +1188,9 @@ class PricedPart(dict):
                  type: builtins.str,
                  unit_rate: builtins.float):
         """
-        :param builtins.float hourly_rate: Micro-USD per hour.
-        :param builtins.float monthly_price: Micro-USD per month (hourlyRate x 672).
-        :param builtins.float unit_rate: Micro-USD per unit per hour.
+        :param builtins.float hourly_rate: Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param builtins.float monthly_price: Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param builtins.float unit_rate: Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         pulumi.set(__self__, "hourly_rate", hourly_rate)
         pulumi.set(__self__, "monthly_price", monthly_price)
@@ -1184,7 +1202,7 @@ class PricedPart(dict):
     @pulumi.getter(name="hourlyRate")
     def hourly_rate(self) -> builtins.float:
         """
-        Micro-USD per hour.
+        Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "hourly_rate")
 
@@ -1192,7 +1210,7 @@ class PricedPart(dict):
     @pulumi.getter(name="monthlyPrice")
     def monthly_price(self) -> builtins.float:
         """
-        Micro-USD per month (hourlyRate x 672).
+        Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "monthly_price")
 
@@ -1210,7 +1228,7 @@ class PricedPart(dict):
     @pulumi.getter(name="unitRate")
     def unit_rate(self) -> builtins.float:
         """
-        Micro-USD per unit per hour.
+        Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "unit_rate")
 
@@ -1221,8 +1239,8 @@ class RecipeCommand(dict):
                  path: builtins.str,
                  args: Optional[Sequence[builtins.str]] = None):
         """
-        :param builtins.str path: Absolute script path on the instance, at most 4096 characters (the emulator's limit).
-        :param Sequence[builtins.str] args: Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        :param builtins.str path: Absolute script path on the instance.
+        :param Sequence[builtins.str] args: Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         """
         pulumi.set(__self__, "path", path)
         if args is not None:
@@ -1232,7 +1250,7 @@ class RecipeCommand(dict):
     @pulumi.getter
     def path(self) -> builtins.str:
         """
-        Absolute script path on the instance, at most 4096 characters (the emulator's limit).
+        Absolute script path on the instance.
         """
         return pulumi.get(self, "path")
 
@@ -1240,7 +1258,7 @@ class RecipeCommand(dict):
     @pulumi.getter
     def args(self) -> Optional[Sequence[builtins.str]]:
         """
-        Arguments, at most 100 of at most 4096 characters each (the emulator's limits); typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
+        Arguments; typically reference a field's variable, e.g. "$SVC_FIELDS_DB_NAME".
         """
         return pulumi.get(self, "args")
 
@@ -1254,10 +1272,10 @@ class RecipeField(dict):
                  description: Optional[builtins.str] = None,
                  required: Optional[builtins.bool] = None):
         """
-        :param builtins.str id: Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
-        :param builtins.str label: 1 to 100 characters (the emulator's limit).
+        :param builtins.str id: Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
+        :param builtins.str label: What the install asks for (required).
         :param builtins.str type: TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN.
-        :param builtins.str description: At most 1000 characters (the emulator's limit).
+        :param builtins.str description: Help text shown with the field; null for none.
         :param builtins.bool required: Must be supplied at install (default false).
         """
         pulumi.set(__self__, "id", id)
@@ -1272,7 +1290,7 @@ class RecipeField(dict):
     @pulumi.getter
     def id(self) -> builtins.str:
         """
-        Letters, digits and _ (starting with a letter), at most 64 characters (the emulator's limit); its value is injected as SVC_FIELDS_<ID in upper case>.
+        Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_<ID in upper case>.
         """
         return pulumi.get(self, "id")
 
@@ -1280,7 +1298,7 @@ class RecipeField(dict):
     @pulumi.getter
     def label(self) -> builtins.str:
         """
-        1 to 100 characters (the emulator's limit).
+        What the install asks for (required).
         """
         return pulumi.get(self, "label")
 
@@ -1296,7 +1314,7 @@ class RecipeField(dict):
     @pulumi.getter
     def description(self) -> Optional[builtins.str]:
         """
-        At most 1000 characters (the emulator's limit).
+        Help text shown with the field; null for none.
         """
         return pulumi.get(self, "description")
 
@@ -1366,12 +1384,12 @@ class RecipeSummary(dict):
 class ResourceUsage(dict):
     def __init__(__self__, *,
                  cost: builtins.float,
-                 minutes: builtins.float,
+                 minutes: builtins.int,
                  resource_id: builtins.str,
                  resource_kind: builtins.str,
                  resource_name: builtins.str):
         """
-        :param builtins.float cost: Micro-USD, cap-aware.
+        :param builtins.float cost: Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param builtins.str resource_kind: For example INSTANCE.
         :param builtins.str resource_name: Name snapshot from when the billing subject was created.
         """
@@ -1385,13 +1403,13 @@ class ResourceUsage(dict):
     @pulumi.getter
     def cost(self) -> builtins.float:
         """
-        Micro-USD, cap-aware.
+        Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "cost")
 
     @property
     @pulumi.getter
-    def minutes(self) -> builtins.float:
+    def minutes(self) -> builtins.int:
         return pulumi.get(self, "minutes")
 
     @property
@@ -1423,9 +1441,9 @@ class TemplateEnv(dict):
                  description: Optional[builtins.str] = None,
                  value: Optional[builtins.str] = None):
         """
-        :param builtins.str key: Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
-        :param builtins.str description: At most 1000 characters (the emulator's limit).
-        :param builtins.str value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        :param builtins.str key: Variable name, unique within the template.
+        :param builtins.str description: What the variable is for.
+        :param builtins.str value: Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
         """
         pulumi.set(__self__, "key", key)
         if description is not None:
@@ -1437,7 +1455,7 @@ class TemplateEnv(dict):
     @pulumi.getter
     def key(self) -> builtins.str:
         """
-        Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator's limit).
+        Variable name, unique within the template.
         """
         return pulumi.get(self, "key")
 
@@ -1445,7 +1463,7 @@ class TemplateEnv(dict):
     @pulumi.getter
     def description(self) -> Optional[builtins.str]:
         """
-        At most 1000 characters (the emulator's limit).
+        What the variable is for.
         """
         return pulumi.get(self, "description")
 
@@ -1453,7 +1471,7 @@ class TemplateEnv(dict):
     @pulumi.getter
     def value(self) -> Optional[builtins.str]:
         """
-        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator's limit).
+        Default value; may contain placeholders resolved at deploy ({{host_port.<port name>}}, {{container_port.<port name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}). null (the default): whoever deploys must supply it.
         """
         return pulumi.get(self, "value")
 
@@ -1478,15 +1496,15 @@ class TemplatePort(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 container_port: builtins.float,
+                 container_port: builtins.int,
                  name: builtins.str,
                  description: Optional[builtins.str] = None,
                  http: Optional[builtins.bool] = None,
                  protocol: Optional[builtins.str] = None):
         """
-        :param builtins.float container_port: Port the container listens on; the deployed app's host port defaults to it when free.
-        :param builtins.str name: Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
-        :param builtins.str description: At most 1000 characters (the emulator's limit).
+        :param builtins.int container_port: Port the container listens on; the deployed app's host port defaults to it when free.
+        :param builtins.str name: Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
+        :param builtins.str description: What the port serves.
         :param builtins.bool http: Serves HTTP (eligible for a custom domain); at most one port per template.
         :param builtins.str protocol: TCP (default) or UDP.
         """
@@ -1501,7 +1519,7 @@ class TemplatePort(dict):
 
     @property
     @pulumi.getter(name="containerPort")
-    def container_port(self) -> builtins.float:
+    def container_port(self) -> builtins.int:
         """
         Port the container listens on; the deployed app's host port defaults to it when free.
         """
@@ -1511,7 +1529,7 @@ class TemplatePort(dict):
     @pulumi.getter
     def name(self) -> builtins.str:
         """
-        Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator's limit), unique within the template; placeholders reference it.
+        Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
         """
         return pulumi.get(self, "name")
 
@@ -1519,7 +1537,7 @@ class TemplatePort(dict):
     @pulumi.getter
     def description(self) -> Optional[builtins.str]:
         """
-        At most 1000 characters (the emulator's limit).
+        What the port serves.
         """
         return pulumi.get(self, "description")
 
@@ -1564,9 +1582,12 @@ class Workspaces(dict):
     def __init__(__self__, *,
                  resources: Sequence['outputs.ResourceUsage'],
                  total_cost: builtins.float,
-                 total_minutes: builtins.float,
+                 total_minutes: builtins.int,
                  workspace_id: builtins.str,
                  workspace_name: builtins.str):
+        """
+        :param builtins.float total_cost: An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         pulumi.set(__self__, "resources", resources)
         pulumi.set(__self__, "total_cost", total_cost)
         pulumi.set(__self__, "total_minutes", total_minutes)
@@ -1581,11 +1602,14 @@ class Workspaces(dict):
     @property
     @pulumi.getter(name="totalCost")
     def total_cost(self) -> builtins.float:
+        """
+        An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        """
         return pulumi.get(self, "total_cost")
 
     @property
     @pulumi.getter(name="totalMinutes")
-    def total_minutes(self) -> builtins.float:
+    def total_minutes(self) -> builtins.int:
         return pulumi.get(self, "total_minutes")
 
     @property

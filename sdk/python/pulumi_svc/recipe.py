@@ -34,14 +34,14 @@ class RecipeArgs:
         """
         The set of arguments for constructing a Recipe resource.
         :param pulumi.Input[builtins.str] category: DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input['RecipeCommandArgs']]] commands: Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] description: Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['RecipeCommandArgs']]] commands: Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] description: Markdown (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[Sequence[pulumi.Input['RecipeFieldArgs']]] fields: Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] icon: Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input['RecipeFieldArgs']]] fields: Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] icon: Icon URL; omit or null for none. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -77,7 +77,7 @@ class RecipeArgs:
     @pulumi.getter
     def commands(self) -> pulumi.Input[Sequence[pulumi.Input['RecipeCommandArgs']]]:
         """
-        Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "commands")
 
@@ -89,7 +89,7 @@ class RecipeArgs:
     @pulumi.getter
     def description(self) -> pulumi.Input[builtins.str]:
         """
-        Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+        Markdown (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -101,7 +101,7 @@ class RecipeArgs:
     @pulumi.getter
     def name(self) -> pulumi.Input[builtins.str]:
         """
-        1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+        Display name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 
@@ -127,7 +127,7 @@ class RecipeArgs:
     @pulumi.getter
     def fields(self) -> Optional[pulumi.Input[Sequence[pulumi.Input['RecipeFieldArgs']]]]:
         """
-        Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "fields")
 
@@ -139,7 +139,7 @@ class RecipeArgs:
     @pulumi.getter
     def icon(self) -> Optional[pulumi.Input[builtins.str]]:
         """
-        Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+        Icon URL; omit or null for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "icon")
 
@@ -200,11 +200,11 @@ class Recipe(pulumi.CustomResource):
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] category: DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeCommandArgs', 'RecipeCommandArgsDict']]]] commands: Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] description: Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeFieldArgs', 'RecipeFieldArgsDict']]]] fields: Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] icon: Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: 1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeCommandArgs', 'RecipeCommandArgsDict']]]] commands: Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] description: Markdown (required). Changing it updates the resource in place.
+        :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeFieldArgs', 'RecipeFieldArgsDict']]]] fields: Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] icon: Icon URL; omit or null for none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -315,7 +315,7 @@ class Recipe(pulumi.CustomResource):
     @pulumi.getter
     def commands(self) -> pulumi.Output[Sequence['outputs.RecipeCommand']]:
         """
-        Scripts run in order; at least one, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "commands")
 
@@ -323,7 +323,7 @@ class Recipe(pulumi.CustomResource):
     @pulumi.getter
     def description(self) -> pulumi.Output[builtins.str]:
         """
-        Markdown, at most 100,000 characters (the emulator's limit). Changing it updates the resource in place.
+        Markdown (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "description")
 
@@ -331,7 +331,7 @@ class Recipe(pulumi.CustomResource):
     @pulumi.getter
     def fields(self) -> pulumi.Output[Sequence['outputs.RecipeField']]:
         """
-        Inputs asked at install, at most 50 (the emulator's limit). Replaced as a whole. Changing it updates the resource in place.
+        Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
         """
         return pulumi.get(self, "fields")
 
@@ -339,7 +339,7 @@ class Recipe(pulumi.CustomResource):
     @pulumi.getter
     def icon(self) -> pulumi.Output[builtins.str]:
         """
-        Icon URL, at most 2048 characters (the emulator's limit); omit or null for none. Changing it updates the resource in place.
+        Icon URL; omit or null for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "icon")
 
@@ -347,7 +347,7 @@ class Recipe(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        1 to 100 characters (the emulator's limit). Changing it updates the resource in place.
+        Display name (required). Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

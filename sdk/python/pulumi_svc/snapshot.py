@@ -238,7 +238,7 @@ class Snapshot(pulumi.CustomResource):
     @pulumi.getter
     def size(self) -> pulumi.Output[builtins.float]:
         """
-        Bytes.
+        Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         """
         return pulumi.get(self, "size")
 

@@ -274,7 +274,7 @@ class Vpc(pulumi.CustomResource):
 
     @property
     @pulumi.getter
-    def vlan(self) -> pulumi.Output[builtins.float]:
+    def vlan(self) -> pulumi.Output[builtins.int]:
         """
         VLAN tag the API assigned.
         """

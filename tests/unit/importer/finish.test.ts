@@ -86,6 +86,13 @@ describe.each(CASES)("finishing $file", ({ file, reference, literal, configRead 
     expect(done.text).not.toContain(db1);
   });
 
+  it("writes the disk's size in bytes whole, without an exponent", () => {
+    // pulumi-yaml writes it 2.147483648e+10 (Go's 'g' format); the others write its digits (Java as a double, its type there).
+    const done = finishProgram(language, text, state);
+    expect(done.text).toMatch(/\bsize[:=(]\s*21474836480\b|Size: +pulumi\.Float64\(21474836480\)/);
+    expect(done.text).not.toMatch(/\d[eE][+-]?\d/);
+  });
+
   it("with --retain, sets retainOnDelete on every resource", () => {
     const done = finishProgram(language, text, state, { retain: true });
     expect(done.retained).toBe(state.length);

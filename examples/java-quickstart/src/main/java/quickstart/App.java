@@ -75,11 +75,11 @@ public class App {
             // Default-deny from the first rule: allow SSH from the admin range and HTTP from anywhere.
             new FirewallRule("web-" + n + "-ssh", FirewallRuleArgs.builder()
                 .instanceId(instance.id()).type("IPv4").protocol("TCP").action("ACCEPT")
-                .portStart(22.0).remote(adminCidr).priority(10.0).description("ssh from admins")
+                .portStart(22).remote(adminCidr).priority(10).description("ssh from admins")
                 .build());
             new FirewallRule("web-" + n + "-http", FirewallRuleArgs.builder()
                 .instanceId(instance.id()).type("IPv4").protocol("TCP").action("ACCEPT")
-                .portStart(8080.0).priority(5.0).description("web service")
+                .portStart(8080).priority(5).description("web service")
                 .build());
         }
 
@@ -107,9 +107,9 @@ public class App {
             .name("web")
             .image("nginx:1.27")
             .mode("SPREAD")
-            .replicas(2.0)
+            .replicas(2)
             .targetInstanceIds(Output.all(web.get(0).id(), web.get(1).id()))
-            .ports(K3sPortArgs.builder().hostPort(8080.0).containerPort(80.0).protocol("TCP").http(true).build())
+            .ports(K3sPortArgs.builder().hostPort(8080).containerPort(80).protocol("TCP").http(true).build())
             .environment(Map.of("APP_ENV", "production"))
             .secretRefs(secret.name().applyValue(List::of))
             .build(), CustomResourceOptions.builder().dependsOn(nodes).build());
@@ -127,7 +127,7 @@ public class App {
         ctx.export("clusterStatus", cluster.status());
         ctx.export("serviceStatus", service.status());
         ctx.export("serviceReplicas", Output.tuple(service.availableReplicas(), service.desiredReplicas())
-            .applyValue(t -> String.format("%d/%d", t.t1.longValue(), t.t2.longValue())));
+            .applyValue(t -> String.format("%d/%d", t.t1, t.t2)));
         ctx.export("url", Output.format("http://%s:8080", web.get(0).ipv4Address()));
     }
 }

@@ -9,7 +9,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -68,14 +68,14 @@ public class ApiToken extends com.pulumi.resources.CustomResource {
      * Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
-    @Export(name="expiresInDays", refs={Double.class}, tree="[0]")
-    private Output<Double> expiresInDays;
+    @Export(name="expiresInDays", refs={Integer.class}, tree="[0]")
+    private Output<Integer> expiresInDays;
 
     /**
      * @return Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
-    public Output<Double> expiresInDays() {
+    public Output<Integer> expiresInDays() {
         return this.expiresInDays;
     }
     /**

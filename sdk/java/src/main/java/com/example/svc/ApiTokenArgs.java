@@ -7,7 +7,7 @@ import com.example.svc.inputs.TimeoutsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Map;
 import java.util.Objects;
@@ -43,13 +43,13 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="expiresInDays", required=true)
-    private Output<Double> expiresInDays;
+    private Output<Integer> expiresInDays;
 
     /**
      * @return Lifetime in whole days, 7 to 365 (the API&#39;s bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
      * 
      */
-    public Output<Double> expiresInDays() {
+    public Output<Integer> expiresInDays() {
         return this.expiresInDays;
     }
 
@@ -207,7 +207,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder expiresInDays(Output<Double> expiresInDays) {
+        public Builder expiresInDays(Output<Integer> expiresInDays) {
             $.expiresInDays = expiresInDays;
             return this;
         }
@@ -218,7 +218,7 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder expiresInDays(Double expiresInDays) {
+        public Builder expiresInDays(Integer expiresInDays) {
             return expiresInDays(Output.of(expiresInDays));
         }
 

@@ -67,28 +67,28 @@ public class App extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.domain);
     }
     /**
-     * Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
      * 
      */
     @Export(name="environment", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output</* @Nullable */ Map<String,String>> environment;
 
     /**
-     * @return Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
+     * @return Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<Map<String,String>>> environment() {
         return Codegen.optional(this.environment);
     }
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+     * Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     @Export(name="image", refs={String.class}, tree="[0]")
     private Output<String> image;
 
     /**
-     * @return Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+     * @return Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
@@ -109,28 +109,28 @@ public class App extends com.pulumi.resources.CustomResource {
         return this.instanceId;
     }
     /**
-     * Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+     * Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     @Export(name="mounts", refs={List.class,Mount.class}, tree="[0,1]")
     private Output<List<Mount>> mounts;
 
     /**
-     * @return Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+     * @return Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     public Output<List<Mount>> mounts() {
         return this.mounts;
     }
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * @return Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -151,14 +151,14 @@ public class App extends com.pulumi.resources.CustomResource {
         return this.portAllocations;
     }
     /**
-     * Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Port mappings of a custom-image app. Changing it updates the resource in place.
      * 
      */
     @Export(name="ports", refs={List.class,AppPort.class}, tree="[0,1]")
     private Output<List<AppPort>> ports;
 
     /**
-     * @return Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Port mappings of a custom-image app. Changing it updates the resource in place.
      * 
      */
     public Output<List<AppPort>> ports() {

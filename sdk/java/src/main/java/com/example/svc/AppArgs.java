@@ -57,14 +57,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
+     * Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
      * 
      */
     @Import(name="environment")
     private @Nullable Output<Map<String,String>> environment;
 
     /**
-     * @return Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
+     * @return Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<Map<String,String>>> environment() {
@@ -72,14 +72,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+     * Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     @Import(name="image")
     private @Nullable Output<String> image;
 
     /**
-     * @return Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+     * @return Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> image() {
@@ -102,14 +102,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+     * Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     @Import(name="mounts")
     private @Nullable Output<List<AppMountArgs>> mounts;
 
     /**
-     * @return Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+     * @return Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<AppMountArgs>>> mounts() {
@@ -117,14 +117,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * @return Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -132,14 +132,14 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Port mappings of a custom-image app. Changing it updates the resource in place.
      * 
      */
     @Import(name="ports")
     private @Nullable Output<List<AppPortArgs>> ports;
 
     /**
-     * @return Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Port mappings of a custom-image app. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<AppPortArgs>>> ports() {
@@ -274,7 +274,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
+         * @param environment Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -285,7 +285,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Names: a letter or _, then letters, digits, _, . and -, at most 255 characters; values at most 64 KiB (the emulator&#39;s limits). Changing it updates the resource in place.
+         * @param environment Custom app: the environment (replaced as a whole). Template app: overrides of the template&#39;s defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -295,7 +295,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+         * @param image Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -306,7 +306,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Custom image with a tag (e.g. nginx:1.27; lower case before the tag, at most 255 characters: the emulator&#39;s limits); set this or templateId. A change redeploys. Changing it updates the resource in place.
+         * @param image Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -337,7 +337,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+         * @param mounts Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -348,7 +348,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+         * @param mounts Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -358,7 +358,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Volume mounts, at most 50 (the emulator&#39;s limit); for a template app they replace the template&#39;s. Changing it updates the resource in place.
+         * @param mounts Volume mounts; for a template app they replace the template&#39;s. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -368,7 +368,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+         * @param name Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -379,7 +379,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace, 1 to 64 characters (the emulator&#39;s limit). Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+         * @param name Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -389,7 +389,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param ports Port mappings of a custom-image app. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -400,7 +400,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param ports Port mappings of a custom-image app. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -410,7 +410,7 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Port mappings of a custom-image app, at most 50 (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param ports Port mappings of a custom-image app. Changing it updates the resource in place.
          * 
          * @return builder
          * 

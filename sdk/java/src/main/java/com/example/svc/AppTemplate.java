@@ -23,14 +23,14 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:AppTemplate")
 public class AppTemplate extends com.pulumi.resources.CustomResource {
     /**
-     * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
+     * Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec&#39;s examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
      * 
      */
     @Export(name="category", refs={String.class}, tree="[0]")
     private Output<String> category;
 
     /**
-     * @return Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
+     * @return Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec&#39;s examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
      * 
      */
     public Output<String> category() {
@@ -51,84 +51,84 @@ public class AppTemplate extends com.pulumi.resources.CustomResource {
         return this.createdAt;
     }
     /**
-     * 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * What the app does (required). Changing it updates the resource in place.
      * 
      */
     @Export(name="description", refs={String.class}, tree="[0]")
     private Output<String> description;
 
     /**
-     * @return 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return What the app does (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
         return this.description;
     }
     /**
-     * Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * Default environment; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="environment", refs={List.class,TemplateEnv.class}, tree="[0,1]")
     private Output<List<TemplateEnv>> environment;
 
     /**
-     * @return Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * @return Default environment; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<TemplateEnv>> environment() {
         return this.environment;
     }
     /**
-     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
+     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
      * 
      */
     @Export(name="image", refs={String.class}, tree="[0]")
     private Output<String> image;
 
     /**
-     * @return Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
+     * @return Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
         return this.image;
     }
     /**
-     * Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * Default mounts; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="mounts", refs={List.class,Mount.class}, tree="[0,1]")
     private Output<List<Mount>> mounts;
 
     /**
-     * @return Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * @return Default mounts; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<Mount>> mounts() {
         return this.mounts;
     }
     /**
-     * Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Globally unique name (required). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Globally unique name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
         return this.name;
     }
     /**
-     * Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+     * Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="ports", refs={List.class,TemplatePort.class}, tree="[0,1]")
     private Output<List<TemplatePort>> ports;
 
     /**
-     * @return Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+     * @return Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<TemplatePort>> ports() {

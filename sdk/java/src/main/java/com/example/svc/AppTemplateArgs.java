@@ -41,14 +41,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
+     * Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec&#39;s examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
      * 
      */
     @Import(name="category")
     private @Nullable Output<String> category;
 
     /**
-     * @return Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
+     * @return Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec&#39;s examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> category() {
@@ -56,14 +56,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * What the app does (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="description", required=true)
     private Output<String> description;
 
     /**
-     * @return 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return What the app does (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
@@ -71,14 +71,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * Default environment; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="environment")
     private @Nullable Output<List<TemplateEnvArgs>> environment;
 
     /**
-     * @return Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * @return Default environment; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<TemplateEnvArgs>>> environment() {
@@ -86,14 +86,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
+     * Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
      * 
      */
     @Import(name="image", required=true)
     private Output<String> image;
 
     /**
-     * @return Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
+     * @return Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
      * 
      */
     public Output<String> image() {
@@ -101,14 +101,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * Default mounts; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="mounts")
     private @Nullable Output<List<AppMountArgs>> mounts;
 
     /**
-     * @return Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+     * @return Default mounts; replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<AppMountArgs>>> mounts() {
@@ -116,14 +116,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Globally unique name (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Globally unique name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -131,14 +131,14 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+     * Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="ports")
     private @Nullable Output<List<TemplatePortArgs>> ports;
 
     /**
-     * @return Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+     * @return Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<TemplatePortArgs>>> ports() {
@@ -220,7 +220,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param category Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
+         * @param category Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec&#39;s examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -231,7 +231,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param category Catalogue category, one of DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION, NETWORK (the spec names some &#34;and others&#34;; this closed list is the emulator&#39;s); omit or null for none. Changing it updates the resource in place.
+         * @param category Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec&#39;s examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -241,7 +241,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param description What the app does (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -252,7 +252,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description 1 to 1000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param description What the app does (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -262,7 +262,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+         * @param environment Default environment; replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -273,7 +273,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+         * @param environment Default environment; replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -283,7 +283,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param environment Default environment, at most 200 entries (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+         * @param environment Default environment; replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -293,7 +293,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
+         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -304,7 +304,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13; lower case before the tag, at most 255 characters (the emulator&#39;s limits). Changing it updates the resource in place.
+         * @param image Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -314,7 +314,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+         * @param mounts Default mounts; replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -325,7 +325,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+         * @param mounts Default mounts; replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -335,7 +335,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param mounts Default mounts, at most 50 (the emulator&#39;s limit); replaced as a whole. Changing it updates the resource in place.
+         * @param mounts Default mounts; replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -345,7 +345,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Globally unique name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -356,7 +356,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Globally unique name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Globally unique name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -366,7 +366,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+         * @param ports Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -377,7 +377,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+         * @param ports Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -387,7 +387,7 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ports Named ports, at most 50 (the emulator&#39;s limit; at most one with http true); replaced as a whole. Changing it updates the resource in place.
+         * @param ports Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -10,6 +10,7 @@ import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import javax.annotation.Nullable;
@@ -21,14 +22,14 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:BgpConfig")
 public class BgpConfig extends com.pulumi.resources.CustomResource {
     /**
-     * The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
+     * The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="asn", refs={Double.class}, tree="[0]")
     private Output<Double> asn;
 
     /**
-     * @return The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
+     * @return The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> asn() {
@@ -66,14 +67,14 @@ public class BgpConfig extends com.pulumi.resources.CustomResource {
      * Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
-    @Export(name="maxPrefixes", refs={Double.class}, tree="[0]")
-    private Output<Double> maxPrefixes;
+    @Export(name="maxPrefixes", refs={Integer.class}, tree="[0]")
+    private Output<Integer> maxPrefixes;
 
     /**
      * @return Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
-    public Output<Double> maxPrefixes() {
+    public Output<Integer> maxPrefixes() {
         return this.maxPrefixes;
     }
     /**

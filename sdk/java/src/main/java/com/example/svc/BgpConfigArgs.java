@@ -8,6 +8,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -38,14 +39,14 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
+     * The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="asn", required=true)
     private Output<Double> asn;
 
     /**
-     * @return The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
+     * @return The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> asn() {
@@ -72,13 +73,13 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="maxPrefixes")
-    private @Nullable Output<Double> maxPrefixes;
+    private @Nullable Output<Integer> maxPrefixes;
 
     /**
      * @return Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */
-    public Optional<Output<Double>> maxPrefixes() {
+    public Optional<Output<Integer>> maxPrefixes() {
         return Optional.ofNullable(this.maxPrefixes);
     }
 
@@ -185,7 +186,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param asn The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
+         * @param asn The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -196,7 +197,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param asn The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place.
+         * @param asn The workspace&#39;s autonomous system number (32-bit). Changing it updates the resource in place. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -232,7 +233,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder maxPrefixes(@Nullable Output<Double> maxPrefixes) {
+        public Builder maxPrefixes(@Nullable Output<Integer> maxPrefixes) {
             $.maxPrefixes = maxPrefixes;
             return this;
         }
@@ -243,7 +244,7 @@ public final class BgpConfigArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder maxPrefixes(Double maxPrefixes) {
+        public Builder maxPrefixes(Integer maxPrefixes) {
             return maxPrefixes(Output.of(maxPrefixes));
         }
 

@@ -68,14 +68,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Display name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -98,14 +98,14 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+     * Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="size", required=true)
     private Output<Double> size;
 
     /**
-     * @return Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+     * @return Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> size() {
@@ -243,7 +243,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Display name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -254,7 +254,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Display name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -285,7 +285,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param size Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+         * @param size Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -296,7 +296,7 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param size Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize).
+         * @param size Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 

@@ -10,6 +10,7 @@ import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Optional;
 import javax.annotation.Nullable;
@@ -35,14 +36,14 @@ public class FirewallRule extends com.pulumi.resources.CustomResource {
         return this.action;
     }
     /**
-     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="bpsLimit", refs={Double.class}, tree="[0]")
     private Output</* @Nullable */ Double> bpsLimit;
 
     /**
-     * @return Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+     * @return Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Optional<Double>> bpsLimit() {
@@ -108,39 +109,39 @@ public class FirewallRule extends com.pulumi.resources.CustomResource {
      * Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
-    @Export(name="portEnd", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> portEnd;
+    @Export(name="portEnd", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> portEnd;
 
     /**
      * @return Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
-    public Output<Optional<Double>> portEnd() {
+    public Output<Optional<Integer>> portEnd() {
         return Codegen.optional(this.portEnd);
     }
     /**
      * First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
-    @Export(name="portStart", refs={Double.class}, tree="[0]")
-    private Output</* @Nullable */ Double> portStart;
+    @Export(name="portStart", refs={Integer.class}, tree="[0]")
+    private Output</* @Nullable */ Integer> portStart;
 
     /**
      * @return First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
-    public Output<Optional<Double>> portStart() {
+    public Output<Optional<Integer>> portStart() {
         return Codegen.optional(this.portStart);
     }
     /**
-     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="ppsLimit", refs={Double.class}, tree="[0]")
     private Output</* @Nullable */ Double> ppsLimit;
 
     /**
-     * @return Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+     * @return Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Optional<Double>> ppsLimit() {
@@ -150,14 +151,14 @@ public class FirewallRule extends com.pulumi.resources.CustomResource {
      * 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
-    @Export(name="priority", refs={Double.class}, tree="[0]")
-    private Output<Double> priority;
+    @Export(name="priority", refs={Integer.class}, tree="[0]")
+    private Output<Integer> priority;
 
     /**
      * @return 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
-    public Output<Double> priority() {
+    public Output<Integer> priority() {
         return this.priority;
     }
     /**

@@ -8,6 +8,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -53,14 +54,14 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+     * Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="bpsLimit")
     private @Nullable Output<Double> bpsLimit;
 
     /**
-     * @return Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+     * @return Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Optional<Output<Double>> bpsLimit() {
@@ -117,13 +118,13 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="portEnd")
-    private @Nullable Output<Double> portEnd;
+    private @Nullable Output<Integer> portEnd;
 
     /**
      * @return Last port matched, 1 to 65535 and at least portStart; omit to match the single port portStart. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<Double>> portEnd() {
+    public Optional<Output<Integer>> portEnd() {
         return Optional.ofNullable(this.portEnd);
     }
 
@@ -132,25 +133,25 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="portStart")
-    private @Nullable Output<Double> portStart;
+    private @Nullable Output<Integer> portStart;
 
     /**
      * @return First port matched, 1 to 65535; TCP and UDP only; required when portEnd is set. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<Double>> portStart() {
+    public Optional<Output<Integer>> portStart() {
         return Optional.ofNullable(this.portStart);
     }
 
     /**
-     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+     * Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="ppsLimit")
     private @Nullable Output<Double> ppsLimit;
 
     /**
-     * @return Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+     * @return Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Optional<Output<Double>> ppsLimit() {
@@ -162,13 +163,13 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="priority")
-    private @Nullable Output<Double> priority;
+    private @Nullable Output<Integer> priority;
 
     /**
      * @return 1 to 100; an instance&#39;s rules are evaluated highest first; default 1. Changing it replaces the resource.
      * 
      */
-    public Optional<Output<Double>> priority() {
+    public Optional<Output<Integer>> priority() {
         return Optional.ofNullable(this.priority);
     }
 
@@ -318,7 +319,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bpsLimit Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+         * @param bpsLimit Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -329,7 +330,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param bpsLimit Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource.
+         * @param bpsLimit Rate limit in bits per second, 1 to 10,000,000,000; exclusive with ppsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -407,7 +408,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder portEnd(@Nullable Output<Double> portEnd) {
+        public Builder portEnd(@Nullable Output<Integer> portEnd) {
             $.portEnd = portEnd;
             return this;
         }
@@ -418,7 +419,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder portEnd(Double portEnd) {
+        public Builder portEnd(Integer portEnd) {
             return portEnd(Output.of(portEnd));
         }
 
@@ -428,7 +429,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder portStart(@Nullable Output<Double> portStart) {
+        public Builder portStart(@Nullable Output<Integer> portStart) {
             $.portStart = portStart;
             return this;
         }
@@ -439,12 +440,12 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder portStart(Double portStart) {
+        public Builder portStart(Integer portStart) {
             return portStart(Output.of(portStart));
         }
 
         /**
-         * @param ppsLimit Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+         * @param ppsLimit Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -455,7 +456,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ppsLimit Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource.
+         * @param ppsLimit Rate limit in packets per second, 1 to 10,000,000,000; exclusive with bpsLimit. Changing it replaces the resource. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -470,7 +471,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder priority(@Nullable Output<Double> priority) {
+        public Builder priority(@Nullable Output<Integer> priority) {
             $.priority = priority;
             return this;
         }
@@ -481,7 +482,7 @@ public final class FirewallRuleArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder priority(Double priority) {
+        public Builder priority(Integer priority) {
             return priority(Output.of(priority));
         }
 

@@ -136,42 +136,42 @@ public class Image extends com.pulumi.resources.CustomResource {
         return this.official;
     }
     /**
-     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
+     * Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
      * 
      */
     @Export(name="os", refs={Os.class}, tree="[0]")
     private Output</* @Nullable */ Os> os;
 
     /**
-     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
+     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<Os>> os() {
         return Codegen.optional(this.os);
     }
     /**
-     * Bytes.
+     * Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="size", refs={Double.class}, tree="[0]")
     private Output<Double> size;
 
     /**
-     * @return Bytes.
+     * @return Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> size() {
         return this.size;
     }
     /**
-     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     @Export(name="source", refs={Object.class}, tree="[0]")
     private Output<Object> source;
 
     /**
-     * @return Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * @return Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     public Output<Object> source() {

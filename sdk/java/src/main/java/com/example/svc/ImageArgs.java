@@ -100,14 +100,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
+     * Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
      * 
      */
     @Import(name="os")
     private @Nullable Output<OsArgs> os;
 
     /**
-     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
+     * @return Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<OsArgs>> os() {
@@ -115,14 +115,14 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     @Import(name="source", required=true)
     private Output<Object> source;
 
     /**
-     * @return Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+     * @return Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
      * 
      */
     public Output<Object> source() {
@@ -319,7 +319,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
+         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -330,7 +330,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name (1 to 64 characters, the emulator&#39;s limit); null clears. Changing it updates the resource in place.
+         * @param os Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -340,7 +340,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param source Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+         * @param source Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
          * 
          * @return builder
          * 
@@ -351,7 +351,7 @@ public final class ImageArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param source Where the image comes from: URL (url: http or https, at most 2048 characters, the emulator&#39;s limit), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
+         * @param source Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program&#39;s directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: &#34;URL&#34;, url }`; `{ type: &#34;BACKUP&#34;, backupId }`; `{ type: &#34;INSTANCE&#34;, instanceId, diskId? }`; `{ type: &#34;UPLOAD&#34;, filePath }`.
          * 
          * @return builder
          * 

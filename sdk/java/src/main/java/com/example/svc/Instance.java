@@ -14,6 +14,7 @@ import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -83,17 +84,17 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.bootDiskId;
     }
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
      * 
      */
-    @Export(name="cpu", refs={Double.class}, tree="[0]")
-    private Output<Double> cpu;
+    @Export(name="cpu", refs={Integer.class}, tree="[0]")
+    private Output<Integer> cpu;
 
     /**
-     * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * @return CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
      * 
      */
-    public Output<Double> cpu() {
+    public Output<Integer> cpu() {
         return this.cpu;
     }
     /**
@@ -237,28 +238,28 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.locked;
     }
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Export(name="memoryBytes", refs={Double.class}, tree="[0]")
     private Output<Double> memoryBytes;
 
     /**
-     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * @return CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Output<Double> memoryBytes() {
         return this.memoryBytes;
     }
     /**
-     * Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Instance name (required). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Instance name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -293,14 +294,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.online;
     }
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * OS name shown for the instance. Changing it updates the resource in place.
      * 
      */
     @Export(name="osName", refs={String.class}, tree="[0]")
     private Output</* @Nullable */ String> osName;
 
     /**
-     * @return OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return OS name shown for the instance. Changing it updates the resource in place.
      * 
      */
     public Output<Optional<String>> osName() {
@@ -405,14 +406,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.state;
     }
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+     * CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     @Export(name="storage", refs={List.class,InstanceStorageEntry.class}, tree="[0,1]")
     private Output</* @Nullable */ List<InstanceStorageEntry>> storage;
 
     /**
-     * @return CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+     * @return CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     public Output<Optional<List<InstanceStorageEntry>>> storage() {
@@ -475,14 +476,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.uefi;
     }
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
      * 
      */
     @Export(name="vpcIds", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> vpcIds;
 
     /**
-     * @return VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+     * @return VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
      * 
      */
     public Output<List<String>> vpcIds() {

@@ -12,6 +12,7 @@ import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -103,14 +104,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
+     * cloud-init user-data run on first boot. Changing it replaces the resource.
      * 
      */
     @Import(name="cloudInit")
     private @Nullable Output<String> cloudInit;
 
     /**
-     * @return cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
+     * @return cloud-init user-data run on first boot. Changing it replaces the resource.
      * 
      */
     public Optional<Output<String>> cloudInit() {
@@ -118,17 +119,17 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
      * 
      */
     @Import(name="cpu")
-    private @Nullable Output<Double> cpu;
+    private @Nullable Output<Integer> cpu;
 
     /**
-     * @return CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * @return CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
      * 
      */
-    public Optional<Output<Double>> cpu() {
+    public Optional<Output<Integer>> cpu() {
         return Optional.ofNullable(this.cpu);
     }
 
@@ -208,14 +209,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+     * Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
      * 
      */
     @Import(name="ips")
     private @Nullable Output<List<IpsArgs>> ips;
 
     /**
-     * @return Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+     * @return Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
      * 
      */
     public Optional<Output<List<IpsArgs>>> ips() {
@@ -223,14 +224,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="memoryBytes")
     private @Nullable Output<Double> memoryBytes;
 
     /**
-     * @return CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+     * @return CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Optional<Output<Double>> memoryBytes() {
@@ -238,14 +239,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Instance name (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Instance name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -268,14 +269,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * OS name shown for the instance. Changing it updates the resource in place.
      * 
      */
     @Import(name="osName")
     private @Nullable Output<String> osName;
 
     /**
-     * @return OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return OS name shown for the instance. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> osName() {
@@ -343,14 +344,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+     * CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     @Import(name="storage")
     private @Nullable Output<List<StorageArgs>> storage;
 
     /**
-     * @return CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+     * @return CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
      * 
      */
     public Optional<Output<List<StorageArgs>>> storage() {
@@ -420,14 +421,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
      * 
      */
     @Import(name="vpcIds")
     private @Nullable Output<List<String>> vpcIds;
 
     /**
-     * @return VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+     * @return VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
      * 
      */
     public Optional<Output<List<String>>> vpcIds() {
@@ -610,7 +611,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cloudInit cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
+         * @param cloudInit cloud-init user-data run on first boot. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -621,7 +622,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cloudInit cloud-init user-data run on first boot, at most 64 KiB (the emulator&#39;s limit). Changing it replaces the resource.
+         * @param cloudInit cloud-init user-data run on first boot. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -631,23 +632,23 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param cpu CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+         * @param cpu CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
          */
-        public Builder cpu(@Nullable Output<Double> cpu) {
+        public Builder cpu(@Nullable Output<Integer> cpu) {
             $.cpu = cpu;
             return this;
         }
 
         /**
-         * @param cpu CUSTOM: vCPU cores, 1 to 128 (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+         * @param cpu CUSTOM: vCPU cores. Changing it updates the resource in place (upgrade).
          * 
          * @return builder
          * 
          */
-        public Builder cpu(Double cpu) {
+        public Builder cpu(Integer cpu) {
             return cpu(Output.of(cpu));
         }
 
@@ -757,7 +758,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+         * @param ips Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -768,7 +769,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+         * @param ips Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -778,7 +779,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param ips Floating IPs allocated with the instance, at most 16 (the emulator&#39;s limit); default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
+         * @param ips Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -788,7 +789,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+         * @param memoryBytes CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -799,7 +800,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param memoryBytes CUSTOM: memory in bytes, at least 512 MiB (the emulator&#39;s limit). Changing it updates the resource in place (upgrade).
+         * @param memoryBytes CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 
@@ -809,7 +810,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Instance name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -820,7 +821,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Instance name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Instance name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -851,7 +852,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param osName OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param osName OS name shown for the instance. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -862,7 +863,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param osName OS name shown for the instance, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param osName OS name shown for the instance. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -956,7 +957,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+         * @param storage CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
          * 
          * @return builder
          * 
@@ -967,7 +968,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+         * @param storage CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
          * 
          * @return builder
          * 
@@ -977,7 +978,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param storage CUSTOM: disks, 1 to 16 entries (the emulator&#39;s limit); exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
+         * @param storage CUSTOM: disks, exactly one with boot true. Growing only the boot disk upgrades in place; any other change replaces the instance. Depending on the change, it is made in place or replaces the resource.
          * 
          * @return builder
          * 
@@ -1073,7 +1074,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 
@@ -1084,7 +1085,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 
@@ -1094,7 +1095,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each), at most 8 (the emulator&#39;s limit on the create body). Changing it updates the resource in place (vpcs).
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 

@@ -22,14 +22,14 @@ import javax.annotation.Nullable;
 @ResourceType(type="svc:index:K3sSecret")
 public class K3sSecret extends com.pulumi.resources.CustomResource {
     /**
-     * Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+     * Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      * 
      */
     @Export(name="data", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output</* @Nullable */ Map<String,String>> data;
 
     /**
-     * @return Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+     * @return Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      * 
      */
     public Output<Optional<Map<String,String>>> data() {
@@ -50,14 +50,14 @@ public class K3sSecret extends com.pulumi.resources.CustomResource {
         return this.keys;
     }
     /**
-     * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+     * @return Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {

@@ -38,14 +38,14 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+     * Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      * 
      */
     @Import(name="data", required=true)
     private Output<Map<String,String>> data;
 
     /**
-     * @return Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+     * @return Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
      * 
      */
     public Output<Map<String,String>> data() {
@@ -53,14 +53,14 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+     * @return Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -153,7 +153,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param data Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+         * @param data Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -164,7 +164,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param data Key to value; every pair is injected into referencing services as an environment variable. Keys: 1 to 253 letters, digits, &#39;-&#39;, &#39;_&#39; or &#39;.&#39;; values at most 1 MiB (the emulator&#39;s limits). Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
+         * @param data Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -174,7 +174,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+         * @param name Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -185,7 +185,7 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique in the workspace; services reference the secret by this name. A DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). Changing it replaces the resource.
+         * @param name Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
          * 
          * @return builder
          * 

@@ -13,7 +13,7 @@ import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -30,28 +30,28 @@ public class K3sService extends com.pulumi.resources.CustomResource {
      * Ready replicas (null while the live status is unavailable).
      * 
      */
-    @Export(name="availableReplicas", refs={Double.class}, tree="[0]")
-    private Output<Double> availableReplicas;
+    @Export(name="availableReplicas", refs={Integer.class}, tree="[0]")
+    private Output<Integer> availableReplicas;
 
     /**
      * @return Ready replicas (null while the live status is unavailable).
      * 
      */
-    public Output<Double> availableReplicas() {
+    public Output<Integer> availableReplicas() {
         return this.availableReplicas;
     }
     /**
      * Requested replicas (null while the live status is unavailable).
      * 
      */
-    @Export(name="desiredReplicas", refs={Double.class}, tree="[0]")
-    private Output<Double> desiredReplicas;
+    @Export(name="desiredReplicas", refs={Integer.class}, tree="[0]")
+    private Output<Integer> desiredReplicas;
 
     /**
      * @return Requested replicas (null while the live status is unavailable).
      * 
      */
-    public Output<Double> desiredReplicas() {
+    public Output<Integer> desiredReplicas() {
         return this.desiredReplicas;
     }
     /**
@@ -97,14 +97,14 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.mode;
     }
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * @return Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -139,17 +139,17 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.ports;
     }
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
+     * Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
      * 
      */
-    @Export(name="replicas", refs={Double.class}, tree="[0]")
-    private Output<Double> replicas;
+    @Export(name="replicas", refs={Integer.class}, tree="[0]")
+    private Output<Integer> replicas;
 
     /**
-     * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
+     * @return Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
      * 
      */
-    public Output<Double> replicas() {
+    public Output<Integer> replicas() {
         return this.replicas;
     }
     /**
@@ -212,14 +212,14 @@ public class K3sService extends com.pulumi.resources.CustomResource {
      * Replicas on the current revision (null while the live status is unavailable).
      * 
      */
-    @Export(name="updatedReplicas", refs={Double.class}, tree="[0]")
-    private Output<Double> updatedReplicas;
+    @Export(name="updatedReplicas", refs={Integer.class}, tree="[0]")
+    private Output<Integer> updatedReplicas;
 
     /**
      * @return Replicas on the current revision (null while the live status is unavailable).
      * 
      */
-    public Output<Double> updatedReplicas() {
+    public Output<Integer> updatedReplicas() {
         return this.updatedReplicas;
     }
     /**

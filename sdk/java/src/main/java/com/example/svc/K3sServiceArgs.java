@@ -9,7 +9,7 @@ import com.example.svc.inputs.TimeoutsArgs;
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Map;
@@ -87,14 +87,14 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * @return Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {
@@ -117,17 +117,17 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
+     * Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
      * 
      */
     @Import(name="replicas")
-    private @Nullable Output<Double> replicas;
+    private @Nullable Output<Integer> replicas;
 
     /**
-     * @return Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
+     * @return Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
      * 
      */
-    public Optional<Output<Double>> replicas() {
+    public Optional<Output<Integer>> replicas() {
         return Optional.ofNullable(this.replicas);
     }
 
@@ -348,7 +348,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+         * @param name Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -359,7 +359,7 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace: a DNS label, 1 to 63 lowercase letters, digits or &#39;-&#39;, starting and ending with a letter or digit (Kubernetes object names; the spec gives no pattern, the emulator enforces this one). A replacement under a new name creates the new service first. Changing it replaces the resource.
+         * @param name Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -400,23 +400,23 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param replicas Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
+         * @param replicas Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder replicas(@Nullable Output<Double> replicas) {
+        public Builder replicas(@Nullable Output<Integer> replicas) {
             $.replicas = replicas;
             return this;
         }
 
         /**
-         * @param replicas Replica count, 1 to 100 (meaningful for SPREAD; the spec gives no maximum, 100 is the emulator&#39;s); default 1. Changing it updates the resource in place.
+         * @param replicas Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder replicas(Double replicas) {
+        public Builder replicas(Integer replicas) {
             return replicas(Output.of(replicas));
         }
 

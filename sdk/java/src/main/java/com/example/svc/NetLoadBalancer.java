@@ -62,14 +62,14 @@ public class NetLoadBalancer extends com.pulumi.resources.CustomResource {
         return this.memberInstanceIds;
     }
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Display name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

@@ -52,14 +52,14 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Display name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -173,7 +173,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Display name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -184,7 +184,7 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param name Display name, 1 to 64 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Display name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 

@@ -37,70 +37,70 @@ public class Recipe extends com.pulumi.resources.CustomResource {
         return this.category;
     }
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="commands", refs={List.class,RecipeCommand.class}, tree="[0,1]")
     private Output<List<RecipeCommand>> commands;
 
     /**
-     * @return Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * @return Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<RecipeCommand>> commands() {
         return this.commands;
     }
     /**
-     * Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Markdown (required). Changing it updates the resource in place.
      * 
      */
     @Export(name="description", refs={String.class}, tree="[0]")
     private Output<String> description;
 
     /**
-     * @return Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Markdown (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
         return this.description;
     }
     /**
-     * Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Export(name="fields", refs={List.class,RecipeField.class}, tree="[0,1]")
     private Output<List<RecipeField>> fields;
 
     /**
-     * @return Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * @return Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<RecipeField>> fields() {
         return this.fields;
     }
     /**
-     * Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
+     * Icon URL; omit or null for none. Changing it updates the resource in place.
      * 
      */
     @Export(name="icon", refs={String.class}, tree="[0]")
     private Output<String> icon;
 
     /**
-     * @return Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
+     * @return Icon URL; omit or null for none. Changing it updates the resource in place.
      * 
      */
     public Output<String> icon() {
         return this.icon;
     }
     /**
-     * 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Display name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

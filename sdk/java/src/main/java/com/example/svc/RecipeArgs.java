@@ -55,14 +55,14 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="commands", required=true)
     private Output<List<RecipeCommandArgs>> commands;
 
     /**
-     * @return Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * @return Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Output<List<RecipeCommandArgs>> commands() {
@@ -70,14 +70,14 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Markdown (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="description", required=true)
     private Output<String> description;
 
     /**
-     * @return Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Markdown (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> description() {
@@ -85,14 +85,14 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     @Import(name="fields")
     private @Nullable Output<List<RecipeFieldArgs>> fields;
 
     /**
-     * @return Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+     * @return Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<List<RecipeFieldArgs>>> fields() {
@@ -100,14 +100,14 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
+     * Icon URL; omit or null for none. Changing it updates the resource in place.
      * 
      */
     @Import(name="icon")
     private @Nullable Output<String> icon;
 
     /**
-     * @return Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
+     * @return Icon URL; omit or null for none. Changing it updates the resource in place.
      * 
      */
     public Optional<Output<String>> icon() {
@@ -115,14 +115,14 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * Display name (required). Changing it updates the resource in place.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+     * @return Display name (required). Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -240,7 +240,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commands Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+         * @param commands Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -251,7 +251,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commands Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+         * @param commands Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -261,7 +261,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param commands Scripts run in order; at least one, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+         * @param commands Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -271,7 +271,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param description Markdown (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -282,7 +282,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description Markdown, at most 100,000 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param description Markdown (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -292,7 +292,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fields Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+         * @param fields Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -303,7 +303,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fields Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+         * @param fields Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -313,7 +313,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param fields Inputs asked at install, at most 50 (the emulator&#39;s limit). Replaced as a whole. Changing it updates the resource in place.
+         * @param fields Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -323,7 +323,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param icon Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
+         * @param icon Icon URL; omit or null for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -334,7 +334,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param icon Icon URL, at most 2048 characters (the emulator&#39;s limit); omit or null for none. Changing it updates the resource in place.
+         * @param icon Icon URL; omit or null for none. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -344,7 +344,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Display name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -355,7 +355,7 @@ public final class RecipeArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 1 to 100 characters (the emulator&#39;s limit). Changing it updates the resource in place.
+         * @param name Display name (required). Changing it updates the resource in place.
          * 
          * @return builder
          * 

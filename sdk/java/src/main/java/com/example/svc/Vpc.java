@@ -9,7 +9,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Export;
 import com.pulumi.core.annotations.ResourceType;
 import com.pulumi.core.internal.Codegen;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import javax.annotation.Nullable;
 
@@ -79,14 +79,14 @@ public class Vpc extends com.pulumi.resources.CustomResource {
      * VLAN tag the API assigned.
      * 
      */
-    @Export(name="vlan", refs={Double.class}, tree="[0]")
-    private Output<Double> vlan;
+    @Export(name="vlan", refs={Integer.class}, tree="[0]")
+    private Output<Integer> vlan;
 
     /**
      * @return VLAN tag the API assigned.
      * 
      */
-    public Output<Double> vlan() {
+    public Output<Integer> vlan() {
         return this.vlan;
     }
     /**

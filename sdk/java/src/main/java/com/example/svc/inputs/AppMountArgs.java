@@ -18,14 +18,14 @@ public final class AppMountArgs extends com.pulumi.resources.ResourceArgs {
     public static final AppMountArgs Empty = new AppMountArgs();
 
     /**
-     * Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+     * Absolute mount path inside the container.
      * 
      */
     @Import(name="containerPath", required=true)
     private Output<String> containerPath;
 
     /**
-     * @return Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute mount path inside the container.
      * 
      */
     public Output<String> containerPath() {
@@ -33,14 +33,14 @@ public final class AppMountArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+     * Absolute path on the instance host.
      * 
      */
     @Import(name="hostPath", required=true)
     private Output<String> hostPath;
 
     /**
-     * @return Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute path on the instance host.
      * 
      */
     public Output<String> hostPath() {
@@ -89,7 +89,7 @@ public final class AppMountArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param containerPath Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+         * @param containerPath Absolute mount path inside the container.
          * 
          * @return builder
          * 
@@ -100,7 +100,7 @@ public final class AppMountArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param containerPath Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+         * @param containerPath Absolute mount path inside the container.
          * 
          * @return builder
          * 
@@ -110,7 +110,7 @@ public final class AppMountArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hostPath Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+         * @param hostPath Absolute path on the instance host.
          * 
          * @return builder
          * 
@@ -121,7 +121,7 @@ public final class AppMountArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param hostPath Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+         * @param hostPath Absolute path on the instance host.
          * 
          * @return builder
          * 

@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,13 +23,13 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="containerPort", required=true)
-    private Output<Double> containerPort;
+    private Output<Integer> containerPort;
 
     /**
      * @return Port the container listens on.
      * 
      */
-    public Output<Double> containerPort() {
+    public Output<Integer> containerPort() {
         return this.containerPort;
     }
 
@@ -38,13 +38,13 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="hostPort", required=true)
-    private Output<Double> hostPort;
+    private Output<Integer> hostPort;
 
     /**
      * @return Port exposed on the instance host.
      * 
      */
-    public Output<Double> hostPort() {
+    public Output<Integer> hostPort() {
         return this.hostPort;
     }
 
@@ -111,7 +111,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Output<Double> containerPort) {
+        public Builder containerPort(Output<Integer> containerPort) {
             $.containerPort = containerPort;
             return this;
         }
@@ -122,7 +122,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             return containerPort(Output.of(containerPort));
         }
 
@@ -132,7 +132,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder hostPort(Output<Double> hostPort) {
+        public Builder hostPort(Output<Integer> hostPort) {
             $.hostPort = hostPort;
             return this;
         }
@@ -143,7 +143,7 @@ public final class AppPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder hostPort(Double hostPort) {
+        public Builder hostPort(Integer hostPort) {
             return hostPort(Output.of(hostPort));
         }
 

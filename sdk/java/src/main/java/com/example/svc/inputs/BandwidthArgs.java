@@ -14,16 +14,32 @@ public final class BandwidthArgs extends com.pulumi.resources.ResourceArgs {
 
     public static final BandwidthArgs Empty = new BandwidthArgs();
 
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     @Import(name="downloadBytesSec", required=true)
     private Output<Double> downloadBytesSec;
 
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Output<Double> downloadBytesSec() {
         return this.downloadBytesSec;
     }
 
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     @Import(name="uploadBytesSec", required=true)
     private Output<Double> uploadBytesSec;
 
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Output<Double> uploadBytesSec() {
         return this.uploadBytesSec;
     }
@@ -53,20 +69,44 @@ public final class BandwidthArgs extends com.pulumi.resources.ResourceArgs {
             $ = new BandwidthArgs(Objects.requireNonNull(defaults));
         }
 
+        /**
+         * @param downloadBytesSec An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+         * 
+         * @return builder
+         * 
+         */
         public Builder downloadBytesSec(Output<Double> downloadBytesSec) {
             $.downloadBytesSec = downloadBytesSec;
             return this;
         }
 
+        /**
+         * @param downloadBytesSec An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+         * 
+         * @return builder
+         * 
+         */
         public Builder downloadBytesSec(Double downloadBytesSec) {
             return downloadBytesSec(Output.of(downloadBytesSec));
         }
 
+        /**
+         * @param uploadBytesSec An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+         * 
+         * @return builder
+         * 
+         */
         public Builder uploadBytesSec(Output<Double> uploadBytesSec) {
             $.uploadBytesSec = uploadBytesSec;
             return this;
         }
 
+        /**
+         * @param uploadBytesSec An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+         * 
+         * @return builder
+         * 
+         */
         public Builder uploadBytesSec(Double uploadBytesSec) {
             return uploadBytesSec(Output.of(uploadBytesSec));
         }

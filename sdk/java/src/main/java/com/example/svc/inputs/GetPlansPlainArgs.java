@@ -47,14 +47,14 @@ public final class GetPlansPlainArgs extends com.pulumi.resources.InvokeArgs {
     }
 
     /**
-     * Only plans at or below this hourly rate, micro-USD.
+     * Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     @Import(name="maxHourlyRate")
     private @Nullable Double maxHourlyRate;
 
     /**
-     * @return Only plans at or below this hourly rate, micro-USD.
+     * @return Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Optional<Double> maxHourlyRate() {
@@ -126,7 +126,7 @@ public final class GetPlansPlainArgs extends com.pulumi.resources.InvokeArgs {
         }
 
         /**
-         * @param maxHourlyRate Only plans at or below this hourly rate, micro-USD.
+         * @param maxHourlyRate Only plans at or below this hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
          * 
          * @return builder
          * 

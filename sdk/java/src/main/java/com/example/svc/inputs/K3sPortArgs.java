@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,13 +23,13 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="containerPort", required=true)
-    private Output<Double> containerPort;
+    private Output<Integer> containerPort;
 
     /**
      * @return Port inside the container, 1 to 65535.
      * 
      */
-    public Output<Double> containerPort() {
+    public Output<Integer> containerPort() {
         return this.containerPort;
     }
 
@@ -38,25 +38,25 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="hostPort", required=true)
-    private Output<Double> hostPort;
+    private Output<Integer> hostPort;
 
     /**
      * @return Port on the host, 1 to 65535; unique per protocol.
      * 
      */
-    public Output<Double> hostPort() {
+    public Output<Integer> hostPort() {
         return this.hostPort;
     }
 
     /**
-     * Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+     * Eligible for a custom subdomain (default false).
      * 
      */
     @Import(name="http")
     private @Nullable Output<Boolean> http;
 
     /**
-     * @return Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+     * @return Eligible for a custom subdomain (default false).
      * 
      */
     public Optional<Output<Boolean>> http() {
@@ -111,7 +111,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Output<Double> containerPort) {
+        public Builder containerPort(Output<Integer> containerPort) {
             $.containerPort = containerPort;
             return this;
         }
@@ -122,7 +122,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             return containerPort(Output.of(containerPort));
         }
 
@@ -132,7 +132,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder hostPort(Output<Double> hostPort) {
+        public Builder hostPort(Output<Integer> hostPort) {
             $.hostPort = hostPort;
             return this;
         }
@@ -143,12 +143,12 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder hostPort(Double hostPort) {
+        public Builder hostPort(Integer hostPort) {
             return hostPort(Output.of(hostPort));
         }
 
         /**
-         * @param http Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+         * @param http Eligible for a custom subdomain (default false).
          * 
          * @return builder
          * 
@@ -159,7 +159,7 @@ public final class K3sPortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param http Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+         * @param http Eligible for a custom subdomain (default false).
          * 
          * @return builder
          * 

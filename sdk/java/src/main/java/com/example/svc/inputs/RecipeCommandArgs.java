@@ -18,14 +18,14 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
     public static final RecipeCommandArgs Empty = new RecipeCommandArgs();
 
     /**
-     * Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+     * Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
      * 
      */
     @Import(name="args")
     private @Nullable Output<List<String>> args;
 
     /**
-     * @return Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+     * @return Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
      * 
      */
     public Optional<Output<List<String>>> args() {
@@ -33,14 +33,14 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Absolute script path on the instance, at most 4096 characters (the emulator&#39;s limit).
+     * Absolute script path on the instance.
      * 
      */
     @Import(name="path", required=true)
     private Output<String> path;
 
     /**
-     * @return Absolute script path on the instance, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute script path on the instance.
      * 
      */
     public Output<String> path() {
@@ -73,7 +73,7 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param args Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+         * @param args Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
          * 
          * @return builder
          * 
@@ -84,7 +84,7 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param args Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+         * @param args Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
          * 
          * @return builder
          * 
@@ -94,7 +94,7 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param args Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+         * @param args Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
          * 
          * @return builder
          * 
@@ -104,7 +104,7 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param path Absolute script path on the instance, at most 4096 characters (the emulator&#39;s limit).
+         * @param path Absolute script path on the instance.
          * 
          * @return builder
          * 
@@ -115,7 +115,7 @@ public final class RecipeCommandArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param path Absolute script path on the instance, at most 4096 characters (the emulator&#39;s limit).
+         * @param path Absolute script path on the instance.
          * 
          * @return builder
          * 

@@ -18,14 +18,14 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
     public static final RecipeFieldArgs Empty = new RecipeFieldArgs();
 
     /**
-     * At most 1000 characters (the emulator&#39;s limit).
+     * Help text shown with the field; null for none.
      * 
      */
     @Import(name="description")
     private @Nullable Output<String> description;
 
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return Help text shown with the field; null for none.
      * 
      */
     public Optional<Output<String>> description() {
@@ -33,14 +33,14 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Letters, digits and _ (starting with a letter), at most 64 characters (the emulator&#39;s limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+     * Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
      * 
      */
     @Import(name="id", required=true)
     private Output<String> id;
 
     /**
-     * @return Letters, digits and _ (starting with a letter), at most 64 characters (the emulator&#39;s limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+     * @return Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
      * 
      */
     public Output<String> id() {
@@ -48,14 +48,14 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 1 to 100 characters (the emulator&#39;s limit).
+     * What the install asks for (required).
      * 
      */
     @Import(name="label", required=true)
     private Output<String> label;
 
     /**
-     * @return 1 to 100 characters (the emulator&#39;s limit).
+     * @return What the install asks for (required).
      * 
      */
     public Output<String> label() {
@@ -121,7 +121,7 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description At most 1000 characters (the emulator&#39;s limit).
+         * @param description Help text shown with the field; null for none.
          * 
          * @return builder
          * 
@@ -132,7 +132,7 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description At most 1000 characters (the emulator&#39;s limit).
+         * @param description Help text shown with the field; null for none.
          * 
          * @return builder
          * 
@@ -142,7 +142,7 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param id Letters, digits and _ (starting with a letter), at most 64 characters (the emulator&#39;s limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+         * @param id Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
          * 
          * @return builder
          * 
@@ -153,7 +153,7 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param id Letters, digits and _ (starting with a letter), at most 64 characters (the emulator&#39;s limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+         * @param id Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
          * 
          * @return builder
          * 
@@ -163,7 +163,7 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param label 1 to 100 characters (the emulator&#39;s limit).
+         * @param label What the install asks for (required).
          * 
          * @return builder
          * 
@@ -174,7 +174,7 @@ public final class RecipeFieldArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param label 1 to 100 characters (the emulator&#39;s limit).
+         * @param label What the install asks for (required).
          * 
          * @return builder
          * 

@@ -40,9 +40,17 @@ public final class StorageArgs extends com.pulumi.resources.ResourceArgs {
         return Optional.ofNullable(this.boot);
     }
 
+    /**
+     * An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     @Import(name="sizeBytes", required=true)
     private Output<Double> sizeBytes;
 
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Output<Double> sizeBytes() {
         return this.sizeBytes;
     }
@@ -103,11 +111,23 @@ public final class StorageArgs extends com.pulumi.resources.ResourceArgs {
             return boot(Output.of(boot));
         }
 
+        /**
+         * @param sizeBytes An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+         * 
+         * @return builder
+         * 
+         */
         public Builder sizeBytes(Output<Double> sizeBytes) {
             $.sizeBytes = sizeBytes;
             return this;
         }
 
+        /**
+         * @param sizeBytes An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+         * 
+         * @return builder
+         * 
+         */
         public Builder sizeBytes(Double sizeBytes) {
             return sizeBytes(Output.of(sizeBytes));
         }

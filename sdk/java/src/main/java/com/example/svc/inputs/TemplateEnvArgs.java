@@ -17,14 +17,14 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
     public static final TemplateEnvArgs Empty = new TemplateEnvArgs();
 
     /**
-     * At most 1000 characters (the emulator&#39;s limit).
+     * What the variable is for.
      * 
      */
     @Import(name="description")
     private @Nullable Output<String> description;
 
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return What the variable is for.
      * 
      */
     public Optional<Output<String>> description() {
@@ -32,14 +32,14 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator&#39;s limit).
+     * Variable name, unique within the template.
      * 
      */
     @Import(name="key", required=true)
     private Output<String> key;
 
     /**
-     * @return Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator&#39;s limit).
+     * @return Variable name, unique within the template.
      * 
      */
     public Output<String> key() {
@@ -47,14 +47,14 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
      * 
      */
     @Import(name="value")
     private @Nullable Output<String> value;
 
     /**
-     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
      * 
      */
     public Optional<Output<String>> value() {
@@ -88,7 +88,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description At most 1000 characters (the emulator&#39;s limit).
+         * @param description What the variable is for.
          * 
          * @return builder
          * 
@@ -99,7 +99,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description At most 1000 characters (the emulator&#39;s limit).
+         * @param description What the variable is for.
          * 
          * @return builder
          * 
@@ -109,7 +109,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param key Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator&#39;s limit).
+         * @param key Variable name, unique within the template.
          * 
          * @return builder
          * 
@@ -120,7 +120,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param key Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator&#39;s limit).
+         * @param key Variable name, unique within the template.
          * 
          * @return builder
          * 
@@ -130,7 +130,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
          * 
          * @return builder
          * 
@@ -141,7 +141,7 @@ public final class TemplateEnvArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+         * @param value Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
          * 
          * @return builder
          * 

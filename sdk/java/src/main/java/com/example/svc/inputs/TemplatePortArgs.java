@@ -7,7 +7,7 @@ import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -23,25 +23,25 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
      * 
      */
     @Import(name="containerPort", required=true)
-    private Output<Double> containerPort;
+    private Output<Integer> containerPort;
 
     /**
      * @return Port the container listens on; the deployed app&#39;s host port defaults to it when free.
      * 
      */
-    public Output<Double> containerPort() {
+    public Output<Integer> containerPort() {
         return this.containerPort;
     }
 
     /**
-     * At most 1000 characters (the emulator&#39;s limit).
+     * What the port serves.
      * 
      */
     @Import(name="description")
     private @Nullable Output<String> description;
 
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return What the port serves.
      * 
      */
     public Optional<Output<String>> description() {
@@ -64,14 +64,14 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator&#39;s limit), unique within the template; placeholders reference it.
+     * Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
      * 
      */
     @Import(name="name", required=true)
     private Output<String> name;
 
     /**
-     * @return Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator&#39;s limit), unique within the template; placeholders reference it.
+     * @return Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
      * 
      */
     public Output<String> name() {
@@ -127,7 +127,7 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Output<Double> containerPort) {
+        public Builder containerPort(Output<Integer> containerPort) {
             $.containerPort = containerPort;
             return this;
         }
@@ -138,12 +138,12 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
          * @return builder
          * 
          */
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             return containerPort(Output.of(containerPort));
         }
 
         /**
-         * @param description At most 1000 characters (the emulator&#39;s limit).
+         * @param description What the port serves.
          * 
          * @return builder
          * 
@@ -154,7 +154,7 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param description At most 1000 characters (the emulator&#39;s limit).
+         * @param description What the port serves.
          * 
          * @return builder
          * 
@@ -185,7 +185,7 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator&#39;s limit), unique within the template; placeholders reference it.
+         * @param name Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
          * 
          * @return builder
          * 
@@ -196,7 +196,7 @@ public final class TemplatePortArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator&#39;s limit), unique within the template; placeholders reference it.
+         * @param name Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
          * 
          * @return builder
          * 

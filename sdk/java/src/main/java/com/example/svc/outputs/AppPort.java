@@ -6,7 +6,7 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,12 +18,12 @@ public final class AppPort {
      * @return Port the container listens on.
      * 
      */
-    private Double containerPort;
+    private Integer containerPort;
     /**
      * @return Port exposed on the instance host.
      * 
      */
-    private Double hostPort;
+    private Integer hostPort;
     /**
      * @return Serves HTTP traffic eligible for a custom domain (default false).
      * 
@@ -40,14 +40,14 @@ public final class AppPort {
      * @return Port the container listens on.
      * 
      */
-    public Double containerPort() {
+    public Integer containerPort() {
         return this.containerPort;
     }
     /**
      * @return Port exposed on the instance host.
      * 
      */
-    public Double hostPort() {
+    public Integer hostPort() {
         return this.hostPort;
     }
     /**
@@ -74,8 +74,8 @@ public final class AppPort {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double containerPort;
-        private Double hostPort;
+        private Integer containerPort;
+        private Integer hostPort;
         private @Nullable Boolean http;
         private @Nullable String protocol;
         public Builder() {}
@@ -88,7 +88,7 @@ public final class AppPort {
         }
 
         @CustomType.Setter
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             if (containerPort == null) {
               throw new MissingRequiredPropertyException("AppPort", "containerPort");
             }
@@ -96,7 +96,7 @@ public final class AppPort {
             return this;
         }
         @CustomType.Setter
-        public Builder hostPort(Double hostPort) {
+        public Builder hostPort(Integer hostPort) {
             if (hostPort == null) {
               throw new MissingRequiredPropertyException("AppPort", "hostPort");
             }

@@ -10,13 +10,29 @@ import java.util.Objects;
 
 @CustomType
 public final class Bandwidth {
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     private Double downloadBytesSec;
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     private Double uploadBytesSec;
 
     private Bandwidth() {}
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Double downloadBytesSec() {
         return this.downloadBytesSec;
     }
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Double uploadBytesSec() {
         return this.uploadBytesSec;
     }

@@ -13,12 +13,12 @@ import java.util.Objects;
 @CustomType
 public final class GetBillingEstimateResult {
     /**
-     * @return Micro-USD per hour.
+     * @return Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double hourlyRate;
     /**
-     * @return Micro-USD per month: hourlyRate x 672.
+     * @return Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double monthlyPrice;
@@ -26,14 +26,14 @@ public final class GetBillingEstimateResult {
 
     private GetBillingEstimateResult() {}
     /**
-     * @return Micro-USD per hour.
+     * @return Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double hourlyRate() {
         return this.hourlyRate;
     }
     /**
-     * @return Micro-USD per month: hourlyRate x 672.
+     * @return Micro-USD per month: hourlyRate x 672. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double monthlyPrice() {

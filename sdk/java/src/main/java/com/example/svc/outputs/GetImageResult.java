@@ -25,6 +25,10 @@ public final class GetImageResult {
     private String name;
     private Boolean official;
     private Os os;
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     private Double size;
     private String state;
     private Boolean uefi;
@@ -58,6 +62,10 @@ public final class GetImageResult {
     public Os os() {
         return this.os;
     }
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Double size() {
         return this.size;
     }

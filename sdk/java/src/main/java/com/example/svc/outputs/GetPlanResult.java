@@ -8,19 +8,24 @@ import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
 @CustomType
 public final class GetPlanResult {
     private BackupPlan backupPlan;
-    private Double cpu;
+    private Integer cpu;
     private Boolean disabled;
     /**
-     * @return Boot disk bytes.
+     * @return Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double diskSize;
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     private Double download;
     /**
      * @return One of: `DEDICATED`, `LIGHTNING`, `RYZEN`.
@@ -29,18 +34,18 @@ public final class GetPlanResult {
     private String group;
     private String id;
     /**
-     * @return Bytes.
+     * @return Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double memory;
     private String name;
     /**
-     * @return Hourly rate, micro-USD.
+     * @return Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double rate;
     /**
-     * @return Bytes per second.
+     * @return Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double upload;
@@ -49,19 +54,23 @@ public final class GetPlanResult {
     public BackupPlan backupPlan() {
         return this.backupPlan;
     }
-    public Double cpu() {
+    public Integer cpu() {
         return this.cpu;
     }
     public Boolean disabled() {
         return this.disabled;
     }
     /**
-     * @return Boot disk bytes.
+     * @return Boot disk bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double diskSize() {
         return this.diskSize;
     }
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Double download() {
         return this.download;
     }
@@ -76,7 +85,7 @@ public final class GetPlanResult {
         return this.id;
     }
     /**
-     * @return Bytes.
+     * @return Bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double memory() {
@@ -86,14 +95,14 @@ public final class GetPlanResult {
         return this.name;
     }
     /**
-     * @return Hourly rate, micro-USD.
+     * @return Hourly rate, micro-USD. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double rate() {
         return this.rate;
     }
     /**
-     * @return Bytes per second.
+     * @return Bytes per second. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double upload() {
@@ -110,7 +119,7 @@ public final class GetPlanResult {
     @CustomType.Builder
     public static final class Builder {
         private BackupPlan backupPlan;
-        private Double cpu;
+        private Integer cpu;
         private Boolean disabled;
         private Double diskSize;
         private Double download;
@@ -145,7 +154,7 @@ public final class GetPlanResult {
             return this;
         }
         @CustomType.Setter
-        public Builder cpu(Double cpu) {
+        public Builder cpu(Integer cpu) {
             if (cpu == null) {
               throw new MissingRequiredPropertyException("GetPlanResult", "cpu");
             }

@@ -7,6 +7,7 @@ import com.example.svc.outputs.Workspaces;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -16,11 +17,11 @@ public final class GetUsageResult {
     private String from;
     private String to;
     /**
-     * @return Micro-USD, cap-aware.
+     * @return Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double totalCost;
-    private Double totalMinutes;
+    private Integer totalMinutes;
     private List<Workspaces> workspaces;
 
     private GetUsageResult() {}
@@ -31,13 +32,13 @@ public final class GetUsageResult {
         return this.to;
     }
     /**
-     * @return Micro-USD, cap-aware.
+     * @return Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double totalCost() {
         return this.totalCost;
     }
-    public Double totalMinutes() {
+    public Integer totalMinutes() {
         return this.totalMinutes;
     }
     public List<Workspaces> workspaces() {
@@ -56,7 +57,7 @@ public final class GetUsageResult {
         private String from;
         private String to;
         private Double totalCost;
-        private Double totalMinutes;
+        private Integer totalMinutes;
         private List<Workspaces> workspaces;
         public Builder() {}
         public Builder(GetUsageResult defaults) {
@@ -93,7 +94,7 @@ public final class GetUsageResult {
             return this;
         }
         @CustomType.Setter
-        public Builder totalMinutes(Double totalMinutes) {
+        public Builder totalMinutes(Integer totalMinutes) {
             if (totalMinutes == null) {
               throw new MissingRequiredPropertyException("GetUsageResult", "totalMinutes");
             }

@@ -11,38 +11,38 @@ import java.util.Objects;
 @CustomType
 public final class GetWalletResult {
     /**
-     * @return Grants minus usage; negative when overdrawn.
+     * @return Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double balance;
     /**
-     * @return Spend beyond available grants.
+     * @return Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double overage;
     /**
-     * @return Spend this billing period.
+     * @return Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double usage;
 
     private GetWalletResult() {}
     /**
-     * @return Grants minus usage; negative when overdrawn.
+     * @return Grants minus usage; negative when overdrawn. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double balance() {
         return this.balance;
     }
     /**
-     * @return Spend beyond available grants.
+     * @return Spend beyond available grants. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double overage() {
         return this.overage;
     }
     /**
-     * @return Spend this billing period.
+     * @return Spend this billing period. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double usage() {

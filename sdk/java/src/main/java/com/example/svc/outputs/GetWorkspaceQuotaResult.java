@@ -6,6 +6,7 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.util.Objects;
 
 @CustomType
@@ -14,14 +15,14 @@ public final class GetWorkspaceQuotaResult {
      * @return Maximum firewall rules per floating IP.
      * 
      */
-    private Double firewallRulesPerIp;
+    private Integer firewallRulesPerIp;
     /**
      * @return Maximum custom ISOs.
      * 
      */
-    private Double isoCount;
+    private Integer isoCount;
     /**
-     * @return Total ISO storage limit, bytes.
+     * @return Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double isoStorageBytes;
@@ -29,35 +30,35 @@ public final class GetWorkspaceQuotaResult {
      * @return Total floating IP limit.
      * 
      */
-    private Double maxFloatingIps;
-    private Double maxFloatingIpv4;
-    private Double maxFloatingIpv6;
-    private Double maxInstances;
-    private Double maxSshKeys;
+    private Integer maxFloatingIps;
+    private Integer maxFloatingIpv4;
+    private Integer maxFloatingIpv6;
+    private Integer maxInstances;
+    private Integer maxSshKeys;
     /**
-     * @return Total disk storage limit, bytes.
+     * @return Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double maxStorageBytes;
-    private Double maxVpcs;
+    private Integer maxVpcs;
 
     private GetWorkspaceQuotaResult() {}
     /**
      * @return Maximum firewall rules per floating IP.
      * 
      */
-    public Double firewallRulesPerIp() {
+    public Integer firewallRulesPerIp() {
         return this.firewallRulesPerIp;
     }
     /**
      * @return Maximum custom ISOs.
      * 
      */
-    public Double isoCount() {
+    public Integer isoCount() {
         return this.isoCount;
     }
     /**
-     * @return Total ISO storage limit, bytes.
+     * @return Total ISO storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double isoStorageBytes() {
@@ -67,29 +68,29 @@ public final class GetWorkspaceQuotaResult {
      * @return Total floating IP limit.
      * 
      */
-    public Double maxFloatingIps() {
+    public Integer maxFloatingIps() {
         return this.maxFloatingIps;
     }
-    public Double maxFloatingIpv4() {
+    public Integer maxFloatingIpv4() {
         return this.maxFloatingIpv4;
     }
-    public Double maxFloatingIpv6() {
+    public Integer maxFloatingIpv6() {
         return this.maxFloatingIpv6;
     }
-    public Double maxInstances() {
+    public Integer maxInstances() {
         return this.maxInstances;
     }
-    public Double maxSshKeys() {
+    public Integer maxSshKeys() {
         return this.maxSshKeys;
     }
     /**
-     * @return Total disk storage limit, bytes.
+     * @return Total disk storage limit, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double maxStorageBytes() {
         return this.maxStorageBytes;
     }
-    public Double maxVpcs() {
+    public Integer maxVpcs() {
         return this.maxVpcs;
     }
 
@@ -102,16 +103,16 @@ public final class GetWorkspaceQuotaResult {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double firewallRulesPerIp;
-        private Double isoCount;
+        private Integer firewallRulesPerIp;
+        private Integer isoCount;
         private Double isoStorageBytes;
-        private Double maxFloatingIps;
-        private Double maxFloatingIpv4;
-        private Double maxFloatingIpv6;
-        private Double maxInstances;
-        private Double maxSshKeys;
+        private Integer maxFloatingIps;
+        private Integer maxFloatingIpv4;
+        private Integer maxFloatingIpv6;
+        private Integer maxInstances;
+        private Integer maxSshKeys;
         private Double maxStorageBytes;
-        private Double maxVpcs;
+        private Integer maxVpcs;
         public Builder() {}
         public Builder(GetWorkspaceQuotaResult defaults) {
     	      Objects.requireNonNull(defaults);
@@ -128,7 +129,7 @@ public final class GetWorkspaceQuotaResult {
         }
 
         @CustomType.Setter
-        public Builder firewallRulesPerIp(Double firewallRulesPerIp) {
+        public Builder firewallRulesPerIp(Integer firewallRulesPerIp) {
             if (firewallRulesPerIp == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "firewallRulesPerIp");
             }
@@ -136,7 +137,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder isoCount(Double isoCount) {
+        public Builder isoCount(Integer isoCount) {
             if (isoCount == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "isoCount");
             }
@@ -152,7 +153,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder maxFloatingIps(Double maxFloatingIps) {
+        public Builder maxFloatingIps(Integer maxFloatingIps) {
             if (maxFloatingIps == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "maxFloatingIps");
             }
@@ -160,7 +161,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder maxFloatingIpv4(Double maxFloatingIpv4) {
+        public Builder maxFloatingIpv4(Integer maxFloatingIpv4) {
             if (maxFloatingIpv4 == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "maxFloatingIpv4");
             }
@@ -168,7 +169,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder maxFloatingIpv6(Double maxFloatingIpv6) {
+        public Builder maxFloatingIpv6(Integer maxFloatingIpv6) {
             if (maxFloatingIpv6 == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "maxFloatingIpv6");
             }
@@ -176,7 +177,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder maxInstances(Double maxInstances) {
+        public Builder maxInstances(Integer maxInstances) {
             if (maxInstances == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "maxInstances");
             }
@@ -184,7 +185,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder maxSshKeys(Double maxSshKeys) {
+        public Builder maxSshKeys(Integer maxSshKeys) {
             if (maxSshKeys == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "maxSshKeys");
             }
@@ -200,7 +201,7 @@ public final class GetWorkspaceQuotaResult {
             return this;
         }
         @CustomType.Setter
-        public Builder maxVpcs(Double maxVpcs) {
+        public Builder maxVpcs(Integer maxVpcs) {
             if (maxVpcs == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceQuotaResult", "maxVpcs");
             }

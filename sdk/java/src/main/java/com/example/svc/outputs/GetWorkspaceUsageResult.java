@@ -7,6 +7,7 @@ import com.example.svc.outputs.ResourceUsage;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -16,8 +17,12 @@ public final class GetWorkspaceUsageResult {
     private String from;
     private List<ResourceUsage> resources;
     private String to;
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     private Double totalCost;
-    private Double totalMinutes;
+    private Integer totalMinutes;
     private String workspaceId;
     private String workspaceName;
 
@@ -31,10 +36,14 @@ public final class GetWorkspaceUsageResult {
     public String to() {
         return this.to;
     }
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Double totalCost() {
         return this.totalCost;
     }
-    public Double totalMinutes() {
+    public Integer totalMinutes() {
         return this.totalMinutes;
     }
     public String workspaceId() {
@@ -57,7 +66,7 @@ public final class GetWorkspaceUsageResult {
         private List<ResourceUsage> resources;
         private String to;
         private Double totalCost;
-        private Double totalMinutes;
+        private Integer totalMinutes;
         private String workspaceId;
         private String workspaceName;
         public Builder() {}
@@ -108,7 +117,7 @@ public final class GetWorkspaceUsageResult {
             return this;
         }
         @CustomType.Setter
-        public Builder totalMinutes(Double totalMinutes) {
+        public Builder totalMinutes(Integer totalMinutes) {
             if (totalMinutes == null) {
               throw new MissingRequiredPropertyException("GetWorkspaceUsageResult", "totalMinutes");
             }

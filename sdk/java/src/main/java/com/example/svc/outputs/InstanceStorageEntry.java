@@ -23,7 +23,7 @@ public final class InstanceStorageEntry {
      */
     private Boolean boot;
     /**
-     * @return Size in bytes.
+     * @return Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double sizeBytes;
@@ -44,7 +44,7 @@ public final class InstanceStorageEntry {
         return this.boot;
     }
     /**
-     * @return Size in bytes.
+     * @return Size in bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double sizeBytes() {

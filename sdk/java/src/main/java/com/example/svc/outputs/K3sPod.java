@@ -6,7 +6,7 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
@@ -36,7 +36,7 @@ public final class K3sPod {
      * @return Container restarts.
      * 
      */
-    private Double restartCount;
+    private Integer restartCount;
 
     private K3sPod() {}
     /**
@@ -71,7 +71,7 @@ public final class K3sPod {
      * @return Container restarts.
      * 
      */
-    public Double restartCount() {
+    public Integer restartCount() {
         return this.restartCount;
     }
 
@@ -88,7 +88,7 @@ public final class K3sPod {
         private String nodeName;
         private String phase;
         private Boolean ready;
-        private Double restartCount;
+        private Integer restartCount;
         public Builder() {}
         public Builder(K3sPod defaults) {
     	      Objects.requireNonNull(defaults);
@@ -132,7 +132,7 @@ public final class K3sPod {
             return this;
         }
         @CustomType.Setter
-        public Builder restartCount(Double restartCount) {
+        public Builder restartCount(Integer restartCount) {
             if (restartCount == null) {
               throw new MissingRequiredPropertyException("K3sPod", "restartCount");
             }

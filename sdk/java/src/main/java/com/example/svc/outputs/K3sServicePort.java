@@ -6,7 +6,7 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
@@ -16,14 +16,14 @@ public final class K3sServicePort {
      * @return Port inside the container, 1 to 65535.
      * 
      */
-    private Double containerPort;
+    private Integer containerPort;
     /**
      * @return Port on the host, 1 to 65535; unique per protocol.
      * 
      */
-    private Double hostPort;
+    private Integer hostPort;
     /**
-     * @return Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+     * @return Eligible for a custom subdomain (default false).
      * 
      */
     private Boolean http;
@@ -38,18 +38,18 @@ public final class K3sServicePort {
      * @return Port inside the container, 1 to 65535.
      * 
      */
-    public Double containerPort() {
+    public Integer containerPort() {
         return this.containerPort;
     }
     /**
      * @return Port on the host, 1 to 65535; unique per protocol.
      * 
      */
-    public Double hostPort() {
+    public Integer hostPort() {
         return this.hostPort;
     }
     /**
-     * @return Eligible for a custom subdomain (default false); TCP ports only (the emulator&#39;s limit).
+     * @return Eligible for a custom subdomain (default false).
      * 
      */
     public Boolean http() {
@@ -72,8 +72,8 @@ public final class K3sServicePort {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double containerPort;
-        private Double hostPort;
+        private Integer containerPort;
+        private Integer hostPort;
         private Boolean http;
         private String protocol;
         public Builder() {}
@@ -86,7 +86,7 @@ public final class K3sServicePort {
         }
 
         @CustomType.Setter
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             if (containerPort == null) {
               throw new MissingRequiredPropertyException("K3sServicePort", "containerPort");
             }
@@ -94,7 +94,7 @@ public final class K3sServicePort {
             return this;
         }
         @CustomType.Setter
-        public Builder hostPort(Double hostPort) {
+        public Builder hostPort(Integer hostPort) {
             if (hostPort == null) {
               throw new MissingRequiredPropertyException("K3sServicePort", "hostPort");
             }

@@ -12,12 +12,12 @@ import java.util.Objects;
 @CustomType
 public final class Mount {
     /**
-     * @return Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute mount path inside the container.
      * 
      */
     private String containerPath;
     /**
-     * @return Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute path on the instance host.
      * 
      */
     private String hostPath;
@@ -29,14 +29,14 @@ public final class Mount {
 
     private Mount() {}
     /**
-     * @return Absolute mount path inside the container, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute mount path inside the container.
      * 
      */
     public String containerPath() {
         return this.containerPath;
     }
     /**
-     * @return Absolute path on the instance host, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute path on the instance host.
      * 
      */
     public String hostPath() {

@@ -7,13 +7,14 @@ import com.example.svc.outputs.Owner;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
 
 @CustomType
 public final class Node {
-    private Double cores;
+    private Integer cores;
     /**
      * @return Capability flags; CEPH marks nodes in the Ceph cluster.
      * 
@@ -22,7 +23,7 @@ public final class Node {
     private String group;
     private String id;
     /**
-     * @return Total memory, bytes.
+     * @return Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double maxMemory;
@@ -39,7 +40,7 @@ public final class Node {
     private String region;
 
     private Node() {}
-    public Double cores() {
+    public Integer cores() {
         return this.cores;
     }
     /**
@@ -56,7 +57,7 @@ public final class Node {
         return this.id;
     }
     /**
-     * @return Total memory, bytes.
+     * @return Total memory, bytes. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double maxMemory() {
@@ -89,7 +90,7 @@ public final class Node {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double cores;
+        private Integer cores;
         private List<String> flags;
         private String group;
         private String id;
@@ -111,7 +112,7 @@ public final class Node {
         }
 
         @CustomType.Setter
-        public Builder cores(Double cores) {
+        public Builder cores(Integer cores) {
             if (cores == null) {
               throw new MissingRequiredPropertyException("Node", "cores");
             }

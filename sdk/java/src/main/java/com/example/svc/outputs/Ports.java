@@ -6,13 +6,13 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
 @CustomType
 public final class Ports {
-    private Double containerPort;
+    private Integer containerPort;
     private String description;
     private Boolean http;
     private String name;
@@ -23,7 +23,7 @@ public final class Ports {
     private String protocol;
 
     private Ports() {}
-    public Double containerPort() {
+    public Integer containerPort() {
         return this.containerPort;
     }
     public String description() {
@@ -52,7 +52,7 @@ public final class Ports {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double containerPort;
+        private Integer containerPort;
         private String description;
         private Boolean http;
         private String name;
@@ -68,7 +68,7 @@ public final class Ports {
         }
 
         @CustomType.Setter
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             if (containerPort == null) {
               throw new MissingRequiredPropertyException("Ports", "containerPort");
             }

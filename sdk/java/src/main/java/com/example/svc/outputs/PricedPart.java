@@ -12,33 +12,33 @@ import java.util.Objects;
 @CustomType
 public final class PricedPart {
     /**
-     * @return Micro-USD per hour.
+     * @return Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double hourlyRate;
     /**
-     * @return Micro-USD per month (hourlyRate x 672).
+     * @return Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double monthlyPrice;
     private Double quantity;
     private String type;
     /**
-     * @return Micro-USD per unit per hour.
+     * @return Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double unitRate;
 
     private PricedPart() {}
     /**
-     * @return Micro-USD per hour.
+     * @return Micro-USD per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double hourlyRate() {
         return this.hourlyRate;
     }
     /**
-     * @return Micro-USD per month (hourlyRate x 672).
+     * @return Micro-USD per month (hourlyRate x 672). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double monthlyPrice() {
@@ -51,7 +51,7 @@ public final class PricedPart {
         return this.type;
     }
     /**
-     * @return Micro-USD per unit per hour.
+     * @return Micro-USD per unit per hour. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double unitRate() {

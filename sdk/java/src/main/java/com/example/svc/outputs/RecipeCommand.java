@@ -13,26 +13,26 @@ import javax.annotation.Nullable;
 @CustomType
 public final class RecipeCommand {
     /**
-     * @return Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+     * @return Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
      * 
      */
     private @Nullable List<String> args;
     /**
-     * @return Absolute script path on the instance, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute script path on the instance.
      * 
      */
     private String path;
 
     private RecipeCommand() {}
     /**
-     * @return Arguments, at most 100 of at most 4096 characters each (the emulator&#39;s limits); typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
+     * @return Arguments; typically reference a field&#39;s variable, e.g. &#34;$SVC_FIELDS_DB_NAME&#34;.
      * 
      */
     public List<String> args() {
         return this.args == null ? List.of() : this.args;
     }
     /**
-     * @return Absolute script path on the instance, at most 4096 characters (the emulator&#39;s limit).
+     * @return Absolute script path on the instance.
      * 
      */
     public String path() {

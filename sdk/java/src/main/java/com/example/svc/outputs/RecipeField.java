@@ -14,17 +14,17 @@ import javax.annotation.Nullable;
 @CustomType
 public final class RecipeField {
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return Help text shown with the field; null for none.
      * 
      */
     private @Nullable String description;
     /**
-     * @return Letters, digits and _ (starting with a letter), at most 64 characters (the emulator&#39;s limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+     * @return Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
      * 
      */
     private String id;
     /**
-     * @return 1 to 100 characters (the emulator&#39;s limit).
+     * @return What the install asks for (required).
      * 
      */
     private String label;
@@ -41,21 +41,21 @@ public final class RecipeField {
 
     private RecipeField() {}
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return Help text shown with the field; null for none.
      * 
      */
     public Optional<String> description() {
         return Optional.ofNullable(this.description);
     }
     /**
-     * @return Letters, digits and _ (starting with a letter), at most 64 characters (the emulator&#39;s limit); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
+     * @return Letters, digits and _ (starting with a letter); its value is injected as SVC_FIELDS_&lt;ID in upper case&gt;.
      * 
      */
     public String id() {
         return this.id;
     }
     /**
-     * @return 1 to 100 characters (the emulator&#39;s limit).
+     * @return What the install asks for (required).
      * 
      */
     public String label() {

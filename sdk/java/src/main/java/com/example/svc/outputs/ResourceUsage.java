@@ -6,17 +6,18 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 
 @CustomType
 public final class ResourceUsage {
     /**
-     * @return Micro-USD, cap-aware.
+     * @return Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     private Double cost;
-    private Double minutes;
+    private Integer minutes;
     private String resourceId;
     /**
      * @return For example INSTANCE.
@@ -31,13 +32,13 @@ public final class ResourceUsage {
 
     private ResourceUsage() {}
     /**
-     * @return Micro-USD, cap-aware.
+     * @return Micro-USD, cap-aware. An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
      * 
      */
     public Double cost() {
         return this.cost;
     }
-    public Double minutes() {
+    public Integer minutes() {
         return this.minutes;
     }
     public String resourceId() {
@@ -68,7 +69,7 @@ public final class ResourceUsage {
     @CustomType.Builder
     public static final class Builder {
         private Double cost;
-        private Double minutes;
+        private Integer minutes;
         private String resourceId;
         private String resourceKind;
         private String resourceName;
@@ -91,7 +92,7 @@ public final class ResourceUsage {
             return this;
         }
         @CustomType.Setter
-        public Builder minutes(Double minutes) {
+        public Builder minutes(Integer minutes) {
             if (minutes == null) {
               throw new MissingRequiredPropertyException("ResourceUsage", "minutes");
             }

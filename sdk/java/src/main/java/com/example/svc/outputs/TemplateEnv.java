@@ -13,38 +13,38 @@ import javax.annotation.Nullable;
 @CustomType
 public final class TemplateEnv {
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return What the variable is for.
      * 
      */
     private @Nullable String description;
     /**
-     * @return Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator&#39;s limit).
+     * @return Variable name, unique within the template.
      * 
      */
     private String key;
     /**
-     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
      * 
      */
     private @Nullable String value;
 
     private TemplateEnv() {}
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return What the variable is for.
      * 
      */
     public Optional<String> description() {
         return Optional.ofNullable(this.description);
     }
     /**
-     * @return Variable name, unique within the template: a letter or _, then letters, digits, _, . and -, at most 255 characters (the emulator&#39;s limit).
+     * @return Variable name, unique within the template.
      * 
      */
     public String key() {
         return this.key;
     }
     /**
-     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it. At most 64 KiB (the emulator&#39;s limit).
+     * @return Default value; may contain placeholders resolved at deploy ({{host_port.&lt;port name&gt;}}, {{container_port.&lt;port name&gt;}}, {{instance.ip4}}, {{instance.ip6}}, {{random:&lt;1-128&gt;}}). null (the default): whoever deploys must supply it.
      * 
      */
     public Optional<String> value() {

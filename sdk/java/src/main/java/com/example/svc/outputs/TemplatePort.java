@@ -6,7 +6,7 @@ package com.example.svc.outputs;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Boolean;
-import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.Objects;
 import java.util.Optional;
@@ -18,9 +18,9 @@ public final class TemplatePort {
      * @return Port the container listens on; the deployed app&#39;s host port defaults to it when free.
      * 
      */
-    private Double containerPort;
+    private Integer containerPort;
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return What the port serves.
      * 
      */
     private @Nullable String description;
@@ -30,7 +30,7 @@ public final class TemplatePort {
      */
     private @Nullable Boolean http;
     /**
-     * @return Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator&#39;s limit), unique within the template; placeholders reference it.
+     * @return Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
      * 
      */
     private String name;
@@ -45,11 +45,11 @@ public final class TemplatePort {
      * @return Port the container listens on; the deployed app&#39;s host port defaults to it when free.
      * 
      */
-    public Double containerPort() {
+    public Integer containerPort() {
         return this.containerPort;
     }
     /**
-     * @return At most 1000 characters (the emulator&#39;s limit).
+     * @return What the port serves.
      * 
      */
     public Optional<String> description() {
@@ -63,7 +63,7 @@ public final class TemplatePort {
         return Optional.ofNullable(this.http);
     }
     /**
-     * @return Slug (lower-case letters, digits, - and _), at most 32 characters (the emulator&#39;s limit), unique within the template; placeholders reference it.
+     * @return Slug (lower-case letters, digits, - and _), unique within the template; placeholders reference it.
      * 
      */
     public String name() {
@@ -86,7 +86,7 @@ public final class TemplatePort {
     }
     @CustomType.Builder
     public static final class Builder {
-        private Double containerPort;
+        private Integer containerPort;
         private @Nullable String description;
         private @Nullable Boolean http;
         private String name;
@@ -102,7 +102,7 @@ public final class TemplatePort {
         }
 
         @CustomType.Setter
-        public Builder containerPort(Double containerPort) {
+        public Builder containerPort(Integer containerPort) {
             if (containerPort == null) {
               throw new MissingRequiredPropertyException("TemplatePort", "containerPort");
             }

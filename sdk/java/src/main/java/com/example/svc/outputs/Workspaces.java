@@ -7,6 +7,7 @@ import com.example.svc.outputs.ResourceUsage;
 import com.pulumi.core.annotations.CustomType;
 import com.pulumi.exceptions.MissingRequiredPropertyException;
 import java.lang.Double;
+import java.lang.Integer;
 import java.lang.String;
 import java.util.List;
 import java.util.Objects;
@@ -14,8 +15,12 @@ import java.util.Objects;
 @CustomType
 public final class Workspaces {
     private List<ResourceUsage> resources;
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     private Double totalCost;
-    private Double totalMinutes;
+    private Integer totalMinutes;
     private String workspaceId;
     private String workspaceName;
 
@@ -23,10 +28,14 @@ public final class Workspaces {
     public List<ResourceUsage> resources() {
         return this.resources;
     }
+    /**
+     * @return An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+     * 
+     */
     public Double totalCost() {
         return this.totalCost;
     }
-    public Double totalMinutes() {
+    public Integer totalMinutes() {
         return this.totalMinutes;
     }
     public String workspaceId() {
@@ -47,7 +56,7 @@ public final class Workspaces {
     public static final class Builder {
         private List<ResourceUsage> resources;
         private Double totalCost;
-        private Double totalMinutes;
+        private Integer totalMinutes;
         private String workspaceId;
         private String workspaceName;
         public Builder() {}
@@ -80,7 +89,7 @@ public final class Workspaces {
             return this;
         }
         @CustomType.Setter
-        public Builder totalMinutes(Double totalMinutes) {
+        public Builder totalMinutes(Integer totalMinutes) {
             if (totalMinutes == null) {
               throw new MissingRequiredPropertyException("Workspaces", "totalMinutes");
             }
