@@ -7,21 +7,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { changes, startE2E, type E2E } from "./harness";
-import { pythonProject } from "./pythonSdk";
+import { PYTHON_PROGRAM as PROGRAM, pythonProject } from "./pythonSdk";
 
 jest.setTimeout(600_000);
 
 const REPO = path.join(__dirname, "..", "..");
-
-const PROGRAM = `import pulumi
-import pulumi_svc as svc
-
-plan = svc.get_plan(name="lightning-1")
-net = svc.Vpc("net", name="py-net", description="from python", range="10.5.0.0/16")
-
-pulumi.export("plan_id", plan.id)
-pulumi.export("vlan", net.vlan)
-`;
 
 describe("a Python program through the plugin", () => {
   let e2e: E2E;

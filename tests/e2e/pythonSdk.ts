@@ -9,6 +9,17 @@ import * as path from "node:path";
 
 const REPO = path.join(__dirname, "..", "..");
 
+/** A Python program on the plugin: a resource and an invoke (tests/e2e/python.test.ts, release-packages.test.ts). */
+export const PYTHON_PROGRAM = `import pulumi
+import pulumi_svc as svc
+
+plan = svc.get_plan(name="lightning-1")
+net = svc.Vpc("net", name="py-net", description="from python", range="10.5.0.0/16")
+
+pulumi.export("plan_id", plan.id)
+pulumi.export("vlan", net.vlan)
+`;
+
 /**
  * Writes `<programDir>/Pulumi.yaml` (a Python project using the plugin at `plugin`) and
  * `__main__.py`, installing the SDK under `work`; returns the environment the program runs with.
