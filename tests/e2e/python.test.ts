@@ -7,25 +7,11 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { changes, startE2E, type E2E } from "./harness";
-import { pythonProject } from "./pythonSdk";
+import { PYTHON_PROGRAM as PROGRAM, pythonProject } from "./pythonSdk";
 
 jest.setTimeout(600_000);
 
 const REPO = path.join(__dirname, "..", "..");
-
-const PROGRAM = `import pulumi
-import pulumi_svc as svc
-
-plan = svc.get_plan(name="lightning-1")
-net = svc.Vpc("net", name="py-net", description="from python", range="10.5.0.0/16")
-# An integer (max_prefixes) and a wide integer, a number in the schema (a 4-byte ASN).
-bgp = svc.BgpConfig("bgp", asn=4200000000, max_prefixes=50)
-
-pulumi.export("plan_id", plan.id)
-pulumi.export("vlan", net.vlan)
-# What Python holds for the schema's integer (int) and number (float), as the program sees them.
-pulumi.export("types", pulumi.Output.all(net.vlan, bgp.max_prefixes, bgp.asn).apply(lambda v: [type(plan.cpu).__name__] + [type(x).__name__ for x in v]))
-`;
 
 describe("a Python program through the plugin", () => {
   let e2e: E2E;

@@ -9,6 +9,21 @@ import * as path from "node:path";
 
 const REPO = path.join(__dirname, "..", "..");
 
+/** A Python program on the plugin: resources (one with an integer and a wide integer) and an invoke (tests/e2e/python.test.ts, release-packages.test.ts). */
+export const PYTHON_PROGRAM = `import pulumi
+import pulumi_svc as svc
+
+plan = svc.get_plan(name="lightning-1")
+net = svc.Vpc("net", name="py-net", description="from python", range="10.5.0.0/16")
+# An integer (max_prefixes) and a wide integer, a number in the schema (a 4-byte ASN).
+bgp = svc.BgpConfig("bgp", asn=4200000000, max_prefixes=50)
+
+pulumi.export("plan_id", plan.id)
+pulumi.export("vlan", net.vlan)
+# What Python holds for the schema's integer (int) and number (float), as the program sees them.
+pulumi.export("types", pulumi.Output.all(net.vlan, bgp.max_prefixes, bgp.asn).apply(lambda v: [type(plan.cpu).__name__] + [type(x).__name__ for x in v]))
+`;
+
 /**
  * Writes `<programDir>/Pulumi.yaml` (a Python project using the plugin at `plugin`) and
  * `__main__.py`, installing the SDK under `work`; returns the environment the program runs with.
