@@ -15,10 +15,11 @@
  * The Node.js binaries come from package registries only, cached once per machine under
  * ${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-~/.cache}/pulumi-svc}/node-dist/ (see NODE_BUILDS).
  */
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { promisify } from "node:util";
 
 /** The checkout: the directory of the nearest package.json above this file (sources or dist/scripts). */
 const REPO = (() => {
@@ -161,6 +162,8 @@ export async function bundlePlugin(outFile: string): Promise<void> {
   const schema = fs.readFileSync(path.join(REPO, "schema.json"), "utf8");
   const packageName = path.join(REPO, "dist", "provider", "packageName.js");
   const server = path.join(REPO, "dist", "plugin", "server.js");
+  const kinds = path.join(REPO, "dist", "resources", "kinds.js");
+  const kindRequire = /require\(`\.\/\$\{module\}`\)/;
   const schemaRead = /fs\.readFileSync\(path\.join\(packageName_1\.PACKAGE_ROOT, "schema\.json"\), "utf8"\)/;
   await esbuild.build({
     stdin: { contents: 'require("./dist/plugin/main.js").main();', resolveDir: REPO, sourcefile: "sea-entry.js" },
@@ -172,8 +175,6 @@ export async function bundlePlugin(outFile: string): Promise<void> {
     minify: true,
     legalComments: "none",
     logLevel: "warning",
-    // kinds.js's require(`./${module}`) globs dist/resources: its maps and declarations are no code
-    loader: { ".map": "empty", ".ts": "empty" },
     plugins: [
       {
         // provider/zod.ts keeps zod's 64 locales from loading at start by seeding require.cache,
@@ -206,7 +207,7 @@ module.exports = new Proxy({}, {
       {
         name: "inline-package-files",
         setup(build) {
-          build.onLoad({ filter: /[\\/]dist[\\/](provider[\\/]packageName|plugin[\\/]server)\.js$/ }, (args) => {
+          build.onLoad({ filter: /[\\/]dist[\\/](provider[\\/]packageName|plugin[\\/]server|resources[\\/]kinds)\.js$/ }, (args) => {
             if (args.path === packageName) {
               const name = JSON.stringify(manifest.name);
               return {
@@ -216,6 +217,12 @@ exports.PACKAGE_NAME = ${name};
 exports.PACKAGE_VERSION = ${JSON.stringify(manifest.version)};
 exports.PROVIDER_ENTRY = ${JSON.stringify(`${manifest.name}/provider`)};`,
               };
+            }
+            if (args.path === kinds) {
+              // esbuild maps the files a template require may name by their names with extension
+              const text = fs.readFileSync(kinds, "utf8");
+              if (!kindRequire.test(text)) throw new Error(`${kinds} no longer requires a kind as ${kindRequire}: update bundlePlugin`);
+              return { loader: "js", contents: text.replace(kindRequire, "require(`./${module}.js`)") };
             }
             if (args.path === server) {
               const text = fs.readFileSync(server, "utf8");
@@ -313,8 +320,11 @@ export function removePeSignature(file: string): void {
   fs.writeFileSync(file, data.subarray(0, offset));
 }
 
-/** One archive: the target's node with the blob injected, alone in a tar.gz. */
-async function archive(t: Target, blob: string, outDir: string, version: string, work: string): Promise<string> {
+/**
+ * One archive: the target's node with the blob injected, alone in a tar.gz. Resolves once
+ * injected, to the compression's promise: the caller injects the next target meanwhile.
+ */
+async function archive(t: Target, blob: string, outDir: string, version: string, work: string): Promise<{ packed: Promise<string> }> {
   const dir = fs.mkdtempSync(path.join(work, `${t.os}-${t.arch}-`));
   const exe = path.join(dir, executableName(t));
   fs.copyFileSync(targetNode(t), exe);
@@ -328,9 +338,14 @@ async function archive(t: Target, blob: string, outDir: string, version: string,
     overwrite: true,
   });
   const out = path.join(outDir, archiveName(version, t));
-  execFileSync("tar", ["-czf", out, "--owner=0", "--group=0", "--numeric-owner", "-C", dir, executableName(t)]);
-  fs.rmSync(dir, { recursive: true, force: true });
-  return out;
+  const packed = promisify(execFile)("tar", ["-czf", out, "--owner=0", "--group=0", "--numeric-owner", "-C", dir, executableName(t)]).then(
+    () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      say(`wrote ${out}`);
+      return out;
+    },
+  );
+  return { packed };
 }
 
 /**
@@ -345,7 +360,7 @@ export async function pluginArchives(outDir: string, version: string): Promise<s
   try {
     const bundle = path.join(work, "plugin.js");
     await bundlePlugin(bundle);
-    const written: string[] = [];
+    const packing: Array<Promise<string>> = [];
     for (const t of NODE_BUILDS) {
       const codeCache = t.os === "linux" && t.arch === "amd64";
       const blob = path.join(work, `${t.nodeVersion}-${codeCache ? "cache" : "plain"}.blob`);
@@ -364,10 +379,9 @@ export async function pluginArchives(outDir: string, version: string): Promise<s
         );
         execFileSync(hostNode(t.nodeVersion), ["--experimental-sea-config", config], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
       }
-      written.push(await archive(t, blob, outDir, version, work));
-      say(`wrote ${written[written.length - 1]}`);
+      packing.push((await archive(t, blob, outDir, version, work)).packed);
     }
-    return written;
+    return await Promise.all(packing);
   } finally {
     fs.rmSync(work, { recursive: true, force: true });
   }
