@@ -3,7 +3,8 @@
  * each file it wrote with its size. One step per channel (a module here, `(outDir, version) =>
  * Promise<string[]>`), then SHA256SUMS over every file under the output directory.
  *
- *   npm run release                              every step into release/
+ *   npm run release                              every step into release/ (the plugin's archives at its top,
+ *                                                where pluginDownloadURL and `pulumi plugin install --server` look)
  *   npm run release -- --only python,go          just those steps
  *   npm run release -- --out /tmp/r              somewhere else
  *
@@ -17,10 +18,11 @@ import { REPO, type Step } from "./common";
 import { go } from "./go";
 import { maven } from "./maven";
 import { nodejs } from "./nodejs";
+import { pluginArchives } from "./plugin";
 import { python } from "./python";
 
 /** Every step, in the order they run (a new channel is one line here). */
-export const STEPS: Record<string, Step> = { nodejs, python, go, maven };
+export const STEPS: Record<string, Step> = { plugin: pluginArchives, nodejs, python, go, maven };
 
 const human = (bytes: number) =>
   bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MiB` : bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${bytes} B`;

@@ -20,6 +20,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { release } from "../../scripts/release";
 import { escapeModulePath } from "../../scripts/release/go";
 import { MAVEN_ARTIFACT } from "../../scripts/release/maven";
@@ -176,6 +177,15 @@ describe("Java: the pom depends on the artifact in release/maven", () => {
         `<repositories>\n    <repository><id>${repository}</id><url>file://${OUT}/maven</url></repository>\n  </repositories>\n\n  <dependencies>\n    <dependency><groupId>${MAVEN_ARTIFACT.groupId}</groupId><artifactId>${MAVEN_ARTIFACT.artifactId}</artifactId><version>${VERSION}</version></dependency>`,
       );
       fs.writeFileSync(pomFile, pom);
+      // Maven takes a release version as immutable: a copy an earlier build left in the local
+      // repository (~/.m2) would be used instead of this release's, whatever repository it names.
+      const localRepo = stripVTControlCharacters(
+        run("mvn", ["--batch-mode", "--quiet", "help:evaluate", "-Dexpression=settings.localRepository", "-DforceStdout"], e2e.dir),
+      ).trim();
+      fs.rmSync(path.join(localRepo, ...MAVEN_ARTIFACT.groupId.split("."), MAVEN_ARTIFACT.artifactId, VERSION), {
+        recursive: true,
+        force: true,
+      });
       // Resolve and compile once, so a missing artifact fails here, plainly.
       run("mvn", ["--batch-mode", "--quiet", "compile"], e2e.dir);
       const classpath = path.join(e2e.dir, "cp.txt");
