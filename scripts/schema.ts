@@ -46,15 +46,14 @@ export const SDK_NAMES = {
   javaSdk: "1.9.0",
 } as const;
 
-/**
- * Where the engine downloads the plugin when a program needs it and it is not installed: the
- * release archives `pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz` (scripts/release/plugin.ts)
- * laid out as GitHub releases lay them out, the engine putting the version for `${VERSION}`.
- * example.com is a placeholder like SDK_NAMES': nothing is served there until the repository has
- * a public home; change it here, then run `npm run generate`. `pulumi plugin install resource svc
- * <version> --server <url>` takes the same archives from any other server.
+/*
+ * No `pluginDownloadURL` yet: with one (measured with a placeholder URL), `pulumi import` of CLI
+ * 3.274.1 through the 3.163 language hosts the proxy serves fails writing the program ("package
+ * block label is deprecated; Package block labels should be replaced by baseProviderName., and 1
+ * other diagnostic(s)"), and every SDK would carry an address that serves nothing until the
+ * repository has a public home. `pulumi plugin install resource svc <version> --server <url>`
+ * takes the release archives (scripts/release/plugin.ts) from any server meanwhile.
  */
-export const PLUGIN_DOWNLOAD_URL = "https://example.com/pulumi-svc/releases/download/v${VERSION}/";
 
 type SchemaType = Record<string, unknown>;
 interface Property extends SchemaType {
@@ -443,7 +442,6 @@ export function generateSchema(program: ts.Program = loadProgram().program): Rec
     description: manifest.description,
     license: manifest.license,
     keywords: ["pulumi", "svc", "category/infrastructure"],
-    pluginDownloadURL: PLUGIN_DOWNLOAD_URL,
     config: { variables: settings },
     provider: { description: "The svc provider: one API address, token and default workspace.", inputProperties: settings },
     resources,

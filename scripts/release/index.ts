@@ -4,7 +4,7 @@
  * Promise<string[]>`), then SHA256SUMS over every file under the output directory.
  *
  *   npm run release                              every step into release/ (the plugin's archives at its top,
- *                                                where pluginDownloadURL and `pulumi plugin install --server` look)
+ *                                                where `pulumi plugin install --server` looks)
  *   npm run release -- --only python,go          just those steps
  *   npm run release -- --out /tmp/r              somewhere else
  *

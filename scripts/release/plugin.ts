@@ -1,8 +1,9 @@
 /**
  * The provider plugin as release archives that need no Node.js (issue 38):
  * `pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz`, each holding one executable at its root,
- * the layout `pulumi plugin install resource svc <version> --server <url>` and the engine's own
- * download through schema.json's `pluginDownloadURL` expect.
+ * the layout `pulumi plugin install resource svc <version> --server <url>` expects (and the
+ * engine's own download, once schema.json names a `pluginDownloadURL`: scripts/schema.ts says why
+ * it does not yet).
  *
  * Each executable is a Node.js single executable application (SEA): the plugin bundled into one
  * CommonJS file by esbuild (dist/plugin/main.js and everything it requires, schema.json and the

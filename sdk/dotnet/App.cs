@@ -128,7 +128,6 @@ namespace Pulumi.Svc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
-                PluginDownloadURL = "https://example.com/pulumi-svc/releases/download/v${VERSION}/",
                 AdditionalSecretOutputs =
                 {
                     "environment",

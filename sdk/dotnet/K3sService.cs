@@ -140,7 +140,6 @@ namespace Pulumi.Svc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
-                PluginDownloadURL = "https://example.com/pulumi-svc/releases/download/v${VERSION}/",
                 ReplaceOnChanges =
                 {
                     "mode",

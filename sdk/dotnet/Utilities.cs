@@ -53,7 +53,6 @@ namespace Pulumi.Svc
         {
             var dst = src ?? new global::Pulumi.InvokeOptions{};
             dst.Version = src?.Version ?? Version;
-            dst.PluginDownloadURL = src?.PluginDownloadURL ?? "https://example.com/pulumi-svc/releases/download/v${VERSION}/";
             return dst;
         }
 
@@ -61,7 +60,6 @@ namespace Pulumi.Svc
         {
             var dst = src ?? new global::Pulumi.InvokeOutputOptions{};
             dst.Version = src?.Version ?? Version;
-            dst.PluginDownloadURL = src?.PluginDownloadURL ?? "https://example.com/pulumi-svc/releases/download/v${VERSION}/";
             return dst;
         }
 

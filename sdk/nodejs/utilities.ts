@@ -53,7 +53,7 @@ export function getVersion(): string {
 
 /** @internal */
 export function resourceOptsDefaults(): any {
-    return { version: getVersion(), pluginDownloadURL: "https://example.com/pulumi-svc/releases/download/v${VERSION}/" };
+    return { version: getVersion() };
 }
 
 /** @internal */
