@@ -14,6 +14,23 @@
  */
 /* eslint-disable @typescript-eslint/no-require-imports -- the seeding must run before zod's first require */
 
+/**
+ * A module's stand-in that loads it, with `load`, at the first use of any of its members. Also the
+ * plugin's bundle's stand-in for the same locales (scripts/release/plugin.ts), the one copy.
+ */
+export function lazyModule(load: () => Record<PropertyKey, unknown>): Record<PropertyKey, unknown> {
+  return new Proxy({} as Record<PropertyKey, unknown>, {
+    // zod's `__importStar` takes a module marked `__esModule` as it is, without reading its keys.
+    get: (_t, key) => (key === "__esModule" ? true : load()[key]),
+    has: (_t, key) => key in load(),
+    ownKeys: () => Reflect.ownKeys(load()),
+    getOwnPropertyDescriptor: (_t, key) => {
+      const d = Reflect.getOwnPropertyDescriptor(load(), key);
+      return d && { ...d, configurable: true };
+    },
+  });
+}
+
 function seedLocales(): void {
   let file: string;
   try {
@@ -30,16 +47,7 @@ function seedLocales(): void {
     }
     return real;
   };
-  const standIn = new Proxy({} as Record<PropertyKey, unknown>, {
-    // zod's `__importStar` takes a module marked `__esModule` as it is, without reading its keys.
-    get: (_t, key) => (key === "__esModule" ? true : load()[key]),
-    has: (_t, key) => key in load(),
-    ownKeys: () => Reflect.ownKeys(load()),
-    getOwnPropertyDescriptor: (_t, key) => {
-      const d = Reflect.getOwnPropertyDescriptor(load(), key);
-      return d && { ...d, configurable: true };
-    },
-  });
+  const standIn = lazyModule(load);
   const Module = require("node:module") as { new (id: string): NodeJS.Module };
   const seeded = new Module(file);
   Object.assign(seeded, { filename: file, loaded: true, exports: standIn });

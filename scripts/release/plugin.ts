@@ -192,16 +192,7 @@ export async function bundlePlugin(outFile: string): Promise<void> {
             loader: "js",
             resolveDir: path.dirname(args.path),
             contents: `let real;
-const load = () => (real ??= require(${JSON.stringify(args.path)}));
-module.exports = new Proxy({}, {
-  get: (_t, key) => (key === "__esModule" ? true : load()[key]),
-  has: (_t, key) => key in load(),
-  ownKeys: () => Reflect.ownKeys(load()),
-  getOwnPropertyDescriptor: (_t, key) => {
-    const d = Reflect.getOwnPropertyDescriptor(load(), key);
-    return d && { ...d, configurable: true };
-  },
-});`,
+module.exports = require(${JSON.stringify(path.join(REPO, "dist", "provider", "zod.js"))}).lazyModule(() => (real ??= require(${JSON.stringify(args.path)})));`,
           }));
         },
       },
