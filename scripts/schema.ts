@@ -28,32 +28,36 @@ const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.s
 const TOKEN = (name: string) => `svc:index:${name}`;
 
 /**
- * Where the generated SDKs (sdk/<language>, `npm run sdks`) say they come from: package names
- * and import paths a program writes. The Go module and Java package sit under example.com, a
- * placeholder until the repository has a public home (programs reach sdk/go through a `replace`
- * and compile sdk/java's sources, so no registry is involved); change them here, then run
- * `npm run generate`.
+ * The project's public home, declared once: package.json's `repository`. The addresses users meet
+ * outside this repository derive from it: the Go module a program `go get`s, the Java package and
+ * Maven group, and where the engine downloads the plugin (`pluginDownloadURL`, the GitHub release
+ * of tag v<version> holding scripts/release/plugin.ts's archives: `github://api.github.com/<owner>`
+ * names the repository `pulumi-<plugin>` of that owner).
+ */
+export const HOME = (() => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; repository: { url: string } };
+  const [, owner, repository] = /github\.com\/([^/]+)\/([^/.]+)/.exec(manifest.repository.url) ?? [];
+  if (!owner || repository !== manifest.name) throw new Error(`package.json's repository must be github.com/<owner>/${manifest.name}`);
+  return { owner, repository, module: `github.com/${owner}/${repository}` };
+})();
+
+/**
+ * Where the generated SDKs (sdk/<language>, `npm run sdks`) say they come from: package names and
+ * import paths a program writes, each derived from HOME; change HOME, then run `npm run generate`.
  */
 export const SDK_NAMES = {
   /** Node.js: the typed classes of the plugin face (`pulumi-svc` itself is the dynamic face). */
   nodejs: "pulumi-svc-sdk",
   python: "pulumi_svc",
-  /** The module of sdk/go (its go.mod); the package is `<module>/svc`. */
-  goModule: "example.com/pulumi-svc/sdk/go",
-  /** The Java package is `<base>.svc`. */
-  javaBasePackage: "com.example",
+  /** The module of sdk/go (its go.mod), tagged `sdk/go/v<version>`; the package is `<module>/svc`. */
+  goModule: `${HOME.module}/sdk/go`,
+  /** The Java package is `<base>.svc`; the Maven group is the same. GitHub's owners may hold `-`, Java's packages may not. */
+  javaBasePackage: `io.github.${HOME.owner.replace(/-/g, "")}`,
   /** The Java SDK the generated Java code compiles against: the release of the pinned Java host (scripts/ensure-pulumi.sh). */
   javaSdk: "1.9.0",
+  /** Where the engine fetches the plugin when a program needs it and it is not installed. */
+  pluginDownloadURL: `github://api.github.com/${HOME.owner}`,
 } as const;
-
-/*
- * No `pluginDownloadURL` yet: with one (measured with a placeholder URL), `pulumi import` of CLI
- * 3.274.1 through the 3.163 language hosts the proxy serves fails writing the program ("package
- * block label is deprecated; Package block labels should be replaced by baseProviderName., and 1
- * other diagnostic(s)"), and every SDK would carry an address that serves nothing until the
- * repository has a public home. `pulumi plugin install resource svc <version> --server <url>`
- * takes the release archives (scripts/release/plugin.ts) from any server meanwhile.
- */
 
 type SchemaType = Record<string, unknown>;
 interface Property extends SchemaType {
@@ -441,6 +445,8 @@ export function generateSchema(program: ts.Program = loadProgram().program): Rec
     version: manifest.version,
     description: manifest.description,
     license: manifest.license,
+    repository: `https://${HOME.module}`,
+    pluginDownloadURL: SDK_NAMES.pluginDownloadURL,
     keywords: ["pulumi", "svc", "category/infrastructure"],
     config: { variables: settings },
     provider: { description: "The svc provider: one API address, token and default workspace.", inputProperties: settings },

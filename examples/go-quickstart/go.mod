@@ -3,7 +3,7 @@ module svc-go-quickstart
 go 1.24
 
 require (
-	example.com/pulumi-svc/sdk/go v0.0.0
+	github.com/pulumi-svc/pulumi-svc/sdk/go v0.0.0
 	github.com/pulumi/pulumi/sdk/v3 v3.163.0
 )
 
@@ -92,4 +92,4 @@ require (
 )
 
 // The Go SDK generated from the plugin's schema (npm run sdks), from this repository.
-replace example.com/pulumi-svc/sdk/go => ../../sdk/go
+replace github.com/pulumi-svc/pulumi-svc/sdk/go => ../../sdk/go

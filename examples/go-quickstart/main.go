@@ -7,7 +7,7 @@ package main
 import (
 	"fmt"
 
-	"example.com/pulumi-svc/sdk/go/svc"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )

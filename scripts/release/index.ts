@@ -71,6 +71,11 @@ export async function release({ outDir, version, only, onFile }: ReleaseOptions)
   return [...written, sums];
 }
 
+/** Whether CHANGELOG.md's text has the section of `version` (`## 0.1.0`, or `## 0.1.0 (...)`): a release says what it holds. */
+export function changelogHasSection(changelog: string, version: string): boolean {
+  return new RegExp(`^## ${version.replace(/[.+]/g, "\\$&")}(?: |$)`, "m").test(changelog);
+}
+
 function parseArgs(argv: string[]): { outDir: string; only?: string[] } {
   let outDir = path.join(REPO, "release");
   let only: string[] | undefined;
@@ -87,6 +92,8 @@ function parseArgs(argv: string[]): { outDir: string; only?: string[] } {
 async function main(): Promise<void> {
   const { outDir, only } = parseArgs(process.argv.slice(2));
   const { version } = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { version: string };
+  if (!changelogHasSection(fs.readFileSync(path.join(REPO, "CHANGELOG.md"), "utf8"), version))
+    throw new Error(`CHANGELOG.md has no "## ${version}" section: say what ${version} holds before releasing it`);
   const started = Date.now();
   console.log(`release ${version} into ${outDir}`);
   await release({

@@ -84,7 +84,10 @@ export const maven: Step = async (outDir, version) => {
     const resources = path.join(scratch, "src", "main", "resources", ...`${SDK_NAMES.javaBasePackage}.svc`.split("."));
     fs.mkdirSync(resources, { recursive: true });
     fs.writeFileSync(path.join(resources, "version.txt"), version);
-    fs.writeFileSync(path.join(resources, "plugin.json"), JSON.stringify({ resource: true, name: "svc", version }, null, 2));
+    fs.writeFileSync(
+      path.join(resources, "plugin.json"),
+      JSON.stringify({ resource: true, name: "svc", server: SDK_NAMES.pluginDownloadURL, version }, null, 2),
+    );
     run(
       "mvn",
       [

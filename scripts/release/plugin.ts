@@ -1,9 +1,8 @@
 /**
  * The provider plugin as release archives that need no Node.js (issue 38):
  * `pulumi-resource-svc-v<version>-<os>-<arch>.tar.gz`, each holding one executable at its root,
- * the layout `pulumi plugin install resource svc <version> --server <url>` expects (and the
- * engine's own download, once schema.json names a `pluginDownloadURL`: scripts/schema.ts says why
- * it does not yet).
+ * the layout `pulumi plugin install resource svc <version> --server <url>` and the engine's own
+ * download from schema.json's `pluginDownloadURL` (or a resource's) expect.
  *
  * Each executable is a Node.js single executable application (SEA): the plugin bundled into one
  * CommonJS file by esbuild (dist/plugin/main.js and everything it requires, schema.json and the
@@ -256,8 +255,8 @@ export function executableFormat(file: string): string {
 /**
  * Mach-O: the binaries carry Apple's signature, which any change to the file invalidates. It is
  * removed before injection (what `codesign --remove-signature` does): the LC_CODE_SIGNATURE load
- * command is dropped and the signature's bytes at the end of __LINKEDIT cut off. No ad-hoc
- * signature is applied afterwards (no codesign here): see the README's release notes.
+ * command is dropped and the signature's bytes at the end of __LINKEDIT cut off. The injected
+ * file is signed ad hoc afterwards (adHocSign).
  */
 export function removeMachOSignature(file: string): void {
   const data = fs.readFileSync(file);
@@ -290,6 +289,51 @@ export function removeMachOSignature(file: string): void {
   const fileSize = data.readBigUInt64LE(linkedit + 48) - BigInt(signature.datasize);
   data.writeBigUInt64LE(fileSize, linkedit + 48); // __LINKEDIT filesize; vmsize may stay larger
   fs.writeFileSync(file, data.subarray(0, signature.dataoff));
+}
+
+/**
+ * Signs an injected Mach-O ad hoc, as `codesign --sign -` would: Apple silicon runs no unsigned
+ * code. The room comes first: an LC_CODE_SIGNATURE load command (the header has kilobytes of
+ * padding) whose data starts at the file's end, 16-byte aligned, inside __LINKEDIT (the last
+ * segment after injection); then svc-adhoc-sign (./adhoc, Rust) writes the signature there.
+ */
+export function adHocSign(file: string): void {
+  const data = fs.readFileSync(file);
+  const ncmds = data.readUInt32LE(16);
+  const sizeofcmds = data.readUInt32LE(20);
+  let offset = 32;
+  let linkedit: number | undefined;
+  for (let i = 0; i < ncmds; i++, offset += data.readUInt32LE(offset + 4))
+    if (data.readUInt32LE(offset) === 0x19 && data.toString("latin1", offset + 8, offset + 24).replace(/\0+$/, "") === "__LINKEDIT")
+      linkedit = offset;
+  if (linkedit === undefined) throw new Error(`${file} has no __LINKEDIT segment`);
+  const linkeditOff = Number(data.readBigUInt64LE(linkedit + 40));
+  if (linkeditOff + Number(data.readBigUInt64LE(linkedit + 48)) !== data.length)
+    throw new Error(`${file}: __LINKEDIT does not end the file`);
+  if (data.subarray(offset, offset + 16).some((b) => b !== 0))
+    throw new Error(`${file}: no room after the load commands for the signature's`);
+  const dataoff = Math.ceil(data.length / 16) * 16;
+  data.writeUInt32LE(0x1d, offset); // LC_CODE_SIGNATURE
+  data.writeUInt32LE(16, offset + 4);
+  data.writeUInt32LE(dataoff, offset + 8);
+  data.writeUInt32LE(0, offset + 12); // the signer sizes it, and __LINKEDIT with it
+  data.writeUInt32LE(ncmds + 1, 16);
+  data.writeUInt32LE(sizeofcmds + 16, 20);
+  data.writeBigUInt64LE(BigInt(dataoff - linkeditOff), linkedit + 48);
+  fs.writeFileSync(file, Buffer.concat([data, Buffer.alloc(dataoff - data.length)]));
+  execFileSync(adHocSigner(), [file], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** The svc-adhoc-sign executable, built by cargo from ./adhoc once per machine (its target directory in the cache). */
+function adHocSigner(): string {
+  const target = path.join(cacheRoot(), "cargo-target");
+  const exe = path.join(target, "release", "svc-adhoc-sign");
+  const manifest = path.join(REPO, "scripts", "release", "adhoc", "Cargo.toml");
+  // cargo decides whether anything changed; a no-op build takes a fraction of a second
+  execFileSync("cargo", ["build", "--release", "--locked", "--quiet", "--manifest-path", manifest, "--target-dir", target], {
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+  return exe;
 }
 
 /**
@@ -329,6 +373,7 @@ async function archive(t: Target, blob: string, outDir: string, version: string,
     machoSegmentName: t.os === "darwin" ? "NODE_SEA" : undefined,
     overwrite: true,
   });
+  if (t.os === "darwin") adHocSign(exe);
   const out = path.join(outDir, archiveName(version, t));
   const packed = promisify(execFile)("tar", ["-czf", out, "--owner=0", "--group=0", "--numeric-owner", "-C", dir, executableName(t)]).then(
     () => {

@@ -122,6 +122,7 @@ namespace Pulumi.Svc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-svc",
                 ReplaceOnChanges =
                 {
                     "fileSha256",

@@ -140,6 +140,7 @@ namespace Pulumi.Svc
             var defaultOptions = new CustomResourceOptions
             {
                 Version = Utilities.Version,
+                PluginDownloadURL = "github://api.github.com/pulumi-svc",
                 ReplaceOnChanges =
                 {
                     "mode",

@@ -1,4 +1,4 @@
-module example.com/pulumi-svc/sdk/go
+module github.com/pulumi-svc/pulumi-svc/sdk/go
 
 go 1.20
 

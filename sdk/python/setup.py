@@ -25,6 +25,9 @@ setup(name='pulumi_svc',
       long_description=readme(),
       long_description_content_type='text/markdown',
       keywords='pulumi svc category/infrastructure',
+      project_urls={
+          'Repository': 'https://github.com/pulumi-svc/pulumi-svc'
+      },
       license='Apache-2.0',
       packages=find_packages(),
       package_data={

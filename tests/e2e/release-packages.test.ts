@@ -118,7 +118,7 @@ describe("Python: pip install of the wheel into a fresh virtualenv", () => {
     const script = `import importlib.metadata as m, importlib.resources as r; print(m.version("${SDK_NAMES.python}")); print(r.files("${SDK_NAMES.python}").joinpath("pulumi-plugin.json").read_text())`;
     const [installed, ...plugin] = run(python, ["-c", script], work).trim().split("\n");
     expect(installed).toBe(VERSION);
-    expect(JSON.parse(plugin.join("\n"))).toEqual({ resource: true, name: "svc", version: VERSION });
+    expect(JSON.parse(plugin.join("\n"))).toEqual({ resource: true, name: "svc", version: VERSION, server: SDK_NAMES.pluginDownloadURL });
   });
 
   it("comes up, previews clean, and destroys everything", async () => {
@@ -186,16 +186,12 @@ describe("Java: the pom depends on the artifact in release/maven", () => {
         recursive: true,
         force: true,
       });
-      // Resolve and compile once, so a missing artifact fails here, plainly.
+      // Resolve and compile once, so a missing artifact fails here, plainly; Maven records which
+      // repository each artifact it fetched came from beside it (_remote.repositories).
       run("mvn", ["--batch-mode", "--quiet", "compile"], e2e.dir);
-      const classpath = path.join(e2e.dir, "cp.txt");
-      run("mvn", ["--batch-mode", "--quiet", "dependency:build-classpath", `-Dmdep.outputFile=${classpath}`], e2e.dir);
-      const jar = fs
-        .readFileSync(classpath, "utf8")
-        .split(path.delimiter)
-        .find((p) => p.endsWith(`${MAVEN_ARTIFACT.artifactId}-${VERSION}.jar`));
-      expect(jar).toBeDefined();
-      const remote = fs.readFileSync(path.join(path.dirname(jar!), "_remote.repositories"), "utf8");
+      const fetched = path.join(localRepo, ...MAVEN_ARTIFACT.groupId.split("."), MAVEN_ARTIFACT.artifactId, VERSION);
+      expect(fs.existsSync(path.join(fetched, `${MAVEN_ARTIFACT.artifactId}-${VERSION}.jar`))).toBe(true);
+      const remote = fs.readFileSync(path.join(fetched, "_remote.repositories"), "utf8");
       expect(remote).toContain(`${MAVEN_ARTIFACT.artifactId}-${VERSION}.jar>${repository}=`);
     },
   });

@@ -1,12 +1,15 @@
 /**
  * The plugin's release archives (scripts/release/plugin.ts, issue 38), built once into a temporary
  * directory and used from there only, each check in a fresh directory outside the repository:
- * every archive holds one executable of its platform's format and CPU; the linux-amd64 one runs
+ * every archive holds one executable of its platform's format and CPU, the darwin ones signed ad
+ * hoc; the linux-amd64 one runs
  * with no `node` on PATH and answers GetSchema with schema.json; and `pulumi plugin install
  * --server` fetches it from a loopback server, after which the YAML quickstart (its `plugins:`
- * path taken out) goes up, previews clean and is destroyed, with no `node` on PATH.
+ * path taken out) goes up, previews clean and is destroyed, with no `node` on PATH; and the
+ * engine downloads it by itself from a `pluginDownloadURL` naming that server.
  */
 import { execFile, execFileSync, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as os from "node:os";
@@ -51,6 +54,21 @@ function unpack(file: string): { dir: string; entries: string[] } {
   return { dir, entries: fs.readdirSync(dir) };
 }
 
+/** A loopback HTTP server answering the archives of `dir` by name, as a release page does. */
+async function serveArchives(dir: string): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const file = path.join(dir, path.basename(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
+    if (!fs.existsSync(file) || !file.endsWith(".tar.gz")) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
+    fs.createReadStream(file).pipe(res);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return server;
+}
+
 describe("the plugin's release archives", () => {
   let outDir: string;
   let archives: string[];
@@ -83,16 +101,35 @@ describe("the plugin's release archives", () => {
     }
   });
 
-  it("leaves the darwin executables unsigned (no codesign on Linux): a known limit, macOS needs `codesign --sign -` before running them", () => {
+  it("signs the darwin executables ad hoc: one CodeDirectory whose SHA-256 page hashes match the file, as macOS checks them", () => {
     for (const t of NODE_BUILDS.filter((b) => b.os === "darwin")) {
       const { dir } = unpack(path.join(outDir, archiveName(VERSION, t)));
       made.push(dir);
       const data = fs.readFileSync(path.join(dir, executableName(t)));
-      const ncmds = data.readUInt32LE(16);
-      const commands: number[] = [];
-      for (let i = 0, at = 32; i < ncmds; i++, at += data.readUInt32LE(at + 4)) commands.push(data.readUInt32LE(at));
-      expect(commands).not.toContain(0x1d); // LC_CODE_SIGNATURE: Apple's, invalid once injected, was removed
-      expect(commands).toContain(0x19); // LC_SEGMENT_64s are still there
+      const commands = new Map<number, number>(); // command -> its offset (the last of each kind)
+      for (let i = 0, at = 32; i < data.readUInt32LE(16); i++, at += data.readUInt32LE(at + 4)) commands.set(data.readUInt32LE(at), at);
+      const lc = commands.get(0x1d); // LC_CODE_SIGNATURE
+      expect({ platform: `${t.os}-${t.arch}`, signed: lc !== undefined }).toEqual({ platform: `${t.os}-${t.arch}`, signed: true });
+      const [dataoff, datasize] = [data.readUInt32LE(lc! + 8), data.readUInt32LE(lc! + 12)];
+      expect(dataoff + datasize).toBe(data.length);
+      // The embedded signature (big-endian): a SuperBlob whose one slot is the CodeDirectory.
+      expect(data.readUInt32BE(dataoff)).toBe(0xfade0cc0);
+      expect(data.readUInt32BE(dataoff + 8)).toBe(1);
+      const cd = dataoff + data.readUInt32BE(dataoff + 16);
+      expect(data.readUInt32BE(cd)).toBe(0xfade0c02);
+      expect(data.readUInt32BE(cd + 12) & 0x2).toBe(0x2); // CS_ADHOC
+      const [hashOffset, slots, codeLimit] = [data.readUInt32BE(cd + 16), data.readUInt32BE(cd + 28), data.readUInt32BE(cd + 32)];
+      expect([data[cd + 36], data[cd + 37], data[cd + 39]]).toEqual([32, 2, 12]); // SHA-256, 32 bytes, 4 KiB pages
+      expect(codeLimit).toBe(dataoff);
+      expect(slots).toBe(Math.ceil(codeLimit / 4096));
+      const mismatched = [];
+      for (let page = 0; page < slots; page++) {
+        const hash = createHash("sha256")
+          .update(data.subarray(page * 4096, Math.min((page + 1) * 4096, codeLimit)))
+          .digest();
+        if (!hash.equals(data.subarray(cd + hashOffset + page * 32, cd + hashOffset + (page + 1) * 32))) mismatched.push(page);
+      }
+      expect(mismatched).toEqual([]);
     }
   });
 
@@ -135,16 +172,7 @@ describe("the plugin's release archives", () => {
     let pluginsHome: string;
 
     beforeAll(async () => {
-      server = http.createServer((req, res) => {
-        const file = path.join(outDir, path.basename(decodeURIComponent(new URL(req.url ?? "/", "http://x").pathname)));
-        if (!fs.existsSync(file) || !file.endsWith(".tar.gz")) {
-          res.writeHead(404).end();
-          return;
-        }
-        res.writeHead(200, { "content-type": "application/gzip", "content-length": fs.statSync(file).size });
-        fs.createReadStream(file).pipe(res);
-      });
-      await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+      server = await serveArchives(outDir);
       const program = fresh("program");
       made.push(program);
       fs.cpSync(path.join(REPO, "examples", "yaml-quickstart"), program, {
@@ -185,6 +213,54 @@ describe("the plugin's release archives", () => {
       const preview = await e2e.preview();
       expect(Object.keys(preview.changeSummary)).toEqual(["same"]);
       expect(await e2e.mutations(since)).toEqual([]);
+      await e2e.destroy();
+      await expectAllGone(e2e);
+    });
+  });
+
+  describe("downloaded by the engine itself from a pluginDownloadURL naming the server", () => {
+    let server: http.Server;
+    let e2e: E2E;
+
+    beforeAll(async () => {
+      server = await serveArchives(outDir);
+      const { port } = server.address() as { port: number };
+      const program = fresh("download");
+      made.push(program);
+      // The resource option a program sets where the SDK's own pluginDownloadURL (schema.json's,
+      // the project's GitHub releases) is not where the archives are.
+      fs.writeFileSync(
+        path.join(program, "Pulumi.yaml"),
+        [
+          "name: svc-download",
+          "runtime: yaml",
+          "resources:",
+          "  net:",
+          "    type: svc:index:Vpc",
+          "    properties: { name: downloaded-net, description: fetched by the engine, range: 10.78.0.0/16 }",
+          // With no version the engine asks the server for the latest, which a plain HTTP server cannot answer.
+          `    options: { pluginDownloadURL: "http://127.0.0.1:${port}/", version: ${VERSION} }`,
+          "",
+        ].join("\n"),
+      );
+      // The harness turns the engine's plugin downloads off for every other test; this one is about them.
+      e2e = await startE2E("release-download", {
+        programDir: program,
+        env: { PATH: pulumiOnlyPath(), PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "false" },
+      });
+    });
+    afterAll(async () => {
+      await e2e?.stop();
+      await new Promise((resolve) => server?.close(resolve));
+    });
+
+    it("installs the plugin during up into a PULUMI_HOME that had none, then destroys, leaving nothing", async () => {
+      const installed = path.join(e2e.env.PULUMI_HOME, "plugins", `resource-svc-v${VERSION}`, "pulumi-resource-svc");
+      expect(fs.existsSync(installed)).toBe(false);
+      const up = await e2e.up([]);
+      expect(up.summary.result).toBe("succeeded");
+      expect(executableFormat(installed)).toBe("ELF x86-64");
+      expect((await e2e.state()).map((r) => r.type)).toContain("svc:index:Vpc");
       await e2e.destroy();
       await expectAllGone(e2e);
     });

@@ -45,3 +45,27 @@ describe("links in the documentation", () => {
     expect(broken).toEqual([]);
   });
 });
+
+/**
+ * npm's package pages render a tarball's README with its relative links resolved against the
+ * GitHub repository its package.json names (in `directory` for a package in a subfolder), where
+ * the test above finds their targets: every published package names the same repository.
+ */
+describe("links on the npm pages of the published packages", () => {
+  const manifest = (dir: string) =>
+    JSON.parse(fs.readFileSync(path.join(REPO, dir, "package.json"), "utf8")) as {
+      repository?: { type: string; url: string; directory?: string };
+    };
+  const root = manifest(".").repository;
+
+  it.each([".", "packages/emulator", "sdk/nodejs"])(
+    "%s names the repository (and its folder in it) its README's links resolve against",
+    (dir) => {
+      expect(root?.url).toMatch(/^git\+https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
+      const own = manifest(dir).repository;
+      const url = (u?: string) => u?.replace(/^git\+/, "").replace(/\.git$/, "");
+      expect(url(typeof own === "string" ? own : own?.url)).toBe(url(root?.url));
+      if (dir === "packages/emulator") expect(own?.directory).toBe(dir);
+    },
+  );
+});

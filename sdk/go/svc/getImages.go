@@ -7,7 +7,7 @@ import (
 	"context"
 	"reflect"
 
-	"example.com/pulumi-svc/sdk/go/svc/internal"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

@@ -8,7 +8,7 @@ import (
 	"reflect"
 
 	"errors"
-	"example.com/pulumi-svc/sdk/go/svc/internal"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

@@ -6,8 +6,8 @@ package svc
 import (
 	"fmt"
 
-	"example.com/pulumi-svc/sdk/go/svc/internal"
 	"github.com/blang/semver"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 

@@ -4,7 +4,7 @@
 package config
 
 import (
-	"example.com/pulumi-svc/sdk/go/svc/internal"
+	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
