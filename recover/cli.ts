@@ -26,7 +26,7 @@ import { buildLifecycle } from "../provider/lifecycle";
 import type { Interrupted } from "../provider/interrupted";
 import { pendingSince } from "../provider/pending";
 import { createRuntime, probeApi } from "../provider/runtime";
-import { configSources } from "../plugin/config";
+import { configSources } from "../provider/configSources";
 import { definitionOf } from "../resources/kinds";
 import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
 
