@@ -57,5 +57,8 @@ export { BgpConfig } from "./resources/generated/bgpConfig";
 export type { BgpConfigArgs } from "./resources/bgpConfig";
 export { BgpPrefix } from "./resources/generated/bgpPrefix";
 export type { BgpPrefixArgs } from "./resources/bgpPrefix";
+// The explicit provider ({ provider } on any resource or lookup).
+export { Provider } from "./provider/explicitProvider";
+export type { ProviderArgs } from "./provider/explicitProvider";
 // Lookups (plain and Output forms).
 export * from "./resources/lookups";

@@ -5,27 +5,9 @@
  * tokens. The environment fallbacks (SVC_*) and the checks are the dynamic face's own
  * (provider/config.ts).
  */
-import { configProblems, type ConfigSources } from "../provider/config";
+import { configProblems } from "../provider/config";
+import { configSources } from "../provider/configSources";
 import { UNKNOWN } from "../provider/lifecycle";
-
-/** Provider properties recorded secret. */
-export const PROVIDER_SECRETS = ["token"] as const;
-
-const known = (v: unknown) => (v === undefined || v === null || v === UNKNOWN || v === "" ? undefined : String(v));
-
-/**
- * Where the runtime reads `svc:<name>`: Configure's typed arguments, else its variables (the engine
- * sends both; variables use the older `svc:config:<name>` spelling), else the environment.
- */
-export function configSources(args: Record<string, unknown> | undefined, variables: Record<string, string>): ConfigSources {
-  return {
-    get(key) {
-      const name = key.replace(/^svc:/, "");
-      return known(args?.[name]) ?? known(variables[`svc:config:${name}`]) ?? known(variables[key]);
-    },
-    env: process.env,
-  };
-}
 
 /**
  * CheckConfig's failures: the same problems the dynamic face reports at check, on the provider's

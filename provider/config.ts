@@ -23,10 +23,15 @@ export interface ProviderConfig {
   maxRequestsPerSecond?: number;
 }
 
+/** Settings recorded secret: the plugin's provider properties and the inputs of the dynamic face's `svc.Provider`. */
+export const PROVIDER_SECRETS = ["token"] as const;
+
 /** Where config values come from: the engine's config bag (may be empty) and the environment. */
 export interface ConfigSources {
   get(key: string): string | undefined;
   env: NodeJS.ProcessEnv;
+  /** The settings are an explicit provider's own (`svc.Provider` on the dynamic face): problems name its properties, not stack config. */
+  explicit?: boolean;
 }
 
 /**
@@ -77,15 +82,21 @@ export interface ConfigProblem {
   message: string;
 }
 
+/** How a person sets each required setting: in stack config (the default provider), or on the explicit provider. */
+const HOW_TO_SET = {
+  stack: {
+    "svc:baseUrl": "svc:baseUrl (pulumi config set svc:baseUrl https://...)",
+    "svc:token": "svc:token (pulumi config set --secret svc:token <token>)",
+  },
+  provider: { "svc:baseUrl": "the svc.Provider's baseUrl", "svc:token": "the svc.Provider's token" },
+} as const;
+
 /** Every problem of the configuration (none when it is usable), in the order a person fixes them. */
 export function configProblems(sources: ConfigSources): ConfigProblem[] {
   const problems: ConfigProblem[] = [];
   const rawUrl = pick(sources, "svc:baseUrl", "SVC_BASE_URL");
-  if (!rawUrl)
-    problems.push({
-      setting: "svc:baseUrl",
-      message: "no API address: set svc:baseUrl (pulumi config set svc:baseUrl https://...) or SVC_BASE_URL",
-    });
+  const howToSet = HOW_TO_SET[sources.explicit ? "provider" : "stack"];
+  if (!rawUrl) problems.push({ setting: "svc:baseUrl", message: `no API address: set ${howToSet["svc:baseUrl"]} or SVC_BASE_URL` });
   else {
     try {
       validateBaseUrl(rawUrl);
@@ -94,10 +105,7 @@ export function configProblems(sources: ConfigSources): ConfigProblem[] {
     }
   }
   if (!pick(sources, "svc:token", "SVC_TOKEN"))
-    problems.push({
-      setting: "svc:token",
-      message: "no API token: set svc:token (pulumi config set --secret svc:token <token>) or SVC_TOKEN",
-    });
+    problems.push({ setting: "svc:token", message: `no API token: set ${howToSet["svc:token"]} or SVC_TOKEN` });
   const workspaceId = pick(sources, "svc:workspaceId", "SVC_WORKSPACE_ID");
   if (workspaceId !== undefined && !/^\d+$/.test(workspaceId)) {
     problems.push({ setting: "svc:workspaceId", message: `svc:workspaceId "${workspaceId}" is not a workspace identifier (digits only)` });

@@ -1,8 +1,10 @@
 /**
- * Called by the shim's `configure` in the provider process: takes the stack configuration the
- * engine sent, builds the lifecycle for a definition and installs its methods on the shim.
+ * Called by the shim's `configure` in the provider process: takes the configuration the engine
+ * sent, builds the lifecycle for a definition and installs its methods on the shim.
  */
 import type * as pulumi from "@pulumi/pulumi";
+import type { ConfigSources } from "./config";
+import { configSources } from "./configSources";
 import { engineAddressIn, watchEngine } from "./engine";
 import { buildLifecycle } from "./lifecycle";
 import { processRuntime, setConfigSources } from "./runtime";
@@ -11,6 +13,27 @@ import type { AnyDefinition } from "./definition";
 export function installLifecycle(shim: object, definition: AnyDefinition, req: pulumi.dynamic.ConfigureRequest): void {
   // This runs in the dynamic-provider host, whose first argument is the engine's address.
   watchEngine(engineAddressIn(process.argv.slice(2)));
-  setConfigSources({ get: (key) => req.config.get(key) as string | undefined, env: process.env });
+  setConfigSources(dynamicSources(req.config));
   Object.assign(shim, buildLifecycle(definition, processRuntime));
+}
+
+/**
+ * Where a dynamic provider process reads its settings. The host configures it with the inputs of
+ * its provider resource: the default provider's are the whole stack configuration (`svc:baseUrl`,
+ * read through `get`), an explicit `svc.Provider`'s are its own settings (`baseUrl`, as the
+ * plugin's provider properties are named, so a preview shows the same names on both faces). The
+ * host's `get` prefixes a key without a namespace with the project's name, so those are read
+ * from its bag (`rawConfig`, the same in every SDK from 3.163 to 3.276; tests/unit/provider/
+ * install.test.ts pins it against the installed one).
+ */
+export function dynamicSources(config: pulumi.dynamic.Config): ConfigSources {
+  const raw = (config as unknown as { rawConfig?: unknown }).rawConfig;
+  const bag = raw && typeof raw === "object" ? (raw as Record<string, unknown>) : {};
+  const own = configSources(bag, {});
+  return {
+    get: (key) => own.get(key) ?? (config.get(key) as string | undefined),
+    env: process.env,
+    // Stack config keys always have a namespace; an explicit provider's settings never do.
+    explicit: Object.keys(bag).some((key) => !key.includes(":")),
+  };
 }

@@ -26,7 +26,7 @@ import { buildLifecycle } from "../provider/lifecycle";
 import type { Interrupted } from "../provider/interrupted";
 import { pendingSince } from "../provider/pending";
 import { createRuntime, probeApi } from "../provider/runtime";
-import { configSources } from "../plugin/config";
+import { configSources } from "../provider/configSources";
 import { definitionOf } from "../resources/kinds";
 import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
 
@@ -80,12 +80,18 @@ function opened(value: unknown): unknown {
 const nameOf = (urn: string) => urn.split("::").pop();
 const say = (line: string) => process.stdout.write(`${line}\n`);
 
-/** Where a pending create's provider reads its configuration: an explicit plugin provider's own properties, else the stack config. */
+/**
+ * Where a pending create's provider reads its configuration: an explicit provider's own
+ * properties (the plugin's, or an svc.Provider on the dynamic face), else the stack config. The
+ * default dynamic provider's inputs are the stack config itself (`svc:baseUrl`...), which no
+ * property name matches, so its resources read the stack config.
+ */
 function sourcesFor(op: PendingOperation, state: Exported, config: Record<string, string>): ConfigSources {
   const ref = op.resource.provider ?? "";
   const at = ref.lastIndexOf("::");
   const provider = (state.deployment.resources ?? []).find((r) => r.urn === ref.slice(0, at) && r.id === ref.slice(at + 2));
-  if (provider?.type === "pulumi:providers:svc") return configSources(opened(provider.inputs) as Record<string, unknown>, config);
+  if (provider?.type === "pulumi:providers:svc" || provider?.type === "pulumi:providers:pulumi-nodejs")
+    return configSources(opened(provider.inputs) as Record<string, unknown>, config);
   return { get: (key) => config[key], env: process.env };
 }
 

@@ -2,7 +2,7 @@
  * index.ts, generated from the registry's list of kinds so a kind is listed once: each kind's
  * generated class (scripts/classes.ts) and the public argument types its fields declare (the
  * `<Kind>Args`, then the `args` names of its nested objects and variants unions, in file order),
- * then the lookups.
+ * then the explicit provider and the lookups.
  *
  *   npm run generate        rewrite index.ts, with every other generated file
  *   (tests/unit/generated.test.ts fails when index.ts is out of date)
@@ -37,6 +37,9 @@ export function renderIndex(): string {
       `export { ${kind} } from "./resources/generated/${moduleOf(kind)}";`,
       `export type { ${argsTypesOf(kind).join(", ")} } from "./resources/${moduleOf(kind)}";`,
     ]),
+    "// The explicit provider ({ provider } on any resource or lookup).",
+    'export { Provider } from "./provider/explicitProvider";',
+    'export type { ProviderArgs } from "./provider/explicitProvider";',
     "// Lookups (plain and Output forms).",
     'export * from "./resources/lookups";',
   ];

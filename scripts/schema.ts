@@ -20,7 +20,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { PROVIDER_SECRETS } from "../plugin/config";
+import { PROVIDER_SECRETS } from "../provider/config";
 import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
 import { WIDE_NOTE } from "../provider/integer";
 

@@ -19,6 +19,11 @@ import type * as pulumi from "@pulumi/pulumi";
 const toOutput: typeof import("@pulumi/pulumi/output").output = (value) => require("@pulumi/pulumi/output").output(value);
 const getConfig = (key: string): string | undefined =>
   (require("@pulumi/pulumi/runtime/config") as typeof import("@pulumi/pulumi/runtime/config")).getConfig(key);
+// Only for a lookup given a provider: a program without one loads neither.
+const settingsOf: typeof import("../../provider/explicitProvider").settingsOf = (provider) =>
+  (require("../../provider/explicitProvider") as typeof import("../../provider/explicitProvider")).settingsOf(provider);
+const configSources: typeof import("../../provider/configSources").configSources = (args, variables) =>
+  (require("../../provider/configSources") as typeof import("../../provider/configSources")).configSources(args, variables);
 /* eslint-enable @typescript-eslint/no-require-imports */
 import { SvcClient } from "../../provider/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/config";
@@ -47,6 +52,45 @@ export function lookupClient(): LookupClient {
     cached = { client: new SvcClient(config), config };
   }
   return cached;
+}
+
+/** What a lookup takes beside its arguments, as the SDK's invokes do: `provider`, an explicit `svc.Provider`. */
+export type LookupOptions = Pick<pulumi.InvokeOptions, "provider">;
+
+/** An Output's value, or undefined while any of it is unknown (a preview): the SDK's own `promise()`, absent from its types. */
+const valueOf = <T>(o: pulumi.Output<T>): Promise<T | undefined> => (o as unknown as { promise(): Promise<T | undefined> }).promise();
+
+/** Each explicit provider's client, made at its first lookup. */
+const providerClients = new WeakMap<pulumi.ProviderResource, Promise<LookupClient>>();
+
+/**
+ * The client of an explicit `svc.Provider`: its settings, each falling back to the environment as
+ * in its provider process (provider/install.ts), never to the stack's `svc:*` config, which
+ * belongs to the default provider.
+ */
+function providerClient(provider: pulumi.ProviderResource): Promise<LookupClient> {
+  let client = providerClients.get(provider);
+  if (!client) {
+    client = (async () => {
+      const settings = settingsOf(provider);
+      if (!settings)
+        throw new ConfigError(`a lookup's provider must be an svc.Provider; ${provider.constructor.name} is another package's`);
+      const values = await valueOf(settings);
+      if (values === undefined)
+        throw new ConfigError("the lookup's svc.Provider has a setting known only at `pulumi up` (an output of a resource not made yet)");
+      const config = resolveConfig({ ...configSources(values, {}), explicit: true });
+      return { client: new SvcClient(config), config };
+    })();
+    providerClients.set(provider, client);
+  }
+  return client;
+}
+
+/** Runs a lookup with its options' provider, if any (a scope of `withProviderClient`). */
+async function withOptions<T>(opts: LookupOptions | undefined, fn: () => Promise<T>): Promise<T> {
+  if (!opts?.provider) return fn();
+  const client = await providerClient(opts.provider);
+  return withProviderClient(() => client, fn);
 }
 
 export function workspaceOf(args: { workspaceId?: string }): string {
@@ -83,10 +127,10 @@ function failOnce(err: unknown): never {
   throw forPeople(err);
 }
 
-/** A lookup as users call it: answered by the mocks in unit tests (mocks.ts), by the API otherwise. */
-function answered<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...args: A) => Promise<R> {
+/** A lookup as users call it: answered by the mocks in unit tests (mocks.ts), by the API otherwise (with its options' provider). */
+function answered<A extends [args?: unknown], R>(fn: (...args: A) => Promise<R>): (args: A[0], opts?: LookupOptions) => Promise<R> {
   if (!fn.name) throw new Error("internal: a lookup must be a named function (its name is its mock token)");
-  return (...args) => (underMocks() ? fromMocks<R>(fn.name, args[0]) : fn(...args));
+  return (args, opts) => (underMocks() ? fromMocks<R>(fn.name, args) : withOptions(opts, () => fn(...([args] as unknown as A))));
 }
 
 /**
@@ -95,21 +139,28 @@ function answered<A extends unknown[], R>(fn: (...args: A) => Promise<R>): (...a
  */
 export type LookupInputs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
-/** The Output form's parameters: optional when the plain lookup's argument is. */
-type OutputFormArgs<P> = undefined extends P ? [args?: LookupInputs<NonNullable<P>>] : [args: LookupInputs<P>];
+/** The Output form's parameters: optional when the plain lookup's argument is; options after it. */
+type OutputFormArgs<P> = undefined extends P
+  ? [args?: LookupInputs<NonNullable<P>>, opts?: LookupOptions]
+  : [args: LookupInputs<P>, opts?: LookupOptions];
+
+/** The plain form's parameters: the lookup's own, options after them. */
+type PlainFormArgs<A extends [args?: unknown]> = undefined extends A[0]
+  ? [args?: A[0], opts?: LookupOptions]
+  : [args: A[0], opts?: LookupOptions];
 
 /**
  * The two forms users call of one area lookup, made here for every lookup (resources/lookups/index.ts):
  * plain (a Promise) and Output (`...Output`, each argument field an Input; the argument may be
- * left out when the plain form's may). Both are answered by the mocks under unit tests and fail
- * with errors worded for people.
+ * left out when the plain form's may). Both take invoke options after the arguments (`{ provider }`),
+ * are answered by the mocks under unit tests and fail with errors worded for people.
  */
 export function lookupForms<A extends [args?: unknown], R>(
   fn: (...args: A) => Promise<R>,
-): [plain: (...args: A) => Promise<R>, output: (...args: OutputFormArgs<A[0]>) => pulumi.Output<R>] {
+): [plain: (...args: PlainFormArgs<A>) => Promise<R>, output: (...args: OutputFormArgs<A[0]>) => pulumi.Output<R>] {
   const lookup = answered(fn);
-  const plain = (...args: A) => lookup(...args).catch(failOnce);
-  const output = (...args: OutputFormArgs<A[0]>) =>
-    toOutput(args[0] ?? {}).apply((inputs) => plain(...([inputs] as unknown as A))) as pulumi.Output<R>;
+  const plain = (...[args, opts]: PlainFormArgs<A>) => lookup(args, opts).catch(failOnce);
+  const output = (...[args, opts]: OutputFormArgs<A[0]>) =>
+    toOutput(args ?? {}).apply((inputs) => lookup(inputs as A[0], opts).catch(failOnce)) as pulumi.Output<R>;
   return [plain, output];
 }

@@ -3,6 +3,7 @@
 //
 //   { "type": "Disk", "name": "data", "args": { ... }, "opts": { "dependsOn": ["vm"] } }
 //   { "lookup": "getPlans", "name": "plans", "args": { ... } }       // an invoke, exported
+//   { "type": "Provider", "name": "eu", "args": { ... } }            // then "opts": { "provider": "eu" }
 //
 // Each resource is a stack output of its name, unless it says "unexported": true.
 // Inside args, { "$ref": "vm.id" } is another resource's output and { "$secret": v } a secret.
@@ -34,6 +35,7 @@ function options(opts = {}) {
   if (opts.dependsOn) out.dependsOn = opts.dependsOn.map((n) => declared[n]);
   if (opts.parent) out.parent = declared[opts.parent];
   if (opts.deletedWith) out.deletedWith = declared[opts.deletedWith];
+  if (opts.provider) out.provider = declared[opts.provider];
   return out;
 }
 
@@ -41,7 +43,7 @@ for (const d of declarations) {
   if (d.lookup) {
     const fn = svc[d.lookup];
     if (typeof fn !== "function") throw new Error(`scenario: pulumi-svc exports no lookup ${d.lookup}`);
-    declared[d.name] = { result: fn(resolve(d.args || {})) };
+    declared[d.name] = { result: fn(resolve(d.args || {}), options(d.opts)) };
     exports[d.name] = declared[d.name].result;
     continue;
   }
