@@ -368,11 +368,19 @@ async function archive(t: Target, blob: string, outDir: string, version: string,
   if (t.os === "darwin") removeMachOSignature(exe);
   if (t.os === "windows") removePeSignature(exe);
   const { inject } = await import("postject");
-  await inject(exe, "NODE_SEA_BLOB", fs.readFileSync(blob), {
-    sentinelFuse: SEA_FUSE,
-    machoSegmentName: t.os === "darwin" ? "NODE_SEA" : undefined,
-    overwrite: true,
-  });
+  // LIEF, inside postject, warns of every ELF note section it has no name for: harmless, and noise
+  // between the lines a person reads.
+  const warn = console.warn;
+  console.warn = (...args: unknown[]) => void (/Can't find string offset for section name/.test(String(args[0])) || warn(...args));
+  try {
+    await inject(exe, "NODE_SEA_BLOB", fs.readFileSync(blob), {
+      sentinelFuse: SEA_FUSE,
+      machoSegmentName: t.os === "darwin" ? "NODE_SEA" : undefined,
+      overwrite: true,
+    });
+  } finally {
+    console.warn = warn;
+  }
   if (t.os === "darwin") adHocSign(exe);
   const out = path.join(outDir, archiveName(version, t));
   const packed = promisify(execFile)("tar", ["-czf", out, "--owner=0", "--group=0", "--numeric-owner", "-C", dir, executableName(t)]).then(
