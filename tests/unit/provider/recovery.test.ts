@@ -34,7 +34,7 @@ function widgetApi() {
   const failures: Record<string, Array<() => Error>> = {};
   const objects = new Map<string, Outputs>();
   /** How the next create's workflow ends: FAILED leaves the object FAILED, as the API's default failure effect does. */
-  const next = { createOutcome: "COMPLETED", settlesAs: "READY" };
+  const next: { createOutcome: "COMPLETED" | "FAILED"; settlesAs: string } = { createOutcome: "COMPLETED", settlesAs: "READY" };
   const fail = (call: string, ...errors: Array<() => Error>) => (failures[call] = [...(failures[call] ?? []), ...errors]);
   const step = (call: string) => {
     calls.push(call);
