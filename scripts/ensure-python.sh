@@ -19,7 +19,9 @@
 # interpreter's own pip (`pip --python`), so no root is needed as long as python3 has pip.
 set -euo pipefail
 
-PULUMI_VERSION="3.163.0" # keep equal to PULUMI_VERSION in ensure-pulumi.sh
+# The SDK of the pinned host, unless the first argument names another (tests/e2e/retries.ts: an SDK
+# new enough for error hooks, which Python programs register with the engine's monitor directly).
+PULUMI_VERSION="${1:-3.163.0}" # keep the default equal to PULUMI_VERSION in ensure-pulumi.sh
 cache_root="${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-svc}"
 venv="$cache_root/python-venv-$PULUMI_VERSION"
 marker="$venv/.pulumi-svc-complete"

@@ -2,7 +2,7 @@
  * create: import or adopt the object named by the import option or adoptId, or refuse a taken
  * key, send the create (recovering from a lost answer), find its id, then wait for it to settle
  * and run the steps the create request cannot carry. A failure after the API made the object
- * keeps it in the stack.
+ * keeps it in the stack, or deletes it where the next up would replace it (createFailure.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
@@ -12,7 +12,8 @@ import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
-import { partialFailure, refusal } from "./failures";
+import { failedCreate } from "./createFailure";
+import { refusal } from "./failures";
 import { SHIM_KEY } from "../shim";
 import { contextFor, withoutShim } from "./operation";
 import { importExisting } from "./importOption";
@@ -41,7 +42,7 @@ export async function create<I extends Props, O extends Outputs>(
   try {
     return { id, outs: finalize(c, await finish(c, ctx, id, inputs, created, carry), carry) };
   } catch (err) {
-    throw await partialFailure(c, ctx, id, carry, shim, err);
+    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry, shim }, err);
   }
 }
 

@@ -68,17 +68,48 @@ export async function partialFailure<I extends Props, O extends Outputs>(
   shim: unknown,
   err: unknown,
 ): Promise<PartialFailure> {
-  let outs: Props = {};
+  return kept(c, ctx, id, inputs, shim, err, await readAfterFailure(c, ctx, id, inputs));
+}
+
+/** The object as the API shows it after a failure: undefined when gone, "unread" when the read failed too. */
+export async function readAfterFailure<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  ctx: OperationContext,
+  id: string,
+  inputs: Props,
+): Promise<O | undefined | "unread"> {
   try {
-    outs = (await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>)) ?? {};
+    return await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   } catch {
-    // The API may be what failed; record the inputs and the id.
+    // The API may be what failed; the caller records the inputs and the id.
+    return "unread";
   }
-  const reason = (refusal(c.definition.fields, ctx.label, err) as Error).message ?? String(err);
+}
+
+/** The failure's reason, in the program's words. */
+export const reasonOf = (c: CompiledDefinition<Props, Outputs>, ctx: OperationContext, err: unknown): string =>
+  (refusal(c.definition.fields, ctx.label, err) as Error).message ?? String(err);
+
+/** A failure that keeps the object in the stack with what was read of it (`extra`: why it was not removed). */
+export function kept<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  ctx: OperationContext,
+  id: string,
+  inputs: Props,
+  shim: unknown,
+  err: unknown,
+  current: O | undefined | "unread",
+  extra?: string,
+): PartialFailure {
+  const outs = current === "unread" || !current ? ({} as O) : current;
   const hint =
     ctx.operation === "create" &&
     `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;
-  return new PartialFailure(sentences(reason, hint), id, { ...inputs, ...finalize(c, outs as O, inputs), [SHIM_KEY]: shim });
+  return new PartialFailure(sentences(reasonOf(c as never, ctx, err), extra, hint), id, {
+    ...inputs,
+    ...finalize(c, outs, inputs),
+    [SHIM_KEY]: shim,
+  });
 }
 
 /**

@@ -450,7 +450,7 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     expect((await get(`/v1/recipes/${r.body.id}`)).description).toBe("adopted");
   });
 
-  it("keeps an app and an installation whose workflows failed, then replaces them on the next up", async () => {
+  it("deletes an app and an installation whose workflows failed, keeping nothing, and the next up creates them", async () => {
     await e2e.emu.control.post("/_emulator/faults", {
       kind: "workflow",
       outcome: "FAILED",
@@ -476,17 +476,19 @@ describe("Apps, app templates and recipes through the real pulumi engine", () =>
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/App "flaky": create failed: workflow .* ended FAILED/);
     expect(message).toMatch(/RecipeInstallation of recipe .*: create failed: workflow .* ended FAILED/);
-    const app = await e2e.resource("flaky");
-    expect(app.outputs.state).toBe("FAILED");
-    expect((await get(`/v1/apps/${app.id}`)).state).toBe("FAILED");
-    const inst = await e2e.resource("flaky-inst");
-    expect(inst.outputs.installState).toBe("FAILED");
+    const appId = /The App it made \(id (\d+)\) ended FAILED.*?, which a later up would replace, so it was deleted/.exec(message)?.[1];
+    expect(message).toMatch(
+      /The RecipeInstallation it made \(id [^)]+\) ended FAILED.*?, which a later up would replace, so it was deleted/,
+    );
+    const names = (await e2e.state()).map((r) => r.urn.split("::").pop());
+    expect(names).not.toContain("flaky");
+    expect(names).not.toContain("flaky-inst");
+    expect((await api().get(`/v1/apps/${appId}`)).status).toBe(404);
     const result = await e2e.up(declaration());
-    expect(changes(result)).toMatchObject({ replace: 2 });
+    expect(changes(result)).toMatchObject({ create: 2 });
     const repaired = await e2e.resource("flaky");
-    expect(repaired.id).not.toBe(app.id);
+    expect(repaired.id).not.toBe(appId);
     expect(repaired.outputs.state).toBe("AVAILABLE");
-    expect((await api().get(`/v1/apps/${app.id}`)).status).toBe(404);
     expect((await e2e.resource("flaky-inst")).outputs.installState).toBe("COMPLETED");
   });
 

@@ -202,7 +202,7 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
     expect((await e2e.mutations(since)).filter((m) => m.method === "POST")).toEqual([]);
   });
 
-  it("keeps a failed create of each kind in state, in agreement with the API, and replaces them on the next up", async () => {
+  it("deletes the FAILED object of each kind's failed create, keeping nothing in state or the API, and the next up creates them", async () => {
     for (const path of ["/v1/workspaces/*/instances", "/v1/workspaces/*/disks", "/v1/instances/*/firewall-rules"]) {
       await e2e.emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path, times: 1 });
     }
@@ -219,13 +219,16 @@ describe("every replace field, and every kind's drift, adoption and failure", ()
       ["bad-disk", "Disk"],
       ["bad-rule", "FirewallRule"],
     ]) {
-      const r = await e2e.resource(name);
-      expect({ name, state: r.outputs.state }).toEqual({ name, state: "FAILED" });
-      expect({ name, api: (await e2e.emu.api.get(apiPath[kind](r.id!))).body.state }).toEqual({ name, api: "FAILED" });
-      failed[name] = r.id!;
+      const id = new RegExp(`The ${kind} it made \\(id (\\d+)\\) ended FAILED.*?, which a later up would replace, so it was deleted`).exec(
+        message,
+      )?.[1];
+      expect({ name, deleted: id }).toEqual({ name, deleted: expect.stringMatching(/^\d+$/) });
+      expect({ name, inState: (await e2e.state()).some((r) => r.urn.endsWith(`::${name}`)) }).toEqual({ name, inState: false });
+      expect({ name, api: await status(apiPath[kind](id!)) }).toEqual({ name, api: 404 });
+      failed[name] = id!;
     }
     const result = await e2e.up(declaration());
-    expect(result.summary.resourceChanges).toMatchObject({ replace: 3 });
+    expect(result.summary.resourceChanges).toMatchObject({ create: 3 });
     for (const [name, kind] of [
       ["bad-vm", "Instance"],
       ["bad-disk", "Disk"],

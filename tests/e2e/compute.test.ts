@@ -315,7 +315,7 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     expect((await get(`/v1/disks/${made.body.resource.id}`)).name).toBe("legacy-managed");
   });
 
-  it("keeps an instance whose create workflow failed, then replaces it on the next up", async () => {
+  it("deletes an instance whose create workflow failed, keeping nothing, and the next up creates it", async () => {
     await e2e.emu.control.post("/_emulator/faults", {
       kind: "workflow",
       outcome: "FAILED",
@@ -326,15 +326,17 @@ describe("Instance, Disk and FirewallRule through the real pulumi engine", () =>
     extra.push({ type: "Instance", name: "vm3", args: { name: "flaky-1", planId: plan2, region: "NA_01" } });
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/Instance "flaky-1": create failed: workflow .* ended FAILED/);
-    const failed = await e2e.resource("vm3");
-    expect(failed.outputs.state).toBe("FAILED");
-    expect((await get(`/v1/instances/${failed.id}`)).state).toBe("FAILED");
+    const failedId = /The Instance it made \(id (\d+)\) ended FAILED.*?, which a later up would replace, so it was deleted/.exec(
+      message,
+    )?.[1];
+    expect(failedId).toMatch(/^\d+$/);
+    expect((await e2e.state()).some((r) => r.urn.endsWith("::vm3"))).toBe(false);
+    expect((await e2e.emu.api.get(`/v1/instances/${failedId}`)).status).toBe(404);
     const result = await e2e.up(declaration());
-    expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
+    expect(result.summary.resourceChanges).toMatchObject({ create: 1 });
     const repaired = await e2e.resource("vm3");
-    expect(repaired.id).not.toBe(failed.id);
+    expect(repaired.id).not.toBe(failedId);
     expect(repaired.outputs.state).toBe("AVAILABLE");
-    expect((await e2e.emu.api.get(`/v1/instances/${failed.id}`)).status).toBe(404);
   });
 
   it("a scheduled deletion is refused while the instance is locked", async () => {

@@ -179,6 +179,33 @@ describe("faults the provider recovers from, through the real pulumi engine", ()
     await e2e.up(declared);
   });
 
+  it("a create whose workflow failed leaves nothing behind, and the second up makes one AVAILABLE disk (the dynamic face's retry)", async () => {
+    await fault({ kind: "workflow", outcome: "FAILED", method: "POST", path: `/v1/workspaces/${wid}/disks`, times: 1 });
+    const disk: Declaration = {
+      type: "Disk",
+      name: "flaky",
+      args: { name: "flaky-disk", size: 10 * 1024 ** 3, backend: "LOCAL", region: "NA_01" },
+    };
+    const message = await e2e.upFails([...declared, disk]);
+    expect(message).toMatch(
+      /Disk "flaky-disk": create failed: workflow create-disk \d+ ended FAILED\. The Disk it made \(id \d+\) ended FAILED, which a later up would replace, so it was deleted: calling the create again \(an onError hook's retry, or the next pulumi up\) makes it anew/,
+    );
+    expect((await e2e.state()).some((r) => r.urn.endsWith("::flaky"))).toBe(false);
+    expect((await inventory("disks")).filter((d) => d.name === "flaky-disk")).toEqual([]);
+    declared = [...declared, disk];
+    await e2e.up(declared);
+    const flaky = (await inventory("disks")).filter((d) => d.name === "flaky-disk") as Array<{ id: string; state?: string }>;
+    expect(flaky).toEqual([expect.objectContaining({ id: await e2e.idOf("flaky"), state: "AVAILABLE" })]);
+  });
+
+  it("cannot register an onError hook through the Node.js language host (3.163): its monitor proxy answers UNIMPLEMENTED", async () => {
+    const since = await e2e.lastSeq();
+    const hooked: Declaration = { type: "Vpc", name: "hooked", args: { name: "hooked", range: "10.78.0.0/16" }, opts: { retryOnError: 3 } };
+    const message = await e2e.upFails([...declared, hooked]);
+    expect(message).toContain("12 UNIMPLEMENTED: unknown method RegisterErrorHook");
+    expect(await e2e.mutations(since)).toEqual([]);
+  });
+
   it("destroy leaves nothing behind", async () => {
     await e2e.destroy();
     await waitUntil(async () => (await e2e.inventoryTotal()).total === 0);

@@ -278,7 +278,7 @@ describe("Images and snapshots through the real pulumi engine", () => {
     expect((await get(`/v1/images/${made.body.resource.id}`)).description).toBe("now managed");
   });
 
-  it("keeps an image and a snapshot whose create workflows failed, then replaces them on the next up", async () => {
+  it("deletes an image and a snapshot whose create workflows failed, keeping nothing, and the next up creates them", async () => {
     await e2e.emu.control.post("/_emulator/faults", {
       kind: "workflow",
       outcome: "FAILED",
@@ -304,18 +304,21 @@ describe("Images and snapshots through the real pulumi engine", () => {
     const message = await e2e.upFails(declaration());
     expect(message).toMatch(/Image "flaky-iso": create failed: workflow .* ended FAILED/);
     expect(message).toMatch(/Snapshot of instance \d+: create failed: workflow .* ended FAILED/);
-    const image = await e2e.resource("flaky");
-    const snapshot = await e2e.resource("flaky-snap");
-    expect(image.outputs.state).toBe("FAILED");
-    expect(snapshot.outputs.state).toBe("FAILED");
-    expect((await get(`/v1/images/${image.id}`)).state).toBe("FAILED");
-    expect((await get(`/v1/snapshots/${snapshot.id}`)).state).toBe("FAILED");
+    const deleted = (kind: string) =>
+      new RegExp(`The ${kind} it made \\(id (\\d+)\\) ended FAILED.*?, which a later up would replace, so it was deleted`).exec(
+        message,
+      )?.[1];
+    const image = deleted("Image");
+    const snapshot = deleted("Snapshot");
+    const names = (await e2e.state()).map((r) => r.urn.split("::").pop());
+    expect(names).not.toContain("flaky");
+    expect(names).not.toContain("flaky-snap");
+    expect((await api().get(`/v1/images/${image}`)).status).toBe(404);
+    expect((await api().get(`/v1/snapshots/${snapshot}`)).status).toBe(404);
     const result = await e2e.up(declaration());
-    expect(changes(result)).toMatchObject({ replace: 2 });
+    expect(changes(result)).toMatchObject({ create: 2 });
     expect((await e2e.outputsOf("flaky")).state).toBe("AVAILABLE");
     expect((await e2e.outputsOf("flaky-snap")).state).toBe("AVAILABLE");
-    expect((await api().get(`/v1/images/${image.id}`)).status).toBe(404);
-    expect((await api().get(`/v1/snapshots/${snapshot.id}`)).status).toBe(404);
   });
 
   it("an upload the storage refuses leaves no image behind, and the next up uploads it", async () => {

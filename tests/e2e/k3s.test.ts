@@ -436,7 +436,7 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
-  it("keeps a service whose create workflow FAILED in the stack, and the next up replaces it", async () => {
+  it("deletes a service whose create workflow FAILED, keeping nothing, and the next up creates it", async () => {
     await e2e.emu.control.post("/_emulator/faults", {
       kind: "workflow",
       outcome: "FAILED",
@@ -455,17 +455,16 @@ describe("Managed Kubernetes through the real pulumi engine", () => {
     ];
     const message = await e2e.upFails(declarations());
     expect(message).toMatch(/K3sService "batch": create failed: workflow k3s-service-deploy \d+ ended FAILED/);
-    expect(message).toMatch(/kept in the stack/);
-    const failed = await e2e.resource("batch");
-    expect(failed.id).toMatch(/^\d+$/);
-    expect(failed.outputs.status).toBe("FAILED");
-    expect((await api().get(servicePath(failed.id!))).body.service).toMatchObject({ name: "batch", status: "FAILED" });
+    const failedId = /The K3sService it made \(id (\d+)\) ended FAILED.*?, which a later up would replace, so it was deleted/.exec(
+      message,
+    )?.[1];
+    expect(failedId).toMatch(/^\d+$/);
+    expect((await e2e.state()).some((r) => r.urn.endsWith("::batch"))).toBe(false);
+    expect((await api().get(servicePath(failedId!))).status).toBe(404);
 
     const result = await e2e.up(declarations());
-    expect(changes(result)).toEqual({ same: 7, replace: 1 });
-    const repaired = await e2e.idOf("batch");
-    expect(repaired).not.toBe(failed.id);
-    expect((await api().get(servicePath(failed.id!))).status).toBe(404);
+    expect(changes(result)).toEqual({ same: 7, create: 1 });
+    expect(await e2e.idOf("batch")).not.toBe(failedId);
     await expectRunning("batch", 1);
   });
 

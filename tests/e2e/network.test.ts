@@ -490,7 +490,7 @@ describe("Networking resources through the real pulumi engine", () => {
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
-  it("keeps a member whose join never applied, then replaces it on the next up", async () => {
+  it("deletes a member whose join never applied (JOINING, which the next up would replace), and the next up creates it", async () => {
     const vm2 = await e2e.idOf("vm2");
     const legacy = await e2e.idOf("lbAdopted");
     await e2e.emu.control.post("/_emulator/faults", {
@@ -506,10 +506,10 @@ describe("Networking resources through the real pulumi engine", () => {
       args: { loadBalancerId: ref("lbAdopted.id"), instanceId: ref("vm2.id"), timeouts: { create: "3s" } },
     });
     const message = await e2e.upFails(declaration());
-    expect(message).toMatch(/NetLoadBalancerMember instance .* did not finish before its deadline.*kept in the stack/s);
-    const kept = await e2e.resource("flaky");
-    expect(kept.id).toBe(`${legacy}:${vm2}`);
-    expect(kept.outputs.state).toBe("JOINING");
+    expect(message).toMatch(
+      /NetLoadBalancerMember instance .* did not finish before its deadline.*The NetLoadBalancerMember it made \(id \d+:\d+\) ended JOINING, which a later up would replace, so it was deleted/s,
+    );
+    expect((await e2e.state()).some((r) => r.urn.endsWith("::flaky"))).toBe(false);
     // State and API agree: it is not a member.
     expect(await members(legacy)).toEqual([await e2e.idOf("vm1")]);
     const rows = (await e2e.inventoryTotal()).resources.netLbMembers as Array<{ name: string }>;
@@ -517,7 +517,7 @@ describe("Networking resources through the real pulumi engine", () => {
       [`instance ${await e2e.idOf("vm1")} in balancer ${legacy}`, `instance ${vm2} in balancer ${await e2e.idOf("lb2")}`].sort(),
     );
     const result = await e2e.up(declaration());
-    expect(result.summary.resourceChanges).toMatchObject({ replace: 1 });
+    expect(result.summary.resourceChanges).toMatchObject({ create: 1 });
     expect((await e2e.resource("flaky")).outputs.state).toBe("ACTIVE");
     expect((await members(legacy)).sort()).toEqual([await e2e.idOf("vm1"), vm2].sort());
   });

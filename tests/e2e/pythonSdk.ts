@@ -27,13 +27,14 @@ pulumi.export("types", pulumi.Output.all(net.vlan, bgp.max_prefixes, bgp.asn).ap
 /**
  * Writes `<programDir>/Pulumi.yaml` (a Python project using the plugin at `plugin`) and
  * `__main__.py`, installing the SDK under `work`; returns the environment the program runs with.
+ * `sdkVersion`: the pulumi Python SDK the program runs on, when not the host's.
  */
 export function pythonProject(
   work: string,
   programDir: string,
-  { name, plugin, program }: { name: string; plugin: string; program: string },
+  { name, plugin, program, sdkVersion }: { name: string; plugin: string; program: string; sdkVersion?: string },
 ): { PYTHONPATH: string } {
-  const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh")], {
+  const venv = execFileSync("bash", [path.join(REPO, "scripts", "ensure-python.sh"), ...(sdkVersion ? [sdkVersion] : [])], {
     encoding: "utf8",
     stdio: ["ignore", "pipe", "inherit"],
   })

@@ -2,6 +2,7 @@
 // config (a JSON list), so one program drives every resource through the real engine.
 //
 //   { "type": "Disk", "name": "data", "args": { ... }, "opts": { "dependsOn": ["vm"] } }
+//   "opts": { "retryOnError": 3 } is an onError hook allowing that many tries in all.
 //   { "lookup": "getPlans", "name": "plans", "args": { ... } }       // an invoke, exported
 //   { "type": "Provider", "name": "eu", "args": { ... } }            // then "opts": { "provider": "eu" }
 //
@@ -30,8 +31,9 @@ function resolve(value) {
   return value;
 }
 
-function options(opts = {}) {
-  const out = { ...opts };
+function options(name, opts = {}) {
+  const { retryOnError, ...out } = opts;
+  if (retryOnError) out.hooks = { onError: [new pulumi.ErrorHook(`retry-${name}`, (args) => args.errors.length < retryOnError)] };
   if (opts.dependsOn) out.dependsOn = opts.dependsOn.map((n) => declared[n]);
   if (opts.parent) out.parent = declared[opts.parent];
   if (opts.deletedWith) out.deletedWith = declared[opts.deletedWith];
@@ -49,6 +51,6 @@ for (const d of declarations) {
   }
   const Type = svc[d.type];
   if (typeof Type !== "function") throw new Error(`scenario: pulumi-svc exports no resource ${d.type}`);
-  declared[d.name] = new Type(d.name, resolve(d.args || {}), options(d.opts));
+  declared[d.name] = new Type(d.name, resolve(d.args || {}), options(d.name, d.opts));
   if (!d.unexported) exports[d.name] = declared[d.name];
 }

@@ -30,8 +30,11 @@ const lostAnswer = () => Object.assign(new NetworkError("POST", "/v1/widgets", "
 /** A scripted API for one Widget: `script` decides each call's fate in order. */
 function widgetApi() {
   const calls: string[] = [];
+  let nextId = 100;
   const failures: Record<string, Array<() => Error>> = {};
   const objects = new Map<string, Outputs>();
+  /** How the next create's workflow ends: FAILED leaves the object FAILED, as the API's default failure effect does. */
+  const next: { createOutcome: "COMPLETED" | "FAILED"; settlesAs: string } = { createOutcome: "COMPLETED", settlesAs: "READY" };
   const fail = (call: string, ...errors: Array<() => Error>) => (failures[call] = [...(failures[call] ?? []), ...errors]);
   const step = (call: string) => {
     calls.push(call);
@@ -44,6 +47,7 @@ function widgetApi() {
     ...fromFields(widgetFields),
     pricing: { notMetered: "a test kind" },
     uniqueKey: ["name"],
+    broken: (o) => o.state === "FAILED",
     api: {
       async conflict(_ctx, i) {
         step("conflict");
@@ -54,8 +58,9 @@ function widgetApi() {
       },
       async create(_ctx, i) {
         step("create");
-        objects.set(String(objects.size + 100), { name: i.name, size: i.size, workspaceId: i.workspaceId, state: "READY" });
-        return { workflow: { id: "wf-1", name: "create", state: "COMPLETED" } };
+        const state = next.createOutcome === "FAILED" ? "FAILED" : next.settlesAs;
+        objects.set(String(nextId++), { name: i.name, size: i.size, workspaceId: i.workspaceId, state });
+        return { workflow: { id: "wf-1", name: "create", state: next.createOutcome } };
       },
       async findExisting(_ctx, i) {
         step("find");
@@ -63,8 +68,10 @@ function widgetApi() {
       },
       async get(_ctx, id) {
         step("read");
-        return objects.get(id);
+        const found = objects.get(id);
+        return found && { ...found };
       },
+      settled: (o) => (o.state === "FAILED" ? "widget is FAILED" : o.state === "READY"),
       update: {
         async resize(_ctx, id, _olds, news) {
           step("resize");
@@ -84,7 +91,7 @@ function widgetApi() {
     config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),
     defaultWorkspace: () => "42",
   };
-  return { lifecycle: buildLifecycle(definition, runtime), calls, fail, objects };
+  return { lifecycle: buildLifecycle(definition, runtime), calls, fail, objects, next };
 }
 
 const inputs = { name: "w-one", size: 10, workspaceId: "42" };
@@ -217,5 +224,49 @@ describe("an update command whose answer was lost", () => {
     await api.lifecycle.update!("100", olds, { ...inputs, size: 20 });
     expect(api.calls.filter((c) => c === "resize")).toHaveLength(2);
     expect(api.objects.get("100")!.size).toBe(20);
+  });
+});
+
+describe("a create called again after its workflow failed (an onError hook's retry, or the next up)", () => {
+  it("deletes the FAILED object before failing without an id, so the create called again makes exactly one", async () => {
+    const api = widgetApi();
+    api.next.createOutcome = "FAILED";
+    const failure = await failureOf(api.lifecycle.create!(inputs));
+    expect(failure?.name).not.toBe("PartialFailure");
+    expect(failure?.message).toMatch(
+      /^Widget "w-one": create failed: workflow create wf-1 ended FAILED\. The Widget it made \(id 100\) ended broken, which a later up would replace, so it was deleted: calling the create again \(an onError hook's retry, or the next pulumi up\) makes it anew\.$/,
+    );
+    expect([...api.objects.keys()]).toEqual([]);
+
+    api.next.createOutcome = "COMPLETED";
+    expect((await api.lifecycle.create!(inputs)).id).toBe("101");
+    expect([...api.objects.entries()]).toEqual([["101", { ...inputs, state: "READY" }]]);
+  });
+
+  it("keeps the FAILED object in the stack, with its id, when its delete fails too", async () => {
+    const api = widgetApi();
+    api.next.createOutcome = "FAILED";
+    api.fail("delete", () => new ApiError("DELETE", "/v1/widgets/100", 403, "not yours"));
+    const failure = await failureOf(api.lifecycle.create!(inputs));
+    expect(failure?.name).toBe("PartialFailure");
+    expect(failure?.id).toBe("100");
+    expect(failure?.message).toMatch(
+      /Deleting the broken Widget failed too \(DELETE \/v1\/widgets\/100 answered 403.*The resource \(id 100\) is kept in the stack/,
+    );
+    expect(failure?.properties).toMatchObject({ state: "FAILED" });
+  });
+
+  it("keeps an object a later step left repairable, and the engine's retry (an Update of that id) finishes it", async () => {
+    const api = widgetApi();
+    api.next.settlesAs = "PENDING";
+    const failure = await failureOf(api.lifecycle.create!({ ...inputs, timeouts: { create: "1s" } }));
+    expect(failure?.name).toBe("PartialFailure");
+    expect(failure?.id).toBe("100");
+    expect(failure?.properties).toMatchObject({ state: "PENDING" });
+    api.objects.get("100")!.state = "READY";
+    // What the engine sends on the retry: Update(id, the recorded outputs, the same inputs).
+    const updated = await api.lifecycle.update!("100", failure!.properties, { ...inputs, timeouts: { create: "1s" } });
+    expect(updated.outs).toMatchObject({ state: "READY" });
+    expect([...api.objects.keys()]).toEqual(["100"]);
   });
 });

@@ -1,0 +1,45 @@
+/**
+ * What a create that failed after the API made its object leaves behind, so that the same create
+ * called again (an error hook's retry, or the next `pulumi up`) converges on one object.
+ *
+ * Why the object's condition decides: a create that fails with an id is recorded by the engine
+ * as made, and the engine's retry of it is an Update of that id (pkg/v3 resource/deploy/step.go,
+ * CreateStep.Apply: "any retries must update it rather than create another one"), which cannot
+ * change the id. An object the next up would merely finish or repair (still moving, or a later
+ * step failed) is kept with its id: the retry's Update, or the next up, finishes it in place. An
+ * object the next up would replace (FAILED, the definition's `broken`) cannot be replaced by an
+ * Update, so it is deleted now, the replacement's delete done first, and the create fails
+ * without an id: the retry's Create, or the next up, makes it anew.
+ */
+
+/** The made object as read after the failure. */
+export type Found =
+  /** The API no longer shows it. */
+  | "gone"
+  /** The definition's `broken`: what the next up replaces. */
+  | "broken"
+  /** Moving, or settled with a later step failed: what the next up finishes or repairs in place. */
+  | "repairable"
+  /** The read failed too: its condition is unknown. */
+  | "unread";
+
+export type Remedy =
+  /** Fail without an id: nothing is left to record. */
+  | "forget"
+  /** Delete it, then fail without an id; kept after all (`keep`) when the delete fails. */
+  | "remove"
+  /** Fail with its id (a partial failure): the stack keeps it. */
+  | "keep";
+
+/** By what was found; `removable` is false for a kind the API cannot delete (`retainOnDelete`). */
+const REMEDIES: Record<Found, { removable: Remedy; retained: Remedy }> = {
+  gone: { removable: "forget", retained: "forget" },
+  broken: { removable: "remove", retained: "keep" },
+  repairable: { removable: "keep", retained: "keep" },
+  // Unknown is kept: an id in the stack orphans nothing.
+  unread: { removable: "keep", retained: "keep" },
+};
+
+export function remedyFor(found: Found, removable: boolean): Remedy {
+  return REMEDIES[found][removable ? "removable" : "retained"];
+}
