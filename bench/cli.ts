@@ -11,7 +11,7 @@ import type { RunningEmulator } from "pulumi-svc-emulator";
 import { REPO } from "./common";
 
 const execFileAsync = promisify(execFile);
-export const PROGRAMS = path.join(REPO, "bench", "programs");
+const PROGRAMS = path.join(REPO, "bench", "programs");
 
 /** The pulumi CLI of a version the project's own script provides (its directory is the script's last line). */
 export async function pulumiBinDir(version?: string): Promise<string> {

@@ -15,7 +15,7 @@ import { REFERENCES } from "./references";
 import { configSecretsOf, type ConfigSecret } from "./secrets";
 
 /** A tie from one adopted object to another, where a value of the first's declaration names it. */
-export interface Reference {
+interface Reference {
   field: string;
   /** The element of a list-valued input (a service's target instances), or none for a single value. */
   index?: number;
@@ -38,7 +38,7 @@ export interface Adopted {
   secrets: ConfigSecret[];
 }
 
-export interface LeftOut {
+interface LeftOut {
   kind: string;
   id: string;
   apiName?: string;
@@ -64,7 +64,7 @@ export interface Selection {
 }
 
 /** The kinds asked for, checked: an unknown or never-taken kind is bad input. */
-export function kindsOf(selection: Selection): string[] {
+function kindsOf(selection: Selection): string[] {
   if (!selection.kinds?.length) return takenByDefault(allKinds());
   for (const kind of selection.kinds) {
     const take = KIND_TAKE[kind];
@@ -75,7 +75,7 @@ export function kindsOf(selection: Selection): string[] {
 }
 
 /** Whether a name matches a glob (`*` any run of characters, `?` one). */
-export function matches(name: string, glob: string): boolean {
+function matches(name: string, glob: string): boolean {
   const pattern = glob
     .replace(/[.+^${}()|[\]\\]/g, "\\$&")
     .replace(/\*/g, ".*")

@@ -19,7 +19,7 @@ const TAKEN = new Set(
 );
 
 /** A camelCase identifier for a logical name (`web-1` -> `web1`, `app-net` -> `appNet`), unique among `used`. */
-export function variableName(name: string, kind: string, used: Set<string>): string {
+function variableName(name: string, kind: string, used: Set<string>): string {
   const [first = "r", ...rest] = name.split(/[^A-Za-z0-9]+/).filter(Boolean);
   let v = [first, ...rest.map((w) => w[0].toUpperCase() + w.slice(1))].join("");
   if (/^[0-9]/.test(v)) v = `r${v}`;
@@ -37,7 +37,7 @@ class Code {
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 /** A value as TypeScript source, `indent` the current line's indentation. */
-export function printValue(value: unknown, indent = ""): string {
+function printValue(value: unknown, indent = ""): string {
   if (value instanceof Code) return value.text;
   if (value === null || value === undefined) return "null";
   if (typeof value === "string" || typeof value === "boolean") return JSON.stringify(value);

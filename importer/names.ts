@@ -26,7 +26,7 @@ export function slug(text: string): string {
 }
 
 /** The kind as a slug: `NetLoadBalancerMember` -> `net-load-balancer-member`. */
-export const kindSlug = (kind: string) => kind.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
+const kindSlug = (kind: string) => kind.replace(/([a-z0-9])([A-Z])/g, "$1-$2").toLowerCase();
 
 type Lookup = (kind: string, id: unknown) => string;
 

@@ -24,7 +24,7 @@ const MAP_KEYS: Record<string, Record<string, (outputs: Record<string, unknown>)
 };
 
 /** camelCase of the words in `parts`: (`ghcr-io`, `password`) -> `ghcrIoPassword`, (`app-secret`, `DB_PASSWORD`) -> `appSecretDbPassword`. */
-export function configKey(...parts: string[]): string {
+function configKey(...parts: string[]): string {
   const words = parts
     .join(" ")
     .replace(/([a-z0-9])([A-Z])/g, "$1 $2")

@@ -35,14 +35,12 @@ import { TOKEN_PREFIX } from "./token";
 import { forResource } from "./log";
 import { fromStruct, secretMembers, toStruct } from "./marshal";
 
-export { TOKEN_PREFIX };
-
 interface PackageSchema {
   resources: Record<string, { properties?: Record<string, unknown>; inputProperties?: Record<string, unknown> }>;
 }
 
 /** The committed schema (npm run generate): served by GetSchema, and the source of each kind's output names. */
-export const schemaText = (): string => fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
+const schemaText = (): string => fs.readFileSync(path.join(PACKAGE_ROOT, "schema.json"), "utf8");
 
 /** The resource type of a URN (`urn:pulumi:dev::proj::parent$svc:index:Vpc::web` -> `svc:index:Vpc`). */
 export function typeOfUrn(urn: string): string {

@@ -67,7 +67,7 @@ export function pricingOf(kind: string, props: Props, standaloneIpRegion = STAND
 }
 
 /** One priced line of a resource: the plan or an estimate part. */
-export interface CostLine {
+interface CostLine {
   label: string;
   hourly: number;
 }

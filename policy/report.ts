@@ -54,7 +54,7 @@ export function breakdownLines(proposed: StackCost): string[] {
 }
 
 /** The biggest contributors, for the budget's message. */
-export const biggest = (proposed: StackCost, n = 3): string =>
+const biggest = (proposed: StackCost, n = 3): string =>
   proposed.resources
     .slice(0, n)
     .map((r) => `${r.name} ${usd(r.monthly)}`)

@@ -47,11 +47,6 @@ export const remember: FixedEffect = { kind: "remember" };
  */
 export const depends = (decide: (old: unknown, next: unknown) => FixedEffect): ChangeEffect => ({ kind: "depends", decide });
 
-/** The same effect for each of `fields` (a resource whose fields all change the same way). */
-export function eachOf<const F extends readonly string[]>(fields: F, effect: ChangeEffect): Record<F[number], ChangeEffect> {
-  return Object.fromEntries(fields.map((f) => [f, effect])) as Record<F[number], ChangeEffect>;
-}
-
 /**
  * The effect table of a definition: exactly one effect per input (the inputs type `I`, which each
  * resource file derives from its zod schema), so an input left out, or a name that is no input,

@@ -41,7 +41,7 @@ export interface ClientOptions {
  * being refused with 429 before it fails: an operation's default timeout (timeouts.ts) is of the
  * same order.
  */
-export const REQUEST_PATIENCE_MS = 10 * 60_000;
+const REQUEST_PATIENCE_MS = 10 * 60_000;
 
 export class SvcClient {
   private readonly connection: Connection;

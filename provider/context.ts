@@ -57,7 +57,7 @@ let lastSummary = "";
  * provider process (SIGKILL) soon after its last answer, so this is short; work that resumes
  * within it (the next wave of a stack) moves the summary to the end.
  */
-export const SUMMARY_AFTER_IDLE_MS = 50;
+const SUMMARY_AFTER_IDLE_MS = 50;
 
 /** Prints the process's rate-limit summary (requests sent, answered 429, time waiting) when it changed and anything waited. */
 function summarise(): void {

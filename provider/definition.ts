@@ -21,7 +21,7 @@ import type { Workflow } from "./envelope";
 import type { ChangeEffects } from "./changeEffects";
 
 /** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
-export interface Transition<I> {
+interface Transition<I> {
   field: keyof I & string;
   /** Returns the reason when the change from `old` to `next` is not allowed. */
   check(old: unknown, next: unknown): string | undefined;
@@ -87,7 +87,7 @@ export interface Listed {
   leftOut?: string;
 }
 
-export interface ResourceApi<I, O extends Outputs, N extends string = never> {
+interface ResourceApi<I, O extends Outputs, N extends string = never> {
   /** Sends the create request (no waiting). An ambiguous failure is recovered by the lifecycle. */
   create(ctx: OperationContext, inputs: I): Promise<Created>;
   /**

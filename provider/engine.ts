@@ -32,7 +32,7 @@ export class EngineGoneError extends Error {
 }
 
 /** An API call refused because the engine asked this provider to stop (Cancel). */
-export class EngineCancelledError extends Error {
+class EngineCancelledError extends Error {
   constructor() {
     super(
       "the pulumi engine cancelled the deployment: no new API call is started. " +

@@ -10,7 +10,7 @@ export interface Workflow {
   state: WorkflowState;
 }
 
-export type WorkflowState = "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED" | "TIMED_OUT";
+type WorkflowState = "QUEUED" | "RUNNING" | "COMPLETED" | "FAILED" | "ABORTED" | "TIMED_OUT";
 
 const WORKFLOW_STATES = new Set(["QUEUED", "RUNNING", "COMPLETED", "FAILED", "ABORTED", "TIMED_OUT"]);
 
@@ -56,10 +56,4 @@ export function resourceOf<T = Record<string, unknown>>(body: unknown, kindKeys:
     if (v && typeof v === "object" && "id" in (v as object)) return v as T;
   }
   throw new EnvelopeError(what, body);
-}
-
-/** The identifier of an audit log entry's target, when the entry names one. */
-export function auditTargetId(body: unknown): string | null {
-  const target = (body as { target?: { id?: unknown } } | null)?.target;
-  return target?.id !== undefined && target.id !== null ? String(target.id) : null;
 }

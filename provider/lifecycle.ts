@@ -25,8 +25,8 @@ import type { Lifecycle, Props, ProviderRuntime } from "./lifecycle/types";
 import { update } from "./lifecycle/update";
 
 export { PartialFailure } from "./lifecycle/failures";
-export type { CallOptions, DiffResult, Lifecycle, PropertyChange, ProviderRuntime } from "./lifecycle/types";
-export { containsUnknown, UNKNOWN } from "./lifecycle/unknowns";
+export type { Lifecycle, PropertyChange, ProviderRuntime } from "./lifecycle/types";
+export { UNKNOWN } from "./lifecycle/unknowns";
 
 export function buildLifecycle<I extends Props, O extends Outputs>(
   definition: ResourceDefinition<I, O, string>,

@@ -175,7 +175,7 @@ export function grantedRate(s: PaceState, now: number, settings: PaceSettings = 
  * waiting on workflows) would otherwise be cut far below its share for a 429 others caused, and
  * straggle at the end (four stacks on one token: 1.52x the floor instead of 1.20x).
  */
-export function grantedShare(s: PaceState, now: number, settings: PaceSettings = PACE_SETTINGS): number {
+function grantedShare(s: PaceState, now: number, settings: PaceSettings = PACE_SETTINGS): number {
   const span = now - s.cutAt;
   if (s.rate === null || span === Infinity) return Math.min(s.rate ?? Infinity, grantedRate(s, now, settings));
   if (span < settings.minSpanMs) return s.rate;

@@ -19,7 +19,7 @@ export const PACKAGE_ROOT = packageRootAbove(__dirname);
 
 const manifest = JSON.parse(fs.readFileSync(path.join(PACKAGE_ROOT, "package.json"), "utf8")) as { name: string; version: string };
 
-export const PACKAGE_NAME = manifest.name;
+const PACKAGE_NAME = manifest.name;
 export const PACKAGE_VERSION = manifest.version;
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { Query, SvcClient } from "./client";
 
-export interface Envelope<T> {
+interface Envelope<T> {
   items: T[];
   hasNext: boolean;
   hasPrevious: boolean;
@@ -12,7 +12,7 @@ export interface Envelope<T> {
   before: string | null;
 }
 
-export async function* paginate<T>(client: SvcClient, path: string, query: Query = {}, pageSize = 100): AsyncGenerator<T> {
+async function* paginate<T>(client: SvcClient, path: string, query: Query = {}, pageSize = 100): AsyncGenerator<T> {
   let after: string | undefined;
   for (;;) {
     const page = await client.get<Envelope<T>>(path, { ...query, limit: pageSize, after });

@@ -19,7 +19,7 @@ export type ProgressKind = "notice" | "detail" | "heartbeat";
 /** Receives every line with its kind; the default one writes what `shown` lets through to stderr. */
 export type ProgressSink = (line: string, kind: ProgressKind) => void;
 
-export const VERBOSE_VARIABLE = "PULUMI_SVC_VERBOSE";
+const VERBOSE_VARIABLE = "PULUMI_SVC_VERBOSE";
 
 /** Whether the environment asks for the full detail (PULUMI_SVC_VERBOSE=1, true or yes). */
 export function verboseFrom(env: NodeJS.ProcessEnv): boolean {
@@ -53,7 +53,7 @@ export function detail(label: string, message: string): void {
 }
 
 /** The first heartbeat comes at 10 s: work that settles sooner prints nothing extra. */
-export const FIRST_BEAT_MS = 10_000;
+const FIRST_BEAT_MS = 10_000;
 /** Every 10 s until 30 s, then every 30 s. */
 const SLOW_AFTER_MS = 30_000;
 const SLOW_EVERY_MS = 30_000;

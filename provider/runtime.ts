@@ -80,7 +80,7 @@ export function createRuntime(): ConfiguredRuntime {
 }
 
 /** The request the probe sends: the plan catalogue, which any valid token may read (spec part 2, Plans). */
-export const PROBE_PATH = "/v1/plans";
+const PROBE_PATH = "/v1/plans";
 
 const answered = (err: ApiError) => `GET ${PROBE_PATH} answered ${err.status}${err.reason ? `: ${err.reason}` : ""}`;
 

@@ -57,7 +57,7 @@ function agentFor(baseUrl: string, secure: boolean): http.Agent {
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The query string as the API reads it: a list is its key repeated, null and undefined left out. */
-export function serializeQuery(query: Query): string {
+function serializeQuery(query: Query): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value === undefined || value === null) continue;

@@ -100,7 +100,7 @@ const EARLIER = 0.9;
 const kindOf = (opts: PollOptions & { waitsFor: string }) => `${opts.label.split(" ")[0]} ${opts.operation} ${opts.waitsFor}`;
 
 /** The first wait when requests are paced, or undefined when no work of this kind was seen. */
-export function expectedEnd(opts: PollOptions & { waitsFor: string }): number | undefined {
+function expectedEnd(opts: PollOptions & { waitsFor: string }): number | undefined {
   const seen = seenEnds.get(kindOf(opts));
   return seen?.length ? Math.min(...seen) : undefined;
 }

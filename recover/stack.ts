@@ -31,7 +31,7 @@ export interface PendingOperation {
   resource: StateResource;
 }
 
-export interface Deployment {
+interface Deployment {
   manifest?: { time?: string };
   resources?: StateResource[];
   pending_operations?: PendingOperation[];

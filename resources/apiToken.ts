@@ -45,8 +45,8 @@ const WHERE = "spec part 1, Tokens";
 // update for tokens: every field replaces the token (a new code).
 const DAY_MS = 86_400_000;
 
-export const GRANT_KINDS = ["WORKSPACE", "INSTANCE", "DEDIBOX", "APP", "IMAGE", "NET_BALANCER", "DISK", "FLOATING_IP"] as const;
-export type GrantKind = (typeof GRANT_KINDS)[number];
+const GRANT_KINDS = ["WORKSPACE", "INSTANCE", "DEDIBOX", "APP", "IMAGE", "NET_BALANCER", "DISK", "FLOATING_IP"] as const;
+type GrantKind = (typeof GRANT_KINDS)[number];
 type Grants = Partial<Record<GrantKind, "READ" | "WRITE">>;
 
 /** Grants map: known kinds only; NONE is dropped (as the API does); not empty afterwards. */

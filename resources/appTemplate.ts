@@ -99,7 +99,7 @@ export const mountFromApi = (m: ApiMount): MountValue => ({
 /** @internal */
 export const PLACEHOLDER = /\{\{([^{}]*)\}\}/g;
 /** @internal */
-export const RANDOM_MAX = 128;
+const RANDOM_MAX = 128;
 
 /** @internal */
 export type Placeholder =
@@ -308,7 +308,7 @@ const rules: Rule<Inputs>[] = [
 
 // 2. API mapping.
 /** @internal */
-export interface ApiTemplatePort {
+interface ApiTemplatePort {
   name: string;
   description?: string;
   container_port: number;

@@ -88,7 +88,7 @@ interface ApiBgp {
 }
 
 /** @internal */
-export const bgpPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/bgp`;
+const bgpPath = (workspaceId: string) => `/v1/workspaces/${workspaceId}/bgp`;
 
 /** The workspace's configuration, or undefined when it has none. @internal */
 export async function fetchBgp(ctx: OperationContext, workspaceId: string): Promise<ApiBgp | undefined> {

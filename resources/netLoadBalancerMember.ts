@@ -65,7 +65,7 @@ type Outputs = OutputsOf<typeof netLoadBalancerMemberFields>;
 
 // 2. API mapping.
 /** @internal */
-export const memberId = (loadBalancerId: string, instanceId: string) => `${loadBalancerId}:${instanceId}`;
+const memberId = (loadBalancerId: string, instanceId: string) => `${loadBalancerId}:${instanceId}`;
 
 /** A membership has no id of its own: it is "<loadBalancerId>:<instanceId>" (also what adoptId takes). */
 function keyOf(id: string): { loadBalancerId: string; instanceId: string } {

@@ -37,7 +37,7 @@ import { updateRequest } from "../provider/changeEffects";
 const WHERE = "spec part 2, Recipe";
 
 // 1. Inputs.
-export const RECIPE_CATEGORIES = [
+const RECIPE_CATEGORIES = [
   "DEFAULT",
   "GAMES",
   "SOFTWARE",
@@ -52,9 +52,9 @@ export const RECIPE_CATEGORIES = [
   "AUTOMATION",
   "NETWORK",
 ] as const;
-export const FIELD_TYPES = ["TEXT", "PASSWORD", "NUMBER", "EMAIL", "BOOLEAN"] as const;
-export type RecipeCategory = (typeof RECIPE_CATEGORIES)[number];
-export type FieldType = (typeof FIELD_TYPES)[number];
+const FIELD_TYPES = ["TEXT", "PASSWORD", "NUMBER", "EMAIL", "BOOLEAN"] as const;
+type RecipeCategory = (typeof RECIPE_CATEGORIES)[number];
+type FieldType = (typeof FIELD_TYPES)[number];
 
 /** @internal A script the recipe runs (the API's commands entry). */
 export const recipeCommand = nested(

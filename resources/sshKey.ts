@@ -36,7 +36,7 @@ const WHERE = "spec part 1, SSH keys";
 
 // 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
 /** OpenSSH public key types. @internal */
-export const SSH_KEY_TYPES = [
+const SSH_KEY_TYPES = [
   "ssh-ed25519",
   "ssh-rsa",
   "ecdsa-sha2-nistp256",

@@ -58,7 +58,7 @@ interface ApiMembership {
 }
 
 /** A membership has no id of its own: it is "<instanceId>:<vpcId>" (also what adoptId takes). @internal */
-export const attachmentId = (instanceId: string, vpcId: string) => `${instanceId}:${vpcId}`;
+const attachmentId = (instanceId: string, vpcId: string) => `${instanceId}:${vpcId}`;
 
 function keyOf(id: string): Key {
   const [instanceId, vpcId] = id.split(":");

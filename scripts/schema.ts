@@ -34,7 +34,7 @@ const TOKEN = (name: string) => `svc:index:${name}`;
  * of tag v<version> holding scripts/release/plugin.ts's archives: `github://api.github.com/<owner>`
  * names the repository `pulumi-<plugin>` of that owner).
  */
-export const HOME = (() => {
+const HOME = (() => {
   const manifest = JSON.parse(fs.readFileSync(path.join(REPO, "package.json"), "utf8")) as { name: string; repository: { url: string } };
   const [, owner, repository] = /github\.com\/([^/]+)\/([^/.]+)/.exec(manifest.repository.url) ?? [];
   if (!owner || repository !== manifest.name) throw new Error(`package.json's repository must be github.com/<owner>/${manifest.name}`);

@@ -12,7 +12,7 @@ const STACK_MAX = 100;
 /** Workspace names are 4 to 32 characters (spec part 1, Workspaces: POST /v1/workspaces). */
 const WORKSPACE_MAX = 32;
 /** Every environment's workspace starts with this, so people can tell them from their own. */
-export const WORKSPACE_PREFIX = "ci-";
+const WORKSPACE_PREFIX = "ci-";
 
 const shortHash = (text: string) => createHash("sha256").update(text).digest("hex").slice(0, 6);
 

@@ -6,12 +6,12 @@
  * (CHANGELOG: "Add a new `policy analyze` command to run a policy pack against existing state");
  * 3.163, the floor, has none.
  */
-export const POLICY_ANALYZE_SINCE = "3.229.0";
+const POLICY_ANALYZE_SINCE = "3.229.0";
 
 export type Way = "policy analyze" | "stack export";
 
 /** -1, 0, 1 as a is older, the same, newer than b (x.y.z, a leading v and any suffix ignored). */
-export function compareVersions(a: string, b: string): number {
+function compareVersions(a: string, b: string): number {
   const parts = (v: string) => v.replace(/^v/, "").split(/[-+]/)[0].split(".").map(Number);
   const [x, y] = [parts(a), parts(b)];
   for (let i = 0; i < 3; i++) if ((x[i] ?? 0) !== (y[i] ?? 0)) return (x[i] ?? 0) < (y[i] ?? 0) ? -1 : 1;

@@ -67,7 +67,7 @@ export type Rule = ResourceRule<never> | StackRule<never>;
 // Firewall rules open to anywhere on an administrative port
 
 /** Ports people administer a machine or a database through, by default (config `ports` replaces them). */
-export const ADMIN_PORTS: Record<number, string> = {
+const ADMIN_PORTS: Record<number, string> = {
   22: "SSH",
   3389: "RDP",
   3306: "MySQL",
@@ -92,7 +92,7 @@ export function fromAnywhere(remote: unknown): boolean | undefined {
 }
 
 /** The ports a TCP or UDP rule matches: portStart to portEnd, one port without portEnd, every port without portStart (spec part 3). */
-export function portRange(props: Record<string, unknown>): [number, number] | undefined {
+function portRange(props: Record<string, unknown>): [number, number] | undefined {
   const start = reveal(props.portStart);
   const end = reveal(props.portEnd);
   if (isUnknown(start) || isUnknown(end)) return undefined;
@@ -139,7 +139,7 @@ export const adminPortOpen: ResourceRule<AdminPortConfig> = {
  * for (spec part 2, Instances: with `ips` omitted a plan grants one IPv4 and one IPv6), or a
  * floating IP the stack attaches to it.
  */
-export function publicAddress(instance: Subject, attached: boolean): string | undefined {
+function publicAddress(instance: Subject, attached: boolean): string | undefined {
   if (attached) return "an attached floating IP";
   const recorded = reveal(instance.props.ipAddresses);
   if (Array.isArray(recorded)) {
@@ -153,7 +153,7 @@ export function publicAddress(instance: Subject, attached: boolean): string | un
 }
 
 /** Whether `from` refers to `to`: by its property dependency, or by id where both are known. */
-export function refersTo(from: Subject, property: string, to: Subject): boolean {
+function refersTo(from: Subject, property: string, to: Subject): boolean {
   if (from.dependsOn[property]?.includes(to.urn)) return true;
   const value = reveal(from.props[property]);
   return to.id !== undefined && typeof value === "string" && value === to.id;

@@ -55,7 +55,7 @@ export function lookupClient(): LookupClient {
 }
 
 /** What a lookup takes beside its arguments, as the SDK's invokes do: `provider`, an explicit `svc.Provider`. */
-export type LookupOptions = Pick<pulumi.InvokeOptions, "provider">;
+type LookupOptions = Pick<pulumi.InvokeOptions, "provider">;
 
 /** An Output's value, or undefined while any of it is unknown (a preview): the SDK's own `promise()`, absent from its types. */
 const valueOf = <T>(o: pulumi.Output<T>): Promise<T | undefined> => (o as unknown as { promise(): Promise<T | undefined> }).promise();
@@ -137,7 +137,7 @@ function answered<A extends [args?: unknown], R>(fn: (...args: A) => Promise<R>)
  * A lookup's arguments in Output form: each field an Input, like the SDK's own invokes. A plain
  * object type (not `Input<A>` as a whole), so a misspelt field fails to compile.
  */
-export type LookupInputs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
+type LookupInputs<A> = { [K in keyof A]: pulumi.Input<A[K]> };
 
 /** The Output form's parameters: optional when the plain lookup's argument is; options after it. */
 type OutputFormArgs<P> = undefined extends P

@@ -14,7 +14,7 @@ const getMonitor = () => (require("@pulumi/pulumi/runtime/settings") as typeof i
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 /** The invoke token a lookup answers to under mocks. */
-export const lookupToken = (name: string) => `svc:index:${name}`;
+const lookupToken = (name: string) => `svc:index:${name}`;
 
 /** Whether the program runs under `pulumi.runtime.setMocks` (its monitor is the SDK's MockMonitor). */
 export function underMocks(): boolean {

@@ -365,8 +365,3 @@ function stopLeftovers(root: string): void {
     }
   }
 }
-
-/** The recorded output logs of the last operations (useful in failure messages). */
-export function summaryOf(result: UpResult | PreviewResult): Record<string, number> {
-  return ("summary" in result ? result.summary.resourceChanges : result.changeSummary) as Record<string, number>;
-}

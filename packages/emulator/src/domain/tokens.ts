@@ -12,7 +12,7 @@ import type { Grants, TokenOrigin, TokenRow, TokenSubject, UserRow, WorkspaceRow
 import { userRef } from "./workspaces";
 
 const HOUR_MS = 3_600_000;
-export const DAY_MS = 24 * HOUR_MS;
+const DAY_MS = 24 * HOUR_MS;
 /** SESSION tokens live one day and may be refreshed only in their last 6 hours (part 1, Limits). */
 export const SESSION_LIFETIME_MS = DAY_MS;
 export const SESSION_REFRESH_WINDOW_MS = 6 * HOUR_MS;
