@@ -56,7 +56,7 @@ function pick(sources: ConfigSources, key: string, envKey: string): string | und
 }
 
 /** Validates a base URL: absolute http(s); plain http only to loopback (tokens must not cross a network in clear). */
-export function validateBaseUrl(raw: string): string {
+function validateBaseUrl(raw: string): string {
   let url: URL;
   try {
     url = new URL(raw);
@@ -73,7 +73,10 @@ export function validateBaseUrl(raw: string): string {
   return `${url.protocol}//${url.host}`;
 }
 
-/** The setting a configuration problem is about, as a person sets it. */
+/**
+ * The setting a configuration problem is about, as a person sets it.
+ * @public scripts/schema.ts reads it by name (the provider settings of schema.json), which knip cannot see.
+ */
 export type Setting = "svc:baseUrl" | "svc:token" | "svc:workspaceId" | "svc:maxRequestsPerSecond";
 
 export interface ConfigProblem {

@@ -24,7 +24,7 @@ import { ProviderResource } from "@pulumi/pulumi/resource";
 import { PROVIDER_SECRETS, type ProviderConfig } from "./config";
 
 /** The package of the type token every class of this package registers: the dynamic-provider host's. */
-export const DYNAMIC_PACKAGE = "pulumi-nodejs";
+const DYNAMIC_PACKAGE = "pulumi-nodejs";
 
 /**
  * The settings of an explicit provider: those of the default provider's stack config (`svc:<name>`),

@@ -13,7 +13,7 @@ import type { Props } from "./types";
 import type { ChangeEffect } from "../changeEffects";
 
 /** Inputs every resource gets from the lifecycle, with their change effects. */
-export const COMMON_EFFECTS: Record<string, ChangeEffect> = {
+const COMMON_EFFECTS: Record<string, ChangeEffect> = {
   timeouts: { kind: "ignore" },
   adoptId: { kind: "ignore" },
   // The resource options a generated class carries (provider/carriedOptions.ts): how to diff, not what.

@@ -18,7 +18,7 @@ import { echoedInputs } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
 
 /** Inputs no import can declare from a read: secret ones, and those kept from state because the API never answers them. */
-export function undeclarable<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>): string[] {
+function undeclarable<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>): string[] {
   const { fields, keepFromState = [] } = c.definition;
   return c.declarable.filter((k) => keepFromState.includes(k) || fields[k]?.secret === true);
 }

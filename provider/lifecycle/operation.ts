@@ -19,7 +19,7 @@ export function without<T extends Props>(obj: T, ...keys: string[]): T {
 export const withoutShim = <T extends Props>(props: T): T => without(props, SHIM_KEY);
 
 /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
-export function labelOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Partial<I>, id?: string): string {
+function labelOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Partial<I>, id?: string): string {
   const { definition } = c;
   return definition.label
     ? definition.label(inputs, id)

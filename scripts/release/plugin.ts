@@ -20,14 +20,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
-
-/** The checkout: the directory of the nearest package.json above this file (sources or dist/scripts). */
-const REPO = (() => {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    if (fs.existsSync(path.join(dir, "package.json")) && fs.existsSync(path.join(dir, "schema.json"))) return dir;
-    if (path.dirname(dir) === dir) throw new Error(`no checkout above ${__dirname}`);
-  }
-})();
+import { cacheRoot, REPO } from "./common";
 
 /** The sentinel every Node.js build since 18.16 carries, which postject flips once a blob is injected. */
 const SEA_FUSE = "NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2";
@@ -63,9 +56,6 @@ export const NODE_BUILDS: Target[] = [
 
 const say = (text: string) => process.stderr.write(`release plugin: ${text}\n`);
 
-export const cacheRoot = (): string =>
-  process.env.PULUMI_SVC_CACHE ?? path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), ".cache"), "pulumi-svc");
-
 export const archiveName = (version: string, t: Pick<Target, "os" | "arch">): string =>
   `pulumi-resource-svc-v${version}-${t.os}-${t.arch}.tar.gz`;
 
@@ -90,7 +80,7 @@ function cached(dir: string, fill: (staging: string) => void): string {
 }
 
 /** The target platform's `node` (`node.exe`), fetched through the registry's own client and cached. */
-export function targetNode(t: Target): string {
+function targetNode(t: Target): string {
   const file = t.os === "windows" ? "node.exe" : "node";
   const name =
     t.source.registry === "npm"
@@ -154,7 +144,7 @@ function hostNode(version: string): string {
  * kinds.js's `require(\`./${module}\`)` stays lazy: esbuild maps each file to a function run on
  * first require, so a command loads only the kinds it touches.
  */
-export async function bundlePlugin(outFile: string): Promise<void> {
+async function bundlePlugin(outFile: string): Promise<void> {
   const esbuild = await import("esbuild");
   const main = path.join(REPO, "dist", "plugin", "main.js");
   if (!fs.existsSync(main)) throw new Error(`${main} is missing: run npm run build first`);
@@ -258,7 +248,7 @@ export function executableFormat(file: string): string {
  * command is dropped and the signature's bytes at the end of __LINKEDIT cut off. The injected
  * file is signed ad hoc afterwards (adHocSign).
  */
-export function removeMachOSignature(file: string): void {
+function removeMachOSignature(file: string): void {
   const data = fs.readFileSync(file);
   if (data.readUInt32LE(0) !== 0xfeedfacf) throw new Error(`${file} is no 64-bit Mach-O`);
   const ncmds = data.readUInt32LE(16);
@@ -297,7 +287,7 @@ export function removeMachOSignature(file: string): void {
  * padding) whose data starts at the file's end, 16-byte aligned, inside __LINKEDIT (the last
  * segment after injection); then svc-adhoc-sign (./adhoc, Rust) writes the signature there.
  */
-export function adHocSign(file: string): void {
+function adHocSign(file: string): void {
   const data = fs.readFileSync(file);
   const ncmds = data.readUInt32LE(16);
   const sizeofcmds = data.readUInt32LE(20);
@@ -341,7 +331,7 @@ function adHocSigner(): string {
  * "The signature seems corrupted!"). It is removed before injection (what `signtool remove /s`
  * does): the certificate table at the file's end is cut off and its directory entry cleared.
  */
-export function removePeSignature(file: string): void {
+function removePeSignature(file: string): void {
   const data = fs.readFileSync(file);
   const pe = data.readUInt32LE(0x3c);
   if (data.toString("latin1", pe, pe + 4) !== "PE\0\0" || data.readUInt16LE(pe + 24) !== 0x20b)
