@@ -7,6 +7,7 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { REPO } from "./adopt";
+import { SDK_NAMES } from "../../scripts/schema";
 import { describeRetries } from "./retries";
 
 jest.setTimeout(600_000);
@@ -18,7 +19,7 @@ const GO_SDK = "v3.274.1";
 const PROGRAM = `package main
 
 import (
-	"example.com/pulumi-svc/sdk/go/svc"
+	"${SDK_NAMES.goModule}/svc"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )

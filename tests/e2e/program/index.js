@@ -45,7 +45,7 @@ for (const d of declarations) {
   if (d.lookup) {
     const fn = svc[d.lookup];
     if (typeof fn !== "function") throw new Error(`scenario: pulumi-svc exports no lookup ${d.lookup}`);
-    declared[d.name] = { result: fn(resolve(d.args || {}), options(d.opts)) };
+    declared[d.name] = { result: fn(resolve(d.args || {}), options(d.name, d.opts)) };
     exports[d.name] = declared[d.name].result;
     continue;
   }
