@@ -33,7 +33,7 @@ function sample(repo: string, kinds: string[]): Sample {
     require("@pulumi/pulumi/dynamic");
     const before = new Set(Object.keys(require.cache));
     const cpu = process.cpuUsage(), t = process.hrtime.bigint();
-    require(${JSON.stringify(path.join(repo, "dist/provider/install.js"))});
+    require(${JSON.stringify(path.join(repo, "dist/provider/dynamic/install.js"))});
     const registry = require(${JSON.stringify(path.join(repo, "dist/resources/kinds.js"))});
     for (const kind of ${JSON.stringify(kinds)}) registry.definitionOf(kind);
     const wallMs = Number(process.hrtime.bigint() - t) / 1e6, used = process.cpuUsage(cpu);

@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configProblems } from "../provider/config";
+import { configProblems } from "../provider/runtime/config";
 import { createRuntime, probeApi } from "../provider/runtime";
 import { Stack } from "../recover/stack";
 import { discover, ImportError, type Discovery, type Selection } from "./discover";

@@ -3,7 +3,7 @@
  * the stack's own record of what it imported. Pulumi's code generation already turns a value
  * equal to another imported resource's id (or name) into a reference; what it leaves is finished
  * here, in the program's language (importer/languages.ts):
- * - each secret placeholder (`svc-import-secret:<key>`, provider/configSecret.ts) becomes a read
+ * - each secret placeholder (`svc-import-secret:<key>`, provider/fields/configSecret.ts) becomes a read
  *   of that config secret, and the config object is declared;
  * - each tie the API makes (importer/references.ts) that is still a literal id or name becomes a
  *   reference (a value shared by two resources, or one in a reference cycle, is left literal by
@@ -13,7 +13,7 @@
  *   written as an integer.
  * Pure: the caller reads the state and the file, and writes the result.
  */
-import { placeholderKey, placeholdersIn } from "../provider/configSecret";
+import { placeholderKey, placeholdersIn } from "../provider/fields/configSecret";
 import type { Declaration, Language } from "./languages";
 import { REFERENCES } from "./references";
 

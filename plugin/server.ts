@@ -21,13 +21,13 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
-import { engineCancelled } from "../provider/engine";
+import { engineCancelled } from "../provider/runtime/engine";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
 import { createRuntime } from "../provider/runtime";
 import { kinds, definitionOf } from "../resources/kinds";
 import { withProviderClient } from "../resources/lookups/common";
-import { PROVIDER_SECRETS } from "../provider/config";
-import { configSources } from "../provider/configSources";
+import { PROVIDER_SECRETS } from "../provider/runtime/config";
+import { configSources } from "../provider/runtime/configSources";
 import { checkProviderConfig } from "./config";
 import { lookupFor } from "./invokes";
 import { listHandler } from "./list";
@@ -280,7 +280,7 @@ export function providerService(): grpc.UntypedServiceImplementation {
       await lifecycleOf(req).delete(req.getId(), fromStruct(req.getProperties()), timeoutOf(req));
       return new Empty();
     }),
-    // The engine is stopping (provider/engine.ts): no new API call, those in flight finish.
+    // The engine is stopping (provider/runtime/engine.ts): no new API call, those in flight finish.
     cancel: unary(async () => {
       engineCancelled();
       return new Empty();

@@ -6,14 +6,14 @@
  * configuration as `pulumi up`.
  *
  * Each pending operation the killed update left in the state:
- * - creating: the object it made is found in the API (provider/interrupted.ts) and recorded under
+ * - creating: the object it made is found in the API (provider/lifecycle/interruptedVerdict.ts) and recorded under
  *   its id; when the API shows nothing was made, the operation is dropped; when the evidence is not
  *   unique, nothing changes for it and the two commands to choose between are printed;
  * - updating, deleting: the resource's record stays as it was; the refresh that ends the
  *   recovery reads it from the API (a deleted object leaves the stack) and clears them, as pulumi
  *   does, and `pulumi up` finishes the change; importing (a killed `pulumi import`): the refresh
  *   drops it, the object existed before;
- * - a provisional `pending-create-<time>` id of our own (provider/pending.ts) is resolved by the
+ * - a provisional `pending-create-<time>` id of our own (provider/lifecycle/pending.ts) is resolved by the
  *   same refresh (the lifecycle's read finds the real id).
  *
  * Exit 0: ready for `pulumi up`. 1: a choice is left to a person (printed). 2: could not recover
@@ -21,12 +21,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configProblems, resolveConfig, type ConfigSources } from "../provider/config";
+import { configProblems, resolveConfig, type ConfigSources } from "../provider/runtime/config";
 import { buildLifecycle } from "../provider/lifecycle";
-import type { Interrupted } from "../provider/interrupted";
-import { pendingSince } from "../provider/pending";
+import type { Interrupted } from "../provider/lifecycle/interruptedVerdict";
+import { pendingSince } from "../provider/lifecycle/pending";
 import { createRuntime, probeApi } from "../provider/runtime";
-import { configSources } from "../provider/configSources";
+import { configSources } from "../provider/runtime/configSources";
 import { definitionOf } from "../resources/kinds";
 import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
 

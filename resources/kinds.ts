@@ -74,7 +74,7 @@ export function definitionOf(kind: string): AnyDefinition {
 }
 
 /**
- * The provider object a resource's `__provider` text asks for (provider/shim.ts): the host calls
+ * The provider object a resource's `__provider` text asks for (provider/dynamic/providerText.ts): the host calls
  * its `configure` first, which installs the kind's lifecycle on it.
  */
 export function shim(kind: string): pulumi.dynamic.ResourceProvider {
@@ -92,6 +92,6 @@ export function shim(kind: string): pulumi.dynamic.ResourceProvider {
  */
 export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads definitions here too
-  const { installLifecycle } = require("../provider/install") as typeof import("../provider/install");
+  const { installLifecycle } = require("../provider/dynamic/install") as typeof import("../provider/dynamic/install");
   installLifecycle(target, definitionOf(kind), req);
 }

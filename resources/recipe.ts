@@ -10,10 +10,10 @@
  * Each field's value reaches the commands as the environment variable SVC_FIELDS_<ID>. Install a
  * recipe on an instance with a RecipeInstallation.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
+import { listAll } from "../provider/client/paging";
 import {
   computed,
   createBody,
@@ -27,12 +27,12 @@ import {
   owningWorkspace,
   outputsFromAnswer,
   updateBody,
-} from "../provider/fields";
-import { exactly, noDuplicates } from "../provider/constraints";
-import { idOf } from "../provider/wire";
+} from "../provider/fields/declare";
+import { exactly, noDuplicates } from "../provider/fields/constraints";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeArgs, RecipeCommand, RecipeCommandArgs, RecipeField, RecipeFieldArgs, RecipeOutputs } from "./generated/recipe";
-import { updateRequest } from "../provider/changeEffects";
+import { updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, Recipe";
 

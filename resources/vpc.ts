@@ -20,17 +20,17 @@ import {
   outputsFromAnswer,
   updateBody,
   createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zPrivateRange, zText } from "../provider/constraints";
-import type { Integer } from "../provider/integer";
+} from "../provider/fields/declare";
+import { listAll } from "../provider/client/paging";
+import { zPrivateRange, zText } from "../provider/fields/constraints";
+import type { Integer } from "../provider/fields/integer";
 import { type ResourceDefinition } from "../provider/definition";
 import type { VpcArgs, VpcOutputs } from "./generated/vpc";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, VPCs";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal */
 export const vpcFields = fieldSet({
   workspaceId: owningWorkspace,

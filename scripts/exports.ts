@@ -38,8 +38,8 @@ export function renderIndex(): string {
       `export type { ${argsTypesOf(kind).join(", ")} } from "./resources/${moduleOf(kind)}";`,
     ]),
     "// The explicit provider ({ provider } on any resource or lookup).",
-    'export { Provider } from "./provider/explicitProvider";',
-    'export type { ProviderArgs } from "./provider/explicitProvider";',
+    'export { Provider } from "./provider/dynamic/explicitProvider";',
+    'export type { ProviderArgs } from "./provider/dynamic/explicitProvider";',
     "// Lookups (plain and Output forms).",
     'export * from "./resources/lookups";',
   ];

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
-import { CARRIED_KEY, carriedOf } from "../carriedOptions";
+import { CARRIED_KEY, carriedOf } from "../dynamic/carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import { schemaRelaxing, type CompiledDefinition } from "./compile";

@@ -7,14 +7,14 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
 import type { Created, Outputs } from "../definition";
-import { carriedOf } from "../carriedOptions";
+import { carriedOf } from "../dynamic/carriedOptions";
 import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
 import { failedCreate } from "./createFailure";
 import { refusal } from "./failures";
-import { SHIM_KEY } from "../shim";
+import { SHIM_KEY } from "../dynamic/providerText";
 import { contextFor, withoutShim } from "./operation";
 import { importExisting } from "./importOption";
 import { finalize, settle } from "./outputs";

@@ -10,7 +10,7 @@ import { remedyFor, type Found } from "./afterFailure";
 import type { CompiledDefinition } from "./compile";
 import { deleteResource } from "./delete";
 import { kept, readAfterFailure, reasonOf } from "./failures";
-import { SHIM_KEY } from "../shim";
+import { SHIM_KEY } from "../dynamic/providerText";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 
 export async function failedCreate<I extends Props, O extends Outputs>(

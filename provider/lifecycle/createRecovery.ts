@@ -3,9 +3,9 @@
  * ambiguous failure (the answer lost) is recovered by looking the resource up (persistently:
  * giving up would orphan it or duplicate it on the next run); the id of a create answered with a
  * bare workflow is found the same way. When no lookup can answer before the deadline, the
- * attempt is recorded as pending (provider/pending.ts).
+ * attempt is recorded as pending (provider/lifecycle/pending.ts).
  */
-import { isAmbiguous } from "../client";
+import { isAmbiguous } from "../client/client";
 import type { OperationContext } from "../context";
 import { sentences } from "../errors";
 import type { Created, Outputs } from "../definition";

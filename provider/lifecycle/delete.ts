@@ -4,10 +4,10 @@
  */
 import { ApiError, WorkflowError } from "../errors";
 import type { OperationContext } from "../context";
-import type { Workflow } from "../envelope";
-import { pendingSince } from "../pending";
+import type { Workflow } from "../client/envelope";
+import { pendingSince } from "./pending";
 import type { Outputs } from "../definition";
-import { waitUntil } from "../workflows";
+import { waitUntil } from "../client/workflows";
 import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
 import { contextFor, withoutShim } from "./operation";

@@ -1,15 +1,15 @@
 /**
  * Failures that keep the resource in the stack, so state and the API agree: a change that failed
  * midway (recorded with what exists), and a create whose outcome no lookup could establish
- * (recorded under a provisional id, provider/pending.ts).
+ * (recorded under a provisional id, provider/lifecycle/pending.ts).
  */
 import type { OperationContext } from "../context";
 import { ApiError, sentences } from "../errors";
-import type { FieldSet } from "../fields";
-import { pendingId } from "../pending";
+import type { FieldSet } from "../fields/declare";
+import { pendingId } from "./pending";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
-import { SHIM_KEY } from "../shim";
+import { SHIM_KEY } from "../dynamic/providerText";
 import { finalize } from "./outputs";
 import type { Props } from "./types";
 
@@ -33,7 +33,7 @@ export class PartialFailure extends Error {
  * A write the API refused (400), in the program's words: the resource, each field the API names as
  * the program declares it (with the API's name beside it where the two differ) and the API's own
  * message. The provider checks at preview only what the spec documents; every other limit is the
- * API's to decide (provider/constraints.ts), so this is the message a user meets for it. Other
+ * API's to decide (provider/fields/constraints.ts), so this is the message a user meets for it. Other
  * errors are returned as they are.
  */
 export function refusal(fields: FieldSet, label: string, err: unknown): unknown {
@@ -114,7 +114,7 @@ export function kept<I extends Props, O extends Outputs>(
 
 /**
  * The create may have been applied but no lookup could say so before the deadline: record it
- * under a provisional id (provider/pending.ts) so the next run resolves it instead of orphaning
+ * under a provisional id (provider/lifecycle/pending.ts) so the next run resolves it instead of orphaning
  * or duplicating it.
  */
 export function pendingFailure<I extends Props, O extends Outputs>(

@@ -3,9 +3,9 @@
  * deadline, progress) labelled with the resource and the operation.
  */
 import { makeContext, type OperationContext } from "../context";
-import { SHIM_KEY } from "../shim";
+import { SHIM_KEY } from "../dynamic/providerText";
 import type { Outputs } from "../definition";
-import { deadlineFor, type Timeouts } from "../timeouts";
+import { deadlineFor, type Timeouts } from "../fields/timeouts";
 import type { CompiledDefinition } from "./compile";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 

@@ -5,7 +5,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
-import { pendingSince } from "../pending";
+import { pendingSince } from "./pending";
 import type { Outputs } from "../definition";
 import { effectOf } from "./changes";
 import type { CompiledDefinition } from "./compile";

@@ -1,11 +1,11 @@
 /** update: finish what an earlier operation left moving, run the steps the changed fields call for, record the result. */
 import type * as pulumi from "@pulumi/pulumi";
-import { withIgnoredKept } from "../carriedOptions";
+import { withIgnoredKept } from "../dynamic/carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
-import { SHIM_KEY } from "../shim";
+import { SHIM_KEY } from "../dynamic/providerText";
 import { contextFor, withoutShim } from "./operation";
 import { finalize, settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
@@ -20,7 +20,7 @@ export async function update<I extends Props, O extends Outputs>(
   call?: CallOptions,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { api } = c.definition;
-  // Paths under ignoreChanges keep their recorded value, as diff decided (provider/carriedOptions.ts).
+  // Paths under ignoreChanges keep their recorded value, as diff decided (provider/dynamic/carriedOptions.ts).
   const inputs = withIgnoredKept(olds, withoutShim(news)) as I;
   const ctx = contextFor(c, runtime, inputs, "update", id, call);
   try {

@@ -6,7 +6,7 @@
  */
 import * as path from "node:path";
 import * as ts from "typescript";
-import { declaredInputs, docOf } from "../../provider/fields";
+import { declaredInputs, docOf } from "../../provider/fields/declare";
 import { kinds as allKinds, sourceFileOf, definitionOf } from "../../resources/kinds";
 import { classFileOf } from "../../scripts/classes";
 import { nestedSetsOf, variantSetsOf } from "../../scripts/fieldTypes";

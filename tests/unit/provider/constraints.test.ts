@@ -3,7 +3,7 @@
  * refuse, and the messages resources rely on.
  */
 import { z } from "zod";
-import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort } from "../../../provider/constraints";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort } from "../../../provider/fields/constraints";
 
 const messages = (schema: z.ZodType, value: unknown) => {
   const r = schema.safeParse(value);

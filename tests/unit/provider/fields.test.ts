@@ -1,5 +1,5 @@
 /**
- * A field declared once (provider/fields.ts): what derives from a field set, on a small set that
+ * A field declared once (provider/fields/declare.ts): what derives from a field set, on a small set that
  * has one of each kind of field, and the policy sentences as a table.
  */
 import { z } from "zod";
@@ -25,8 +25,8 @@ import {
   variants,
   variantToWire,
   writeOnly,
-} from "../../../provider/fields";
-import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+} from "../../../provider/fields/declare";
+import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/fields/changeEffects";
 
 const steps = updateSteps("attach", "resize");
 

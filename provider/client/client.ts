@@ -6,7 +6,7 @@
  */
 import { limiterFor, type Limiter } from "./limiter";
 import { DEFAULT_RETRY_RULES, type RetryRules } from "./retry";
-import type { ProviderConfig } from "./config";
+import type { ProviderConfig } from "../runtime/config";
 import {
   engineAlive,
   mapErrors,

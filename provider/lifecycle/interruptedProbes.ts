@@ -1,8 +1,8 @@
 /**
  * interrupted: what a create interrupted with its engine made, judged with the spec's own lookups
- * (provider/interrupted.ts) from the declaration's inputs; `svc-recover` asks it.
+ * (provider/lifecycle/interruptedVerdict.ts) from the declaration's inputs; `svc-recover` asks it.
  */
-import { judgeInterrupted, type Interrupted } from "../interrupted";
+import { judgeInterrupted, type Interrupted } from "./interruptedVerdict";
 import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
 import type { CompiledDefinition } from "./compile";

@@ -28,7 +28,7 @@
 import { z } from "./zod";
 import { exactly } from "./constraints";
 import type { Integer, WideInteger } from "./integer";
-import { idOf, wireId } from "./wire";
+import { idOf, wireId } from "../client/wire";
 import type { ChangeEffect, ChangeEffects } from "./changeEffects";
 
 /**
@@ -138,7 +138,7 @@ type Same<A, B> = (<G>() => G extends A ? 1 : 2) extends <G>() => G extends B ? 
 
 /**
  * An input's output type `O` where the schema's type `P` is `Integer` or `WideInteger`
- * (provider/integer.ts): `fromAnswer` reads the API's number as a plain `number` (`numberOf`),
+ * (provider/fields/integer.ts): `fromAnswer` reads the API's number as a plain `number` (`numberOf`),
  * which the checker cannot tell from either by assignability, so the output would say `number`;
  * the schema's is kept.
  */

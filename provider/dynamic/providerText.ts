@@ -12,7 +12,7 @@
  * lives in the package (`shim` of resources/kinds.ts), so the text stays the same whatever the
  * lifecycle's size or version.
  */
-import { PROVIDER_ENTRY } from "./packageName";
+import { PROVIDER_ENTRY } from "../packageName";
 
 /**
  * The property under which Pulumi records a dynamic resource's provider text. Never an input of

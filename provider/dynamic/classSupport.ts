@@ -2,7 +2,7 @@
  * Helpers for the exported resource classes: every class is a `pulumi.CustomResource` registered
  * as the SDK's `pulumi.dynamic.Resource` registers one (type `pulumi-nodejs:dynamic/svc:<Kind>`,
  * served by the dynamic-provider host), whose `__provider` is the shim's one-line text
- * (provider/shim.ts), whose outputs are registered by name, and whose secret outputs are marked
+ * (provider/dynamic/providerText.ts), whose outputs are registered by name, and whose secret outputs are marked
  * through `additionalSecretOutputs`. The classes are generated (scripts/classes.ts) from each
  * kind's spec and public interfaces, so a class names neither its kind nor its secrets by hand, and
  * a program loads this module, the shim and the SDK, never a definition.
@@ -10,7 +10,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
 import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
-import { SHIM_KEY, shimText } from "./shim";
+import { SHIM_KEY, shimText } from "./providerText";
 
 /**
  * The class's typed properties, one `Output` per field of the resource's outputs interface (with
@@ -54,7 +54,7 @@ function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secre
 const OPERATIONS = ["create", "update", "delete"] as const;
 
 /**
- * The resource options the dynamic-provider host drops, carried as inputs (provider/carriedOptions.ts
+ * The resource options the dynamic-provider host drops, carried as inputs (provider/dynamic/carriedOptions.ts
  * says why, one by one): `import`, `ignoreChanges` and `replaceOnChanges` under one input the
  * lifecycle reads, `customTimeouts` folded into `timeouts`. `import` leaves the engine's options:
  * kept, it sends the engine to a read the host cannot serve.
