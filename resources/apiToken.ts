@@ -22,16 +22,15 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   createdAt,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId, zInteger, zText } from "../provider/fields/constraints";
 import { compact, idOf, wireId } from "../provider/client/wire";

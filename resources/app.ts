@@ -24,19 +24,9 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  member,
-  nested,
-  type OutputsOf,
-  outputsFromAnswer,
-  toWire,
-  createdAt,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { outputsFromAnswer, toWire } from "../provider/fields/convert";
 import { exactly, noDuplicates, zId, zPort, zProtocol } from "../provider/fields/constraints";
 import { compact, idOf, numberOf } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";

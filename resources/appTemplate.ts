@@ -13,20 +13,9 @@
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
 import { z } from "../provider/fields/zod";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  member,
-  type Nested,
-  nested,
-  type OutputsOf,
-  outputsFromAnswer,
-  toWire,
-  createdAt,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { member, type Nested, nested } from "../provider/fields/objectInputs";
+import { outputsFromAnswer, toWire } from "../provider/fields/convert";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";

@@ -22,18 +22,8 @@
 import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { zId, zInteger, zWideInteger } from "../provider/fields/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

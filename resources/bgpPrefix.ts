@@ -19,17 +19,8 @@ import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatCidr, parseCidr } from "../provider/fields/cidr";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId } from "../provider/fields/constraints";
 import { idOf } from "../provider/client/wire";

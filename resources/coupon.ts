@@ -19,17 +19,8 @@ import { isDeepStrictEqual } from "node:util";
 import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  createdAt,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zInteger, zWideInteger } from "../provider/fields/constraints";
 import type { Integer } from "../provider/fields/integer";

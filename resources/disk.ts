@@ -16,17 +16,15 @@ import { workflowOf, resourceOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   createdAt,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId, zWideInteger } from "../provider/fields/constraints";
 import { idOf, numberOf, wireId } from "../provider/client/wire";

@@ -12,17 +12,8 @@ import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  createdAt,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zCidr, zId, zInteger, zText, zWideInteger } from "../provider/fields/constraints";
 import { compact, idOf, numberOf } from "../provider/client/wire";

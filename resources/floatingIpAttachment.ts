@@ -14,7 +14,8 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { zId } from "../provider/fields/constraints";
 import { wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

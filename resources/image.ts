@@ -26,24 +26,17 @@ import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   createdAt,
   derived,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
-  member,
-  nested,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
-  variant,
-  variantFromWire,
-  variants,
-  variantToWire,
 } from "../provider/fields/declare";
+import { member, nested, variant, variants } from "../provider/fields/objectInputs";
+import { createBody, outputsFromAnswer, updateBody, variantFromWire, variantToWire } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { exactly, zId, zText } from "../provider/fields/constraints";
 import type { WideInteger } from "../provider/fields/integer";

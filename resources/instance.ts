@@ -24,15 +24,12 @@ import {
   fromFields,
   input,
   type InputsOf,
-  member,
-  nested,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  toWire,
-  updateBody,
   createdAt,
 } from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { outputsFromAnswer, toWire, updateBody } from "../provider/fields/convert";
 import { ddosProblem, zId, zInteger, zWideInteger } from "../provider/fields/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";

@@ -12,15 +12,8 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { idOf } from "../provider/client/wire";
 import type { ResourceDefinition } from "../provider/definition";
 import type { K3sClusterArgs, K3sClusterOutputs } from "./generated/k3sCluster";

@@ -14,16 +14,8 @@ import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { zId } from "../provider/fields/constraints";
 import { idOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

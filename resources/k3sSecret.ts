@@ -18,7 +18,6 @@ import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
@@ -26,9 +25,9 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   writeOnly,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

@@ -25,17 +25,14 @@ import {
   computed,
   fieldSet,
   fromFields,
-  fromWire,
   input,
   type InputsOf,
-  member,
-  nested,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  toWire,
   writeOnly,
 } from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { fromWire, outputsFromAnswer, toWire } from "../provider/fields/convert";
 import { exactly, hasTag, noDuplicates, zAbsolutePath, zId, zInteger, zPort, zProtocol } from "../provider/fields/constraints";
 import type { Integer } from "../provider/fields/integer";
 import { compact, idOf, numberOf, wireId } from "../provider/client/wire";

@@ -27,16 +27,8 @@ import type { SvcClient } from "../provider/client/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/fields/cidr";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  createdAt,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId } from "../provider/fields/constraints";
 import { idOf, wireId } from "../provider/client/wire";

@@ -15,16 +15,8 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId } from "../provider/fields/constraints";
 import { idOf } from "../provider/client/wire";

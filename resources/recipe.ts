@@ -14,20 +14,9 @@ import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  member,
-  nested,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { exactly, noDuplicates } from "../provider/fields/constraints";
 import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

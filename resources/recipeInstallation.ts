@@ -20,16 +20,8 @@ import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { optionalWorkflowOf, workflowOf } from "../provider/client/envelope";
 import { ApiError } from "../provider/errors";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  writeOnly,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, writeOnly } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { zId } from "../provider/fields/constraints";
 import { wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

@@ -26,18 +26,16 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   writeOnly,
   createdAtIfAnswered,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { type ResourceDefinition } from "../provider/definition";
 import { canonicalRegistryHost } from "../provider/fields/registryHost";

@@ -18,16 +18,8 @@
 import type { OperationContext } from "../provider/context";
 import { workflowOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  createdAt,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId } from "../provider/fields/constraints";
 import type { WideInteger } from "../provider/fields/integer";

@@ -15,16 +15,15 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   createdAtIfAnswered,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zText } from "../provider/fields/constraints";
 import { idOf } from "../provider/client/wire";

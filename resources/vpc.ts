@@ -10,17 +10,15 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   createdAt,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zPrivateRange, zText } from "../provider/fields/constraints";
 import type { Integer } from "../provider/fields/integer";

@@ -13,18 +13,8 @@
 import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  updateBody,
-  createdAtIfAnswered,
-} from "../provider/fields/declare";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAtIfAnswered } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zText } from "../provider/fields/constraints";
 import { idOf } from "../provider/client/wire";

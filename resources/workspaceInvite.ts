@@ -23,17 +23,15 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   createdAtIfAnswered,
 } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";

@@ -6,7 +6,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { docOf } from "../../provider/fields/declare";
+import { docOf } from "../../provider/fields/sentences";
 import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
 import { definitionOf, kinds } from "../../resources/kinds";

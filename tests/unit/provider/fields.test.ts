@@ -5,27 +5,20 @@
 import { z } from "zod";
 import {
   computed,
-  createBody,
   declaredInputs,
   derived,
-  docOf,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
-  member,
   outputNamesOf,
   type OutputsOf,
   owningWorkspace,
-  effectSentence,
-  outputsFromAnswer,
-  updateBody,
-  variant,
-  variantFromWire,
-  variants,
-  variantToWire,
   writeOnly,
 } from "../../../provider/fields/declare";
+import { member, variant, variants } from "../../../provider/fields/objectInputs";
+import { createBody, outputsFromAnswer, updateBody, variantFromWire, variantToWire } from "../../../provider/fields/convert";
+import { docOf, effectSentence } from "../../../provider/fields/sentences";
 import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/fields/changeEffects";
 
 const steps = updateSteps("attach", "resize");
