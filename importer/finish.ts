@@ -13,6 +13,7 @@
  *   written as an integer.
  * Pure: the caller reads the state and the file, and writes the result.
  */
+import { TOKEN_PREFIX } from "../common/typeTokens";
 import { placeholderKey, placeholdersIn } from "../provider/fields/configSecret";
 import type { Declaration, Language } from "./languages";
 import { REFERENCES } from "./references";
@@ -43,11 +44,11 @@ export function importedOf(
   resources: Array<{ urn: string; type: string; id?: string; custom?: boolean; inputs?: unknown; outputs?: unknown }>,
 ) {
   return resources
-    .filter((r) => r.type.startsWith("svc:index:") && r.id)
+    .filter((r) => r.type.startsWith(TOKEN_PREFIX) && r.id)
     .map(
       (r): Imported => ({
         name: r.urn.slice(r.urn.lastIndexOf("::") + 2),
-        kind: r.type.slice("svc:index:".length),
+        kind: r.type.slice(TOKEN_PREFIX.length),
         id: r.id!,
         inputs: (r.inputs as Record<string, unknown>) ?? {},
         outputs: (r.outputs as Record<string, unknown>) ?? {},

@@ -15,18 +15,6 @@ import type { PriceRequest, PricedProps, Pricing } from "../provider/metering";
 export type { PriceRequest, Pricing };
 export type Props = PricedProps;
 
-/** The two type tokens of one kind: the dynamic face's and the plugin's. */
-const KIND_TOKENS = [/^pulumi-nodejs:dynamic\/svc:(\w+)$/, /^svc:index:(\w+)$/];
-
-/** The svc kind of a resource type token, or undefined for anything that is not a svc resource. */
-export function kindOf(type: string): string | undefined {
-  for (const token of KIND_TOKENS) {
-    const m = token.exec(type);
-    if (m) return m[1];
-  }
-  return undefined;
-}
-
 /**
  * A floating IP allocated on its own has no region in the spec; the emulator prices it in NA_01
  * ("not shown", chosen there: STANDALONE_IP_PRICING_REGION); the policy config `standaloneIpRegion` changes it.

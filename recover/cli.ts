@@ -21,14 +21,24 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configProblems, resolveConfig, type ConfigSources } from "../provider/runtime/config";
+import type { ConfigSources } from "../provider/runtime/config";
+import { apiProblems } from "../common/apiAccess";
 import { buildLifecycle } from "../provider/lifecycle";
 import type { Interrupted } from "../provider/lifecycle/interruptedVerdict";
 import { pendingSince } from "../provider/lifecycle/pending";
-import { createRuntime, probeApi } from "../provider/runtime";
+import { createRuntime } from "../provider/runtime";
 import { configSources } from "../provider/runtime/configSources";
 import { definitionOf } from "../resources/kinds";
-import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
+import { kindOf } from "../common/typeTokens";
+import {
+  heldLock,
+  PulumiError,
+  removeTornSidecars,
+  Stack,
+  type Exported,
+  type PendingOperation,
+  type StateResource,
+} from "../common/stack";
 
 const USAGE = "usage: svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]";
 
@@ -57,11 +67,6 @@ export function parseArgs(argv: string[]): Options {
     else throw new Error(`unknown argument ${arg}\n${USAGE}`);
   }
   return opts;
-}
-
-/** The kind of a pulumi-svc resource type, either face; undefined for other providers' types. */
-export function kindOf(type: string): string | undefined {
-  return /^(?:pulumi-nodejs:dynamic\/svc|svc:index):(\w+)$/.exec(type)?.[1];
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -132,7 +137,7 @@ export async function recover(opts: Options): Promise<number> {
   const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
   try {
     await readState().catch(async (err: Error) => {
-      // A kill while the file backend wrote the stack's metadata sidecar (recover/stack.ts): mend it and read again.
+      // A kill while the file backend wrote the stack's metadata sidecar (common/stack.ts): mend it and read again.
       if (!/failed to load checkpoint: EOF/.test(err.message)) throw err;
       const removed = removeTornSidecars(await stack.backendUrl(), project);
       if (!removed.length) throw err;
@@ -155,20 +160,10 @@ export async function recover(opts: Options): Promise<number> {
   // Configuration first: an unreachable API or a rejected token stops here, before any change.
   const config = await stack.config();
   const creates = ops.filter((op) => op.type === "creating");
-  const probed = new Map<string, string[]>();
+  const probed = new Map<string, Promise<string[]>>();
   for (const op of creates) {
     if (!kindOf(op.resource.type)) continue;
-    const sources = sourcesFor(op, plain, config);
-    const problems = configProblems(sources).map((p) => p.message);
-    if (!problems.length) {
-      const cfg = resolveConfig(sources);
-      if (!probed.has(cfg.baseUrl))
-        probed.set(
-          cfg.baseUrl,
-          (await probeApi(cfg)).map((p) => p.message),
-        );
-      problems.push(...probed.get(cfg.baseUrl)!);
-    }
+    const problems = await apiProblems(sourcesFor(op, plain, config), probed);
     if (problems.length) {
       say(
         `svc-recover: cannot ask the API what ${nameOf(op.resource.urn)}'s interrupted create made: ${problems.join("; ")}. Nothing was changed.`,

@@ -9,6 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
+import { dynamicType } from "../../common/typeTokens";
 import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
 import { SHIM_KEY, shimText } from "./providerText";
 
@@ -82,7 +83,6 @@ function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.Custom
 }
 
 /** The type token the SDK's dynamic.Resource gives a kind of module "svc", which the engine sends to the dynamic-provider host. */
-const typeOf = (kind: string): string => `pulumi-nodejs:dynamic/svc:${kind}`;
 
 /**
  * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its
@@ -103,7 +103,7 @@ export function superArgs(
   const carried = carryOptions(args as Record<string, unknown>, opts ?? {});
   const inputs = withSecretInputs(carried.args, shape.secretInputs);
   return [
-    typeOf(shape.kind),
+    dynamicType(shape.kind),
     name,
     { ...withOutputs(inputs, shape.outputs), [SHIM_KEY]: shimText(shape.kind) },
     withSecretOutputs(carried.opts, shape.secretOutputs),
