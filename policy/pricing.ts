@@ -5,7 +5,7 @@
  *
  * How a kind is priced is part of its spec (`pricing`: metered, or not metered and why; the compiler
  * refuses a spec that says neither), so this file holds no table of kinds. A kind's spec is loaded
- * from the registry on first use, as the provider process does: the pack loads nothing more at
+ * from resources/kinds.ts on first use, as the provider process does: the pack loads nothing more at
  * start. All money is integer micro-USD.
  */
 import type { BillingEstimate, EstimatePart, GetBillingEstimateArgs } from "../resources/lookups/billing";

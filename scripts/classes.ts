@@ -6,7 +6,7 @@
  * (resources/inProgram.ts). Above the class, its `<Kind>Args` and `<Kind>Outputs` (scripts/fieldTypes.ts).
  *
  * A generated class holds these as literals and imports only the SDK, provider/dynamic/classSupport.ts (with
- * the shim) and, as types, the kind's interfaces: a program that declares resources never loads a
+ * the `__provider` text) and, as types, the kind's interfaces: a program that declares resources never loads a
  * definition, zod or the lifecycle; the provider process loads those by kind (resources/kinds.ts).
  *
  *   npm run generate        rewrite the generated classes, with every other generated file

@@ -9,7 +9,7 @@ import type { FieldSet } from "../fields/declare";
 import { pendingId } from "./pending";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
-import { SHIM_KEY } from "../dynamic/providerText";
+import { PROVIDER_KEY } from "../dynamic/providerText";
 import { finalize } from "./outputs";
 import type { Props } from "./types";
 
@@ -65,10 +65,10 @@ export async function partialFailure<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   id: string,
   inputs: Props,
-  shim: unknown,
+  providerText: unknown,
   err: unknown,
 ): Promise<PartialFailure> {
-  return kept(c, ctx, id, inputs, shim, err, await readAfterFailure(c, ctx, id, inputs));
+  return kept(c, ctx, id, inputs, providerText, err, await readAfterFailure(c, ctx, id, inputs));
 }
 
 /** The object as the API shows it after a failure: undefined when gone, "unread" when the read failed too. */
@@ -96,7 +96,7 @@ export function kept<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   id: string,
   inputs: Props,
-  shim: unknown,
+  providerText: unknown,
   err: unknown,
   current: O | undefined | "unread",
   extra?: string,
@@ -108,7 +108,7 @@ export function kept<I extends Props, O extends Outputs>(
   return new PartialFailure(sentences(reasonOf(c as never, ctx, err), extra, hint), id, {
     ...inputs,
     ...finalize(c, outs, inputs),
-    [SHIM_KEY]: shim,
+    [PROVIDER_KEY]: providerText,
   });
 }
 
@@ -121,12 +121,12 @@ export function pendingFailure<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: Props,
-  shim: unknown,
+  providerText: unknown,
   reason: string,
 ): PartialFailure {
   const id = pendingId(ctx.startedAt);
   const hint =
     `The ${c.definition.kind} may exist in the API without its id being known, so it is kept in the stack as ${id}: ` +
     `the next pulumi up finds what this attempt created and replaces it, pulumi refresh resolves its id, pulumi destroy deletes it`;
-  return new PartialFailure(sentences(reason, hint), id, { ...inputs, [SHIM_KEY]: shim });
+  return new PartialFailure(sentences(reason, hint), id, { ...inputs, [PROVIDER_KEY]: providerText });
 }

@@ -47,7 +47,7 @@ export interface DiffResult extends pulumi.dynamic.DiffResult {
 
 /**
  * The lifecycle of one kind, independent of the face that serves it: the dynamic face installs it
- * on the shim, where the dynamic-provider host calls it as a `pulumi.dynamic.ResourceProvider`
+ * on the providerText, where the dynamic-provider host calls it as a `pulumi.dynamic.ResourceProvider`
  * (extra arguments and fields are ignored there); the plugin face (plugin/server.ts) adds what
  * the provider protocol carries.
  */
