@@ -36,6 +36,7 @@ import {
   removeTornSidecars,
   Stack,
   type Exported,
+  type HeldLock,
   type PendingOperation,
   type StateResource,
 } from "../common/stack";
@@ -126,84 +127,88 @@ function printChoices(unclear: Decision[]): void {
   }
 }
 
-export async function recover(opts: Options): Promise<number> {
-  const stack = new Stack(opts.stack);
-  let state!: Exported;
-  let plain!: Exported;
-  const readState = async () => {
-    plain = await stack.export(true);
-    state = await stack.export(false);
-  };
-  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+/** Ends the run with an exit code, its line said: each step below stops the run by throwing one. */
+class Stop {
+  constructor(
+    readonly code: number,
+    readonly line?: string,
+  ) {}
+}
+
+/** The stack's state, decrypted (`plain`: what is read) and as stored (`state`: what an edit writes back). */
+interface States {
+  plain: Exported;
+  state: Exported;
+}
+
+/** Both exports of the stack, mending first the metadata file a kill left empty. */
+async function readStates(stack: Stack, project: string, name: string | undefined): Promise<States> {
+  const read = async (): Promise<States> => ({ plain: await stack.export(true), state: await stack.export(false) });
   try {
-    await readState().catch(async (err: Error) => {
+    return await read().catch(async (err: Error) => {
       // A kill while the file backend wrote the stack's metadata sidecar (common/stack.ts): mend it and read again.
       if (!/failed to load checkpoint: EOF/.test(err.message)) throw err;
       const removed = removeTornSidecars(await stack.backendUrl(), project);
       if (!removed.length) throw err;
       say(`svc-recover: the kill left the stack's metadata file empty (${removed.join(", ")}); removed it (the state itself is whole)`);
-      await readState();
+      return read();
     });
   } catch (err) {
-    say(`svc-recover: cannot read the stack${opts.stack ? ` ${opts.stack}` : ""}: ${(err as Error).message}`);
-    return 2;
+    throw new Stop(2, `svc-recover: cannot read the stack${name ? ` ${name}` : ""}: ${(err as Error).message}`);
   }
-  const ops = plain.deployment.pending_operations ?? [];
-  const provisional = (plain.deployment.resources ?? []).filter((r) => kindOf(r.type) && pendingSince(r.id) !== undefined);
-  const stackName = opts.stack ?? (await stack.run(["stack", "--show-name"], { quiet: true })).trim();
-  const lock = heldLock(await stack.backendUrl(), project, stackName);
-  if (!ops.length && !provisional.length && !lock) {
-    say(`svc-recover: stack ${stackName} has no pending operations: it is ready for pulumi up`);
-    return 0;
-  }
+}
 
-  // Configuration first: an unreachable API or a rejected token stops here, before any change.
-  const config = await stack.config();
-  const creates = ops.filter((op) => op.type === "creating");
+/** Configuration first: an unreachable API or a rejected token stops here, before any change. */
+async function ensureApiReachable(creates: PendingOperation[], plain: Exported, config: Record<string, string>): Promise<void> {
   const probed = new Map<string, Promise<string[]>>();
   for (const op of creates) {
     if (!kindOf(op.resource.type)) continue;
     const problems = await apiProblems(sourcesFor(op, plain, config), probed);
-    if (problems.length) {
-      say(
+    if (problems.length)
+      throw new Stop(
+        2,
         `svc-recover: cannot ask the API what ${nameOf(op.resource.urn)}'s interrupted create made: ${problems.join("; ")}. Nothing was changed.`,
       );
-      return 2;
-    }
   }
+}
 
-  const { since, evidence } = await interruptedSince(stack, plain, lock?.startedAt);
-  if (creates.length) say(`svc-recover: the interrupted update began at ${new Date(since).toISOString()} (from ${evidence})`);
-  const decisions: Decision[] = [];
-  for (const op of creates) {
-    const urn = op.resource.urn;
-    const chosen = opts.imports.get(urn);
-    const kind = kindOf(op.resource.type);
-    let outcome: Interrupted;
-    if (chosen) outcome = { verdict: "made", id: chosen, reason: `you chose ${chosen}` };
-    else if (opts.clears.has(urn)) outcome = { verdict: "nothing", reason: "you chose to clear it" };
-    else if (!kind) outcome = { verdict: "unclear", reason: `${op.resource.type} is not a pulumi-svc resource`, candidates: [] };
-    else {
-      const runtime = createRuntime();
-      runtime.setSources(sourcesFor(op, plain, config));
-      try {
-        outcome = await buildLifecycle(definitionOf(kind), runtime).interrupted(
-          opened(op.resource.inputs ?? {}) as Record<string, unknown>,
-          since,
-        );
-      } catch (err) {
-        say(`svc-recover: cannot tell what ${nameOf(urn)}'s interrupted create made: ${(err as Error).message}. Nothing was changed.`);
-        return 2;
-      }
-    }
-    decisions.push({ op, outcome });
-    const verb = {
-      made: `made ${outcome.verdict === "made" ? outcome.id : ""}: recorded`,
-      nothing: "made nothing: cleared",
-      unclear: "unclear: left as it is",
-    }[outcome.verdict];
-    say(`  creating ${nameOf(urn)}: ${verb} (${outcome.reason})`);
+/** What a pending create made: the person's choice when given, else the lifecycle's judgement from the API. */
+async function decide(
+  op: PendingOperation,
+  opts: Options,
+  plain: Exported,
+  config: Record<string, string>,
+  since: number,
+): Promise<Interrupted> {
+  const urn = op.resource.urn;
+  const chosen = opts.imports.get(urn);
+  const kind = kindOf(op.resource.type);
+  if (chosen) return { verdict: "made", id: chosen, reason: `you chose ${chosen}` };
+  if (opts.clears.has(urn)) return { verdict: "nothing", reason: "you chose to clear it" };
+  if (!kind) return { verdict: "unclear", reason: `${op.resource.type} is not a pulumi-svc resource`, candidates: [] };
+  const runtime = createRuntime();
+  runtime.setSources(sourcesFor(op, plain, config));
+  try {
+    return await buildLifecycle(definitionOf(kind), runtime).interrupted(
+      opened(op.resource.inputs ?? {}) as Record<string, unknown>,
+      since,
+    );
+  } catch (err) {
+    throw new Stop(
+      2,
+      `svc-recover: cannot tell what ${nameOf(urn)}'s interrupted create made: ${(err as Error).message}. Nothing was changed.`,
+    );
   }
+}
+
+const VERDICT_LINE: Record<Interrupted["verdict"], (outcome: Interrupted) => string> = {
+  made: (outcome) => `made ${outcome.verdict === "made" ? outcome.id : ""}: recorded`,
+  nothing: () => "made nothing: cleared",
+  unclear: () => "unclear: left as it is",
+};
+
+/** What the refresh that ends the recovery does with the other pending operations and provisional ids. */
+function sayTheRest(ops: PendingOperation[], provisional: StateResource[]): void {
   for (const op of ops.filter((o) => o.type !== "creating"))
     say(
       op.type === "importing"
@@ -211,26 +216,73 @@ export async function recover(opts: Options): Promise<number> {
         : `  ${op.type} ${nameOf(op.resource.urn)}: its record is kept; the refresh reads it from the API and pulumi up finishes the change`,
     );
   for (const r of provisional) say(`  ${nameOf(r.urn)} (${r.id}): the refresh resolves the provisional id to what the attempt made`);
+}
 
+/** The changes to the stack: the interrupted update's lock ended, the decisions recorded, then one refresh. */
+async function applyDecisions(
+  stack: Stack,
+  opts: Options,
+  lock: HeldLock | undefined,
+  state: Exported,
+  decisions: Decision[],
+  refresh: boolean,
+) {
   try {
     if (lock) {
-      if (!lock.provablyGone && !opts.cancel) {
-        say(
+      if (!lock.provablyGone && !opts.cancel)
+        throw new Stop(
+          2,
           `svc-recover: the stack is locked by an update that began at ${new Date(lock.startedAt).toISOString()} (pid ${lock.pid} on ${lock.hostname}), ` +
             "which this machine cannot see ended. If it was killed, run npx svc-recover --cancel (it ends the lock, as pulumi cancel does). Nothing was changed.",
         );
-        return 2;
-      }
       say(`  the lock of the interrupted update (pid ${lock.pid} on ${lock.hostname}) is ended (pulumi cancel)`);
       await stack.cancel();
     }
     const decided = new Map(decisions.map((d) => [d.op.resource.urn, d.outcome]));
     if (decisions.some((d) => d.outcome.verdict !== "unclear")) await stack.import(edited(state, decided));
-    if (ops.length || provisional.length) await stack.refresh();
+    if (refresh) await stack.refresh();
   } catch (err) {
-    say(`svc-recover: ${err instanceof PulumiError ? err.message : String(err)}`);
-    return 2;
+    if (err instanceof Stop) throw err;
+    throw new Stop(2, `svc-recover: ${err instanceof PulumiError ? err.message : String(err)}`);
   }
+}
+
+/** Runs the recovery; resolves with the exit code, every line said. */
+export async function recover(opts: Options): Promise<number> {
+  try {
+    return await recoverStack(opts);
+  } catch (err) {
+    if (!(err instanceof Stop)) throw err;
+    if (err.line) say(err.line);
+    return err.code;
+  }
+}
+
+async function recoverStack(opts: Options): Promise<number> {
+  const stack = new Stack(opts.stack);
+  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  const { plain, state } = await readStates(stack, project, opts.stack);
+  const ops = plain.deployment.pending_operations ?? [];
+  const provisional = (plain.deployment.resources ?? []).filter((r) => kindOf(r.type) && pendingSince(r.id) !== undefined);
+  const stackName = opts.stack ?? (await stack.run(["stack", "--show-name"], { quiet: true })).trim();
+  const lock = heldLock(await stack.backendUrl(), project, stackName);
+  if (!ops.length && !provisional.length && !lock)
+    throw new Stop(0, `svc-recover: stack ${stackName} has no pending operations: it is ready for pulumi up`);
+
+  const config = await stack.config();
+  const creates = ops.filter((op) => op.type === "creating");
+  await ensureApiReachable(creates, plain, config);
+  const { since, evidence } = await interruptedSince(stack, plain, lock?.startedAt);
+  if (creates.length) say(`svc-recover: the interrupted update began at ${new Date(since).toISOString()} (from ${evidence})`);
+  const decisions: Decision[] = [];
+  for (const op of creates) {
+    const outcome = await decide(op, opts, plain, config, since);
+    decisions.push({ op, outcome });
+    say(`  creating ${nameOf(op.resource.urn)}: ${VERDICT_LINE[outcome.verdict](outcome)} (${outcome.reason})`);
+  }
+  sayTheRest(ops, provisional);
+
+  await applyDecisions(stack, opts, lock, state, decisions, ops.length > 0 || provisional.length > 0);
   const unclear = decisions.filter((d) => d.outcome.verdict === "unclear");
   if (unclear.length) {
     printChoices(unclear);
