@@ -17,8 +17,9 @@
 /**
  * A module's stand-in that loads it, with `load`, at the first use of any of its members. Also the
  * plugin's bundle's stand-in for the same locales (scripts/release/plugin.ts), the one copy.
+ * @public the bundle requires it by name from the text it writes, which knip cannot see.
  */
-function lazyModule(load: () => Record<PropertyKey, unknown>): Record<PropertyKey, unknown> {
+export function lazyModule(load: () => Record<PropertyKey, unknown>): Record<PropertyKey, unknown> {
   return new Proxy({} as Record<PropertyKey, unknown>, {
     // zod's `__importStar` takes a module marked `__esModule` as it is, without reading its keys.
     get: (_t, key) => (key === "__esModule" ? true : load()[key]),
