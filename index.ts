@@ -58,7 +58,7 @@ export type { BgpConfigArgs } from "./resources/bgpConfig";
 export { BgpPrefix } from "./resources/generated/bgpPrefix";
 export type { BgpPrefixArgs } from "./resources/bgpPrefix";
 // The explicit provider ({ provider } on any resource or lookup).
-export { Provider } from "./provider/explicitProvider";
-export type { ProviderArgs } from "./provider/explicitProvider";
+export { Provider } from "./provider/dynamic/explicitProvider";
+export type { ProviderArgs } from "./provider/dynamic/explicitProvider";
 // Lookups (plain and Output forms).
 export * from "./resources/lookups";

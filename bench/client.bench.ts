@@ -21,7 +21,7 @@ const options = () =>
   parseArgs({
     requests: { default: "2000", help: "requests per round" },
     rounds: { default: "5", help: "rounds (the median is recorded)" },
-    repo: { default: REPO, help: "checkout whose dist/provider/client.js is measured" },
+    repo: { default: REPO, help: "checkout whose dist/provider/client/client.js is measured" },
     out: { default: "bench/results", help: "where the result is written" },
   });
 
@@ -52,7 +52,7 @@ async function main(): Promise<void> {
   const workspace = `/v1/workspaces/${emu.workspaceId}`;
   const started = process.cpuUsage();
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the checkout to measure is chosen at run time
-  const { SvcClient } = require(path.resolve(args.repo, "dist/provider/client.js")) as typeof import("../provider/client");
+  const { SvcClient } = require(path.resolve(args.repo, "dist/provider/client/client.js")) as typeof import("../provider/client/client");
   const client = new SvcClient({ baseUrl: emu.url, token: emu.token, workspaceId: emu.workspaceId });
   await client.get(workspace);
   const startMs = cpuMs(started);

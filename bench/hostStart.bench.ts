@@ -2,7 +2,7 @@
  * Host-start benchmark: what a dynamic-provider host loads before it can answer its first call,
  * which a refresh pays in full since no program runs beside it (bench/README.md, issue 17).
  * Each round is a fresh Node process that has loaded `@pulumi/pulumi/dynamic` (the host has it
- * already), then requires the provider's install module and registry and builds the definitions of a
+ * already), then requires the provider's install module and the list of kinds (resources/kinds.ts) and builds the definitions of a
  * stack's kinds; it reports that step's wall time, CPU and the modules it loaded, by package.
  *
  *   npm run build && node dist/bench/hostStart.bench.js [--rounds 9] [--kinds Disk,Vpc] [--repo <dir>]
@@ -33,9 +33,9 @@ function sample(repo: string, kinds: string[]): Sample {
     require("@pulumi/pulumi/dynamic");
     const before = new Set(Object.keys(require.cache));
     const cpu = process.cpuUsage(), t = process.hrtime.bigint();
-    require(${JSON.stringify(path.join(repo, "dist/provider/install.js"))});
-    const registry = require(${JSON.stringify(path.join(repo, "dist/resources/kinds.js"))});
-    for (const kind of ${JSON.stringify(kinds)}) registry.definitionOf(kind);
+    require(${JSON.stringify(path.join(repo, "dist/provider/dynamic/install.js"))});
+    const kindList = require(${JSON.stringify(path.join(repo, "dist/resources/kinds.js"))});
+    for (const kind of ${JSON.stringify(kinds)}) kindList.definitionOf(kind);
     const wallMs = Number(process.hrtime.bigint() - t) / 1e6, used = process.cpuUsage(cpu);
     const modules = {};
     for (const file of Object.keys(require.cache).filter((k) => !before.has(k))) {

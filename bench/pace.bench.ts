@@ -1,5 +1,5 @@
 /**
- * Pace benchmark: the rate-limit policy alone (provider/limiter.ts, provider/pace.ts), K processes
+ * Pace benchmark: the rate-limit policy alone (provider/client/limiter.ts, provider/client/pace.ts), K processes
  * on one token simulated on a clock of its own, so a scenario of minutes runs in a second and the
  * same seed gives the same figures. It is how the policy was tuned; bench:ratelimit, through the
  * real engine, is what the targets are judged on (bench/README.md, "Many processes on one token").
@@ -17,9 +17,9 @@
  *
  * `--settings` overrides PACE_SETTINGS for the run, to compare policies side by side.
  */
-import { Limiter, type LimiterClock, type Priority } from "../provider/limiter";
-import { memoryPace } from "../provider/paceStore";
-import { PACE_SETTINGS, type PaceSettings } from "../provider/pace";
+import { Limiter, type LimiterClock, type Priority } from "../provider/client/limiter";
+import { memoryPace } from "../provider/client/paceStore";
+import { PACE_SETTINGS, type PaceSettings } from "../provider/client/pace";
 import { environment, parseArgs, writeResult } from "./common";
 
 const options = parseArgs({

@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-svc-emulator";
 import { buildLifecycle } from "../provider/lifecycle";
 import { createRuntime } from "../provider/runtime";
-import { pollSchedule } from "../provider/workflows";
+import { pollSchedule } from "../provider/client/workflows";
 import { definitionOf } from "../resources/kinds";
 import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type ProjectOptions } from "./cli";
 import { parseArgs, median, environment, peakMemoryMb, PROVIDER_PROCESS, writeResult } from "./common";
@@ -233,7 +233,7 @@ interface WorkflowProbe {
   /** From the workflow's end to the poll that saw it. */
   noticedAfterMs: number;
   noticeBound: number;
-  /** What the schedule itself predicts (provider/workflows.ts pollSchedule, no jitter). */
+  /** What the schedule itself predicts (provider/client/workflows.ts pollSchedule, no jitter). */
   predictedPolls: number;
 }
 

@@ -14,9 +14,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configProblems } from "../provider/config";
-import { createRuntime, probeApi } from "../provider/runtime";
-import { Stack } from "../recover/stack";
+import { createRuntime } from "../provider/runtime";
+import { apiProblems } from "../common/apiAccess";
+import { Stack } from "../common/stack";
 import { discover, ImportError, type Discovery, type Selection } from "./discover";
 import { dynamicProgram } from "./dynamicProgram";
 import { finishProgram, importedOf } from "./finish";
@@ -90,14 +90,12 @@ export async function run(opts: Options): Promise<number> {
   if (opts.mode && "finish" in opts.mode) return finish(stack, opts.mode.finish, opts.out ?? opts.mode.finish, opts.retain);
   const config = await stackConfig(stack);
   const sources = { get: (key: string) => config[key], env: process.env };
-  const problems = configProblems(sources);
-  if (problems.length) throw new ImportError(problems.map((p) => p.message).join("; "));
+  const problems = await apiProblems(sources);
+  if (problems.length) throw new ImportError(problems.join("; "));
   const runtime = createRuntime();
   runtime.setSources(sources);
   const workspaceId = runtime.defaultWorkspace();
   if (!workspaceId) throw new ImportError("name the workspace to adopt: set svc:workspaceId (or SVC_WORKSPACE_ID)");
-  const reach = await probeApi(runtime.config());
-  if (reach.length) throw new ImportError(reach.map((p) => p.message).join("; "));
   const found = await discover(runtime, workspaceId, opts);
   if (!found.adopted.length) {
     const asked = [opts.kinds?.length ? `kinds ${opts.kinds.join(", ")}` : "", opts.names?.length ? `names ${opts.names.join(", ")}` : ""];

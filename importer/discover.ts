@@ -179,7 +179,7 @@ function secretsOf(r: Read & { name: string }): ConfigSecret[] {
   return configSecretsOf(r.kind, r.name, c.definition.fields, r.outputs, (field) => omitted(c, field).kind === "required");
 }
 
-/** Every object after those it refers to; otherwise in the order found (kinds in registry order). */
+/** Every object after those it refers to; otherwise in the order found (kinds in the order of resources/kinds.ts). */
 function ordered(adopted: Adopted[]): Adopted[] {
   const byName = new Map(adopted.map((a) => [a.name, a]));
   const out: Adopted[] = [];

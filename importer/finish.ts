@@ -3,7 +3,7 @@
  * the stack's own record of what it imported. Pulumi's code generation already turns a value
  * equal to another imported resource's id (or name) into a reference; what it leaves is finished
  * here, in the program's language (importer/languages.ts):
- * - each secret placeholder (`svc-import-secret:<key>`, provider/configSecret.ts) becomes a read
+ * - each secret placeholder (`svc-import-secret:<key>`, provider/fields/configSecret.ts) becomes a read
  *   of that config secret, and the config object is declared;
  * - each tie the API makes (importer/references.ts) that is still a literal id or name becomes a
  *   reference (a value shared by two resources, or one in a reference cycle, is left literal by
@@ -13,7 +13,8 @@
  *   written as an integer.
  * Pure: the caller reads the state and the file, and writes the result.
  */
-import { placeholderKey, placeholdersIn } from "../provider/configSecret";
+import { TOKEN_PREFIX } from "../common/typeTokens";
+import { placeholderKey, placeholdersIn } from "../provider/fields/configSecret";
 import type { Declaration, Language } from "./languages";
 import { REFERENCES } from "./references";
 
@@ -43,11 +44,11 @@ export function importedOf(
   resources: Array<{ urn: string; type: string; id?: string; custom?: boolean; inputs?: unknown; outputs?: unknown }>,
 ) {
   return resources
-    .filter((r) => r.type.startsWith("svc:index:") && r.id)
+    .filter((r) => r.type.startsWith(TOKEN_PREFIX) && r.id)
     .map(
       (r): Imported => ({
         name: r.urn.slice(r.urn.lastIndexOf("::") + 2),
-        kind: r.type.slice("svc:index:".length),
+        kind: r.type.slice(TOKEN_PREFIX.length),
         id: r.id!,
         inputs: (r.inputs as Record<string, unknown>) ?? {},
         outputs: (r.outputs as Record<string, unknown>) ?? {},

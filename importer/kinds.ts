@@ -2,7 +2,7 @@
  * Which kinds svc-import takes from a workspace: every kind the package manages is here, each
  * either taken by default, taken when asked for (`--kind`), or never, with the reason a person
  * reads in `svc-import --help` and the guide. tests/unit/importer/kinds.test.ts holds the table to
- * the registry (every kind, and a list for each kind taken).
+ * resources/kinds.ts (every kind, and a list for each kind taken).
  */
 
 export type Take = { take: "default" } | { take: "asked"; why: string } | { take: "never"; why: string };
@@ -45,5 +45,5 @@ export const KIND_TAKE: Record<string, Take> = {
   BgpPrefix: DEFAULT,
 };
 
-/** The kinds taken when none is named, in registry order. */
+/** The kinds taken when none is named, in the order of resources/kinds.ts. */
 export const takenByDefault = (all: string[]): string[] => all.filter((k) => KIND_TAKE[k]?.take === "default");

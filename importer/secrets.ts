@@ -6,8 +6,8 @@
  * program reads and a person sets; nothing secret is written anywhere. Map-valued inputs get one
  * config secret per key, the keys as the object has them.
  */
-import { configSecretPlaceholder } from "../provider/configSecret";
-import type { FieldSet } from "../provider/fields";
+import { configSecretPlaceholder } from "../provider/fields/configSecret";
+import type { FieldSet } from "../provider/fields/declare";
 
 export interface ConfigSecret {
   /** The config key (in the program's project namespace). */
@@ -58,7 +58,7 @@ export function configSecretsOf(
   });
 }
 
-/** The inputs an import file gives for the secrets: each the placeholder naming its config key (provider/configSecret.ts). */
+/** The inputs an import file gives for the secrets: each the placeholder naming its config key (provider/fields/configSecret.ts). */
 export function placeholderInputs(secrets: ConfigSecret[]): Record<string, unknown> {
   const inputs: Record<string, unknown> = {};
   for (const s of secrets) {

@@ -3,10 +3,10 @@
  * on its own: the default provider from the stack's `svc:*` config, an explicit provider from its
  * properties (`baseUrl`, `token`, `workspaceId`), so one program can reach two workspaces or two
  * tokens. The environment fallbacks (SVC_*) and the checks are the dynamic face's own
- * (provider/config.ts).
+ * (provider/runtime/config.ts).
  */
-import { configProblems } from "../provider/config";
-import { configSources } from "../provider/configSources";
+import { configProblems } from "../provider/runtime/config";
+import { configSources } from "../provider/runtime/configSources";
 import { UNKNOWN } from "../provider/lifecycle";
 
 /**

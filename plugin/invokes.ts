@@ -3,10 +3,9 @@
  * function TypeScript programs call (resources/lookups), with the same argument and result names.
  */
 import * as lookups from "../resources/lookups";
+import { TOKEN_PREFIX } from "../common/typeTokens";
 
 type Lookup = (args: Record<string, unknown>) => Promise<unknown>;
-
-const PREFIX = "svc:index:";
 
 /** Every plain lookup by name (the Output forms are program-side conveniences, not invokes). */
 export function lookupNames(): string[] {
@@ -17,11 +16,11 @@ export function lookupNames(): string[] {
 }
 
 export function lookupFor(token: string): Lookup {
-  const name = token.startsWith(PREFIX) ? token.slice(PREFIX.length) : "";
+  const name = token.startsWith(TOKEN_PREFIX) ? token.slice(TOKEN_PREFIX.length) : "";
   if (!lookupNames().includes(name))
     throw new Error(
       `pulumi-svc has no function "${token}"; functions: ${lookupNames()
-        .map((n) => PREFIX + n)
+        .map((n) => TOKEN_PREFIX + n)
         .join(", ")}`,
     );
   return (lookups as unknown as Record<string, Lookup>)[name];

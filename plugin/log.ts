@@ -3,13 +3,13 @@
  * being worked on, so they sit on that resource's own row of `pulumi up` (the dynamic face can
  * only write to stderr, which lands under the stack). Heartbeats are ephemeral: the row's status
  * column shows the latest one, and it leaves no line behind. What is shown is decided once, in
- * provider/progress.ts (`shown`); this module only routes.
+ * provider/runtime/progress.ts (`shown`); this module only routes.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as grpc from "@grpc/grpc-js";
 import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
-import { setProgressSink, shown, verboseFrom, type ProgressKind } from "../provider/progress";
+import { setProgressSink, shown, verboseFrom, type ProgressKind } from "../provider/runtime/progress";
 
 const resourceScope = new AsyncLocalStorage<string>();
 

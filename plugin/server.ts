@@ -21,17 +21,17 @@ import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
 import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
-import { engineCancelled } from "../provider/engine";
+import { engineCancelled } from "../provider/runtime/engine";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
 import { createRuntime } from "../provider/runtime";
 import { kinds, definitionOf } from "../resources/kinds";
 import { withProviderClient } from "../resources/lookups/common";
-import { PROVIDER_SECRETS } from "../provider/config";
-import { configSources } from "../provider/configSources";
+import { PROVIDER_SECRETS } from "../provider/runtime/config";
+import { configSources } from "../provider/runtime/configSources";
 import { checkProviderConfig } from "./config";
 import { lookupFor } from "./invokes";
 import { listHandler } from "./list";
-import { TOKEN_PREFIX } from "./token";
+import { TOKEN_PREFIX } from "../common/typeTokens";
 import { forResource } from "./log";
 import { fromStruct, secretMembers, toStruct } from "./marshal";
 
@@ -95,203 +95,255 @@ interface ForResource {
   getUrn(): string;
 }
 
-/** Builds the service implementation for one provider (one configuration). */
-export function providerService(): grpc.UntypedServiceImplementation {
-  const runtime = createRuntime();
-  const outputNames = new Map<string, string[]>();
-  const lifecycles = new Map<string, Lifecycle>();
+/** The kind a plugin type token names (`svc:index:Vpc` -> `Vpc`); an unknown type is refused with the list. */
+function kindOfType(type: string): string {
+  const kind = type.startsWith(TOKEN_PREFIX) ? type.slice(TOKEN_PREFIX.length) : "";
+  if (!kinds().includes(kind))
+    throw new Error(
+      `pulumi-svc has no resource type "${type}"; types: ${kinds()
+        .map((k) => TOKEN_PREFIX + k)
+        .join(", ")}`,
+    );
+  return kind;
+}
 
-  const schema = (): PackageSchema => JSON.parse(schemaText()) as PackageSchema;
-  const kindOf = (req: ForResource) => kindOfType(typeOfUrn(req.getUrn()));
-  const kindOfType = (type: string) => {
-    const kind = type.startsWith(TOKEN_PREFIX) ? type.slice(TOKEN_PREFIX.length) : "";
-    if (!kinds().includes(kind))
-      throw new Error(
-        `pulumi-svc has no resource type "${type}"; types: ${kinds()
-          .map((k) => TOKEN_PREFIX + k)
-          .join(", ")}`,
-      );
-    return kind;
-  };
-  const lifecycleOf = (req: ForResource): Lifecycle => lifecycleOfType(typeOfUrn(req.getUrn()));
-  const lifecycleOfType = (type: string): Lifecycle => {
+/** One provider (one configuration): its runtime, and each kind's lifecycle and output names once asked for. */
+class ServedProvider {
+  readonly runtime = createRuntime();
+  private readonly lifecycles = new Map<string, Lifecycle>();
+  private readonly outputNames = new Map<string, string[]>();
+
+  kindOf(req: ForResource): string {
+    return kindOfType(typeOfUrn(req.getUrn()));
+  }
+
+  lifecycleOf(req: ForResource): Lifecycle {
+    return this.lifecycleOfType(typeOfUrn(req.getUrn()));
+  }
+
+  lifecycleOfType(type: string): Lifecycle {
     const kind = kindOfType(type);
-    let lifecycle = lifecycles.get(kind);
-    if (!lifecycle) lifecycles.set(kind, (lifecycle = buildLifecycle(definitionOf(kind), runtime)));
+    let lifecycle = this.lifecycles.get(kind);
+    if (!lifecycle) this.lifecycles.set(kind, (lifecycle = buildLifecycle(definitionOf(kind), this.runtime)));
     return lifecycle;
-  };
+  }
+
   /** Fields recorded secret for a kind: the definition's secret outputs (the same names in inputs and outputs). */
-  const secretsOf = (req: ForResource): readonly string[] => {
+  secretsOf(req: ForResource): readonly string[] {
     try {
-      return definitionOf(kindOf(req)).secretOutputs ?? [];
+      return definitionOf(this.kindOf(req)).secretOutputs ?? [];
     } catch {
       return [];
     }
-  };
-  /** Every output a kind declares (from the schema): unknown in a preview until `up` says. */
-  const outputsOf = (req: ForResource): string[] => {
-    const type = typeOfUrn(req.getUrn());
-    if (!outputNames.has(type)) outputNames.set(type, Object.keys(schema().resources[type]?.properties ?? {}));
-    return outputNames.get(type)!;
-  };
-  /** Runs one call for a resource: its progress lines land on the resource's row. */
-  const forCall =
-    <Req extends ForResource, Res>(answer: (req: Req) => Promise<Res>): Handler<Req, Res> =>
-    (call, callback) =>
-      unary((req: Req) => forResource(req.getUrn(), () => answer(req)), secretsOf)(call, callback);
-  const timeoutOf = (req: { getTimeout(): number }) => ({ timeoutSeconds: req.getTimeout() });
-  const list = listHandler(runtime, lifecycleOfType);
+  }
 
+  /** Every output a kind declares (from the schema): unknown in a preview until `up` says. */
+  outputsOf(req: ForResource): string[] {
+    const type = typeOfUrn(req.getUrn());
+    if (!this.outputNames.has(type))
+      this.outputNames.set(type, Object.keys((JSON.parse(schemaText()) as PackageSchema).resources[type]?.properties ?? {}));
+    return this.outputNames.get(type)!;
+  }
+}
+
+const timeoutOf = (req: { getTimeout(): number }) => ({ timeoutSeconds: req.getTimeout() });
+
+// The provider's own methods, one function each.
+
+async function getPluginInfo(): Promise<PluginInfo> {
+  const info = new PluginInfo();
+  info.setVersion(PACKAGE_VERSION);
+  return info;
+}
+
+async function getSchema(_p: ServedProvider, req: rpc.GetSchemaRequest): Promise<rpc.GetSchemaResponse> {
+  if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
+  const res = new rpc.GetSchemaResponse();
+  res.setSchema(schemaText());
+  return res;
+}
+
+async function checkConfig(_p: ServedProvider, req: rpc.CheckRequest): Promise<rpc.CheckResponse> {
+  const news = fromStruct(req.getNews());
+  const res = new rpc.CheckResponse();
+  res.setInputs(toStruct(news, PROVIDER_SECRETS));
+  res.setFailuresList(checkProviderConfig(news).map(failure));
+  return res;
+}
+
+async function diffConfig(_p: ServedProvider, req: rpc.DiffRequest): Promise<rpc.DiffResponse> {
+  const olds = fromStruct(req.getOldInputs() ?? req.getOlds());
+  const news = fromStruct(req.getNews());
+  const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
+    (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
+  );
+  const res = new rpc.DiffResponse();
+  // A new address, token or workspace changes where later operations go; the resources stay.
+  res.setChanges(changed.length ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
+  res.setDiffsList(changed);
+  return res;
+}
+
+async function configure(p: ServedProvider, req: rpc.ConfigureRequest): Promise<rpc.ConfigureResponse> {
+  const args = req.getArgs() ? fromStruct(req.getArgs()) : undefined;
+  const variables = Object.fromEntries(req.getVariablesMap().toArray());
+  p.runtime.setSources(configSources(args, variables));
+  const res = new rpc.ConfigureResponse();
+  res.setAcceptsecrets(true);
+  res.setSupportspreview(true);
+  res.setAcceptresources(false);
+  res.setAcceptoutputs(false);
+  return res;
+}
+
+async function invoke(p: ServedProvider, req: rpc.InvokeRequest): Promise<rpc.InvokeResponse> {
+  const lookup = lookupFor(req.getTok());
+  const result = await withProviderClient(
+    () => ({ client: p.runtime.client(), config: p.runtime.config() }),
+    () => lookup(fromStruct(req.getArgs())),
+  );
+  const res = new rpc.InvokeResponse();
+  // An invoke answers an object: a list comes as { items } (as under pulumi.runtime.setMocks).
+  res.setReturn(toStruct(Array.isArray(result) ? { items: result } : (result as Record<string, unknown>)));
+  return res;
+}
+
+/** The engine is stopping (provider/runtime/engine.ts): no new API call, those in flight finish. */
+async function cancel(): Promise<Empty> {
+  engineCancelled();
+  return new Empty();
+}
+
+// The resource methods: each request names one resource and becomes one lifecycle call.
+
+async function check(p: ServedProvider, req: rpc.CheckRequest): Promise<rpc.CheckResponse> {
+  const result = await p.lifecycleOf(req).check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
+  const res = new rpc.CheckResponse();
+  // A member the program made secret stays secret (fromStruct unwrapped it): else the engine
+  // would show it, record it in the state's inputs and hand it to policy packs as plain text.
+  res.setInputs(toStruct(result.inputs ?? {}, [...p.secretsOf(req), ...secretMembers(req.getNews())]));
+  res.setFailuresList((result.failures ?? []).map(failure));
+  return res;
+}
+
+async function diff(p: ServedProvider, req: rpc.DiffRequest): Promise<rpc.DiffResponse> {
+  const result = await p
+    .lifecycleOf(req)
+    .diff(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()), fromStruct(req.getOldInputs()));
+  const res = new rpc.DiffResponse();
+  res.setChanges(result.changes ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
+  res.setReplacesList(result.replaces ?? []);
+  res.setStablesList(result.stables ?? []);
+  // Not only for this diff's replacement: the engine replaces on its own where a replaceOnChanges path matches.
+  res.setDeletebeforereplace(result.replaceDeletesFirst);
+  res.setDiffsList(Object.keys(result.detailedDiff));
+  const detailed = res.getDetaileddiffMap();
+  for (const [field, change] of Object.entries(result.detailedDiff)) {
+    const propertyDiff = new rpc.PropertyDiff();
+    propertyDiff.setKind(propertyDiffKind(change.kind, change.replace));
+    propertyDiff.setInputdiff(true);
+    detailed.set(field, propertyDiff);
+  }
+  res.setHasdetaileddiff(true);
+  return res;
+}
+
+async function create(p: ServedProvider, req: rpc.CreateRequest): Promise<rpc.CreateResponse> {
+  const inputs = fromStruct(req.getProperties());
+  const res = new rpc.CreateResponse();
+  if (req.getPreview()) {
+    // What a create will record: the inputs now, every other output once it exists.
+    res.setProperties(toStruct({ ...unknowns(p.outputsOf(req)), ...inputs }, p.secretsOf(req)));
+    return res;
+  }
+  const created = await p.lifecycleOf(req).create(inputs, timeoutOf(req));
+  res.setId(created.id);
+  res.setProperties(toStruct(created.outs ?? {}, p.secretsOf(req)));
+  return res;
+}
+
+async function read(p: ServedProvider, req: rpc.ReadRequest): Promise<rpc.ReadResponse> {
+  const lifecycle = p.lifecycleOf(req);
+  const recordedInputs = fromStruct(req.getInputs());
+  const recorded = fromStruct(req.getProperties());
+  const found = await lifecycle.read(req.getId(), recorded);
+  const res = new rpc.ReadResponse();
+  if (!found.id) return res; // gone: the engine drops it from the stack
+  const outs = found.props ?? {};
+  res.setId(found.id);
+  res.setProperties(toStruct(outs, p.secretsOf(req)));
+  // An import (nothing recorded yet) records the declaration that reproduces the object, which
+  // passes check and diffs clean; a refresh records inputs as the API reports them, so drift
+  // shows as a diff from the declaration.
+  const importing = !Object.keys(recorded).length && !Object.keys(recordedInputs).length;
+  res.setInputs(toStruct(importing ? lifecycle.declarationOf(outs) : { ...recordedInputs, ...lifecycle.inputsOf(outs) }, p.secretsOf(req)));
+  return res;
+}
+
+async function update(p: ServedProvider, req: rpc.UpdateRequest): Promise<rpc.UpdateResponse> {
+  const olds = fromStruct(req.getOlds());
+  const news = fromStruct(req.getNews());
+  const res = new rpc.UpdateResponse();
+  if (req.getPreview()) {
+    // Stable outputs and the new inputs are known; whatever else the update may move is not.
+    const stable = new Set(definitionOf(p.kindOf(req)).stableOutputs ?? []);
+    const moving = p.outputsOf(req).filter((k) => !stable.has(k) && !(k in news));
+    res.setProperties(toStruct({ ...olds, ...unknowns(moving), ...news }, p.secretsOf(req)));
+    return res;
+  }
+  const updated = await p.lifecycleOf(req).update(req.getId(), olds, news, timeoutOf(req));
+  res.setProperties(toStruct(updated.outs ?? {}, p.secretsOf(req)));
+  return res;
+}
+
+async function deleteResource(p: ServedProvider, req: rpc.DeleteRequest): Promise<Empty> {
+  await p.lifecycleOf(req).delete(req.getId(), fromStruct(req.getProperties()), timeoutOf(req));
+  return new Empty();
+}
+
+/** A method of the table: the provider it serves, one request, its answer. */
+type Method = (p: ServedProvider, req: never) => Promise<unknown>;
+
+/** The methods about the provider itself, by gRPC name. */
+const PROVIDER_METHODS: Record<string, Method> = {
+  getPluginInfo,
+  getSchema,
+  checkConfig,
+  diffConfig,
+  configure,
+  invoke,
+  cancel,
+  attach: async () => new Empty(),
+  getMapping: async () => new rpc.GetMappingResponse(),
+  getMappings: async () => new rpc.GetMappingsResponse(),
+};
+
+/** The methods for one resource, by gRPC name: each runs with its progress on the resource's row. */
+const RESOURCE_METHODS: Record<string, Method> = { check, diff, create, read, update, delete: deleteResource };
+
+/** What the package does not serve, and why where it is not plain. */
+const UNIMPLEMENTED: Record<string, string> = {
+  handshake: "Handshake",
+  parameterize: "Parameterize",
+  construct: "Construct (it has no component resources)",
+  call: "Call (it has no methods)",
+};
+
+const byName = <T, R>(table: Record<string, T>, serve: (entry: T) => R): Record<string, R> =>
+  Object.fromEntries(Object.entries(table).map(([name, entry]) => [name, serve(entry)]));
+
+/** Builds the service implementation for one provider (one configuration): the tables above, served. */
+export function providerService(): grpc.UntypedServiceImplementation {
+  const p = new ServedProvider();
+  const secretsOf = (req: ForResource) => p.secretsOf(req);
+  const list = listHandler(p.runtime, (type) => p.lifecycleOfType(type));
   return {
-    getPluginInfo: unary(async () => {
-      const info = new PluginInfo();
-      info.setVersion(PACKAGE_VERSION);
-      return info;
-    }),
-    getSchema: unary(async (req: rpc.GetSchemaRequest) => {
-      if (req.getVersion() !== 0) throw new Error(`unsupported schema version ${req.getVersion()}`);
-      const res = new rpc.GetSchemaResponse();
-      res.setSchema(schemaText());
-      return res;
-    }),
-    checkConfig: unary(async (req: rpc.CheckRequest) => {
-      const news = fromStruct(req.getNews());
-      const res = new rpc.CheckResponse();
-      res.setInputs(toStruct(news, PROVIDER_SECRETS));
-      res.setFailuresList(checkProviderConfig(news).map(failure));
-      return res;
-    }),
-    diffConfig: unary(async (req: rpc.DiffRequest) => {
-      const olds = fromStruct(req.getOldInputs() ?? req.getOlds());
-      const news = fromStruct(req.getNews());
-      const changed = [...new Set([...Object.keys(olds), ...Object.keys(news)])].filter(
-        (k) => JSON.stringify(olds[k]) !== JSON.stringify(news[k]),
-      );
-      const res = new rpc.DiffResponse();
-      // A new address, token or workspace changes where later operations go; the resources stay.
-      res.setChanges(changed.length ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
-      res.setDiffsList(changed);
-      return res;
-    }),
-    configure: unary(async (req: rpc.ConfigureRequest) => {
-      const args = req.getArgs() ? fromStruct(req.getArgs()) : undefined;
-      const variables = Object.fromEntries(req.getVariablesMap().toArray());
-      runtime.setSources(configSources(args, variables));
-      const res = new rpc.ConfigureResponse();
-      res.setAcceptsecrets(true);
-      res.setSupportspreview(true);
-      res.setAcceptresources(false);
-      res.setAcceptoutputs(false);
-      return res;
-    }),
-    invoke: unary(async (req: rpc.InvokeRequest) => {
-      const lookup = lookupFor(req.getTok());
-      const result = await withProviderClient(
-        () => ({ client: runtime.client(), config: runtime.config() }),
-        () => lookup(fromStruct(req.getArgs())),
-      );
-      const res = new rpc.InvokeResponse();
-      // An invoke answers an object: a list comes as { items } (as under pulumi.runtime.setMocks).
-      res.setReturn(toStruct(Array.isArray(result) ? { items: result } : (result as Record<string, unknown>)));
-      return res;
-    }),
-    check: forCall(async (req: rpc.CheckRequest) => {
-      const result = await lifecycleOf(req).check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
-      const res = new rpc.CheckResponse();
-      // A member the program made secret stays secret (fromStruct unwrapped it): else the engine
-      // would show it, record it in the state's inputs and hand it to policy packs as plain text.
-      res.setInputs(toStruct(result.inputs ?? {}, [...secretsOf(req), ...secretMembers(req.getNews())]));
-      res.setFailuresList((result.failures ?? []).map(failure));
-      return res;
-    }),
-    diff: forCall(async (req: rpc.DiffRequest) => {
-      const result = await lifecycleOf(req).diff(
-        req.getId(),
-        fromStruct(req.getOlds()),
-        fromStruct(req.getNews()),
-        fromStruct(req.getOldInputs()),
-      );
-      const res = new rpc.DiffResponse();
-      res.setChanges(result.changes ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
-      res.setReplacesList(result.replaces ?? []);
-      res.setStablesList(result.stables ?? []);
-      // Not only for this diff's replacement: the engine replaces on its own where a replaceOnChanges path matches.
-      res.setDeletebeforereplace(result.replaceDeletesFirst);
-      res.setDiffsList(Object.keys(result.detailedDiff));
-      const detailed = res.getDetaileddiffMap();
-      for (const [field, change] of Object.entries(result.detailedDiff)) {
-        const diff = new rpc.PropertyDiff();
-        diff.setKind(propertyDiffKind(change.kind, change.replace));
-        diff.setInputdiff(true);
-        detailed.set(field, diff);
-      }
-      res.setHasdetaileddiff(true);
-      return res;
-    }),
-    create: forCall(async (req: rpc.CreateRequest) => {
-      const inputs = fromStruct(req.getProperties());
-      const res = new rpc.CreateResponse();
-      if (req.getPreview()) {
-        // What a create will record: the inputs now, every other output once it exists.
-        res.setProperties(toStruct({ ...unknowns(outputsOf(req)), ...inputs }, secretsOf(req)));
-        return res;
-      }
-      const created = await lifecycleOf(req).create(inputs, timeoutOf(req));
-      res.setId(created.id);
-      res.setProperties(toStruct(created.outs ?? {}, secretsOf(req)));
-      return res;
-    }),
-    read: forCall(async (req: rpc.ReadRequest) => {
-      const lifecycle = lifecycleOf(req);
-      const recordedInputs = fromStruct(req.getInputs());
-      const recorded = fromStruct(req.getProperties());
-      const read = await lifecycle.read(req.getId(), recorded);
-      const res = new rpc.ReadResponse();
-      if (!read.id) return res; // gone: the engine drops it from the stack
-      const outs = read.props ?? {};
-      res.setId(read.id);
-      res.setProperties(toStruct(outs, secretsOf(req)));
-      // An import (nothing recorded yet) records the declaration that reproduces the object, which
-      // passes check and diffs clean; a refresh records inputs as the API reports them, so drift
-      // shows as a diff from the declaration.
-      const importing = !Object.keys(recorded).length && !Object.keys(recordedInputs).length;
-      res.setInputs(
-        toStruct(importing ? lifecycle.declarationOf(outs) : { ...recordedInputs, ...lifecycle.inputsOf(outs) }, secretsOf(req)),
-      );
-      return res;
-    }),
+    ...byName(PROVIDER_METHODS, (method) => unary((req) => method(p, req as never))),
+    ...byName(RESOURCE_METHODS, (method) =>
+      unary((req: ForResource) => forResource(req.getUrn(), () => method(p, req as never)), secretsOf),
+    ),
     ...(list ? { list } : {}),
-    update: forCall(async (req: rpc.UpdateRequest) => {
-      const olds = fromStruct(req.getOlds());
-      const news = fromStruct(req.getNews());
-      const res = new rpc.UpdateResponse();
-      if (req.getPreview()) {
-        // Stable outputs and the new inputs are known; whatever else the update may move is not.
-        const stable = new Set(definitionOf(kindOf(req)).stableOutputs ?? []);
-        const moving = outputsOf(req).filter((k) => !stable.has(k) && !(k in news));
-        res.setProperties(toStruct({ ...olds, ...unknowns(moving), ...news }, secretsOf(req)));
-        return res;
-      }
-      const updated = await lifecycleOf(req).update(req.getId(), olds, news, timeoutOf(req));
-      res.setProperties(toStruct(updated.outs ?? {}, secretsOf(req)));
-      return res;
-    }),
-    delete: forCall(async (req: rpc.DeleteRequest) => {
-      await lifecycleOf(req).delete(req.getId(), fromStruct(req.getProperties()), timeoutOf(req));
-      return new Empty();
-    }),
-    // The engine is stopping (provider/engine.ts): no new API call, those in flight finish.
-    cancel: unary(async () => {
-      engineCancelled();
-      return new Empty();
-    }),
-    attach: unary(async () => new Empty()),
-    getMapping: unary(async () => new rpc.GetMappingResponse()),
-    getMappings: unary(async () => new rpc.GetMappingsResponse()),
-    handshake: unimplemented("Handshake"),
-    parameterize: unimplemented("Parameterize"),
-    construct: unimplemented("Construct (it has no component resources)"),
-    call: unimplemented("Call (it has no methods)"),
+    ...byName(UNIMPLEMENTED, unimplemented),
   };
 }
 

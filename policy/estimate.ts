@@ -2,7 +2,8 @@
  * A stack's cost from the resources the engine shows a policy: each svc resource priced
  * (pricing.ts), every other resource skipped, summed (report.ts).
  */
-import { kindOf, priceResource, pricingOf, STANDALONE_IP_REGION, type PriceApi, type Props, type ResourceCost } from "./pricing";
+import { kindOf } from "../common/typeTokens";
+import { priceResource, pricingOf, STANDALONE_IP_REGION, type PriceApi, type Props, type ResourceCost } from "./pricing";
 import { stackCost, type StackCost } from "./report";
 
 export interface Priceable {

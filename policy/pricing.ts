@@ -5,7 +5,7 @@
  *
  * How a kind is priced is part of its spec (`pricing`: metered, or not metered and why; the compiler
  * refuses a spec that says neither), so this file holds no table of kinds. A kind's spec is loaded
- * from the registry on first use, as the provider process does: the pack loads nothing more at
+ * from resources/kinds.ts on first use, as the provider process does: the pack loads nothing more at
  * start. All money is integer micro-USD.
  */
 import type { BillingEstimate, EstimatePart, GetBillingEstimateArgs } from "../resources/lookups/billing";
@@ -14,18 +14,6 @@ import type { PriceRequest, PricedProps, Pricing } from "../provider/metering";
 
 export type { PriceRequest, Pricing };
 export type Props = PricedProps;
-
-/** The two type tokens of one kind: the dynamic face's and the plugin's. */
-const KIND_TOKENS = [/^pulumi-nodejs:dynamic\/svc:(\w+)$/, /^svc:index:(\w+)$/];
-
-/** The svc kind of a resource type token, or undefined for anything that is not a svc resource. */
-export function kindOf(type: string): string | undefined {
-  for (const token of KIND_TOKENS) {
-    const m = token.exec(type);
-    if (m) return m[1];
-  }
-  return undefined;
-}
 
 /**
  * A floating IP allocated on its own has no region in the spec; the emulator prices it in NA_01

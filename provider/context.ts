@@ -5,17 +5,17 @@
  *
  * An operation is one call of create, read, update or delete (`runOperation`; check and diff
  * open no context and stay outside); its context starts a heartbeat
- * (provider/progress.ts) that stops when the call ends, so work that takes longer than 10 s says
+ * (provider/runtime/progress.ts) that stops when the call ends, so work that takes longer than 10 s says
  * so, and quick work prints nothing extra.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { retryMessage, type RetryEvent, type SvcClient } from "./client";
-import type { ProviderConfig } from "./config";
-import type { Workflow } from "./envelope";
-import { keepTrying } from "./keepTrying";
-import { allLimiters } from "./limiter";
-import { detail, notice, rateLimitSummary, rateWaitStatus, RATE_WAIT_NOTICE_MS, startHeartbeat } from "./progress";
-import { waitForState, waitForWorkflow } from "./workflows";
+import { retryMessage, type RetryEvent, type SvcClient } from "./client/client";
+import type { ProviderConfig } from "./runtime/config";
+import type { Workflow } from "./client/envelope";
+import { keepTrying } from "./client/keepTrying";
+import { allLimiters } from "./client/limiter";
+import { detail, notice, rateLimitSummary, rateWaitStatus, RATE_WAIT_NOTICE_MS, startHeartbeat } from "./runtime/progress";
+import { waitForState, waitForWorkflow } from "./client/workflows";
 
 /** Whether an API timestamp is from this operation (allowing a minute of clock skew). */
 export function createdDuring(ctx: Pick<OperationContext, "startedAt">, created: string | null | undefined): boolean {

@@ -5,20 +5,20 @@
  *    `rules`: cross-field constraints as data (checked at preview, before any API call);
  * 2. `onChange`: for every input, what a change does — replace, sent in the update request, a
  *    named command, or ignore (an input without one does not compile);
- *    (both derived from the kind's `fields`, each declared once: provider/fields.ts)
+ *    (both derived from the kind's `fields`, each declared once: provider/fields/declare.ts)
  * 3. `api`: the mapping onto the API (create, read, update steps, delete, lookup by name);
  * 4. `doc`, what the kind is for people; the exported class is generated from the definition and the
  *    kind's public interfaces (scripts/classes.ts, resources/generated/).
  *
- * `provider/lifecycle.ts` turns a definition into its lifecycle; nothing in it knows any one
+ * `provider/lifecycle/index.ts` turns a definition into its lifecycle; nothing in it knows any one
  * resource.
  */
 import type { Metering } from "./metering";
-import type { z } from "./zod";
+import type { z } from "./fields/zod";
 import type { OperationContext } from "./context";
-import type { FieldSet } from "./fields";
-import type { Workflow } from "./envelope";
-import type { ChangeEffects } from "./changeEffects";
+import type { FieldSet } from "./fields/declare";
+import type { Workflow } from "./client/envelope";
+import type { ChangeEffects } from "./fields/changeEffects";
 
 /** A constraint on how a field may change from its recorded value (a disk cannot shrink). */
 interface Transition<I> {
@@ -156,7 +156,7 @@ export interface ResourceDefinition<
   /** What the kind is, for people: the generated class's TSDoc and the schema's description. */
   doc: string;
   /**
-   * The kind's fields, each declared once (provider/fields.ts): `...fromFields(fields)` fills in
+   * The kind's fields, each declared once (provider/fields/declare.ts): `...fromFields(fields)` fills in
    * `inputs`, `onChange`, `workspaceScoped`, `stableOutputs`, `secretOutputs`, `keepFromState`
    * (and `defaults` for a derived input), and `npm run generate` generates the public Args and Outputs.
    */

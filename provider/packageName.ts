@@ -1,6 +1,6 @@
 /**
  * The package's own name, read from its package.json (found upward from this file, in the
- * sources and in dist alike), so that the serialized shim loads the provider under whatever name
+ * sources and in dist alike), so that the `__provider` text loads the provider under whatever name
  * the package was installed as: a repack as `@acme/pulumi-svc` works unchanged.
  */
 import * as fs from "node:fs";
@@ -24,7 +24,7 @@ export const PACKAGE_VERSION = manifest.version;
 
 /**
  * The stable entry point every resource's state requires in the provider process (the package's
- * `exports` map sends it to dist/resources/kinds.js; `./dist/resources/registry` too, the path
- * states of packages before 0.1.0 named). Documented; never a dist path.
+ * `exports` map sends it to dist/provider/dynamic/entry.js; `./dist/resources/registry` too, the
+ * path states of packages before 0.1.0 named). Documented; never a dist path.
  */
 export const PROVIDER_ENTRY = `${PACKAGE_NAME}/provider`;

@@ -6,14 +6,14 @@
  * configuration as `pulumi up`.
  *
  * Each pending operation the killed update left in the state:
- * - creating: the object it made is found in the API (provider/interrupted.ts) and recorded under
+ * - creating: the object it made is found in the API (provider/lifecycle/interruptedVerdict.ts) and recorded under
  *   its id; when the API shows nothing was made, the operation is dropped; when the evidence is not
  *   unique, nothing changes for it and the two commands to choose between are printed;
  * - updating, deleting: the resource's record stays as it was; the refresh that ends the
  *   recovery reads it from the API (a deleted object leaves the stack) and clears them, as pulumi
  *   does, and `pulumi up` finishes the change; importing (a killed `pulumi import`): the refresh
  *   drops it, the object existed before;
- * - a provisional `pending-create-<time>` id of our own (provider/pending.ts) is resolved by the
+ * - a provisional `pending-create-<time>` id of our own (provider/lifecycle/pending.ts) is resolved by the
  *   same refresh (the lifecycle's read finds the real id).
  *
  * Exit 0: ready for `pulumi up`. 1: a choice is left to a person (printed). 2: could not recover
@@ -21,14 +21,25 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { configProblems, resolveConfig, type ConfigSources } from "../provider/config";
+import type { ConfigSources } from "../provider/runtime/config";
+import { apiProblems } from "../common/apiAccess";
 import { buildLifecycle } from "../provider/lifecycle";
-import type { Interrupted } from "../provider/interrupted";
-import { pendingSince } from "../provider/pending";
-import { createRuntime, probeApi } from "../provider/runtime";
-import { configSources } from "../provider/configSources";
+import type { Interrupted } from "../provider/lifecycle/interruptedVerdict";
+import { pendingSince } from "../provider/lifecycle/pending";
+import { createRuntime } from "../provider/runtime";
+import { configSources } from "../provider/runtime/configSources";
 import { definitionOf } from "../resources/kinds";
-import { heldLock, PulumiError, removeTornSidecars, Stack, type Exported, type PendingOperation, type StateResource } from "./stack";
+import { kindOf } from "../common/typeTokens";
+import {
+  heldLock,
+  PulumiError,
+  removeTornSidecars,
+  Stack,
+  type Exported,
+  type HeldLock,
+  type PendingOperation,
+  type StateResource,
+} from "../common/stack";
 
 const USAGE = "usage: svc-recover [--stack NAME] [--import URN ID]... [--clear URN]... [--cancel]";
 
@@ -57,11 +68,6 @@ export function parseArgs(argv: string[]): Options {
     else throw new Error(`unknown argument ${arg}\n${USAGE}`);
   }
   return opts;
-}
-
-/** The kind of a pulumi-svc resource type, either face; undefined for other providers' types. */
-export function kindOf(type: string): string | undefined {
-  return /^(?:pulumi-nodejs:dynamic\/svc|svc:index):(\w+)$/.exec(type)?.[1];
 }
 
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -121,94 +127,88 @@ function printChoices(unclear: Decision[]): void {
   }
 }
 
-export async function recover(opts: Options): Promise<number> {
-  const stack = new Stack(opts.stack);
-  let state!: Exported;
-  let plain!: Exported;
-  const readState = async () => {
-    plain = await stack.export(true);
-    state = await stack.export(false);
-  };
-  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+/** Ends the run with an exit code, its line said: each step below stops the run by throwing one. */
+class Stop {
+  constructor(
+    readonly code: number,
+    readonly line?: string,
+  ) {}
+}
+
+/** The stack's state, decrypted (`plain`: what is read) and as stored (`state`: what an edit writes back). */
+interface States {
+  plain: Exported;
+  state: Exported;
+}
+
+/** Both exports of the stack, mending first the metadata file a kill left empty. */
+async function readStates(stack: Stack, project: string, name: string | undefined): Promise<States> {
+  const read = async (): Promise<States> => ({ plain: await stack.export(true), state: await stack.export(false) });
   try {
-    await readState().catch(async (err: Error) => {
-      // A kill while the file backend wrote the stack's metadata sidecar (recover/stack.ts): mend it and read again.
+    return await read().catch(async (err: Error) => {
+      // A kill while the file backend wrote the stack's metadata sidecar (common/stack.ts): mend it and read again.
       if (!/failed to load checkpoint: EOF/.test(err.message)) throw err;
       const removed = removeTornSidecars(await stack.backendUrl(), project);
       if (!removed.length) throw err;
       say(`svc-recover: the kill left the stack's metadata file empty (${removed.join(", ")}); removed it (the state itself is whole)`);
-      await readState();
+      return read();
     });
   } catch (err) {
-    say(`svc-recover: cannot read the stack${opts.stack ? ` ${opts.stack}` : ""}: ${(err as Error).message}`);
-    return 2;
+    throw new Stop(2, `svc-recover: cannot read the stack${name ? ` ${name}` : ""}: ${(err as Error).message}`);
   }
-  const ops = plain.deployment.pending_operations ?? [];
-  const provisional = (plain.deployment.resources ?? []).filter((r) => kindOf(r.type) && pendingSince(r.id) !== undefined);
-  const stackName = opts.stack ?? (await stack.run(["stack", "--show-name"], { quiet: true })).trim();
-  const lock = heldLock(await stack.backendUrl(), project, stackName);
-  if (!ops.length && !provisional.length && !lock) {
-    say(`svc-recover: stack ${stackName} has no pending operations: it is ready for pulumi up`);
-    return 0;
-  }
+}
 
-  // Configuration first: an unreachable API or a rejected token stops here, before any change.
-  const config = await stack.config();
-  const creates = ops.filter((op) => op.type === "creating");
-  const probed = new Map<string, string[]>();
+/** Configuration first: an unreachable API or a rejected token stops here, before any change. */
+async function ensureApiReachable(creates: PendingOperation[], plain: Exported, config: Record<string, string>): Promise<void> {
+  const probed = new Map<string, Promise<string[]>>();
   for (const op of creates) {
     if (!kindOf(op.resource.type)) continue;
-    const sources = sourcesFor(op, plain, config);
-    const problems = configProblems(sources).map((p) => p.message);
-    if (!problems.length) {
-      const cfg = resolveConfig(sources);
-      if (!probed.has(cfg.baseUrl))
-        probed.set(
-          cfg.baseUrl,
-          (await probeApi(cfg)).map((p) => p.message),
-        );
-      problems.push(...probed.get(cfg.baseUrl)!);
-    }
-    if (problems.length) {
-      say(
+    const problems = await apiProblems(sourcesFor(op, plain, config), probed);
+    if (problems.length)
+      throw new Stop(
+        2,
         `svc-recover: cannot ask the API what ${nameOf(op.resource.urn)}'s interrupted create made: ${problems.join("; ")}. Nothing was changed.`,
       );
-      return 2;
-    }
   }
+}
 
-  const { since, evidence } = await interruptedSince(stack, plain, lock?.startedAt);
-  if (creates.length) say(`svc-recover: the interrupted update began at ${new Date(since).toISOString()} (from ${evidence})`);
-  const decisions: Decision[] = [];
-  for (const op of creates) {
-    const urn = op.resource.urn;
-    const chosen = opts.imports.get(urn);
-    const kind = kindOf(op.resource.type);
-    let outcome: Interrupted;
-    if (chosen) outcome = { verdict: "made", id: chosen, reason: `you chose ${chosen}` };
-    else if (opts.clears.has(urn)) outcome = { verdict: "nothing", reason: "you chose to clear it" };
-    else if (!kind) outcome = { verdict: "unclear", reason: `${op.resource.type} is not a pulumi-svc resource`, candidates: [] };
-    else {
-      const runtime = createRuntime();
-      runtime.setSources(sourcesFor(op, plain, config));
-      try {
-        outcome = await buildLifecycle(definitionOf(kind), runtime).interrupted(
-          opened(op.resource.inputs ?? {}) as Record<string, unknown>,
-          since,
-        );
-      } catch (err) {
-        say(`svc-recover: cannot tell what ${nameOf(urn)}'s interrupted create made: ${(err as Error).message}. Nothing was changed.`);
-        return 2;
-      }
-    }
-    decisions.push({ op, outcome });
-    const verb = {
-      made: `made ${outcome.verdict === "made" ? outcome.id : ""}: recorded`,
-      nothing: "made nothing: cleared",
-      unclear: "unclear: left as it is",
-    }[outcome.verdict];
-    say(`  creating ${nameOf(urn)}: ${verb} (${outcome.reason})`);
+/** What a pending create made: the person's choice when given, else the lifecycle's judgement from the API. */
+async function decide(
+  op: PendingOperation,
+  opts: Options,
+  plain: Exported,
+  config: Record<string, string>,
+  since: number,
+): Promise<Interrupted> {
+  const urn = op.resource.urn;
+  const chosen = opts.imports.get(urn);
+  const kind = kindOf(op.resource.type);
+  if (chosen) return { verdict: "made", id: chosen, reason: `you chose ${chosen}` };
+  if (opts.clears.has(urn)) return { verdict: "nothing", reason: "you chose to clear it" };
+  if (!kind) return { verdict: "unclear", reason: `${op.resource.type} is not a pulumi-svc resource`, candidates: [] };
+  const runtime = createRuntime();
+  runtime.setSources(sourcesFor(op, plain, config));
+  try {
+    return await buildLifecycle(definitionOf(kind), runtime).interrupted(
+      opened(op.resource.inputs ?? {}) as Record<string, unknown>,
+      since,
+    );
+  } catch (err) {
+    throw new Stop(
+      2,
+      `svc-recover: cannot tell what ${nameOf(urn)}'s interrupted create made: ${(err as Error).message}. Nothing was changed.`,
+    );
   }
+}
+
+const VERDICT_LINE: Record<Interrupted["verdict"], (outcome: Interrupted) => string> = {
+  made: (outcome) => `made ${outcome.verdict === "made" ? outcome.id : ""}: recorded`,
+  nothing: () => "made nothing: cleared",
+  unclear: () => "unclear: left as it is",
+};
+
+/** What the refresh that ends the recovery does with the other pending operations and provisional ids. */
+function sayTheRest(ops: PendingOperation[], provisional: StateResource[]): void {
   for (const op of ops.filter((o) => o.type !== "creating"))
     say(
       op.type === "importing"
@@ -216,26 +216,73 @@ export async function recover(opts: Options): Promise<number> {
         : `  ${op.type} ${nameOf(op.resource.urn)}: its record is kept; the refresh reads it from the API and pulumi up finishes the change`,
     );
   for (const r of provisional) say(`  ${nameOf(r.urn)} (${r.id}): the refresh resolves the provisional id to what the attempt made`);
+}
 
+/** The changes to the stack: the interrupted update's lock ended, the decisions recorded, then one refresh. */
+async function applyDecisions(
+  stack: Stack,
+  opts: Options,
+  lock: HeldLock | undefined,
+  state: Exported,
+  decisions: Decision[],
+  refresh: boolean,
+) {
   try {
     if (lock) {
-      if (!lock.provablyGone && !opts.cancel) {
-        say(
+      if (!lock.provablyGone && !opts.cancel)
+        throw new Stop(
+          2,
           `svc-recover: the stack is locked by an update that began at ${new Date(lock.startedAt).toISOString()} (pid ${lock.pid} on ${lock.hostname}), ` +
             "which this machine cannot see ended. If it was killed, run npx svc-recover --cancel (it ends the lock, as pulumi cancel does). Nothing was changed.",
         );
-        return 2;
-      }
       say(`  the lock of the interrupted update (pid ${lock.pid} on ${lock.hostname}) is ended (pulumi cancel)`);
       await stack.cancel();
     }
     const decided = new Map(decisions.map((d) => [d.op.resource.urn, d.outcome]));
     if (decisions.some((d) => d.outcome.verdict !== "unclear")) await stack.import(edited(state, decided));
-    if (ops.length || provisional.length) await stack.refresh();
+    if (refresh) await stack.refresh();
   } catch (err) {
-    say(`svc-recover: ${err instanceof PulumiError ? err.message : String(err)}`);
-    return 2;
+    if (err instanceof Stop) throw err;
+    throw new Stop(2, `svc-recover: ${err instanceof PulumiError ? err.message : String(err)}`);
   }
+}
+
+/** Runs the recovery; resolves with the exit code, every line said. */
+export async function recover(opts: Options): Promise<number> {
+  try {
+    return await recoverStack(opts);
+  } catch (err) {
+    if (!(err instanceof Stop)) throw err;
+    if (err.line) say(err.line);
+    return err.code;
+  }
+}
+
+async function recoverStack(opts: Options): Promise<number> {
+  const stack = new Stack(opts.stack);
+  const project = /^name:\s*(\S+)/m.exec(fs.readFileSync(path.join(stack.cwd, "Pulumi.yaml"), "utf8"))?.[1] ?? "";
+  const { plain, state } = await readStates(stack, project, opts.stack);
+  const ops = plain.deployment.pending_operations ?? [];
+  const provisional = (plain.deployment.resources ?? []).filter((r) => kindOf(r.type) && pendingSince(r.id) !== undefined);
+  const stackName = opts.stack ?? (await stack.run(["stack", "--show-name"], { quiet: true })).trim();
+  const lock = heldLock(await stack.backendUrl(), project, stackName);
+  if (!ops.length && !provisional.length && !lock)
+    throw new Stop(0, `svc-recover: stack ${stackName} has no pending operations: it is ready for pulumi up`);
+
+  const config = await stack.config();
+  const creates = ops.filter((op) => op.type === "creating");
+  await ensureApiReachable(creates, plain, config);
+  const { since, evidence } = await interruptedSince(stack, plain, lock?.startedAt);
+  if (creates.length) say(`svc-recover: the interrupted update began at ${new Date(since).toISOString()} (from ${evidence})`);
+  const decisions: Decision[] = [];
+  for (const op of creates) {
+    const outcome = await decide(op, opts, plain, config, since);
+    decisions.push({ op, outcome });
+    say(`  creating ${nameOf(op.resource.urn)}: ${VERDICT_LINE[outcome.verdict](outcome)} (${outcome.reason})`);
+  }
+  sayTheRest(ops, provisional);
+
+  await applyDecisions(stack, opts, lock, state, decisions, ops.length > 0 || provisional.length > 0);
   const unclear = decisions.filter((d) => d.outcome.verdict === "unclear");
   if (unclear.length) {
     printChoices(unclear);

@@ -17,31 +17,30 @@
  * provider always authenticates with an API token (svc:token).
  */
 import { isDeepStrictEqual } from "node:util";
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId, zInteger, zText } from "../provider/constraints";
-import { compact, idOf, wireId } from "../provider/wire";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId, zInteger, zText } from "../provider/fields/constraints";
+import { compact, idOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ApiTokenArgs, ApiTokenOutputs } from "./generated/apiToken";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 1, Tokens";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts), and rules. The API has no
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts), and rules. The API has no
 // update for tokens: every field replaces the token (a new code).
 const DAY_MS = 86_400_000;
 

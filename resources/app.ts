@@ -19,26 +19,16 @@
  */
 import { randomInt } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { resourceOf, workflowOf } from "../provider/envelope";
+import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  member,
-  nested,
-  type OutputsOf,
-  outputsFromAnswer,
-  toWire,
-  createdAt,
-} from "../provider/fields";
-import { exactly, noDuplicates, zId, zPort, zProtocol } from "../provider/constraints";
-import { compact, idOf, numberOf } from "../provider/wire";
+import { listAll } from "../provider/client/paging";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { outputsFromAnswer, toWire } from "../provider/fields/convert";
+import { exactly, noDuplicates, zId, zPort, zProtocol } from "../provider/fields/constraints";
+import { compact, idOf, numberOf } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import {
   fetchTemplate,
@@ -55,14 +45,14 @@ import {
   type ApiTemplate,
 } from "./appTemplate";
 import type { AppArgs, AppOutputs, AppPort, AppPortArgs } from "./generated/app";
-import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
+import { replace, updateRequest, type StepOf, updateSteps } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, Apps";
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("power");
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal A port mapping of a custom-image app (the API's ports entry). */
 export const appPort = nested(
   { doc: "A port mapping of a custom-image app", args: "AppPortArgs", outputs: "AppPort", inputMembers: true },

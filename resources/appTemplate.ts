@@ -12,26 +12,15 @@
  * shapes, and the placeholder language of environment values ({{host_port.<name>}},
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
-import { z } from "../provider/zod";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  member,
-  type Nested,
-  nested,
-  type OutputsOf,
-  outputsFromAnswer,
-  toWire,
-  createdAt,
-} from "../provider/fields";
+import { z } from "../provider/fields/zod";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { member, type Nested, nested } from "../provider/fields/objectInputs";
+import { outputsFromAnswer, toWire } from "../provider/fields/convert";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
-import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort, zProtocol } from "../provider/constraints";
-import { idOf, numberOf } from "../provider/wire";
+import { listAll } from "../provider/client/paging";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort, zProtocol } from "../provider/fields/constraints";
+import { idOf, numberOf } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type {
   AppMountArgs,
@@ -43,7 +32,7 @@ import type {
   TemplatePort,
   TemplatePortArgs,
 } from "./generated/appTemplate";
-import { updateRequest } from "../provider/changeEffects";
+import { updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, App template";
 // Shared with apps; this kind's own inputs are section 1.
@@ -163,7 +152,7 @@ export function resolvesTo(value: string, actual: string): boolean {
   return new RegExp(`^${pattern}$`).test(actual);
 }
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal A default environment variable of the template (the API's TemplateEnv). */
 export const templateEnv = nested(
   {

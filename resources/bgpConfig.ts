@@ -19,30 +19,20 @@
  * Destroying the configuration removes every prefix of the workspace with it (BgpPrefix
  * resources read as gone afterwards).
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
-} from "../provider/fields";
-import { zId, zInteger, zWideInteger } from "../provider/constraints";
-import { compact, idOf, numberOf, wireId } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { zId, zInteger, zWideInteger } from "../provider/fields/constraints";
+import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { BgpConfigArgs, BgpConfigOutputs } from "./generated/bgpConfig";
-import { updateRequest } from "../provider/changeEffects";
+import { updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, BGP";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts). PATCH takes every field.
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts). PATCH takes every field.
 /** @internal */
 export const bgpConfigFields = fieldSet({
   workspaceId: owningWorkspace,

@@ -15,32 +15,23 @@
  * (max_prefixes: the API's refusal is reported). Destroy waits until the withdrawal completes.
  * Deleting the configuration removes its prefixes: they then read as gone.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { formatCidr, parseCidr } from "../provider/cidr";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId } from "../provider/constraints";
-import { idOf } from "../provider/wire";
+import { formatCidr, parseCidr } from "../provider/fields/cidr";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId } from "../provider/fields/constraints";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import { fetchBgp } from "./bgpConfig";
 import type { BgpPrefixArgs, BgpPrefixOutputs } from "./generated/bgpPrefix";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, BGP";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts). PUT replaces the entry in
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts). PUT replaces the entry in
 // place (same id), so prefix, enabled and community change in place; a new configuration is a new session.
 /** A CIDR with an explicit length, normalised to its network address. */
 const zPrefix = z.string().transform((v, ctx) => {

@@ -16,34 +16,25 @@
  * record): destroy then fails with a message saying how to let go of it.
  */
 import { isDeepStrictEqual } from "node:util";
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zInteger, zWideInteger } from "../provider/constraints";
-import type { Integer } from "../provider/integer";
-import { compact, numberOf } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zInteger, zWideInteger } from "../provider/fields/constraints";
+import type { Integer } from "../provider/fields/integer";
+import { compact, numberOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { CouponArgs, CouponOutputs } from "./generated/coupon";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Billing and usage: POST /v1/coupons";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts). No update endpoint: every
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts). No update endpoint: every
 // field replaces the coupon.
 const positive = (what: string) => zInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
-/** micro-USD: past 2^31-1 from 2,147 USD (provider/integer.ts: WideInteger). */
+/** micro-USD: past 2^31-1 from 2,147 USD (provider/fields/integer.ts: WideInteger). */
 const wholeMicroUsd = (what: string) =>
   zWideInteger(`must be a whole number (${WHERE}: ${what})`).min(1, `must be at least 1 (${WHERE}: ${what})`);
 

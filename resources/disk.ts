@@ -9,38 +9,36 @@
  *   POST   /v1/disks/{did}/detach       (disk attached)
  *   DELETE /v1/disks/{did}              workflow; the disk must be detached (so it is detached first)
  */
-import { z } from "../provider/zod";
-import { isAmbiguous } from "../provider/client";
+import { z } from "../provider/fields/zod";
+import { isAmbiguous } from "../provider/client/client";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { workflowOf, resourceOf } from "../provider/envelope";
+import { workflowOf, resourceOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId, zWideInteger } from "../provider/constraints";
-import { idOf, numberOf, wireId } from "../provider/wire";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId, zWideInteger } from "../provider/fields/constraints";
+import { idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import { type Metering } from "../provider/metering";
 import type { DiskArgs, DiskOutputs } from "./generated/disk";
-import { replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
+import { replace, updateRequest, type StepOf, updateSteps } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, Disks";
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("resize", "attach");
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal */
 export const diskFields = fieldSet({
   workspaceId: owningWorkspace,

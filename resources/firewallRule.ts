@@ -8,31 +8,22 @@
  * There is no update endpoint, so every field replaces the rule. Rules are enforced only while
  * the instance's firewallEnabled is true.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/envelope";
+import { optionalWorkflowOf, resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zCidr, zId, zInteger, zText, zWideInteger } from "../provider/constraints";
-import { compact, idOf, numberOf } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zCidr, zId, zInteger, zText, zWideInteger } from "../provider/fields/constraints";
+import { compact, idOf, numberOf } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { FirewallRuleArgs, FirewallRuleOutputs } from "./generated/firewallRule";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Firewall rules";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts), documented from the spec's
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts), documented from the spec's
 // create body (part 3, Firewall rules). No update endpoint: every field replaces the rule.
 const port = zInteger(`must be a whole port number, 1 to 65535 (${WHERE})`)
   .min(1, `must be 1 to 65535 (${WHERE})`)

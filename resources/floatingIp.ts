@@ -16,32 +16,31 @@
  * There, allocating and releasing need the ADMINISTRATOR role (or OWNER) and FLOATING_IP WRITE.
  * Against an API whose unshown endpoints differ, this resource fails with the API's answer.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { ddosProblem } from "../provider/constraints";
-import { idOf, wireId } from "../provider/wire";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { ddosProblem } from "../provider/fields/constraints";
+import { idOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import { ipParts, type Metering } from "../provider/metering";
 import type { FloatingIpArgs, FloatingIpOutputs } from "./generated/floatingIp";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Floating IP";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts). An address cannot change
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts). An address cannot change
 // family or protection: a change allocates a new one.
 /** @internal */
 export const floatingIpFields = fieldSet({

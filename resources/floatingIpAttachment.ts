@@ -14,20 +14,21 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields";
-import { zId } from "../provider/constraints";
-import { wireId } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { zId } from "../provider/fields/constraints";
+import { wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { FloatingIpAttachmentArgs, FloatingIpAttachmentOutputs } from "./generated/floatingIpAttachment";
 import { type ApiFloatingIp, fetchFloatingIp, holderOf, listFloatingIps } from "./floatingIp";
-import { replace, type StepOf, updateSteps } from "../provider/changeEffects";
+import { replace, type StepOf, updateSteps } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Network commands: attach-ip";
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("move");
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts), read from the floating IP.
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts), read from the floating IP.
 /** @internal */
 export const floatingIpAttachmentFields = fieldSet({
   ipId: input(zId("floating IP id"), {

@@ -20,41 +20,34 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as http from "node:http";
 import * as https from "node:https";
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { resourceOf, workflowOf } from "../provider/envelope";
+import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   createdAt,
   derived,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
-  member,
-  nested,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
-  variant,
-  variantFromWire,
-  variants,
-  variantToWire,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { exactly, zId, zText } from "../provider/constraints";
-import type { WideInteger } from "../provider/integer";
-import { compact, idOf, numberOf } from "../provider/wire";
+} from "../provider/fields/declare";
+import { member, nested, variant, variants } from "../provider/fields/objectInputs";
+import { createBody, outputsFromAnswer, updateBody, variantFromWire, variantToWire } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { exactly, zId, zText } from "../provider/fields/constraints";
+import type { WideInteger } from "../provider/fields/integer";
+import { compact, idOf, numberOf } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import type { ImageArgs, ImageOutputs, ImageSource, ImageSourceArgs } from "./generated/image";
-import { depends, remember, replace, updateRequest } from "../provider/changeEffects";
+import { depends, remember, replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, Images";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal Where an image comes from: one of four shapes by `type`. */
 export const imageSource = variants(
   {

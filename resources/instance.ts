@@ -13,46 +13,52 @@
  *   POST   /v1/commands/terminate-instance        immediate false: scheduled deletion in 3 days (refused while locked)
  */
 import { isDeepStrictEqual } from "node:util";
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
-import { resourceOf, workflowOf } from "../provider/envelope";
+import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
+import { listAll } from "../provider/client/paging";
 import {
   computed,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
-  member,
-  nested,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  toWire,
-  updateBody,
   createdAt,
-} from "../provider/fields";
-import { ddosProblem, zId, zInteger, zWideInteger } from "../provider/constraints";
-import { compact, idOf, numberOf, wireId } from "../provider/wire";
+} from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { outputsFromAnswer, toWire, updateBody } from "../provider/fields/convert";
+import { ddosProblem, zId, zInteger, zWideInteger } from "../provider/fields/constraints";
+import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition, type Rule } from "../provider/definition";
 import { ipParts, type Metering, type PricedProps } from "../provider/metering";
 import type { EstimatePart } from "./lookups/billing";
 import type { InstanceArgs, InstanceOutputs, InstanceStorageEntry } from "./generated/instance";
-import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, type StepOf, updateSteps } from "../provider/changeEffects";
+import {
+  depends,
+  ignore,
+  type ChangeEffect,
+  remember,
+  replace,
+  updateRequest,
+  type StepOf,
+  updateSteps,
+} from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, Instances";
 
 // The update steps beside the update request, in the order they run; each named below as an effect.
 const steps = updateSteps("upgrade", "vpcs", "power");
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 const positiveInt = (what: string, field: string) =>
   zWideInteger(
     `must be a whole number of ${what} (${WHERE}: ${field} is an integer)`,
     `must be a number of ${what} (${WHERE}: ${field} is an integer)`,
   ).positive(`must be a positive number of ${what} (${WHERE}: ${field})`);
-/** Bytes and bytes per second are wide (provider/integer.ts: WideInteger); cores are not. */
+/** Bytes and bytes per second are wide (provider/fields/integer.ts: WideInteger); cores are not. */
 const cores = zInteger(
   `must be a whole number of cores (${WHERE}: CUSTOM cpu is an integer)`,
   `must be a number of cores (${WHERE}: CUSTOM cpu is an integer)`,

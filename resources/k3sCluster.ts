@@ -10,14 +10,15 @@
  * back with GET. The cluster has no updatable field: its only input is the workspace.
  */
 import type { OperationContext } from "../provider/context";
-import { workflowOf } from "../provider/envelope";
+import { workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace, outputsFromAnswer } from "../provider/fields";
-import { idOf } from "../provider/wire";
+import { computed, fieldSet, fromFields, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { idOf } from "../provider/client/wire";
 import type { ResourceDefinition } from "../provider/definition";
 import type { K3sClusterArgs, K3sClusterOutputs } from "./generated/k3sCluster";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts): no input besides the workspace.
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts): no input besides the workspace.
 /** @internal */
 export const k3sClusterFields = fieldSet({
   // The cluster object names its workspace as its owner.

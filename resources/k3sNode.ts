@@ -11,27 +11,19 @@
  * is no update endpoint: the instance replaces the node.
  */
 import type { OperationContext } from "../provider/context";
-import { workflowOf } from "../provider/envelope";
+import { workflowOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields";
-import { zId } from "../provider/constraints";
-import { idOf, wireId } from "../provider/wire";
+import { listAll } from "../provider/client/paging";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { zId } from "../provider/fields/constraints";
+import { idOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { K3sNodeArgs, K3sNodeOutputs } from "./generated/k3sNode";
 import { clusterTearingDown } from "./k3sCluster";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts). A node reads as { node, live }
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts). A node reads as { node, live }
 // (tolerant of a bare node object): `live` is null while the control plane is unreachable.
 /** @internal */
 export const k3sNodeFields = fieldSet({

@@ -13,12 +13,11 @@
  * writes it again; a value changed outside Pulumi under the same key cannot be detected.
  */
 import { isDeepStrictEqual } from "node:util";
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
@@ -26,19 +25,19 @@ import {
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   writeOnly,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { idOf } from "../provider/wire";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { K3sSecretArgs, K3sSecretOutputs } from "./generated/k3sSecret";
 import { clusterOf } from "./k3sCluster";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes secret";
 
-// 1. Inputs and outputs, each field declared once (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once (provider/fields/declare.ts).
 const zData = z.record(z.string(), z.string({ error: `values must be strings (${WHERE}: data is an object of key to value)` }), {
   error: `must be an object of key to value (${WHERE})`,
 });

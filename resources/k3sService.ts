@@ -16,29 +16,26 @@
  * is done when the rollout is: status RUNNING, not updating, every desired replica available.
  * The environment map is write-only (never returned): it is kept from state.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
-import { workflowOf } from "../provider/envelope";
+import { workflowOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
+import { listAll } from "../provider/client/paging";
 import {
   computed,
   fieldSet,
   fromFields,
-  fromWire,
   input,
   type InputsOf,
-  member,
-  nested,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  toWire,
   writeOnly,
-} from "../provider/fields";
-import { exactly, hasTag, noDuplicates, zAbsolutePath, zId, zInteger, zPort, zProtocol } from "../provider/constraints";
-import type { Integer } from "../provider/integer";
-import { compact, idOf, numberOf, wireId } from "../provider/wire";
+} from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { fromWire, outputsFromAnswer, toWire } from "../provider/fields/convert";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zId, zInteger, zPort, zProtocol } from "../provider/fields/constraints";
+import type { Integer } from "../provider/fields/integer";
+import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type {
   K3sPod,
@@ -50,7 +47,7 @@ import type {
   K3sVolumeArgs,
 } from "./generated/k3sService";
 import { clusterTearingDown } from "./k3sCluster";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Kubernetes service";
 // 1. Inputs.

@@ -1,10 +1,10 @@
 /**
- * Every resource kind and where its definition lives. The shim in each resource's state names
- * only its kind; the provider process loads the definition from here on first use, and so does
- * the policy pack (a kind's pricing is in its definition), which is why nothing here is loaded
- * before it is asked for: not the lifecycle (`install`), not any resource module.
+ * Every resource kind and where its definition lives. A resource's `__provider` text names only
+ * its kind; the provider process loads the definition from here on first use (through the
+ * dynamic entry, provider/dynamic/entry.ts, or the plugin), and so does the policy pack (a kind's
+ * pricing is in its definition), which is why nothing here is loaded before it is asked for: no
+ * resource module, no lifecycle.
  */
-import type * as pulumi from "@pulumi/pulumi";
 import type { AnyDefinition } from "../provider/definition";
 
 /**
@@ -49,7 +49,7 @@ const KINDS = [
   "BgpPrefix",
 ] as const;
 
-/** Every resource kind, in registry order. */
+/** Every resource kind, in documentation order (KINDS). */
 export function kinds(): string[] {
   return [...KINDS];
 }
@@ -71,27 +71,4 @@ export function definitionOf(kind: string): AnyDefinition {
   const definition = (require(`./${module}`) as Record<string, AnyDefinition | undefined>)[`${module}Definition`];
   if (definition?.kind !== kind) throw new Error(`internal: resources/${module}.ts exports no ${module}Definition of kind ${kind}`);
   return definition;
-}
-
-/**
- * The provider object a resource's `__provider` text asks for (provider/shim.ts): the host calls
- * its `configure` first, which installs the kind's lifecycle on it.
- */
-export function shim(kind: string): pulumi.dynamic.ResourceProvider {
-  const provider = {
-    configure(req: pulumi.dynamic.ConfigureRequest) {
-      install(this, kind, req);
-    },
-  };
-  return provider as unknown as pulumi.dynamic.ResourceProvider;
-}
-
-/**
- * Installs the kind's lifecycle on `target`. Also what the `__provider` text of states written
- * before 0.1.0's short shim calls (`require(entry).install(this, kind, req)`), so those keep working.
- */
-export function install(target: object, kind: string, req: pulumi.dynamic.ConfigureRequest): void {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the provider process only: the policy pack reads definitions here too
-  const { installLifecycle } = require("../provider/install") as typeof import("../provider/install");
-  installLifecycle(target, definitionOf(kind), req);
 }

@@ -22,22 +22,23 @@
  * Members are NetLoadBalancerMember resources. Changing the owner moves the balancer (PATCH
  * owner); members whose instance is not in the new workspace are dropped by the API.
  */
-import { z } from "../provider/zod";
-import type { SvcClient } from "../provider/client";
+import { z } from "../provider/fields/zod";
+import type { SvcClient } from "../provider/client/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { formatIp, parseIp } from "../provider/cidr";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId } from "../provider/constraints";
-import { idOf, wireId } from "../provider/wire";
+import { formatIp, parseIp } from "../provider/fields/cidr";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId } from "../provider/fields/constraints";
+import { idOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { NetLoadBalancerArgs, NetLoadBalancerOutputs } from "./generated/netLoadBalancer";
-import { updateRequest } from "../provider/changeEffects";
+import { updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** An IPv4 or IPv6 address, in the canonical text the API reports (2001:DB8:0::1 -> 2001:db8::1). */
 const zAddress = z.string().transform((v, ctx) => {
   const ip = parseIp(v.trim());

@@ -15,22 +15,14 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import {
-  computed,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId } from "../provider/constraints";
-import { idOf } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId } from "../provider/fields/constraints";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { NetLoadBalancerMemberArgs, NetLoadBalancerMemberOutputs } from "./generated/netLoadBalancerMember";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, Network load balancers";
 
@@ -39,7 +31,7 @@ type Key = { workspaceId: string; loadBalancerId: string; instanceId: string };
 /** A member as the balancer's list shows it (an instance summary), and whether it is listed yet. */
 type Listed = { name?: string | null; state: "ACTIVE" | "JOINING" };
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 // A membership is its two ends: either one changing is another membership.
 /** @internal */
 export const netLoadBalancerMemberFields = fieldSet({

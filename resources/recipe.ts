@@ -10,29 +10,18 @@
  * Each field's value reaches the commands as the environment variable SVC_FIELDS_<ID>. Install a
  * recipe on an instance with a RecipeInstallation.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
-import { listAll } from "../provider/paging";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  member,
-  nested,
-  type OutputsOf,
-  owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
-} from "../provider/fields";
-import { exactly, noDuplicates } from "../provider/constraints";
-import { idOf } from "../provider/wire";
+import { listAll } from "../provider/client/paging";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { member, nested } from "../provider/fields/objectInputs";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { exactly, noDuplicates } from "../provider/fields/constraints";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeArgs, RecipeCommand, RecipeCommandArgs, RecipeField, RecipeFieldArgs, RecipeOutputs } from "./generated/recipe";
-import { updateRequest } from "../provider/changeEffects";
+import { updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, Recipe";
 

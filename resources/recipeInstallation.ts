@@ -16,21 +16,22 @@
  * A lost install answer cannot be recovered (the API lists no installations), so the error asks
  * to check the instance before running again.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
-import { optionalWorkflowOf, workflowOf } from "../provider/envelope";
+import { optionalWorkflowOf, workflowOf } from "../provider/client/envelope";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, writeOnly } from "../provider/fields";
-import { zId } from "../provider/constraints";
-import { wireId } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, writeOnly } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { zId } from "../provider/fields/constraints";
+import { wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { RecipeInstallationArgs, RecipeInstallationOutputs } from "./generated/recipeInstallation";
 import { fetchRecipe, fieldsFromApi, type RecipeField } from "./recipe";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 2, install-recipe";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 // Nothing can change in place: every input re-installs.
 /** @internal */
 export const recipeInstallationFields = fieldSet({

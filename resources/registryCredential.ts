@@ -21,34 +21,32 @@
  * credential a person stored). With adoptId, the username and password converge with PATCH and
  * `pulumi destroy` deletes it like one this stack created.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   writeOnly,
   createdAtIfAnswered,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
 import { type ResourceDefinition } from "../provider/definition";
-import { canonicalRegistryHost } from "../provider/registryHost";
+import { canonicalRegistryHost } from "../provider/fields/registryHost";
 import type { RegistryCredentialArgs, RegistryCredentialOutputs } from "./generated/registryCredential";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 export { canonicalRegistryHost };
 
 const WHERE = "spec part 1, Registry credentials";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 const nonEmpty = (what: string) => z.string().min(1, `must not be empty (${WHERE}: ${what} is required)`);
 
 /** Canonicalised at preview, so an alias or URL of the recorded host is no change. */

@@ -16,21 +16,22 @@
  * (there is no update); snapshots go away with their instance.
  */
 import type { OperationContext } from "../provider/context";
-import { workflowOf } from "../provider/envelope";
+import { workflowOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer, createdAt } from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId } from "../provider/constraints";
-import type { WideInteger } from "../provider/integer";
-import { compact, idOf, numberOf, wireId } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId } from "../provider/fields/constraints";
+import type { WideInteger } from "../provider/fields/integer";
+import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { SnapshotArgs, SnapshotOutputs } from "./generated/snapshot";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const NOT_SHOWN =
   "the spec says snapshot list and delete endpoints exist but does not show them (spec part 2, Plans and nodes, last line); this provider uses GET /v1/instances/{iid}/snapshots, GET and DELETE /v1/snapshots/{id}";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 // No update: every field replaces the snapshot.
 /** @internal */
 export const snapshotFields = fieldSet({

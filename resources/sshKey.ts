@@ -10,31 +10,30 @@
  * There is no update endpoint: every change replaces the key. Deleting a key does not change
  * instances already provisioned.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
   createdAtIfAnswered,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zText } from "../provider/constraints";
-import { idOf } from "../provider/wire";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zText } from "../provider/fields/constraints";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { SshKeyArgs, SshKeyOutputs } from "./generated/sshKey";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 1, SSH keys";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** OpenSSH public key types. @internal */
 const SSH_KEY_TYPES = [
   "ssh-ed25519",

@@ -10,27 +10,25 @@ import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   createdAt,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zPrivateRange, zText } from "../provider/constraints";
-import type { Integer } from "../provider/integer";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zPrivateRange, zText } from "../provider/fields/constraints";
+import type { Integer } from "../provider/fields/integer";
 import { type ResourceDefinition } from "../provider/definition";
 import type { VpcArgs, VpcOutputs } from "./generated/vpc";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, VPCs";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal */
 export const vpcFields = fieldSet({
   workspaceId: owningWorkspace,

@@ -18,20 +18,21 @@
  */
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, outputsFromAnswer } from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zId } from "../provider/constraints";
-import { idOf, wireId } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf } from "../provider/fields/declare";
+import { outputsFromAnswer } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zId } from "../provider/fields/constraints";
+import { idOf, wireId } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { VpcAttachmentArgs, VpcAttachmentOutputs } from "./generated/vpcAttachment";
-import { replace } from "../provider/changeEffects";
+import { replace } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 3, VPCs";
 
 /** Both ends of a membership, from its synthetic id: what a read passes as `prior`. */
 type Key = { instanceId: string; vpcId: string };
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal */
 export const vpcAttachmentFields = fieldSet({
   instanceId: input(zId("instance id"), {

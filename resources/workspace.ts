@@ -10,31 +10,21 @@
  * with whatever it still holds, and can be taken back with `adoptId`). Creating one needs a
  * user-scoped token (a person becomes its OWNER); a workspace or resource token is refused.
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import {
-  computed,
-  createBody,
-  fieldSet,
-  fromFields,
-  input,
-  type InputsOf,
-  type OutputsOf,
-  outputsFromAnswer,
-  updateBody,
-  createdAtIfAnswered,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { zText } from "../provider/constraints";
-import { idOf } from "../provider/wire";
+import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAtIfAnswered } from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { zText } from "../provider/fields/constraints";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { WorkspaceArgs, WorkspaceOutputs } from "./generated/workspace";
-import { updateRequest } from "../provider/changeEffects";
+import { updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 1, Workspaces";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 // Everything is patched in place; a setting left out is not managed (its output still says what the API has).
 /** @internal */
 export const workspaceFields = fieldSet({

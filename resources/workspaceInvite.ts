@@ -18,31 +18,29 @@
  * - an expired invite (seen by `pulumi refresh`) can no longer be accepted: the next `pulumi up`
  *   replaces it with a fresh one (deleting the expired one first).
  */
-import { z } from "../provider/zod";
+import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
   computed,
-  createBody,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
   type OutputsOf,
   owningWorkspace,
-  outputsFromAnswer,
-  updateBody,
   createdAtIfAnswered,
-} from "../provider/fields";
-import { listAll } from "../provider/paging";
-import { idOf } from "../provider/wire";
+} from "../provider/fields/declare";
+import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
+import { listAll } from "../provider/client/paging";
+import { idOf } from "../provider/client/wire";
 import { type ResourceDefinition } from "../provider/definition";
 import type { WorkspaceInviteArgs, WorkspaceInviteOutputs } from "./generated/workspaceInvite";
-import { replace, updateRequest } from "../provider/changeEffects";
+import { replace, updateRequest } from "../provider/fields/changeEffects";
 
 const WHERE = "spec part 1, Invites";
 
-// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields.ts).
+// 1. Inputs and outputs, each field declared once: type and limits, doc, what a change does, how it is read (provider/fields/declare.ts).
 /** @internal */
 export const workspaceInviteFields = fieldSet({
   workspaceId: owningWorkspace,

@@ -5,15 +5,15 @@
  * (made secret in state whatever the caller passed), and any input a program settles itself
  * (resources/inProgram.ts). Above the class, its `<Kind>Args` and `<Kind>Outputs` (scripts/fieldTypes.ts).
  *
- * A generated class holds these as literals and imports only the SDK, provider/resource.ts (with
- * the shim) and, as types, the kind's interfaces: a program that declares resources never loads a
+ * A generated class holds these as literals and imports only the SDK, provider/dynamic/classSupport.ts (with
+ * the `__provider` text) and, as types, the kind's interfaces: a program that declares resources never loads a
  * definition, zod or the lifecycle; the provider process loads those by kind (resources/kinds.ts).
  *
  *   npm run generate        rewrite the generated classes, with every other generated file
  *   (tests/unit/generated.test.ts fails when one is out of date)
  */
 import type * as ts from "typescript";
-import { declaredInputs, outputNamesOf } from "../provider/fields";
+import { declaredInputs, outputNamesOf } from "../provider/fields/declare";
 import { inProgram } from "../resources/inProgram";
 import { moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
 import { fieldInterfaces } from "./fieldTypes";
@@ -41,15 +41,15 @@ export function renderClass(program: ts.Program, kind: string): string {
   const settles = kind in inProgram;
   if (definition.doc.includes("*/")) throw new Error(`${kind}'s doc cannot contain "*/"`);
   const interfaces = fieldInterfaces(program, kind);
-  // A field the spec types integer is written `Integer` or `WideInteger` (provider/integer.ts): imported where one is.
+  // A field the spec types integer is written `Integer` or `WideInteger` (provider/fields/integer.ts): imported where one is.
   const code = interfaces.filter((line) => !line.trimStart().startsWith("/**"));
   const integers = ["Integer", "WideInteger"].filter((name) => code.some((line) => new RegExp(`\\b${name}\\b`).test(line)));
   return [
     `/** Generated from ${sourceFileOf(kind)} by \`npm run generate\` (scripts/classes.ts): do not edit. */`,
     'import type * as pulumi from "@pulumi/pulumi";',
     'import { CustomResource } from "@pulumi/pulumi/resource";',
-    'import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";',
-    ...(integers.length ? [`import type { ${integers.join(", ")} } from "../../provider/integer";`] : []),
+    'import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/dynamic/classSupport";',
+    ...(integers.length ? [`import type { ${integers.join(", ")} } from "../../provider/fields/integer";`] : []),
     ...(settles ? ['import { inProgram } from "../inProgram";'] : []),
     "",
     ...interfaces,

@@ -4,7 +4,7 @@
  *
  * - types, required inputs, descriptions and secrecy from the package schema (scripts/schema.ts,
  *   itself read from the kinds' fields and the lookups' declarations);
- * - what a change does from the definition's effects (provider/changeEffects.ts: replace, the
+ * - what a change does from the definition's effects (provider/fields/changeEffects.ts: replace, the
  *   update request, or a named update step), defaults from the fields' zod schemas;
  * - API endpoints from the kind's file header (scripts/reference.ts);
  * - the examples from docs/examples/<module>.ts and .yaml (lookups: <name>.ts and .yaml), which
@@ -14,8 +14,8 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { ChangeEffect } from "../provider/changeEffects";
-import type { Field } from "../provider/fields";
+import type { ChangeEffect } from "../provider/fields/changeEffects";
+import type { Field } from "../provider/fields/declare";
 import { kinds, moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
 import { endpointsOf } from "./reference";
 
@@ -293,7 +293,7 @@ export const lookupPagesList = (schema: PackageSchema) =>
 
 /**
  * The provider's settings for docs/installation-configuration.md: the schema's, which scripts/schema.ts
- * reads from provider/config.ts with the environment variable each falls back to (its description's
+ * reads from provider/runtime/config.ts with the environment variable each falls back to (its description's
  * last sentence, written there).
  */
 export function settingsTable(schema: PackageSchema): string {

@@ -1,5 +1,5 @@
 /**
- * index.ts, generated from the registry's list of kinds so a kind is listed once: each kind's
+ * index.ts, generated from the list of kinds (resources/kinds.ts) so a kind is listed once: each kind's
  * generated class (scripts/classes.ts) and the public argument types its fields declare (the
  * `<Kind>Args`, then the `args` names of its nested objects and variants unions, in file order),
  * then the explicit provider and the lookups.
@@ -38,8 +38,8 @@ export function renderIndex(): string {
       `export type { ${argsTypesOf(kind).join(", ")} } from "./resources/${moduleOf(kind)}";`,
     ]),
     "// The explicit provider ({ provider } on any resource or lookup).",
-    'export { Provider } from "./provider/explicitProvider";',
-    'export type { ProviderArgs } from "./provider/explicitProvider";',
+    'export { Provider } from "./provider/dynamic/explicitProvider";',
+    'export type { ProviderArgs } from "./provider/dynamic/explicitProvider";',
     "// Lookups (plain and Output forms).",
     'export * from "./resources/lookups";',
   ];

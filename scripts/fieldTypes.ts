@@ -1,6 +1,6 @@
 /**
  * The public `<Kind>Args` and `<Kind>Outputs` interfaces of each kind, from its fields
- * (provider/fields.ts), generated into resources/generated/<module>.ts:
+ * (provider/fields/declare.ts), generated into resources/generated/<module>.ts:
  *
  * - each property's TSDoc is `docOf(field)`: the field's doc, then what a change does, written from
  *   its effect (so the TSDoc users hover, the schema's description and diff cannot disagree);
@@ -20,7 +20,9 @@
  */
 import * as ts from "typescript";
 import * as path from "node:path";
-import { declaredInputs, docOf, type Nested, type Variants } from "../provider/fields";
+import { declaredInputs } from "../provider/fields/declare";
+import { type Nested, type Variants } from "../provider/fields/objectInputs";
+import { docOf } from "../provider/fields/sentences";
 import { moduleOf, sourceFileOf, definitionOf } from "../resources/kinds";
 import { exportOf, sourceFile } from "./schema";
 
@@ -30,7 +32,7 @@ const FLAGS = ts.TypeFormatFlags.NoTruncation | ts.TypeFormatFlags.UseAliasDefin
 /** Which interface a type is written for: a kind's Args (what a program passes) or its Outputs. */
 type Side = "args" | "outputs";
 
-/** A nested object of a kind (provider/fields.ts `nested`) as the checker sees it, for the side being written. */
+/** A nested object of a kind (provider/fields/objectInputs.ts `nested`) as the checker sees it, for the side being written. */
 interface NestedType {
   readonly name?: string;
   readonly type: ts.Type;
@@ -38,7 +40,7 @@ interface NestedType {
   readonly inputMembers?: boolean;
 }
 
-/** A variants union of a kind (provider/fields.ts `variants`): its name and its shapes, for the side being written. */
+/** A variants union of a kind (provider/fields/objectInputs.ts `variants`): its name and its shapes, for the side being written. */
 interface VariantsType {
   readonly name: string;
   readonly shapes: readonly ts.Type[];
@@ -126,7 +128,7 @@ function typeMember(checker: ts.TypeChecker, owner: ts.Type, property: string, m
   return checker.getTypeOfSymbol(memberSymbol);
 }
 
-/** The nested objects and variants unions a kind's file exports (provider/fields.ts), by export name, in file order. */
+/** The nested objects and variants unions a kind's file exports (provider/fields/objectInputs.ts), by export name, in file order. */
 export function namedSetsOf(kind: string): [string, Nested | Variants][] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the module definitionOf has loaded already
   const exported = require(path.join(__dirname, "..", "resources", moduleOf(kind)!)) as Record<string, unknown>;
@@ -135,12 +137,12 @@ export function namedSetsOf(kind: string): [string, Nested | Variants][] {
   );
 }
 
-/** The nested objects a kind's file exports (provider/fields.ts `nested`), by export name, in file order. */
+/** The nested objects a kind's file exports (provider/fields/objectInputs.ts `nested`), by export name, in file order. */
 export function nestedSetsOf(kind: string): [string, Nested][] {
   return namedSetsOf(kind).filter((e): e is [string, Nested] => e[1].role === "nested");
 }
 
-/** The variants unions a kind's file exports (provider/fields.ts `variants`), by export name, in file order. */
+/** The variants unions a kind's file exports (provider/fields/objectInputs.ts `variants`), by export name, in file order. */
 export function variantSetsOf(kind: string): [string, Variants][] {
   return namedSetsOf(kind).filter((e): e is [string, Variants] => e[1].role === "variants");
 }

@@ -9,7 +9,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
-import type { ChangeEffect } from "../provider/changeEffects";
+import type { ChangeEffect } from "../provider/fields/changeEffects";
 
 const REPO = path.resolve(__dirname, "..", __dirname.includes(`${path.sep}dist${path.sep}`) ? ".." : "");
 

@@ -9,20 +9,20 @@
  *   `replace` change effects, `workspaceId` of workspace-scoped kinds);
  * - functions from the plain lookups exported by resources/lookups (a list result is `{ items }`,
  *   as the plugin and the mocks answer it);
- * - the provider's configuration from provider/config.ts (ProviderConfig's fields, checked against
+ * - the provider's configuration from provider/runtime/config.ts (ProviderConfig's fields, checked against
  *   its `Setting` names, and the environment variable each is read from), secrecy from the plugin;
  * - in descriptions, what the schema's types cannot say: the values of a string-literal union, the
  *   keys of a map over known keys, the shapes of a union of objects (which maps to Any), why an
- *   integer of the spec is a number (provider/integer.ts: WideInteger).
+ *   integer of the spec is a number (provider/fields/integer.ts: WideInteger).
  *
  * tests/unit/generated.test.ts fails when the committed schema.json differs from a fresh one.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
-import { PROVIDER_SECRETS } from "../provider/config";
+import { PROVIDER_SECRETS } from "../provider/runtime/config";
 import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
-import { WIDE_NOTE } from "../provider/integer";
+import { WIDE_NOTE } from "../provider/fields/integer";
 
 const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 const TOKEN = (name: string) => `svc:index:${name}`;
@@ -80,7 +80,7 @@ export function loadProgram() {
 }
 
 /**
- * Whether a type is the `Integer` of provider/integer.ts, the one declaration of a value the spec
+ * Whether a type is the `Integer` of provider/fields/integer.ts, the one declaration of a value the spec
  * types integer (its alias, which the checker keeps on the intersection `number & {}`; the checker's
  * file names use / on every platform).
  */
@@ -88,9 +88,9 @@ const isAlias =
   (name: "Integer" | "WideInteger") =>
   (type: ts.Type): boolean =>
     type.aliasSymbol?.getName() === name &&
-    !!type.aliasSymbol.declarations?.some((d) => d.getSourceFile().fileName.endsWith("/provider/integer.ts"));
+    !!type.aliasSymbol.declarations?.some((d) => d.getSourceFile().fileName.endsWith("/provider/fields/integer.ts"));
 const isInteger = isAlias("Integer");
-/** The `WideInteger` of provider/integer.ts: `number`, its description saying why (WIDE_NOTE). */
+/** The `WideInteger` of provider/fields/integer.ts: `number`, its description saying why (WIDE_NOTE). */
 const isWide = isAlias("WideInteger");
 
 const docsOf = (symbol: ts.Symbol, checker: ts.TypeChecker) => ts.displayPartsToString(symbol.getDocumentationComment(checker)).trim();
@@ -373,7 +373,7 @@ function lookupDeclaration(program: ts.Program, name: string): ts.FunctionDeclar
   return undefined;
 }
 
-/** Each setting's environment fallback, from the `pick(sources, "svc:<name>", "<ENV>")` calls of provider/config.ts. */
+/** Each setting's environment fallback, from the `pick(sources, "svc:<name>", "<ENV>")` calls of provider/runtime/config.ts. */
 function environmentFallbacks(file: ts.SourceFile): Map<string, string> {
   const fallbacks = new Map<string, string>();
   const visit = (node: ts.Node): void => {
@@ -394,7 +394,7 @@ function environmentFallbacks(file: ts.SourceFile): Map<string, string> {
  */
 function providerSettings(program: ts.Program, mapper: TypeMapper): Record<string, Property> {
   const checker = program.getTypeChecker();
-  const file = sourceFile(program, "provider/config.ts");
+  const file = sourceFile(program, "provider/runtime/config.ts");
   const config = declaredType(checker, file, "ProviderConfig").type;
   const setting = declaredType(checker, file, "Setting").type;
   const settingNames = new Set(
@@ -408,7 +408,7 @@ function providerSettings(program: ts.Program, mapper: TypeMapper): Record<strin
     const key = `svc:${name}`;
     const env = fallbacks.get(key);
     if (!settingNames.has(key) || !env)
-      throw new Error(`provider/config.ts: ProviderConfig.${name} is no Setting "${key}" read with an environment fallback`);
+      throw new Error(`provider/runtime/config.ts: ProviderConfig.${name} is no Setting "${key}" read with an environment fallback`);
     settings[name] = {
       ...mapper.toSchema(checker.getTypeOfSymbol(prop), []),
       description: sentences(docsOf(prop, checker), `Falls back to the environment variable ${code(env)}.`),

@@ -4,7 +4,8 @@
  * `pulumi stack export` (analyze/, where the CLI has no `policy analyze`). As the engine does, a
  * resource rule reads a resource's inputs and a stack rule its outputs (the recorded state).
  */
-import { kindOf, plainProps } from "../pricing";
+import { kindOf } from "../../common/typeTokens";
+import { plainProps } from "../pricing";
 import type { Subject } from "./rules";
 import { sentProperties } from "./requests";
 import { readValue } from "./values";

@@ -12,7 +12,7 @@ export async function adopt<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
-  shim: unknown,
+  providerText: unknown,
 ): Promise<{ id: string; outs: Props }> {
   const { api, kind } = c.definition;
   const id = inputs.adoptId as string;
@@ -31,6 +31,6 @@ export async function adopt<I extends Props, O extends Outputs>(
     await runUpdateSteps(c, ctx, id, current, inputs, differing);
     return { id, outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
   } catch (err) {
-    throw await partialFailure(c, ctx, id, inputs, shim, err);
+    throw await partialFailure(c, ctx, id, inputs, providerText, err);
   }
 }

@@ -4,7 +4,7 @@ import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
 import type { Props } from "./types";
 import { containsUnknown } from "./unknowns";
-import type { FixedEffect } from "../changeEffects";
+import type { FixedEffect } from "../fields/changeEffects";
 
 /** The effective effect of a field for a given change (an unknown new value replaces where it depends). */
 export function effectOf<I extends Props, O extends Outputs>(

@@ -4,19 +4,19 @@
  * `adoptId`), the inputs a diff compares, the order of update steps. The operations read these
  * tables; none of them rebuilds one per call.
  */
-import { z } from "../zod";
-import { CARRIED_KEY } from "../carriedOptions";
-import { parsePath } from "../propertyPath";
+import { z } from "../fields/zod";
+import { CARRIED_KEY } from "../dynamic/carriedOptions";
+import { parsePath } from "../fields/propertyPath";
 import type { Outputs, ResourceDefinition } from "../definition";
-import { parseDuration } from "../timeouts";
+import { parseDuration } from "../fields/timeouts";
 import type { Props } from "./types";
-import type { ChangeEffect } from "../changeEffects";
+import type { ChangeEffect } from "../fields/changeEffects";
 
 /** Inputs every resource gets from the lifecycle, with their change effects. */
 const COMMON_EFFECTS: Record<string, ChangeEffect> = {
   timeouts: { kind: "ignore" },
   adoptId: { kind: "ignore" },
-  // The resource options a generated class carries (provider/carriedOptions.ts): how to diff, not what.
+  // The resource options a generated class carries (provider/dynamic/carriedOptions.ts): how to diff, not what.
   [CARRIED_KEY]: { kind: "ignore" },
 };
 

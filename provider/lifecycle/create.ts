@@ -7,15 +7,15 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
 import type { Created, Outputs } from "../definition";
-import { carriedOf } from "../carriedOptions";
+import { carriedOf } from "../dynamic/carriedOptions";
 import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
 import { failedCreate } from "./createFailure";
 import { refusal } from "./failures";
-import { SHIM_KEY } from "../shim";
-import { contextFor, withoutShim } from "./operation";
+import { PROVIDER_KEY } from "../dynamic/providerText";
+import { contextFor, withoutProviderText } from "./operation";
 import { importExisting } from "./importOption";
 import { finalize, settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
@@ -27,22 +27,22 @@ export async function create<I extends Props, O extends Outputs>(
   props: Props,
   call?: CallOptions,
 ): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = withoutShim(props) as I;
-  const shim = props[SHIM_KEY];
+  const inputs = withoutProviderText(props) as I;
+  const providerText = props[PROVIDER_KEY];
   const ctx = contextFor(c, runtime, inputs, "create", undefined, call);
   if (carriedOf(inputs).import !== undefined) return importExisting(c, ctx, inputs);
-  if (inputs.adoptId) return adopt(c, ctx, inputs, shim);
+  if (inputs.adoptId) return adopt(c, ctx, inputs, providerText);
   await refuseConflict(c, ctx, inputs);
-  const created = await createWithRecovery(c, ctx, inputs, shim).catch((err) => {
+  const created = await createWithRecovery(c, ctx, inputs, providerText).catch((err) => {
     throw refusal(c.definition.fields, ctx.label, err);
   });
-  const id = await idOfCreated(c, ctx, inputs, created, shim);
+  const id = await idOfCreated(c, ctx, inputs, created, providerText);
   ctx.detail(`created id ${id}`);
   const carry = { ...inputs, ...(created.outputs ?? {}) };
   try {
     return { id, outs: finalize(c, await finish(c, ctx, id, inputs, created, carry), carry) };
   } catch (err) {
-    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry, shim }, err);
+    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry, providerText }, err);
   }
 }
 

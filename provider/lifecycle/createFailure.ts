@@ -10,7 +10,7 @@ import { remedyFor, type Found } from "./afterFailure";
 import type { CompiledDefinition } from "./compile";
 import { deleteResource } from "./delete";
 import { kept, readAfterFailure, reasonOf } from "./failures";
-import { SHIM_KEY } from "../shim";
+import { PROVIDER_KEY } from "../dynamic/providerText";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 
 export async function failedCreate<I extends Props, O extends Outputs>(
@@ -18,11 +18,11 @@ export async function failedCreate<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   runtime: ProviderRuntime,
   call: CallOptions | undefined,
-  made: { id: string; inputs: Props; shim: unknown },
+  made: { id: string; inputs: Props; providerText: unknown },
   err: unknown,
 ): Promise<Error> {
   const { definition } = c;
-  const { id, inputs, shim } = made;
+  const { id, inputs, providerText } = made;
   const current = await readAfterFailure(c, ctx, id, inputs);
   const found: Found = current === "unread" ? "unread" : !current ? "gone" : definition.broken?.(current) ? "broken" : "repairable";
   const reason = reasonOf(c as never, ctx, err);
@@ -33,18 +33,18 @@ export async function failedCreate<I extends Props, O extends Outputs>(
         sentences(reason, `The API no longer shows the ${definition.kind} it made (id ${id}), so the stack keeps nothing${again}`),
       );
     case "keep":
-      return kept(c, ctx, id, inputs, shim, err, current);
+      return kept(c, ctx, id, inputs, providerText, err, current);
   }
   const state = definition.api.stateOf?.(current as O) ?? "broken";
   try {
-    await deleteResource(c, runtime, id, { ...(current as O), [SHIM_KEY]: shim }, call);
+    await deleteResource(c, runtime, id, { ...(current as O), [PROVIDER_KEY]: providerText }, call);
   } catch (deleteErr) {
     return kept(
       c,
       ctx,
       id,
       inputs,
-      shim,
+      providerText,
       err,
       current,
       `Deleting the ${state} ${definition.kind} failed too (${(deleteErr as Error).message})`,

@@ -10,7 +10,7 @@
  * What is left passes check and diffs clean against the outputs (tests/integration/provider/declaration.test.ts).
  */
 import { isDeepStrictEqual } from "node:util";
-import { holdsPlaceholder } from "../configSecret";
+import { holdsPlaceholder } from "../fields/configSecret";
 import type { Outputs } from "../definition";
 import { leftOut, type CompiledDefinition } from "./compile";
 import { without } from "./operation";

@@ -4,13 +4,13 @@
  */
 import { ApiError, WorkflowError } from "../errors";
 import type { OperationContext } from "../context";
-import type { Workflow } from "../envelope";
-import { pendingSince } from "../pending";
+import type { Workflow } from "../client/envelope";
+import { pendingSince } from "./pending";
 import type { Outputs } from "../definition";
-import { waitUntil } from "../workflows";
+import { waitUntil } from "../client/workflows";
 import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
-import { contextFor, withoutShim } from "./operation";
+import { contextFor, withoutProviderText } from "./operation";
 import { settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 
@@ -22,7 +22,7 @@ export async function deleteResource<I extends Props, O extends Outputs>(
   call?: CallOptions,
 ): Promise<void> {
   const { api, kind } = c.definition;
-  const olds = withoutShim(props) as O;
+  const olds = withoutProviderText(props) as O;
   const ctx = contextFor(c, runtime, olds as unknown as Partial<I>, "delete", id, call);
   const since = pendingSince(id);
   if (since !== undefined) {

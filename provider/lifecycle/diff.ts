@@ -2,11 +2,11 @@
  * diff: which inputs changed and what each change does (the effect table, and the resource's
  * replaceOnChanges), with each changed leaf named by its property path, plus what the next up
  * must finish or repair whatever the declaration says: a pending create, a broken or unsettled
- * state. Paths under ignoreChanges keep their recorded value (provider/carriedOptions.ts).
+ * state. Paths under ignoreChanges keep their recorded value (provider/dynamic/carriedOptions.ts).
  */
-import { replacedOnChange, withIgnoredKept } from "../carriedOptions";
-import { pendingSince } from "../pending";
-import { formatPath, leafChanges, type LeafChange } from "../propertyPath";
+import { replacedOnChange, withIgnoredKept } from "../dynamic/carriedOptions";
+import { pendingSince } from "./pending";
+import { formatPath, leafChanges, type LeafChange } from "../fields/propertyPath";
 import type { Outputs } from "../definition";
 import { changedFields, replacing, sameUniqueKey } from "./changes";
 import type { CompiledDefinition } from "./compile";

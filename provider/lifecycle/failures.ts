@@ -1,15 +1,15 @@
 /**
  * Failures that keep the resource in the stack, so state and the API agree: a change that failed
  * midway (recorded with what exists), and a create whose outcome no lookup could establish
- * (recorded under a provisional id, provider/pending.ts).
+ * (recorded under a provisional id, provider/lifecycle/pending.ts).
  */
 import type { OperationContext } from "../context";
 import { ApiError, sentences } from "../errors";
-import type { FieldSet } from "../fields";
-import { pendingId } from "../pending";
+import type { FieldSet } from "../fields/declare";
+import { pendingId } from "./pending";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
-import { SHIM_KEY } from "../shim";
+import { PROVIDER_KEY } from "../dynamic/providerText";
 import { finalize } from "./outputs";
 import type { Props } from "./types";
 
@@ -33,7 +33,7 @@ export class PartialFailure extends Error {
  * A write the API refused (400), in the program's words: the resource, each field the API names as
  * the program declares it (with the API's name beside it where the two differ) and the API's own
  * message. The provider checks at preview only what the spec documents; every other limit is the
- * API's to decide (provider/constraints.ts), so this is the message a user meets for it. Other
+ * API's to decide (provider/fields/constraints.ts), so this is the message a user meets for it. Other
  * errors are returned as they are.
  */
 export function refusal(fields: FieldSet, label: string, err: unknown): unknown {
@@ -65,10 +65,10 @@ export async function partialFailure<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   id: string,
   inputs: Props,
-  shim: unknown,
+  providerText: unknown,
   err: unknown,
 ): Promise<PartialFailure> {
-  return kept(c, ctx, id, inputs, shim, err, await readAfterFailure(c, ctx, id, inputs));
+  return kept(c, ctx, id, inputs, providerText, err, await readAfterFailure(c, ctx, id, inputs));
 }
 
 /** The object as the API shows it after a failure: undefined when gone, "unread" when the read failed too. */
@@ -96,7 +96,7 @@ export function kept<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   id: string,
   inputs: Props,
-  shim: unknown,
+  providerText: unknown,
   err: unknown,
   current: O | undefined | "unread",
   extra?: string,
@@ -108,25 +108,25 @@ export function kept<I extends Props, O extends Outputs>(
   return new PartialFailure(sentences(reasonOf(c as never, ctx, err), extra, hint), id, {
     ...inputs,
     ...finalize(c, outs, inputs),
-    [SHIM_KEY]: shim,
+    [PROVIDER_KEY]: providerText,
   });
 }
 
 /**
  * The create may have been applied but no lookup could say so before the deadline: record it
- * under a provisional id (provider/pending.ts) so the next run resolves it instead of orphaning
+ * under a provisional id (provider/lifecycle/pending.ts) so the next run resolves it instead of orphaning
  * or duplicating it.
  */
 export function pendingFailure<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: Props,
-  shim: unknown,
+  providerText: unknown,
   reason: string,
 ): PartialFailure {
   const id = pendingId(ctx.startedAt);
   const hint =
     `The ${c.definition.kind} may exist in the API without its id being known, so it is kept in the stack as ${id}: ` +
     `the next pulumi up finds what this attempt created and replaces it, pulumi refresh resolves its id, pulumi destroy deletes it`;
-  return new PartialFailure(sentences(reason, hint), id, { ...inputs, [SHIM_KEY]: shim });
+  return new PartialFailure(sentences(reason, hint), id, { ...inputs, [PROVIDER_KEY]: providerText });
 }

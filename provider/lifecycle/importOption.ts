@@ -1,5 +1,5 @@
 /**
- * The engine's `import` option on the dynamic face (the class carries it: provider/carriedOptions.ts).
+ * The engine's `import` option on the dynamic face (the class carries it: provider/dynamic/carriedOptions.ts).
  * As Pulumi documents it (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is
  * taken into the stack as it is, with no write, when every declared input matches it. Otherwise
  * nothing is written and each differing input is named, as pulumi before 3.174 refuses ("inputs to
@@ -9,7 +9,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
-import { carriedOf, withIgnoredKept } from "../carriedOptions";
+import { carriedOf, withIgnoredKept } from "../dynamic/carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";

@@ -1,8 +1,8 @@
 /** What the lifecycle's callers see: the operations, what one call carries, what the runtime gives. */
 import type * as pulumi from "@pulumi/pulumi";
-import type { SvcClient } from "../client";
-import type { ProviderConfig } from "../config";
-import type { Interrupted } from "../interrupted";
+import type { SvcClient } from "../client/client";
+import type { ProviderConfig } from "../runtime/config";
+import type { Interrupted } from "./interruptedVerdict";
 import type { Listed } from "../definition";
 
 /** A resource's properties as the engine passes them. */
@@ -15,7 +15,7 @@ export interface ProviderRuntime {
   /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
   defaultWorkspace(): string | null;
   /**
-   * Configuration problems for `check` to report (provider/runtime.ts): missing or malformed
+   * Configuration problems for `check` to report (provider/runtime/index.ts): missing or malformed
    * settings, and with `probeTheApi` whether the API answers and accepts the token (once per
    * process). Each distinct problem comes in full once per process, then as a short pointer.
    */
@@ -47,7 +47,7 @@ export interface DiffResult extends pulumi.dynamic.DiffResult {
 
 /**
  * The lifecycle of one kind, independent of the face that serves it: the dynamic face installs it
- * on the shim, where the dynamic-provider host calls it as a `pulumi.dynamic.ResourceProvider`
+ * on the providerText, where the dynamic-provider host calls it as a `pulumi.dynamic.ResourceProvider`
  * (extra arguments and fields are ignored there); the plugin face (plugin/server.ts) adds what
  * the provider protocol carries.
  */
@@ -70,7 +70,7 @@ export interface Lifecycle {
   list?(workspaceId: string): Promise<Listed[]>;
   /**
    * What a create interrupted with its engine (a pending create in the stack) made in the API,
-   * judged from the declaration's inputs and when the interrupted update began (provider/interrupted.ts).
+   * judged from the declaration's inputs and when the interrupted update began (provider/lifecycle/interruptedVerdict.ts).
    */
   interrupted(props: Props, since: number): Promise<Interrupted>;
 }

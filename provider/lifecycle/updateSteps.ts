@@ -2,7 +2,7 @@
  * The update steps a set of changed fields calls for (the update request for updateRequest fields, a named command
  * for the others), run in the spec's order. Used by update, by adoption and after a create.
  */
-import { isAmbiguous } from "../client";
+import { isAmbiguous } from "../client/client";
 import type { OperationContext } from "../context";
 import type { Outputs, UpdateStep } from "../definition";
 import { changedFields, effectOf } from "./changes";

@@ -1,8 +1,8 @@
 /** Generated from resources/app.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
-import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
-import type { Integer } from "../../provider/integer";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/dynamic/classSupport";
+import type { Integer } from "../../provider/fields/integer";
 
 import type { AppMountArgs, Mount } from "../appTemplate";
 

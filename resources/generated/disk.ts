@@ -1,8 +1,8 @@
 /** Generated from resources/disk.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
-import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
-import type { WideInteger } from "../../provider/integer";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/dynamic/classSupport";
+import type { WideInteger } from "../../provider/fields/integer";
 
 /** The arguments of a `Disk`. */
 export interface DiskArgs extends CommonArgs {

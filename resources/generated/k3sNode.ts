@@ -1,7 +1,7 @@
 /** Generated from resources/k3sNode.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
-import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/dynamic/classSupport";
 
 /** The arguments of a `K3sNode`. */
 export interface K3sNodeArgs extends CommonArgs {

@@ -1,8 +1,8 @@
 /** Generated from resources/k3sService.ts by `npm run generate` (scripts/classes.ts): do not edit. */
 import type * as pulumi from "@pulumi/pulumi";
 import { CustomResource } from "@pulumi/pulumi/resource";
-import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/resource";
-import type { Integer } from "../../provider/integer";
+import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } from "../../provider/dynamic/classSupport";
+import type { Integer } from "../../provider/fields/integer";
 
 /** A port the service publishes (as a program passes it). */
 export interface K3sPortArgs {

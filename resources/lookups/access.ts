@@ -2,9 +2,9 @@
  * Access lookups: a workspace's quota and topology (spec part 1, Workspaces; Workspace quota;
  * Workspace topology).
  */
-import { idOf, numberOf } from "../../provider/wire";
+import { idOf, numberOf } from "../../provider/client/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer, WideInteger } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/fields/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Quota (GET /v1/workspaces/{wid}/quota)

@@ -3,11 +3,11 @@
  * and recipes (spec part 2, Recipes: GET /v1/workspaces/{wid}/recipes, platform-wide plus the
  * workspace's own). Lists carry summaries; the single-item lookups fetch the full detail.
  */
-import type { Query } from "../../provider/client";
-import { listAll } from "../../provider/paging";
-import { idOf, numberOf } from "../../provider/wire";
+import type { Query } from "../../provider/client/client";
+import { listAll } from "../../provider/client/paging";
+import { idOf, numberOf } from "../../provider/client/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer } from "../../provider/integer";
+import type { Integer } from "../../provider/fields/integer";
 
 // ---------------------------------------------------------------------------------------------
 // App templates

@@ -3,9 +3,9 @@
  * usage; Billing objects). All money is integer micro-USD (1 USD = 1,000,000).
  */
 import type { EstimatePart } from "../../provider/metering";
-import { idOf, numberOf } from "../../provider/wire";
+import { idOf, numberOf } from "../../provider/client/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer, WideInteger } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/fields/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Estimate (POST /v1/billing/estimate: read-only, nothing is created)

@@ -1,11 +1,11 @@
 /**
  * Catalogue lookups: plans (spec part 2, Plans and nodes) and images (part 2, Images).
  */
-import type { Query } from "../../provider/client";
-import { listAll } from "../../provider/paging";
-import { idOf, numberOf } from "../../provider/wire";
+import type { Query } from "../../provider/client/client";
+import { listAll } from "../../provider/client/paging";
+import { idOf, numberOf } from "../../provider/client/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer, WideInteger } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/fields/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Plans (spec part 2, Plans and nodes: GET /v1/plans, keyset-paged)

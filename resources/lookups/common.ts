@@ -20,13 +20,13 @@ const toOutput: typeof import("@pulumi/pulumi/output").output = (value) => requi
 const getConfig = (key: string): string | undefined =>
   (require("@pulumi/pulumi/runtime/config") as typeof import("@pulumi/pulumi/runtime/config")).getConfig(key);
 // Only for a lookup given a provider: a program without one loads neither.
-const settingsOf: typeof import("../../provider/explicitProvider").settingsOf = (provider) =>
-  (require("../../provider/explicitProvider") as typeof import("../../provider/explicitProvider")).settingsOf(provider);
-const configSources: typeof import("../../provider/configSources").configSources = (args, variables) =>
-  (require("../../provider/configSources") as typeof import("../../provider/configSources")).configSources(args, variables);
+const settingsOf: typeof import("../../provider/dynamic/explicitProvider").settingsOf = (provider) =>
+  (require("../../provider/dynamic/explicitProvider") as typeof import("../../provider/dynamic/explicitProvider")).settingsOf(provider);
+const configSources: typeof import("../../provider/runtime/configSources").configSources = (args, variables) =>
+  (require("../../provider/runtime/configSources") as typeof import("../../provider/runtime/configSources")).configSources(args, variables);
 /* eslint-enable @typescript-eslint/no-require-imports */
-import { SvcClient } from "../../provider/client";
-import { resolveConfig, type ProviderConfig } from "../../provider/config";
+import { SvcClient } from "../../provider/client/client";
+import { resolveConfig, type ProviderConfig } from "../../provider/runtime/config";
 import { ApiError, ConfigError, forPeople, NetworkError } from "../../provider/errors";
 import { fromMocks, underMocks } from "./mocks";
 
@@ -65,7 +65,7 @@ const providerClients = new WeakMap<pulumi.ProviderResource, Promise<LookupClien
 
 /**
  * The client of an explicit `svc.Provider`: its settings, each falling back to the environment as
- * in its provider process (provider/install.ts), never to the stack's `svc:*` config, which
+ * in its provider process (provider/dynamic/install.ts), never to the stack's `svc:*` config, which
  * belongs to the default provider.
  */
 function providerClient(provider: pulumi.ProviderResource): Promise<LookupClient> {

@@ -2,12 +2,12 @@
  * Networking-area lookups: compute nodes (spec part 2, Plans and nodes), for placing instances
  * on a private cloud or inspecting the platform.
  */
-import type { Query } from "../../provider/client";
+import type { Query } from "../../provider/client/client";
 import { ApiError } from "../../provider/errors";
-import { listAll } from "../../provider/paging";
-import { idOf, numberOf } from "../../provider/wire";
+import { listAll } from "../../provider/client/paging";
+import { idOf, numberOf } from "../../provider/client/wire";
 import { lookupClient, workspaceOf } from "./common";
-import type { Integer, WideInteger } from "../../provider/integer";
+import type { Integer, WideInteger } from "../../provider/fields/integer";
 
 // ---------------------------------------------------------------------------------------------
 // Nodes (GET /v1/workspaces/{wid}/nodes and, for operators, GET /v1/nodes; keyset-paged)

@@ -167,7 +167,7 @@ async function bundlePlugin(outFile: string): Promise<void> {
     logLevel: "warning",
     plugins: [
       {
-        // provider/zod.ts keeps zod's 64 locales from loading at start by seeding require.cache,
+        // provider/fields/zod.ts keeps zod's 64 locales from loading at start by seeding require.cache,
         // which a bundle has not: here their index becomes the same stand-in, loading the real
         // one (bundled) at the first use of `z.locales`.
         name: "lazy-zod-locales",
@@ -181,7 +181,7 @@ async function bundlePlugin(outFile: string): Promise<void> {
             loader: "js",
             resolveDir: path.dirname(args.path),
             contents: `let real;
-module.exports = require(${JSON.stringify(path.join(REPO, "dist", "provider", "zod.js"))}).lazyModule(() => (real ??= require(${JSON.stringify(args.path)})));`,
+module.exports = require(${JSON.stringify(path.join(REPO, "dist", "provider", "fields", "zod.js"))}).lazyModule(() => (real ??= require(${JSON.stringify(args.path)})));`,
           }));
         },
       },

@@ -2,6 +2,8 @@
  * Access resources end to end through the real pulumi engine: Workspace, WorkspaceInvite,
  * ApiToken, SshKey and RegistryCredential, plus the workspace quota and topology lookups. One
  * stack; each test builds on the previous one's state.
+ *
+ * Kinds: Workspace, WorkspaceInvite, ApiToken, SshKey, RegistryCredential (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { ref, secret, startE2E, writes as requestLines, type Declaration, type E2E } from "./harness";
 

@@ -3,6 +3,8 @@
  * AppTemplate (in a second stack on the same emulator, with the operator token), Recipe and
  * RecipeInstallation through the real pulumi engine. The instance the apps run on is an
  * Instance of the same stack. Each test builds on the previous one's state.
+ *
+ * Kinds: App, AppTemplate, Recipe, RecipeInstallation (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import {
   changes,

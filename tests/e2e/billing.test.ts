@@ -2,6 +2,8 @@
  * Billing end to end through the real pulumi engine: Coupon (operator only: this stack's
  * svc:token is the emulator's staff token) and the estimate, wallet and usage lookups, checked
  * against the API after an instance has run for a while on the emulator's clock.
+ *
+ * Kinds: Coupon (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { startE2E, writes as requestLines, type Declaration, type E2E, type LoggedRequest } from "./harness";
 

@@ -3,6 +3,8 @@
  * Disk, Vpc and FirewallRule (each resource of a batch differs from its old self in exactly one
  * field, so one `up` proves them all), an in-place boot-device patch, and — for every kind at
  * once — refresh after out-of-band changes and deletions, adoption, and failed creates.
+ *
+ * Kinds: Instance, Disk, Vpc, FirewallRule (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { ref, startE2E, type Declaration, type E2E } from "./harness";
 

@@ -2,6 +2,8 @@
  * Instance, Disk and FirewallRule (with a Vpc) through the real pulumi engine: every updateRequest and
  * command field changes in place, every replace field recreates, drift is read and repaired,
  * adoption, a failed create is kept and repaired, and destroy leaves nothing behind.
+ *
+ * Kinds: Instance, Disk, FirewallRule (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { ref, startE2E, withReplaced, type Declaration, type E2E } from "./harness";
 

@@ -220,7 +220,7 @@ function onPluginFace(dir: string, root: string): Record<string, { value: string
 }
 
 /**
- * The folder where a stack's provider processes share their pace (provider/paceStore.ts): what one
+ * The folder where a stack's provider processes share their pace (provider/client/paceStore.ts): what one
  * run learns from 429s paces the runs after it for a minute, as on a user's machine. A test that
  * provokes 429s empties it, so the next test starts as a fresh machine.
  */

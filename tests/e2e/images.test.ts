@@ -2,6 +2,8 @@
  * Images and snapshots end to end: Image from a URL, from an instance, and an ISO uploaded from a
  * real local file (streamed to the signed upload URL), and Snapshot, through the real pulumi
  * engine. The instance and the disk they need are resources of the same stack.
+ *
+ * Kinds: Image, Snapshot (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";

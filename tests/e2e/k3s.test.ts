@@ -2,6 +2,8 @@
  * Managed Kubernetes end to end: K3sCluster, K3sNode, K3sService and K3sSecret through the real
  * pulumi engine against the in-process emulator. One stack; each test builds on the previous
  * one's state. The instances the nodes enrol are made directly through the API.
+ *
+ * Kinds: K3sCluster, K3sNode, K3sService, K3sSecret (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { changes, markedSecret, ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
 

@@ -4,6 +4,8 @@
  * pulumi engine against the in-process emulator. One stack, run with the operator (staff) token:
  * creating and deleting load balancers is Administrator-only, and the emulator treats the
  * operator as OWNER in every workspace. Each test builds on the previous one's state.
+ *
+ * Kinds: VpcAttachment, FloatingIp, FloatingIpAttachment, NetLoadBalancer, NetLoadBalancerMember, BgpConfig, BgpPrefix (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { markedSecret, plain, ref, secret, startE2E, type Declaration, type E2E, type LoggedRequest } from "./harness";
 

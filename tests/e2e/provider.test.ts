@@ -28,7 +28,7 @@ describe("provider behaviour through the real pulumi engine", () => {
     await e2e?.stop();
   });
 
-  it("stores the one-line shim as each resource's provider, whatever the provider's size", async () => {
+  it("stores the one-line provider text as each resource's provider, whatever the provider's size", async () => {
     await e2e.up([
       ...base(),
       {

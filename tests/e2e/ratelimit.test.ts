@@ -2,7 +2,7 @@
  * Many stacks on one token under the API's rate limit (issue 17), through the real pulumi engine:
  * three dynamic-face stacks and one YAML stack (the plugin face) run `pulumi up` at once against
  * one emulator whose general limit is a few requests per second, all with the same token, their
- * provider processes sharing one pace as processes on one machine do (provider/paceStore.ts).
+ * provider processes sharing one pace as processes on one machine do (provider/client/paceStore.ts).
  *
  * The measure is the emulator's inventory against each stack's state: every up succeeds, every
  * object a stack records exists exactly once and nothing else does, and destroy (all at once,

@@ -1,3 +1,9 @@
+/**
+ * Vpc through the real pulumi engine: create, a clean preview, a refusal at preview, rename in place,
+ * replace, refresh (drift and deletion), adoption by adoptId and recovery from a lost create answer.
+ *
+ * Kinds: Vpc (scripts/testsOf.js: this file is their end-to-end proof)
+ */
 import { startE2E, type E2E } from "./harness";
 
 jest.setTimeout(600_000);

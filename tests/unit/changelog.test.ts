@@ -1,7 +1,7 @@
 /** A release says what it holds: CHANGELOG.md has the section of package.json's version, which `npm run release` requires. */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { changelogHasSection } from "../../scripts/release/index";
+import { changelogHasSection } from "../../scripts/release";
 
 const REPO = path.join(__dirname, "..", "..");
 const read = (file: string) => fs.readFileSync(path.join(REPO, file), "utf8");

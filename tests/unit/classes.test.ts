@@ -27,7 +27,7 @@ describe("the generated resource classes", () => {
   it("leave a program that declares resources without any spec, zod or lifecycle", () => {
     const loaded = runtimeImports("index.ts");
     expect(loaded).toContain("resources/generated/vpc.ts");
-    expect(loaded).toContain("provider/resource.ts");
+    expect(loaded).toContain("provider/dynamic/classSupport.ts");
     const specFiles = kinds().map(sourceFileOf);
     expect([...loaded].filter((m) => specFiles.includes(m) || m === "zod" || m.startsWith("provider/lifecycle"))).toEqual([]);
   });

@@ -6,7 +6,8 @@
  */
 import * as path from "node:path";
 import * as ts from "typescript";
-import { declaredInputs, docOf } from "../../provider/fields";
+import { declaredInputs } from "../../provider/fields/declare";
+import { docOf } from "../../provider/fields/sentences";
 import { kinds as allKinds, sourceFileOf, definitionOf } from "../../resources/kinds";
 import { classFileOf } from "../../scripts/classes";
 import { nestedSetsOf, variantSetsOf } from "../../scripts/fieldTypes";

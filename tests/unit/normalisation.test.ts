@@ -1,13 +1,13 @@
 /**
  * CIDR and registry host normalisation, one table of cases taken from the spec, run against both
- * sides: the provider's (provider/cidr.ts, provider/registryHost.ts, applied at preview) and the
+ * sides: the provider's (provider/fields/cidr.ts, provider/fields/registryHost.ts, applied at preview) and the
  * emulator's own (packages/emulator/src/cidr.ts, packages/emulator/src/registryHost.ts, the server). The emulator is the
  * oracle the provider is tested against, so the two are written independently and must agree
  * here, case by case, with the spec.
  */
-import * as providerCidr from "../../provider/cidr";
+import * as providerCidr from "../../provider/fields/cidr";
 import * as emulatorCidr from "pulumi-svc-emulator/cidr";
-import { canonicalRegistryHost as providerHost } from "../../provider/registryHost";
+import { canonicalRegistryHost as providerHost } from "../../provider/fields/registryHost";
 import { canonicalRegistryHost as emulatorHost } from "pulumi-svc-emulator/registryHost";
 
 type CidrModule = Pick<typeof providerCidr, "parseCidr" | "formatCidr" | "cidrContains" | "isRfc1918" | "parseIp" | "formatIp">;

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { pathToFileURL } from "node:url";
-import { removeTornSidecars } from "../../recover/stack";
+import { removeTornSidecars } from "../../common/stack";
 
 describe("svc-recover mends a stack's metadata sidecar a kill left torn (file backend)", () => {
   it("removes an empty or unreadable <stack>.json.attrs, keeps a whole one, and leaves other backends alone", () => {

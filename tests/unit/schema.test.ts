@@ -6,12 +6,12 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { docOf } from "../../provider/fields";
+import { docOf } from "../../provider/fields/sentences";
 import { firewallRuleFields } from "../../resources/firewallRule";
 import { generateSchema } from "../../scripts/schema";
 import { definitionOf, kinds } from "../../resources/kinds";
 import { nestedSetsOf } from "../../scripts/fieldTypes";
-import { WIDE_NOTE } from "../../provider/integer";
+import { WIDE_NOTE } from "../../provider/fields/integer";
 
 jest.setTimeout(120_000);
 
@@ -43,7 +43,7 @@ describe("schema.json", () => {
     expect(fresh.config.variables.token.secret).toBe(true);
   });
 
-  it("configures the provider as provider/config.ts reads its settings, with their environment fallbacks", () => {
+  it("configures the provider as provider/runtime/config.ts reads its settings, with their environment fallbacks", () => {
     expect(Object.keys(fresh.config.variables)).toEqual(["baseUrl", "token", "workspaceId", "maxRequestsPerSecond"]);
     expect(fresh.provider.inputProperties).toEqual(fresh.config.variables);
     expect(fresh.config.variables.baseUrl.description).toContain("`SVC_BASE_URL`");
@@ -69,7 +69,7 @@ describe("schema.json", () => {
   });
 
   // Issue 37: each number the spec types integer is `integer` where it fits Java's and .NET's 32-bit
-  // int in ordinary use; bytes, rates, micro-USD and the 4-byte ASN stay `number` (provider/integer.ts).
+  // int in ordinary use; bytes, rates, micro-USD and the 4-byte ASN stay `number` (provider/fields/integer.ts).
   const typed = (type: string) =>
     Object.entries(fresh.resources).flatMap(([token, r]) =>
       Object.entries(r.inputProperties)

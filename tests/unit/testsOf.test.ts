@@ -1,10 +1,18 @@
 /**
  * A resource's tests are found from its name (scripts/testsOf.js, `npm run test:kind -- <Kind>`):
- * every kind has its unit file, the emulator package's tests of its API and at least one end-to-end file.
+ * every kind has its unit file, the emulator package's tests of its API and at least one end-to-end
+ * file that is its proof (its header's `Kinds:` line names it).
  */
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { kinds } from "../../resources/kinds";
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain Node script, not built
-const { testsOf } = require("../../scripts/testsOf.js") as { testsOf(kind: string): string[] };
+const { testsOf, kindsProvedBy } = require("../../scripts/testsOf.js") as {
+  testsOf(kind: string, options?: { every?: boolean }): string[];
+  kindsProvedBy(text: string): string[];
+};
+const E2E = path.join(__dirname, "..", "e2e");
+const e2eOnly = (files: string[]) => files.filter((f) => f.startsWith("tests/e2e/"));
 
 describe("testsOf", () => {
   it.each(kinds())("finds %s's unit, emulator and end-to-end tests", (kind) => {
@@ -15,12 +23,23 @@ describe("testsOf", () => {
     expect(files.filter((f) => f.startsWith("tests/e2e/")).length).toBeGreaterThan(0);
   });
 
-  it("finds the e2e files that declare a kind, directly or through a shared module, and no other", () => {
-    const e2e = testsOf("BgpPrefix").filter((f) => f.startsWith("tests/e2e/"));
+  it("finds, with --every, the e2e files that declare a kind, directly or through a shared module, and no other", () => {
+    const e2e = testsOf("BgpPrefix", { every: true }).filter((f) => f.startsWith("tests/e2e/"));
     expect(e2e).toContain("tests/e2e/network.test.ts");
     // adopt-yaml.test.ts declares nothing itself: adopt.ts's workspace (handmade.ts) has a BGP prefix.
     expect(e2e).toContain("tests/e2e/adopt-yaml.test.ts");
     expect(e2e).not.toContain("tests/e2e/vpc.test.ts");
+  });
+
+  it("lists as a kind's end-to-end proof only the files whose header names it, not those that merely declare it", () => {
+    expect(e2eOnly(testsOf("Vpc"))).toEqual(["tests/e2e/compute-fields.test.ts", "tests/e2e/vpc.test.ts"]);
+    expect(e2eOnly(testsOf("BgpPrefix"))).toEqual(["tests/e2e/network.test.ts"]);
+    expect(e2eOnly(testsOf("Vpc", { every: true })).length).toBeGreaterThan(e2eOnly(testsOf("Vpc")).length);
+  });
+
+  it.each(fs.readdirSync(E2E).filter((f) => f.endsWith(".test.ts")))("%s: its Kinds: line names kinds only", (file) => {
+    const named = kindsProvedBy(fs.readFileSync(path.join(E2E, file), "utf8"));
+    expect(named.filter((k) => !kinds().includes(k))).toEqual([]);
   });
 
   it("refuses a name that is no kind", () => {

@@ -2,7 +2,7 @@
  * The emulator's own IP address and CIDR arithmetic, written from the spec (part 3: a VPC range
  * is an RFC 1918 CIDR "normalised to the network address"; firewall remote/local are CIDRs
  * defaulting to 0.0.0.0/0 or ::/0; BGP prefixes are CIDR strings) and deliberately independent of
- * the provider's provider/cidr.ts: the emulator is the oracle the provider is tested against, so
+ * the provider's provider/fields/cidr.ts: the emulator is the oracle the provider is tested against, so
  * a normalisation bug must not pass on both sides at once.
  *
  * Addresses are handled as arrays of fixed-width words (4 octets, 8 hextets); the bigint value

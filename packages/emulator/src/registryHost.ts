@@ -2,7 +2,7 @@
  * The emulator's own registry host canonicalisation, written from the spec (part 1, Registry
  * credential: the host is "canonicalised by the server when created, so aliases and full URLs
  * normalise to one form"; the request's `registry` is a "host, full URL or alias") and
- * independent of the provider's provider/registryHost.ts, so that the two are tested against
+ * independent of the provider's provider/fields/registryHost.ts, so that the two are tested against
  * each other rather than agreeing by construction. The emulator's choices (which aliases, which
  * ports count as default) are listed in emulator/README.md, part 1, Registries.
  */

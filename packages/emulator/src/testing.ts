@@ -4,7 +4,7 @@
  * stay exact). The emulator's own tests use it, and so do pulumi-svc's.
  */
 /* eslint-disable @typescript-eslint/no-explicit-any -- a response body defaults to any: tests read it field by field */
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "./index";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from ".";
 import { parseJson, stringifyJson } from "./core/json";
 import { setTimeout as sleep } from "node:timers/promises";
 

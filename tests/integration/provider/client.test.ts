@@ -2,12 +2,12 @@
  * The provider's HTTP client, pager and waiter against the emulator over real HTTP: the retry
  * rules on real faults, lossless identifiers, errors worded for people.
  */
-import { SvcClient, isAmbiguous, type RetryEvent } from "../../../provider/client";
+import { SvcClient, isAmbiguous, type RetryEvent } from "../../../provider/client/client";
 import { ApiError, DeadlineError, NetworkError, WorkflowError } from "../../../provider/errors";
-import { listAll } from "../../../provider/paging";
-import { workflowOf } from "../../../provider/envelope";
-import { POLL_SCHEDULE, pollDelays, pollSchedule, waitForWorkflow } from "../../../provider/workflows";
-import { setProgressSink } from "../../../provider/progress";
+import { listAll } from "../../../provider/client/paging";
+import { workflowOf } from "../../../provider/client/envelope";
+import { POLL_SCHEDULE, pollDelays, pollSchedule, waitForWorkflow } from "../../../provider/client/workflows";
+import { setProgressSink } from "../../../provider/runtime/progress";
 import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { rejection } from "./rejection";
 

@@ -1,5 +1,5 @@
 /**
- * The pace shared by the processes of one machine (provider/paceStore.ts), on the real file
+ * The pace shared by the processes of one machine (provider/client/paceStore.ts), on the real file
  * system: what one process learns the others read, a lock keeps concurrent changes whole (real
  * child processes), an idle pace is forgotten, a dead holder's lock is broken, and a file system
  * that refuses leaves the process with its pace in memory.
@@ -9,8 +9,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { initialPace, type PaceState } from "../../../provider/pace";
-import { IDLE_MS, paceDir, sharedPace, STALE_LOCK_MS } from "../../../provider/paceStore";
+import { initialPace, type PaceState } from "../../../provider/client/pace";
+import { IDLE_MS, paceDir, sharedPace, STALE_LOCK_MS } from "../../../provider/client/paceStore";
 
 const STORE = path.resolve(__dirname, "..", "..", "..", "dist", "provider", "paceStore.js");
 

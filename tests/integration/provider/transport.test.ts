@@ -1,11 +1,11 @@
 /**
- * The client's transport (provider/transport.ts) over real sockets: the proxy variables users set
+ * The client's transport (provider/client/transport.ts) over real sockets: the proxy variables users set
  * (as axios honoured them before), an answer cut off or never sent, a redirect not followed.
  * The transport against the emulator is in client.test.ts; end to end, every e2e test.
  */
 import * as http from "node:http";
 import { connect, type AddressInfo, type Socket } from "node:net";
-import { SvcClient } from "../../../provider/client";
+import { SvcClient } from "../../../provider/client/client";
 import { ApiError, NetworkError } from "../../../provider/errors";
 import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { rejection } from "./rejection";

@@ -1,5 +1,5 @@
 /**
- * provider/zod.ts in a Node process of its own, as the provider host loads it (jest keeps its own
+ * provider/fields/zod.ts in a Node process of its own, as the provider host loads it (jest keeps its own
  * module registry, so `require.cache` can only be seen from a child process on the built files):
  * zod starts without its locales, speaks English, and still gives every locale on first use.
  */
@@ -21,7 +21,7 @@ function inChild(entry: string, script: string): Record<string, unknown> {
 /** The locale files a process has loaded, by name. */
 const LOADED_LOCALES = `Object.keys(require.cache).filter((k) => /zod[\\\\/]v4[\\\\/]locales[\\\\/]/.test(k)).map((k) => k.replace(/.*[\\\\/]/, "")).filter((f) => f !== "index.cjs")`;
 
-describe("provider/zod.ts", () => {
+describe("provider/fields/zod.ts", () => {
   it("loads English alone: no other locale's messages at start", () => {
     const seen = inChild(
       ZOD,

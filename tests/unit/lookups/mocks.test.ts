@@ -3,7 +3,7 @@
  * mocks' `call` (token svc:index:<lookup>) instead of going to the network, in both forms.
  */
 import * as pulumi from "@pulumi/pulumi";
-import * as svc from "../../../index";
+import * as svc from "../../..";
 
 const calls: pulumi.runtime.MockCallArgs[] = [];
 const plan = {

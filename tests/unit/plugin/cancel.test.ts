@@ -1,5 +1,5 @@
 /**
- * The plugin honours the engine's Cancel as it honours an engine gone (provider/engine.ts): a
+ * The plugin honours the engine's Cancel as it honours an engine gone (provider/runtime/engine.ts): a
  * create whose POST is in flight when Cancel comes gets its answer (the API made the disk), and
  * then starts no other API call (not even the wait on the disk's workflow); a later call starts
  * none at all. The API is the emulator behind

@@ -1,17 +1,17 @@
 /**
  * The resource options a generated class carries to the lifecycle because the dynamic-provider
- * host drops them (provider/carriedOptions.ts): ignoreChanges keeps a recorded value through diff
+ * host drops them (provider/dynamic/carriedOptions.ts): ignoreChanges keeps a recorded value through diff
  * and update, replaceOnChanges replaces on a change under its paths, and the import option adopts
  * a matching object with no write or names every differing input. The same cases run end to end,
  * on both faces, in tests/e2e/conformance.ts.
  */
 import { z } from "zod";
-import type { SvcClient } from "../../../provider/client";
-import { CARRIED_KEY } from "../../../provider/carriedOptions";
-import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
+import type { SvcClient } from "../../../provider/client/client";
+import { CARRIED_KEY } from "../../../provider/dynamic/carriedOptions";
+import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields/declare";
 import { buildLifecycle, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
 import { type ResourceDefinition } from "../../../provider/definition";
-import { replace, updateRequest } from "../../../provider/changeEffects";
+import { replace, updateRequest } from "../../../provider/fields/changeEffects";
 
 const widgetFields = fieldSet({
   workspaceId: owningWorkspace,

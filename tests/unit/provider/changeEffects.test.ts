@@ -1,5 +1,5 @@
 /**
- * Every input says what a change of it does, enforced by the compiler (provider/changeEffects.ts
+ * Every input says what a change of it does, enforced by the compiler (provider/fields/changeEffects.ts
  * `ChangeEffects`): a definition whose effect table leaves out an input of its schema, or names
  * something that is no input, does not compile; nor does a definition that says nothing of its
  * pricing (metered, or not metered and why). Proved by compiling small definitions with the
@@ -26,7 +26,7 @@ interface Probe {
 function errorsOf(effects: string, pricing = NOT_METERED, probe: Probe = {}): string[] {
   const source = `
     import { z } from "zod";
-    import { replace, updateRequest, updateSteps, type StepOf } from "../provider/changeEffects";
+    import { replace, updateRequest, updateSteps, type StepOf } from "../provider/fields/changeEffects";
     import type { ResourceDefinition } from "../provider/definition";
     const inputs = z.object({ name: z.string(), range: z.string(), note: z.string().optional() });
     type Inputs = z.infer<typeof inputs> & { workspaceId: string };

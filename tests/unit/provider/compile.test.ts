@@ -3,12 +3,12 @@
  * every spec, the tables the operations read, and the relaxed schemas built once per set of
  * unknown fields. The operations' behaviour over these tables is in lifecycle.test.ts.
  */
-import { CARRIED_KEY } from "../../../provider/carriedOptions";
+import { CARRIED_KEY } from "../../../provider/dynamic/carriedOptions";
 import { z } from "zod";
-import { fieldSet, fromFields, input } from "../../../provider/fields";
+import { fieldSet, fromFields, input } from "../../../provider/fields/declare";
 import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
 import { type Outputs, type ResourceDefinition } from "../../../provider/definition";
-import { ignore, remember, replace, updateSteps } from "../../../provider/changeEffects";
+import { ignore, remember, replace, updateSteps } from "../../../provider/fields/changeEffects";
 
 const steps = updateSteps("resize", "annotate");
 

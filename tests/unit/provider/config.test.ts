@@ -1,4 +1,4 @@
-import { configProblems, isLoopbackHost, reportOnce, resolveConfig } from "../../../provider/config";
+import { configProblems, isLoopbackHost, reportOnce, resolveConfig } from "../../../provider/runtime/config";
 
 const sources = (config: Record<string, string>, env: Record<string, string> = {}) => ({ get: (k: string) => config[k], env });
 

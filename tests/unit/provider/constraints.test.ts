@@ -1,9 +1,9 @@
 /**
- * The input checks resources share (provider/schema.ts), each in one place: what they accept and
+ * The input checks resources share (provider/fields/constraints.ts), each in one place: what they accept and
  * refuse, and the messages resources rely on.
  */
 import { z } from "zod";
-import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort } from "../../../provider/constraints";
+import { exactly, hasTag, noDuplicates, zAbsolutePath, zPort } from "../../../provider/fields/constraints";
 
 const messages = (schema: z.ZodType, value: unknown) => {
   const r = schema.safeParse(value);

@@ -1,13 +1,13 @@
 /**
- * The provider's watch on its engine (provider/engine.ts): the address is found among a host's
+ * The provider's watch on its engine (provider/runtime/engine.ts): the address is found among a host's
  * arguments, a closed port means the engine is gone, and from then on no API call starts. The
  * end-to-end proof (a killed `pulumi up` whose provider host sends nothing more and leaves) is in
  * tests/e2e/recover-input.test.ts and tests/e2e/kill.ts.
  */
 import { EventEmitter } from "node:events";
 import * as net from "node:net";
-import { engineAddressIn, ensureEngineAlive, EngineGoneError, refusesConnections, watchEngine } from "../../../provider/engine";
-import { SvcClient } from "../../../provider/client";
+import { engineAddressIn, ensureEngineAlive, EngineGoneError, refusesConnections, watchEngine } from "../../../provider/runtime/engine";
+import { SvcClient } from "../../../provider/client/client";
 
 const listen = () =>
   new Promise<net.Server>((resolve) => {
@@ -46,10 +46,10 @@ describe("the engine watch", () => {
 
   it("takes an EPIPE on its output as the engine gone, the engine's port still open (a killed destroy)", async () => {
     const server = await listen();
-    let engine!: typeof import("../../../provider/engine");
+    let engine!: typeof import("../../../provider/runtime/engine");
     // A fresh copy: the process watches one engine, and the test above took this module's watch.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    jest.isolateModules(() => (engine = require("../../../provider/engine")));
+    jest.isolateModules(() => (engine = require("../../../provider/runtime/engine")));
     const stderr = new EventEmitter();
     let left = 0;
     engine.watchEngine(addressOf(server), () => left++, [stderr]);

@@ -1,4 +1,4 @@
-import { EnvelopeError, optionalWorkflowOf, resourceOf, workflowOf } from "../../../provider/envelope";
+import { EnvelopeError, optionalWorkflowOf, resourceOf, workflowOf } from "../../../provider/client/envelope";
 
 const wf = { id: "9223372036854775000", name: "create-disk", state: "QUEUED" };
 

@@ -1,32 +1,25 @@
 /**
- * A field declared once (provider/fields.ts): what derives from a field set, on a small set that
+ * A field declared once (provider/fields/declare.ts): what derives from a field set, on a small set that
  * has one of each kind of field, and the policy sentences as a table.
  */
 import { z } from "zod";
 import {
   computed,
-  createBody,
   declaredInputs,
   derived,
-  docOf,
   fieldSet,
   fromFields,
   input,
   type InputsOf,
-  member,
   outputNamesOf,
   type OutputsOf,
   owningWorkspace,
-  effectSentence,
-  outputsFromAnswer,
-  updateBody,
-  variant,
-  variantFromWire,
-  variants,
-  variantToWire,
   writeOnly,
-} from "../../../provider/fields";
-import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+} from "../../../provider/fields/declare";
+import { member, variant, variants } from "../../../provider/fields/objectInputs";
+import { createBody, outputsFromAnswer, updateBody, variantFromWire, variantToWire } from "../../../provider/fields/convert";
+import { docOf, effectSentence } from "../../../provider/fields/sentences";
+import { depends, ignore, type ChangeEffect, remember, replace, updateRequest, updateSteps } from "../../../provider/fields/changeEffects";
 
 const steps = updateSteps("attach", "resize");
 

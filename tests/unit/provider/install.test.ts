@@ -1,14 +1,14 @@
 /**
- * Where a dynamic provider process reads its settings (provider/install.ts), against the config
+ * Where a dynamic provider process reads its settings (provider/dynamic/install.ts), against the config
  * object the installed SDK's dynamic-provider host hands `configure`: the default provider's bag is
  * the whole stack configuration, an explicit `svc.Provider`'s its own inputs. The same paths run
  * through the real engine in tests/e2e/explicit-provider.test.ts.
  */
 import { Config } from "@pulumi/pulumi/cmd/dynamic-provider/config";
 import { isSecret, output } from "@pulumi/pulumi/output";
-import { configProblems, resolveConfig } from "../../../provider/config";
-import { providerInputs } from "../../../provider/explicitProvider";
-import { dynamicSources } from "../../../provider/install";
+import { configProblems, resolveConfig } from "../../../provider/runtime/config";
+import { providerInputs } from "../../../provider/dynamic/explicitProvider";
+import { dynamicSources } from "../../../provider/dynamic/install";
 import { UNKNOWN } from "../../../provider/lifecycle";
 
 const hostConfig = (bag: Record<string, unknown>) => new Config(bag, "proj");

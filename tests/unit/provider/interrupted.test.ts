@@ -1,10 +1,10 @@
 /**
- * What an interrupted create made (provider/interrupted.ts), as a table: the verdict from what the
+ * What an interrupted create made (provider/lifecycle/interruptedVerdict.ts), as a table: the verdict from what the
  * spec's lookups answer. The same rules run end to end in tests/e2e/recover*.test.ts.
  */
-import type { SvcClient } from "../../../provider/client";
+import type { SvcClient } from "../../../provider/client/client";
 import type { OperationContext } from "../../../provider/context";
-import { hiding, judgeInterrupted, type InterruptedProbes } from "../../../provider/interrupted";
+import { hiding, judgeInterrupted, type InterruptedProbes } from "../../../provider/lifecycle/interruptedVerdict";
 
 /** A list the fake API answers: objects with ids, each made before or since the update began. */
 type Row = { id: string; since: boolean; replaceFieldsDiffer?: boolean };

@@ -1,4 +1,4 @@
-import * as provider from "../../../provider/json";
+import * as provider from "../../../provider/client/json";
 import * as emulator from "pulumi-svc-emulator/core/json";
 
 /** The provider's client and the emulator each have their own copy (two packages): both are held to this table. */

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
+import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields/declare";
 import { buildLifecycle, UNKNOWN } from "../../../provider/lifecycle";
 import { type ResourceDefinition } from "../../../provider/definition";
-import type { SvcClient } from "../../../provider/client";
-import { setProgressSink } from "../../../provider/progress";
+import type { SvcClient } from "../../../provider/client/client";
+import { setProgressSink } from "../../../provider/runtime/progress";
 import { checkOnlyRuntime } from "../../support/preview";
-import { depends, remember, replace, updateRequest, updateSteps } from "../../../provider/changeEffects";
+import { depends, remember, replace, updateRequest, updateSteps } from "../../../provider/fields/changeEffects";
 
 const steps = updateSteps("resize", "attach", "upgrade");
 

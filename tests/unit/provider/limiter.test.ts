@@ -1,5 +1,5 @@
-import { Limiter, priorityOf, type LimiterClock } from "../../../provider/limiter";
-import { memoryPace } from "../../../provider/paceStore";
+import { Limiter, priorityOf, type LimiterClock } from "../../../provider/client/limiter";
+import { memoryPace } from "../../../provider/client/paceStore";
 
 /** A clock the test moves by hand: timers run in order of their time as it advances. */
 function fakeClock() {
@@ -119,7 +119,7 @@ async function simulate(
   // The pause's spread from a fixed sequence (a linear congruential generator), so each run is the same.
   let seed = 42;
   const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-  // On one machine the processes share one pace (provider/paceStore.ts); on several, each has its own.
+  // On one machine the processes share one pace (provider/client/paceStore.ts); on several, each has its own.
   const machine = memoryPace(null, "shared");
   const limiters = Array.from(
     { length: processes },

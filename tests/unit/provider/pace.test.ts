@@ -8,7 +8,7 @@ import {
   PACE_SETTINGS,
   takeSlot,
   type PaceState,
-} from "../../../provider/pace";
+} from "../../../provider/client/pace";
 
 const settings = PACE_SETTINGS;
 /** The pause after a 429 at its shortest (the spread drawn as 0). */

@@ -16,7 +16,7 @@ import {
   detail,
   type HeartbeatClock,
   type ProgressKind,
-} from "../../../provider/progress";
+} from "../../../provider/runtime/progress";
 
 describe("which progress lines are shown", () => {
   it("shows notices and heartbeats always, details only when verbose", () => {

@@ -1,9 +1,9 @@
 /**
- * Pulumi's property paths (provider/propertyPath.ts), as the engine reads them
+ * Pulumi's property paths (provider/fields/propertyPath.ts), as the engine reads them
  * (sdk/go/common/resource/properties_path.go): parsed, written back, matched with Contains, used by
  * ignoreChanges to keep a recorded value, and found as the changed leaves of two values.
  */
-import { contains, formatPath, keepOld, leafChanges, parsePath, type PropertyPath } from "../../../provider/propertyPath";
+import { contains, formatPath, keepOld, leafChanges, parsePath, type PropertyPath } from "../../../provider/fields/propertyPath";
 
 describe("parsePath", () => {
   it.each<[string, PropertyPath]>([

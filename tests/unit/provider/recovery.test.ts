@@ -7,12 +7,12 @@
  */
 import { z } from "zod";
 import { ApiError, NetworkError } from "../../../provider/errors";
-import type { SvcClient } from "../../../provider/client";
+import type { SvcClient } from "../../../provider/client/client";
 import { buildLifecycle, type PartialFailure, type ProviderRuntime } from "../../../provider/lifecycle";
-import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields";
+import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields/declare";
 import { type ResourceDefinition } from "../../../provider/definition";
-import { pendingSince } from "../../../provider/pending";
-import { replace, updateSteps } from "../../../provider/changeEffects";
+import { pendingSince } from "../../../provider/lifecycle/pending";
+import { replace, updateSteps } from "../../../provider/fields/changeEffects";
 
 const steps = updateSteps("resize");
 

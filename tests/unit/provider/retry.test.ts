@@ -1,4 +1,4 @@
-import { backoffDelay, decide, DEFAULT_RETRY_RULES, parseRetryAfter } from "../../../provider/retry";
+import { backoffDelay, decide, DEFAULT_RETRY_RULES, parseRetryAfter } from "../../../provider/client/retry";
 
 const policy = { maxAttempts: 4, baseDelayMs: 100, maxDelayMs: 1000 };
 

@@ -1,12 +1,12 @@
 /**
- * What `check` reports about the provider's configuration (provider/runtime.ts): missing or
+ * What `check` reports about the provider's configuration (provider/runtime/index.ts): missing or
  * malformed settings, an API that does not answer, a rejected token; each distinct problem in
  * full once per provider process, and the API asked at most once per process.
  */
 import * as http from "node:http";
 import type { AddressInfo } from "node:net";
-import type { SvcClient } from "../../../provider/client";
-import { UnreachableError } from "../../../provider/client";
+import type { SvcClient } from "../../../provider/client/client";
+import { UnreachableError } from "../../../provider/client/client";
 import { ApiError } from "../../../provider/errors";
 import { probeApi, processRuntime, setConfigSources } from "../../../provider/runtime";
 

@@ -1,10 +1,10 @@
 /**
- * The stages of the client's request pipeline (provider/stages.ts), each on its own with a
+ * The stages of the client's request pipeline (provider/client/stages.ts), each on its own with a
  * stand-in for the stages it wraps. The pipeline against real HTTP and real faults is in
  * tests/integration/provider/client.test.ts; end to end in tests/e2e/faults.test.ts and ratelimit.test.ts.
  */
 import { ApiError, NetworkError } from "../../../provider/errors";
-import type { Limiter, Ticket } from "../../../provider/limiter";
+import type { Limiter, Ticket } from "../../../provider/client/limiter";
 import {
   isAmbiguous,
   mapErrors,
@@ -18,7 +18,7 @@ import {
   type Outcome,
   type RetryEvent,
   type Stage,
-} from "../../../provider/stages";
+} from "../../../provider/client/stages";
 
 const request = (method = "GET"): ApiRequest => ({ method, path: "/v1/plans", opts: {}, deadline: Date.now() + 60_000 });
 const response = (status: number, headers: Record<string, string> = {}) => ({ status, headers, data: "" }) as HttpAnswer;

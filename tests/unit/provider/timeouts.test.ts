@@ -1,4 +1,4 @@
-import { deadlineFor, DEFAULT_TIMEOUT_MS, parseDuration } from "../../../provider/timeouts";
+import { deadlineFor, DEFAULT_TIMEOUT_MS, parseDuration } from "../../../provider/fields/timeouts";
 
 describe("timeouts", () => {
   it.each([

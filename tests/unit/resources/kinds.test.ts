@@ -15,7 +15,7 @@ describe("resources/kinds.ts", () => {
     expect(fs.existsSync(path.join(ROOT, sourceFileOf(kind)))).toBe(true);
   });
 
-  // The class is generated from the definition (scripts/classes.ts, provider/resource.ts superArgs): its type token is the definition's kind.
+  // The class is generated from the definition (scripts/classes.ts, provider/dynamic/classSupport.ts superArgs): its type token is the definition's kind.
   it.each(kinds())("names the class of %s after its kind", (kind) => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- each kind's generated class, found from the list alone
     const module = require(path.join(ROOT, "resources", "generated", moduleOf(kind)!)) as Record<string, unknown>;

@@ -2,7 +2,7 @@
  * What the resources' unit tests share: declarations that several kinds' tests start from, and a
  * scripted API client for the tests of a spec's API mapping. One declaration each, imported.
  */
-import type { SvcClient } from "../../../provider/client";
+import type { SvcClient } from "../../../provider/client/client";
 import type { OperationContext } from "../../../provider/context";
 import { ApiError } from "../../../provider/errors";
 

@@ -1,5 +1,5 @@
 /**
- * Vpc: its fields declared once (resources/vpc.ts, provider/fields.ts) make the same preview
+ * Vpc: its fields declared once (resources/vpc.ts, provider/fields/declare.ts) make the same preview
  * decisions, requests and recorded outputs the hand-written spec made: what each change does,
  * the create and update bodies, and the outputs read from the API's VPC (the state's shape).
  */

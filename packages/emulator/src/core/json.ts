@@ -5,7 +5,7 @@
  * but bare integers in request bodies and in a few responses (a BGP prefix id). Integers outside
  * JavaScript's safe range parse as `bigint`; `bigint` values are written as bare JSON integers.
  *
- * The provider's client has its own copy (provider/json.ts): the emulator is a package of its own
+ * The provider's client has its own copy (provider/client/json.ts): the emulator is a package of its own
  * and the provider depends on it only for tests. tests/unit/json.test.ts pins the two together.
  */
 import { parse, stringify, isInteger, isSafeNumber } from "lossless-json";

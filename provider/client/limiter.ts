@@ -17,7 +17,7 @@
  * with requests waiting): `summary()`.
  */
 import { createHash } from "node:crypto";
-import { DeadlineError } from "./errors";
+import { DeadlineError } from "../errors";
 import { isPaced, onAnswer, PACE_SETTINGS, takeSlot } from "./pace";
 import { memoryPace, sharedPace, type PaceStore } from "./paceStore";
 

@@ -3,12 +3,12 @@
  * sent, builds the lifecycle for a definition and installs its methods on the shim.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConfigSources } from "./config";
-import { configSources } from "./configSources";
-import { engineAddressIn, watchEngine } from "./engine";
-import { buildLifecycle } from "./lifecycle";
-import { processRuntime, setConfigSources } from "./runtime";
-import type { AnyDefinition } from "./definition";
+import type { ConfigSources } from "../runtime/config";
+import { configSources } from "../runtime/configSources";
+import { engineAddressIn, watchEngine } from "../runtime/engine";
+import { buildLifecycle } from "../lifecycle";
+import { processRuntime, setConfigSources } from "../runtime";
+import type { AnyDefinition } from "../definition";
 
 export function installLifecycle(shim: object, definition: AnyDefinition, req: pulumi.dynamic.ConfigureRequest): void {
   // This runs in the dynamic-provider host, whose first argument is the engine's address.

@@ -7,7 +7,7 @@
  * (`pulumi:providers:pulumi-nodejs`) is a provider resource like any other: the engine starts a
  * host process of its own for it, records its inputs in state (the token a secret there), binds
  * every resource given `{ provider }` to it by reference, and configures that process with the
- * inputs, which provider/install.ts reads as the default provider reads the stack's `svc:*`
+ * inputs, which provider/dynamic/install.ts reads as the default provider reads the stack's `svc:*`
  * config. Lookups given `{ provider }` read the same settings in the program
  * (resources/lookups/common.ts).
  *
@@ -15,13 +15,13 @@
  * are and previews a changed setting as an update of the provider (`~ pulumi:providers:pulumi-nodejs`
  * with the property's diff), its resources untouched unless their own diff says otherwise, as it
  * does for the plugin's `pulumi:providers:svc`. The settings' problems fail the check of each
- * resource bound to the provider, as the default provider's do (provider/runtime.ts `preflight`),
- * naming the provider's property (provider/config.ts).
+ * resource bound to the provider, as the default provider's do (provider/runtime/index.ts `preflight`),
+ * naming the provider's property (provider/runtime/config.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
 import { ProviderResource } from "@pulumi/pulumi/resource";
-import { PROVIDER_SECRETS, type ProviderConfig } from "./config";
+import { PROVIDER_SECRETS, type ProviderConfig } from "../runtime/config";
 
 /** The package of the type token every class of this package registers: the dynamic-provider host's. */
 const DYNAMIC_PACKAGE = "pulumi-nodejs";
@@ -29,7 +29,7 @@ const DYNAMIC_PACKAGE = "pulumi-nodejs";
 /**
  * The settings of an explicit provider: those of the default provider's stack config (`svc:<name>`),
  * by the same names as the plugin's provider properties, each falling back to its `SVC_*`
- * environment variable. Declared once, by `ProviderConfig` (provider/config.ts).
+ * environment variable. Declared once, by `ProviderConfig` (provider/runtime/config.ts).
  */
 export type ProviderArgs = { [K in keyof ProviderConfig]?: pulumi.Input<NonNullable<ProviderConfig[K]>> };
 

@@ -14,9 +14,9 @@
  *   (`timeouts` wins where it names the operation, as on the plugin face).
  *
  * The plugin face gets all of these from the engine itself and never sees this input. The class's
- * side is `superArgs` (provider/resource.ts); this module is the lifecycle's.
+ * side is `superArgs` (provider/dynamic/classSupport.ts); this module is the lifecycle's.
  */
-import { contains, keepOld, parsePath, type PropertyPath } from "./propertyPath";
+import { contains, keepOld, parsePath, type PropertyPath } from "../fields/propertyPath";
 
 /** The input under which a class carries them; recorded with the resource's inputs, never an output. */
 export const CARRIED_KEY = "__options";

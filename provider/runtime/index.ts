@@ -7,7 +7,7 @@
  * whether the API answers at the base URL and accepts the token (one cheap GET). Each distinct
  * problem is reported in full once per process.
  */
-import { SvcClient } from "./client";
+import { SvcClient } from "../client/client";
 import {
   configProblems,
   reportOnce,
@@ -17,8 +17,8 @@ import {
   type ConfigSources,
   type ProviderConfig,
 } from "./config";
-import { ApiError, NetworkError } from "./errors";
-import type { ProviderRuntime } from "./lifecycle";
+import { ApiError, NetworkError } from "../errors";
+import type { ProviderRuntime } from "../lifecycle";
 
 const SETTINGS = [
   ["svc:baseUrl", "SVC_BASE_URL"],

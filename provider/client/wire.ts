@@ -1,7 +1,7 @@
 /**
  * The API's wire format, both ways: identifiers as bare JSON integers in request bodies, and the
  * values read back from answers (an identifier or a number in whatever form the JSON gave it).
- * Apart from provider/schema.ts (the input schemas, on zod) so that the program-side lookups read
+ * Apart from provider/fields/constraints.ts (the input schemas, on zod) so that the program-side lookups read
  * answers without loading zod.
  */
 

@@ -1,10 +1,10 @@
 /**
- * Where a provider reads its settings, on both faces. Apart from provider/config.ts, which
+ * Where a provider reads its settings, on both faces. Apart from provider/runtime/config.ts, which
  * programs load, because the engine's unknown marker comes from the lifecycle's modules and a
  * program loads none of them (tests/unit/classes.test.ts).
  */
 import type { ConfigSources } from "./config";
-import { UNKNOWN } from "./lifecycle/unknowns";
+import { UNKNOWN } from "../lifecycle/unknowns";
 
 const known = (v: unknown) => (v === undefined || v === null || v === UNKNOWN || v === "" ? undefined : String(v));
 
@@ -12,7 +12,7 @@ const known = (v: unknown) => (v === undefined || v === null || v === UNKNOWN ||
  * Where a provider reads `svc:<name>`: an explicit provider's own properties (`<name>`), else the
  * configuration bag (`svc:<name>`, or the older `svc:config:<name>` spelling of Configure's
  * variables), else the environment. Both faces configure through it: the plugin from Configure,
- * the dynamic face from the host's config bag (provider/install.ts).
+ * the dynamic face from the host's config bag (provider/dynamic/install.ts).
  */
 export function configSources(args: Record<string, unknown> | undefined, variables: Record<string, unknown>): ConfigSources {
   return {

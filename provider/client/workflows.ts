@@ -7,9 +7,9 @@
  * operation's heartbeat shows ("still creating… (30s elapsed; workflow RUNNING)").
  */
 import type { SvcClient } from "./client";
-import { DeadlineError, WorkflowError } from "./errors";
+import { DeadlineError, WorkflowError } from "../errors";
 import { workflowOf, type Workflow } from "./envelope";
-import { detail } from "./progress";
+import { detail } from "../runtime/progress";
 import { setTimeout as sleep } from "node:timers/promises";
 
 export interface PollOptions {

@@ -6,7 +6,7 @@
  */
 import { limiterFor, type Limiter } from "./limiter";
 import { DEFAULT_RETRY_RULES, type RetryRules } from "./retry";
-import type { ProviderConfig } from "./config";
+import type { ProviderConfig } from "../runtime/config";
 import {
   engineAlive,
   mapErrors,
@@ -38,7 +38,7 @@ export interface ClientOptions {
 
 /**
  * How long a request of a client with no operation deadline (a lookup, the rules pack) may go on
- * being refused with 429 before it fails: an operation's default timeout (timeouts.ts) is of the
+ * being refused with 429 before it fails: an operation's default timeout (provider/fields/timeouts.ts) is of the
  * same order.
  */
 const REQUEST_PATIENCE_MS = 10 * 60_000;

@@ -5,9 +5,9 @@
  * a stage gets the request and the stages it wraps, and answers what the attempt came to (its `Outcome`).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import { ApiError, NetworkError, type FieldError } from "./errors";
+import { ApiError, NetworkError, type FieldError } from "../errors";
 import { parseJson } from "./json";
-import { ensureEngineAlive } from "./engine";
+import { ensureEngineAlive } from "../runtime/engine";
 import { priorityOf, type Limiter } from "./limiter";
 import { decide, parseRetryAfter, RETRYABLE_STATUSES, type RetryRules } from "./retry";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -131,7 +131,7 @@ export const pace =
 
 // ---- engine ------------------------------------------------------------------------------
 
-/** Nothing starts once the engine that asked for it is gone (provider/engine.ts), however long it waited for its slot. */
+/** Nothing starts once the engine that asked for it is gone (provider/runtime/engine.ts), however long it waited for its slot. */
 export const engineAlive: Stage = (next) => (req) => {
   ensureEngineAlive();
   return next(req);

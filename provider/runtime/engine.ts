@@ -9,7 +9,7 @@
  * nothing here (the plugin face, which the engine starts directly, exits when re-parented:
  * plugin/main.ts). What does say it is the engine's address, the host's first argument: once the
  * engine's gRPC port refuses connections, the engine is gone. `watchEngine` checks every second;
- * `ensureEngineAlive`, called by the client before every request (provider/client.ts), refuses to
+ * `ensureEngineAlive`, called by the client before every request (provider/client/client.ts), refuses to
  * start a new API call once it is gone, and the process leaves shortly after.
  *
  * The engine can also say it is stopping: its Cancel call (the provider protocol's

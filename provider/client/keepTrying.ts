@@ -6,7 +6,7 @@
  * else (a 400, a 403) is an answer and is thrown at once.
  */
 import { isTransient } from "./client";
-import { DeadlineError } from "./errors";
+import { DeadlineError } from "../errors";
 import { pollDelays } from "./workflows";
 import { setTimeout as sleep } from "node:timers/promises";
 

@@ -6,21 +6,21 @@ import { z } from "./zod";
 import { formatCidr, isRfc1918, parseCidr } from "./cidr";
 import type { Integer, WideInteger } from "./integer";
 
-/** A zod number schema whose value is an `Integer` (provider/integer.ts): its methods keep that type. */
+/** A zod number schema whose value is an `Integer` (provider/fields/integer.ts): its methods keep that type. */
 export type ZodInteger = z._ZodNumber<ZodIntegerInternals>;
 interface ZodIntegerInternals extends z.core.$ZodNumberInternals<Integer> {
   output: Integer;
 }
 
 /**
- * A number the spec types integer and that fits 32 bits in ordinary use (provider/integer.ts): a
+ * A number the spec types integer and that fits 32 bits in ordinary use (provider/fields/integer.ts): a
  * fraction is refused with `message`, which cites the spec; the schema says `integer`. `error`:
  * the message for a value that is not a number at all.
  */
 export const zInteger = (message: string, error?: string): ZodInteger =>
   z.number(error === undefined ? undefined : { error }).int(message) as unknown as ZodInteger;
 
-/** A zod number schema whose value is a `WideInteger` (provider/integer.ts). */
+/** A zod number schema whose value is a `WideInteger` (provider/fields/integer.ts). */
 export type ZodWideInteger = z._ZodNumber<ZodWideIntegerInternals>;
 interface ZodWideIntegerInternals extends z.core.$ZodNumberInternals<WideInteger> {
   output: WideInteger;

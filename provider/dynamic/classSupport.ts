@@ -1,16 +1,18 @@
 /**
  * Helpers for the exported resource classes: every class is a `pulumi.CustomResource` registered
  * as the SDK's `pulumi.dynamic.Resource` registers one (type `pulumi-nodejs:dynamic/svc:<Kind>`,
- * served by the dynamic-provider host), whose `__provider` is the shim's one-line text
- * (provider/shim.ts), whose outputs are registered by name, and whose secret outputs are marked
+ * served by the dynamic-provider host), whose `__provider` is the one-line text of
+ * providerText.ts
+ * (provider/dynamic/providerText.ts), whose outputs are registered by name, and whose secret outputs are marked
  * through `additionalSecretOutputs`. The classes are generated (scripts/classes.ts) from each
  * kind's spec and public interfaces, so a class names neither its kind nor its secrets by hand, and
- * a program loads this module, the shim and the SDK, never a definition.
+ * a program loads this module, providerText.ts and the SDK, never a definition.
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
+import { dynamicType } from "../../common/typeTokens";
 import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
-import { SHIM_KEY, shimText } from "./shim";
+import { PROVIDER_KEY, providerText } from "./providerText";
 
 /**
  * The class's typed properties, one `Output` per field of the resource's outputs interface (with
@@ -54,7 +56,7 @@ function withSecretOutputs(opts: pulumi.CustomResourceOptions | undefined, secre
 const OPERATIONS = ["create", "update", "delete"] as const;
 
 /**
- * The resource options the dynamic-provider host drops, carried as inputs (provider/carriedOptions.ts
+ * The resource options the dynamic-provider host drops, carried as inputs (provider/dynamic/carriedOptions.ts
  * says why, one by one): `import`, `ignoreChanges` and `replaceOnChanges` under one input the
  * lifecycle reads, `customTimeouts` folded into `timeouts`. `import` leaves the engine's options:
  * kept, it sends the engine to a read the host cannot serve.
@@ -82,12 +84,11 @@ function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.Custom
 }
 
 /** The type token the SDK's dynamic.Resource gives a kind of module "svc", which the engine sends to the dynamic-provider host. */
-const typeOf = (kind: string): string => `pulumi-nodejs:dynamic/svc:${kind}`;
 
 /**
  * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its
  * shape: the type token `pulumi-nodejs:dynamic/svc:<kind>`, the inputs with the secret ones
- * wrapped, the options the host drops carried, the shim's text, and every output name
+ * wrapped, the options the host drops carried, the `__provider` text, and every output name
  * registered, the secret outputs marked.
  *
  *   super(...superArgs(SHAPE, name, args, opts));
@@ -103,9 +104,9 @@ export function superArgs(
   const carried = carryOptions(args as Record<string, unknown>, opts ?? {});
   const inputs = withSecretInputs(carried.args, shape.secretInputs);
   return [
-    typeOf(shape.kind),
+    dynamicType(shape.kind),
     name,
-    { ...withOutputs(inputs, shape.outputs), [SHIM_KEY]: shimText(shape.kind) },
+    { ...withOutputs(inputs, shape.outputs), [PROVIDER_KEY]: providerText(shape.kind) },
     withSecretOutputs(carried.opts, shape.secretOutputs),
   ];
 }

@@ -10,7 +10,7 @@
  * (`reportOnce`), with what to set.
  */
 import { isIP } from "node:net";
-import { ConfigError } from "./errors";
+import { ConfigError } from "../errors";
 
 export interface ProviderConfig {
   /** Base URL of the API (https; plain http only to a loopback address). */

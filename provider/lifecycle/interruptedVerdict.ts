@@ -16,9 +16,9 @@
  *   person's: the next `pulumi up` names it and its `adoptId`, it is never taken here);
  * - unclear: two candidates, a candidate whose creation-only fields differ, or no lookup at all.
  */
-import type { SvcClient } from "./client";
-import type { OperationContext } from "./context";
-import type { Conflict } from "./definition";
+import type { SvcClient } from "../client/client";
+import type { OperationContext } from "../context";
+import type { Conflict } from "../definition";
 
 export type Interrupted =
   | { verdict: "made"; id: string; reason: string }

@@ -5,28 +5,28 @@
  * definition's schema, rules, effect table and API mapping.
  *
  * What the engine does with each answer (old inputs to check, old outputs to diff, which errors
- * keep a resource in state, what an empty id from read means) is written once, in ARCHITECTURE.md
- * ("The engine facts the design rests on").
+ * keep a resource in state, what an empty id from read means) is written once, in
+ * docs/engine-facts.md.
  */
-import { forPeople } from "./errors";
-import { runOperation } from "./context";
-import type { Outputs, ResourceDefinition } from "./definition";
-import { contextFor } from "./lifecycle/operation";
-import { declarationOf } from "./lifecycle/declaration";
-import { check } from "./lifecycle/check";
-import { compile } from "./lifecycle/compile";
-import { create } from "./lifecycle/create";
-import { deleteResource } from "./lifecycle/delete";
-import { diff } from "./lifecycle/diff";
-import { interrupted } from "./lifecycle/interrupted";
-import { echoedInputs } from "./lifecycle/outputs";
-import { read } from "./lifecycle/read";
-import type { Lifecycle, Props, ProviderRuntime } from "./lifecycle/types";
-import { update } from "./lifecycle/update";
+import { forPeople } from "../errors";
+import { runOperation } from "../context";
+import type { Outputs, ResourceDefinition } from "../definition";
+import { contextFor } from "./operation";
+import { declarationOf } from "./declaration";
+import { check } from "./check";
+import { compile } from "./compile";
+import { create } from "./create";
+import { deleteResource } from "./delete";
+import { diff } from "./diff";
+import { interrupted } from "./interruptedProbes";
+import { echoedInputs } from "./outputs";
+import { read } from "./read";
+import type { Lifecycle, Props, ProviderRuntime } from "./types";
+import { update } from "./update";
 
-export { PartialFailure } from "./lifecycle/failures";
-export type { Lifecycle, PropertyChange, ProviderRuntime } from "./lifecycle/types";
-export { UNKNOWN } from "./lifecycle/unknowns";
+export { PartialFailure } from "./failures";
+export type { Lifecycle, PropertyChange, ProviderRuntime } from "./types";
+export { UNKNOWN } from "./unknowns";
 
 export function buildLifecycle<I extends Props, O extends Outputs>(
   definition: ResourceDefinition<I, O, string>,

@@ -1,12 +1,12 @@
 /**
  * interrupted: what a create interrupted with its engine made, judged with the spec's own lookups
- * (provider/interrupted.ts) from the declaration's inputs; `svc-recover` asks it.
+ * (provider/lifecycle/interruptedVerdict.ts) from the declaration's inputs; `svc-recover` asks it.
  */
-import { judgeInterrupted, type Interrupted } from "../interrupted";
+import { judgeInterrupted, type Interrupted } from "./interruptedVerdict";
 import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
 import type { CompiledDefinition } from "./compile";
-import { contextFor, withoutShim } from "./operation";
+import { contextFor, withoutProviderText } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
 
 export async function interrupted<I extends Props, O extends Outputs>(
@@ -16,7 +16,7 @@ export async function interrupted<I extends Props, O extends Outputs>(
   since: number,
 ): Promise<Interrupted> {
   const { api, kind } = c.definition;
-  const inputs = withoutShim(props) as I;
+  const inputs = withoutProviderText(props) as I;
   const ctx = { ...contextFor(c, runtime, inputs, "read"), startedAt: since };
   return judgeInterrupted(ctx, {
     kind,
