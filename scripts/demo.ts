@@ -32,13 +32,14 @@ function ensure(script: string, ...args: string[]): string {
 }
 
 /**
- * The tests' default toolchain (the first entry of scripts/matrix.js): the pulumi CLI, and the
- * Node.js the programs, providers and policy pack it starts run on.
+ * The tests' default toolchain (the first entry of scripts/matrix.js): the pulumi CLI with only
+ * the hosts the demo runs (its `demo` set: a first demo builds no more), and the Node.js the
+ * programs, providers and policy pack it starts run on.
  */
 function ensureToolchain(): string[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { MATRIX } = require(path.join(REPO, "scripts", "matrix.js")) as { MATRIX: Array<{ node: string; cli: string }> };
-  return [ensure("ensure-pulumi.sh", MATRIX[0].cli), ensure("ensure-node.sh", MATRIX[0].node)];
+  return [ensure("ensure-pulumi.sh", MATRIX[0].cli, "demo"), ensure("ensure-node.sh", MATRIX[0].node)];
 }
 
 /** The pack's cost report among a preview's diagnostics: the stack's line and the one per resource. */

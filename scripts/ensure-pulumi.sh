@@ -5,10 +5,15 @@
 #
 #   bash scripts/ensure-pulumi.sh             the default CLI, the newest the suite runs (3.274.1)
 #   bash scripts/ensure-pulumi.sh 3.163.0     another version of the table below (`floor`: 3.163.0)
+#   bash scripts/ensure-pulumi.sh 3.274.1 demo   only what `npm run demo` runs (below)
 #
 # Each version is built from the Go module proxy once per machine, into its own folder of a cache
 # outside the work tree:
 #   ${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-~/.cache}/pulumi-svc}/pulumi-v<version>/bin
+# The `demo` set is `pulumi`, the Node.js host and the dynamic-provider script, no more: the
+# demo's TypeScript program, its dynamic resources and its policy pack run on those alone, and the
+# rest (pulumi-yaml's own pkg/v3, the Java host, the Python and Go hosts) is most of a build. It
+# goes to pulumi-v<version>-demo/bin, unless the whole set is already built.
 # A `pulumi` already on PATH is used instead when it is exactly the version asked for and has every
 # executable listed in complete_dir() beside it. Set PULUMI_SVC_FORCE_BUILD=1 to ignore it.
 #
@@ -68,6 +73,7 @@ PULUMI_JAVA_VERSION="v1.9.0" # keep equal to the com.pulumi:pulumi version in sc
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 PULUMI_VERSION="${1:-$DEFAULT_VERSION}"
 [ "$PULUMI_VERSION" != floor ] || PULUMI_VERSION="$FLOOR_VERSION"
+SET="${2:-all}"
 
 # version_facts <version>: sets tools_dir (its tools module), go_toolchain (the Go release that
 # builds it), yaml (the pulumi-yaml release built as a module of its own; empty: the tools module
@@ -94,25 +100,45 @@ version_facts() {
 }
 version_facts "$PULUMI_VERSION"
 
+# The executables of each set; a set's folder is complete when it holds them all.
+case "$SET" in
+  all)
+    executables=(pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-language-python
+      pulumi-language-python-exec pulumi-language-go pulumi-language-java svc-gen-dotnet "${node_scripts[@]}")
+    folder="pulumi-v$PULUMI_VERSION"
+    ;;
+  demo)
+    executables=(pulumi pulumi-language-nodejs "${node_scripts[@]}")
+    folder="pulumi-v$PULUMI_VERSION-demo"
+    ;;
+  *)
+    echo "ensure-pulumi: no set named $SET (all, demo)" >&2
+    exit 2
+    ;;
+esac
+wants() { [[ " ${executables[*]} " == *" $1 "* ]]; }
+
 cache_root="${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/pulumi-svc}"
-bin_dir="$cache_root/pulumi-v$PULUMI_VERSION/bin"
+full_dir="$cache_root/pulumi-v$PULUMI_VERSION/bin"
+bin_dir="$cache_root/$folder/bin"
 # The Go releases a complete build of this version was made with: its own, and the floor's (hosts).
 stamp="$go_toolchain"
 [ "$go_toolchain" = "$FLOOR_GO_TOOLCHAIN" ] || stamp="$go_toolchain $FLOOR_GO_TOOLCHAIN"
-# The floor's module builds the Node.js, Python and Go hosts (and svc-gen-dotnet) for every version.
-host_packages=(
-  github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3
-  github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3
-  github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3
-  ./cmd/svc-gen-dotnet
-)
+# The floor's module builds the Node.js, Python and Go hosts (and svc-gen-dotnet) for every version:
+# those of them the set wants.
+host_packages=() host_names=()
+for package in github.com/pulumi/pulumi/sdk/nodejs/cmd/pulumi-language-nodejs/v3 \
+  github.com/pulumi/pulumi/sdk/python/cmd/pulumi-language-python/v3 \
+  github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3 ./cmd/svc-gen-dotnet; do
+  name="${package%/v3}"
+  ! wants "${name##*/}" || { host_packages+=("$package") && host_names+=("${name##*/}"); }
+done
 
 say() { echo "ensure-pulumi: $*" >&2; }
 
-complete_dir() { # a directory holding every executable this project runs
+complete_dir() { # a directory holding every executable of the set
   local f
-  for f in pulumi pulumi-language-nodejs pulumi-language-yaml pulumi-language-python \
-    pulumi-language-python-exec pulumi-language-go pulumi-language-java svc-gen-dotnet "${node_scripts[@]}"; do
+  for f in "${executables[@]}"; do
     [ -x "$1/$f" ] || return 1
   done
 }
@@ -132,11 +158,13 @@ fi
 
 # 2. The cached build.
 built_with() { [ "$(cat "$1/.go-toolchain" 2>/dev/null)" = "$stamp" ]; }
-if complete_dir "$bin_dir" && built_with "$bin_dir"; then
-  say "using cached pulumi v$PULUMI_VERSION"
-  echo "$bin_dir"
-  exit 0
-fi
+for cached in "$full_dir" "$bin_dir"; do # a smaller set is in the whole one
+  if complete_dir "$cached" && built_with "$cached"; then
+    say "using cached pulumi v$PULUMI_VERSION"
+    echo "$cached"
+    exit 0
+  fi
+done
 if ! command -v go >/dev/null 2>&1; then
   say "Go is needed to build pulumi v$PULUMI_VERSION (or put pulumi $PULUMI_VERSION with its language hosts on PATH)"
   exit 1
@@ -144,13 +172,13 @@ fi
 
 # 3. Build it.
 mkdir -p "$cache_root"
-exec 9>"$cache_root/.build-v$PULUMI_VERSION.lock"
+exec 9>"$cache_root/.build-$folder.lock"
 say "waiting for the build lock (another build may be running)..."
 flock 9
 if ! complete_dir "$bin_dir" || ! built_with "$bin_dir"; then
   staging="$(mktemp -d "$cache_root/.staging.XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
-  say "building pulumi v$PULUMI_VERSION with $go_toolchain and the nodejs, yaml, python, go and java language hosts (first time on this machine: several minutes)"
+  say "building pulumi v$PULUMI_VERSION with $go_toolchain, and ${executables[*]:1} (first time on this machine: minutes)"
   started=$(date +%s)
   : >"$staging/build.log"
   # go.sum is committed and complete, so no checksum-database lookup is needed; GONOSUMDB keeps a
@@ -172,7 +200,10 @@ if ! complete_dir "$bin_dir" || ! built_with "$bin_dir"; then
   (
     version_flag="-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$PULUMI_VERSION"
     yaml_cmd=github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml
-    if [ -n "$yaml" ]; then
+    if ! wants pulumi-language-yaml; then
+      say "downloading modules and compiling pulumi..."
+      go_install "$tools_dir" "$go_toolchain" "$version_flag" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi || exit 1
+    elif [ -n "$yaml" ]; then
       say "downloading modules and compiling pulumi..."
       go_install "$tools_dir" "$go_toolchain" "$version_flag" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi || exit 1
       say "compiling pulumi-language-yaml $yaml as its own module..."
@@ -183,14 +214,17 @@ if ! complete_dir "$bin_dir" || ! built_with "$bin_dir"; then
       go_install "$tools_dir" "$go_toolchain" "$version_flag -X github.com/pulumi/pulumi-yaml/pkg/version.Version=$yaml" \
         github.com/pulumi/pulumi/pkg/v3/cmd/pulumi "$yaml_cmd" || exit 1
     fi
-    say "compiling the nodejs, python and go hosts of v$FLOOR_VERSION and svc-gen-dotnet..."
+    say "compiling ${host_names[*]} of v$FLOOR_VERSION..."
     go_install "$here/pulumi-tools" "$FLOOR_GO_TOOLCHAIN" "-X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$FLOOR_VERSION" \
       "${host_packages[@]}" || exit 1
     # The plain scripts (see the top of this file).
-    python_sdk="$(module_dir "$here/pulumi-tools" "$FLOOR_GO_TOOLCHAIN" github.com/pulumi/pulumi/sdk/v3)" || exit 1
+    if wants pulumi-language-python-exec; then
+      python_sdk="$(module_dir "$here/pulumi-tools" "$FLOOR_GO_TOOLCHAIN" github.com/pulumi/pulumi/sdk/v3)" || exit 1
+      cp "$python_sdk/python/cmd/pulumi-language-python-exec" "$python_sdk/python/dist/pulumi-resource-pulumi-python" "$staging/" 2>>"$staging/build.log" || exit 1
+    fi
     cli_sdk="$(module_dir "$tools_dir" "$go_toolchain" github.com/pulumi/pulumi/sdk/v3)" || exit 1
-    cp "$python_sdk/python/cmd/pulumi-language-python-exec" "$python_sdk/python/dist/pulumi-resource-pulumi-python" "$staging/" 2>>"$staging/build.log" || exit 1
     for f in "${node_scripts[@]}"; do cp "$cli_sdk/nodejs/dist/$f" "$staging/" 2>>"$staging/build.log" || exit 1; done
+    wants pulumi-language-java || exit 0 # the set is built
     # The Java host, inside its own downloaded module (see the top of this file).
     say "building pulumi-language-java $PULUMI_JAVA_VERSION..."
     java_dir="$(cd "$staging" && GOFLAGS= GOTOOLCHAIN="$FLOOR_GO_TOOLCHAIN" go mod download -json "github.com/pulumi/pulumi-java/pkg@$PULUMI_JAVA_VERSION" 2>>"$staging/build.log" |
@@ -200,7 +234,9 @@ if ! complete_dir "$bin_dir" || ! built_with "$bin_dir"; then
       -o "$staging/pulumi-language-java" ./cmd/pulumi-language-java) >>"$staging/build.log" 2>&1 || exit 1
   ) || { say "build failed; last lines:"; tail -n 20 "$staging/build.log" >&2; exit 1; }
   rm -f "$staging/build.log"
-  chmod 755 "$staging"/pulumi-language-python-exec "$staging"/pulumi-resource-pulumi-python "${node_scripts[@]/#/$staging/}"
+  for f in pulumi-language-python-exec pulumi-resource-pulumi-python "${node_scripts[@]}"; do
+    [ ! -e "$staging/$f" ] || chmod 755 "$staging/$f"
+  done
   complete_dir "$staging" || { say "build failed: $(ls "$staging" | tr '\n' ' ')"; exit 1; }
   echo "$stamp" >"$staging/.go-toolchain"
   chmod 755 "$staging" # mktemp -d made it private
