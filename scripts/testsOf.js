@@ -8,8 +8,10 @@
  *
  * - unit: tests/unit/resources/<module>.test.ts (a kind's module is its name with a lower-case
  *   first letter, resources/kinds.ts);
- * - emulator: the emulator package's tests of the collection the kind's module header names first
- *   (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `/vpcs`);
+ * - emulator: the emulator package's tests whose header names the collection the kind's module
+ *   header names first (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `vpcs`; "firewall
+ *   rules" for `firewall-rules`); the header, because most files use a VPC or an instance on the
+ *   way to what they test;
  * - e2e: the kind's end-to-end proof, the files whose header names it on its `Kinds:` line
  *   (tests/e2e/vpc.test.ts: ` * Kinds: Vpc`); most end-to-end files declare a Vpc or an Instance
  *   on the way to something else (a fault, a face, an upgrade), and listing them all found 27 of
@@ -29,11 +31,17 @@ const filesIn = (dir) =>
     .sort();
 const isTest = (file) => file.endsWith(".test.ts");
 
-/** The collection an API path names last (`/v1/workspaces/{wid}/k3s/services` -> `/services`), as a pattern. */
+/**
+ * The collection an API path names last (`/v1/workspaces/{wid}/k3s/services` -> `services`), as a
+ * pattern over prose: any case, a hyphen read as a hyphen or a space.
+ */
 const collectionPattern = (apiPath) => {
   const segments = apiPath.split("/").filter((seg) => /^[a-z0-9-]+$/.test(seg));
-  return new RegExp(`(?<![\\w-])${segments[segments.length - 1]}(?![\\w-])`);
+  return new RegExp(`(?<![\\w-])${segments[segments.length - 1].replace(/-/g, "[- ]")}(?![\\w-])`, "i");
 };
+
+/** A file's header: its text before the first comment ends. */
+const header = (file) => read(file).split("*/")[0];
 
 /** The kinds an end-to-end file proves: its header's `Kinds:` line. */
 const kindsProvedBy = (text) =>
@@ -63,9 +71,9 @@ function testsOf(kind, { every = false } = {}) {
 
   const unit = [`tests/unit/resources/${module}.test.ts`].filter((f) => fs.existsSync(path.join(REPO, f)));
 
-  const first = /\/v1\/[\w{}/-]+/.exec(read(source).split("*/")[0]);
+  const first = /\/v1\/[\w{}/-]+/.exec(header(source));
   const apiPath = first && collectionPattern(first[0]);
-  const emulator = apiPath ? filesIn("packages/emulator/tests").filter((f) => isTest(f) && apiPath.test(read(f))) : [];
+  const emulator = apiPath ? filesIn("packages/emulator/tests").filter((f) => isTest(f) && apiPath.test(header(f))) : [];
 
   const e2e = every ? declaringE2e(kind) : filesIn("tests/e2e").filter((f) => isTest(f) && kindsProvedBy(read(f)).includes(kind));
 

@@ -37,6 +37,16 @@ describe("testsOf", () => {
     expect(e2eOnly(testsOf("Vpc", { every: true })).length).toBeGreaterThan(e2eOnly(testsOf("Vpc")).length);
   });
 
+  it("lists as a kind's emulator tests the files whose header names its collection, not those that merely use it", () => {
+    const emulatorOnly = (files: string[]) => files.filter((f) => f.startsWith("packages/emulator/tests/"));
+    expect(emulatorOnly(testsOf("Vpc"))).toEqual([
+      "packages/emulator/tests/core-paging.test.ts",
+      "packages/emulator/tests/part3-network-vpcs.test.ts",
+    ]);
+    // `firewall-rules` in the path, "firewall rules" in the header.
+    expect(emulatorOnly(testsOf("FirewallRule"))).toEqual(["packages/emulator/tests/part3-network-firewall.test.ts"]);
+  });
+
   it.each(fs.readdirSync(E2E).filter((f) => f.endsWith(".test.ts")))("%s: its Kinds: line names kinds only", (file) => {
     const named = kindsProvedBy(fs.readFileSync(path.join(E2E, file), "utf8"));
     expect(named.filter((k) => !kinds().includes(k))).toEqual([]);

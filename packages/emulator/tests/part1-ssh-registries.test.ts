@@ -1,5 +1,5 @@
 /**
- * Part 1 SSH keys and registry credentials (workspace scoped).
+ * Part 1 SSH keys and registry credentials (/v1/workspaces/{wid}/ssh, .../registries).
  */
 import * as fs from "node:fs";
 import * as os from "node:os";

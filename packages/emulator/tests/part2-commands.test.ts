@@ -1,6 +1,6 @@
 /**
  * Part 2 Instance commands (everything under /v1/commands/ except install-recipe) and the
- * snapshot endpoints chosen for the "not shown" list, fetch and delete.
+ * snapshot endpoints (create-snapshot) chosen for the "not shown" list, fetch and delete.
  */
 import { useTestEmulator, type TestEmulator } from "../src/testing";
 import {

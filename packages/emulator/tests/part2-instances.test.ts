@@ -1,6 +1,6 @@
 /**
  * Part 2 Instances: create (PLAN and CUSTOM), list, fetch, settings, power, delete, metrics,
- * and the floating-IP allocation endpoints (a documented choice).
+ * and the floating-IP allocation endpoints (/v1/workspaces/{wid}/ips, a documented choice).
  */
 import { useTestEmulator, type TestEmulator } from "../src/testing";
 import { onHook } from "../src/core/hooks";

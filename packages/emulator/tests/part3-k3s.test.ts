@@ -1,5 +1,5 @@
 /**
- * Part 3 Managed Kubernetes against the emulator over real HTTP: the cluster, worker nodes,
+ * Part 3 Managed Kubernetes (/v1/workspaces/{wid}/k3s) against the emulator over real HTTP: the cluster, worker nodes,
  * secrets, cross-area cleanup and access rules. Services, live pods and logs are in
  * part3-k3s-services.test.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * Part 3 network load balancers (and their Administrator mirrors) against the emulator.
+ * Part 3 network load balancers (/v1/net-lbs, and their Administrator mirrors) against the emulator.
  */
 import { fireHook } from "../src/core/hooks";
 import { useTestEmulator, type TestEmulator } from "../src/testing";
