@@ -3,13 +3,18 @@
  * by its own test file (jest runs them in parallel): programs in Go and Python register hooks with
  * the engine's monitor directly, so an SDK new enough for them works through the 3.163 language
  * hosts. The program declares a Disk `data` with an `onError` hook allowing three tries, and a
- * Disk `slow` (config `slow`) whose create deadline (1s) ends before its workflow does.
+ * Disk `slow` (config `slow`) whose create deadline (1s) ends before its workflow does; config
+ * `changed` grows data (a resize workflow) and renames slow. Both carry beforeCreate, afterCreate,
+ * afterUpdate and afterDelete hooks that append a line to hooks.log, the hooks' evidence: the
+ * same stack, so the hooks cost no up of their own.
  *
  * What the engine sends (pkg/v3 resource/deploy/step.go, CreateStep.Apply): a create that failed
  * without an id is sent again as a Create with the same inputs; one that failed with an id (a
  * partial failure: the resource kept) is retried as an Update of that id with its recorded
  * outputs, which cannot change the id. So a FAILED object is deleted before its create fails
  * (provider/lifecycle/afterFailure.ts), and one still moving is kept and finished by the Update.
+ * A failed update is retried as an Update of the same id with the outputs recorded before it
+ * (UpdateStep.Apply): what its workflow left FAILED no retry can mend, so the next up replaces it.
  */
 import { changes, startE2E, type E2E, type E2EOptions } from "./harness";
 import { expectStateMatchesInventory } from "./inventory";
