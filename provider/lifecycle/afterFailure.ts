@@ -1,6 +1,7 @@
 /**
  * What a create that failed after the API made its object leaves behind, so that the same create
- * called again (an error hook's retry, or the next `pulumi up`) converges on one object.
+ * called again (an error hook's retry, or the next `pulumi up`) converges on one object; and what
+ * the same update called again can do (at the end).
  *
  * Why the object's condition decides: a create that fails with an id is recorded by the engine
  * as made, and the engine's retry of it is an Update of that id (pkg/v3 resource/deploy/step.go,
@@ -42,4 +43,36 @@ const REMEDIES: Record<Found, { removable: Remedy; retained: Remedy }> = {
 
 export function remedyFor(found: Found, removable: boolean): Remedy {
   return REMEDIES[found][removable ? "removable" : "retained"];
+}
+
+/** What was found after a failure, from the read (`current`) and the definition's `broken`. */
+export function foundAfter<O>(current: O | undefined | "unread", broken?: (o: O) => boolean): Found {
+  if (current === "unread") return "unread";
+  if (!current) return "gone";
+  return broken?.(current) ? "broken" : "repairable";
+}
+
+/**
+ * What the same Update called again can do after it failed, by what was found. The engine's
+ * retry of a failed update (an onError hook's) is an Update of the same id with the outputs
+ * recorded before it (pkg/v3 resource/deploy/step.go, UpdateStep.Apply), and an Update cannot
+ * change the id: it finishes or repairs an object in place, but one the next up would replace
+ * (FAILED, the definition's `broken`) stays as it is, each retry refused by the API again.
+ */
+export type UpdateRetry =
+  /** The retry runs the steps again on the object as it is: it converges where the API lets it. */
+  | "in place"
+  /** Only a replacement mends it: the next up's diff replaces it (provider/lifecycle/diff.ts). */
+  | "next up replaces";
+
+const UPDATE_RETRIES: Record<Found, UpdateRetry> = {
+  broken: "next up replaces",
+  repairable: "in place",
+  // Gone or unknown: the retry's own read and request say what it is; nothing to add.
+  gone: "in place",
+  unread: "in place",
+};
+
+export function updateRetryFor(found: Found): UpdateRetry {
+  return UPDATE_RETRIES[found];
 }

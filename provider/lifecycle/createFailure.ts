@@ -6,7 +6,7 @@
 import type { OperationContext } from "../context";
 import type { Outputs } from "../definition";
 import { sentences } from "../errors";
-import { remedyFor, type Found } from "./afterFailure";
+import { foundAfter, remedyFor } from "./afterFailure";
 import type { CompiledDefinition } from "./compile";
 import { deleteResource } from "./delete";
 import { kept, readAfterFailure, reasonOf } from "./failures";
@@ -24,7 +24,7 @@ export async function failedCreate<I extends Props, O extends Outputs>(
   const { definition } = c;
   const { id, inputs, providerText } = made;
   const current = await readAfterFailure(c, ctx, id, inputs);
-  const found: Found = current === "unread" ? "unread" : !current ? "gone" : definition.broken?.(current) ? "broken" : "repairable";
+  const found = foundAfter(current, definition.broken);
   const reason = reasonOf(c as never, ctx, err);
   const again = ": calling the create again (an onError hook's retry, or the next pulumi up) makes it anew";
   switch (remedyFor(found, !definition.retainOnDelete)) {

@@ -7,6 +7,7 @@ import type { OperationContext } from "../context";
 import { ApiError, sentences } from "../errors";
 import type { FieldSet } from "../fields/declare";
 import { pendingId } from "./pending";
+import { foundAfter, updateRetryFor } from "./afterFailure";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
 import { PROVIDER_KEY } from "../dynamic/providerText";
@@ -102,14 +103,26 @@ export function kept<I extends Props, O extends Outputs>(
   extra?: string,
 ): PartialFailure {
   const outs = current === "unread" || !current ? ({} as O) : current;
-  const hint =
-    ctx.operation === "create" &&
-    `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;
-  return new PartialFailure(sentences(reasonOf(c as never, ctx, err), extra, hint), id, {
+  return new PartialFailure(sentences(reasonOf(c as never, ctx, err), extra, hintAfter(c, ctx, id, current)), id, {
     ...inputs,
     ...finalize(c, outs, inputs),
     [PROVIDER_KEY]: providerText,
   });
+}
+
+/** What a failed operation leaves for the next one to do, where the user can do better than retry. */
+function hintAfter<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  ctx: OperationContext,
+  id: string,
+  current: O | undefined | "unread",
+): string | undefined {
+  const { kind, broken, api } = c.definition;
+  if (ctx.operation === "create")
+    return `The resource (id ${id}) is kept in the stack: the next pulumi up repairs or replaces it, pulumi destroy removes it`;
+  if (ctx.operation !== "update" || updateRetryFor(foundAfter(current, broken)) !== "next up replaces") return undefined;
+  const state = api.stateOf?.(current as O) ?? "broken";
+  return `The ${kind} (id ${id}) is ${state}, which no update can repair: an update keeps the id, so calling it again (an onError hook's retry) meets the same ${state} ${kind}; the next pulumi up replaces it`;
 }
 
 /**

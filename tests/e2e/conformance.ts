@@ -6,7 +6,7 @@
  * stack's state against the emulator's inventory and leaves nothing behind; the one place the
  * faces differ is named where it is asserted (docs/guides/options-and-limits.md).
  */
-import { changes, markedSecret, startE2E, type Declaration, type E2E, type Face, type LoggedRequest } from "./harness";
+import { changes, failureOf, markedSecret, startE2E, type Declaration, type E2E, type Face, type LoggedRequest } from "./harness";
 import { expectAllGone, expectStateMatchesInventory } from "./inventory";
 import { pulumiVersion, versionAtLeast } from "../support/pulumiCli";
 
@@ -71,6 +71,11 @@ export function describeConformance(face: Face): void {
       await expectStateMatchesInventory(e2e);
       // Not destroy: the stack resource stays, so each case's counts of changes are its own.
       await e2e.up([]);
+      await expectAllGone(e2e);
+      cleared = true;
+    };
+    /** Ends a case that made nothing (the up failed before any write): no up needed to clear it. */
+    const nothingMade = async () => {
       await expectAllGone(e2e);
       cleared = true;
     };
@@ -407,6 +412,70 @@ export function describeConformance(face: Face): void {
       expect(markedSecret(outputs.vlan)).toBe(true);
       expect(markedSecret(outputs.range)).toBe(false);
       await clear();
+    });
+
+    // One update for three options, to spend one stack's ups on them: the anchor's trigger changes,
+    // the follower's inputs do not, and two VPCs change their description, one with its diff hidden.
+    it(`replacementTrigger replaces when its value changes and only then, replaceWith replaces with the resource it names, hideDiffs leaves a property's values out of the shown diff (${DOCS}/concepts/options/replacementtrigger/, replacewith/, hidediffs/)`, async () => {
+      // Not stack outputs: the outputs' diff shows every value, whatever the resource's option.
+      const declared = (trigger: string, description: string): Declaration[] =>
+        [
+          vpc("anchor", { name: "cf-anchor" }, { replacementTrigger: trigger }),
+          vpc("follower", { name: "cf-follower" }, { replaceWith: ["anchor"] }),
+          vpc("hidden", { name: "cf-hidden", description: `${description}-hidden` }, { hideDiffs: ["description"] }),
+          vpc("shown", { name: "cf-shown", description: `${description}-shown` }),
+        ].map((d) => ({ ...d, unexported: true }));
+      await e2e.up(declared("2026-11", "before"));
+      const [anchor, follower] = [await e2e.idOf("anchor"), await e2e.idOf("follower")];
+      expect(changed(await e2e.preview(declared("2026-11", "before")))).toEqual({});
+      const preview = await e2e.preview(declared("2026-12", "after"));
+      expect(changed(preview)).toEqual({ replace: 2, update: 2 });
+      expect(preview.stdout).toContain('~ description: "before-shown" => "after-shown"');
+      // How the engine (3.274.1, backend/display/diff.go) shows it depends on the provider's diff: the
+      // plugin's detailed diff, its one entry hidden, leaves none, so the old inputs are listed as
+      // unchanged; the dynamic host gives no detailed diff, so the property is named as hidden.
+      expect(preview.stdout).toMatch(face === "plugin" ? /\n {8}description: "before-hidden"\n/ : /\n {6}~ description \(hidden\)\n/);
+      expect(preview.stdout).not.toContain("after-hidden");
+      expect(changed(await e2e.up(declared("2026-12", "after")))).toEqual({ replace: 2, update: 2 });
+      for (const [name, before] of Object.entries({ anchor, follower })) {
+        expect(await e2e.idOf(name)).not.toBe(before);
+        expect((await api().get(`/v1/vpcs/${before}`)).status).toBe(404);
+      }
+      expect((await api().get(`/v1/vpcs/${await e2e.idOf("hidden")}`)).body.description).toBe("after-hidden");
+      await clear();
+    });
+
+    it("envVarMappings gives an explicit provider's process a setting from a variable of another name", async () => {
+      // The provider declares no token: SVC_TOKEN, its fallback, is what the engine maps CF_MAPPED_TOKEN to.
+      const declared: Declaration[] = [
+        {
+          type: "Provider",
+          name: "mapped",
+          args: { baseUrl: e2e.emu.emu.url, workspaceId: e2e.emu.workspaceId },
+          opts: { envVarMappings: { CF_MAPPED_TOKEN: "SVC_TOKEN" } },
+          unexported: true,
+        },
+        vpc("through-mapped", { name: "cf-mapped" }, { provider: "mapped" }),
+      ];
+      const env = (e2e.stack.workspace as unknown as { envVars: Record<string, string> }).envVars;
+      expect(await failureOf(e2e.preview(declared))).toMatch(/no API token: set .*or SVC_TOKEN/);
+      env.CF_MAPPED_TOKEN = e2e.emu.emu.token;
+      try {
+        await e2e.up(declared);
+        expect((await api().get(`/v1/vpcs/${await e2e.idOf("through-mapped")}`)).body.name).toBe("cf-mapped");
+        await clear();
+      } finally {
+        delete env.CF_MAPPED_TOKEN;
+      }
+    });
+
+    it("resource hooks cannot be registered from a Node.js program: the 3.163 Node.js host's monitor proxy answers UNIMPLEMENTED", async () => {
+      const since = await e2e.lastSeq();
+      expect(await e2e.upFails([vpc("hooked", {}, { logAfterCreate: true })])).toContain(
+        "12 UNIMPLEMENTED: unknown method RegisterResourceHook",
+      );
+      expect(await e2e.mutations(since)).toEqual([]);
+      await nothingMade();
     });
 
     it("adoptId (this package's input) adopts an existing object and converges it to the declaration", async () => {

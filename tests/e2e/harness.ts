@@ -18,6 +18,7 @@ import {
   type UpOptions,
   type UpResult,
   type PreviewResult,
+  type DestroyOptions,
   type DestroyResult,
   type RefreshResult,
 } from "@pulumi/pulumi/automation";
@@ -112,7 +113,8 @@ export interface E2E {
   upFails(resources: Declaration[], opts?: Omit<UpOptions, "onOutput">): Promise<string>;
   preview(resources?: Declaration[], options?: Omit<PreviewOptions, "onOutput">): Promise<PreviewResult>;
   refresh(): Promise<RefreshResult>;
-  destroy(): Promise<DestroyResult>;
+  /** `pulumi destroy` (with `options`: runProgram, for delete hooks). */
+  destroy(options?: Omit<DestroyOptions, "onOutput">): Promise<DestroyResult>;
   /** The stack's resources as recorded in state (secrets decrypted). */
   state(): Promise<StateResource[]>;
   /** One resource of the state by its Pulumi name. */
@@ -279,7 +281,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       return stack.preview({ onOutput, color: "never", diff: true, ...options });
     },
     refresh: () => stack.refresh({ onOutput, color: "never" }),
-    destroy: () => stack.destroy({ onOutput, color: "never" }),
+    destroy: (options = {}) => stack.destroy({ onOutput, color: "never", ...options }),
     async state() {
       const exported = await stack.exportStack();
       const resources = (exported.deployment as { resources?: StateResource[] }).resources ?? [];

@@ -19,10 +19,26 @@ const GO_SDK = "v3.274.1";
 const PROGRAM = `package main
 
 import (
+	"fmt"
+	"os"
+
 	"${SDK_NAMES.goModule}/svc"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 )
+
+// A resource hook that appends "<hook> <resource>" to hooks.log in the project directory, which the test reads.
+func logged(hook string) pulumi.ResourceHookFunction {
+	return func(args *pulumi.ResourceHookArgs) error {
+		f, err := os.OpenFile("hooks.log", os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = fmt.Fprintf(f, "%s %s\\n", hook, args.Name)
+		return err
+	}
+}
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
@@ -33,19 +49,37 @@ func main() {
 		if err != nil {
 			return err
 		}
-		hooks := pulumi.ResourceHooks(&pulumi.ResourceHookBinding{OnError: []*pulumi.ErrorHook{retry}})
-		disk := func(name string, timeouts *svc.TimeoutsArgs) error {
+		var logs [4]*pulumi.ResourceHook
+		for i, hook := range []string{"beforeCreate", "afterCreate", "afterUpdate", "afterDelete"} {
+			if logs[i], err = ctx.RegisterResourceHook(hook, logged(hook), nil); err != nil {
+				return err
+			}
+		}
+		hooks := pulumi.ResourceHooks(&pulumi.ResourceHookBinding{
+			OnError: []*pulumi.ErrorHook{retry}, BeforeCreate: logs[0:1], AfterCreate: logs[1:2], AfterUpdate: logs[2:3], AfterDelete: logs[3:4],
+		})
+		// changed: data grows to 2 GiB (a resize workflow), slow is renamed (no workflow).
+		changed := config.GetBool(ctx, "changed")
+		disk := func(name, label string, size float64, timeouts *svc.TimeoutsArgs) error {
 			_, err := svc.NewDisk(ctx, name, &svc.DiskArgs{
-				Name: pulumi.String("retried-" + name), Size: pulumi.Float64(1 << 30), Backend: pulumi.String("LOCAL"),
+				Name: pulumi.String("retried-" + label), Size: pulumi.Float64(size), Backend: pulumi.String("LOCAL"),
 				Region: pulumi.String("NA_01"), Timeouts: timeouts,
 			}, hooks)
 			return err
 		}
-		if err := disk("data", nil); err != nil {
+		size := float64(1 << 30)
+		if changed {
+			size = 2 << 30
+		}
+		if err := disk("data", "data", size, nil); err != nil {
 			return err
 		}
 		if config.GetBool(ctx, "slow") {
-			return disk("slow", &svc.TimeoutsArgs{Create: pulumi.String("1s")})
+			label := "slow"
+			if changed {
+				label = "slow-renamed"
+			}
+			return disk("slow", label, 1<<30, &svc.TimeoutsArgs{Create: pulumi.String("1s")})
 		}
 		return nil
 	})

@@ -13,18 +13,39 @@ jest.setTimeout(600_000);
 const PROGRAM = `import pulumi
 import pulumi_svc as svc
 
+
+def logged(hook):
+    """A resource hook that appends "<hook> <resource>" to hooks.log in the project directory, which the test reads."""
+
+    def log(args):
+        with open("hooks.log", "a") as f:
+            f.write(f"{hook} {args.name}\\n")
+
+    return pulumi.ResourceHook(hook, log)
+
+
 # Three tries in all: a retry while fewer than three errors were seen.
 retry = pulumi.ErrorHook("retry", lambda args: len(args.errors) < 3)
-hooks = pulumi.ResourceOptions(hooks=pulumi.ResourceHookBinding(on_error=[retry]))
+binding = pulumi.ResourceHookBinding(
+    on_error=[retry],
+    before_create=[logged("beforeCreate")],
+    after_create=[logged("afterCreate")],
+    after_update=[logged("afterUpdate")],
+    after_delete=[logged("afterDelete")],
+)
+hooks = pulumi.ResourceOptions(hooks=binding)
+config = pulumi.Config()
+# changed: data grows to 2 GiB (a resize workflow), slow is renamed (no workflow).
+changed = config.get_bool("changed")
 
 
-def disk(name, timeouts=None):
-    return svc.Disk(name, name=f"retried-{name}", size=1 << 30, backend="LOCAL", region="NA_01", timeouts=timeouts, opts=hooks)
+def disk(name, label, size, timeouts=None):
+    return svc.Disk(name, name=f"retried-{label}", size=size, backend="LOCAL", region="NA_01", timeouts=timeouts, opts=hooks)
 
 
-disk("data")
-if pulumi.Config().get_bool("slow"):
-    disk("slow", svc.TimeoutsArgs(create="1s"))
+disk("data", "data", 2 << 30 if changed else 1 << 30)
+if config.get_bool("slow"):
+    disk("slow", "slow-renamed" if changed else "slow", 1 << 30, svc.TimeoutsArgs(create="1s"))
 `;
 
 describeRetries({

@@ -2,9 +2,12 @@
 // config (a JSON list), so one program drives every resource through the real engine.
 //
 //   { "type": "Disk", "name": "data", "args": { ... }, "opts": { "dependsOn": ["vm"] } }
-//   "opts": { "retryOnError": 3 } is an onError hook allowing that many tries in all.
+//   "opts": { "retryOnError": 3 } is an onError hook allowing that many tries in all;
+//   "opts": { "logAfterCreate": true } an afterCreate hook that logs.
 //   { "lookup": "getPlans", "name": "plans", "args": { ... } }       // an invoke, exported
 //   { "type": "Provider", "name": "eu", "args": { ... } }            // then "opts": { "provider": "eu" }
+//   Options naming resources (dependsOn, parent, deletedWith, replaceWith, provider) name them by
+//   their declared names; every other option is passed as it is.
 //
 // Each resource is a stack output of its name, unless it says "unexported": true.
 // Inside args, { "$ref": "vm.id" } is another resource's output and { "$secret": v } a secret.
@@ -32,11 +35,13 @@ function resolve(value) {
 }
 
 function options(name, opts = {}) {
-  const { retryOnError, ...out } = opts;
+  const { retryOnError, logAfterCreate, ...out } = opts;
   if (retryOnError) out.hooks = { onError: [new pulumi.ErrorHook(`retry-${name}`, (args) => args.errors.length < retryOnError)] };
+  if (logAfterCreate) out.hooks = { afterCreate: [new pulumi.ResourceHook(`log-${name}`, () => pulumi.log.info(`created ${name}`))] };
   if (opts.dependsOn) out.dependsOn = opts.dependsOn.map((n) => declared[n]);
   if (opts.parent) out.parent = declared[opts.parent];
   if (opts.deletedWith) out.deletedWith = declared[opts.deletedWith];
+  if (opts.replaceWith) out.replaceWith = opts.replaceWith.map((n) => declared[n]);
   if (opts.provider) out.provider = declared[opts.provider];
   return out;
 }

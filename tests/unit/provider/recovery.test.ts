@@ -270,3 +270,26 @@ describe("a create called again after its workflow failed (an onError hook's ret
     expect([...api.objects.keys()]).toEqual(["100"]);
   });
 });
+
+describe("an update called again after its workflow left the object FAILED (an onError hook's retry)", () => {
+  it("fails again on the same id, naming the next up's replacement as the remedy", async () => {
+    const api = widgetApi();
+    await api.lifecycle.create!(inputs);
+    const olds = { ...inputs, state: "READY" };
+    // The resize's workflow fails and leaves the widget FAILED; the retry's resize is refused.
+    api.fail(
+      "resize",
+      () => ((api.objects.get("100")!.state = "FAILED"), new Error("resize failed: workflow resize wf-2 ended FAILED")),
+      () => new ApiError("POST", "/v1/widgets/100/resize", 409, "widget is FAILED"),
+    );
+    const remedy =
+      /The Widget \(id 100\) is broken, which no update can repair: an update keeps the id, so calling it again \(an onError hook's retry\) meets the same broken Widget; the next pulumi up replaces it\.$/;
+    for (const attempt of [1, 2]) {
+      // The engine sends the retry with the outputs recorded before the update (UpdateStep.Apply).
+      const failure = await failureOf(api.lifecycle.update!("100", olds, { ...inputs, size: 20 }));
+      expect([attempt, failure?.name, failure?.message]).toEqual([attempt, "PartialFailure", expect.stringMatching(remedy)]);
+      expect(failure?.properties).toMatchObject({ state: "FAILED" });
+    }
+    expect([...api.objects.keys()]).toEqual(["100"]);
+  });
+});
