@@ -5,7 +5,7 @@
  * nothing pending, a missing stack and an unreachable API each get a clear answer and no change.
  */
 import { startE2E, type Declaration, type E2E } from "./harness";
-import { accepted, expectAllGone, killedUp, pendingOf, pendingWhileRunning, svcRecover } from "./kill";
+import { accepted, expectAllGone, killedUp, pendingOf, svcRecover } from "./kill";
 
 jest.setTimeout(600_000);
 
@@ -133,7 +133,7 @@ describe("svc-recover: evidence and bad input", () => {
     });
     expect(slow.status).toBe(201);
     await declare([{ type: "K3sCluster", name: "cluster" }]);
-    const killed = await killedUp(e2e, async () => (await pendingWhileRunning(e2e)).includes("creating cluster"));
+    const killed = await killedUp(e2e, async () => (await pendingOf(e2e)).includes("creating cluster"));
     await e2e.emu.control.delete("/_emulator/faults");
     // Its engine gone, the provider host sent nothing more: no create reached the API.
     expect(killed.filter((r) => r.method === "POST" && r.path.endsWith("/k3s"))).toEqual([]);
