@@ -12,7 +12,7 @@ import { promisify } from "node:util";
 import { initialPace, type PaceState } from "../../../provider/client/pace";
 import { IDLE_MS, paceDir, sharedPace, STALE_LOCK_MS } from "../../../provider/client/paceStore";
 
-const STORE = path.resolve(__dirname, "..", "..", "..", "dist", "provider", "paceStore.js");
+const STORE = path.resolve(__dirname, "..", "..", "..", "dist", "provider", "client", "paceStore.js");
 
 describe("the pace shared on one machine", () => {
   let dir: string;

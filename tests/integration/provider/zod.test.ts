@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import * as path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..", "..", "..");
-const ZOD = path.join(ROOT, "dist", "provider", "zod.js");
+const ZOD = path.join(ROOT, "dist", "provider", "fields", "zod.js");
 
 /** Runs `script` in a fresh node with `z` from `entry`; what it prints, parsed. */
 function inChild(entry: string, script: string): Record<string, unknown> {
