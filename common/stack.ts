@@ -31,7 +31,7 @@ export interface PendingOperation {
   resource: StateResource;
 }
 
-interface Deployment {
+export interface Deployment {
   manifest?: { time?: string };
   resources?: StateResource[];
   pending_operations?: PendingOperation[];
@@ -134,7 +134,8 @@ export interface HeldLock {
  * (no meta.yaml: `<kind>/<stack>...`) is refused since 3.257 (pulumi/pulumi#24216: "Switch diy
  * deprecation warning to an error"). Other backends: undefined.
  */
-function diyDir(backendUrl: string | undefined, ...parts: string[]): string | undefined {
+/** A folder under a file ("diy") backend's `.pulumi` (stacks, locks...); other backends: undefined. */
+export function diyDir(backendUrl: string | undefined, ...parts: string[]): string | undefined {
   if (!backendUrl?.startsWith("file://")) return undefined;
   return path.join(fileURLToPath(backendUrl.replace(/^file:\/\/~/, `file://${os.homedir()}`)), ".pulumi", ...parts);
 }

@@ -6,6 +6,7 @@
 import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { diyDir, type Deployment } from "../../common/stack";
 import { PACKAGE_DIR, type E2E, type LoggedRequest } from "./harness";
 import { setTimeout as sleep } from "node:timers/promises";
 
@@ -94,14 +95,9 @@ export const killedUp = (e2e: E2E, until: (requests: LoggedRequest[]) => boolean
  * in CI: the recover tests' next command failed and took the rest of the file with it.
  */
 export async function pendingOf(e2e: E2E): Promise<string[]> {
-  const stacks = path.join(new URL(e2e.env.PULUMI_BACKEND_URL).pathname, ".pulumi", "stacks");
-  const file = fs
-    .readdirSync(stacks, { recursive: true, encoding: "utf8" })
-    .find((f) => path.basename(f) === `${e2e.stack.name.split("/").pop()}.json`);
-  if (!file) throw new Error(`no checkpoint of stack ${e2e.stack.name} under ${stacks}`);
-  const { checkpoint } = JSON.parse(fs.readFileSync(path.join(stacks, file), "utf8")) as {
-    checkpoint: { latest?: { pending_operations?: Array<{ type: string; resource: { urn: string } }> } };
-  };
+  const project = (await e2e.stack.workspace.projectSettings()).name;
+  const file = path.join(diyDir(e2e.env.PULUMI_BACKEND_URL, "stacks", project)!, `${e2e.stack.name.split("/").pop()}.json`);
+  const { checkpoint } = JSON.parse(fs.readFileSync(file, "utf8")) as { checkpoint: { latest?: Deployment } };
   const ops = checkpoint.latest?.pending_operations ?? [];
   return ops.map((op) => `${op.type} ${op.resource.urn.split("::").pop()}`).sort();
 }
