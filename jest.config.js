@@ -1,8 +1,10 @@
 /**
- * Four projects, each its own directory and setup:
+ * Five projects, each its own directory and setup:
  *
  *  - unit: pure logic and the generated files' staleness, with nothing but Node.js (`npm run test:unit`);
  *  - integration: the provider's client over real HTTP on loopback (Node.js too);
+ *  - inprocess: both faces served in the test process against the emulator, called as the engine
+ *    calls them (tests/support/inProcess.ts; Node.js too): a kind's permutations, once per face;
  *  - emulator: the emulator package's own tests (packages/emulator/tests; Node.js too);
  *  - e2e: the real pulumi engine, and whatever needs the toolchain it brings (the CLI and its
  *    language hosts, the object store and PostgreSQL servers): only this project's global setup
@@ -32,6 +34,7 @@ module.exports = {
   projects: [
     project("unit", "tests/unit"),
     project("integration", "tests/integration"),
+    project("inprocess", "tests/inprocess"),
     project("emulator", "packages/emulator/tests"),
     project("e2e", "tests/e2e", { globalSetup: "<rootDir>/tests/globalSetup.ts" }),
   ],
