@@ -21,8 +21,8 @@ describe("examples/quickstart", () => {
   });
 
   it("comes up with the outputs people care about, matching the API", async () => {
-    const result = await e2e.up([]);
-    await expectQuickstartOutputs(e2e, result.outputs);
+    await e2e.up([]);
+    await expectQuickstartOutputs(e2e, await e2e.outputs());
   });
 
   it("keeps its state in a DIY backend of the project layout (the legacy layout is refused since pulumi 3.257)", () => {

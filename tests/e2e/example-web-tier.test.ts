@@ -35,7 +35,7 @@ describe("examples/web-tier end to end", () => {
     // 2 x (instance, VPC attachment, floating IP and its attachment, 3 firewall rules, LB member),
     // the VPC, the virtual IP, the balancer, and the stack.
     expect(result.summary.resourceChanges).toMatchObject({ create: 2 * 8 + 3 + 1 });
-    const out = Object.fromEntries(Object.entries(result.outputs).map(([k, v]) => [k, v.value]));
+    const out = Object.fromEntries(Object.entries(await e2e.outputs()).map(([k, v]) => [k, v.value]));
     expect(out).toMatchObject({
       planName: "lightning-1",
       imageName: "Ubuntu 24.04 LTS",

@@ -40,8 +40,8 @@ describe("examples/yaml-quickstart", () => {
 
   it("comes up with the same outputs as the TypeScript quickstart, matching the API", async () => {
     await e2e.stack.setConfig("svc-yaml-quickstart:dbPassword", { value: "yaml-quickstart-db-pw", secret: true });
-    const result = await e2e.up([]);
-    await expectQuickstartOutputs(e2e, result.outputs);
+    await e2e.up([]);
+    await expectQuickstartOutputs(e2e, await e2e.outputs());
     const types = (await e2e.state()).map((r) => r.type);
     expect(new Set(types)).toEqual(
       new Set([

@@ -119,7 +119,7 @@ describe("svc.Provider: two workspaces and two tokens from one program on the dy
     expect(changes(result)).toEqual({ update: 1, same: 5 });
     expect(await Promise.all(["net-b", "disk-b"].map(e2e.idOf))).toEqual(ids);
     // The lookup ran after the VPCs existed this time: the second workspace's topology, its one VPC.
-    const topology = result.outputs.topologyB.value as { vpcs: Array<{ id: string }> };
+    const topology = (await e2e.outputs()).topologyB.value as { vpcs: Array<{ id: string }> };
     expect(topology.vpcs.map((v) => String(v.id))).toEqual([ids[0]]);
   });
 

@@ -21,7 +21,11 @@ import {
   type DestroyOptions,
   type DestroyResult,
   type RefreshResult,
+  type EngineEvent,
+  type OutputMap,
+  type UpdateSummary,
 } from "@pulumi/pulumi/automation";
+import { diyDir } from "../../common/stack";
 import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { buildNodeSdk } from "./nodeSdk";
 
@@ -117,6 +121,8 @@ export interface E2E {
   destroy(options?: Omit<DestroyOptions, "onOutput">): Promise<DestroyResult>;
   /** The stack's resources as recorded in state (secrets decrypted). */
   state(): Promise<StateResource[]>;
+  /** The stack's outputs (`pulumi stack output`, twice: an up through the harness reads none). */
+  outputs(): Promise<OutputMap>;
   /** One resource of the state by its Pulumi name. */
   resource(name: string): Promise<StateResource>;
   /** The API id of a resource in state (standalone: `names.map(e2e.idOf)` works). */
@@ -228,6 +234,67 @@ function onPluginFace(dir: string, root: string): Record<string, { value: string
  */
 export const paceDirOf = (e2e: Pick<E2E, "dir">): string => path.join(e2e.dir, ".pace");
 
+/**
+ * The automation API follows each up, refresh and destroy with `pulumi stack history` (the
+ * result's summary), and each up with `pulumi stack output` twice (its outputs): three more CLI
+ * processes per up, each loading and decrypting the state, about as long as a small up itself.
+ * Through the harness an operation's summary comes from its own event stream instead, and
+ * outputs only when a test asks (`e2e.outputs()`). Calls to `stack` made outside the harness's
+ * operations (a test's own `stack.up` with policy packs) keep the automation API's behaviour.
+ */
+function leanOperations(stack: Stack): <T>(run: (onEvent: (event: EngineEvent) => void) => Promise<T>) => Promise<T> {
+  const original = { info: stack.info.bind(stack), outputs: stack.outputs.bind(stack) };
+  type Op = { changes?: UpdateSummary["resourceChanges"] };
+  let current: Op | undefined;
+  stack.info = async (showSecrets?: boolean) =>
+    current
+      ? ({ kind: "update", result: "succeeded", resourceChanges: current.changes } as unknown as UpdateSummary)
+      : original.info(showSecrets);
+  stack.outputs = async () => (current ? {} : original.outputs());
+  return async (run) => {
+    const op: Op = (current = {});
+    try {
+      return await run((event) => {
+        if (event.summaryEvent) op.changes = event.summaryEvent.resourceChanges;
+      });
+    } finally {
+      current = undefined;
+    }
+  };
+}
+
+/**
+ * The exported state, read again only when the backend's checkpoint file changed: `pulumi stack
+ * export` is a CLI process that decrypts the state, and a test reads state after nearly every
+ * step (each `idOf` is one). The file backend replaces `<stack>.json` whole on every write
+ * (tests/e2e/kill.ts), so its modification time and size say whether anything was written,
+ * whoever wrote it (the harness, a test's own CLI run, a killed up).
+ */
+function cachedExport(stack: Stack, backendUrl: string): () => Promise<{ deployment: unknown }> {
+  let cached: { key: string; exported: Promise<{ deployment: unknown }> } | undefined;
+  let file: string | undefined;
+  return async () => {
+    file ??= path.join(
+      diyDir(backendUrl, "stacks", (await stack.workspace.projectSettings()).name)!,
+      `${stack.name.split("/").pop()}.json`,
+    );
+    let key = "";
+    try {
+      const stat = fs.statSync(file);
+      key = `${stat.mtimeMs}:${stat.size}`;
+    } catch {
+      // No checkpoint yet: nothing to cache by.
+    }
+    if (!key || cached?.key !== key) cached = { key, exported: stack.exportStack() };
+    try {
+      return await cached.exported;
+    } catch (err) {
+      cached = undefined;
+      throw err;
+    }
+  };
+}
+
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
   const emu = options.emulator ?? (await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 }));
   const { dir, root } = makeProjectDir(name, options.programDir, options.packageRepo);
@@ -252,6 +319,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     stack.setConfig("scenario:resources", { value: JSON.stringify(resources), secret: true });
   const logs: string[] = [];
   const onOutput = (out: string) => logs.push(out);
+  const lean = leanOperations(stack);
+  const exported = cachedExport(stack, `file://${backend}`);
 
   const control = async (p: string) => {
     const res = await emu.control.get(p);
@@ -265,12 +334,12 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     env: envVars,
     async up(resources, options = {}) {
       await setResources(resources);
-      return stack.up({ onOutput, color: "never", ...options });
+      return lean((onEvent) => stack.up({ onOutput, onEvent, color: "never", ...options }));
     },
     async upFails(resources, opts = {}) {
       await setResources(resources);
       try {
-        await stack.up({ onOutput, color: "never", ...opts });
+        await lean((onEvent) => stack.up({ onOutput, onEvent, color: "never", ...opts }));
       } catch (err) {
         return String((err as Error).message);
       }
@@ -280,13 +349,13 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
       if (resources) await setResources(resources);
       return stack.preview({ onOutput, color: "never", diff: true, ...options });
     },
-    refresh: () => stack.refresh({ onOutput, color: "never" }),
-    destroy: (options = {}) => stack.destroy({ onOutput, color: "never", ...options }),
+    refresh: () => lean((onEvent) => stack.refresh({ onOutput, onEvent, color: "never" })),
+    destroy: (options = {}) => lean((onEvent) => stack.destroy({ onOutput, onEvent, color: "never", ...options })),
     async state() {
-      const exported = await stack.exportStack();
-      const resources = (exported.deployment as { resources?: StateResource[] }).resources ?? [];
+      const resources = ((await exported()).deployment as { resources?: StateResource[] }).resources ?? [];
       return resources.filter((r) => isSvcType(r.type));
     },
+    outputs: () => stack.outputs(),
     async resource(resourceName) {
       const found = (await e2e.state()).find((r) => r.urn.endsWith(`::${resourceName}`));
       if (!found) throw new Error(`no resource ${resourceName} in the stack's state`);
@@ -334,7 +403,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     },
     async stop() {
       try {
-        await stack.destroy({ color: "never" });
+        await lean((onEvent) => stack.destroy({ onEvent, color: "never" }));
       } catch {
         // A test that failed midway; the emulator goes away anyway.
       }

@@ -17,7 +17,7 @@ describe("catalogue lookups, and the import option, through the real pulumi engi
   });
 
   it("getPlans / getPlan / getImages / getImage answer with the API's data, filters applied", async () => {
-    const result = await e2e.up([
+    await e2e.up([
       { lookup: "getPlans", name: "allEnabled", args: {} },
       { lookup: "getPlansOutput", name: "withDisabled", args: { includeDisabled: true } },
       { lookup: "getPlans", name: "ryzen", args: { group: "RYZEN" } },
@@ -29,7 +29,8 @@ describe("catalogue lookups, and the import option, through the real pulumi engi
       { lookup: "getImages", name: "deprecatedToo", args: { name: "Ubuntu", includeDeprecated: true } },
       { lookup: "getImageOutput", name: "debian", args: { name: "Debian 12" } },
     ]);
-    const out = (name: string) => result.outputs[name].value;
+    const outputs = await e2e.outputs();
+    const out = (name: string) => outputs[name].value;
     const api = async (query: Record<string, string | number | boolean>) =>
       (await e2e.emu.api.get("/v1/plans", { limit: 100, ...query })).body.items as Array<{
         id: string;

@@ -52,8 +52,8 @@ export function describePluginQuickstart(q: PluginQuickstart): void {
     });
 
     it("comes up with the same outputs as the TypeScript quickstart, as plugin resources", async () => {
-      const result = await e2e.up([]);
-      await expectQuickstartOutputs(e2e, result.outputs);
+      await e2e.up([]);
+      await expectQuickstartOutputs(e2e, await e2e.outputs());
       const types = new Set((await e2e.state()).map((r) => r.type));
       expect([...types].every((t) => t.startsWith("svc:index:"))).toBe(true);
       expect(types).toContain("svc:index:K3sService");
