@@ -496,6 +496,16 @@ export function describeConformance(face: Face): void {
       await clear();
     });
 
+    it("an input the spec refuses fails pulumi preview, naming the property and the rule, before any write", async () => {
+      // Each kind's rules are tests/unit/resources/<kind>.test.ts; this is the engine's part, once per face.
+      const since = await e2e.lastSeq();
+      const message = await failureOf(e2e.preview([vpc("refused", { range: "8.8.0.0/16" })]));
+      expect(message).toMatch(/range/);
+      expect(message).toMatch(/must be an RFC 1918 private range .*\(spec part 3, VPCs\)/);
+      expect(await e2e.mutations(since)).toEqual([]);
+      await nothingMade();
+    });
+
     it("timeouts (this package's input) never causes a diff", async () => {
       await e2e.up([vpc("timed", { timeouts: { create: "5m" } })]);
       expect(changed(await e2e.preview([vpc("timed", { timeouts: { create: "10m", delete: "1m" } })]))).toEqual({});
