@@ -32,6 +32,8 @@ import { buildNodeSdk } from "./nodeSdk";
 const execFileAsync = promisify(execFile);
 const REPO = path.resolve(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "program");
+/** Where the scenario program reads its declarations (tests/e2e/program/index.js). */
+const SCENARIO_FILE = "scenario.json";
 /**
  * Where programs find the package (its node_modules, bin and sdk): this repository, or for a
  * matrix entry on another SDK the directory scripts/test.js installed the packed package in.
@@ -108,6 +110,8 @@ export interface E2E {
   dir: string;
   /** The environment the CLI runs with (home, backend, passphrase): for running pulumi or a bin by hand. */
   env: Record<string, string>;
+  /** Declares the resources for the next operation, without running one (a test that runs the CLI itself). */
+  declare(resources: Declaration[]): Promise<void>;
   /** Declares the resources and runs `pulumi up` (with `options`: --refresh, --target, --plan...); returns the result (throws on failure). */
   up(resources: Declaration[], options?: Omit<UpOptions, "onOutput">): Promise<UpResult>;
   /**
@@ -313,10 +317,10 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     "svc:workspaceId": { value: emu.workspaceId },
     ...(options.face === "plugin" ? onPluginFace(dir, root) : {}),
   });
-  // Stored as secret config: dynamic providers receive the whole stack config, and the engine
-  // records it with the default provider, so a declared secret must not travel in plain config.
-  const setResources = (resources: Declaration[]) =>
-    stack.setConfig("scenario:resources", { value: JSON.stringify(resources), secret: true });
+  // A file beside the program, not stack config: `pulumi config set` is a CLI process per
+  // operation, and config reaches every dynamic provider and the default provider's state (a
+  // declared secret would have to travel as secret config). The program marks `$secret` values.
+  const setResources = async (resources: Declaration[]) => fs.promises.writeFile(path.join(dir, SCENARIO_FILE), JSON.stringify(resources));
   const logs: string[] = [];
   const onOutput = (out: string) => logs.push(out);
   const lean = leanOperations(stack);
@@ -332,6 +336,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     stack,
     dir,
     env: envVars,
+    declare: setResources,
     async up(resources, options = {}) {
       await setResources(resources);
       return lean((onEvent) => stack.up({ onOutput, onEvent, color: "never", ...options }));

@@ -13,8 +13,7 @@ describe("svc-recover: evidence and bad input", () => {
   let e2e: E2E;
   let planId: string;
   const instance = (name: string): Declaration => ({ type: "Instance", name, args: { name, planId, region: "NA_01" } });
-  const declare = (resources: Declaration[]) =>
-    e2e.stack.setConfig("scenario:resources", { value: JSON.stringify(resources), secret: true });
+  const declare = (resources: Declaration[]) => e2e.declare(resources);
   const instanceIds = async () =>
     ((await e2e.inventoryTotal()).resources.instances as Array<{ id: string }>).map((i) => String(i.id)).sort();
 

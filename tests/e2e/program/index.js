@@ -1,5 +1,6 @@
-// The end-to-end suite's program: declares whatever the test put in the `scenario:resources`
-// config (a JSON list), so one program drives every resource through the real engine.
+// The end-to-end suite's program: declares whatever the test put in scenario.json beside it (a
+// JSON list, written by tests/e2e/harness.ts), so one program drives every resource through the
+// real engine.
 //
 //   { "type": "Disk", "name": "data", "args": { ... }, "opts": { "dependsOn": ["vm"] } }
 //   "opts": { "retryOnError": 3 } is an onError hook allowing that many tries in all;
@@ -15,8 +16,10 @@
 const pulumi = require("@pulumi/pulumi");
 const svc = require(pulumi.runtime.getConfig("scenario:sdk") || "pulumi-svc");
 
-// Secret config (it may carry declared secrets); read raw, without the plain-get warning.
-const declarations = JSON.parse(pulumi.runtime.getConfig("scenario:resources") || "[]");
+const fs = require("node:fs");
+const path = require("node:path");
+const file = path.join(__dirname, "scenario.json");
+const declarations = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : [];
 const declared = {};
 
 function resolve(value) {
