@@ -134,7 +134,7 @@ describe("Networking resources through the real pulumi engine", () => {
     });
 
     // Lookups: nodes of the workspace (none: not a private cloud), of the private cloud, and the platform's.
-    const out = result.outputs;
+    const out = await e2e.outputs();
     expect(out.wsNodes.value).toEqual([]);
     const pcNodes = (await get(`/v1/workspaces/${pc}/nodes`)).items;
     expect(out.pcNodes.value).toEqual(

@@ -32,12 +32,13 @@ describe("a Python program through the plugin", () => {
   it("comes up with resources and an invoke, and previews clean", async () => {
     const result = await e2e.up([]);
     expect(changes(result)).toEqual({ create: 3 });
-    expect(result.outputs.plan_id.value).toMatch(/^\d+$/);
+    const outputs = await e2e.outputs();
+    expect(outputs.plan_id.value).toMatch(/^\d+$/);
     const vpc = (await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net")}`)).body;
-    expect(result.outputs.vlan.value).toBe(vpc.vlan);
+    expect(outputs.vlan.value).toBe(vpc.vlan);
     expect(vpc.description).toBe("from python");
     // The schema's integers are Python ints (the plan's cpu, the VLAN tag, max_prefixes); the wide ASN a float, exact.
-    expect(result.outputs.types.value).toEqual(["int", "int", "int", "float"]);
+    expect(outputs.types.value).toEqual(["int", "int", "int", "float"]);
     const bgp = (await e2e.emu.api.get(`/v1/workspaces/${e2e.emu.workspaceId}/bgp`)).body;
     expect({ asn: bgp.data.asn, maxPrefixes: bgp.data.max_prefixes }).toEqual({ asn: 4200000000, maxPrefixes: 50 });
 

@@ -124,7 +124,7 @@ describe("Python: pip install of the wheel into a fresh virtualenv", () => {
   it("comes up, previews clean, and destroys everything", async () => {
     const result = await e2e.up([]);
     expect(changes(result)).toEqual({ create: 3 });
-    expect(result.outputs.plan_id.value).toMatch(/^\d+$/);
+    expect((await e2e.outputs()).plan_id.value).toMatch(/^\d+$/);
     expect((await e2e.preview()).changeSummary).toEqual({ same: 3 });
     await e2e.destroy();
     expect((await e2e.inventoryTotal()).total).toBe(0);
