@@ -9,7 +9,7 @@ import * as path from "node:path";
 
 const REPO = path.join(__dirname, "..", "..");
 
-/** A Python program on the plugin: resources (one with an integer and a wide integer) and an invoke (tests/e2e/python.test.ts, release-packages.test.ts). */
+/** A Python program on the plugin: resources (one with an integer and a wide integer) and an invoke (release-packages.test.ts, adopt-python.test.ts). */
 export const PYTHON_PROGRAM = `import pulumi
 import pulumi_svc as svc
 

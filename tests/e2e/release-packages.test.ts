@@ -121,10 +121,18 @@ describe("Python: pip install of the wheel into a fresh virtualenv", () => {
     expect(JSON.parse(plugin.join("\n"))).toEqual({ resource: true, name: "svc", version: VERSION, server: SDK_NAMES.pluginDownloadURL });
   });
 
-  it("comes up, previews clean, and destroys everything", async () => {
+  it("comes up with resources and an invoke, previews clean, and destroys everything", async () => {
     const result = await e2e.up([]);
     expect(changes(result)).toEqual({ create: 3 });
-    expect((await e2e.outputs()).plan_id.value).toMatch(/^\d+$/);
+    const outputs = await e2e.outputs();
+    expect(outputs.plan_id.value).toMatch(/^\d+$/);
+    const vpc = (await e2e.emu.api.get(`/v1/vpcs/${await e2e.idOf("net")}`)).body;
+    expect(outputs.vlan.value).toBe(vpc.vlan);
+    expect(vpc.description).toBe("from python");
+    // The schema's integers are Python ints (the plan's cpu, the VLAN tag, max_prefixes); the wide ASN a float, exact.
+    expect(outputs.types.value).toEqual(["int", "int", "int", "float"]);
+    const bgp = (await e2e.emu.api.get(`/v1/workspaces/${e2e.emu.workspaceId}/bgp`)).body;
+    expect({ asn: bgp.data.asn, maxPrefixes: bgp.data.max_prefixes }).toEqual({ asn: 4200000000, maxPrefixes: 50 });
     expect((await e2e.preview()).changeSummary).toEqual({ same: 3 });
     await e2e.destroy();
     expect((await e2e.inventoryTotal()).total).toBe(0);

@@ -32,3 +32,11 @@ describe("the Java quickstart's stand-ins for the Gradle build's resources", () 
     expect(fs.readFileSync(path.join(dir, "version.txt"), "utf8").trim()).toBe("${svc.version}");
   });
 });
+
+describe("examples/java-quickstart/pom.xml", () => {
+  it("declares the SDK resources at the package's version", () => {
+    const pom = fs.readFileSync(path.join(EXAMPLES, "java-quickstart", "pom.xml"), "utf8");
+    const { version } = JSON.parse(fs.readFileSync(path.join(EXAMPLES, "..", "package.json"), "utf8")) as { version: string };
+    expect(pom).toContain(`<svc.version>${version}</svc.version>`);
+  });
+});
