@@ -1,0 +1,667 @@
+/**
+ * App, Recipe, RecipeInstallation and AppTemplate on both faces, in process
+ * (tests/support/inProcess.ts): creates checked against the API, each in-place change in the
+ * requests the spec names, an app's replacements (its old object deleted first: names are unique),
+ * an installation's re-install (installed anew, the old one forgotten), drift read and put back
+ * under the same id, objects deleted outside Pulumi read as gone, adoption, failed and lost
+ * creates, the refusals at create (an app template with a normal token, an app leaving its
+ * template's null default unset, installation fields the recipe does not take), and the secret
+ * outputs the plugin marks. The refusals at preview are tests/unit/resources/
+ * {app,appTemplate,recipe,recipeInstallation}.test.ts (the few not proven there are here, as
+ * check failures); what only the engine proves (secrets kept out of the state file, the lookups
+ * a program calls) is tests/e2e/apps.test.ts.
+ *
+ * Kinds: App, AppTemplate, Recipe, RecipeInstallation (scripts/testsOf.js: this file is their in-process proof)
+ */
+import { setProgressSink } from "../../provider/runtime/progress";
+import { CallError, describeEachFace, opened, secret, up, type InProcess, type Props, type Recorded } from "../support/inProcess";
+
+const PASSWORD = "Recipe-pa55-inproc-4c9d1a";
+const PASSWORD_2 = "Recipe-rotated-inproc-77b0e2";
+
+interface Logged {
+  seq: number;
+  method: string;
+  path: string;
+  body: unknown;
+}
+
+/** What a face's provider tells a person (ctx.notice): the engine shows these lines under the resource or the stack. */
+const notices: string[] = [];
+beforeAll(() => setProgressSink((line, kind) => kind === "notice" && notices.push(line)));
+// Both faces' emulators start from one seed, so ids repeat: a case sees only its own lines.
+beforeEach(() => {
+  notices.length = 0;
+});
+
+/** The requests, state and declarations one emulator's cases share. */
+function harness(ctx: () => InProcess) {
+  const state: Record<string, Recorded> = {};
+  const api = () => ctx().emu.api;
+  const get = async (path: string) => (await api().get(path)).body;
+  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
+  const mutations = async (since: number) =>
+    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter(
+      (r) => r.method !== "GET" && r.path.startsWith("/v1/"),
+    );
+  const writes = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
+  /** One resource's up with the engine's order of calls; the mutating requests it made. */
+  const upLogged = async (name: string, kind: string, declared: Props) => {
+    const since = await lastSeq();
+    const result = await up(ctx().face, kind, declared, state[name]);
+    state[name] = result.now;
+    return { ...result, mutations: await mutations(since) };
+  };
+  /** An up expected to fail: its error, the mutating requests it made, and the state left as it was. */
+  const upFails = async (name: string, kind: string, declared: Props) => {
+    const since = await lastSeq();
+    const err = (await up(ctx().face, kind, declared, state[name]).then(
+      () => undefined,
+      (e: unknown) => e,
+    )) as CallError;
+    expect(err).toBeInstanceOf(CallError);
+    return { err, mutations: await mutations(since) };
+  };
+  /** A refresh of one resource: the read's outputs (and, from the plugin, inputs) become the recorded state. */
+  const refresh = async (name: string, kind: string) => {
+    const read = await ctx().face.read(kind, state[name].id, state[name].outs, state[name].inputs);
+    if (read.id) state[name] = { id: read.id, outs: read.outs, inputs: read.inputs ?? state[name].inputs };
+    else delete state[name];
+    return read;
+  };
+  /** Outputs with the plugin's secret envelopes opened, and the members it marked secret. */
+  const outsOf = (name: string) => {
+    const { value, secrets } = opened(state[name].outs);
+    return { outs: value as Props, secrets: secrets.filter((s) => !s.includes(".") && !s.includes("[")) };
+  };
+  /** A secret the program declares: the engine sends it marked to the plugin; the dynamic host takes no secrets. */
+  const declaredSecret = (value: unknown) => (ctx().face.name === "plugin" ? secret(value) : value);
+  /** The members a face marks secret in an answer: the plugin marks the kind's secret outputs; the dynamic host none (the class does). */
+  const secretsOn = (plugin: string[]) => (ctx().face.name === "plugin" ? plugin : []);
+  return { state, api, get, lastSeq, mutations, writes, upLogged, upFails, refresh, outsOf, declaredSecret, secretsOn };
+}
+
+/** A running instance made through the API, for the apps and installations (the instance is not what these cases prove). */
+async function runningInstance(ctx: () => InProcess, name: string): Promise<string> {
+  const { api, workspaceId } = ctx().emu;
+  const plans = (await api.get("/v1/plans", { name: "lightning-2" })).body.items as Array<{ id: string; name: string }>;
+  const plan = plans.find((p) => p.name === "lightning-2")!.id;
+  const made = await api.post(`/v1/workspaces/${workspaceId}/instances`, { type: "PLAN", name, region: "NA_01", plan: BigInt(plan) });
+  expect(made.status).toBe(202);
+  const id = String(made.body.resource.id);
+  await ctx().emu.waitFor(`/v1/instances/${id}`, (b: { state: string; online: boolean }) => b.state === "AVAILABLE" && b.online, 10_000);
+  return id;
+}
+
+describeEachFace("App, Recipe and RecipeInstallation", (ctx) => {
+  const { state, api, get, lastSeq, mutations, writes, upLogged, upFails, refresh, outsOf, declaredSecret, secretsOn } = harness(ctx);
+  let wid: string;
+  let vm: string;
+  let n8n: string;
+  let kuma: string;
+
+  // The declarations, changed case by case.
+  const web: Props = {
+    name: "web",
+    image: "nginx:1.27",
+    environment: { MODE: "production", WORKERS: "4" },
+    ports: [{ hostPort: 8080, containerPort: 80, http: true }],
+    mounts: [{ hostPath: "/srv/web", containerPath: "/usr/share/nginx/html", readOnly: true }],
+    domain: "web.example.com",
+  };
+  const auto: Props = { name: "automation", environment: { N8N_BASIC_AUTH_USER: "admin", GENERIC_TIMEZONE: null } };
+  const recipe: Props = {
+    name: "hello-recipe",
+    category: "TOOLS",
+    description: "# Hello\nSays hello.",
+    commands: [{ path: "/opt/hello/install.sh", args: ["--greeting", "$SVC_FIELDS_GREETING"] }],
+    fields: [
+      { id: "GREETING", label: "Greeting", type: "TEXT", required: true },
+      { id: "TOKEN", label: "Token", type: "PASSWORD" },
+      { id: "COUNT", label: "Count", type: "NUMBER" },
+    ],
+  };
+  let installFields: Props = { GREETING: "hello", TOKEN: PASSWORD, COUNT: 3 };
+  const installation = () => ({ instanceId: vm, recipeId: state.rcp.id, fields: declaredSecret(installFields) });
+
+  beforeAll(async () => {
+    wid = ctx().emu.workspaceId;
+    const templates = (await api().get("/v1/app-templates", { limit: 100 })).body.items as Array<{ id: string; name: string }>;
+    n8n = templates.find((t) => t.name === "n8n")!.id;
+    kuma = templates.find((t) => t.name === "Uptime Kuma")!.id;
+    vm = await runningInstance(ctx, "apps-vm");
+    Object.assign(web, { instanceId: vm });
+    Object.assign(auto, { instanceId: vm, templateId: n8n });
+  });
+
+  it("creates a custom-image app, checked against the API", async () => {
+    expect((await upLogged("web", "App", web)).step).toBe("create");
+    const app = await get(`/v1/apps/${state.web.id}`);
+    expect(app).toMatchObject({
+      name: "web",
+      image: "nginx:1.27",
+      environment: { MODE: "production", WORKERS: "4" },
+      ports: [{ host_port: 8080, container_port: 80, protocol: "TCP", http: true }],
+      mounts: [{ host_path: "/srv/web", container_path: "/usr/share/nginx/html", read_only: true }],
+      domain: "web.example.com",
+      state: "AVAILABLE",
+      running: true,
+      template_id: null,
+    });
+    const { outs, secrets } = outsOf("web");
+    expect(outs).toMatchObject({ state: "AVAILABLE", running: true, containerId: app.live.container_id, instanceId: vm, workspaceId: wid });
+    expect(outs.portAllocations).toEqual([{ hostPort: 8080, containerPort: 80, protocol: "TCP", http: true }]);
+    expect(secrets.sort()).toEqual(secretsOn(["environment", "resolvedEnvironment"]));
+  });
+
+  it("creates a template app: the overrides sent, a null removing a default, the API's resolved values recorded (secret)", async () => {
+    expect((await upLogged("auto", "App", auto)).step).toBe("create");
+    const app = await get(`/v1/apps/${state.auto.id}`);
+    expect(app.template_id).toBe(n8n);
+    expect(app.image).toBe("n8nio/n8n:1.64.0");
+    expect(app.environment.N8N_BASIC_AUTH_USER).toBe("admin");
+    expect(app.environment).not.toHaveProperty("GENERIC_TIMEZONE");
+    expect(app.environment.N8N_ENCRYPTION_KEY).toMatch(/^[A-Za-z0-9]{32}$/);
+    expect(app.environment.WEBHOOK_URL).toMatch(/^http:\/\/\d+\.\d+\.\d+\.\d+:5678\/$/);
+    const { outs, secrets } = outsOf("auto");
+    expect(outs.resolvedEnvironment).toEqual(app.environment);
+    expect(outs.environment).toEqual({ N8N_BASIC_AUTH_USER: "admin", GENERIC_TIMEZONE: null });
+    // The {{random:32}} key is among the resolved values: the plugin answers them secret.
+    expect(secrets.sort()).toEqual(secretsOn(["environment", "resolvedEnvironment"]));
+  });
+
+  it("creates a recipe and installs it: one install request, the synthetic id, the field values secret", async () => {
+    expect((await upLogged("rcp", "Recipe", recipe)).step).toBe("create");
+    const r = await get(`/v1/recipes/${state.rcp.id}`);
+    expect(r).toMatchObject({ name: "hello-recipe", category: "TOOLS", owner: { id: wid }, commands: recipe.commands, icon: null });
+    expect(r.fields.map((f: { id: string; required: boolean }) => [f.id, f.required])).toEqual([
+      ["GREETING", true],
+      ["TOKEN", false],
+      ["COUNT", false],
+    ]);
+    expect(outsOf("rcp").outs.variables).toEqual({ GREETING: "SVC_FIELDS_GREETING", TOKEN: "SVC_FIELDS_TOKEN", COUNT: "SVC_FIELDS_COUNT" });
+
+    const { step, mutations: sent } = await upLogged("inst", "RecipeInstallation", installation());
+    expect(step).toBe("create");
+    expect(writes(sent)).toEqual(["POST /v1/commands/install-recipe"]);
+    // The emulator's request log masks a PASSWORD field's value.
+    expect(sent[0].body).toMatchObject({ fields: { GREETING: "hello", TOKEN: "[masked]", COUNT: 3 } });
+    expect(state.inst.id).toMatch(new RegExp(`^${vm}:${state.rcp.id}:.+$`));
+    const { outs, secrets } = outsOf("inst");
+    expect(outs).toMatchObject({ installState: "COMPLETED", recipeName: "hello-recipe", fields: installFields });
+    expect(await get(`/v1/workflows/${outs.workflowId}`)).toMatchObject({ name: "install-recipe", state: "COMPLETED" });
+    expect(secrets).toEqual(secretsOn(["fields"]));
+  });
+
+  it("diffs the same declarations as no change and sends no mutating request", async () => {
+    for (const [name, kind, declared] of [
+      ["web", "App", web],
+      ["auto", "App", auto],
+      ["rcp", "Recipe", recipe],
+      ["inst", "RecipeInstallation", installation()],
+    ] as const) {
+      const { step, mutations: sent } = await upLogged(name, kind, declared);
+      expect({ name, step, sent }).toEqual({ name, step: "same", sent: [] });
+    }
+  });
+
+  // The rest of what preview refuses is tests/unit/resources/{app,recipe}.test.ts.
+  it.each([
+    [
+      "a relative host path of an app's mount",
+      "App",
+      () => ({ ...web, mounts: [{ hostPath: "srv", containerPath: "/data" }] }),
+      /^mounts\[0\]\.hostPath: must be an absolute path/,
+    ],
+    [
+      "a relative path of a recipe's command",
+      "Recipe",
+      () => ({ ...recipe, commands: [{ path: "install.sh" }] }),
+      /^commands\[0\]\.path: must be an absolute script path/,
+    ],
+    [
+      "a recipe field of an unknown type",
+      "Recipe",
+      () => ({ ...recipe, fields: [{ id: "A", label: "a", type: "DATE" }] }),
+      /^fields\[0\]\.type: .*TEXT, PASSWORD, NUMBER, EMAIL or BOOLEAN/,
+    ],
+  ])("check refuses %s, naming the property, and sends nothing", async (_what, kind, declared, reason) => {
+    const since = await lastSeq();
+    const { failures } = await ctx().face.check(kind, declared());
+    expect(failures.map((f) => `${f.property}: ${f.reason}`)).toContainEqual(expect.stringMatching(reason));
+    expect(await mutations(since)).toEqual([]);
+  });
+
+  it("redeploys a custom app in place: image, environment, ports and mounts in one PATCH", async () => {
+    const id = state.web.id;
+    Object.assign(web, {
+      image: "nginx:1.28",
+      environment: { MODE: "staging" },
+      ports: [
+        { hostPort: 8081, containerPort: 80, http: true },
+        { hostPort: 5353, containerPort: 53, protocol: "UDP" },
+      ],
+      mounts: [],
+    });
+    const { step, now, mutations: sent } = await upLogged("web", "App", web);
+    expect({ step, id: now.id }).toEqual({ step: "update", id });
+    expect(writes(sent)).toEqual([`PATCH /v1/apps/${id}`]);
+    expect(sent[0].body).toEqual({
+      image: "nginx:1.28",
+      environment: { MODE: "staging" },
+      mounts: [],
+      ports: [
+        { host_port: 8081, container_port: 80, protocol: "TCP", http: true },
+        { host_port: 5353, container_port: 53, protocol: "UDP", http: false },
+      ],
+    });
+    expect(await get(`/v1/apps/${id}`)).toMatchObject({
+      image: "nginx:1.28",
+      environment: { MODE: "staging" },
+      mounts: [],
+      state: "AVAILABLE",
+    });
+  });
+
+  it("keeps the desired running state through stop and start", async () => {
+    const id = state.web.id;
+    web.running = false;
+    let { mutations: sent } = await upLogged("web", "App", web);
+    expect(writes(sent)).toEqual([`POST /v1/apps/${id}/stop`]);
+    expect(await get(`/v1/apps/${id}`)).toMatchObject({ running: false, state: "AVAILABLE" });
+    expect(outsOf("web").outs.running).toBe(false);
+    web.running = true;
+    ({ mutations: sent } = await upLogged("web", "App", web));
+    expect(writes(sent)).toEqual([`POST /v1/apps/${id}/start`]);
+    expect((await get(`/v1/apps/${id}`)).running).toBe(true);
+  });
+
+  it("changes a template app's overrides in place: the stored values stay, placeholders resolve, a dropped override restores the default", async () => {
+    const id = state.auto.id;
+    const before = (await get(`/v1/apps/${id}`)).environment;
+    auto.environment = { N8N_BASIC_AUTH_USER: "root", EDITOR_PORT: "{{host_port.editor}}", SESSION_SECRET: "{{random:16}}" };
+    const { step, mutations: sent } = await upLogged("auto", "App", auto);
+    expect({ step, id: state.auto.id }).toEqual({ step: "update", id });
+    expect(writes(sent)).toEqual([`PATCH /v1/apps/${id}`]);
+    const after = (await get(`/v1/apps/${id}`)).environment;
+    expect(after).toMatchObject({
+      N8N_BASIC_AUTH_USER: "root",
+      EDITOR_PORT: "5678",
+      GENERIC_TIMEZONE: "UTC",
+      N8N_ENCRYPTION_KEY: before.N8N_ENCRYPTION_KEY,
+      WEBHOOK_URL: before.WEBHOOK_URL,
+    });
+    expect(after.SESSION_SECRET).toMatch(/^[A-Za-z0-9]{16}$/);
+    expect(outsOf("auto").outs.resolvedEnvironment).toEqual(after);
+    // The placeholders the API resolved match what was declared: no change left.
+    expect((await upLogged("auto", "App", auto)).step).toBe("same");
+  });
+
+  it("patches a recipe in place (lists replace); a read of its installation then names it anew", async () => {
+    const id = state.rcp.id;
+    Object.assign(recipe, {
+      name: "hello-recipe-2",
+      description: "Says hello, twice.",
+      icon: "https://assets.example.com/hello.svg",
+      commands: [
+        { path: "/opt/hello/install.sh", args: [] },
+        { path: "/opt/hello/again.sh", args: ["$SVC_FIELDS_GREETING"] },
+      ],
+      fields: [
+        { id: "GREETING", label: "Greeting", type: "TEXT", required: true },
+        { id: "TOKEN", label: "Token", type: "PASSWORD" },
+        { id: "COUNT", label: "How many", type: "NUMBER" },
+      ],
+    });
+    const { step, mutations: sent } = await upLogged("rcp", "Recipe", recipe);
+    expect({ step, id: state.rcp.id }).toEqual({ step: "update", id });
+    expect(writes(sent)).toEqual([`PATCH /v1/recipes/${id}`]);
+    expect(await get(`/v1/recipes/${id}`)).toMatchObject({
+      name: "hello-recipe-2",
+      icon: "https://assets.example.com/hello.svg",
+      commands: recipe.commands,
+    });
+    // Recorded at install; the next read updates it.
+    expect(outsOf("inst").outs.recipeName).toBe("hello-recipe");
+    await refresh("inst", "RecipeInstallation");
+    expect(outsOf("inst").outs.recipeName).toBe("hello-recipe-2");
+  });
+
+  it("refuses at create an installation whose fields do not match the recipe, before the install request, keeping the recorded one", async () => {
+    const recorded = state.inst;
+    installFields = { TOKEN: PASSWORD_2, COUNT: "many", NOPE: "x" };
+    const { err, mutations: sent } = await upFails("inst", "RecipeInstallation", installation());
+    expect(err.message).toMatch(/fields\.NOPE: the recipe has no such field/);
+    expect(err.message).toMatch(/fields\.GREETING: required/);
+    expect(err.message).toMatch(/fields\.COUNT: must be a number/);
+    expect(err.message).not.toContain(PASSWORD_2);
+    expect(err.kept).toBeUndefined();
+    expect(sent).toEqual([]);
+    // The replacement was never made: the recorded installation is still the one a read finds.
+    expect((await ctx().face.read("RecipeInstallation", recorded.id, recorded.outs, recorded.inputs)).id).toBe(recorded.id);
+  });
+
+  it("re-installs when the fields change: a new installation first, then the old one forgotten (the API has no uninstall)", async () => {
+    const before = state.inst.id;
+    installFields = { GREETING: "hello again", TOKEN: PASSWORD_2, COUNT: "5" };
+    const { step, diff, mutations: sent } = await upLogged("inst", "RecipeInstallation", installation());
+    expect({ step, replaces: diff?.replaces, deleteBeforeReplace: diff?.deleteBeforeReplace }).toEqual({
+      step: "replace",
+      replaces: ["fields"],
+      deleteBeforeReplace: false,
+    });
+    expect(writes(sent)).toEqual(["POST /v1/commands/install-recipe"]);
+    expect(state.inst.id).not.toBe(before);
+    const { outs, secrets } = outsOf("inst");
+    expect(outs).toMatchObject({ installState: "COMPLETED", recipeName: "hello-recipe-2" });
+    expect(secrets).toEqual(secretsOn(["fields"]));
+    expect(notices).toContainEqual(expect.stringContaining(`the API has no uninstall: forgetting installation ${before}`));
+  });
+
+  it.each([
+    ["a domain (the name is kept)", "web", "domain", () => Object.assign(web, { domain: "www.example.com" })],
+    ["a name", "web", "name", () => Object.assign(web, { name: "web-2" })],
+    [
+      "a template",
+      "auto",
+      "templateId",
+      () => Object.assign(auto, { templateId: kuma, environment: { PUBLIC_URL: "https://status.example.com" } }),
+    ],
+  ])("replaces an app on a change of %s, deleting the old one first: new id, old one gone", async (_what, name, field, change) => {
+    const before = state[name].id;
+    const { step, diff, now, mutations: sent } = await upLogged(name, "App", change());
+    // Names are unique in the workspace and host ports on the instance: the old app goes first.
+    expect({ step, replaces: diff?.replaces, deleteBeforeReplace: diff?.deleteBeforeReplace }).toEqual({
+      step: "replace",
+      replaces: [field],
+      deleteBeforeReplace: true,
+    });
+    expect(writes(sent)[0]).toBe(`DELETE /v1/apps/${before}`);
+    expect(writes(sent)).toContainEqual(expect.stringMatching(new RegExp(`^POST /v1/instances/${vm}/apps`)));
+    expect(now.id).not.toBe(before);
+    expect((await api().get(`/v1/apps/${before}`)).status).toBe(404);
+    expect((await get(`/v1/apps/${now.id}`)).state).toBe("AVAILABLE");
+  });
+
+  it("a read finds an out-of-band environment change; the next up puts the declaration back under the same id", async () => {
+    const id = state.web.id;
+    const patched = await api().patch(`/v1/apps/${id}`, { environment: { MODE: "hacked", EXTRA: "1" } });
+    await ctx().emu.waitWorkflow(patched.body.id);
+    expect((await refresh("web", "App")).id).toBe(id);
+    expect(outsOf("web").outs.environment).toEqual({ MODE: "hacked", EXTRA: "1" });
+    const { step, now, mutations: sent } = await upLogged("web", "App", web);
+    expect({ step, id: now.id }).toEqual({ step: "update", id });
+    expect(writes(sent)).toEqual([`PATCH /v1/apps/${id}`]);
+    expect((await get(`/v1/apps/${id}`)).environment).toEqual({ MODE: "staging" });
+  });
+
+  it("reads an app, a recipe and its installation deleted outside Pulumi as gone (no id); the next up creates them", async () => {
+    const appId = state.auto.id;
+    const recipeId = state.rcp.id;
+    const del = await api().delete(`/v1/apps/${appId}`);
+    await ctx().emu.waitWorkflow(del.body.id);
+    expect((await api().delete(`/v1/recipes/${recipeId}`)).status).toBe(200);
+    // The installation is gone with its recipe: its read checks that the instance and the recipe still exist.
+    for (const [name, kind] of [
+      ["auto", "App"],
+      ["rcp", "Recipe"],
+      ["inst", "RecipeInstallation"],
+    ] as const)
+      expect({ name, id: (await refresh(name, kind)).id }).toEqual({ name, id: "" });
+    expect((await upLogged("auto", "App", auto)).step).toBe("create");
+    expect((await upLogged("rcp", "Recipe", recipe)).step).toBe("create");
+    expect((await upLogged("inst", "RecipeInstallation", installation())).step).toBe("create");
+    expect(state.auto.id).not.toBe(appId);
+    expect(state.rcp.id).not.toBe(recipeId);
+    expect(outsOf("inst").outs.installState).toBe("COMPLETED");
+  });
+
+  it("adopts an existing app and an existing recipe by adoptId, converging each with one PATCH", async () => {
+    const made = await api().post(`/v1/instances/${vm}/apps`, { name: "legacy", image: "redis:7.2", environment: { OLD: "1" } });
+    expect(made.status).toBe(201);
+    await ctx().emu.waitWorkflow(made.body.workflow.id);
+    const appId = String(made.body.resource.id);
+    const r = await api().post(`/v1/workspaces/${wid}/recipes`, {
+      name: "legacy-recipe",
+      category: "TOOLS",
+      description: "old",
+      commands: [{ path: "/opt/old.sh" }],
+    });
+    expect(r.status).toBe(201);
+    const recipeId = String(r.body.id);
+    const app = await upLogged("legacy", "App", {
+      instanceId: vm,
+      name: "legacy",
+      image: "redis:7.4",
+      environment: { NEW: "1" },
+      adoptId: appId,
+    });
+    expect({ id: app.now.id, writes: writes(app.mutations) }).toEqual({ id: appId, writes: [`PATCH /v1/apps/${appId}`] });
+    const adopted = await upLogged("legacy-recipe", "Recipe", {
+      name: "legacy-recipe",
+      category: "TOOLS",
+      description: "adopted",
+      commands: [{ path: "/opt/old.sh" }],
+      adoptId: recipeId,
+    });
+    expect({ id: adopted.now.id, writes: writes(adopted.mutations) }).toEqual({ id: recipeId, writes: [`PATCH /v1/recipes/${recipeId}`] });
+    expect(await get(`/v1/apps/${appId}`)).toMatchObject({ image: "redis:7.4", environment: { NEW: "1" } });
+    expect((await get(`/v1/recipes/${recipeId}`)).description).toBe("adopted");
+  });
+
+  it("deletes an app and an installation whose workflows failed, keeping nothing; the next up creates them", async () => {
+    for (const path of ["/v1/instances/*/apps", "/v1/commands/install-recipe"])
+      await ctx().emu.control.post("/_emulator/faults", { kind: "workflow", outcome: "FAILED", method: "POST", path, times: 1 });
+    const flaky = { instanceId: vm, name: "flaky", image: "busybox:1.36" };
+    const flakyInst = () => ({ instanceId: vm, recipeId: state.rcp.id, fields: declaredSecret({ GREETING: "x" }) });
+
+    const app = await upFails("flaky", "App", flaky);
+    expect(app.err.message).toMatch(/App "flaky": create failed: workflow .* ended FAILED/);
+    const appId = /The App it made \(id (\d+)\) ended FAILED.*?, which a later up would replace, so it was deleted/s.exec(
+      app.err.message,
+    )?.[1];
+    expect(appId).toMatch(/^\d+$/);
+    expect(app.err.kept).toBeUndefined(); // nothing for the engine to keep in state
+    expect((await api().get(`/v1/apps/${appId}`)).status).toBe(404);
+
+    const inst = await upFails("flaky-inst", "RecipeInstallation", flakyInst());
+    expect(inst.err.message).toMatch(/RecipeInstallation of recipe .*: create failed: workflow .* ended FAILED/);
+    expect(inst.err.message).toMatch(
+      /The RecipeInstallation it made \(id [^)]+\) ended FAILED.*?, which a later up would replace, so it was deleted/s,
+    );
+    expect(inst.err.kept).toBeUndefined();
+
+    const repaired = await upLogged("flaky", "App", flaky);
+    expect(repaired.now.id).not.toBe(appId);
+    expect(outsOf("flaky").outs.state).toBe("AVAILABLE");
+    await upLogged("flaky-inst", "RecipeInstallation", flakyInst());
+    expect(outsOf("flaky-inst").outs.installState).toBe("COMPLETED");
+  });
+
+  it("recovers a recipe whose create answer was lost: one recipe, found and adopted", async () => {
+    await ctx().emu.control.post("/_emulator/faults", { kind: "drop", method: "POST", path: "/v1/workspaces/*/recipes", times: 1 });
+    const { now } = await upLogged("dropped", "Recipe", {
+      name: "dropped-recipe",
+      category: "DEVOPS",
+      description: "lost answer",
+      commands: [{ path: "/opt/x.sh" }],
+    });
+    const mine = (await api().get(`/v1/workspaces/${wid}/recipes`, { name: "dropped-recipe" })).body.items;
+    expect(mine).toHaveLength(1);
+    expect(now.id).toBe(String(mine[0].id));
+    expect(notices).toContainEqual(expect.stringMatching(new RegExp(`create answer was lost.*\\(id ${now.id}\\) and adopted it`)));
+  });
+
+  it("an app template needs the operator token: a normal token gets the API's refusal with what to do, and nothing is created", async () => {
+    const { err } = await upFails("tpl", "AppTemplate", { name: "Not Allowed", description: "x", image: "nginx:1.27" });
+    expect(err.message).toMatch(/needs an operator \(staff\) token.*svc:token/s);
+    expect((await api().get("/v1/app-templates", { name: "Not Allowed" })).body.items).toEqual([]);
+  });
+
+  it("deletes everything it made in the engine's order (installations are forgotten), leaving the inventory empty", async () => {
+    for (const [name, kind] of [
+      ["inst", "RecipeInstallation"],
+      ["flaky-inst", "RecipeInstallation"],
+      ["web", "App"],
+      ["auto", "App"],
+      ["legacy", "App"],
+      ["flaky", "App"],
+      ["rcp", "Recipe"],
+      ["legacy-recipe", "Recipe"],
+      ["dropped", "Recipe"],
+    ] as const) {
+      await ctx().face.delete(kind, state[name].id, state[name].outs);
+      delete state[name];
+    }
+    // The instance was made through the API (not a resource of these cases): removed the same way.
+    const removal = await api().delete(`/v1/instances/${vm}`);
+    expect(removal.status).toBe(202);
+    await ctx().emu.waitWorkflow(removal.body.id);
+    const inventory = (await ctx().emu.control.get("/_emulator/inventory")).body as { total: number; resources: Record<string, unknown[]> };
+    for (const table of ["apps", "recipes", "appTemplates", "instances"])
+      expect({ table, left: inventory.resources[table] }).toEqual({ table, left: [] });
+    expect(inventory.total).toBe(0);
+  });
+});
+
+describeEachFace(
+  "AppTemplate with the operator token, and an app deployed from it",
+  (ctx) => {
+    const { state, get, lastSeq, mutations, writes, upLogged, upFails, refresh } = harness(ctx);
+    const staff = () => ctx().emu.staff;
+    let vm: string;
+
+    const tpl: Props = {
+      name: "Team Dashboard",
+      description: "Internal dashboard.",
+      image: "grafana/grafana:11.2.0",
+      category: "MONITORING",
+      environment: [
+        { key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}", description: "listen port" },
+        { key: "GF_SECURITY_ADMIN_PASSWORD", value: "{{random:24}}" },
+        { key: "GF_SERVER_DOMAIN", value: null, description: "you must supply it" },
+      ],
+      mounts: [{ hostPath: "/opt/grafana", containerPath: "/var/lib/grafana" }],
+      ports: [
+        { name: "web", containerPort: 3000, http: true },
+        { name: "metrics", containerPort: 9100 },
+      ],
+    };
+
+    beforeAll(async () => {
+      vm = await runningInstance(ctx, "dash-vm");
+    });
+
+    // The rest of what preview refuses is tests/unit/resources/appTemplate.test.ts.
+    it("check refuses an image without a tag, naming the property, and sends nothing", async () => {
+      const since = await lastSeq();
+      const { failures } = await ctx().face.check("AppTemplate", { ...tpl, image: "grafana/grafana" });
+      expect(failures.map((f) => `${f.property}: ${f.reason}`)).toContainEqual(
+        expect.stringMatching(/^image: must be a container image with a tag/),
+      );
+      expect(await mutations(since)).toEqual([]);
+    });
+
+    it("creates a template, checked against the API, and diffs the same declaration as no change", async () => {
+      expect((await upLogged("tpl", "AppTemplate", tpl)).step).toBe("create");
+      expect(await get(`/v1/app-templates/${state.tpl.id}`)).toMatchObject({
+        name: "Team Dashboard",
+        category: "MONITORING",
+        ports: [
+          { name: "web", container_port: 3000, protocol: "TCP", http: true, description: "" },
+          { name: "metrics", container_port: 9100, protocol: "TCP", http: false },
+        ],
+        environment: [
+          { key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}" },
+          { key: "GF_SECURITY_ADMIN_PASSWORD", value: "{{random:24}}", description: "" },
+          { key: "GF_SERVER_DOMAIN", value: null },
+        ],
+      });
+      const { step, mutations: sent } = await upLogged("tpl", "AppTemplate", tpl);
+      expect({ step, sent }).toEqual({ step: "same", sent: [] });
+    });
+
+    it("an app from it must supply the template's null defaults: said at create, before any write; supplied, it deploys", async () => {
+      const dash: Props = { instanceId: vm, name: "dash", templateId: state.tpl.id, domain: "dash.example.com" };
+      const { err, mutations: sent } = await upFails("dash", "App", dash);
+      expect(err.message).toMatch(/leaves GF_SERVER_DOMAIN for you to supply/);
+      expect(sent).toEqual([]);
+      await upLogged("dash", "App", { ...dash, environment: { GF_SERVER_DOMAIN: "dash.example.com" } });
+      const app = await get(`/v1/apps/${state.dash.id}`);
+      expect(app).toMatchObject({
+        template_id: state.tpl.id,
+        image: "grafana/grafana:11.2.0",
+        domain: "dash.example.com",
+        environment: { GF_SERVER_HTTP_PORT: "3000", GF_SERVER_DOMAIN: "dash.example.com" },
+      });
+      expect(app.environment.GF_SECURITY_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{24}$/);
+    });
+
+    it("patches every field in place in one PATCH; lists replace; a null category clears it", async () => {
+      const id = state.tpl.id;
+      Object.assign(tpl, {
+        name: "Team Dashboard v2",
+        description: "Internal dashboard, upgraded.",
+        image: "grafana/grafana:11.3.0",
+        category: null,
+        environment: [{ key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}" }],
+        mounts: [],
+        ports: [{ name: "web", containerPort: 3000, http: true }],
+      });
+      const { step, now, mutations: sent } = await upLogged("tpl", "AppTemplate", tpl);
+      expect({ step, id: now.id }).toEqual({ step: "update", id });
+      expect(writes(sent)).toEqual([`PATCH /v1/app-templates/${id}`]);
+      expect(await get(`/v1/app-templates/${id}`)).toMatchObject({
+        name: "Team Dashboard v2",
+        category: null,
+        mounts: [],
+        ports: [{ name: "web" }],
+        environment: [{ key: "GF_SERVER_HTTP_PORT" }],
+      });
+    });
+
+    it("a read finds an out-of-band change; the next up sends back only what differs", async () => {
+      const id = state.tpl.id;
+      expect((await staff().patch(`/v1/app-templates/${id}`, { category: "DEVOPS" })).status).toBe(200);
+      await refresh("tpl", "AppTemplate");
+      expect(state.tpl.outs.category).toBe("DEVOPS");
+      const { step, mutations: sent } = await upLogged("tpl", "AppTemplate", tpl);
+      expect(step).toBe("update");
+      expect(writes(sent)).toEqual([`PATCH /v1/app-templates/${id}`]);
+      expect(sent[0].body).toEqual({ category: null });
+    });
+
+    it("adopts a template made by hand by adoptId and converges it", async () => {
+      const other = await staff().post("/v1/app-templates", { name: "Hand Made", description: "made by hand", image: "nginx:1.27" });
+      expect(other.status).toBe(201);
+      const { now } = await upLogged("adopted", "AppTemplate", {
+        name: "Hand Made",
+        description: "now managed",
+        image: "nginx:1.27",
+        adoptId: String(other.body.id),
+      });
+      expect(now.id).toBe(String(other.body.id));
+      expect((await get(`/v1/app-templates/${other.body.id}`)).description).toBe("now managed");
+    });
+
+    it("reads a template deleted outside Pulumi as gone (no id)", async () => {
+      const id = state.tpl.id;
+      expect((await staff().delete(`/v1/app-templates/${id}`)).status).toBe(204);
+      expect((await refresh("tpl", "AppTemplate")).id).toBe("");
+      expect(state.tpl).toBeUndefined();
+    });
+
+    it("deletes the app and the templates it made, leaving none", async () => {
+      for (const [name, kind] of [
+        ["dash", "App"],
+        ["adopted", "AppTemplate"],
+      ] as const) {
+        await ctx().face.delete(kind, state[name].id, state[name].outs);
+        delete state[name];
+      }
+      const inventory = (await ctx().emu.control.get("/_emulator/inventory")).body as { resources: Record<string, unknown[]> };
+      expect({ apps: inventory.resources.apps, appTemplates: inventory.resources.appTemplates }).toEqual({ apps: [], appTemplates: [] });
+    });
+  },
+  { staff: true },
+);
