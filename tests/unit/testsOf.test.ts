@@ -1,7 +1,7 @@
 /**
  * A resource's tests are found from its name (scripts/testsOf.js, `npm run test:kind -- <Kind>`):
- * every kind has its unit file, the emulator package's tests of its API and at least one end-to-end
- * file that is its proof (its header's `Kinds:` line names it).
+ * every kind has its unit file, the emulator package's tests of its API and at least one in-process
+ * or end-to-end file that is its proof (its header's `Kinds:` line names it).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -11,16 +11,26 @@ const { testsOf, kindsProvedBy } = require("../../scripts/testsOf.js") as {
   testsOf(kind: string, options?: { every?: boolean }): string[];
   kindsProvedBy(text: string): string[];
 };
-const E2E = path.join(__dirname, "..", "e2e");
+const REPO = path.join(__dirname, "..", "..");
+const E2E = path.join(REPO, "tests", "e2e");
+const INPROCESS = path.join(REPO, "tests", "inprocess");
 const e2eOnly = (files: string[]) => files.filter((f) => f.startsWith("tests/e2e/"));
+const testFilesIn = (dir: string) => fs.readdirSync(dir).filter((f) => f.endsWith(".test.ts"));
 
 describe("testsOf", () => {
-  it.each(kinds())("finds %s's unit, emulator and end-to-end tests", (kind) => {
+  it.each(kinds())("finds %s's unit, emulator, and in-process or end-to-end tests", (kind) => {
     const files = testsOf(kind);
     const module = kind[0].toLowerCase() + kind.slice(1);
     expect(files[0]).toBe(`tests/unit/resources/${module}.test.ts`);
     expect(files.filter((f) => f.startsWith("packages/emulator/tests/")).length).toBeGreaterThan(0);
-    expect(files.filter((f) => f.startsWith("tests/e2e/")).length).toBeGreaterThan(0);
+    expect(files.filter((f) => f.startsWith("tests/inprocess/") || f.startsWith("tests/e2e/")).length).toBeGreaterThan(0);
+  });
+
+  it("lists a kind's in-process proof, the tests/inprocess files whose header names it, before its end-to-end files", () => {
+    expect(testsOf("App").filter((f) => f.startsWith("tests/inprocess/") || f.startsWith("tests/e2e/"))).toEqual([
+      "tests/inprocess/apps.test.ts",
+      "tests/e2e/apps.test.ts",
+    ]);
   });
 
   it("finds, with --every, the e2e files that declare a kind, directly or through a shared module, and no other", () => {
@@ -47,10 +57,13 @@ describe("testsOf", () => {
     expect(emulatorOnly(testsOf("FirewallRule"))).toEqual(["packages/emulator/tests/part3-network-firewall.test.ts"]);
   });
 
-  it.each(fs.readdirSync(E2E).filter((f) => f.endsWith(".test.ts")))("%s: its Kinds: line names kinds only", (file) => {
-    const named = kindsProvedBy(fs.readFileSync(path.join(E2E, file), "utf8"));
-    expect(named.filter((k) => !kinds().includes(k))).toEqual([]);
-  });
+  it.each([...testFilesIn(INPROCESS).map((f) => `tests/inprocess/${f}`), ...testFilesIn(E2E).map((f) => `tests/e2e/${f}`)])(
+    "%s: its Kinds: line names kinds only",
+    (file) => {
+      const named = kindsProvedBy(fs.readFileSync(path.join(REPO, file), "utf8"));
+      expect(named.filter((k) => !kinds().includes(k))).toEqual([]);
+    },
+  );
 
   it("refuses a name that is no kind", () => {
     expect(() => testsOf("Nope")).toThrow("no kind Nope: resources/nope.ts does not exist");
