@@ -31,6 +31,10 @@ describe("testsOf", () => {
       "tests/inprocess/apps.test.ts",
       "tests/e2e/apps.test.ts",
     ]);
+    // Nothing of AppTemplate needs the engine: no end-to-end file names it.
+    expect(testsOf("AppTemplate").filter((f) => f.startsWith("tests/inprocess/") || f.startsWith("tests/e2e/"))).toEqual([
+      "tests/inprocess/apps.test.ts",
+    ]);
   });
 
   it("finds, with --every, the e2e files that declare a kind, directly or through a shared module, and no other", () => {
