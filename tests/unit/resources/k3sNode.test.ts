@@ -1,7 +1,7 @@
 /**
  * K3sNode at preview: the instance id check and what each change does (an instance is a node at most
- * once), called on the lifecycle directly; tests/e2e/k3s.test.ts proves the same through the real
- * CLI.
+ * once), called on the lifecycle directly; tests/inprocess/k3s.test.ts proves the changes against the
+ * API, on both faces.
  */
 import { diff, failureLines, recorded } from "../../support/preview";
 import { k3sNodeDefinition } from "../../../resources/k3sNode";
