@@ -346,7 +346,10 @@ export interface InProcess {
 }
 
 export async function startInProcess(name: FaceName, options: { workflowMs?: number; staff?: boolean } = {}): Promise<InProcess> {
-  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 20, seed: 4242 });
+  // A seed per face: both faces' providers live in this one process, and a resource's module state
+  // (the addresses a FloatingIp create claimed after a lost answer) keys on ids, which one seed
+  // would make the same in both emulators. A provider process serves one stack, never two.
+  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 20, seed: name === "plugin" ? 4243 : 4242 });
   const settings = { baseUrl: emu.emu.url, token: options.staff ? emu.emu.staffToken : emu.emu.token, workspaceId: emu.workspaceId };
   const face = await (name === "plugin" ? pluginFace : dynamicFace)(settings);
   return {
