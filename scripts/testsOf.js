@@ -12,11 +12,15 @@
  *   header names first (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `vpcs`; "firewall
  *   rules" for `firewall-rules`); the header, because most files use a VPC or an instance on the
  *   way to what they test;
+ * - in-process: the kind's proof on both faces without the engine (tests/inprocess, issue 45), the
+ *   files whose header names it on its `Kinds:` line (tests/inprocess/network.test.ts names seven);
  * - e2e: the kind's end-to-end proof, the files whose header names it on its `Kinds:` line
  *   (tests/e2e/vpc.test.ts: ` * Kinds: Vpc`); most end-to-end files declare a Vpc or an Instance
  *   on the way to something else (a fault, a face, an upgrade), and listing them all found 27 of
  *   43 files for Vpc. With `--every`, those too: every file that declares the kind (its name as a
  *   word), or that imports, directly or through another, a shared module of tests/e2e that does.
+ *   A kind may have no end-to-end proof: its in-process file proves all it does, the engine adding
+ *   nothing of its own.
  */
 const fs = require("node:fs");
 const path = require("node:path");
@@ -43,7 +47,7 @@ const collectionPattern = (apiPath) => {
 /** A file's header: its text before the first comment ends. */
 const header = (file) => read(file).split("*/")[0];
 
-/** The kinds an end-to-end file proves: its header's `Kinds:` line. */
+/** The kinds an in-process or end-to-end file proves: its header's `Kinds:` line. */
 const kindsProvedBy = (text) =>
   (/^ \* Kinds: ([\w, ]+)/m.exec(text.split("*/")[0])?.[1] ?? "")
     .split(",")
@@ -75,9 +79,11 @@ function testsOf(kind, { every = false } = {}) {
   const apiPath = first && collectionPattern(first[0]);
   const emulator = apiPath ? filesIn("packages/emulator/tests").filter((f) => isTest(f) && apiPath.test(header(f))) : [];
 
-  const e2e = every ? declaringE2e(kind) : filesIn("tests/e2e").filter((f) => isTest(f) && kindsProvedBy(read(f)).includes(kind));
+  const proving = (dir) => filesIn(dir).filter((f) => isTest(f) && kindsProvedBy(read(f)).includes(kind));
+  const inprocess = proving("tests/inprocess");
+  const e2e = every ? declaringE2e(kind) : proving("tests/e2e");
 
-  return [...unit, ...emulator, ...e2e];
+  return [...unit, ...inprocess, ...emulator, ...e2e];
 }
 
 module.exports = { testsOf, kindsProvedBy };

@@ -1,7 +1,7 @@
 /**
  * A resource's tests are found from its name (scripts/testsOf.js, `npm run test:kind -- <Kind>`):
- * every kind has its unit file, the emulator package's tests of its API and at least one end-to-end
- * file that is its proof (its header's `Kinds:` line names it).
+ * every kind has its unit file, the emulator package's tests of its API and at least one in-process
+ * or end-to-end file that is its proof (its header's `Kinds:` line names it).
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -12,29 +12,34 @@ const { testsOf, kindsProvedBy } = require("../../scripts/testsOf.js") as {
   kindsProvedBy(text: string): string[];
 };
 const E2E = path.join(__dirname, "..", "e2e");
+const IN_PROCESS = path.join(__dirname, "..", "inprocess");
 const e2eOnly = (files: string[]) => files.filter((f) => f.startsWith("tests/e2e/"));
+const inProcessOnly = (files: string[]) => files.filter((f) => f.startsWith("tests/inprocess/"));
 
 describe("testsOf", () => {
-  it.each(kinds())("finds %s's unit, emulator and end-to-end tests", (kind) => {
+  it.each(kinds())("finds %s's unit, emulator and in-process or end-to-end tests", (kind) => {
     const files = testsOf(kind);
     const module = kind[0].toLowerCase() + kind.slice(1);
     expect(files[0]).toBe(`tests/unit/resources/${module}.test.ts`);
     expect(files.filter((f) => f.startsWith("packages/emulator/tests/")).length).toBeGreaterThan(0);
-    expect(files.filter((f) => f.startsWith("tests/e2e/")).length).toBeGreaterThan(0);
+    expect(e2eOnly(files).length + inProcessOnly(files).length).toBeGreaterThan(0);
   });
 
   it("finds, with --every, the e2e files that declare a kind, directly or through a shared module, and no other", () => {
-    const e2e = testsOf("BgpPrefix", { every: true }).filter((f) => f.startsWith("tests/e2e/"));
-    expect(e2e).toContain("tests/e2e/network.test.ts");
+    const e2e = e2eOnly(testsOf("BgpPrefix", { every: true }));
     // adopt-yaml.test.ts declares nothing itself: adopt.ts's workspace (handmade.ts) has a BGP prefix.
     expect(e2e).toContain("tests/e2e/adopt-yaml.test.ts");
+    expect(e2e).toContain("tests/e2e/retries-go.test.ts");
     expect(e2e).not.toContain("tests/e2e/vpc.test.ts");
   });
 
-  it("lists as a kind's end-to-end proof only the files whose header names it, not those that merely declare it", () => {
+  it("lists as a kind's proof only the files whose header names it, not those that merely declare it", () => {
     expect(e2eOnly(testsOf("Vpc"))).toEqual(["tests/e2e/compute-fields.test.ts", "tests/e2e/vpc.test.ts"]);
-    expect(e2eOnly(testsOf("BgpPrefix"))).toEqual(["tests/e2e/network.test.ts"]);
     expect(e2eOnly(testsOf("Vpc", { every: true })).length).toBeGreaterThan(e2eOnly(testsOf("Vpc")).length);
+    // In process, second (after the unit file); tests/inprocess/compute.test.ts declares a Vpc without naming it.
+    expect(testsOf("BgpPrefix")[1]).toBe("tests/inprocess/network.test.ts");
+    expect(e2eOnly(testsOf("BgpPrefix"))).toEqual([]);
+    expect(inProcessOnly(testsOf("Vpc"))).toEqual([]);
   });
 
   it("lists as a kind's emulator tests the files whose header names its collection, not those that merely use it", () => {
@@ -47,8 +52,15 @@ describe("testsOf", () => {
     expect(emulatorOnly(testsOf("FirewallRule"))).toEqual(["packages/emulator/tests/part3-network-firewall.test.ts"]);
   });
 
-  it.each(fs.readdirSync(E2E).filter((f) => f.endsWith(".test.ts")))("%s: its Kinds: line names kinds only", (file) => {
-    const named = kindsProvedBy(fs.readFileSync(path.join(E2E, file), "utf8"));
+  it.each(
+    [E2E, IN_PROCESS].flatMap((dir) =>
+      fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith(".test.ts"))
+        .map((f) => path.join(dir, f)),
+    ),
+  )("%s: its Kinds: line names kinds only", (file) => {
+    const named = kindsProvedBy(fs.readFileSync(file, "utf8"));
     expect(named.filter((k) => !kinds().includes(k))).toEqual([]);
   });
 
