@@ -40,6 +40,11 @@ describe("testsOf", () => {
     expect(testsOf("BgpPrefix")[1]).toBe("tests/inprocess/network.test.ts");
     expect(e2eOnly(testsOf("BgpPrefix"))).toEqual([]);
     expect(inProcessOnly(testsOf("Vpc"))).toEqual([]);
+    // Both: the engine shows what only it can of an ApiToken (its code as ciphertext in the state file).
+    expect([...inProcessOnly(testsOf("ApiToken")), ...e2eOnly(testsOf("ApiToken"))]).toEqual([
+      "tests/inprocess/access.test.ts",
+      "tests/e2e/access.test.ts",
+    ]);
   });
 
   it("lists as a kind's emulator tests the files whose header names its collection, not those that merely use it", () => {
