@@ -27,6 +27,10 @@ import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testin
 import { shim } from "../../provider/dynamic/entry";
 import { providerText, PROVIDER_KEY } from "../../provider/dynamic/providerText";
 import { providerService } from "../../plugin/server";
+import * as lookups from "../../resources/lookups";
+import { withProviderClient } from "../../resources/lookups/common";
+import { SvcClient } from "../../provider/client/client";
+import { resolveConfig } from "../../provider/runtime/config";
 
 /** The engine's marker of a value not known until `up` (the same on both faces' wire). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -104,7 +108,13 @@ export interface Face {
     opts?: { preview?: boolean; timeoutSeconds?: number; oldInputs?: Props },
   ): Promise<Props>;
   delete(kind: string, id: string, outs: Props): Promise<void>;
-  /** The plugin's invoke of a lookup by token (`svc:index:getPlans`); the dynamic face has none. */
+  /**
+   * A lookup by name (`getNodes`) as each face's users reach it: the plugin's invoke of
+   * `svc:index:<name>`, answered as the engine receives it (a list as `{ items }`); the dynamic
+   * face serves no invokes, so there it is the plain lookup a program calls (resources/lookups),
+   * with the face's settings for the program's config.
+   */
+  invoke(name: string, args?: Props): Promise<unknown>;
   stop(): Promise<void>;
 }
 
@@ -227,6 +237,13 @@ export async function pluginFace(settings: Settings): Promise<Face> {
       req.setProperties(struct(outs));
       await call("delete", req);
     },
+    async invoke(name, args = {}) {
+      const req = new rpc.InvokeRequest();
+      req.setTok(`svc:index:${name}`);
+      req.setArgs(struct(args));
+      const res = await call<rpc.InvokeResponse>("invoke", req);
+      return plainOf(res.getReturn());
+    },
     async stop() {
       client.close();
       await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
@@ -255,6 +272,9 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
     }
     return provider!;
   };
+  const programConfig = resolveConfig({ get: (key) => (stackConfig as Record<string, string | undefined>)[key], env: {} });
+  /** The client a program's lookups make from the same stack config (resources/lookups/common.ts). */
+  const program = { client: new SvcClient(programConfig), config: programConfig };
   const text = (kind: string) => providerText(kind);
   const withText = (kind: string, props: Props) => ({ ...props, [PROVIDER_KEY]: text(kind) });
   /** The host's answer to a failed create or update: its message, and the object an error with an id kept. */
@@ -307,6 +327,13 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
     async delete(kind, id, outs) {
       await (await providerOf(kind)).delete(id, withText(kind, outs));
     },
+    async invoke(name, args = {}) {
+      const lookup = (lookups as unknown as Record<string, (args: Props) => Promise<unknown>>)[name];
+      return withProviderClient(
+        () => program,
+        () => lookup(args),
+      );
+    },
     async stop() {},
   };
 }
@@ -319,7 +346,10 @@ export interface InProcess {
 }
 
 export async function startInProcess(name: FaceName, options: { workflowMs?: number; staff?: boolean } = {}): Promise<InProcess> {
-  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 20, seed: 4242 });
+  // A seed per face: both faces' providers live in this one process, and a resource's module state
+  // (the addresses a FloatingIp create claimed after a lost answer) keys on ids, which one seed
+  // would make the same in both emulators. A provider process serves one stack, never two.
+  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 20, seed: name === "plugin" ? 4243 : 4242 });
   const settings = { baseUrl: emu.emu.url, token: options.staff ? emu.emu.staffToken : emu.emu.token, workspaceId: emu.workspaceId };
   const face = await (name === "plugin" ? pluginFace : dynamicFace)(settings);
   return {
