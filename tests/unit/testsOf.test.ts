@@ -39,7 +39,7 @@ describe("testsOf", () => {
 
   it("finds, with --every, the e2e files that declare a kind, directly or through a shared module, and no other", () => {
     const e2e = testsOf("BgpPrefix", { every: true }).filter((f) => f.startsWith("tests/e2e/"));
-    expect(e2e).toContain("tests/e2e/network.test.ts");
+    expect(e2e).toContain("tests/e2e/retries-go.test.ts");
     // adopt-yaml.test.ts declares nothing itself: adopt.ts's workspace (handmade.ts) has a BGP prefix.
     expect(e2e).toContain("tests/e2e/adopt-yaml.test.ts");
     expect(e2e).not.toContain("tests/e2e/vpc.test.ts");
@@ -47,7 +47,9 @@ describe("testsOf", () => {
 
   it("lists as a kind's end-to-end proof only the files whose header names it, not those that merely declare it", () => {
     expect(e2eOnly(testsOf("Vpc"))).toEqual(["tests/e2e/compute-fields.test.ts", "tests/e2e/vpc.test.ts"]);
-    expect(e2eOnly(testsOf("BgpPrefix"))).toEqual(["tests/e2e/network.test.ts"]);
+    // Nothing of BgpPrefix needs the engine: its proof is tests/inprocess/network.test.ts alone.
+    expect(e2eOnly(testsOf("BgpPrefix"))).toEqual([]);
+    expect(testsOf("BgpPrefix").filter((f) => f.startsWith("tests/inprocess/"))).toEqual(["tests/inprocess/network.test.ts"]);
     expect(e2eOnly(testsOf("Vpc", { every: true })).length).toBeGreaterThan(e2eOnly(testsOf("Vpc")).length);
   });
 
