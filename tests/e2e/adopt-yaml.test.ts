@@ -14,6 +14,7 @@ describeAdoption({
   name: "YAML",
   program: "Main.yaml",
   generated: "resources.yaml",
+  editsInPlace: true,
   project(dir, plugin) {
     fs.writeFileSync(
       path.join(dir, "Pulumi.yaml"),

@@ -81,6 +81,11 @@ export interface PluginLanguage {
   generated?: string;
   /** Checks the finished program compiles, where the run would not show it (TypeScript runs transpile-only). */
   compiles?(file: string): void;
+  /**
+   * Edit the adopted program and apply it: the plugin's in-place update, which no language changes,
+   * so one language (YAML's, the quickest host) proves it for all.
+   */
+  editsInPlace?: boolean;
 }
 
 /**
@@ -216,17 +221,18 @@ export function describeAdoption(lang: PluginLanguage): void {
       for (const value of secretValues(made)) expect(await e2e.rawState()).not.toContain(value);
     });
 
-    it("applies one edited field in place, with one request", async () => {
-      const file = path.join(e2e.dir, lang.program);
-      const text = fs.readFileSync(file, "utf8");
-      expect(text).toContain("web tier");
-      fs.writeFileSync(file, text.replace("web tier", "web tier, adopted"));
-      const { result, mutations } = await e2e.upLogged([]);
-      expect(changes(result)).toEqual({ same: 32, update: 1 });
-      expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/vpcs/${made.ids.appNet}`]);
-      expect((await e2e.emu.api.get(`/v1/vpcs/${made.ids.appNet}`)).body.description).toBe("web tier, adopted");
-      expect((await e2e.preview()).changeSummary).toEqual({ same: 33 });
-    });
+    if (lang.editsInPlace)
+      it("applies one edited field in place, with one request", async () => {
+        const file = path.join(e2e.dir, lang.program);
+        const text = fs.readFileSync(file, "utf8");
+        expect(text).toContain("web tier");
+        fs.writeFileSync(file, text.replace("web tier", "web tier, adopted"));
+        const { result, mutations } = await e2e.upLogged([]);
+        expect(changes(result)).toEqual({ same: 32, update: 1 });
+        expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([`PATCH /v1/vpcs/${made.ids.appNet}`]);
+        expect((await e2e.emu.api.get(`/v1/vpcs/${made.ids.appNet}`)).body.description).toBe("web tier, adopted");
+        expect((await e2e.preview()).changeSummary).toEqual({ same: 33 });
+      });
 
     it("pulumi destroy empties the workspace", async () => {
       await e2e.destroy();
