@@ -267,6 +267,23 @@ function leanOperations(stack: Stack): <T>(run: (onEvent: (event: EngineEvent) =
   };
 }
 
+/** The file backend's checkpoint of the stack (`<backend>/.pulumi/stacks/<project>/<stack>.json`, common/stack.ts). */
+async function checkpointFile(stack: Stack, backendUrl: string): Promise<string> {
+  return path.join(diyDir(backendUrl, "stacks", (await stack.workspace.projectSettings()).name)!, `${stack.name.split("/").pop()}.json`);
+}
+
+/** Whether the stack's checkpoint records any resource (read from the file: no CLI process). */
+async function recordsResources(stack: Stack, backendUrl: string): Promise<boolean> {
+  try {
+    const { checkpoint } = JSON.parse(fs.readFileSync(await checkpointFile(stack, backendUrl), "utf8")) as {
+      checkpoint?: { latest?: { resources?: unknown[] } };
+    };
+    return (checkpoint?.latest?.resources?.length ?? 0) > 0;
+  } catch {
+    return true; // unreadable (torn by a kill): let destroy say what it finds
+  }
+}
+
 /**
  * The exported state, read again only when the backend's checkpoint file changed: `pulumi stack
  * export` is a CLI process that decrypts the state, and a test reads state after nearly every
@@ -276,12 +293,8 @@ function leanOperations(stack: Stack): <T>(run: (onEvent: (event: EngineEvent) =
  */
 function cachedExport(stack: Stack, backendUrl: string): () => Promise<{ deployment: unknown }> {
   let cached: { key: string; exported: Promise<{ deployment: unknown }> } | undefined;
-  let file: string | undefined;
   return async () => {
-    file ??= path.join(
-      diyDir(backendUrl, "stacks", (await stack.workspace.projectSettings()).name)!,
-      `${stack.name.split("/").pop()}.json`,
-    );
+    const file = await checkpointFile(stack, backendUrl);
     let key = "";
     try {
       const stat = fs.statSync(file);
@@ -408,7 +421,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     },
     async stop() {
       try {
-        await lean((onEvent) => stack.destroy({ onEvent, color: "never" }));
+        // Most files end with their own destroy: another would be an engine run that finds nothing.
+        if (await recordsResources(stack, `file://${backend}`)) await lean((onEvent) => stack.destroy({ onEvent, color: "never" }));
       } catch {
         // A test that failed midway; the emulator goes away anyway.
       }
