@@ -4,10 +4,12 @@
  *
  *   node scripts/testsOf.js Instance           lists them, one per line, unit first
  *   node scripts/testsOf.js --every Instance   with every end-to-end file that declares the kind
- *   npm run test:kind -- Instance              runs them through npm test (the newest matrix entry)
+ *   npm run test:kind -- Instance              runs them through npm test: a build, no lint, the
+ *                                              newest matrix entry alone (scripts/test.js)
  *
  * - unit: tests/unit/resources/<module>.test.ts (a kind's module is its name with a lower-case
  *   first letter, resources/kinds.ts);
+ * - in-process: tests/inprocess/<module>.test.ts, where the kind has one;
  * - emulator: the emulator package's tests whose header names the collection the kind's module
  *   header names first (resources/vpc.ts: POST /v1/workspaces/{wid}/vpcs, so `vpcs`; "firewall
  *   rules" for `firewall-rules`); the header, because most files use a VPC or an instance on the
@@ -69,7 +71,9 @@ function testsOf(kind, { every = false } = {}) {
   const source = `resources/${module}.ts`;
   if (!fs.existsSync(path.join(REPO, source))) throw new Error(`no kind ${kind}: ${source} does not exist`);
 
-  const unit = [`tests/unit/resources/${module}.test.ts`].filter((f) => fs.existsSync(path.join(REPO, f)));
+  const exists = (file) => fs.existsSync(path.join(REPO, file));
+  const unit = [`tests/unit/resources/${module}.test.ts`].filter(exists);
+  const inprocess = [`tests/inprocess/${module}.test.ts`].filter(exists);
 
   const first = /\/v1\/[\w{}/-]+/.exec(header(source));
   const apiPath = first && collectionPattern(first[0]);
@@ -77,7 +81,7 @@ function testsOf(kind, { every = false } = {}) {
 
   const e2e = every ? declaringE2e(kind) : filesIn("tests/e2e").filter((f) => isTest(f) && kindsProvedBy(read(f)).includes(kind));
 
-  return [...unit, ...emulator, ...e2e];
+  return [...unit, ...inprocess, ...emulator, ...e2e];
 }
 
 module.exports = { testsOf, kindsProvedBy };

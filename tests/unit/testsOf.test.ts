@@ -1,7 +1,7 @@
 /**
  * A resource's tests are found from its name (scripts/testsOf.js, `npm run test:kind -- <Kind>`):
  * every kind has its unit file, the emulator package's tests of its API and at least one end-to-end
- * file that is its proof (its header's `Kinds:` line names it).
+ * file that is its proof (its header's `Kinds:` line names it); a kind may have in-process tests.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -21,6 +21,13 @@ describe("testsOf", () => {
     expect(files[0]).toBe(`tests/unit/resources/${module}.test.ts`);
     expect(files.filter((f) => f.startsWith("packages/emulator/tests/")).length).toBeGreaterThan(0);
     expect(files.filter((f) => f.startsWith("tests/e2e/")).length).toBeGreaterThan(0);
+  });
+
+  it.each(kinds())("lists %s's in-process file, second, exactly when it exists", (kind) => {
+    const file = `tests/inprocess/${kind[0].toLowerCase() + kind.slice(1)}.test.ts`;
+    const files = testsOf(kind);
+    if (fs.existsSync(path.join(__dirname, "..", "..", file))) expect(files[1]).toBe(file);
+    else expect(files).not.toContain(file);
   });
 
   it("finds, with --every, the e2e files that declare a kind, directly or through a shared module, and no other", () => {
