@@ -14,6 +14,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, type OutputMap } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "pulumi-svc-emulator";
+import { chooseCli, findPulumi, supportedRange } from "./demoCli";
 
 const REPO = path.resolve(__dirname, "..", "..");
 const POLICY_PACK = path.join(REPO, "policy");
@@ -32,14 +33,33 @@ function ensure(script: string, ...args: string[]): string {
 }
 
 /**
- * The tests' default toolchain (the first entry of scripts/matrix.js): the pulumi CLI with only
- * the hosts the demo runs (its `demo` set: a first demo builds no more), and the Node.js the
- * programs, providers and policy pack it starts run on.
+ * The folder of the pulumi CLI the demo runs: the one on PATH when it will do (scripts/demoCli.ts),
+ * else `version` with only the hosts the demo runs (ensure-pulumi.sh's `demo` set: a first demo
+ * builds no more). Says which CLI in one line, and first why it is not the user's.
+ */
+function pulumiDir(version: string): string {
+  const range = supportedRange(REPO);
+  const choice = chooseCli(findPulumi(process.env.PATH ?? ""), range, Boolean(process.env.PULUMI_SVC_FORCE_BUILD));
+  if (choice.use === "found") {
+    console.log(`  using pulumi ${choice.version} at ${choice.path} (on PATH; the package supports ${range})`);
+    return path.dirname(choice.path);
+  }
+  console.log(`  ${choice.why}: scripts/ensure-pulumi.sh builds pulumi ${version} (once per machine, minutes the first time)`);
+  const dir = ensure("ensure-pulumi.sh", version, "demo");
+  console.log(`  using pulumi ${version} at ${path.join(dir, "pulumi")}`);
+  return dir;
+}
+
+/**
+ * The folders to put first on PATH: the tests' default Node.js (the first entry of
+ * scripts/matrix.js), which the programs, providers and policy pack the CLI starts run on, then the
+ * CLI. Node.js comes first: a user's pulumi may sit in a folder with an older `node` (/usr/local/bin).
  */
 function ensureToolchain(): string[] {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { MATRIX } = require(path.join(REPO, "scripts", "matrix.js")) as { MATRIX: Array<{ node: string; cli: string }> };
-  return [ensure("ensure-pulumi.sh", MATRIX[0].cli, "demo"), ensure("ensure-node.sh", MATRIX[0].node)];
+  const cli = pulumiDir(MATRIX[0].cli);
+  return [ensure("ensure-node.sh", MATRIX[0].node), cli];
 }
 
 /** The pack's cost report among a preview's diagnostics: the stack's line and the one per resource. */

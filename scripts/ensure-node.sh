@@ -37,8 +37,8 @@ esac
 
 mkdir -p "$cache_root"
 exec 9>"$cache_root/.node-v$version.lock"
-say "waiting for the Node.js lock (another fetch may be running)..."
-flock 9
+# Said only when another process holds the lock: a first fetch alone has nothing to wait for.
+flock -n 9 || { say "waiting for the Node.js lock (another fetch is running)..." && flock 9; }
 if ! works; then
   staging="$(mktemp -d "$cache_root/.staging-node.XXXXXX")"
   trap 'rm -rf "$staging"' EXIT

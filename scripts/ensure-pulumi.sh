@@ -173,8 +173,8 @@ fi
 # 3. Build it.
 mkdir -p "$cache_root"
 exec 9>"$cache_root/.build-$folder.lock"
-say "waiting for the build lock (another build may be running)..."
-flock 9
+# Said only when another build holds the lock: a first build alone has nothing to wait for.
+flock -n 9 || { say "waiting for the build lock (another build is running)..." && flock 9; }
 if ! complete_dir "$bin_dir" || ! built_with "$bin_dir"; then
   staging="$(mktemp -d "$cache_root/.staging.XXXXXX")"
   trap 'rm -rf "$staging"' EXIT

@@ -57,8 +57,8 @@ fi
 
 mkdir -p "$cache_root"
 exec 9>"$cache_root/.python-venv-$PULUMI_VERSION.lock"
-say "waiting for the virtualenv lock (another build may be running)..."
-flock 9
+# Said only when another process holds the lock: a first build alone has nothing to wait for.
+flock -n 9 || { say "waiting for the virtualenv lock (another build is running)..." && flock 9; }
 if ! complete_venv; then
   started=$(date +%s)
   log="$(mktemp "$cache_root/.python-venv.XXXXXX.log")"

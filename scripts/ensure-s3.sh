@@ -49,8 +49,8 @@ fi
 
 mkdir -p "$cache_root"
 exec 9>"$cache_root/.build-seaweedfs-$S3_VERSION.lock"
-say "waiting for the build lock (another build may be running)..."
-flock 9
+# Said only when another build holds the lock: a first build alone has nothing to wait for.
+flock -n 9 || { say "waiting for the build lock (another build is running)..." && flock 9; }
 if [ ! -x "$exe" ]; then
   staging="$(mktemp -d "$cache_root/.staging-s3.XXXXXX")"
   trap 'rm -rf "$staging"' EXIT
