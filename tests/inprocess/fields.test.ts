@@ -1,12 +1,12 @@
 /**
  * Field by field on both faces, in process (tests/support/inProcess.ts): a replacement for every
- * replace field of Instance, Disk, Vpc and FirewallRule (each resource differs from its old self in
- * exactly one replace field), an in-place boot-device patch, and for every kind drift read and
+ * replace field of Instance, Disk, Vpc and FirewallRule (each resource's declaration changes in one
+ * replace field), an in-place boot-device patch, and for every kind drift read and
  * reverted under the same id, deletion read as gone, adoption and failed creates deleted. The
  * refusals and each field's effect at preview are tests/unit/resources/{instance,disk,vpc,
  * firewallRule}.test.ts; tests/inprocess/compute.test.ts and vpc.test.ts prove the in-place changes;
- * the engine's own part (several resources' order, a failed step not stopping the independent ones)
- * is tests/e2e/conformance.ts's.
+ * the engine's own part (a refresh recording drift and dropping what is gone, several resources'
+ * order) is tests/e2e/conformance.ts's.
  *
  * Kinds: Instance, Disk, Vpc, FirewallRule (scripts/testsOf.js: this file is their in-process proof)
  */

@@ -5,9 +5,10 @@
  * upload file recorded without an API call and a changed one replaced and uploaded again; every
  * replace field; drift read and put back under the same id; deletion read as gone; adoption;
  * failed creates deleted; an upload the storage refuses leaving nothing behind. The refusals at
- * preview are tests/unit/resources/{image,snapshot}.test.ts; nothing of these kinds needs the
- * engine (a reference between resources, and an engine's replacement order, are
- * tests/e2e/conformance.ts's).
+ * preview are tests/unit/resources/{image,snapshot}.test.ts. Nothing of these kinds needs the
+ * engine: progress lines reaching the CLI are tests/e2e/messages.test.ts's, an output of one
+ * resource given to another tests/e2e/network.test.ts's, refresh and replacement order
+ * tests/e2e/conformance.ts's.
  *
  * Kinds: Image, Snapshot (scripts/testsOf.js: this file is their in-process proof)
  */
