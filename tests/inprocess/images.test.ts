@@ -38,6 +38,7 @@ describeEachFace("Image and Snapshot", (ctx) => {
   let files: string;
   let isoPath: string;
   const state: Record<string, Recorded> = {};
+  const kinds: Record<string, string> = {};
   const api = () => ctx().emu.api;
   const wid = () => ctx().emu.workspaceId;
   const get = async (p: string) => (await api().get(p)).body;
@@ -53,6 +54,7 @@ describeEachFace("Image and Snapshot", (ctx) => {
     const since = await lastSeq();
     const result = await up(ctx().face, kind, declared, state[name]);
     state[name] = result.now;
+    kinds[name] = kind;
     const all = await requests(since);
     return { ...result, requests: all, mutations: all.filter(isMutation) };
   };
@@ -311,17 +313,10 @@ describeEachFace("Image and Snapshot", (ctx) => {
   });
 
   it("deletes everything it made, leaving the inventory empty", async () => {
-    const images = ["golden", "iso", "backup", "adopted", "flaky", "iso2"];
-    for (const [kind, names] of [
-      ["Image", images],
-      ["Snapshot", ["snap", "flaky-snap"]],
-      ["Disk", ["data"]],
-      ["Instance", ["vm"]],
-    ] as const) {
-      for (const name of names) {
-        await ctx().face.delete(kind, state[name].id, state[name].outs);
-        delete state[name];
-      }
+    // The images and snapshots at once, as the engine deletes independent resources; then what they were made from.
+    for (const names of [["golden", "iso", "backup", "adopted", "flaky", "iso2", "snap", "flaky-snap"], ["data"], ["vm"]]) {
+      await Promise.all(names.map((name) => ctx().face.delete(kinds[name], state[name].id, state[name].outs)));
+      for (const name of names) delete state[name];
     }
     expect(state).toEqual({});
     const inventory = (await ctx().emu.control.get("/_emulator/inventory")).body as { total: number; resources: Record<string, unknown[]> };
