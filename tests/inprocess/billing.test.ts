@@ -3,11 +3,11 @@
  * emulator's operator token (coupons are operator only): coupons with a declared and a generated
  * code, checked against the API; the estimate, wallet and usage lookups (the plugin's Invoke, a
  * program's call on the dynamic face) against the API after an instance has run for two hours of
- * the emulator's clock; no change for the same declaration; an empty flag refused at preview;
+ * the emulator's clock; no change for the same declaration; the refusals at preview, each rule named;
  * every change replacing, the old coupon deleted first when the code stays; redemptions read
  * without a diff; deletion read as gone; adoption; lost create answers; a token that is not an
- * operator's; a fully redeemed coupon the API will not delete. The other refusals at preview are
- * tests/unit/resources/coupon.test.ts; a lookup called from a real program is
+ * operator's; a fully redeemed coupon the API will not delete. Coupon's defaults and diffs at
+ * preview are tests/unit/resources/coupon.test.ts; a lookup called from a real program is
  * tests/e2e/lookups.test.ts, and retainOnDelete letting go of a resource is the engine's
  * (tests/e2e/conformance.ts).
  *
@@ -195,10 +195,16 @@ describeEachFace(
       }
     });
 
-    it("refuses an empty flag at preview, naming the property and the rule, before any API request", async () => {
+    // tests/unit/resources/coupon.test.ts proves which properties a zero amount and fractional uses
+    // fail on; the rule each names, and an empty flag, are proven here.
+    it.each([
+      ["a zero amount", { amount: 0 }, "amount", /must be at least 1 \(spec part 3/],
+      ["a fractional number of uses", { uses: 1.5 }, "uses", /must be a whole number/],
+      ["an empty flag", { flags: [""] }, "flags[0]", /must not be empty/],
+    ])("refuses %s at preview, naming the property and the rule, before any API request", async (_what, change, property, reason) => {
       const since = await lastSeq();
-      const { failures } = await ctx().face.check("Coupon", { ...welcome, flags: [""] }, state.welcome.inputs);
-      expect(failures).toEqual([{ property: "flags[0]", reason: expect.stringMatching(/must not be empty/) }]);
+      const { failures } = await ctx().face.check("Coupon", { ...welcome, ...change }, state.welcome.inputs);
+      expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
       expect(await requests(since)).toEqual([]);
     });
 

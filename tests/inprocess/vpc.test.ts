@@ -3,7 +3,8 @@
  * change for the same declaration, rename in place in one PATCH, replace on a new range, drift read
  * and put back under the same id, deletion read as gone, adoption by adoptId (and its refusal
  * when a creation-only field differs), and recovery from a create whose answer was lost.
- * The refusals at preview are tests/unit/resources/vpc.test.ts; the engine's own part (a refresh
+ * A public range refused at preview, naming the rule; the other refusals and each field's effect
+ * at preview are tests/unit/resources/vpc.test.ts. The engine's own part (a refresh
  * records read's inputs, so the next preview shows drift per property) stays in tests/e2e/vpc.test.ts.
  *
  * Kinds: Vpc (scripts/testsOf.js: this file is their in-process proof)
@@ -53,6 +54,14 @@ describeEachFace("Vpc", (ctx) => {
   it("diffs the same declaration as no change and sends no mutating request", async () => {
     const { step, mutations } = await upLogged("net", net);
     expect({ step, mutations }).toEqual({ step: "same", mutations: [] });
+  });
+
+  // tests/unit/resources/vpc.test.ts proves a public range fails on `range`; the rule it names is proven here.
+  it("refuses a public range at preview, naming the property and the rule, before any API request", async () => {
+    const since = await lastSeq();
+    const { failures } = await ctx().face.check("Vpc", { ...net, range: "8.8.8.0/24" }, state.net.inputs);
+    expect(failures).toEqual([{ property: "range", reason: expect.stringMatching(/RFC 1918/) }]);
+    expect((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body.requests).toEqual([]);
   });
 
   it("renames in place (same id), in one PATCH of the changed fields", async () => {
