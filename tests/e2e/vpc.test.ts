@@ -21,7 +21,7 @@ describe("Vpc through the real pulumi engine", () => {
     await e2e?.stop();
   });
 
-  const vpc = { type: "Vpc", name: "net", args: { name: "app-net", description: "app tier", range: "10.20.3.4/16" } };
+  const vpc = { type: "Vpc", name: "net", args: { name: "app-net", description: "app tier", range: "10.20.0.0/16" } };
 
   it("refresh records the drifted name in the inputs too, and the next preview shows it property by property", async () => {
     await e2e.up([vpc]);
