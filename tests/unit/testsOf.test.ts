@@ -46,7 +46,11 @@ describe("testsOf", () => {
   });
 
   it("lists as a kind's end-to-end proof only the files whose header names it, not those that merely declare it", () => {
-    expect(e2eOnly(testsOf("Vpc"))).toEqual(["tests/e2e/compute-fields.test.ts", "tests/e2e/vpc.test.ts"]);
+    expect(e2eOnly(testsOf("Vpc"))).toEqual(["tests/e2e/vpc.test.ts"]);
+    expect(testsOf("Vpc").filter((f) => f.startsWith("tests/inprocess/"))).toEqual([
+      "tests/inprocess/fields.test.ts",
+      "tests/inprocess/vpc.test.ts",
+    ]);
     // Nothing of BgpPrefix needs the engine: its proof is tests/inprocess/network.test.ts alone.
     expect(e2eOnly(testsOf("BgpPrefix"))).toEqual([]);
     expect(testsOf("BgpPrefix").filter((f) => f.startsWith("tests/inprocess/"))).toEqual(["tests/inprocess/network.test.ts"]);
