@@ -72,10 +72,6 @@ export interface LoggedRequest {
 export const ref = (target: string) => ({ $ref: target });
 export const secret = (value: unknown) => ({ $secret: value });
 
-/** A stack's declarations with some of them swapped for others of the same name (a bad-input case). */
-export const withReplaced = (base: Declaration[], replaced: Declaration[]): Declaration[] =>
-  base.map((d) => replaced.find((r) => r.name === d.name) ?? d);
-
 /** The message an operation failed with, or "" when it succeeded (to match several rules in one failure). */
 export const failureOf = (operation: Promise<unknown>): Promise<string> =>
   operation.then(

@@ -32,8 +32,6 @@ import { withProviderClient } from "../../resources/lookups/common";
 import { SvcClient } from "../../provider/client/client";
 import { resolveConfig } from "../../provider/runtime/config";
 
-/** The engine's marker of a value not known until `up` (the same on both faces' wire). */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
 const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 const SECRET_SIG = "1b47061264138c4ac30d75fd1eb44270";
 
@@ -58,7 +56,7 @@ export function opened(value: unknown, at = "", found: string[] = []): { value: 
 }
 
 export type Props = Record<string, unknown>;
-export interface CheckAnswer {
+interface CheckAnswer {
   inputs: Props;
   failures: Array<{ property: string; reason: string }>;
 }
@@ -69,11 +67,11 @@ export interface DiffAnswer {
   /** The plugin's detailed diff (property -> kind); the dynamic host forwards none. */
   detailed?: Record<string, string>;
 }
-export interface CreateAnswer {
+interface CreateAnswer {
   id: string;
   outs: Props;
 }
-export interface ReadAnswer {
+interface ReadAnswer {
   id: string;
   outs: Props;
   /** What the engine records as inputs after the read (the plugin's answer; the dynamic host records none). */
@@ -89,8 +87,8 @@ export class CallError extends Error {
   }
 }
 
-export type FaceName = "dynamic" | "plugin";
-export const FACES: FaceName[] = ["dynamic", "plugin"];
+type FaceName = "dynamic" | "plugin";
+const FACES: FaceName[] = ["dynamic", "plugin"];
 
 /** One face of the provider, configured for one workspace: the engine's calls, by kind. */
 export interface Face {
@@ -345,7 +343,7 @@ export interface InProcess {
   stop(): Promise<void>;
 }
 
-export async function startInProcess(name: FaceName, options: { workflowMs?: number; staff?: boolean } = {}): Promise<InProcess> {
+async function startInProcess(name: FaceName, options: { workflowMs?: number; staff?: boolean } = {}): Promise<InProcess> {
   // A seed per face: both faces' providers live in this one process, and a resource's module state
   // (the addresses a FloatingIp create claimed after a lost answer) keys on ids, which one seed
   // would make the same in both emulators. A provider process serves one stack, never two.
