@@ -270,9 +270,18 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
     }
     return provider!;
   };
-  const programConfig = resolveConfig({ get: (key) => (stackConfig as Record<string, string | undefined>)[key], env: {} });
-  /** The client a program's lookups make from the same stack config (resources/lookups/common.ts). */
-  const program = { client: new SvcClient(programConfig), config: programConfig };
+  /**
+   * The client a program's lookups make from the same stack config (resources/lookups/common.ts),
+   * made at the first lookup as there: a configuration no lookup could use still reaches check.
+   */
+  let program: { client: SvcClient; config: ReturnType<typeof resolveConfig> } | undefined;
+  const programClient = () => {
+    if (!program) {
+      const config = resolveConfig({ get: (key) => (stackConfig as Record<string, string | undefined>)[key], env: {} });
+      program = { client: new SvcClient(config), config };
+    }
+    return program;
+  };
   const text = (kind: string) => providerText(kind);
   const withText = (kind: string, props: Props) => ({ ...props, [PROVIDER_KEY]: text(kind) });
   /** The host's answer to a failed create or update: its message, and the object an error with an id kept. */
@@ -327,10 +336,7 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
     },
     async invoke(name, args = {}) {
       const lookup = (lookups as unknown as Record<string, (args: Props) => Promise<unknown>>)[name];
-      return withProviderClient(
-        () => program,
-        () => lookup(args),
-      );
+      return withProviderClient(programClient, () => lookup(args));
     },
     async stop() {},
   };
