@@ -3,7 +3,8 @@
  * lost (its id is found persistently, or it is recorded as pending and resolved later), a natural
  * key held by an object the stack did not record stops with one message naming adoptId, and an
  * update command whose answer was lost is checked before it is sent again. The same paths run
- * end to end against the emulator's faults in tests/e2e/faults.test.ts.
+ * on both faces against the emulator's faults in tests/inprocess/faults.test.ts, and a pending
+ * create resolved by `pulumi refresh` through the engine in tests/e2e/faults.test.ts.
  */
 import { z } from "zod";
 import { ApiError, NetworkError } from "../../../provider/errors";
