@@ -88,7 +88,7 @@ export class CallError extends Error {
 }
 
 type FaceName = "dynamic" | "plugin";
-const FACES: FaceName[] = ["dynamic", "plugin"];
+export const FACES: FaceName[] = ["dynamic", "plugin"];
 
 /** One face of the provider, configured for one workspace: the engine's calls, by kind. */
 export interface Face {
