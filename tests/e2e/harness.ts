@@ -229,10 +229,9 @@ function onPluginFace(dir: string, root: string): Record<string, { value: string
 
 /**
  * The folder where a stack's provider processes share their pace (provider/client/paceStore.ts): what one
- * run learns from 429s paces the runs after it for a minute, as on a user's machine. A test that
- * provokes 429s empties it, so the next test starts as a fresh machine.
+ * run learns from 429s paces the runs after it for a minute, as on a user's machine.
  */
-export const paceDirOf = (e2e: Pick<E2E, "dir">): string => path.join(e2e.dir, ".pace");
+const paceDirOf = (e2e: Pick<E2E, "dir">): string => path.join(e2e.dir, ".pace");
 
 /**
  * The automation API follows each up, refresh and destroy with `pulumi stack history` (the

@@ -1,7 +1,8 @@
 /**
  * The stages of the client's request pipeline (provider/client/stages.ts), each on its own with a
  * stand-in for the stages it wraps. The pipeline against real HTTP and real faults is in
- * tests/integration/provider/client.test.ts; end to end in tests/e2e/faults.test.ts and ratelimit.test.ts.
+ * tests/integration/provider/client.test.ts; on both faces in tests/inprocess/provider.test.ts and
+ * faults.test.ts; through the engine in tests/e2e/ratelimit.test.ts.
  */
 import { ApiError, NetworkError } from "../../../provider/errors";
 import type { Limiter, Ticket } from "../../../provider/client/limiter";
