@@ -31,7 +31,7 @@ import { configSources } from "../provider/runtime/configSources";
 import { checkProviderConfig } from "./config";
 import { lookupFor } from "./invokes";
 import { listHandler } from "./list";
-import { TOKEN_PREFIX } from "../common/typeTokens";
+import { TOKEN_PREFIX } from "../provider/typeTokens";
 import { forResource } from "./log";
 import { fromStruct, secretMembers, toStruct } from "./marshal";
 

@@ -29,7 +29,7 @@ import { pendingSince } from "../provider/lifecycle/pending";
 import { createRuntime } from "../provider/runtime";
 import { configSources } from "../provider/runtime/configSources";
 import { definitionOf } from "../resources/kinds";
-import { kindOf } from "../common/typeTokens";
+import { kindOf } from "../provider/typeTokens";
 import {
   heldLock,
   PulumiError,

@@ -10,7 +10,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
-import { dynamicType } from "../../common/typeTokens";
+import { dynamicType } from "../typeTokens";
 import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
 import { PROVIDER_KEY, providerText } from "./providerText";
 
