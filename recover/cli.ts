@@ -26,8 +26,8 @@ import { apiProblems } from "../common/apiAccess";
 import { buildLifecycle } from "../provider/lifecycle";
 import type { Interrupted } from "../provider/lifecycle/interruptedVerdict";
 import { pendingSince } from "../provider/lifecycle/pending";
-import { createRuntime } from "../provider/runtime";
-import { configSources } from "../provider/runtime/configSources";
+import { createRuntime } from "../provider/configure/providerRuntime";
+import { configSources } from "../provider/configure/configSources";
 import { definitionOf } from "../resources/kinds";
 import { kindOf } from "../provider/typeTokens";
 import {

@@ -4,10 +4,10 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSources } from "../runtime/config";
-import { configSources } from "../runtime/configSources";
+import { configSources } from "../configure/configSources";
 import { engineAddressIn, watchEngine } from "../runtime/engine";
 import { buildLifecycle } from "../lifecycle";
-import { processRuntime, setConfigSources } from "../runtime";
+import { processRuntime, setConfigSources } from "../configure/providerRuntime";
 import type { AnyDefinition } from "../definition";
 
 export function installLifecycle(shim: object, definition: AnyDefinition, req: pulumi.dynamic.ConfigureRequest): void {

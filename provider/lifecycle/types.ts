@@ -15,7 +15,7 @@ export interface ProviderRuntime {
   /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
   defaultWorkspace(): string | null;
   /**
-   * Configuration problems for `check` to report (provider/runtime/index.ts): missing or malformed
+   * Configuration problems for `check` to report (provider/configure/providerRuntime.ts): missing or malformed
    * settings, and with `probeTheApi` whether the API answers and accepts the token (once per
    * process). Each distinct problem comes in full once per process, then as a short pointer.
    */
