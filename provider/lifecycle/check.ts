@@ -12,7 +12,7 @@ import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import { schemaRelaxing, type CompiledDefinition } from "./compile";
 import { importFailures } from "./importOption";
-import { without, withoutProviderText } from "./operation";
+import { without } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
 import { containsUnknown } from "./unknowns";
 
@@ -25,7 +25,7 @@ export async function check<I extends Props, O extends Outputs>(
   news: Props,
 ): Promise<pulumi.dynamic.CheckResult> {
   const recorded = olds && Object.keys(olds).length ? olds : undefined;
-  const raw = withoutProviderText(news);
+  const raw = { ...news };
   const failures = fillWorkspace(c, runtime, raw);
   adoptOnlyWhenNew(raw, recorded);
   const parsed = validate(c, raw, failures.length > 0);

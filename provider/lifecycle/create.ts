@@ -14,8 +14,7 @@ import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
 import { failedCreate } from "./createFailure";
 import { refusal } from "./failures";
-import { PROVIDER_KEY } from "../dynamic/providerText";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
 import { importExisting } from "./importOption";
 import { finalize, settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
@@ -27,22 +26,21 @@ export async function create<I extends Props, O extends Outputs>(
   props: Props,
   call?: CallOptions,
 ): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = withoutProviderText(props) as I;
-  const providerText = props[PROVIDER_KEY];
+  const inputs = { ...props } as I;
   const ctx = contextFor(c, runtime, inputs, "create", undefined, call);
   if (carriedOf(inputs).import !== undefined) return importExisting(c, ctx, inputs);
-  if (inputs.adoptId) return adopt(c, ctx, inputs, providerText);
+  if (inputs.adoptId) return adopt(c, ctx, inputs);
   await refuseConflict(c, ctx, inputs);
-  const created = await createWithRecovery(c, ctx, inputs, providerText).catch((err) => {
+  const created = await createWithRecovery(c, ctx, inputs).catch((err) => {
     throw refusal(c.definition.fields, ctx.label, err);
   });
-  const id = await idOfCreated(c, ctx, inputs, created, providerText);
+  const id = await idOfCreated(c, ctx, inputs, created);
   ctx.detail(`created id ${id}`);
   const carry = { ...inputs, ...(created.outputs ?? {}) };
   try {
     return { id, outs: finalize(c, await finish(c, ctx, id, inputs, created, carry), carry) };
   } catch (err) {
-    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry, providerText }, err);
+    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry }, err);
   }
 }
 

@@ -5,8 +5,7 @@ import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
-import { PROVIDER_KEY } from "../dynamic/providerText";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
 import { finalize, settle } from "./outputs";
 import type { CallOptions, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
@@ -21,7 +20,7 @@ export async function update<I extends Props, O extends Outputs>(
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { api } = c.definition;
   // Paths under ignoreChanges keep their recorded value, as diff decided (provider/dynamic/carriedOptions.ts).
-  const inputs = withIgnoredKept(olds, withoutProviderText(news)) as I;
+  const inputs = withIgnoredKept(olds, news) as I;
   const ctx = contextFor(c, runtime, inputs, "update", id, call);
   try {
     if (api.settled && api.settled(olds as O) !== true) {
@@ -32,6 +31,6 @@ export async function update<I extends Props, O extends Outputs>(
     return { outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
   } catch (err) {
     // Record how far the update got, so the next up continues from the truth.
-    throw await partialFailure(c, ctx, id, inputs, news[PROVIDER_KEY], err);
+    throw await partialFailure(c, ctx, id, inputs, err);
   }
 }

@@ -64,7 +64,7 @@ const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
 
 describe("check", () => {
   it("accepts valid inputs and fills the default workspace", async () => {
-    const r = await lifecycle.check!({}, { ...valid, __provider: "shim" });
+    const r = await lifecycle.check!({}, valid);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({ ...valid, workspaceId: "42" });
   });
@@ -188,7 +188,7 @@ describe("check reports the provider's configuration", () => {
     const p = buildLifecycle(definition, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
     return { p, asked };
   };
-  const recorded = { ...valid, workspaceId: "42", __provider: "shim" };
+  const recorded = { ...valid, workspaceId: "42" };
 
   it("puts configuration problems first, so preview fails on what up would fail on", async () => {
     const { p } = withPreflight([{ property: "", reason: "no API token: set svc:token" }]);
