@@ -7,7 +7,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
 import type { Created, Outputs } from "../definition";
-import { carriedOf } from "../dynamic/carriedOptions";
 import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
@@ -17,18 +16,19 @@ import { refusal } from "./failures";
 import { contextFor } from "./operation";
 import { importExisting } from "./importOption";
 import { finalize, settle } from "./outputs";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
 export async function create<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   props: Props,
-  call?: CallOptions,
+  call?: Call,
 ): Promise<pulumi.dynamic.CreateResult> {
   const inputs = { ...props } as I;
   const ctx = contextFor(c, runtime, inputs, "create", undefined, call);
-  if (carriedOf(inputs).import !== undefined) return importExisting(c, ctx, inputs);
+  const options = call?.options;
+  if (options?.import !== undefined) return importExisting(c, ctx, inputs, options.import, options.ignoreChanges);
   if (inputs.adoptId) return adopt(c, ctx, inputs);
   await refuseConflict(c, ctx, inputs);
   const created = await createWithRecovery(c, ctx, inputs).catch((err) => {

@@ -10,13 +10,13 @@ import { foundAfter, remedyFor } from "./afterFailure";
 import type { CompiledDefinition } from "./compile";
 import { deleteResource } from "./delete";
 import { kept, readAfterFailure, reasonOf } from "./failures";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 
 export async function failedCreate<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   runtime: ProviderRuntime,
-  call: CallOptions | undefined,
+  call: Call | undefined,
   made: { id: string; inputs: Props },
   err: unknown,
 ): Promise<Error> {

@@ -12,14 +12,14 @@ import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
 import { contextFor } from "./operation";
 import { settle } from "./outputs";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 
 export async function deleteResource<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   id: string,
   props: Props,
-  call?: CallOptions,
+  call?: Call,
 ): Promise<void> {
   const { api, kind } = c.definition;
   const olds = { ...props } as O;

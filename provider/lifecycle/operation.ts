@@ -6,7 +6,7 @@ import { makeContext, type OperationContext } from "../context";
 import type { Outputs } from "../definition";
 import { deadlineFor, type Timeouts } from "../fields/timeouts";
 import type { CompiledDefinition } from "./compile";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 
 export function without<T extends Props>(obj: T, ...keys: string[]): T {
   const out = { ...obj };
@@ -29,7 +29,7 @@ export function contextFor<I extends Props, O extends Outputs>(
   inputs: Partial<I>,
   operation: OperationContext["operation"],
   id?: string,
-  call?: CallOptions,
+  call?: Call,
 ): OperationContext {
   const op = operation === "read" ? "update" : operation;
   // The resource's own `timeouts` input wins; the engine's customTimeouts apply where it is silent.

@@ -108,6 +108,35 @@ describe("check", () => {
   });
 });
 
+describe("the resource options, a typed call beside the properties", () => {
+  it("are validated by check, a failing one named under where the face carries them, else `options`", async () => {
+    const options = { import: "abc", replaceOnChanges: ["ports[x]"] };
+    const named = async (optionsAt?: string) =>
+      (await lifecycle.check({}, valid, { options, optionsAt })).failures!.map((f) => f.property).sort();
+    expect(await named()).toEqual(["options.import", "options.replaceOnChanges[0]"]);
+    expect(await named("carried")).toEqual(["carried.import", "carried.replaceOnChanges[0]"]);
+  });
+
+  it("come back from check as they apply, never among the inputs: the import only while the resource is new", async () => {
+    const options = { import: "7", ignoreChanges: ["name"] };
+    const recorded = { ...valid, workspaceId: "42" };
+    expect(await lifecycle.check(recorded, valid, { options })).toEqual({
+      inputs: recorded,
+      failures: [],
+      options: { ignoreChanges: ["name"] },
+    });
+    expect(await lifecycle.check(recorded, valid)).toEqual({ inputs: recorded, failures: [] });
+  });
+
+  it("steer diff: an ignored path keeps its recorded value, a replaceOnChanges path replaces", async () => {
+    const olds = { ...valid, workspaceId: "42", state: "AVAILABLE" };
+    const news = { ...valid, workspaceId: "42", name: "widget-b", size: 20 };
+    expect(await lifecycle.diff("1", olds, news, { options: { ignoreChanges: ["name"] } })).toMatchObject({ replaces: [] });
+    expect(Object.keys((await lifecycle.diff("1", olds, news, { options: { ignoreChanges: ["name"] } })).detailedDiff)).toEqual(["size"]);
+    expect(await lifecycle.diff("1", olds, news, { options: { replaceOnChanges: ["size"] } })).toMatchObject({ replaces: ["size"] });
+  });
+});
+
 describe("diff", () => {
   const olds = { ...valid, workspaceId: "42", state: "AVAILABLE", vlan: 7 };
   const diff = (news: Record<string, unknown>, o: Record<string, unknown> = olds) =>
