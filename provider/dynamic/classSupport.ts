@@ -84,8 +84,6 @@ function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.Custom
   return { ...args, timeouts: declared === undefined ? fromOption : output(declared).apply((t) => ({ ...fromOption, ...(t ?? {}) })) };
 }
 
-/** The type token the SDK's dynamic.Resource gives a kind of module "svc", which the engine sends to the dynamic-provider host. */
-
 /**
  * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its
  * shape: the type token `pulumi-nodejs:dynamic/svc:<kind>`, the inputs with the secret ones

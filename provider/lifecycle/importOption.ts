@@ -1,7 +1,8 @@
 /**
  * The engine's `import` option where the provider acts on it (the call's options: the dynamic
- * face's classes carry it, provider/dynamic/carriedOptions.ts). As Pulumi documents it (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is
- * taken into the stack as it is, with no write, when every declared input matches it. Otherwise
+ * face's classes carry it, provider/dynamic/carriedOptions.ts). As Pulumi documents it
+ * (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is taken into the stack
+ * as it is, with no write, when every declared input matches it. Otherwise
  * nothing is written and each differing input is named, as pulumi before 3.174 refuses ("inputs to
  * import do not match the existing resource"); later versions import and then update, which this
  * face leaves to adoptId, and says so. Checked at preview (check) for the inputs known then, and
