@@ -15,9 +15,9 @@ export interface ProviderRuntime {
   /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
   defaultWorkspace(): string | null;
   /**
-   * Configuration problems for `check` to report (provider/configure/providerRuntime.ts): missing or malformed
-   * settings, and with `probeTheApi` whether the API answers and accepts the token (once per
-   * process). Each distinct problem comes in full once per process, then as a short pointer.
+   * Configuration problems for `check` to report (provider/configure/providerRuntime.ts): missing
+   * or malformed settings, and with `probeTheApi` whether the API answers and accepts the token
+   * (once per process). Each distinct problem comes in full once per process, then as a short pointer.
    */
   preflight?(probeTheApi: boolean): Promise<pulumi.dynamic.CheckFailure[]>;
 }
@@ -52,6 +52,7 @@ export interface Call {
   oldInputs?: Props;
 }
 
+/** What check answers: the inputs to record and the failures, and the options beside them. */
 export interface CheckResult extends pulumi.dynamic.CheckResult {
   /** The options as check validated them, `import` only while the resource is new: for a face that records them (absent: none passed). */
   options?: ResourceOptions;
