@@ -27,7 +27,7 @@ export default tseslint.config(
     // What the provider process loads must not pull in the SDK's index (671 modules, ~300 ms before
     // a refresh's first read; bench/README.md): values come from @pulumi/pulumi/dynamic and
     // @pulumi/pulumi/output, types from anywhere. Lookups run in the program, which has the SDK.
-    files: ["resources/*.ts", "provider/**/*.ts"],
+    files: ["resources/*.ts", "provider/**/*.ts", "dynamic/**/*.ts"],
     ignores: ["provider/fields/zod.ts"],
     rules: {
       "@typescript-eslint/no-restricted-imports": [

@@ -16,7 +16,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "pulumi-svc-emulator";
 import { buildLifecycle } from "../provider/lifecycle";
-import { createRuntime } from "../provider/runtime";
+import { createRuntime } from "../provider/configure/providerRuntime";
 import { pollSchedule } from "../provider/client/workflows";
 import { definitionOf } from "../resources/kinds";
 import { apiRequestsSince, makeProject, matrixClis, pulumi, pulumiBinDir, versionOf, yamlProgram, type ProjectOptions } from "./cli";

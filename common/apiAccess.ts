@@ -4,7 +4,7 @@
  * unreachable address, a rejected token), as the provider's preflight says them at preview.
  */
 import { configProblems, resolveConfig, type ConfigSources } from "../provider/runtime/config";
-import { probeApi } from "../provider/runtime";
+import { probeApi } from "../provider/configure/providerRuntime";
 
 /**
  * What stops a tool from reaching the API with `sources`, in words for people; none when it can.

@@ -14,7 +14,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { createRuntime } from "../provider/runtime";
+import { createRuntime } from "../provider/configure/providerRuntime";
 import { apiProblems } from "../common/apiAccess";
 import { Stack } from "../common/stack";
 import { discover, ImportError, type Discovery, type Selection } from "./discover";

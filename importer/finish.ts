@@ -13,7 +13,7 @@
  *   written as an integer.
  * Pure: the caller reads the state and the file, and writes the result.
  */
-import { TOKEN_PREFIX } from "../common/typeTokens";
+import { TOKEN_PREFIX } from "../provider/typeTokens";
 import { placeholderKey, placeholdersIn } from "../provider/fields/configSecret";
 import type { Declaration, Language } from "./languages";
 import { REFERENCES } from "./references";

@@ -7,7 +7,7 @@
  * the placeholder where `svc-import --finish` puts the read of the config secret. No value of a
  * secret is ever written here.
  */
-import { TOKEN_PREFIX } from "../common/typeTokens";
+import { TOKEN_PREFIX } from "../provider/typeTokens";
 import type { Discovery } from "./discover";
 import { placeholderInputs } from "./secrets";
 

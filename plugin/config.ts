@@ -6,7 +6,7 @@
  * (provider/runtime/config.ts).
  */
 import { configProblems } from "../provider/runtime/config";
-import { configSources } from "../provider/runtime/configSources";
+import { configSources } from "../provider/configure/configSources";
 import { UNKNOWN } from "../provider/lifecycle";
 
 /**

@@ -3,7 +3,7 @@
  * function TypeScript programs call (resources/lookups), with the same argument and result names.
  */
 import * as lookups from "../resources/lookups";
-import { TOKEN_PREFIX } from "../common/typeTokens";
+import { TOKEN_PREFIX } from "../provider/typeTokens";
 
 type Lookup = (args: Record<string, unknown>) => Promise<unknown>;
 

@@ -20,18 +20,18 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { buildLifecycle, PartialFailure, UNKNOWN, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
+import { buildLifecycle, PartialFailure, UNKNOWN, type Call, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
 import { engineCancelled } from "../provider/runtime/engine";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
-import { createRuntime } from "../provider/runtime";
+import { createRuntime } from "../provider/configure/providerRuntime";
 import { kinds, definitionOf } from "../resources/kinds";
 import { withProviderClient } from "../resources/lookups/common";
 import { PROVIDER_SECRETS } from "../provider/runtime/config";
-import { configSources } from "../provider/runtime/configSources";
+import { configSources } from "../provider/configure/configSources";
 import { checkProviderConfig } from "./config";
 import { lookupFor } from "./invokes";
 import { listHandler } from "./list";
-import { TOKEN_PREFIX } from "../common/typeTokens";
+import { TOKEN_PREFIX } from "../provider/typeTokens";
 import { forResource } from "./log";
 import { fromStruct, secretMembers, toStruct } from "./marshal";
 
@@ -146,7 +146,8 @@ class ServedProvider {
   }
 }
 
-const timeoutOf = (req: { getTimeout(): number }) => ({ timeoutSeconds: req.getTimeout() });
+/** The lifecycle's call for a request with a deadline (the engine applies the resource options itself: none to pass). */
+const timeoutOf = (req: { getTimeout(): number }): Call => ({ timeoutSeconds: req.getTimeout() });
 
 // The provider's own methods, one function each.
 
@@ -229,7 +230,7 @@ async function check(p: ServedProvider, req: rpc.CheckRequest): Promise<rpc.Chec
 async function diff(p: ServedProvider, req: rpc.DiffRequest): Promise<rpc.DiffResponse> {
   const result = await p
     .lifecycleOf(req)
-    .diff(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()), fromStruct(req.getOldInputs()));
+    .diff(req.getId(), fromStruct(req.getOlds()), fromStruct(req.getNews()), { oldInputs: fromStruct(req.getOldInputs()) });
   const res = new rpc.DiffResponse();
   res.setChanges(result.changes ? rpc.DiffResponse.DiffChanges.DIFF_SOME : rpc.DiffResponse.DiffChanges.DIFF_NONE);
   res.setReplacesList(result.replaces ?? []);

@@ -2,7 +2,7 @@
  * A stack's cost from the resources the engine shows a policy: each svc resource priced
  * (pricing.ts), every other resource skipped, summed (report.ts).
  */
-import { kindOf } from "../common/typeTokens";
+import { kindOf } from "../provider/typeTokens";
 import { priceResource, pricingOf, STANDALONE_IP_REGION, type PriceApi, type Props, type ResourceCost } from "./pricing";
 import { stackCost, type StackCost } from "./report";
 

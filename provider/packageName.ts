@@ -24,7 +24,7 @@ export const PACKAGE_VERSION = manifest.version;
 
 /**
  * The stable entry point every resource's state requires in the provider process (the package's
- * `exports` map sends it to dist/provider/dynamic/entry.js; `./dist/resources/registry` too, the
+ * `exports` map sends it to dist/dynamic/entry.js; `./dist/resources/registry` too, the
  * path states of packages before 0.1.0 named). Documented; never a dist path.
  */
 export const PROVIDER_ENTRY = `${PACKAGE_NAME}/provider`;

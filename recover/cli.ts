@@ -24,12 +24,13 @@ import * as path from "node:path";
 import type { ConfigSources } from "../provider/runtime/config";
 import { apiProblems } from "../common/apiAccess";
 import { buildLifecycle } from "../provider/lifecycle";
+import { ownProperties } from "../provider/dynamic/adapter";
 import type { Interrupted } from "../provider/lifecycle/interruptedVerdict";
 import { pendingSince } from "../provider/lifecycle/pending";
-import { createRuntime } from "../provider/runtime";
-import { configSources } from "../provider/runtime/configSources";
+import { createRuntime } from "../provider/configure/providerRuntime";
+import { configSources } from "../provider/configure/configSources";
 import { definitionOf } from "../resources/kinds";
-import { kindOf } from "../common/typeTokens";
+import { kindOf } from "../provider/typeTokens";
 import {
   heldLock,
   PulumiError,
@@ -189,10 +190,9 @@ async function decide(
   const runtime = createRuntime();
   runtime.setSources(sourcesFor(op, plain, config));
   try {
-    return await buildLifecycle(definitionOf(kind), runtime).interrupted(
-      opened(op.resource.inputs ?? {}) as Record<string, unknown>,
-      since,
-    );
+    // The declaration's own inputs: a dynamic resource's state carries the face's keys beside them.
+    const inputs = ownProperties(opened(op.resource.inputs ?? {}) as Record<string, unknown>);
+    return await buildLifecycle(definitionOf(kind), runtime).interrupted(inputs, since);
   } catch (err) {
     throw new Stop(
       2,

@@ -1,7 +1,7 @@
 /**
  * Every resource kind and where its definition lives. A resource's `__provider` text names only
  * its kind; the provider process loads the definition from here on first use (through the
- * dynamic entry, provider/dynamic/entry.ts, or the plugin), and so does the policy pack (a kind's
+ * dynamic entry, dynamic/entry.ts, or the plugin), and so does the policy pack (a kind's
  * pricing is in its definition), which is why nothing here is loaded before it is asked for: no
  * resource module, no lifecycle.
  */

@@ -4,7 +4,7 @@
  * `pulumi stack export` (analyze/, where the CLI has no `policy analyze`). As the engine does, a
  * resource rule reads a resource's inputs and a stack rule its outputs (the recorded state).
  */
-import { kindOf } from "../../common/typeTokens";
+import { kindOf } from "../../provider/typeTokens";
 import { plainProps } from "../pricing";
 import type { Subject } from "./rules";
 import { sentProperties } from "./requests";

@@ -10,8 +10,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
-import { dynamicType } from "../../common/typeTokens";
-import { CARRIED_KEY, type CarriedOptions } from "./carriedOptions";
+import { dynamicType } from "../typeTokens";
+import type { ResourceOptions } from "../lifecycle/types";
+import { CARRIED_KEY } from "./carriedOptions";
 import { PROVIDER_KEY, providerText } from "./providerText";
 
 /**
@@ -57,8 +58,8 @@ const OPERATIONS = ["create", "update", "delete"] as const;
 
 /**
  * The resource options the dynamic-provider host drops, carried as inputs (provider/dynamic/carriedOptions.ts
- * says why, one by one): `import`, `ignoreChanges` and `replaceOnChanges` under one input the
- * lifecycle reads, `customTimeouts` folded into `timeouts`. `import` leaves the engine's options:
+ * says why, one by one): `import`, `ignoreChanges` and `replaceOnChanges` under one input, which
+ * the provider's adapter turns into the lifecycle's call, `customTimeouts` folded into `timeouts`. `import` leaves the engine's options:
  * kept, it sends the engine to a read the host cannot serve.
  */
 function carryOptions(
@@ -66,7 +67,7 @@ function carryOptions(
   opts: pulumi.CustomResourceOptions,
 ): { args: Record<string, unknown>; opts: pulumi.CustomResourceOptions } {
   const { import: importId, ...withoutImport } = opts;
-  const carried: CarriedOptions = {
+  const carried: ResourceOptions = {
     ...(importId !== undefined ? { import: importId } : {}),
     ...(opts.ignoreChanges?.length ? { ignoreChanges: opts.ignoreChanges } : {}),
     ...(opts.replaceOnChanges?.length ? { replaceOnChanges: opts.replaceOnChanges } : {}),
@@ -82,8 +83,6 @@ function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.Custom
   const declared = args.timeouts;
   return { ...args, timeouts: declared === undefined ? fromOption : output(declared).apply((t) => ({ ...fromOption, ...(t ?? {}) })) };
 }
-
-/** The type token the SDK's dynamic.Resource gives a kind of module "svc", which the engine sends to the dynamic-provider host. */
 
 /**
  * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its

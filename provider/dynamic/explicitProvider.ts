@@ -15,7 +15,7 @@
  * are and previews a changed setting as an update of the provider (`~ pulumi:providers:pulumi-nodejs`
  * with the property's diff), its resources untouched unless their own diff says otherwise, as it
  * does for the plugin's `pulumi:providers:svc`. The settings' problems fail the check of each
- * resource bound to the provider, as the default provider's do (provider/runtime/index.ts `preflight`),
+ * resource bound to the provider, as the default provider's do (provider/configure/providerRuntime.ts `preflight`),
  * naming the provider's property (provider/runtime/config.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";

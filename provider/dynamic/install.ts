@@ -1,20 +1,22 @@
 /**
  * Called by the shim's `configure` in the provider process: takes the configuration the engine
- * sent, builds the lifecycle for a definition and installs its methods on the shim.
+ * sent, builds the lifecycle for a definition and installs its methods on the shim, as the
+ * dynamic-provider host calls them (adapter.ts).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { ConfigSources } from "../runtime/config";
-import { configSources } from "../runtime/configSources";
+import { configSources } from "../configure/configSources";
 import { engineAddressIn, watchEngine } from "../runtime/engine";
 import { buildLifecycle } from "../lifecycle";
-import { processRuntime, setConfigSources } from "../runtime";
+import { processRuntime, setConfigSources } from "../configure/providerRuntime";
 import type { AnyDefinition } from "../definition";
+import { forDynamicHost } from "./adapter";
 
 export function installLifecycle(shim: object, definition: AnyDefinition, req: pulumi.dynamic.ConfigureRequest): void {
   // This runs in the dynamic-provider host, whose first argument is the engine's address.
   watchEngine(engineAddressIn(process.argv.slice(2)));
   setConfigSources(dynamicSources(req.config));
-  Object.assign(shim, buildLifecycle(definition, processRuntime));
+  Object.assign(shim, forDynamicHost(buildLifecycle(definition, processRuntime)));
 }
 
 /**

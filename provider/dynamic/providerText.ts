@@ -9,7 +9,7 @@
  * twice per resource, about half of what the engine rewrites at every checkpoint (bench/README.md,
  * "A one-line __provider"). The classes register as that class does, but write the text
  * themselves: one line naming the package's entry point and the kind. The provider object itself
- * lives in the package (`shim` of the dynamic entry, entry.ts), so the text stays the same whatever the
+ * lives in the package (`shim` of the dynamic entry, dynamic/entry.ts), so the text stays the same whatever the
  * lifecycle's size or version.
  */
 import { PROVIDER_ENTRY } from "../packageName";

@@ -12,7 +12,6 @@ export async function adopt<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
-  providerText: unknown,
 ): Promise<{ id: string; outs: Props }> {
   const { api, kind } = c.definition;
   const id = inputs.adoptId as string;
@@ -31,6 +30,6 @@ export async function adopt<I extends Props, O extends Outputs>(
     await runUpdateSteps(c, ctx, id, current, inputs, differing);
     return { id, outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
   } catch (err) {
-    throw await partialFailure(c, ctx, id, inputs, providerText, err);
+    throw await partialFailure(c, ctx, id, inputs, err);
   }
 }

@@ -1,19 +1,19 @@
 /**
- * check: the declaration's inputs, completed and validated at preview, before any API call. Seven
- * jobs in order: the default workspace, adoptId and the import option only for a new resource,
- * the schema (with the values unknown until up left out) and the definition's defaults, the transitions
- * from the recorded inputs, the cross-field rules, the provider's configuration, and an import's
- * match with the object it names (the one job that reads the API, only for an import).
+ * check: the declaration's inputs, completed and validated at preview, before any API call, and
+ * the resource options the call carries validated with them. Seven jobs in order: the default
+ * workspace, adoptId and the import option only for a new resource, the schema (with the values
+ * unknown until up left out) and the definition's defaults, the transitions from the recorded
+ * inputs, the cross-field rules, the provider's configuration, and an import's match with the
+ * object it names (the one job that reads the API, only for an import).
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
-import { CARRIED_KEY, carriedOf } from "../dynamic/carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
-import { schemaRelaxing, type CompiledDefinition } from "./compile";
+import { OPTIONS_KEY, schemaRelaxing, type CompiledDefinition } from "./compile";
 import { importFailures } from "./importOption";
-import { without, withoutProviderText } from "./operation";
-import type { Props, ProviderRuntime } from "./types";
+import { without } from "./operation";
+import type { Call, CheckResult, Props, ProviderRuntime, ResourceOptions } from "./types";
 import { containsUnknown } from "./unknowns";
 
 type CheckFailure = pulumi.dynamic.CheckFailure;
@@ -23,18 +23,21 @@ export async function check<I extends Props, O extends Outputs>(
   runtime: ProviderRuntime,
   olds: Props,
   news: Props,
-): Promise<pulumi.dynamic.CheckResult> {
+  call: Call = {},
+): Promise<CheckResult> {
   const recorded = olds && Object.keys(olds).length ? olds : undefined;
-  const raw = withoutProviderText(news);
+  const raw = { ...news };
   const failures = fillWorkspace(c, runtime, raw);
-  adoptOnlyWhenNew(raw, recorded);
-  const parsed = validate(c, raw, failures.length > 0);
+  const options = adoptOnlyWhenNew(raw, call.options, recorded);
+  const parsed = validate(c, withOptions(raw, options), failures.length > 0, call.optionsAt ?? "options");
   failures.push(...parsed.failures);
   if (parsed.valid) failures.push(...transitionFailures(c, recorded, parsed.inputs), ...ruleFailures(c, parsed.inputs, parsed.unknown));
   const config = await configFailures(c, runtime, recorded, parsed.inputs, failures.length === 0);
   // 7. Only once everything else holds: an import's read would only repeat what is already wrong.
-  const imported = failures.length || config.length || recorded ? [] : await importFailures(c, runtime, parsed.inputs, parsed.unknown);
-  return { inputs: parsed.inputs, failures: [...config, ...failures, ...imported] };
+  const imported =
+    failures.length || config.length || recorded ? [] : await importFailures(c, runtime, parsed.inputs, parsed.options, parsed.unknown);
+  const result = { inputs: parsed.inputs, failures: [...config, ...failures, ...imported] };
+  return parsed.options === undefined ? result : { ...result, options: parsed.options };
 }
 
 /** 1. A workspace-scoped kind's workspace: declared, else the provider's default, else a failure. */
@@ -53,20 +56,27 @@ function fillWorkspace<I extends Props, O extends Outputs>(
 }
 
 /**
- * 2. Like the engine's import option (carried on the dynamic face), adoptId applies only while the
- * resource is not in the stack yet; once it is, a replacement must create anew, not re-adopt the
- * id it deletes.
+ * 2. Like the engine's import option, adoptId applies only while the resource is not in the stack
+ * yet; once it is, a replacement must create anew, not re-adopt the id it deletes. The options as
+ * they apply.
  */
-function adoptOnlyWhenNew(raw: Props, recorded: Props | undefined): void {
-  if (!recorded) return;
+function adoptOnlyWhenNew(raw: Props, options: ResourceOptions | undefined, recorded: Props | undefined): ResourceOptions | undefined {
+  if (!recorded) return options;
   delete raw.adoptId;
-  const { import: _imported, ...rest } = carriedOf(raw);
-  if (raw[CARRIED_KEY]) raw[CARRIED_KEY] = rest;
+  if (!options) return options;
+  const { import: _imported, ...rest } = options;
+  return rest;
 }
+
+/** The inputs with the options to validate beside them (compile.ts `OPTIONS_KEY`), when the call carries any. */
+const withOptions = (raw: Props, options: ResourceOptions | undefined): Props =>
+  options === undefined ? raw : { ...raw, [OPTIONS_KEY]: options };
 
 interface Validated {
   /** The inputs to record: validated with defaults filled in and the unknown values kept, or as declared when invalid. */
   inputs: Props;
+  /** The options, as validated (or as passed when invalid). */
+  options: ResourceOptions | undefined;
   valid: boolean;
   failures: CheckFailure[];
   /** The inputs unknown until up. */
@@ -74,10 +84,16 @@ interface Validated {
 }
 
 /**
- * 3. The schema and the definition's defaults. Unknown values are validated at up; a missing workspace
- * was reported by job 1.
+ * 3. The schema and the definition's defaults, over the inputs and the options. Unknown values are
+ * validated at up; a missing workspace was reported by job 1. A failing option is named under
+ * `optionsAt`, where the face's resource carries it.
  */
-function validate<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, raw: Props, workspaceMissing: boolean): Validated {
+function validate<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  raw: Props,
+  workspaceMissing: boolean,
+  optionsAt: string,
+): Validated {
   const unknown = Object.keys(raw).filter((k) => containsUnknown(raw[k]));
   const relaxed = [...unknown, ...(workspaceMissing ? ["workspaceId"] : [])];
   const parsed = schemaRelaxing(
@@ -85,12 +101,21 @@ function validate<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O
     relaxed.filter((k) => k in c.shape),
   ).safeParse(without(raw, ...unknown));
   if (!parsed.success) {
-    const failures = parsed.error.issues.map((issue) => ({ property: issuePath(issue.path) || "(inputs)", reason: issue.message }));
-    return { inputs: raw, valid: false, failures, unknown };
+    const failures = parsed.error.issues.map((issue) => ({
+      property: issuePath(issue.path[0] === OPTIONS_KEY ? [optionsAt, ...issue.path.slice(1)] : issue.path) || "(inputs)",
+      reason: issue.message,
+    }));
+    return { ...apart(raw), valid: false, failures, unknown };
   }
   const withDefaults = c.definition.defaults ? { ...parsed.data, ...c.definition.defaults(parsed.data as Partial<I>) } : parsed.data;
-  const inputs = { ...withDefaults, ...Object.fromEntries(unknown.map((k) => [k, raw[k]])) };
-  return { inputs, valid: true, failures: [], unknown };
+  const validated = { ...withDefaults, ...Object.fromEntries(unknown.map((k) => [k, raw[k]])) };
+  return { ...apart(validated), valid: true, failures: [], unknown };
+}
+
+/** The inputs and the options, apart again. */
+function apart(props: Props): { inputs: Props; options: ResourceOptions | undefined } {
+  const { [OPTIONS_KEY]: options, ...inputs } = props;
+  return { inputs, options: options as ResourceOptions | undefined };
 }
 
 function issuePath(path: PropertyKey[]): string {

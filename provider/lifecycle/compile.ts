@@ -1,14 +1,14 @@
 /**
  * A resource definition compiled once, when its lifecycle is built: every input with its schema and its
  * policy (the spec's own, `workspaceId` where workspace-scoped, and the common `timeouts` and
- * `adoptId`), the inputs a diff compares, the order of update steps. The operations read these
- * tables; none of them rebuilds one per call.
+ * `adoptId`), the inputs a diff compares, the order of update steps, and the schema check
+ * validates the inputs and the resource options with. The operations read these tables; none of
+ * them rebuilds one per call.
  */
 import { z } from "../fields/zod";
-import { CARRIED_KEY } from "../dynamic/carriedOptions";
-import { parsePath } from "../fields/propertyPath";
 import type { Outputs, ResourceDefinition } from "../definition";
 import { parseDuration } from "../fields/timeouts";
+import { optionsSchema } from "./options";
 import type { Props } from "./types";
 import type { ChangeEffect } from "../fields/changeEffects";
 
@@ -16,31 +16,23 @@ import type { ChangeEffect } from "../fields/changeEffects";
 const COMMON_EFFECTS: Record<string, ChangeEffect> = {
   timeouts: { kind: "ignore" },
   adoptId: { kind: "ignore" },
-  // The resource options a generated class carries (provider/dynamic/carriedOptions.ts): how to diff, not what.
-  [CARRIED_KEY]: { kind: "ignore" },
 };
+
+/**
+ * The member under which check validates the resource options, in the same strict schema as the
+ * inputs and after them, so that one parse reports every problem in one order (an option's before
+ * an unknown input's). Not an identifier: never an input's name, and never recorded as one.
+ */
+export const OPTIONS_KEY = "(options)";
 
 const zDuration = z.string().superRefine((v, ctx) => {
   const ms = parseDuration(v);
   if (typeof ms === "string") ctx.addIssue({ code: "custom", message: ms });
 });
 
-const zPropertyPath = z.string().superRefine((v, ctx) => {
-  const path = parsePath(v);
-  if (typeof path === "string") ctx.addIssue({ code: "custom", message: path });
-});
-
 const commonInputs = (adoptIdPattern: RegExp) => ({
   timeouts: z.object({ create: zDuration.optional(), update: zDuration.optional(), delete: zDuration.optional() }).strict().optional(),
   adoptId: z.string().regex(adoptIdPattern, "must be the id of an existing resource of this kind").optional(),
-  [CARRIED_KEY]: z
-    .object({
-      import: z.string().regex(adoptIdPattern, "the import option must be the id of an existing resource of this kind").optional(),
-      ignoreChanges: z.array(zPropertyPath).optional(),
-      replaceOnChanges: z.array(zPropertyPath).optional(),
-    })
-    .strict()
-    .optional(),
 });
 
 const workspaceInput = { workspaceId: z.string().regex(/^\d+$/, "must be a workspace id (digits)") };
@@ -61,7 +53,7 @@ export interface CompiledDefinition<I extends Props = Props, O extends Outputs =
   readonly declarable: string[];
   /** The order update steps run in: "updateRequest", then the definition's steps in their declared order. */
   readonly updateOrder: string[];
-  /** Every input, no other key. */
+  /** Every input and the resource options (under `OPTIONS_KEY`), no other key. */
   readonly strict: ReturnType<typeof strictSchema>;
   /**
    * The strict schema with each set of fields relaxed because they are unknown until up, built on
@@ -71,10 +63,11 @@ export interface CompiledDefinition<I extends Props = Props, O extends Outputs =
 }
 
 export function compile<I extends Props, O extends Outputs>(definition: ResourceDefinition<I, O, string>): CompiledDefinition<I, O> {
+  const idPattern = definition.adoptIdPattern ?? /^\d+$/;
   const shape = {
     ...definition.inputs.shape,
     ...(definition.workspaceScoped ? workspaceInput : {}),
-    ...commonInputs(definition.adoptIdPattern ?? /^\d+$/),
+    ...commonInputs(idPattern),
   };
   const onChange: Record<string, ChangeEffect> = {
     ...definition.onChange,
@@ -92,7 +85,7 @@ export function compile<I extends Props, O extends Outputs>(definition: Resource
     remembered: Object.keys(onChange).filter((f) => onChange[f].kind === "remember"),
     declarable: Object.keys(shape).filter((k) => !(k in COMMON_EFFECTS)),
     updateOrder: ["updateRequest", ...steps],
-    strict: strictSchema(shape),
+    strict: strictSchema({ ...shape, [OPTIONS_KEY]: optionsSchema(idPattern) }),
     relaxed: new Map(),
   };
 }

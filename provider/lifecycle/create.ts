@@ -7,42 +7,40 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
 import type { Created, Outputs } from "../definition";
-import { carriedOf } from "../dynamic/carriedOptions";
 import { adopt } from "./adopt";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { createWithRecovery, idOfCreated, refuseConflict } from "./createRecovery";
 import { failedCreate } from "./createFailure";
 import { refusal } from "./failures";
-import { PROVIDER_KEY } from "../dynamic/providerText";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
 import { importExisting } from "./importOption";
 import { finalize, settle } from "./outputs";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
 export async function create<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   props: Props,
-  call?: CallOptions,
+  call?: Call,
 ): Promise<pulumi.dynamic.CreateResult> {
-  const inputs = withoutProviderText(props) as I;
-  const providerText = props[PROVIDER_KEY];
+  const inputs = { ...props } as I;
   const ctx = contextFor(c, runtime, inputs, "create", undefined, call);
-  if (carriedOf(inputs).import !== undefined) return importExisting(c, ctx, inputs);
-  if (inputs.adoptId) return adopt(c, ctx, inputs, providerText);
+  const options = call?.options;
+  if (options?.import !== undefined) return importExisting(c, ctx, inputs, options.import, options.ignoreChanges);
+  if (inputs.adoptId) return adopt(c, ctx, inputs);
   await refuseConflict(c, ctx, inputs);
-  const created = await createWithRecovery(c, ctx, inputs, providerText).catch((err) => {
+  const created = await createWithRecovery(c, ctx, inputs).catch((err) => {
     throw refusal(c.definition.fields, ctx.label, err);
   });
-  const id = await idOfCreated(c, ctx, inputs, created, providerText);
+  const id = await idOfCreated(c, ctx, inputs, created);
   ctx.detail(`created id ${id}`);
   const carry = { ...inputs, ...(created.outputs ?? {}) };
   try {
     return { id, outs: finalize(c, await finish(c, ctx, id, inputs, created, carry), carry) };
   } catch (err) {
-    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry, providerText }, err);
+    throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry }, err);
   }
 }
 

@@ -10,19 +10,18 @@ import { foundAfter, remedyFor } from "./afterFailure";
 import type { CompiledDefinition } from "./compile";
 import { deleteResource } from "./delete";
 import { kept, readAfterFailure, reasonOf } from "./failures";
-import { PROVIDER_KEY } from "../dynamic/providerText";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 
 export async function failedCreate<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   runtime: ProviderRuntime,
-  call: CallOptions | undefined,
-  made: { id: string; inputs: Props; providerText: unknown },
+  call: Call | undefined,
+  made: { id: string; inputs: Props },
   err: unknown,
 ): Promise<Error> {
   const { definition } = c;
-  const { id, inputs, providerText } = made;
+  const { id, inputs } = made;
   const current = await readAfterFailure(c, ctx, id, inputs);
   const found = foundAfter(current, definition.broken);
   const reason = reasonOf(c as never, ctx, err);
@@ -33,22 +32,13 @@ export async function failedCreate<I extends Props, O extends Outputs>(
         sentences(reason, `The API no longer shows the ${definition.kind} it made (id ${id}), so the stack keeps nothing${again}`),
       );
     case "keep":
-      return kept(c, ctx, id, inputs, providerText, err, current);
+      return kept(c, ctx, id, inputs, err, current);
   }
   const state = definition.api.stateOf?.(current as O) ?? "broken";
   try {
-    await deleteResource(c, runtime, id, { ...(current as O), [PROVIDER_KEY]: providerText }, call);
+    await deleteResource(c, runtime, id, current as O, call);
   } catch (deleteErr) {
-    return kept(
-      c,
-      ctx,
-      id,
-      inputs,
-      providerText,
-      err,
-      current,
-      `Deleting the ${state} ${definition.kind} failed too (${(deleteErr as Error).message})`,
-    );
+    return kept(c, ctx, id, inputs, err, current, `Deleting the ${state} ${definition.kind} failed too (${(deleteErr as Error).message})`);
   }
   ctx.notice(`the ${definition.kind} the create made (id ${id}) ended ${state}; deleted it, as the next up would replace it`);
   return new Error(

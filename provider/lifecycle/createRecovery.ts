@@ -49,14 +49,13 @@ export async function createWithRecovery<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
-  providerText: unknown,
 ): Promise<Created> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await c.definition.api.create(ctx, inputs);
     } catch (err) {
       if (!isAmbiguous(err)) throw err;
-      const existing = await lookUpAfterLostAnswer(c, ctx, inputs, providerText, err as Error);
+      const existing = await lookUpAfterLostAnswer(c, ctx, inputs, err as Error);
       if (existing) return existing;
       if (attempt >= 3) throw err;
       ctx.notice(`the create request failed without a clear answer (${(err as Error).message}) and nothing was created; sending it again`);
@@ -69,7 +68,6 @@ async function lookUpAfterLostAnswer<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
-  providerText: unknown,
   err: Error,
 ): Promise<Created | undefined> {
   const { api, kind } = c.definition;
@@ -85,7 +83,7 @@ async function lookUpAfterLostAnswer<I extends Props, O extends Outputs>(
   try {
     existing = await ctx.keepTrying("the lookup after a lost create answer", () => api.findExisting!(ctx, inputs));
   } catch (lookupErr) {
-    throw pendingFailure(c, ctx, inputs, providerText, `${ctx.label}: ${err.message}; ${(lookupErr as Error).message}`);
+    throw pendingFailure(c, ctx, inputs, `${ctx.label}: ${err.message}; ${(lookupErr as Error).message}`);
   }
   if (!existing) return undefined;
   ctx.notice(`the create answer was lost (${err.message}); found the ${kind} the API created (id ${existing}) and adopted it`);
@@ -98,7 +96,6 @@ export async function idOfCreated<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   inputs: I,
   created: Created,
-  providerText: unknown,
 ): Promise<string> {
   if (created.id) return created.id;
   const { api, kind } = c.definition;
@@ -108,9 +105,9 @@ export async function idOfCreated<I extends Props, O extends Outputs>(
   try {
     id = await ctx.keepTrying(`the lookup of the ${kind} just created`, () => api.findExisting!(ctx, inputs));
   } catch (err) {
-    throw pendingFailure(c, ctx, inputs, providerText, `${ctx.label}: ${accepted} but ${(err as Error).message}`);
+    throw pendingFailure(c, ctx, inputs, `${ctx.label}: ${accepted} but ${(err as Error).message}`);
   }
-  if (!id) throw pendingFailure(c, ctx, inputs, providerText, `${ctx.label}: ${accepted} but the API does not show the new ${kind}`);
+  if (!id) throw pendingFailure(c, ctx, inputs, `${ctx.label}: ${accepted} but the API does not show the new ${kind}`);
   return id;
 }
 

@@ -10,19 +10,19 @@ import type { Outputs } from "../definition";
 import { waitUntil } from "../client/workflows";
 import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
 import { settle } from "./outputs";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 
 export async function deleteResource<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   id: string,
   props: Props,
-  call?: CallOptions,
+  call?: Call,
 ): Promise<void> {
   const { api, kind } = c.definition;
-  const olds = withoutProviderText(props) as O;
+  const olds = { ...props } as O;
   const ctx = contextFor(c, runtime, olds as unknown as Partial<I>, "delete", id, call);
   const since = pendingSince(id);
   if (since !== undefined) {

@@ -2,16 +2,16 @@
  * diff: which inputs changed and what each change does (the effect table, and the resource's
  * replaceOnChanges), with each changed leaf named by its property path, plus what the next up
  * must finish or repair whatever the declaration says: a pending create, a broken or unsettled
- * state. Paths under ignoreChanges keep their recorded value (provider/dynamic/carriedOptions.ts).
+ * state. Paths under ignoreChanges keep their recorded value (options.ts).
  */
-import { replacedOnChange, withIgnoredKept } from "../dynamic/carriedOptions";
+import { replacedOnChange, withIgnoredKept } from "./options";
 import { pendingSince } from "./pending";
 import { formatPath, leafChanges, type LeafChange } from "../fields/propertyPath";
 import type { Outputs } from "../definition";
 import { changedFields, replacing, sameUniqueKey } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { alwaysRecorded, withDeclaredWriteOnly } from "./declaration";
-import type { DiffResult, PropertyChange, Props } from "./types";
+import type { Call, DiffResult, PropertyChange, Props } from "./types";
 import { UNKNOWN } from "./unknowns";
 
 /** A create recorded as pending is replaced: its delete removes what the attempt made, first. */
@@ -24,23 +24,24 @@ const replacePending = (): DiffResult => ({
   detailedDiff: { id: { kind: "update", replace: true } },
 });
 
-/** `oldInputs`: the recorded inputs, where the face passes them (the plugin); the dynamic host passes outputs only. */
+/** `call.oldInputs`: the recorded inputs, where the face passes them (the plugin); the dynamic host passes outputs only. */
 export async function diff<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   id: string,
   outputs: Props,
   news: Props,
-  oldInputs: Props = {},
+  call: Call = {},
 ): Promise<DiffResult> {
   if (pendingSince(id) !== undefined) return replacePending();
   const { definition } = c;
+  const { oldInputs = {}, options } = call;
   const olds = withDeclaredWriteOnly(c, outputs, oldInputs);
-  const desired = withIgnoredKept(olds, news);
+  const desired = withIgnoredKept(olds, news, options?.ignoreChanges);
   // A write-only input an imported object never recorded is taken to hold the declared value (declaration.ts).
   const unrecorded = alwaysRecorded(c).filter((f) => olds[f] === undefined);
   const changed = changedFields(c, olds, desired).filter((f) => !unrecorded.includes(f));
   const byPolicy = replacing(c, changed, olds, desired);
-  const onChange = replacedOnChange(news);
+  const onChange = replacedOnChange(options?.replaceOnChanges);
   const leaves = changed.flatMap((f) => leavesOf(olds[f], desired[f], f));
   const replaceLeaf = (leaf: LeafChange) => byPolicy.includes(String(leaf.path[0])) || onChange(leaf.path);
   const replaces = [...new Set([...byPolicy, ...leaves.filter(replaceLeaf).map((l) => String(l.path[0]))])];

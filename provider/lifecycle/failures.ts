@@ -10,7 +10,6 @@ import { pendingId } from "./pending";
 import { foundAfter, updateRetryFor } from "./afterFailure";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
-import { PROVIDER_KEY } from "../dynamic/providerText";
 import { finalize } from "./outputs";
 import type { Props } from "./types";
 
@@ -66,10 +65,9 @@ export async function partialFailure<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   id: string,
   inputs: Props,
-  providerText: unknown,
   err: unknown,
 ): Promise<PartialFailure> {
-  return kept(c, ctx, id, inputs, providerText, err, await readAfterFailure(c, ctx, id, inputs));
+  return kept(c, ctx, id, inputs, err, await readAfterFailure(c, ctx, id, inputs));
 }
 
 /** The object as the API shows it after a failure: undefined when gone, "unread" when the read failed too. */
@@ -97,7 +95,6 @@ export function kept<I extends Props, O extends Outputs>(
   ctx: OperationContext,
   id: string,
   inputs: Props,
-  providerText: unknown,
   err: unknown,
   current: O | undefined | "unread",
   extra?: string,
@@ -106,7 +103,6 @@ export function kept<I extends Props, O extends Outputs>(
   return new PartialFailure(sentences(reasonOf(c as never, ctx, err), extra, hintAfter(c, ctx, id, current)), id, {
     ...inputs,
     ...finalize(c, outs, inputs),
-    [PROVIDER_KEY]: providerText,
   });
 }
 
@@ -134,12 +130,11 @@ export function pendingFailure<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: Props,
-  providerText: unknown,
   reason: string,
 ): PartialFailure {
   const id = pendingId(ctx.startedAt);
   const hint =
     `The ${c.definition.kind} may exist in the API without its id being known, so it is kept in the stack as ${id}: ` +
     `the next pulumi up finds what this attempt created and replaces it, pulumi refresh resolves its id, pulumi destroy deletes it`;
-  return new PartialFailure(sentences(reason, hint), id, { ...inputs, [PROVIDER_KEY]: providerText });
+  return new PartialFailure(sentences(reason, hint), id, { ...inputs });
 }

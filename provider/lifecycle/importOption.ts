@@ -1,7 +1,8 @@
 /**
- * The engine's `import` option on the dynamic face (the class carries it: provider/dynamic/carriedOptions.ts).
- * As Pulumi documents it (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is
- * taken into the stack as it is, with no write, when every declared input matches it. Otherwise
+ * The engine's `import` option where the provider acts on it (the call's options: the dynamic
+ * face's classes carry it, provider/dynamic/carriedOptions.ts). As Pulumi documents it
+ * (https://www.pulumi.com/docs/iac/concepts/options/import/): the object is taken into the stack
+ * as it is, with no write, when every declared input matches it. Otherwise
  * nothing is written and each differing input is named, as pulumi before 3.174 refuses ("inputs to
  * import do not match the existing resource"); later versions import and then update, which this
  * face leaves to adoptId, and says so. Checked at preview (check) for the inputs known then, and
@@ -9,14 +10,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import type { OperationContext } from "../context";
-import { carriedOf, withIgnoredKept } from "../dynamic/carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { alwaysRecorded } from "./declaration";
 import { contextFor } from "./operation";
+import { withIgnoredKept } from "./options";
 import { finalize } from "./outputs";
-import type { Props, ProviderRuntime } from "./types";
+import type { Props, ProviderRuntime, ResourceOptions } from "./types";
 
 interface Mismatch {
   field: string;
@@ -34,8 +35,9 @@ function mismatches<I extends Props, O extends Outputs>(
   current: O,
   inputs: Props,
   skip: string[],
+  ignoreChanges: string[] | undefined,
 ): Mismatch[] {
-  const desired = withIgnoredKept(current, inputs);
+  const desired = withIgnoredKept(current, inputs, ignoreChanges);
   const unreadable = [...alwaysRecorded(c).filter((f) => current[f] === undefined), ...c.remembered];
   return changedFields(c, current, desired)
     .filter((f) => !skip.includes(f) && !unreadable.includes(f))
@@ -54,15 +56,16 @@ export async function importFailures<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   runtime: ProviderRuntime,
   inputs: Props,
+  options: ResourceOptions | undefined,
   unknown: string[],
 ): Promise<pulumi.dynamic.CheckFailure[]> {
-  const id = carriedOf(inputs).import;
+  const id = options?.import;
   if (id === undefined) return [];
   if (inputs.adoptId !== undefined) return [{ property: "adoptId", reason: "set adoptId or the import option, not both" }];
   const ctx = contextFor(c, runtime, inputs as Partial<I>, "read", id);
   const current = await c.definition.api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) return [{ property: "(inputs)", reason: noSuch(c.definition.kind, id) }];
-  return mismatches(c, current, inputs, unknown).map((m) => ({
+  return mismatches(c, current, inputs, unknown, options?.ignoreChanges).map((m) => ({
     property: m.field,
     reason: `${NOT_MATCHING}: ${c.definition.kind} ${id} has ${JSON.stringify(m.actual)}, the declaration ${JSON.stringify(m.declared)}. ${FIX}.`,
   }));
@@ -73,12 +76,13 @@ export async function importExisting<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   ctx: OperationContext,
   inputs: I,
+  id: string,
+  ignoreChanges: string[] | undefined,
 ): Promise<{ id: string; outs: Props }> {
   const { kind, api } = c.definition;
-  const id = carriedOf(inputs).import!;
   const current = await api.get(ctx, id, inputs as Partial<O> & Partial<I>);
   if (!current) throw new Error(`${ctx.label}: ${noSuch(kind, id)}`);
-  const differing = mismatches(c, current, inputs, []);
+  const differing = mismatches(c, current, inputs, [], ignoreChanges);
   if (differing.length) {
     const which = differing
       .map((m) => `${m.field} (declared ${JSON.stringify(m.declared)}, actual ${JSON.stringify(m.actual)})`)

@@ -25,7 +25,7 @@ import type { Lifecycle, Props, ProviderRuntime } from "./types";
 import { update } from "./update";
 
 export { PartialFailure } from "./failures";
-export type { Lifecycle, PropertyChange, ProviderRuntime } from "./types";
+export type { Call, Lifecycle, PropertyChange, ProviderRuntime } from "./types";
 export { UNKNOWN } from "./unknowns";
 
 export function buildLifecycle<I extends Props, O extends Outputs>(
@@ -39,8 +39,8 @@ export function buildLifecycle<I extends Props, O extends Outputs>(
   // operation scope, whose AsyncLocalStorage, once entered, slows every promise of the process (a
   // preview's provider process would pay it for nothing; bench/README.md).
   return {
-    check: withErrorsForPeople((olds, news) => check(c, runtime, olds, news)),
-    diff: withErrorsForPeople((id, olds, news, oldInputs?: Props) => diff(c, id, olds, news, oldInputs)),
+    check: withErrorsForPeople((olds, news, call) => check(c, runtime, olds, news, call)),
+    diff: withErrorsForPeople((id, olds, news, call) => diff(c, id, olds, news, call)),
     create: asOperation((props, call) => create(c, runtime, props, call)),
     read: asOperation((id, props) => read(c, runtime, id, props)),
     update: asOperation((id, olds, news, call) => update(c, runtime, id, olds, news, call)),

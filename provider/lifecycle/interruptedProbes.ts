@@ -6,7 +6,7 @@ import { judgeInterrupted, type Interrupted } from "./interruptedVerdict";
 import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
 import type { CompiledDefinition } from "./compile";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
 import type { Props, ProviderRuntime } from "./types";
 
 export async function interrupted<I extends Props, O extends Outputs>(
@@ -16,7 +16,7 @@ export async function interrupted<I extends Props, O extends Outputs>(
   since: number,
 ): Promise<Interrupted> {
   const { api, kind } = c.definition;
-  const inputs = withoutProviderText(props) as I;
+  const inputs = { ...props } as I;
   const ctx = { ...contextFor(c, runtime, inputs, "read"), startedAt: since };
   return judgeInterrupted(ctx, {
     kind,

@@ -1,23 +1,18 @@
 /**
- * What every operation starts from: the properties without the `__provider`
- * text, and a context (client,
- * deadline, progress) labelled with the resource and the operation.
+ * What every operation starts from: a context (client, deadline, progress) labelled with the
+ * resource and the operation.
  */
 import { makeContext, type OperationContext } from "../context";
-import { PROVIDER_KEY } from "../dynamic/providerText";
 import type { Outputs } from "../definition";
 import { deadlineFor, type Timeouts } from "../fields/timeouts";
 import type { CompiledDefinition } from "./compile";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 
 export function without<T extends Props>(obj: T, ...keys: string[]): T {
   const out = { ...obj };
   for (const k of keys) delete out[k];
   return out;
 }
-
-/** The properties the engine passed, without the `__provider` text. */
-export const withoutProviderText = <T extends Props>(props: T): T => without(props, PROVIDER_KEY);
 
 /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
 function labelOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Partial<I>, id?: string): string {
@@ -34,7 +29,7 @@ export function contextFor<I extends Props, O extends Outputs>(
   inputs: Partial<I>,
   operation: OperationContext["operation"],
   id?: string,
-  call?: CallOptions,
+  call?: Call,
 ): OperationContext {
   const op = operation === "read" ? "update" : operation;
   // The resource's own `timeouts` input wins; the engine's customTimeouts apply where it is silent.

@@ -10,7 +10,7 @@ import type { Outputs } from "../definition";
 import { effectOf } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
 import { echoedInputs, finalize } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
 import { containsUnknown } from "./unknowns";
@@ -25,7 +25,7 @@ export async function read<I extends Props, O extends Outputs>(
   props: Props,
 ): Promise<pulumi.dynamic.ReadResult> {
   const { definition } = c;
-  const prior = withoutProviderText(props ?? {});
+  const prior = { ...props };
   // An import reads by id alone (the engine sends no properties): a workspace-scoped kind,
   // whose paths name its workspace, is read in the default one.
   if (definition.workspaceScoped && prior.workspaceId === undefined) prior.workspaceId = runtime.defaultWorkspace() ?? undefined;

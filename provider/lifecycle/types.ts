@@ -15,17 +15,47 @@ export interface ProviderRuntime {
   /** The default workspace (svc:workspaceId / SVC_WORKSPACE_ID), if configured; never throws. */
   defaultWorkspace(): string | null;
   /**
-   * Configuration problems for `check` to report (provider/runtime/index.ts): missing or malformed
-   * settings, and with `probeTheApi` whether the API answers and accepts the token (once per
-   * process). Each distinct problem comes in full once per process, then as a short pointer.
+   * Configuration problems for `check` to report (provider/configure/providerRuntime.ts): missing
+   * or malformed settings, and with `probeTheApi` whether the API answers and accepts the token
+   * (once per process). Each distinct problem comes in full once per process, then as a short pointer.
    */
   preflight?(probeTheApi: boolean): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
-/** What one engine call adds beside the resource's properties (the plugin face passes `customTimeouts` here). */
-export interface CallOptions {
-  /** The engine's deadline for this operation in seconds (the `customTimeouts` option); 0 or absent: none. */
+/**
+ * The resource options a provider acts on, by Pulumi's names (provider/lifecycle/options.ts). The
+ * engine applies them itself on the plugin face, which never passes them; the dynamic face passes
+ * those its classes carry (provider/dynamic/carriedOptions.ts).
+ */
+export interface ResourceOptions {
+  /** `import`: take the object with this id into the stack as it is, writing nothing (provider/lifecycle/importOption.ts). */
+  import?: string;
+  /** `ignoreChanges`: property paths whose recorded value a change keeps. */
+  ignoreChanges?: string[];
+  /** `replaceOnChanges`: property paths a change under which replaces the resource. */
+  replaceOnChanges?: string[];
+}
+
+/**
+ * What one engine call carries beside the resource's properties, each member where a face learns
+ * it: the plugin face from the gRPC request, the dynamic face from what its resources carry
+ * (provider/dynamic/adapter.ts).
+ */
+export interface Call {
+  /** The resource options to act on (check, diff, create, update). */
+  options?: ResourceOptions;
+  /** Where the face's resource carries `options`, which names an option check refuses (`<optionsAt>.import`); absent: `options`. */
+  optionsAt?: string;
+  /** The engine's deadline for this operation in seconds (the `customTimeouts` option: create, update, delete); 0 or absent: none. */
   timeoutSeconds?: number;
+  /** The recorded inputs, for diff: the plugin face has them, the dynamic host passes recorded outputs only. */
+  oldInputs?: Props;
+}
+
+/** What check answers: the inputs to record and the failures, and the options beside them. */
+export interface CheckResult extends pulumi.dynamic.CheckResult {
+  /** The options as check validated them, `import` only while the resource is new: for a face that records them (absent: none passed). */
+  options?: ResourceOptions;
 }
 
 /** How one property (a leaf, named by its path) changes in a diff (the plugin face forwards it to the engine). */
@@ -46,19 +76,18 @@ export interface DiffResult extends pulumi.dynamic.DiffResult {
 }
 
 /**
- * The lifecycle of one kind, independent of the face that serves it: the dynamic face installs it
- * on the providerText, where the dynamic-provider host calls it as a `pulumi.dynamic.ResourceProvider`
- * (extra arguments and fields are ignored there); the plugin face (plugin/server.ts) adds what
- * the provider protocol carries.
+ * The lifecycle of one kind, independent of the face that serves it: it sees a resource's own
+ * properties and a typed call, never what a face carries beside them. The dynamic face installs
+ * it on the shim as the dynamic-provider host calls it (provider/dynamic/adapter.ts); the plugin
+ * face (plugin/server.ts) makes the same calls from the provider protocol.
  */
 export interface Lifecycle {
-  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
-  /** `oldInputs`: the recorded inputs, which the plugin face passes (the dynamic host does not). */
-  diff(id: string, olds: Props, news: Props, oldInputs?: Props): Promise<DiffResult>;
-  create(props: Props, call?: CallOptions): Promise<pulumi.dynamic.CreateResult>;
+  check(olds: Props, news: Props, call?: Call): Promise<CheckResult>;
+  diff(id: string, olds: Props, news: Props, call?: Call): Promise<DiffResult>;
+  create(props: Props, call?: Call): Promise<pulumi.dynamic.CreateResult>;
   read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
-  update(id: string, olds: Props, news: Props, call?: CallOptions): Promise<pulumi.dynamic.UpdateResult>;
-  delete(id: string, props: Props, call?: CallOptions): Promise<void>;
+  update(id: string, olds: Props, news: Props, call?: Call): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props, call?: Call): Promise<void>;
   /** The declarable inputs a set of outputs echoes (what a refresh records as inputs). */
   inputsOf(outputs: Props): Props;
   /**

@@ -1,14 +1,13 @@
 /** update: finish what an earlier operation left moving, run the steps the changed fields call for, record the result. */
 import type * as pulumi from "@pulumi/pulumi";
-import { withIgnoredKept } from "../dynamic/carriedOptions";
 import type { Outputs } from "../definition";
 import { changedFields } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
-import { PROVIDER_KEY } from "../dynamic/providerText";
-import { contextFor, withoutProviderText } from "./operation";
+import { contextFor } from "./operation";
+import { withIgnoredKept } from "./options";
 import { finalize, settle } from "./outputs";
-import type { CallOptions, Props, ProviderRuntime } from "./types";
+import type { Call, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
 export async function update<I extends Props, O extends Outputs>(
@@ -17,11 +16,11 @@ export async function update<I extends Props, O extends Outputs>(
   id: string,
   olds: Props,
   news: Props,
-  call?: CallOptions,
+  call?: Call,
 ): Promise<pulumi.dynamic.UpdateResult> {
   const { api } = c.definition;
-  // Paths under ignoreChanges keep their recorded value, as diff decided (provider/dynamic/carriedOptions.ts).
-  const inputs = withIgnoredKept(olds, withoutProviderText(news)) as I;
+  // Paths under ignoreChanges keep their recorded value, as diff decided (options.ts).
+  const inputs = withIgnoredKept(olds, news, call?.options?.ignoreChanges) as I;
   const ctx = contextFor(c, runtime, inputs, "update", id, call);
   try {
     if (api.settled && api.settled(olds as O) !== true) {
@@ -32,6 +31,6 @@ export async function update<I extends Props, O extends Outputs>(
     return { outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
   } catch (err) {
     // Record how far the update got, so the next up continues from the truth.
-    throw await partialFailure(c, ctx, id, inputs, news[PROVIDER_KEY], err);
+    throw await partialFailure(c, ctx, id, inputs, err);
   }
 }

@@ -22,8 +22,11 @@ const getConfig = (key: string): string | undefined =>
 // Only for a lookup given a provider: a program without one loads neither.
 const settingsOf: typeof import("../../provider/dynamic/explicitProvider").settingsOf = (provider) =>
   (require("../../provider/dynamic/explicitProvider") as typeof import("../../provider/dynamic/explicitProvider")).settingsOf(provider);
-const configSources: typeof import("../../provider/runtime/configSources").configSources = (args, variables) =>
-  (require("../../provider/runtime/configSources") as typeof import("../../provider/runtime/configSources")).configSources(args, variables);
+const configSources: typeof import("../../provider/configure/configSources").configSources = (args, variables) =>
+  (require("../../provider/configure/configSources") as typeof import("../../provider/configure/configSources")).configSources(
+    args,
+    variables,
+  );
 /* eslint-enable @typescript-eslint/no-require-imports */
 import { SvcClient } from "../../provider/client/client";
 import { resolveConfig, type ProviderConfig } from "../../provider/runtime/config";

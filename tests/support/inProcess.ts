@@ -24,7 +24,7 @@ import { Config } from "@pulumi/pulumi/cmd/dynamic-provider/config";
 import { ResourceProviderClient, ResourceProviderService } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
-import { shim } from "../../provider/dynamic/entry";
+import { shim } from "../../dynamic/entry";
 import { providerText, PROVIDER_KEY } from "../../provider/dynamic/providerText";
 import { providerService } from "../../plugin/server";
 import * as lookups from "../../resources/lookups";

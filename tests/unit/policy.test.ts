@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { EstimatePart, GetBillingEstimateArgs } from "../../resources/lookups/billing";
 import { RunningBudget } from "../../policy/budget";
 import { costOf } from "../../policy/estimate";
-import { kindOf } from "../../common/typeTokens";
+import { kindOf } from "../../provider/typeTokens";
 import { plainProps, pricingOf, type PriceApi } from "../../policy/pricing";
 import { kinds, definitionOf } from "../../resources/kinds";
 import { breakdownLines, budgetExceeded, stackLine, usd } from "../../policy/report";

@@ -6,7 +6,7 @@
  * write-only and secret inputs no read gives are the import's config secrets (a placeholder here).
  */
 import { buildLifecycle, type Lifecycle } from "../../../provider/lifecycle";
-import { createRuntime } from "../../../provider/runtime";
+import { createRuntime } from "../../../provider/configure/providerRuntime";
 import { kinds, definitionOf } from "../../../resources/kinds";
 import { makeHandmadeWorkspace, type Handmade } from "../../e2e/handmade";
 import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";

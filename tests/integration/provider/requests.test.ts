@@ -4,7 +4,7 @@
  * that adds a request shows here, and the paths that still read where reading is needed.
  */
 import { buildLifecycle, type Lifecycle } from "../../../provider/lifecycle";
-import { createRuntime } from "../../../provider/runtime";
+import { createRuntime } from "../../../provider/configure/providerRuntime";
 import { definitionOf } from "../../../resources/kinds";
 import { useTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 

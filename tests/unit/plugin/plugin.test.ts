@@ -9,7 +9,7 @@ import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { UNKNOWN } from "../../../provider/lifecycle";
 import { checkProviderConfig } from "../../../plugin/config";
-import { configSources } from "../../../provider/runtime/configSources";
+import { configSources } from "../../../provider/configure/configSources";
 import { lookupFor, lookupNames } from "../../../plugin/invokes";
 import { fromStruct, reveal, secret, toStruct } from "../../../plugin/marshal";
 import { providerService, typeOfUrn } from "../../../plugin/server";

@@ -1,12 +1,14 @@
 /**
- * The resource options a generated class carries to the lifecycle because the dynamic-provider
- * host drops them (provider/dynamic/carriedOptions.ts): ignoreChanges keeps a recorded value through diff
- * and update, replaceOnChanges replaces on a change under its paths, and the import option adopts
- * a matching object with no write or names every differing input. The same cases run end to end,
- * on both faces, in tests/e2e/conformance.ts.
+ * The resource options a generated class carries to the provider because the dynamic-provider
+ * host drops them (provider/dynamic/carriedOptions.ts), through the face's adapter into the
+ * lifecycle's call (provider/dynamic/adapter.ts, provider/lifecycle/options.ts): ignoreChanges
+ * keeps a recorded value through diff and update, replaceOnChanges replaces on a change under its
+ * paths, and the import option adopts a matching object with no write or names every differing
+ * input. The same cases run end to end, on both faces, in tests/e2e/conformance.ts.
  */
 import { z } from "zod";
 import type { SvcClient } from "../../../provider/client/client";
+import { forDynamicHost } from "../../../provider/dynamic/adapter";
 import { CARRIED_KEY } from "../../../provider/dynamic/carriedOptions";
 import { fieldSet, fromFields, input, owningWorkspace } from "../../../provider/fields/declare";
 import { buildLifecycle, UNKNOWN, type ProviderRuntime } from "../../../provider/lifecycle";
@@ -66,7 +68,7 @@ function widgetApi() {
     config: () => ({ baseUrl: "http://127.0.0.1", token: "t", workspaceId: "42" }),
     defaultWorkspace: () => "42",
   };
-  return { lifecycle: buildLifecycle(definition, runtime), calls, objects };
+  return { host: forDynamicHost(buildLifecycle(definition, runtime)), calls, objects };
 }
 
 const declared = { name: "widget-a", description: "declared", region: "NA_01", workspaceId: "42" };
@@ -79,9 +81,9 @@ describe("ignoreChanges, kept through a refresh's drift (https://www.pulumi.com/
   const drifted = { ...declared, description: "edited in the API" };
 
   it("diff sees no change where only an ignored path drifted", async () => {
-    const { lifecycle } = widgetApi();
-    expect(await lifecycle.diff("100", drifted, withOptions({ ignoreChanges: ["description"] }))).toMatchObject({ changes: false });
-    expect(await lifecycle.diff("100", drifted, declared)).toMatchObject({
+    const { host } = widgetApi();
+    expect(await host.diff("100", drifted, withOptions({ ignoreChanges: ["description"] }))).toMatchObject({ changes: false });
+    expect(await host.diff("100", drifted, declared)).toMatchObject({
       changes: true,
       detailedDiff: { description: { kind: "update" } },
     });
@@ -91,18 +93,18 @@ describe("ignoreChanges, kept through a refresh's drift (https://www.pulumi.com/
     const api = widgetApi();
     api.objects.set("100", { ...drifted });
     const news = withOptions({ ignoreChanges: ["description"] }, { ...declared, name: "widget-b" });
-    const d = await api.lifecycle.diff("100", drifted, news);
+    const d = await api.host.diff("100", drifted, news);
     expect(Object.keys(d.detailedDiff)).toEqual(["name"]);
-    const updated = await api.lifecycle.update("100", drifted, news);
+    const updated = await api.host.update("100", drifted, news);
     expect(api.calls.filter((c) => c.startsWith("update"))).toEqual(['update name -> "widget-b"']);
     expect(updated.outs).toMatchObject({ name: "widget-b", description: "edited in the API" });
   });
 
   it("keeps a nested path", async () => {
-    const { lifecycle } = widgetApi();
+    const { host } = widgetApi();
     const olds = { ...declared, ports: [{ port: 80, name: "edited" }] };
     const news = withOptions({ ignoreChanges: ["ports[*].name"] }, { ...declared, ports: [{ port: 80, name: "web" }] });
-    expect(await lifecycle.diff("100", olds, news)).toMatchObject({ changes: false });
+    expect(await host.diff("100", olds, news)).toMatchObject({ changes: false });
   });
 });
 
@@ -116,19 +118,19 @@ describe("replaceOnChanges (https://www.pulumi.com/docs/iac/concepts/options/rep
     ["keeps in place what a nested path leaves the same", ["ports[*].port"], { ports: [{ port: 80, name: "www" }] }, []],
     ["keeps in place a field it does not name", ["name"], { description: "new" }, []],
   ])("%s", async (_title, paths, change, replaces) => {
-    const { lifecycle } = widgetApi();
-    const d = await lifecycle.diff("100", olds, withOptions({ replaceOnChanges: paths }, { ...olds, ...change }));
+    const { host } = widgetApi();
+    const d = await host.diff("100", olds, withOptions({ replaceOnChanges: paths }, { ...olds, ...change }));
     expect(d).toMatchObject({ changes: true, replaces });
   });
 
   it("deletes first when the unique name stays, as a replacing policy does", async () => {
-    const { lifecycle } = widgetApi();
-    const d = await lifecycle.diff("100", olds, withOptions({ replaceOnChanges: ["description"] }, { ...olds, description: "new" }));
+    const { host } = widgetApi();
+    const d = await host.diff("100", olds, withOptions({ replaceOnChanges: ["description"] }, { ...olds, description: "new" }));
     expect(d.deleteBeforeReplace).toBe(true);
   });
 
   it("names each changed leaf by its path in the detailed diff, marked replacing where a path matched", async () => {
-    const { lifecycle } = widgetApi();
+    const { host } = widgetApi();
     const news = withOptions(
       { replaceOnChanges: ["ports[*].port"] },
       {
@@ -139,7 +141,7 @@ describe("replaceOnChanges (https://www.pulumi.com/docs/iac/concepts/options/rep
         ],
       },
     );
-    expect((await lifecycle.diff("100", olds, news)).detailedDiff).toEqual({
+    expect((await host.diff("100", olds, news)).detailedDiff).toEqual({
       "ports[0].port": { kind: "update", replace: true },
       "ports[0].name": { kind: "update", replace: false },
       "ports[1]": { kind: "add", replace: false },
@@ -147,8 +149,8 @@ describe("replaceOnChanges (https://www.pulumi.com/docs/iac/concepts/options/rep
   });
 
   it("check refuses a path that is not one", async () => {
-    const { lifecycle } = widgetApi();
-    const r = await lifecycle.check({}, withOptions({ replaceOnChanges: ["ports[x]"] }));
+    const { host } = widgetApi();
+    const r = await host.check({}, withOptions({ replaceOnChanges: ["ports[x]"] }));
     expect(r.failures).toEqual([
       { property: `${CARRIED_KEY}.replaceOnChanges[0]`, reason: expect.stringContaining("is not a property path") },
     ]);
@@ -163,9 +165,9 @@ describe("the import option (https://www.pulumi.com/docs/iac/concepts/options/im
   it("check passes a declaration that matches the object, and create records it with no write", async () => {
     const api = widgetApi();
     api.objects.set("7", { ...existing });
-    const checked = await api.lifecycle.check({}, importing(existing));
+    const checked = await api.host.check({}, importing(existing));
     expect(checked.failures).toEqual([]);
-    const created = await api.lifecycle.create(checked.inputs!);
+    const created = await api.host.create(checked.inputs!);
     expect(created).toMatchObject({ id: "7", outs: { description: "made by hand" } });
     expect(api.calls).toEqual(["read 7", "read 7"]);
   });
@@ -174,7 +176,7 @@ describe("the import option (https://www.pulumi.com/docs/iac/concepts/options/im
     const api = widgetApi();
     api.objects.set("7", { ...existing });
     const news = importing({ ...existing, description: "declared", name: "other-name" });
-    const checked = await api.lifecycle.check({}, news);
+    const checked = await api.host.check({}, news);
     expect(checked.failures).toEqual([
       {
         property: "name",
@@ -184,7 +186,7 @@ describe("the import option (https://www.pulumi.com/docs/iac/concepts/options/im
       },
       { property: "description", reason: expect.stringContaining('Widget 7 has "made by hand", the declaration "declared"') },
     ]);
-    await expect(api.lifecycle.create(news)).rejects.toThrow(
+    await expect(api.host.create(news)).rejects.toThrow(
       /inputs to import do not match the existing resource \(Widget 7\): name \(declared "other-name", actual "widget-a"\); description \(declared "declared", actual "made by hand"\)\..*nothing was written/,
     );
     expect(api.calls.filter((c) => !c.startsWith("read"))).toEqual([]);
@@ -193,30 +195,30 @@ describe("the import option (https://www.pulumi.com/docs/iac/concepts/options/im
   it("leaves a value unknown at preview to create's comparison", async () => {
     const api = widgetApi();
     api.objects.set("7", { ...existing });
-    expect((await api.lifecycle.check({}, importing({ ...existing, description: UNKNOWN }))).failures).toEqual([]);
+    expect((await api.host.check({}, importing({ ...existing, description: UNKNOWN }))).failures).toEqual([]);
   });
 
   it("matches through ignoreChanges", async () => {
     const api = widgetApi();
     api.objects.set("7", { ...existing });
     const news = importing({ ...existing, description: "declared" }, { ignoreChanges: ["description"] });
-    expect((await api.lifecycle.check({}, news)).failures).toEqual([]);
-    expect(await api.lifecycle.create(news)).toMatchObject({ id: "7", outs: { description: "made by hand" } });
+    expect((await api.host.check({}, news)).failures).toEqual([]);
+    expect(await api.host.create(news)).toMatchObject({ id: "7", outs: { description: "made by hand" } });
   });
 
   it("says when the object does not exist, and refuses adoptId beside it", async () => {
     const api = widgetApi();
-    expect((await api.lifecycle.check({}, importing(existing))).failures).toEqual([
+    expect((await api.host.check({}, importing(existing))).failures).toEqual([
       { property: "(inputs)", reason: "the import option names Widget 7, which is not visible to this token" },
     ]);
-    expect((await api.lifecycle.check({}, importing({ ...existing, adoptId: "7" }))).failures).toEqual([
+    expect((await api.host.check({}, importing({ ...existing, adoptId: "7" }))).failures).toEqual([
       { property: "adoptId", reason: "set adoptId or the import option, not both" },
     ]);
   });
 
   it("applies only while the resource is not in the stack (a replacement creates anew)", async () => {
     const api = widgetApi();
-    const checked = await api.lifecycle.check(existing, importing(existing, { ignoreChanges: ["name"] }));
+    const checked = await api.host.check(existing, importing(existing, { ignoreChanges: ["name"] }));
     expect(checked.failures).toEqual([]);
     expect(checked.inputs![CARRIED_KEY]).toEqual({ ignoreChanges: ["name"] });
     expect(api.calls).toEqual([]);

@@ -3,10 +3,9 @@
  * every spec, the tables the operations read, and the relaxed schemas built once per set of
  * unknown fields. The operations' behaviour over these tables is in lifecycle.test.ts.
  */
-import { CARRIED_KEY } from "../../../provider/dynamic/carriedOptions";
 import { z } from "zod";
 import { fieldSet, fromFields, input } from "../../../provider/fields/declare";
-import { compile, schemaRelaxing } from "../../../provider/lifecycle/compile";
+import { compile, OPTIONS_KEY, schemaRelaxing } from "../../../provider/lifecycle/compile";
 import { type Outputs, type ResourceDefinition } from "../../../provider/definition";
 import { ignore, remember, replace, updateSteps } from "../../../provider/fields/changeEffects";
 
@@ -31,15 +30,22 @@ const definition = (
 });
 
 describe("compile", () => {
-  it("adds timeouts, adoptId and the carried resource options to every spec, ignored by diff and never declarable", () => {
+  it("adds timeouts and adoptId to every spec, ignored by diff and never declarable", () => {
     const c = compile(definition());
-    expect(Object.keys(c.shape)).toEqual(["name", "size", "note", "deletion", "timeouts", "adoptId", CARRIED_KEY]);
+    expect(Object.keys(c.shape)).toEqual(["name", "size", "note", "deletion", "timeouts", "adoptId"]);
     expect(c.onChange.timeouts).toEqual(ignore);
     expect(c.onChange.adoptId).toEqual(ignore);
-    expect(c.onChange[CARRIED_KEY]).toEqual(ignore);
     expect(c.managed).toEqual(["name", "size", "note", "deletion"]);
     expect(c.declarable).toEqual(["name", "size", "note", "deletion"]);
     expect(c.remembered).toEqual(["deletion"]);
+  });
+
+  it("validates the resource options beside the inputs, last, and never as an input", () => {
+    const c = compile(definition({ adoptIdPattern: /^w-\d+$/ }));
+    expect(Object.keys(c.strict.shape)).toEqual([...Object.keys(c.shape), OPTIONS_KEY]);
+    expect(c.onChange[OPTIONS_KEY]).toBeUndefined();
+    expect(c.strict.safeParse({ name: "a", size: 1, [OPTIONS_KEY]: { import: "w-7", ignoreChanges: ["note"] } }).success).toBe(true);
+    expect(c.strict.safeParse({ name: "a", size: 1, [OPTIONS_KEY]: { import: "7" } }).success).toBe(false);
   });
 
   it("adds workspaceId (replaces on change) to a workspace-scoped spec", () => {

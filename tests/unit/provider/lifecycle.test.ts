@@ -64,7 +64,7 @@ const valid: Inputs = { name: "widget-a", size: 10, region: "NA_01" };
 
 describe("check", () => {
   it("accepts valid inputs and fills the default workspace", async () => {
-    const r = await lifecycle.check!({}, { ...valid, __provider: "shim" });
+    const r = await lifecycle.check!({}, valid);
     expect(r.failures).toEqual([]);
     expect(r.inputs).toEqual({ ...valid, workspaceId: "42" });
   });
@@ -105,6 +105,35 @@ describe("check", () => {
   it("asks for a workspace when none is configured", async () => {
     const r = await buildLifecycle(definition, checkOnlyRuntime(null)).check!({}, valid);
     expect(r.failures).toEqual([{ property: "workspaceId", reason: expect.stringMatching(/svc:workspaceId/) }]);
+  });
+});
+
+describe("the resource options, a typed call beside the properties", () => {
+  it("are validated by check, a failing one named under where the face carries them, else `options`", async () => {
+    const options = { import: "abc", replaceOnChanges: ["ports[x]"] };
+    const named = async (optionsAt?: string) =>
+      (await lifecycle.check({}, valid, { options, optionsAt })).failures!.map((f) => f.property).sort();
+    expect(await named()).toEqual(["options.import", "options.replaceOnChanges[0]"]);
+    expect(await named("carried")).toEqual(["carried.import", "carried.replaceOnChanges[0]"]);
+  });
+
+  it("come back from check as they apply, never among the inputs: the import only while the resource is new", async () => {
+    const options = { import: "7", ignoreChanges: ["name"] };
+    const recorded = { ...valid, workspaceId: "42" };
+    expect(await lifecycle.check(recorded, valid, { options })).toEqual({
+      inputs: recorded,
+      failures: [],
+      options: { ignoreChanges: ["name"] },
+    });
+    expect(await lifecycle.check(recorded, valid)).toEqual({ inputs: recorded, failures: [] });
+  });
+
+  it("steer diff: an ignored path keeps its recorded value, a replaceOnChanges path replaces", async () => {
+    const olds = { ...valid, workspaceId: "42", state: "AVAILABLE" };
+    const news = { ...valid, workspaceId: "42", name: "widget-b", size: 20 };
+    expect(await lifecycle.diff("1", olds, news, { options: { ignoreChanges: ["name"] } })).toMatchObject({ replaces: [] });
+    expect(Object.keys((await lifecycle.diff("1", olds, news, { options: { ignoreChanges: ["name"] } })).detailedDiff)).toEqual(["size"]);
+    expect(await lifecycle.diff("1", olds, news, { options: { replaceOnChanges: ["size"] } })).toMatchObject({ replaces: ["size"] });
   });
 });
 
@@ -188,7 +217,7 @@ describe("check reports the provider's configuration", () => {
     const p = buildLifecycle(definition, { ...checkOnlyRuntime("42"), preflight: async (probe) => (asked.push(probe), answer) });
     return { p, asked };
   };
-  const recorded = { ...valid, workspaceId: "42", __provider: "shim" };
+  const recorded = { ...valid, workspaceId: "42" };
 
   it("puts configuration problems first, so preview fails on what up would fail on", async () => {
     const { p } = withPreflight([{ property: "", reason: "no API token: set svc:token" }]);

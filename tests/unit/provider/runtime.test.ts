@@ -1,5 +1,5 @@
 /**
- * What `check` reports about the provider's configuration (provider/runtime/index.ts): missing or
+ * What `check` reports about the provider's configuration (provider/configure/providerRuntime.ts): missing or
  * malformed settings, an API that does not answer, a rejected token; each distinct problem in
  * full once per provider process, and the API asked at most once per process.
  */
@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import type { SvcClient } from "../../../provider/client/client";
 import { UnreachableError } from "../../../provider/client/client";
 import { ApiError } from "../../../provider/errors";
-import { probeApi, processRuntime, setConfigSources } from "../../../provider/runtime";
+import { probeApi, processRuntime, setConfigSources } from "../../../provider/configure/providerRuntime";
 
 const config = { baseUrl: "https://api.example.com", token: "t", workspaceId: null };
 const failingWith = (err: Error) => {

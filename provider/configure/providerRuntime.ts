@@ -2,6 +2,10 @@
  * The provider process's configuration and client: set by `configure` (the engine sends the
  * stack configuration), resolved lazily for the operations that need the API.
  *
+ * Above the client it builds and beside the faces that configure it: provider/runtime/ holds only
+ * what the client itself reads (the settings, the engine's presence, progress), so the two no
+ * longer import each other.
+ *
  * `preflight` is what `check` reports about them, so `pulumi preview` fails on a configuration
  * that `pulumi up` would fail on: missing or malformed settings always, and, once per process,
  * whether the API answers at the base URL and accepts the token (one cheap GET). Each distinct
@@ -16,7 +20,7 @@ import {
   type ConfigProblem,
   type ConfigSources,
   type ProviderConfig,
-} from "./config";
+} from "../runtime/config";
 import { ApiError, NetworkError } from "../errors";
 import type { ProviderRuntime } from "../lifecycle";
 

@@ -1,9 +1,10 @@
 /**
  * Where a provider reads its settings, on both faces. Apart from provider/runtime/config.ts, which
  * programs load, because the engine's unknown marker comes from the lifecycle's modules and a
- * program loads none of them (tests/unit/classes.test.ts).
+ * program loads none of them (tests/unit/classes.test.ts). Beside providerRuntime.ts: both are what
+ * each face's `configure` sets up, above the lifecycle whose marker this reads.
  */
-import type { ConfigSources } from "./config";
+import type { ConfigSources } from "../runtime/config";
 import { UNKNOWN } from "../lifecycle/unknowns";
 
 const known = (v: unknown) => (v === undefined || v === null || v === UNKNOWN || v === "" ? undefined : String(v));

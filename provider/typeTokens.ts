@@ -1,6 +1,8 @@
 /**
  * The type tokens of pulumi-svc's resources, on either face: the one place a tool, the plugin, the
- * policy packs or the dynamic classes learn a kind from a type or a type from a kind.
+ * policy packs or the dynamic classes learn a kind from a type or a type from a kind. In provider/,
+ * not common/, because the dynamic classes register by it (provider/dynamic/classSupport.ts) and
+ * nothing in provider/ imports from the tools' layers above it.
  */
 
 /** The plugin face's token prefix: resources `svc:index:<Kind>`, invokes `svc:index:<lookup>`. */
