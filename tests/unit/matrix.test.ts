@@ -10,7 +10,7 @@ import * as path from "node:path";
 
 const REPO = path.join(__dirname, "..", "..");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { MATRIX, REPO_SDK, SMOKE } = require("../../scripts/matrix.js");
+const { MATRIX, REPO_SDK, SMOKE, NODE_SMOKE } = require("../../scripts/matrix.js");
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { render, tableIn, TABLE_FILE } = require("../../scripts/matrixTable.js");
 
@@ -58,8 +58,9 @@ describe("the version matrix", () => {
     for (const m of sdks) expect(m).toEqual({ file: m.file, sdk: REPO_SDK });
   });
 
-  it("the smoke set names test files that exist", () => {
+  it("the smoke sets name test files that exist, Node.js 22's a part of the floor's", () => {
     for (const file of SMOKE as string[]) expect(fs.existsSync(path.join(REPO, file))).toBe(true);
+    expect((NODE_SMOKE as string[]).filter((file) => !(SMOKE as string[]).includes(file))).toEqual([]);
   });
 
   it("the floor is the package's own floor: its peer range and engines", () => {
