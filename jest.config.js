@@ -39,6 +39,8 @@ module.exports = {
     project("e2e", "tests/e2e", { globalSetup: "<rootDir>/tests/globalSetup.ts" }),
   ],
   testTimeout: 60_000,
+  // The engine's files first, by weight (tests/support/sequencer.js): on a fresh clone jest orders by file size alone.
+  testSequencer: "<rootDir>/tests/support/sequencer.js",
   // Two cores: the end-to-end files each drive the pulumi engine and a Node program.
   maxWorkers: 2,
 };
