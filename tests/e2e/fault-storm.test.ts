@@ -10,7 +10,8 @@
  *
  * Seeded: the emulator draws its faults from its seeded generator, so SVC_STORM_SEEDS=7 replays
  * seed 7's storm (the engine runs steps concurrently, so the draws follow the same sequence but
- * may land on other requests). CI runs two seeds; the issue's measurement ran five
+ * may land on other requests). CI runs one seed (each storm draws every fault kind; a second seed
+ * doubled the file's 330 s for more of the same draws); the issue's measurement ran five
  * (SVC_STORM_SEEDS=1,2,3,4,5).
  */
 import * as path from "node:path";
@@ -20,7 +21,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 
 jest.setTimeout(900_000);
 
-const SEEDS = (process.env.SVC_STORM_SEEDS ?? "101,202").split(",").map(Number);
+const SEEDS = (process.env.SVC_STORM_SEEDS ?? "101").split(",").map(Number);
 const QUICKSTART = path.join(__dirname, "..", "..", "examples", "quickstart");
 
 const WRITES = ["POST", "PUT", "PATCH", "DELETE"];
