@@ -5,6 +5,8 @@
  * deleted, a locked scheduled deletion refused. The refusals at preview are tests/unit/resources/
  * {instance,disk,firewallRule}.test.ts; the engine's own part (a preview that fails writes
  * nothing, a replacement's order) is tests/e2e/conformance.ts.
+ *
+ * Kinds: Instance, Disk, FirewallRule (scripts/testsOf.js: this file is their in-process proof)
  */
 import { CallError, describeEachFace, up, type Props, type Recorded } from "../support/inProcess";
 
