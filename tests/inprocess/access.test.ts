@@ -18,7 +18,18 @@
  * lookups called from a real program are tests/e2e/lookups.test.ts's path.
  */
 import { setProgressSink } from "../../provider/runtime/progress";
-import { CallError, describeEachFace, opened, secret, up, type Props, type Recorded } from "../support/inProcess";
+import {
+  CallError,
+  describeEachFace,
+  opened,
+  secret,
+  up,
+  type Props,
+  type Recorded,
+  lastSeqOf,
+  requestsSince,
+  type Logged,
+} from "../support/inProcess";
 
 /** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
 function ed25519(fill: number, comment: string): string {
@@ -40,13 +51,6 @@ const ACCOUNTS = {
 
 const DAY_MS = 86_400_000;
 
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  body: unknown;
-}
-
 /** The lines a person sees during an operation (notices), from both faces: one process, one sink. */
 const shown: string[] = [];
 beforeAll(() => setProgressSink((line, kind) => kind === "notice" && shown.push(line)));
@@ -60,11 +64,8 @@ describeEachFace("Access resources", (ctx) => {
   const api = () => ctx().emu.api;
   const get = async (path: string) => (await api().get(path)).body;
   const withToken = (code: unknown) => api().as(String(code));
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const requests = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter((r) =>
-      r.path.startsWith("/v1/"),
-    );
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const requests = async (since: number) => (await requestsSince(ctx().emu, since)).filter((r) => r.path.startsWith("/v1/"));
   const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET");
   const lines = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
   /** One resource's up in the engine's order of calls; the mutating requests it made. */

@@ -14,17 +14,22 @@
  * Kinds: App, AppTemplate, Recipe, RecipeInstallation (scripts/testsOf.js: this file is their in-process proof)
  */
 import { setProgressSink } from "../../provider/runtime/progress";
-import { CallError, describeEachFace, opened, secret, up, type InProcess, type Props, type Recorded } from "../support/inProcess";
+import {
+  CallError,
+  describeEachFace,
+  opened,
+  secret,
+  up,
+  type InProcess,
+  type Props,
+  type Recorded,
+  lastSeqOf,
+  mutationsSince,
+  type Logged,
+} from "../support/inProcess";
 
 const PASSWORD = "Recipe-pa55-inproc-4c9d1a";
 const PASSWORD_2 = "Recipe-rotated-inproc-77b0e2";
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  body: unknown;
-}
 
 /** What a face's provider tells a person (ctx.notice): the engine shows these lines under the resource or the stack. */
 const notices: string[] = [];
@@ -39,11 +44,8 @@ function harness(ctx: () => InProcess) {
   const state: Record<string, Recorded> = {};
   const api = () => ctx().emu.api;
   const get = async (path: string) => (await api().get(path)).body;
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const mutations = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter(
-      (r) => r.method !== "GET" && r.path.startsWith("/v1/"),
-    );
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const writes = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
   /** One resource's up with the engine's order of calls; the mutating requests it made. */
   const upLogged = async (name: string, kind: string, declared: Props) => {

@@ -14,18 +14,20 @@
  * Kinds: Coupon (scripts/testsOf.js: this file is their in-process proof)
  */
 import { setProgressSink } from "../../provider/runtime/progress";
-import { CallError, describeEachFace, dynamicFace, pluginFace, up, type Props, type Recorded } from "../support/inProcess";
+import {
+  CallError,
+  describeEachFace,
+  dynamicFace,
+  pluginFace,
+  up,
+  type Props,
+  type Recorded,
+  lastSeqOf,
+  requestsSince,
+} from "../support/inProcess";
 
 const GiB = 1024 ** 3;
 const HOUR_MS = 3_600_000;
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-  body: unknown;
-}
 
 // Progress lines (notices such as a recovered create) are collected, not printed: both faces write them here.
 const progress: string[] = [];
@@ -41,9 +43,8 @@ describeEachFace(
     let to: string;
     const state: Record<string, Recorded> = {};
     const staff = () => ctx().emu.staff;
-    const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-    const requests = async (since: number) =>
-      ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests;
+    const lastSeq = () => lastSeqOf(ctx().emu);
+    const requests = (since: number) => requestsSince(ctx().emu, since);
     const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));
     const upLogged = async (name: string, declared: Props) => {
       const since = await lastSeq();

@@ -8,16 +8,9 @@
  *
  * Kinds: Instance, Disk, FirewallRule (scripts/testsOf.js: this file is their in-process proof)
  */
-import { CallError, describeEachFace, up, type Props, type Recorded } from "../support/inProcess";
+import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, mutationsSince } from "../support/inProcess";
 
 const GiB = 1024 ** 3;
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  body: unknown;
-}
 
 describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
   let plan2: string;
@@ -27,11 +20,8 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
   const state: Record<string, Recorded> = {};
   const api = () => ctx().emu.api;
   const get = async (path: string) => (await api().get(path)).body;
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const mutations = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter(
-      (r) => r.method !== "GET" && r.path.startsWith("/v1/"),
-    );
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   /** One resource's up with the engine's order of calls; the mutating requests it made. */
   const upLogged = async (name: string, kind: string, declared: Props) => {
     const since = await lastSeq();

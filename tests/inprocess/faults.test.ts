@@ -17,16 +17,9 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { setProgressSink } from "../../provider/runtime/progress";
-import { CallError, describeEachFace, opened, up, type Props, type Recorded } from "../support/inProcess";
+import { CallError, describeEachFace, opened, up, type Props, type Recorded, lastSeqOf, requestsSince } from "../support/inProcess";
 
 const GiB = 1024 ** 3;
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-}
 
 /** Every progress line the providers print (both faces run in this process), for the notices a person would see. */
 const lines: string[] = [];
@@ -41,9 +34,8 @@ describeEachFace("Faults the provider recovers from", (ctx) => {
   const api = () => ctx().emu.api;
   const control = () => ctx().emu.control;
   const fault = async (rule: Record<string, unknown>) => expect((await control().post("/_emulator/faults", rule)).status).toBe(201);
-  const lastSeq = async () => ((await control().get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const requests = async (since: number) =>
-    ((await control().get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests;
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const requests = (since: number) => requestsSince(ctx().emu, since);
   const answered = async (since: number, method: string, path: RegExp, status: number) =>
     (await requests(since)).filter((r) => r.method === method && path.test(r.path) && r.status === status);
   const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));

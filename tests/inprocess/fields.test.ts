@@ -10,16 +10,9 @@
  *
  * Kinds: Instance, Disk, Vpc, FirewallRule (scripts/testsOf.js: this file is their in-process proof)
  */
-import { CallError, describeEachFace, up, type Props, type Recorded } from "../support/inProcess";
+import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, mutationsSince } from "../support/inProcess";
 
 const GiB = 1024 ** 3;
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  body: unknown;
-}
 
 /**
  * Each resource's replace field: its "after" declaration differs from its "before" in that field
@@ -66,11 +59,8 @@ describeEachFace("every replace field, and every kind's drift, adoption and fail
   const kinds: Record<string, string> = {};
   const api = () => ctx().emu.api;
   const status = async (p: string) => (await api().get(p)).status;
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const mutations = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter(
-      (r) => r.method !== "GET" && r.path.startsWith("/v1/"),
-    );
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const upLogged = async (name: string, kind: string, declared: Props) => {
     const since = await lastSeq();
     const result = await up(ctx().face, kind, declared, state[name]);

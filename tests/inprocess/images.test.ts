@@ -17,18 +17,10 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { setProgressSink } from "../../provider/runtime/progress";
-import { CallError, describeEachFace, up, type Props, type Recorded } from "../support/inProcess";
+import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, requestsSince, type Logged } from "../support/inProcess";
 
 const MiB = 1024 * 1024;
 const GiB = 1024 ** 3;
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-  body: unknown;
-}
 
 // Progress lines (the upload's) are collected, not printed: both faces write them here.
 const progress: string[] = [];
@@ -43,9 +35,8 @@ describeEachFace("Image and Snapshot", (ctx) => {
   const wid = () => ctx().emu.workspaceId;
   const get = async (p: string) => (await api().get(p)).body;
   const sha256 = (file: string) => createHash("sha256").update(fs.readFileSync(file)).digest("hex");
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const requests = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests;
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const requests = (since: number) => requestsSince(ctx().emu, since);
   const isMutation = (r: Logged) => r.method !== "GET" && r.path.startsWith("/v1/");
   const uploads = (logged: Logged[]) => logged.filter((r) => r.method === "PUT" && r.path.startsWith("/uploads/"));
   const lines = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);

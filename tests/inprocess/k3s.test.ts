@@ -12,17 +12,20 @@
  *
  * Kinds: K3sCluster, K3sNode, K3sService, K3sSecret (scripts/testsOf.js: this file is their in-process proof)
  */
-import { CallError, describeEachFace, opened, up, type Props, type Recorded } from "../support/inProcess";
+import {
+  CallError,
+  describeEachFace,
+  opened,
+  up,
+  type Props,
+  type Recorded,
+  lastSeqOf,
+  mutationsSince,
+  type Logged,
+} from "../support/inProcess";
 
 const PASSWORD = "pa55-Kube-inproc-7f3a9c";
 const PASSWORD_2 = "rotated-Kube-inproc-b81d04";
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  body: unknown;
-}
 
 describeEachFace("K3sCluster, K3sNode, K3sSecret and K3sService", (ctx) => {
   let wid: string;
@@ -30,11 +33,8 @@ describeEachFace("K3sCluster, K3sNode, K3sSecret and K3sService", (ctx) => {
   let vm: string[] = [];
   const state: Record<string, Recorded> = {};
   const api = () => ctx().emu.api;
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const mutations = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter(
-      (r) => r.method !== "GET" && r.path.startsWith("/v1/"),
-    );
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const writes = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
   /** One resource's up with the engine's order of calls; the mutating requests it made. */
   const upLogged = async (name: string, kind: string, declared: Props) => {

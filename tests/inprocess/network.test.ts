@@ -18,15 +18,18 @@
  * tests/e2e/access.test.ts and tests/e2e/conformance.ts (additionalSecretOutputs); the engine's
  * order of dependents (dependsOn, deleteBeforeReplace) is tests/e2e/conformance.ts.
  */
-import { CallError, describeEachFace, opened, secret, up, type Props, type Recorded } from "../support/inProcess";
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-  body: unknown;
-}
+import {
+  CallError,
+  describeEachFace,
+  opened,
+  secret,
+  up,
+  type Props,
+  type Recorded,
+  lastSeqOf,
+  requestsSince,
+  type Logged,
+} from "../support/inProcess";
 
 describeEachFace(
   "Networking resources",
@@ -42,11 +45,8 @@ describeEachFace(
     const staff = () => ctx().emu.staff;
     const get = async (path: string, query?: Record<string, string | number>) => (await staff().get(path, query)).body;
     const status = async (path: string) => (await staff().get(path)).status;
-    const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-    const requests = async (since: number) =>
-      ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter((r) =>
-        r.path.startsWith("/v1/"),
-      );
+    const lastSeq = () => lastSeqOf(ctx().emu);
+    const requests = async (since: number) => (await requestsSince(ctx().emu, since)).filter((r) => r.path.startsWith("/v1/"));
     const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET");
     const calls = (logged: Logged[], path: string | RegExp) =>
       logged.filter((m) => (typeof path === "string" ? m.path === path : path.test(m.path)));

@@ -31,17 +31,11 @@ import {
   type Face,
   type Props,
   type Recorded,
+  lastSeqOf,
+  requestsSince,
 } from "../support/inProcess";
 
 const GiB = 1024 ** 3;
-
-interface Logged {
-  seq: number;
-  time: string;
-  method: string;
-  path: string;
-  status: number;
-}
 
 // A 429 teaches the pace of its API and token, which processes on this machine share for a
 // minute (provider/client/paceStore.ts); an emulator of another test file may get this one's port
@@ -62,9 +56,8 @@ describeEachFace("What every resource shares", (ctx) => {
   const api = () => ctx().emu.api;
   const control = () => ctx().emu.control;
   const fault = async (rule: Record<string, unknown>) => expect((await control().post("/_emulator/faults", rule)).status).toBe(201);
-  const lastSeq = async () => ((await control().get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const requests = async (since: number) =>
-    ((await control().get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests;
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const requests = (since: number) => requestsSince(ctx().emu, since);
   const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));
   const disksNamed = async (name: string) =>
     (await api().get(`/v1/workspaces/${wid}/disks`, { name })).body.items.filter((d: { name: string }) => d.name === name) as Array<{

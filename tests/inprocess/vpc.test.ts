@@ -10,15 +10,7 @@
  * Kinds: Vpc (scripts/testsOf.js: this file is their in-process proof)
  */
 import { setProgressSink } from "../../provider/runtime/progress";
-import { CallError, describeEachFace, up, type Props, type Recorded } from "../support/inProcess";
-
-interface Logged {
-  seq: number;
-  method: string;
-  path: string;
-  status: number;
-  body: unknown;
-}
+import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, mutationsSince } from "../support/inProcess";
 
 // Progress lines (notices such as a recovered create) are collected, not printed: both faces write them here.
 const progress: string[] = [];
@@ -28,11 +20,8 @@ describeEachFace("Vpc", (ctx) => {
   const state: Record<string, Recorded> = {};
   const api = () => ctx().emu.api;
   const wid = () => ctx().emu.workspaceId;
-  const lastSeq = async () => ((await ctx().emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
-  const mutations = async (since: number) =>
-    ((await ctx().emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests.filter(
-      (r) => r.method !== "GET" && r.path.startsWith("/v1/"),
-    );
+  const lastSeq = () => lastSeqOf(ctx().emu);
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const upLogged = async (name: string, declared: Props) => {
     const since = await lastSeq();
     const result = await up(ctx().face, "Vpc", declared, state[name]);

@@ -342,6 +342,28 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
   };
 }
 
+/** A request the emulator logged (`/_emulator/requests`). */
+export interface Logged {
+  seq: number;
+  time: string;
+  method: string;
+  path: string;
+  status: number;
+  body: unknown;
+}
+
+/** The sequence number of the emulator's last logged request: a case's "since". */
+export const lastSeqOf = async (emu: TestEmulator): Promise<number> =>
+  ((await emu.control.get("/_emulator/requests?since=999999999")).body as { lastSeq: number }).lastSeq;
+
+/** The requests the emulator logged after `since`. */
+export const requestsSince = async (emu: TestEmulator, since: number): Promise<Logged[]> =>
+  ((await emu.control.get(`/_emulator/requests?since=${since}`)).body as { requests: Logged[] }).requests;
+
+/** What a case wrote through the API: its mutating /v1 requests after `since` (the emulator's controls are not). */
+export const mutationsSince = async (emu: TestEmulator, since: number): Promise<Logged[]> =>
+  (await requestsSince(emu, since)).filter((r) => r.method !== "GET" && r.path.startsWith("/v1/"));
+
 /** An emulator and one face configured for its workspace: what a test file of the tier starts. */
 export interface InProcess {
   emu: TestEmulator;
