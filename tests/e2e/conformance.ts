@@ -3,7 +3,7 @@
  * documents it, through the real engine on one face: conformance-dynamic.test.ts (the dynamic
  * resources of pulumi-svc) and conformance-plugin.test.ts (the typed classes of sdk/nodejs over the
  * provider plugin) run these same cases with the same expectations. Each case ends with the
- * stack's state against the emulator's inventory and leaves nothing behind; the one place the
+ * stack's state against the emulator's inventory, and starts from the seed and an empty stack; the one place the
  * faces differ is named where it is asserted (docs/guides/options-and-limits.md).
  */
 import { changes, failureOf, markedSecret, startE2E, type Declaration, type E2E, type Face, type LoggedRequest } from "./harness";
@@ -43,61 +43,36 @@ const postedWith = (requests: LoggedRequest[], text: string) =>
 const seqOf = (requests: LoggedRequest[], method: string, path: RegExp) =>
   requests.find((r) => r.method === method && path.test(r.path))?.seq ?? -1;
 
-/** Where each kind these cases make is deleted through the API (a failed case's leftovers). */
-const DELETE_PATH: Record<string, string> = {
-  vpcs: "/v1/vpcs",
-  disks: "/v1/disks",
-  instances: "/v1/instances",
-  sshKeys: "/v1/ssh",
-  recipes: "/v1/recipes",
-};
-
-async function deleteLeftovers(e2e: E2E): Promise<void> {
-  const { resources } = await e2e.inventoryTotal();
-  for (const [table, rows] of Object.entries(resources as Record<string, Array<{ id: string }>>))
-    for (const row of DELETE_PATH[table] ? rows : []) await e2e.emu.api.delete(`${DELETE_PATH[table]}/${row.id}`);
-  const registries = (resources.registries ?? []) as Array<{ id: string }>;
-  for (const row of registries) await e2e.emu.api.delete(`/v1/workspaces/${e2e.emu.workspaceId}/registries/${row.id}`);
-}
-
 export function describeConformance(face: Face): void {
   describe(`Pulumi's resource options and stack operations, ${face} face`, () => {
     let e2e: E2E;
     let planId: string;
-    let cleared = false;
+    let restoreState: () => Promise<void>;
     const api = () => e2e.emu.api;
-    /** Ends a case: state against inventory, then nothing of the case left in either. */
-    const clear = async () => {
-      await expectStateMatchesInventory(e2e);
-      // Not destroy: the stack resource stays, so each case's counts of changes are its own.
-      await e2e.up([]);
-      await expectAllGone(e2e);
-      cleared = true;
-    };
-    /** Ends a case that made nothing (the up failed before any write): no up needed to clear it. */
-    const nothingMade = async () => {
-      await expectAllGone(e2e);
-      cleared = true;
-    };
-    // A case that failed before its clear() leaves the next one a clean slate all the same.
-    beforeEach(() => (cleared = false));
-    afterEach(async () => {
-      if (cleared) return;
-      await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
-      await e2e.cli(["state", "unprotect", "--all", "--yes"]).catch(() => undefined);
-      await e2e.destroy().catch(() => undefined);
-      await deleteLeftovers(e2e);
-    });
+    /** Ends a case: the stack's state against the emulator's inventory. */
+    const settled = () => expectStateMatchesInventory(e2e);
 
     beforeAll(async () => {
       e2e = await startE2E(`conformance-${face}`, { face });
-      expect((await e2e.emu.control.post("/_emulator/settings", { registryAccounts: ACCOUNTS })).status).toBe(200);
-      const plans = (await api().get("/v1/plans", { name: "lightning-1" })).body.items as Array<{ id: string; name: string }>;
-      planId = String(plans.find((p) => p.name === "lightning-1")!.id);
+      planId = String(
+        ((await api().get("/v1/plans", { name: "lightning-1" })).body.items as Array<{ id: string; name: string }>).find(
+          (p) => p.name === "lightning-1",
+        )!.id,
+      );
       // The stack resource exists from here on, so each case's counts of changes are its own.
       await e2e.up([]);
+      restoreState = await e2e.saveState();
+    });
+    // Each case starts where beforeAll left things, whether it passed or not: the emulator at its
+    // seed (plans are seed rows: their ids stay), the stack's checkpoint as saved. Not an up of
+    // nothing: that is an engine run per case, and a case that proves a deletion runs its own.
+    beforeEach(async () => {
+      expect((await e2e.emu.control.post("/_emulator/reset")).status).toBe(204);
+      expect((await e2e.emu.control.post("/_emulator/settings", { registryAccounts: ACCOUNTS })).status).toBe(200);
+      await restoreState();
     });
     afterAll(async () => {
+      await restoreState?.(); // what the last case made goes with the emulator: no destroy run
       await e2e?.stop();
     });
 
@@ -111,7 +86,7 @@ export function describeConformance(face: Face): void {
         expect(changed(await e2e.up(declared("second")))).toEqual({});
         expect(await e2e.mutations(since)).toEqual([]);
         expect((await api().get(`/v1/vpcs/${await e2e.idOf("ign")}`)).body.description).toBe("first");
-        await clear();
+        await settled();
       });
 
       it("a value changed outside Pulumi is kept by up --refresh, not written back, and recorded", async () => {
@@ -124,7 +99,7 @@ export function describeConformance(face: Face): void {
         expect((await api().get(`/v1/vpcs/${id}`)).body.description).toBe("edited in the API");
         expect((await e2e.outputsOf("ign")).description).toBe("edited in the API");
         expect(changed(await e2e.preview(declared("second")))).toEqual({});
-        await clear();
+        await settled();
       });
     });
 
@@ -137,7 +112,7 @@ export function describeConformance(face: Face): void {
         expect(changed(await e2e.up(declared("b")))).toEqual({ replace: 1 });
         expect(await e2e.idOf("roc")).not.toBe(before);
         expect((await api().get(`/v1/vpcs/${before}`)).status).toBe(404);
-        await clear();
+        await settled();
       });
 
       it("the replacement of an object holding a natural key deletes the old one first", async () => {
@@ -156,7 +131,7 @@ export function describeConformance(face: Face): void {
         const requests = await e2e.requests(since);
         expect(seqOf(requests, "DELETE", new RegExp(`/registries/${before}$`))).toBeGreaterThan(0);
         expect(seqOf(requests, "DELETE", new RegExp(`/registries/${before}$`))).toBeLessThan(seqOf(requests, "POST", /\/registries$/));
-        await clear();
+        await settled();
       });
 
       it("a nested path replaces only when the leaf it names changes", async () => {
@@ -180,7 +155,7 @@ export function describeConformance(face: Face): void {
         expect(await e2e.idOf("rcp")).toBe(first);
         expect(changed(await e2e.up(recipe("Salutation", false)))).toEqual({ replace: 1 });
         expect(await e2e.idOf("rcp")).not.toBe(first);
-        await clear();
+        await settled();
       });
     });
 
@@ -194,7 +169,7 @@ export function describeConformance(face: Face): void {
       expect(seqOf(requests, "DELETE", new RegExp(`/vpcs/${dbr}$`))).toBeLessThan(created("dbr"));
       // Without the option, the engine creates the replacement first.
       expect(seqOf(requests, "DELETE", new RegExp(`/vpcs/${cbd}$`))).toBeGreaterThan(created("cbd"));
-      await clear();
+      await settled();
     });
 
     it(`retainOnDelete leaves the object in the API when the stack lets it go (${DOCS}/concepts/options/retainondelete/)`, async () => {
@@ -204,7 +179,7 @@ export function describeConformance(face: Face): void {
       expect(await e2e.state()).toEqual([]);
       expect((await api().get(`/v1/vpcs/${id}`)).status).toBe(200);
       expect((await api().delete(`/v1/vpcs/${id}`)).status).toBe(200);
-      await clear();
+      await settled();
     });
 
     it(`protect stops the deletion of a protected resource until the option is lifted (${DOCS}/concepts/options/protect/)`, async () => {
@@ -214,7 +189,7 @@ export function describeConformance(face: Face): void {
       expect((await api().get(`/v1/vpcs/${id}`)).status).toBe(200);
       expect(await e2e.idOf("guarded")).toBe(id);
       await e2e.up([vpc("guarded", {}, { protect: false })]);
-      await clear();
+      await settled();
     });
 
     it(`aliases carry a renamed resource over with its object, no write (${DOCS}/concepts/options/aliases/)`, async () => {
@@ -225,7 +200,7 @@ export function describeConformance(face: Face): void {
       expect(changed(result)).toEqual({});
       expect(await e2e.idOf("after-rename")).toBe(id);
       expect(await e2e.mutations(since)).toEqual([]);
-      await clear();
+      await settled();
     });
 
     it(`dependsOn orders creation after the dependency is done, and deletion before it (${DOCS}/concepts/options/dependson/)`, async () => {
@@ -246,7 +221,7 @@ export function describeConformance(face: Face): void {
       expect(seqOf(requests, "DELETE", new RegExp(`/vpcs/${second}$`))).toBeLessThan(
         seqOf(requests, "DELETE", new RegExp(`/disks/${disk}$`)),
       );
-      await clear();
+      await settled();
     });
 
     it(`parent names a child under its parent, which is deleted after it (${DOCS}/concepts/options/parent/)`, async () => {
@@ -260,7 +235,7 @@ export function describeConformance(face: Face): void {
       expect(seqOf(requests, "DELETE", new RegExp(`/vpcs/${inner.id}$`))).toBeLessThan(
         seqOf(requests, "DELETE", new RegExp(`/vpcs/${outer}$`)),
       );
-      await clear();
+      await settled();
     });
 
     it(`deletedWith sends no delete for what goes with its owner (${DOCS}/concepts/options/deletedwith/)`, async () => {
@@ -277,17 +252,13 @@ export function describeConformance(face: Face): void {
       await e2e.up([]);
       const deletes = (await e2e.mutations(since)).filter((r) => r.method === "DELETE").map((r) => r.path);
       expect(deletes).toEqual([expect.stringMatching(/^\/v1\/instances\/\d+$/)]);
-      await clear();
+      await settled();
     });
 
     describe(`customTimeouts (${DOCS}/concepts/options/customtimeouts/)`, () => {
       const disk = (opts: Record<string, unknown>, args: Record<string, unknown> = {}): Declaration[] => [
         { type: "Disk", name: "slow", args: { name: "cf-slow", size: 10 * GiB, backend: "LOCAL", region: "NA_01", ...args }, opts },
       ];
-      afterEach(async () => {
-        await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
-      });
-
       it("is the create's deadline: the create stops at it, and the object stays in the stack", async () => {
         // Without the option the create would wait the workflow's 8 s out (the default deadline is 20m).
         await e2e.emu.control.post("/_emulator/settings", { workflowMs: 8000 });
@@ -298,14 +269,14 @@ export function describeConformance(face: Face): void {
         await e2e.emu.control.post("/_emulator/settings", { workflowMs: 150 });
         await e2e.up(disk({}));
         expect(await e2e.idOf("slow")).toBe(id);
-        await clear();
+        await settled();
       });
 
       it("gives way to the timeouts input where it names the operation", async () => {
         await e2e.emu.control.post("/_emulator/settings", { workflowMs: 4000 });
         await e2e.up(disk({ customTimeouts: { create: "1s" } }, { timeouts: { create: "1m" } }));
         expect((await api().get(`/v1/disks/${await e2e.idOf("slow")}`)).body.state).toBe("AVAILABLE");
-        await clear();
+        await settled();
       });
     });
 
@@ -328,7 +299,7 @@ export function describeConformance(face: Face): void {
         expect(await e2e.mutations(since)).toEqual([]);
         expect(await e2e.idOf("legacy")).toBe(id);
         expect(changed(await e2e.preview(declared(id, "made by hand")))).toEqual({});
-        await clear();
+        await settled();
       });
 
       // What an import of an object that differs from the declaration does, by face and engine: the
@@ -359,7 +330,7 @@ export function describeConformance(face: Face): void {
           expect(await e2e.state()).toEqual([]);
           expect((await api().delete(`/v1/vpcs/${id}`)).status).toBe(200);
         }
-        await clear();
+        await settled();
       });
     });
 
@@ -373,7 +344,7 @@ export function describeConformance(face: Face): void {
       // and reader shows an update that up then finds is none (docs/guides/options-and-limits.md).
       expect(changed(await e2e.preview(declared("b")))).toEqual({ update: face === "plugin" ? 1 : 2 });
       expect(changed(await e2e.up(declared("b")))).toEqual({ update: 1 });
-      await clear();
+      await settled();
     });
 
     it(`pulumi import (the command) adopts an object through the plugin only (${DOCS}/cli/commands/pulumi_import/)`, async () => {
@@ -403,7 +374,7 @@ export function describeConformance(face: Face): void {
         expect(await e2e.state()).toEqual([]);
         expect((await api().delete(`/v1/vpcs/${id}`)).status).toBe(200);
       }
-      await clear();
+      await settled();
     });
 
     it(`additionalSecretOutputs keeps a named output secret in state (${DOCS}/concepts/options/additionalsecretoutputs/)`, async () => {
@@ -411,7 +382,7 @@ export function describeConformance(face: Face): void {
       const { outputs } = await e2e.resource("hush");
       expect(markedSecret(outputs.vlan)).toBe(true);
       expect(markedSecret(outputs.range)).toBe(false);
-      await clear();
+      await settled();
     });
 
     // One update for three options, to spend one stack's ups on them: the anchor's trigger changes,
@@ -442,7 +413,7 @@ export function describeConformance(face: Face): void {
         expect((await api().get(`/v1/vpcs/${before}`)).status).toBe(404);
       }
       expect((await api().get(`/v1/vpcs/${await e2e.idOf("hidden")}`)).body.description).toBe("after-hidden");
-      await clear();
+      await settled();
     });
 
     it("envVarMappings gives an explicit provider's process a setting from a variable of another name", async () => {
@@ -463,7 +434,7 @@ export function describeConformance(face: Face): void {
       try {
         await e2e.up(declared);
         expect((await api().get(`/v1/vpcs/${await e2e.idOf("through-mapped")}`)).body.name).toBe("cf-mapped");
-        await clear();
+        await settled();
       } finally {
         delete env.CF_MAPPED_TOKEN;
       }
@@ -475,7 +446,7 @@ export function describeConformance(face: Face): void {
         "12 UNIMPLEMENTED: unknown method RegisterResourceHook",
       );
       expect(await e2e.mutations(since)).toEqual([]);
-      await nothingMade();
+      await expectAllGone(e2e);
     });
 
     it("adoptId (this package's input) adopts an existing object and converges it to the declaration", async () => {
@@ -493,7 +464,7 @@ export function describeConformance(face: Face): void {
       expect(await e2e.idOf("adopted")).toBe(id);
       expect((await e2e.mutations(since)).map((r) => r.method)).toEqual(["PATCH"]);
       expect((await api().get(`/v1/vpcs/${id}`)).body.description).toBe("converged");
-      await clear();
+      await settled();
     });
 
     it("an input the spec refuses fails pulumi preview, naming the property and the rule, before any write", async () => {
@@ -503,13 +474,13 @@ export function describeConformance(face: Face): void {
       expect(message).toMatch(/range/);
       expect(message).toMatch(/must be an RFC 1918 private range .*\(spec part 3, VPCs\)/);
       expect(await e2e.mutations(since)).toEqual([]);
-      await nothingMade();
+      await expectAllGone(e2e);
     });
 
     it("timeouts (this package's input) never causes a diff", async () => {
       await e2e.up([vpc("timed", { timeouts: { create: "5m" } })]);
       expect(changed(await e2e.preview([vpc("timed", { timeouts: { create: "10m", delete: "1m" } })]))).toEqual({});
-      await clear();
+      await settled();
     });
 
     it(`pulumi up --target changes only the targeted resource (${DOCS}/cli/commands/pulumi_up/)`, async () => {
@@ -524,7 +495,7 @@ export function describeConformance(face: Face): void {
       expect(changed(result)).toEqual({ update: 1 });
       expect((await api().get(`/v1/vpcs/${aimed.id}`)).body.description).toBe("new");
       expect((await api().get(`/v1/vpcs/${spared.id}`)).body.description).toBe("conformance");
-      await clear();
+      await settled();
     });
 
     it(`pulumi state delete forgets the resource and leaves its object in the API (${DOCS}/cli/commands/pulumi_state_delete/)`, async () => {
@@ -534,7 +505,7 @@ export function describeConformance(face: Face): void {
       expect(await e2e.state()).toEqual([]);
       expect((await api().get(`/v1/vpcs/${id}`)).status).toBe(200);
       expect((await api().delete(`/v1/vpcs/${id}`)).status).toBe(200);
-      await clear();
+      await settled();
     });
 
     it("a natural key whose holder state delete forgot stops the next create, naming the id to adopt", async () => {
@@ -549,7 +520,7 @@ export function describeConformance(face: Face): void {
       expect(await e2e.mutations(since)).toEqual([]);
       await e2e.up(key({ adoptId: id }));
       expect(await e2e.idOf("key")).toBe(id);
-      await clear();
+      await settled();
     });
 
     describe(`refresh (${DOCS}/cli/commands/pulumi_refresh/)`, () => {
@@ -560,7 +531,7 @@ export function describeConformance(face: Face): void {
         await e2e.refresh();
         expect(await e2e.state()).toEqual([]);
         expect(changed(await e2e.up([vpc("gone")]))).toEqual({ create: 1 });
-        await clear();
+        await settled();
       });
 
       it("records a change made outside Pulumi, and up puts the declaration back", async () => {
@@ -573,7 +544,7 @@ export function describeConformance(face: Face): void {
         expect(changed(await e2e.up([vpc("drift")]))).toEqual({ update: 1 });
         expect((await api().get(`/v1/vpcs/${id}`)).body.description).toBe("conformance");
         expect(changed(await e2e.preview([vpc("drift")], { expectNoChanges: true }))).toEqual({});
-        await clear();
+        await settled();
       });
     });
 
@@ -586,14 +557,14 @@ export function describeConformance(face: Face): void {
       await e2e.preview(planned({ description: "planned change" }), { plan });
       expect(changed(await e2e.up(planned({ description: "planned change" }), { plan }))).toEqual({ update: 1 });
       expect((await api().get(`/v1/vpcs/${await e2e.idOf("planned")}`)).body.description).toBe("planned change");
-      await clear();
+      await settled();
     });
 
     it(`pulumi up --parallel 1 converges one step at a time (${DOCS}/cli/commands/pulumi_up/)`, async () => {
       const three = ["p1", "p2", "p3"].map((n) => vpc(n, { name: `cf-${n}` }));
       expect(changed(await e2e.up(three, { parallel: 1 }))).toEqual({ create: 3 });
       expect(changed(await e2e.up(three, { parallel: 1, expectNoChanges: true }))).toEqual({});
-      await clear();
+      await settled();
     });
   });
 }

@@ -138,6 +138,12 @@ export interface E2E {
   /** Runs `pulumi up` and returns its result with the requests it made and the mutating ones among them. */
   upLogged(resources: Declaration[]): Promise<{ result: UpResult; mutations: LoggedRequest[]; requests: LoggedRequest[] }>;
   lastSeq(): Promise<number>;
+  /**
+   * Saves the stack's checkpoint as it is now; the function returned writes it back, with no CLI
+   * process (an up of nothing is an engine run). The file backend replaces `<stack>.json` whole
+   * on every write (cachedExport), so that one file is the stack's state.
+   */
+  saveState(): Promise<() => Promise<void>>;
   /** Everything the CLI printed during this file's operations (progress lines included). */
   output(): string;
   inventoryTotal(): Promise<{ total: number; resources: Record<string, unknown[]> }>;
@@ -405,6 +411,11 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     },
     async inventoryTotal() {
       return (await control(`/_emulator/inventory`)) as { total: number; resources: Record<string, unknown[]> };
+    },
+    async saveState() {
+      const file = await checkpointFile(stack, `file://${backend}`);
+      const saved = await fs.promises.readFile(file);
+      return () => fs.promises.writeFile(file, saved);
     },
     output: () => logs.join(""),
     async cli(args) {
