@@ -375,7 +375,10 @@ async function startInProcess(name: FaceName, options: { workflowMs?: number; st
   // A seed per face: both faces' providers live in this one process, and a resource's module state
   // (the addresses a FloatingIp create claimed after a lost answer) keys on ids, which one seed
   // would make the same in both emulators. A provider process serves one stack, never two.
-  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 20, seed: name === "plugin" ? 4243 : 4242 });
+  // Workflows end at once unless a case says otherwise: the provider polls first at once, then
+  // after 250 ms (provider/client/workflows.ts), so 20 ms workflows cost a 250 ms wait each, about
+  // half of this tier's time (measured: vpc and images, 28 s -> 14 s).
+  const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 0, seed: name === "plugin" ? 4243 : 4242 });
   const settings = { baseUrl: emu.emu.url, token: options.staff ? emu.emu.staffToken : emu.emu.token, workspaceId: emu.workspaceId };
   const face = await (name === "plugin" ? pluginFace : dynamicFace)(settings);
   return {
