@@ -125,7 +125,10 @@ describe("SvcClient against the emulator", () => {
     await t.control.patch(`/_emulator/tables/workspaces/${t.workspaceId}`, {
       quota: { ...(await t.api.get(`/v1/workspaces/${t.workspaceId}/quota`)).body, max_vpcs: 300 },
     });
-    for (let i = 0; i < 230; i++) await client.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody(`page-${String(i).padStart(3, "0")}`));
+    // Made straight through the API: through the client's pipeline the 230 creates took 24 s of
+    // this file's 41 (the raw API: 8 ms each), and what is tested here is its paging.
+    for (let i = 0; i < 230; i++)
+      expect((await t.api.post(`/v1/workspaces/${t.workspaceId}/vpcs`, vpcBody(`page-${String(i).padStart(3, "0")}`))).status).toBe(201);
     const all = await listAll<{ id: string; name: string }>(client, `/v1/workspaces/${t.workspaceId}/vpcs`, { name: "page-" });
     expect(all).toHaveLength(230);
     expect(new Set(all.map((v) => v.id)).size).toBe(230);
