@@ -14,12 +14,12 @@
  *    @pulumi/pulumi 3.163 (1.20 and 1.21 want ^3.204).
  *
  * The smoke set runs on the floor: both quickstarts, the package installed from its tarball,
- * the upgrade from an older package, the policy pack and svc-recover (one kill of each command:
- * recover.test.ts). Node.js 22 gets the quickstarts (NODE_SMOKE): the program, the dynamic-provider
- * host and the plugin, each a Node.js process the engine starts. The policy pack and svc-recover
- * run on Node.js 20 (floor) and 24 (newest), and what the tarball holds and the state's shape do
- * not change with the Node.js release. An entry with an SDK other
- * than the repository's runs against the package as a user installs it (`npm pack`, then npm
+ * the upgrade from an older package (one stack per face: upgrade.test.ts), the policy pack and
+ * svc-recover (one kill of each command: recover.test.ts). Node.js 22 gets the quickstarts
+ * (NODE_SMOKE): the program, the dynamic-provider host and the plugin, each a Node.js process the
+ * engine starts. The policy pack and svc-recover run on Node.js 20 (floor) and 24 (newest), and
+ * what the tarball holds and the state's shape do not change with the Node.js release. An entry
+ * with an SDK other than the repository's runs against the package as a user installs it (`npm pack`, then npm
  * install beside that SDK: scripts/test.js).
  */
 const fs = require("node:fs");

@@ -17,16 +17,14 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { wholeSuite } from "../support/matrixEntry";
 import { startE2E, type E2E } from "./harness";
 import { accepted, expectAllGone, expectStateMatchesInventory, killedRun, killedUp, pendingOf, svcRecover } from "./kill";
 
 jest.setTimeout(600_000);
 
 const EXAMPLES = path.join(__dirname, "..", "..", "examples");
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain script of scripts/, as tests/unit/matrix.test.ts reads it
-const { MATRIX } = require("../../scripts/matrix.js") as { MATRIX: Array<{ name: string; files: "all" | string[] }> };
-const ENTRY = MATRIX.find((e) => e.name === (process.env.PULUMI_SVC_MATRIX ?? MATRIX[0].name));
-const everyKillPoint = ENTRY?.files === "all";
+
 const FACES = [
   {
     face: "dynamic",
@@ -78,7 +76,7 @@ describe.each(FACES)("a killed pulumi up of the quickstart, $face face", ({ face
     await recoverAndUp();
   });
 
-  if (everyKillPoint) {
+  if (wholeSuite) {
     it("during the replacement of the service, which keeps its unique name (deleted first)", async () => {
       const before = await expectStateMatchesInventory(e2e);
       edit(spread, pinned);
