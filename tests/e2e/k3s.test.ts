@@ -10,8 +10,6 @@
  * in-place change in its PUT, replacements, drift, deletion, adoption, failed and lost creates, the
  * API's refusals, the data the plugin marks secret) is tests/inprocess/k3s.test.ts, on both faces;
  * the refusals at preview are tests/unit/resources/k3s{Cluster,Node,Service,Secret}.test.ts.
- *
- * Kinds: K3sSecret, K3sService (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { changes, markedSecret, ref, startE2E, writes, type Declaration, type E2E } from "./harness";
 

@@ -10,8 +10,6 @@
  * ones replaced, and the deletion that keeps workspaces. Also the quota and topology lookups.
  * Each case builds on the previous one's state.
  *
- * Kinds: Workspace, WorkspaceInvite, ApiToken, SshKey, RegistryCredential (scripts/testsOf.js: this file is their proof on both faces)
- *
  * Elsewhere: the refusals at preview are tests/unit/resources/<kind>.test.ts (those no unit test
  * names are checked below); what only the engine shows (secret outputs as ciphertext in the state
  * file, a lookup's Output form taking a resource's output) is tests/e2e/access.test.ts; the

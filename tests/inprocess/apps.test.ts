@@ -10,8 +10,6 @@
  * {app,appTemplate,recipe,recipeInstallation}.test.ts (the few not proven there are here, as
  * check failures); what only the engine proves (secrets kept out of the state file, the lookups
  * a program calls) is tests/e2e/apps.test.ts.
- *
- * Kinds: App, AppTemplate, Recipe, RecipeInstallation (scripts/testsOf.js: this file is their in-process proof)
  */
 import { setProgressSink } from "../../provider/runtime/progress";
 import {

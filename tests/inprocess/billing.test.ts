@@ -10,8 +10,6 @@
  * preview are tests/unit/resources/coupon.test.ts; a lookup called from a real program is
  * tests/e2e/lookups.test.ts, and retainOnDelete letting go of a resource is the engine's
  * (tests/e2e/conformance.ts).
- *
- * Kinds: Coupon (scripts/testsOf.js: this file is their in-process proof)
  */
 import { setProgressSink } from "../../provider/runtime/progress";
 import {

@@ -9,8 +9,6 @@
  * engine: progress lines reaching the CLI are tests/e2e/messages.test.ts's, an output of one
  * resource given to another tests/e2e/network.test.ts's, refresh and replacement order
  * tests/e2e/conformance.ts's.
- *
- * Kinds: Image, Snapshot (scripts/testsOf.js: this file is their in-process proof)
  */
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";

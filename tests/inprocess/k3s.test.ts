@@ -9,8 +9,6 @@
  * marks. The refusals at preview are tests/unit/resources/k3s{Cluster,Node,Service,Secret}.test.ts;
  * what only the engine proves (secret values kept out of the state file, the engine deleting a
  * replaced secret only after the service naming it was updated) is tests/e2e/k3s.test.ts.
- *
- * Kinds: K3sCluster, K3sNode, K3sService, K3sSecret (scripts/testsOf.js: this file is their in-process proof)
  */
 import {
   CallError,
