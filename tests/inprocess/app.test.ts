@@ -1,30 +1,19 @@
 /**
- * App, Recipe, RecipeInstallation and AppTemplate on both faces, in process
- * (tests/support/inProcess.ts): creates checked against the API, each in-place change in the
- * requests the spec names, an app's replacements (its old object deleted first: names are unique),
- * an installation's re-install (installed anew, the old one forgotten), drift read and put back
- * under the same id, objects deleted outside Pulumi read as gone, adoption, failed and lost
- * creates, the refusals at create (an app template with a normal token, an app leaving its
- * template's null default unset, installation fields the recipe does not take), and the secret
- * outputs the plugin marks. The refusals at preview are tests/unit/resources/
- * {app,appTemplate,recipe,recipeInstallation}.test.ts (the few not proven there are here, as
- * check failures); what only the engine proves (secrets kept out of the state file, the lookups
- * a program calls) is tests/e2e/apps.test.ts.
+ * App, Recipe and RecipeInstallation on both faces, in process (tests/support/inProcess.ts):
+ * creates checked against the API, each in-place change in the requests the spec names, an app's
+ * replacements (its old object deleted first: names are unique), an installation's re-install
+ * (installed anew, the old one forgotten), drift read and put back under the same id, objects
+ * deleted outside Pulumi read as gone, adoption, failed and lost creates, the refusals at create
+ * (an app template with a normal token, installation fields the recipe does not take), and the
+ * secret outputs the plugin marks. AppTemplate, and an app leaving its template's null default
+ * unset, are appTemplate.test.ts (tests/inprocess/support/apps.ts: what the two share). The
+ * refusals at preview are tests/unit/resources/{app,appTemplate,recipe,recipeInstallation}.test.ts
+ * (the few not proven there are here, as check failures); what only the engine proves (secrets
+ * kept out of the state file, the lookups a program calls) is tests/e2e/apps.test.ts.
  */
 import { setProgressSink } from "../../provider/runtime/progress";
-import {
-  CallError,
-  describeEachFace,
-  opened,
-  secret,
-  up,
-  type InProcess,
-  type Props,
-  type Recorded,
-  lastSeqOf,
-  mutationsSince,
-  type Logged,
-} from "../support/inProcess";
+import { describeEachFace, type Props } from "../support/inProcess";
+import { appsHarness, runningInstance } from "./support/apps";
 
 const PASSWORD = "Recipe-pa55-inproc-4c9d1a";
 const PASSWORD_2 = "Recipe-rotated-inproc-77b0e2";
@@ -37,64 +26,8 @@ beforeEach(() => {
   notices.length = 0;
 });
 
-/** The requests, state and declarations one emulator's cases share. */
-function harness(ctx: () => InProcess) {
-  const state: Record<string, Recorded> = {};
-  const api = () => ctx().emu.api;
-  const get = async (path: string) => (await api().get(path)).body;
-  const lastSeq = () => lastSeqOf(ctx().emu);
-  const mutations = (since: number) => mutationsSince(ctx().emu, since);
-  const writes = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
-  /** One resource's up with the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(ctx().face, kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
-  /** An up expected to fail: its error, the mutating requests it made, and the state left as it was. */
-  const upFails = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const err = (await up(ctx().face, kind, declared, state[name]).then(
-      () => undefined,
-      (e: unknown) => e,
-    )) as CallError;
-    expect(err).toBeInstanceOf(CallError);
-    return { err, mutations: await mutations(since) };
-  };
-  /** A refresh of one resource: the read's outputs (and, from the plugin, inputs) become the recorded state. */
-  const refresh = async (name: string, kind: string) => {
-    const read = await ctx().face.read(kind, state[name].id, state[name].outs, state[name].inputs);
-    if (read.id) state[name] = { id: read.id, outs: read.outs, inputs: read.inputs ?? state[name].inputs };
-    else delete state[name];
-    return read;
-  };
-  /** Outputs with the plugin's secret envelopes opened, and the members it marked secret. */
-  const outsOf = (name: string) => {
-    const { value, secrets } = opened(state[name].outs);
-    return { outs: value as Props, secrets: secrets.filter((s) => !s.includes(".") && !s.includes("[")) };
-  };
-  /** A secret the program declares: the engine sends it marked to the plugin; the dynamic host takes no secrets. */
-  const declaredSecret = (value: unknown) => (ctx().face.name === "plugin" ? secret(value) : value);
-  /** The members a face marks secret in an answer: the plugin marks the kind's secret outputs; the dynamic host none (the class does). */
-  const secretsOn = (plugin: string[]) => (ctx().face.name === "plugin" ? plugin : []);
-  return { state, api, get, lastSeq, mutations, writes, upLogged, upFails, refresh, outsOf, declaredSecret, secretsOn };
-}
-
-/** A running instance made through the API, for the apps and installations (the instance is not what these cases prove). */
-async function runningInstance(ctx: () => InProcess, name: string): Promise<string> {
-  const { api, workspaceId } = ctx().emu;
-  const plans = (await api.get("/v1/plans", { name: "lightning-2" })).body.items as Array<{ id: string; name: string }>;
-  const plan = plans.find((p) => p.name === "lightning-2")!.id;
-  const made = await api.post(`/v1/workspaces/${workspaceId}/instances`, { type: "PLAN", name, region: "NA_01", plan: BigInt(plan) });
-  expect(made.status).toBe(202);
-  const id = String(made.body.resource.id);
-  await ctx().emu.waitFor(`/v1/instances/${id}`, (b: { state: string; online: boolean }) => b.state === "AVAILABLE" && b.online, 10_000);
-  return id;
-}
-
 describeEachFace("App, Recipe and RecipeInstallation", (ctx) => {
-  const { state, api, get, lastSeq, mutations, writes, upLogged, upFails, refresh, outsOf, declaredSecret, secretsOn } = harness(ctx);
+  const { state, api, get, lastSeq, mutations, writes, upLogged, upFails, refresh, outsOf, declaredSecret, secretsOn } = appsHarness(ctx);
   let wid: string;
   let vm: string;
   let n8n: string;
@@ -523,145 +456,3 @@ describeEachFace("App, Recipe and RecipeInstallation", (ctx) => {
     expect(inventory.total).toBe(0);
   });
 });
-
-describeEachFace(
-  "AppTemplate with the operator token, and an app deployed from it",
-  (ctx) => {
-    const { state, get, lastSeq, mutations, writes, upLogged, upFails, refresh } = harness(ctx);
-    const staff = () => ctx().emu.staff;
-    let vm: string;
-
-    const tpl: Props = {
-      name: "Team Dashboard",
-      description: "Internal dashboard.",
-      image: "grafana/grafana:11.2.0",
-      category: "MONITORING",
-      environment: [
-        { key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}", description: "listen port" },
-        { key: "GF_SECURITY_ADMIN_PASSWORD", value: "{{random:24}}" },
-        { key: "GF_SERVER_DOMAIN", value: null, description: "you must supply it" },
-      ],
-      mounts: [{ hostPath: "/opt/grafana", containerPath: "/var/lib/grafana" }],
-      ports: [
-        { name: "web", containerPort: 3000, http: true },
-        { name: "metrics", containerPort: 9100 },
-      ],
-    };
-
-    beforeAll(async () => {
-      vm = await runningInstance(ctx, "dash-vm");
-    });
-
-    // The rest of what preview refuses is tests/unit/resources/appTemplate.test.ts.
-    it("check refuses an image without a tag, naming the property, and sends nothing", async () => {
-      const since = await lastSeq();
-      const { failures } = await ctx().face.check("AppTemplate", { ...tpl, image: "grafana/grafana" });
-      expect(failures.map((f) => `${f.property}: ${f.reason}`)).toContainEqual(
-        expect.stringMatching(/^image: must be a container image with a tag/),
-      );
-      expect(await mutations(since)).toEqual([]);
-    });
-
-    it("creates a template, checked against the API, and diffs the same declaration as no change", async () => {
-      expect((await upLogged("tpl", "AppTemplate", tpl)).step).toBe("create");
-      expect(await get(`/v1/app-templates/${state.tpl.id}`)).toMatchObject({
-        name: "Team Dashboard",
-        category: "MONITORING",
-        ports: [
-          { name: "web", container_port: 3000, protocol: "TCP", http: true, description: "" },
-          { name: "metrics", container_port: 9100, protocol: "TCP", http: false },
-        ],
-        environment: [
-          { key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}" },
-          { key: "GF_SECURITY_ADMIN_PASSWORD", value: "{{random:24}}", description: "" },
-          { key: "GF_SERVER_DOMAIN", value: null },
-        ],
-      });
-      const { step, mutations: sent } = await upLogged("tpl", "AppTemplate", tpl);
-      expect({ step, sent }).toEqual({ step: "same", sent: [] });
-    });
-
-    it("an app from it must supply the template's null defaults: said at create, before any write; supplied, it deploys", async () => {
-      const dash: Props = { instanceId: vm, name: "dash", templateId: state.tpl.id, domain: "dash.example.com" };
-      const { err, mutations: sent } = await upFails("dash", "App", dash);
-      expect(err.message).toMatch(/leaves GF_SERVER_DOMAIN for you to supply/);
-      expect(sent).toEqual([]);
-      await upLogged("dash", "App", { ...dash, environment: { GF_SERVER_DOMAIN: "dash.example.com" } });
-      const app = await get(`/v1/apps/${state.dash.id}`);
-      expect(app).toMatchObject({
-        template_id: state.tpl.id,
-        image: "grafana/grafana:11.2.0",
-        domain: "dash.example.com",
-        environment: { GF_SERVER_HTTP_PORT: "3000", GF_SERVER_DOMAIN: "dash.example.com" },
-      });
-      expect(app.environment.GF_SECURITY_ADMIN_PASSWORD).toMatch(/^[A-Za-z0-9]{24}$/);
-    });
-
-    it("patches every field in place in one PATCH; lists replace; a null category clears it", async () => {
-      const id = state.tpl.id;
-      Object.assign(tpl, {
-        name: "Team Dashboard v2",
-        description: "Internal dashboard, upgraded.",
-        image: "grafana/grafana:11.3.0",
-        category: null,
-        environment: [{ key: "GF_SERVER_HTTP_PORT", value: "{{container_port.web}}" }],
-        mounts: [],
-        ports: [{ name: "web", containerPort: 3000, http: true }],
-      });
-      const { step, now, mutations: sent } = await upLogged("tpl", "AppTemplate", tpl);
-      expect({ step, id: now.id }).toEqual({ step: "update", id });
-      expect(writes(sent)).toEqual([`PATCH /v1/app-templates/${id}`]);
-      expect(await get(`/v1/app-templates/${id}`)).toMatchObject({
-        name: "Team Dashboard v2",
-        category: null,
-        mounts: [],
-        ports: [{ name: "web" }],
-        environment: [{ key: "GF_SERVER_HTTP_PORT" }],
-      });
-    });
-
-    it("a read finds an out-of-band change; the next up sends back only what differs", async () => {
-      const id = state.tpl.id;
-      expect((await staff().patch(`/v1/app-templates/${id}`, { category: "DEVOPS" })).status).toBe(200);
-      await refresh("tpl", "AppTemplate");
-      expect(state.tpl.outs.category).toBe("DEVOPS");
-      const { step, mutations: sent } = await upLogged("tpl", "AppTemplate", tpl);
-      expect(step).toBe("update");
-      expect(writes(sent)).toEqual([`PATCH /v1/app-templates/${id}`]);
-      expect(sent[0].body).toEqual({ category: null });
-    });
-
-    it("adopts a template made by hand by adoptId and converges it", async () => {
-      const other = await staff().post("/v1/app-templates", { name: "Hand Made", description: "made by hand", image: "nginx:1.27" });
-      expect(other.status).toBe(201);
-      const { now } = await upLogged("adopted", "AppTemplate", {
-        name: "Hand Made",
-        description: "now managed",
-        image: "nginx:1.27",
-        adoptId: String(other.body.id),
-      });
-      expect(now.id).toBe(String(other.body.id));
-      expect((await get(`/v1/app-templates/${other.body.id}`)).description).toBe("now managed");
-    });
-
-    it("reads a template deleted outside Pulumi as gone (no id)", async () => {
-      const id = state.tpl.id;
-      expect((await staff().delete(`/v1/app-templates/${id}`)).status).toBe(204);
-      expect((await refresh("tpl", "AppTemplate")).id).toBe("");
-      expect(state.tpl).toBeUndefined();
-    });
-
-    it("deletes the app and the templates it made, leaving none", async () => {
-      for (const [name, kind] of [
-        ["dash", "App"],
-        ["adopted", "AppTemplate"],
-      ] as const) {
-        await ctx().face.delete(kind, state[name].id, state[name].outs);
-        delete state[name];
-      }
-      const inventory = (await ctx().emu.control.get("/_emulator/inventory")).body as { resources: Record<string, unknown[]> };
-      expect({ apps: inventory.resources.apps, appTemplates: inventory.resources.appTemplates }).toEqual({ apps: [], appTemplates: [] });
-    });
-  },
-  { staff: true },
-);
