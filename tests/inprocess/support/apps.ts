@@ -1,8 +1,10 @@
 /**
  * What the App, Recipe, RecipeInstallation and AppTemplate files share
- * (tests/inprocess/{app,appTemplate}.test.ts): one emulator's requests, recorded state and the
- * helpers its cases call, and the running instance the apps and installations are made on.
+ * (tests/inprocess/{app,appTemplate,recipe,recipeInstallation}.test.ts): one emulator's requests, recorded state and the
+ * helpers its cases call, the running instance the apps and installations are made on, the
+ * recipe they install, and the notices a provider shows.
  */
+import { setProgressSink } from "../../../provider/runtime/progress";
 import {
   CallError,
   opened,
@@ -70,4 +72,34 @@ export async function runningInstance(ctx: () => InProcess, name: string): Promi
   const id = String(made.body.resource.id);
   await ctx().emu.waitFor(`/v1/instances/${id}`, (b: { state: string; online: boolean }) => b.state === "AVAILABLE" && b.online, 10_000);
   return id;
+}
+
+export const PASSWORD = "Recipe-pa55-inproc-4c9d1a";
+export const PASSWORD_2 = "Recipe-rotated-inproc-77b0e2";
+
+/** The recipe the apps, recipe and installation files declare, with three fields; a fresh copy, changed case by case. */
+export const helloRecipe = (): Props => ({
+  name: "hello-recipe",
+  category: "TOOLS",
+  description: "# Hello\nSays hello.",
+  commands: [{ path: "/opt/hello/install.sh", args: ["--greeting", "$SVC_FIELDS_GREETING"] }],
+  fields: [
+    { id: "GREETING", label: "Greeting", type: "TEXT", required: true },
+    { id: "TOKEN", label: "Token", type: "PASSWORD" },
+    { id: "COUNT", label: "Count", type: "NUMBER" },
+  ],
+});
+
+/**
+ * What a face's provider tells a person (ctx.notice), collected for the file: the engine shows these
+ * lines under the resource or the stack. Both faces' emulators start from one seed, so ids repeat:
+ * a case sees only its own lines.
+ */
+export function collectNotices(): string[] {
+  const notices: string[] = [];
+  beforeAll(() => setProgressSink((line, kind) => kind === "notice" && notices.push(line)));
+  beforeEach(() => {
+    notices.length = 0;
+  });
+  return notices;
 }
