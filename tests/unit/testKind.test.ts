@@ -4,7 +4,7 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { kinds } from "../../resources/kinds";
+import { kinds, moduleOf } from "../../resources/kinds";
 import { jestArgsOf } from "../../scripts/testKind";
 
 const REPO = path.join(__dirname, "..", "..");
@@ -33,6 +33,33 @@ describe("test:kind", () => {
       `tests/unit/resources/${name}.test.ts`,
       ...(fs.existsSync(path.join(REPO, inprocess)) ? [inprocess] : []),
     ]);
+  });
+
+  /**
+   * Kinds whose in-process cases still sit in a scenario file of several kinds (issue 45), so that
+   * test:kind finds only their unit file. Each entry goes when its kind's file is made; a kind
+   * listed here that has its file fails too, so the list only shrinks.
+   */
+  const NOT_YET_SPLIT: Record<string, string> = {
+    Workspace: "access",
+    WorkspaceInvite: "access",
+    ApiToken: "access",
+    SshKey: "access",
+    RegistryCredential: "access",
+    VpcAttachment: "network",
+    FloatingIp: "network",
+    FloatingIpAttachment: "network",
+    NetLoadBalancer: "network",
+    NetLoadBalancerMember: "network",
+    BgpConfig: "network",
+    BgpPrefix: "network",
+  };
+
+  it.each(kinds())("%s has its unit file and its in-process file, named by its module", (kind) => {
+    const name = moduleOf(kind)!;
+    const has = (file: string) => fs.existsSync(path.join(REPO, file));
+    expect({ kind, unit: has(`tests/unit/resources/${name}.test.ts`) }).toEqual({ kind, unit: true });
+    expect({ kind, inprocess: has(`tests/inprocess/${name}.test.ts`) }).toEqual({ kind, inprocess: !(kind in NOT_YET_SPLIT) });
   });
 
   it("refuses a name that is no kind, naming the kinds", () => {
