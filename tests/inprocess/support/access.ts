@@ -19,7 +19,7 @@ import {
 } from "../../support/inProcess";
 
 /** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
-export function ed25519(fill: number, comment: string): string {
+function ed25519(fill: number, comment: string): string {
   const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
   return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(Buffer.alloc(32, fill))]).toString("base64")} ${comment}`;
 }
@@ -29,7 +29,7 @@ export const KEY_2 = ed25519(2, "legacy@host");
 export const KEY_3 = ed25519(3, "dropped@host");
 export const KEY_4 = ed25519(4, "over-quota@host");
 
-export const ACCOUNTS = {
+const ACCOUNTS = {
   "registry.example.com": { deploy: "s3cret-token", "ci-bot": "n3w-token" },
   "ghcr.io": { "octo-bot": "ghp_emulatorToken", "octo-ci": "ghp_second" },
   "registry.internal:5000": { robot: "r0bot-pass" },
