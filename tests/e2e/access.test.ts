@@ -7,11 +7,9 @@
  * - A lookup's Output form takes a resource's output (getWorkspaceQuotaOutput of a workspace the
  *   same up creates) and answers once the workspace exists; an invite's workspaceId does too.
  *
- * Kinds: Workspace, WorkspaceInvite, ApiToken, RegistryCredential (scripts/testsOf.js: this file proves what only the engine does for them)
- *
- * Everything else about these kinds and SshKey (creates, in-place changes, replacements, drift,
+ * Everything else about Workspace, WorkspaceInvite, ApiToken, RegistryCredential and SshKey (creates, in-place changes, replacements, drift,
  * refusals, adoption, lost answers, deletion, the quota and topology lookups), on both faces:
- * tests/inprocess/access.test.ts.
+ * tests/inprocess/{workspace,sshKey,registryCredential}.test.ts.
  */
 import { markedSecret, ref, secret, startE2E, type E2E } from "./harness";
 

@@ -9,10 +9,8 @@
  *
  * Every per-kind behaviour of App, AppTemplate, Recipe and RecipeInstallation (creates, in-place
  * changes and their requests, replacements, drift, deletion, adoption, failed and lost creates,
- * the API's refusals, the outputs the plugin marks secret) is tests/inprocess/apps.test.ts, on
+ * the API's refusals, the outputs the plugin marks secret) is tests/inprocess/{app,appTemplate,recipe,recipeInstallation}.test.ts, on
  * both faces; the refusals at preview are tests/unit/resources/{app,appTemplate,recipe,recipeInstallation}.test.ts.
- *
- * Kinds: App, RecipeInstallation (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { changes, markedSecret, plain, ref, secret, startE2E, type Declaration, type E2E } from "./harness";
 

@@ -8,10 +8,8 @@
  *
  * Every per-kind behaviour of K3sCluster, K3sNode, K3sService and K3sSecret (creates, each
  * in-place change in its PUT, replacements, drift, deletion, adoption, failed and lost creates, the
- * API's refusals, the data the plugin marks secret) is tests/inprocess/k3s.test.ts, on both faces;
+ * API's refusals, the data the plugin marks secret) is tests/inprocess/k3s{Cluster,Node,Service,Secret}.test.ts, on both faces;
  * the refusals at preview are tests/unit/resources/k3s{Cluster,Node,Service,Secret}.test.ts.
- *
- * Kinds: K3sSecret, K3sService (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { changes, markedSecret, ref, startE2E, writes, type Declaration, type E2E } from "./harness";
 

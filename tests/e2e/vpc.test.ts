@@ -5,8 +5,6 @@
  * (docs/engine-facts.md). Everything else a Vpc does (create, rename, replace, drift put back,
  * deletion read as gone, adoption and its refusal, a lost create answer) is proven on both faces in
  * process: tests/inprocess/vpc.test.ts.
- *
- * Kinds: Vpc (scripts/testsOf.js: this file is their end-to-end proof)
  */
 import { startE2E, type E2E } from "./harness";
 

@@ -4,11 +4,15 @@
  * replace field), an in-place boot-device patch, and for every kind drift read and
  * reverted under the same id, deletion read as gone, adoption and failed creates deleted. The
  * refusals and each field's effect at preview are tests/unit/resources/{instance,disk,vpc,
- * firewallRule}.test.ts; tests/inprocess/compute.test.ts and vpc.test.ts prove the in-place changes;
- * the engine's own part (a refresh recording drift and dropping what is gone, several resources'
- * order) is tests/e2e/conformance.ts's.
+ * firewallRule}.test.ts; tests/inprocess/{instance,disk,firewallRule,vpc}.test.ts prove the
+ * in-place changes; the engine's own part (a refresh recording drift and dropping what is gone,
+ * several resources' order) is tests/e2e/conformance.ts's.
  *
- * Kinds: Instance, Disk, Vpc, FirewallRule (scripts/testsOf.js: this file is their in-process proof)
+ * Cross-cutting, not split into the kinds' files (`npm run test:kind` does not run it): each case
+ * is one step over all four kinds at once (every replacement in one up, as the engine makes
+ * independent changes; the rules need the instances as hosts; one loop per failed create), so its
+ * rows split by kind would make each case four, each file its own hosts, and no case reads as one
+ * kind's.
  */
 import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, mutationsSince } from "../support/inProcess";
 

@@ -10,8 +10,6 @@
  * adoption of every kind, a member whose join never applied, and the getNodes lookup. Each case
  * builds on the previous one's state.
  *
- * Kinds: VpcAttachment, FloatingIp, FloatingIpAttachment, NetLoadBalancer, NetLoadBalancerMember, BgpConfig, BgpPrefix (scripts/testsOf.js: this file is their proof on both faces)
- *
  * Elsewhere: the refusals at preview are tests/unit/resources/<kind>.test.ts (those no unit test
  * names are checked below); getNodes called from a real program is the lookup path of
  * tests/e2e/lookups.test.ts; an output marked secret kept as ciphertext in the state file is

@@ -6,8 +6,6 @@
  * A public range refused at preview, naming the rule; the other refusals and each field's effect
  * at preview are tests/unit/resources/vpc.test.ts. The engine's own part (a refresh
  * records read's inputs, so the next preview shows drift per property) stays in tests/e2e/vpc.test.ts.
- *
- * Kinds: Vpc (scripts/testsOf.js: this file is their in-process proof)
  */
 import { setProgressSink } from "../../provider/runtime/progress";
 import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, mutationsSince } from "../support/inProcess";

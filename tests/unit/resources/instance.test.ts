@@ -3,7 +3,7 @@
  * constraint has one accepted boundary value and one refused value; a refusal names the property and
  * a message that names the rule and cites the spec), then the preview rules: cross-field rules,
  * defaults, transitions and what each change does, called on the lifecycle directly
- * (tests/support/preview.ts); tests/inprocess/compute.test.ts and fields.test.ts prove the same
+ * (tests/support/preview.ts); tests/inprocess/instance.test.ts and fields.test.ts prove the same
  * decisions through both faces, as the engine calls them, against the emulator.
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";

@@ -1,6 +1,6 @@
 /**
  * K3sCluster at preview: its workspace and what each change does (one cluster per workspace), called
- * on the lifecycle directly; tests/inprocess/k3s.test.ts proves the changes against the API, on both faces.
+ * on the lifecycle directly; tests/inprocess/k3sCluster.test.ts proves the changes against the API, on both faces.
  */
 import { checkOnly, diff, failureLines, recorded } from "../../support/preview";
 import { k3sClusterDefinition } from "../../../resources/k3sCluster";

@@ -1,6 +1,6 @@
 /**
  * K3sNode at preview: the instance id check and what each change does (an instance is a node at most
- * once), called on the lifecycle directly; tests/inprocess/k3s.test.ts proves the changes against the
+ * once), called on the lifecycle directly; tests/inprocess/k3sNode.test.ts proves the changes against the
  * API, on both faces.
  */
 import { diff, failureLines, recorded } from "../../support/preview";

@@ -1,7 +1,7 @@
 /**
  * K3sSecret at preview: the limits the emulator documents for the secret body (packages/emulator/README.md,
  * Managed Kubernetes), refused by `check` before any API call, and what each change does (diff).
- * tests/inprocess/k3s.test.ts proves the changes against the API, on both faces.
+ * tests/inprocess/k3sSecret.test.ts proves the changes against the API, on both faces.
  */
 import { diff, failuresOf, recorded } from "../../support/preview";
 import { k3sSecretDefinition } from "../../../resources/k3sSecret";

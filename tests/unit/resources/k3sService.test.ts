@@ -2,7 +2,7 @@
  * K3sService at preview: what the spec documents for the service body is refused by `check`,
  * before any API call (an image without a tag, a fractional replica count); limits only the
  * emulator keeps are the API's to decide (tests/unit/resources/apiDecides.test.ts). Then its
- * defaults, list rules and what each change does (diff). tests/inprocess/k3s.test.ts proves the
+ * defaults, list rules and what each change does (diff). tests/inprocess/k3sService.test.ts proves the
  * changes against the API, on both faces.
  */
 import { diff, failureLines, failuresOf, recorded } from "../../support/preview";

@@ -1,73 +1,37 @@
 /**
- * Instance, Disk and FirewallRule on both faces, in process (tests/support/inProcess.ts): every
- * updateRequest and command field changes in place in the requests the spec names, every replace
- * field recreates, drift is read and put back under the same id, adoption, a failed create
- * deleted, a locked scheduled deletion refused. The refusals at preview are tests/unit/resources/
- * {instance,disk,firewallRule}.test.ts; the engine's own part (a preview that fails writes
+ * Instance on both faces, in process (tests/support/inProcess.ts): created with a disk and a
+ * firewall rule on it and VPC membership, every updateRequest and command field changed in place
+ * in the requests the spec names (name and settings, a plan upgrade, a staged CUSTOM upgrade,
+ * power, VPCs), a replace field recreating, drift read and put back under the same id, a failed
+ * create deleted, a locked scheduled deletion refused. The disk's and the rule's own cases are
+ * disk.test.ts and firewallRule.test.ts (tests/inprocess/support/compute.ts: what the three
+ * share); every replace field is fields.test.ts. The refusals at preview are
+ * tests/unit/resources/instance.test.ts; the engine's own part (a preview that fails writes
  * nothing, a replacement's order) is tests/e2e/conformance.ts.
- *
- * Kinds: Instance, Disk, FirewallRule (scripts/testsOf.js: this file is their in-process proof)
  */
-import { CallError, describeEachFace, up, type Props, type Recorded, lastSeqOf, mutationsSince } from "../support/inProcess";
+import { CallError, describeEachFace } from "../support/inProcess";
+import { GiB, computeHarness } from "./support/compute";
 
-const GiB = 1024 ** 3;
+describeEachFace("Instance, with a disk and a firewall rule on it", (ctx) => {
+  const { ids, state, api, get, upLogged, vm1, vm2, disk, rule, setup, declareVm1, declareOnVm1, replacesOnChange } = computeHarness(ctx);
 
-describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
-  let plan2: string;
-  let plan4: string;
-  let ubuntu: string;
-  let net: string;
-  const state: Record<string, Recorded> = {};
-  const api = () => ctx().emu.api;
-  const get = async (path: string) => (await api().get(path)).body;
-  const lastSeq = () => lastSeqOf(ctx().emu);
-  const mutations = (since: number) => mutationsSince(ctx().emu, since);
-  /** One resource's up with the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(ctx().face, kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
-
-  const vm1: Props = { name: "web-1", region: "NA_01", firewallEnabled: true };
-  const vm2: Props = {
-    name: "batch-1",
-    type: "CUSTOM",
-    group: "LIGHTNING",
-    cpu: 2,
-    memoryBytes: 2 * GiB,
-    storage: [{ sizeBytes: 20 * GiB, boot: true }],
-    region: "NA_01",
-  };
-  const disk: Props = { name: "data", size: 10 * GiB, backend: "LOCAL", region: "NA_01" };
-  const rule: Props = { type: "IPv4", protocol: "TCP", action: "ACCEPT", portStart: 22, description: "ssh" };
-
-  beforeAll(async () => {
-    const plans = (await api().get("/v1/plans", { limit: 100 })).body.items as Array<{ id: string; name: string }>;
-    plan2 = plans.find((p) => p.name === "lightning-2")!.id;
-    plan4 = plans.find((p) => p.name === "lightning-4")!.id;
-    ubuntu = (await api().get(`/v1/workspaces/${ctx().emu.workspaceId}/images`, { name: "Ubuntu 24.04 LTS" })).body.items[0].id;
-    const vpc = await up(ctx().face, "Vpc", { name: "compute-net", description: "compute", range: "10.8.0.0/16" });
-    net = vpc.now.id;
-  });
+  beforeAll(setup);
 
   it("creates instances (PLAN and CUSTOM), an attached disk, a firewall rule and VPC membership", async () => {
-    Object.assign(vm1, { planId: plan2, imageId: ubuntu, vpcIds: [net] });
+    declareVm1();
     expect((await upLogged("vm1", "Instance", vm1)).step).toBe("create");
     expect((await upLogged("vm2", "Instance", vm2)).step).toBe("create");
-    Object.assign(disk, { instanceId: state.vm1.id });
-    Object.assign(rule, { instanceId: state.vm1.id });
+    declareOnVm1();
     await upLogged("data", "Disk", disk);
     await upLogged("ssh", "FirewallRule", rule);
     const api1 = await get(`/v1/instances/${state.vm1.id}`);
-    expect(api1).toMatchObject({ state: "AVAILABLE", online: true, firewall_enabled: true, plan: { id: plan2 } });
-    expect(api1.vpcs.map((m: { id: string }) => m.id)).toEqual([net]);
+    expect(api1).toMatchObject({ state: "AVAILABLE", online: true, firewall_enabled: true, plan: { id: ids.plan2 } });
+    expect(api1.vpcs.map((m: { id: string }) => m.id)).toEqual([ids.net]);
     expect((await get(`/v1/instances/${state.vm2.id}`)).cpu).toBe(2);
     expect((await get(`/v1/disks/${state.data.id}`)).instance.id).toBe(state.vm1.id);
     expect(await get(`/v1/firewall-rules/${state.ssh.id}`)).toMatchObject({ state: "AVAILABLE", port_start: 22, remote: "0.0.0.0/0" });
     expect(state.vm1.outs.ipv4Address).toMatch(/^\d+\.\d+\.\d+\.\d+$/);
-    expect(Object.keys(state.vm1.outs.privateIps as object)).toEqual([net]);
+    expect(Object.keys(state.vm1.outs.privateIps as object)).toEqual([ids.net]);
   });
 
   it("diffs the same declaration as no change and sends no mutating request", async () => {
@@ -112,11 +76,11 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
 
   it("upgrades a PLAN instance in place and applies the upgrade when asked", async () => {
     const id = state.vm1.id;
-    Object.assign(vm1, { planId: plan4, applyUpgrades: true });
+    Object.assign(vm1, { planId: ids.plan4, applyUpgrades: true });
     const { step, mutations } = await upLogged("vm1", "Instance", vm1);
     expect(step).toBe("update");
     expect(mutations.map((m) => m.path)).toEqual(["/v1/commands/upgrade-instance", "/v1/commands/apply-upgrades"]);
-    expect(await get(`/v1/instances/${id}`)).toMatchObject({ plan: { id: plan4 }, pending_upgrades: false, cpu: 4, online: true });
+    expect(await get(`/v1/instances/${id}`)).toMatchObject({ plan: { id: ids.plan4 }, pending_upgrades: false, cpu: 4, online: true });
   });
 
   it("stages an upgrade of an online CUSTOM instance without restarting it; staged hardware counts as declared", async () => {
@@ -158,38 +122,13 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
     vm1.vpcIds = [];
     expect((await upLogged("vm1", "Instance", vm1)).step).toBe("update");
     expect((await get(`/v1/instances/${id}`)).vpcs).toEqual([]);
-    vm1.vpcIds = [net];
+    vm1.vpcIds = [ids.net];
     const { mutations } = await upLogged("vm1", "Instance", vm1);
     expect(mutations).toEqual([expect.objectContaining({ method: "POST", path: `/v1/instances/${id}/vpcs` })]);
-    expect((await get(`/v1/instances/${id}`)).vpcs.map((m: { id: string }) => m.id)).toEqual([net]);
-  });
-
-  it("renames, resizes and moves a disk between instances in place, then detaches it", async () => {
-    const id = state.data.id;
-    Object.assign(disk, { name: "data-2", size: 20 * GiB, instanceId: state.vm2.id });
-    const { mutations } = await upLogged("data", "Disk", disk);
-    expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([
-      `PATCH /v1/disks/${id}`,
-      `POST /v1/disks/${id}/resize`,
-      `POST /v1/disks/${id}/detach`,
-      `POST /v1/disks/${id}/attach`,
-    ]);
-    expect(await get(`/v1/disks/${id}`)).toMatchObject({ name: "data-2", size: 20 * GiB, instance: { id: state.vm2.id } });
-    disk.instanceId = null;
-    expect((await upLogged("data", "Disk", disk)).step).toBe("update");
-    expect((await get(`/v1/disks/${id}`)).instance).toBeNull();
+    expect((await get(`/v1/instances/${id}`)).vpcs.map((m: { id: string }) => m.id)).toEqual([ids.net]);
   });
 
   it.each([
-    ["a disk's backend", "data", "Disk", () => Object.assign(disk, { backend: "CEPH" }), "backend", (id: string) => `/v1/disks/${id}`],
-    [
-      "a firewall rule's port",
-      "ssh",
-      "FirewallRule",
-      () => Object.assign(rule, { portStart: 2222 }),
-      "portStart",
-      (id: string) => `/v1/firewall-rules/${id}`,
-    ],
     [
       "an instance's cloud-init",
       "vm2",
@@ -199,13 +138,7 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
       (id: string) => `/v1/instances/${id}`,
     ],
   ])("replaces on a change of %s: new id, old one gone", async (_what, name, kind, change, field, path) => {
-    const before = state[name].id;
-    const declared = change();
-    const { step, diff, now } = await upLogged(name, kind, declared);
-    expect({ step, replaces: diff?.replaces }).toEqual({ step: "replace", replaces: [field] });
-    expect(now.id).not.toBe(before);
-    expect((await api().get(path(before))).status).toBe(404);
-    expect((await api().get(path(now.id))).status).toBe(200);
+    await replacesOnChange(name, kind, change, field, path);
   });
 
   it("a read finds an out-of-band rename and power-off; the next up puts both back under the same id", async () => {
@@ -221,33 +154,6 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
     expect(await get(`/v1/instances/${id}`)).toMatchObject({ name: "web-1a", online: true });
   });
 
-  it("a read of a firewall rule deleted outside Pulumi answers no id (the engine drops it)", async () => {
-    const id = state.ssh.id;
-    expect((await api().delete(`/v1/firewall-rules/${id}`)).status).toBe(200);
-    expect((await ctx().face.read("FirewallRule", id, state.ssh.outs, state.ssh.inputs)).id).toBe("");
-    delete state.ssh;
-    expect((await upLogged("ssh", "FirewallRule", rule)).step).toBe("create");
-  });
-
-  it("adopts an existing disk by adoptId and converges its name", async () => {
-    const made = await api().post(`/v1/workspaces/${ctx().emu.workspaceId}/disks`, {
-      name: "legacy-disk",
-      size: 5 * GiB,
-      backend: "LOCAL",
-      region: "NA_01",
-    });
-    await ctx().emu.waitWorkflow(made.body.workflow.id);
-    const { now } = await upLogged("legacy", "Disk", {
-      name: "legacy-managed",
-      size: 5 * GiB,
-      backend: "LOCAL",
-      region: "NA_01",
-      adoptId: made.body.resource.id,
-    });
-    expect(now.id).toBe(made.body.resource.id);
-    expect((await get(`/v1/disks/${now.id}`)).name).toBe("legacy-managed");
-  });
-
   it("deletes an instance whose create workflow failed, keeping nothing, and a second create makes it", async () => {
     await ctx().emu.control.post("/_emulator/faults", {
       kind: "workflow",
@@ -256,7 +162,7 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
       path: "/v1/workspaces/*/instances",
       times: 1,
     });
-    const flaky = { name: "flaky-1", planId: plan2, region: "NA_01" };
+    const flaky = { name: "flaky-1", planId: ids.plan2, region: "NA_01" };
     const err = (await upLogged("vm3", "Instance", flaky).catch((e: unknown) => e)) as CallError;
     expect(err).toBeInstanceOf(CallError);
     expect(err.message).toMatch(/Instance "flaky-1": create failed: workflow .* ended FAILED/);
@@ -274,7 +180,7 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
 
   it("refuses a scheduled deletion while the instance is locked, naming the remedy; unlocked, schedules it", async () => {
     const id = state.vm3.id;
-    await upLogged("vm3", "Instance", { name: "flaky-1", planId: plan2, region: "NA_01", deletion: "scheduled" });
+    await upLogged("vm3", "Instance", { name: "flaky-1", planId: ids.plan2, region: "NA_01", deletion: "scheduled" });
     await ctx().emu.control.patch(`/_emulator/tables/instances/${id}`, { locked: true });
     await expect(ctx().face.delete("Instance", id, state.vm3.outs)).rejects.toThrow(/is locked.*deletion: "immediate"/s);
     await ctx().emu.control.patch(`/_emulator/tables/instances/${id}`, { locked: false });
@@ -287,7 +193,6 @@ describeEachFace("Instance, Disk and FirewallRule", (ctx) => {
     for (const [name, kind] of [
       ["ssh", "FirewallRule"],
       ["data", "Disk"],
-      ["legacy", "Disk"],
       ["vm1", "Instance"],
       ["vm2", "Instance"],
     ] as const) {

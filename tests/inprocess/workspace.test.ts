@@ -1,151 +1,62 @@
 /**
- * Workspace, WorkspaceInvite, ApiToken, SshKey and RegistryCredential on both faces, in process
- * (tests/support/inProcess.ts): creates checked against the API (a token's code works within its
- * grants, an invite's code is the one the API mailed, each secret output marked secret on the
- * plugin face), in-place changes with the exact requests, replacements (an SSH key renamed is
+ * Workspace on both faces, in process (tests/support/inProcess.ts), with what lives in it: an
+ * invite, workspace and resource tokens, an SSH key and a registry credential. Creates checked
+ * against the API (a token's code works within its grants, an invite's code is the one the API
+ * mailed, each secret output marked secret on the plugin face), in-place changes with the exact
+ * requests, mfaRequired refused while a member lacks 2FA, replacements (an SSH key renamed is
  * deleted first, an old token's code stops working), drift read and put back, deletions read as
- * gone, the API's refusals (registry credentials, mfaRequired, the SSH key quota, a credential
- * for a host the workspace has), adoption and its adoptId dropped afterwards, lost create answers
- * recovered without duplicates (a token revoked and made again), an accepted invite and expired
- * ones replaced, and the deletion that keeps workspaces. Also the quota and topology lookups.
- * Each case builds on the previous one's state.
- *
- * Kinds: Workspace, WorkspaceInvite, ApiToken, SshKey, RegistryCredential (scripts/testsOf.js: this file is their proof on both faces)
+ * gone, adoption and its adoptId dropped afterwards, lost create answers recovered without
+ * duplicates (a token revoked and made again), an accepted invite and expired ones replaced, and
+ * the deletion that keeps workspaces. Also the quota and topology lookups. Each case builds on the
+ * previous one's state, and most span the five kinds, so they stay with the kind the others live
+ * in; the SSH key's and the registry credential's own cases are sshKey.test.ts and
+ * registryCredential.test.ts (tests/inprocess/support/access.ts: what they share).
  *
  * Elsewhere: the refusals at preview are tests/unit/resources/<kind>.test.ts (those no unit test
- * names are checked below); what only the engine shows (secret outputs as ciphertext in the state
- * file, a lookup's Output form taking a resource's output) is tests/e2e/access.test.ts; the
- * lookups called from a real program are tests/e2e/lookups.test.ts's path.
+ * names are checked in sshKey and registryCredential.test.ts); what only the engine shows (secret
+ * outputs as ciphertext in the state file, a lookup's Output form taking a resource's output) is
+ * tests/e2e/access.test.ts; the lookups called from a real program are tests/e2e/lookups.test.ts's
+ * path.
  */
 import { setProgressSink } from "../../provider/runtime/progress";
-import {
-  CallError,
-  describeEachFace,
-  opened,
-  secret,
-  up,
-  type Props,
-  type Recorded,
-  lastSeqOf,
-  requestsSince,
-  type Logged,
-} from "../support/inProcess";
-
-/** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
-function ed25519(fill: number, comment: string): string {
-  const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(Buffer.alloc(32, fill))]).toString("base64")} ${comment}`;
-}
-
-const KEY_1 = ed25519(1, "alice@laptop");
-const KEY_2 = ed25519(2, "legacy@host");
-const KEY_3 = ed25519(3, "dropped@host");
-const KEY_4 = ed25519(4, "over-quota@host");
-
-const ACCOUNTS = {
-  "registry.example.com": { deploy: "s3cret-token", "ci-bot": "n3w-token" },
-  "ghcr.io": { "octo-bot": "ghp_emulatorToken", "octo-ci": "ghp_second" },
-  "registry.internal:5000": { robot: "r0bot-pass" },
-  "registry.other.io": { dropper: "dr0p-pass" },
-};
-
-const DAY_MS = 86_400_000;
+import { describeEachFace, opened, type Props, type Logged } from "../support/inProcess";
+import { DAY_MS, KEY_1, KEY_2, KEY_3, accessHarness } from "./support/access";
 
 /** The lines a person sees during an operation (notices), from both faces: one process, one sink. */
 const shown: string[] = [];
 beforeAll(() => setProgressSink((line, kind) => kind === "notice" && shown.push(line)));
 
-describeEachFace("Access resources", (ctx) => {
-  let wid: string;
-  let vmId: string;
-  let demoUserId: string;
-  const state: Record<string, Recorded> = {};
-  const face = () => ctx().face;
-  const api = () => ctx().emu.api;
-  const get = async (path: string) => (await api().get(path)).body;
-  const withToken = (code: unknown) => api().as(String(code));
-  const lastSeq = () => lastSeqOf(ctx().emu);
-  const requests = async (since: number) => (await requestsSince(ctx().emu, since)).filter((r) => r.path.startsWith("/v1/"));
-  const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET");
-  const lines = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
-  /** One resource's up in the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(face(), kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
-  /**
-   * An up expected to fail: the error the engine receives. A call that went part way keeps its
-   * object (`kept`), which the engine records with the new inputs (as a partial failure).
-   */
-  const upFails = async (name: string, kind: string, declared: Props) => {
-    const err = (await upLogged(name, kind, declared).catch((e: unknown) => e)) as CallError;
-    expect(err).toBeInstanceOf(CallError);
-    if (err.kept) {
-      const inputs = opened((await face().check(kind, declared, state[name]?.inputs)).inputs).value as Props;
-      state[name] = { id: err.kept.id, inputs, outs: err.kept.properties };
-    }
-    return err;
-  };
-  const outs = (name: string) => opened(state[name].outs).value as Props;
-  const secretsOf = (name: string) => opened(state[name].outs).secrets;
-  /** What the plugin marks secret in a kind's outputs; the dynamic host answers plain values (the generated class names them). */
-  const secretOn = (...names: string[]) => (face().name === "plugin" ? names : []);
-  /** A program's secret input: the engine sends it as a secret to the plugin; the dynamic host takes plain values only. */
-  const secretIn = (value: string) => (face().name === "plugin" ? secret(value) : value);
-  /** A read as a refresh makes it, recorded as the engine records it (the plugin's inputs too); gone when it answers no id. */
-  const refresh = async (name: string, kind: string) => {
-    const read = await face().read(kind, state[name].id, state[name].outs, state[name].inputs);
-    if (read.id) state[name] = { ...state[name], outs: read.outs, ...(read.inputs ? { inputs: read.inputs } : {}) };
-    else delete state[name];
-    return read;
-  };
-  const emulatorNow = async () => Date.parse((await ctx().emu.control.get("/_emulator/clock")).body.now);
+describeEachFace("Workspace, with what lives in it", (ctx) => {
+  const {
+    env,
+    state,
+    face,
+    api,
+    get,
+    withToken,
+    lastSeq,
+    mutations,
+    lines,
+    upLogged,
+    upFails,
+    outs,
+    secretsOf,
+    secretOn,
+    secretIn,
+    refresh,
+    emulatorNow,
+    ws,
+    invite,
+    token,
+    key,
+    reg,
+    extra,
+    declared,
+    expectAllSame,
+    setup,
+  } = accessHarness(ctx);
 
-  // The declaration, changed case by case.
-  const ws: Props = { name: "e2e-team-a" };
-  const invite: Props = { email: "First.Member@Example.com", accessLevel: "VIEWER" };
-  const token: Props = { name: "ci-deploy", expiresInDays: 30, grants: { WORKSPACE: "READ", INSTANCE: "WRITE", DISK: "NONE" } };
-  const rtoken: Props = { name: "vm-agent", expiresInDays: 60, grants: { INSTANCE: "READ" }, subject: "RESOURCE" };
-  const key: Props = { name: "alice-key", publicKey: KEY_1 };
-  const reg: Props = { registry: "https://Registry.Example.com/v2/", username: "deploy" };
-  const extra: Record<string, [kind: string, declared: Props]> = {};
-  const declared = (): Array<[name: string, kind: string, declared: Props]> => [
-    ["ws", "Workspace", ws],
-    ["invite", "WorkspaceInvite", invite],
-    ["token", "ApiToken", token],
-    ["rtoken", "ApiToken", rtoken],
-    ["key", "SshKey", key],
-    ["reg", "RegistryCredential", reg],
-    ...Object.entries(extra).map(([name, [kind, d]]) => [name, kind, d] as [string, string, Props]),
-  ];
-  /** Every declaration's up changes nothing and sends nothing: the engine's clean preview. */
-  const expectAllSame = async () => {
-    for (const [name, kind, d] of declared()) {
-      const { step, mutations: sent } = await upLogged(name, kind, d);
-      expect({ name, step, sent }).toEqual({ name, step: "same", sent: [] });
-    }
-  };
-
-  beforeAll(async () => {
-    wid = ctx().emu.workspaceId;
-    expect((await ctx().emu.control.post("/_emulator/settings", { registryAccounts: ACCOUNTS })).status).toBe(200);
-    demoUserId = (await api().get("/v1/users/@me")).body.id;
-    // An instance for a RESOURCE-subject token and the topology lookup.
-    const plans = (await api().get("/v1/plans", { name: "lightning-1" })).body.items as Array<{ id: string; name: string }>;
-    const vm = await api().post(`/v1/workspaces/${wid}/instances`, {
-      type: "PLAN",
-      name: "agent-vm",
-      region: "NA_01",
-      plan: BigInt(plans.find((p) => p.name === "lightning-1")!.id),
-    });
-    expect(vm.status).toBe(202);
-    vmId = String(vm.body.resource.id);
-    await ctx().emu.waitFor(`/v1/instances/${vmId}`, (b: { state: string }) => b.state === "AVAILABLE", 10_000);
-    rtoken.subjectId = vmId;
-    reg.password = secretIn("s3cret-token");
-  });
+  beforeAll(setup);
 
   it("creates a workspace, an invite in it, workspace and resource tokens, an SSH key and a registry credential", async () => {
     for (const [name, kind, d] of declared()) {
@@ -154,12 +65,12 @@ describeEachFace("Access resources", (ctx) => {
     }
 
     const wsId = state.ws.id;
-    expect(await get(`/v1/workspaces/${wsId}`)).toMatchObject({ name: "e2e-team-a", owner: { id: demoUserId }, mfa_required: false });
+    expect(await get(`/v1/workspaces/${wsId}`)).toMatchObject({ name: "e2e-team-a", owner: { id: env.demoUserId }, mfa_required: false });
     expect(outs("ws")).toMatchObject({
       name: "e2e-team-a",
       mfaRequired: false,
       disableSshPassword: false,
-      owner: { id: demoUserId },
+      owner: { id: env.demoUserId },
       flags: [],
     });
     expect((await api().get("/v1/workspaces", { name: "e2e-team-a" })).body.items).toEqual([
@@ -191,24 +102,24 @@ describeEachFace("Access resources", (ctx) => {
       grants: { WORKSPACE: "READ", INSTANCE: "WRITE" },
       expiresInDays: 30,
       origin: "API",
-      workspaceId: wid,
+      workspaceId: env.wid,
     });
     expect(Date.parse(tok.expires as string) - Date.parse(tok.created as string)).toBeGreaterThan(29.9 * DAY_MS);
     expect((await get(`/v1/tokens/${state.token.id}`)).grants).toEqual({ WORKSPACE: "READ", INSTANCE: "WRITE" });
-    expect((await withToken(tok.code).get(`/v1/workspaces/${wid}`)).status).toBe(200);
-    expect((await withToken(tok.code).patch(`/v1/workspaces/${wid}`, { disable_ssh_password: true })).status).toBe(403);
+    expect((await withToken(tok.code).get(`/v1/workspaces/${env.wid}`)).status).toBe(200);
+    expect((await withToken(tok.code).patch(`/v1/workspaces/${env.wid}`, { disable_ssh_password: true })).status).toBe(403);
     expect(secretsOf("token")).toEqual(secretOn("code"));
 
     // The resource token reaches its instance only.
     const rtok = outs("rtoken");
-    expect(rtok).toMatchObject({ subject: "RESOURCE", subjectId: vmId, grants: { INSTANCE: "READ" } });
-    expect((await withToken(rtok.code).get(`/v1/instances/${vmId}`)).status).toBe(200);
-    expect((await withToken(rtok.code).get(`/v1/workspaces/${wid}`)).status).toBe(403);
+    expect(rtok).toMatchObject({ subject: "RESOURCE", subjectId: env.vmId, grants: { INSTANCE: "READ" } });
+    expect((await withToken(rtok.code).get(`/v1/instances/${env.vmId}`)).status).toBe(200);
+    expect((await withToken(rtok.code).get(`/v1/workspaces/${env.wid}`)).status).toBe(403);
 
     expect(outs("key")).toMatchObject({
       name: "alice-key",
       publicKey: KEY_1,
-      workspaceId: wid,
+      workspaceId: env.wid,
       fingerprint: expect.stringMatching(/^SHA256:/),
     });
     expect((await get(`/v1/ssh/${state.key.id}`)).public_key).toBe(KEY_1);
@@ -216,11 +127,11 @@ describeEachFace("Access resources", (ctx) => {
     // The host as the API writes it; the password, which the API never answers, kept from the declaration.
     expect(outs("reg")).toMatchObject({ registry: "registry.example.com", username: "deploy", password: "s3cret-token" });
     expect(secretsOf("reg")).toEqual(secretOn("password"));
-    expect(await get(`/v1/workspaces/${wid}/registries/${state.reg.id}`)).toMatchObject({
+    expect(await get(`/v1/workspaces/${env.wid}/registries/${state.reg.id}`)).toMatchObject({
       registry: "registry.example.com",
       username: "deploy",
     });
-    expect((await api().post(`/v1/workspaces/${wid}/registries/${state.reg.id}/test`)).status).toBe(204);
+    expect((await api().post(`/v1/workspaces/${env.wid}/registries/${state.reg.id}/test`)).status).toBe(204);
   });
 
   it("getWorkspaceQuota and getWorkspaceTopology answer the API's values, for the default workspace or one named", async () => {
@@ -236,31 +147,19 @@ describeEachFace("Access resources", (ctx) => {
       isoStorageBytes: 50 * 1024 ** 3,
       firewallRulesPerIp: 50,
     });
-    expect((await get(`/v1/workspaces/${wid}/quota`)).max_ssh_keys).toBe(20);
+    expect((await get(`/v1/workspaces/${env.wid}/quota`)).max_ssh_keys).toBe(20);
     const named = (await face().invoke("getWorkspaceQuota", { workspaceId: state.ws.id })) as Props;
     expect(named.maxSshKeys).toBe((await get(`/v1/workspaces/${state.ws.id}/quota`)).max_ssh_keys);
     const topology = (await face().invoke("getWorkspaceTopology", {})) as { instances: unknown[]; ips: Array<{ instanceId: string }> };
     expect(topology.instances).toEqual([
-      { id: vmId, name: "agent-vm", online: true, plan: { id: expect.any(String), name: "lightning-1" }, state: "AVAILABLE" },
+      { id: env.vmId, name: "agent-vm", online: true, plan: { id: expect.any(String), name: "lightning-1" }, state: "AVAILABLE" },
     ]);
-    expect(topology.ips).toHaveLength((await get(`/v1/workspaces/${wid}/topology`)).ips.length);
-    expect(topology.ips.every((ip) => ip.instanceId === vmId)).toBe(true);
+    expect(topology.ips).toHaveLength((await get(`/v1/workspaces/${env.wid}/topology`)).ips.length);
+    expect(topology.ips.every((ip) => ip.instanceId === env.vmId)).toBe(true);
   });
 
   it("diffs the same declarations as no change and sends no mutating request", async () => {
     await expectAllSame();
-  });
-
-  // The other rows of the preview table are the kinds' unit tests (workspace's name, workspaceInvite's
-  // OWNER, apiToken's grants, subjectId and lifetime).
-  it.each([
-    ["SshKey", () => ({ ...key, publicKey: "ssh-ed25519 not-base64!" }), "publicKey", /must be base64/],
-    ["RegistryCredential", () => ({ ...reg, registry: "https://" }), "registry", /must be a registry host/],
-  ])("check refuses a bad %s, naming the property and the rule, before any API request", async (kind, bad, property, reason) => {
-    const since = await lastSeq();
-    const { failures } = await face().check(kind, bad());
-    expect(failures).toEqual([{ property, reason: expect.stringMatching(reason) }]);
-    expect(await requests(since)).toEqual([]);
   });
 
   it("patches the workspace, the invite's level and the registry credentials in place", async () => {
@@ -281,33 +180,12 @@ describeEachFace("Access resources", (ctx) => {
     expect(lines(sent)).toEqual([
       `PATCH /v1/workspaces/${ids.ws}`,
       `PATCH /v1/invites/${ids.invite}`,
-      `PATCH /v1/workspaces/${wid}/registries/${ids.reg}`,
+      `PATCH /v1/workspaces/${env.wid}/registries/${ids.reg}`,
     ]);
     expect(sent[0].body).toEqual({ name: "e2e-team-b", disable_ssh_password: true });
     expect(await get(`/v1/workspaces/${ids.ws}`)).toMatchObject({ name: "e2e-team-b", disable_ssh_password: true });
     expect((await get(`/v1/invites/${ids.invite}`)).access_level).toBe("EDITOR");
-    expect((await get(`/v1/workspaces/${wid}/registries/${ids.reg}`)).username).toBe("ci-bot");
-  });
-
-  it("surfaces the registry's refusal of new credentials, keeping the old ones, and converges on the next up", async () => {
-    const regId = state.reg.id;
-    reg.password = secretIn("wrong-password");
-    const err = await upFails("reg", "RegistryCredential", reg);
-    expect(err.message).toMatch(
-      /RegistryCredential registry\.example\.com: the API refused the credentials for registry\.example\.com: Registry registry\.example\.com rejected the credentials \(401 Unauthorized\)/,
-    );
-    // The update kept the credential under its id, the refused password among what is recorded,
-    // and as secret as the declared one; the API holds the old pair.
-    expect(err.kept?.id).toBe(regId);
-    expect(opened(err.kept?.properties).value).toMatchObject({ username: "ci-bot", password: "wrong-password" });
-    expect(opened(err.kept?.properties).secrets).toEqual(secretOn("password"));
-    expect((await api().post(`/v1/workspaces/${wid}/registries/${regId}/test`)).status).toBe(204);
-    // So the next up sends the declared pair again, and then nothing is left to do.
-    reg.password = secretIn("n3w-token");
-    const { step, mutations: sent } = await upLogged("reg", "RegistryCredential", reg);
-    expect({ step, sent: lines(sent) }).toEqual({ step: "update", sent: [`PATCH /v1/workspaces/${wid}/registries/${regId}`] });
-    expect((await api().post(`/v1/workspaces/${wid}/registries/${regId}/test`)).status).toBe(204);
-    expect((await upLogged("reg", "RegistryCredential", reg)).step).toBe("same");
+    expect((await get(`/v1/workspaces/${env.wid}/registries/${ids.reg}`)).username).toBe("ci-bot");
   });
 
   it("mfaRequired: the API's refusal is shown while a member lacks 2FA; accepted once every member has it; turned off again", async () => {
@@ -358,39 +236,28 @@ describeEachFace("Access resources", (ctx) => {
     expect((await api().get(`/v1/tokens/${before.token}`)).status).toBe(404);
     expect((await api().get(`/v1/ssh/${before.key}`)).status).toBe(404);
     expect((await api().get(`/v1/invites/${before.invite}`)).status).toBe(404);
-    expect((await api().get(`/v1/workspaces/${wid}/registries/${before.reg}`)).status).toBe(404);
+    expect((await api().get(`/v1/workspaces/${env.wid}/registries/${before.reg}`)).status).toBe(404);
     // The old code no longer authenticates; the new one does, with the new grants.
-    expect((await withToken(oldCode).get(`/v1/workspaces/${wid}`)).status).toBe(401);
+    expect((await withToken(oldCode).get(`/v1/workspaces/${env.wid}`)).status).toBe(401);
     const newCode = outs("token").code;
     expect(newCode).not.toBe(oldCode);
-    expect((await withToken(newCode).get(`/v1/workspaces/${wid}`)).status).toBe(200);
+    expect((await withToken(newCode).get(`/v1/workspaces/${env.wid}`)).status).toBe(200);
     expect((await get(`/v1/tokens/${state.token.id}`)).grants).toEqual({ WORKSPACE: "READ", INSTANCE: "READ" });
     // Same public key under a new name: the old key is deleted before the new one is uploaded.
     expect(replaced.key).toEqual({
       replaces: ["name"],
       deleteFirst: true,
-      sent: [`DELETE /v1/ssh/${before.key}`, `POST /v1/workspaces/${wid}/ssh`],
+      sent: [`DELETE /v1/ssh/${before.key}`, `POST /v1/workspaces/${env.wid}/ssh`],
     });
     expect(replaced.reg.replaces).toEqual(["registry"]);
     expect(outs("reg")).toMatchObject({ registry: "ghcr.io", username: "octo-bot" });
-  });
-
-  it("surfaces the SSH key quota error, keeping nothing", async () => {
-    const quota = await get(`/v1/workspaces/${wid}/quota`);
-    await ctx().emu.control.patch(`/_emulator/tables/workspaces/${wid}`, { quota: { ...quota, max_ssh_keys: 1 } });
-    const err = await upFails("key-over", "SshKey", { name: "over-quota", publicKey: KEY_4 });
-    expect(err.message).toMatch(
-      /SshKey "over-quota": the workspace's SSH key quota is reached: SSH key quota reached: the workspace allows 1 keys \(max_ssh_keys\)/,
-    );
-    expect(err.kept).toBeUndefined();
-    await ctx().emu.control.patch(`/_emulator/tables/workspaces/${wid}`, { quota });
   });
 
   it("a read finds out-of-band changes (workspace name, invite level, registry username); the next up puts the declaration back", async () => {
     const ids = { ws: state.ws.id, invite: state.invite.id, reg: state.reg.id };
     await api().patch(`/v1/workspaces/${ids.ws}`, { name: "renamed-by-hand" });
     await api().patch(`/v1/invites/${ids.invite}`, { access_level: "ADMINISTRATOR" });
-    await api().patch(`/v1/workspaces/${wid}/registries/${ids.reg}`, { username: "octo-ci", password: "ghp_second" });
+    await api().patch(`/v1/workspaces/${env.wid}/registries/${ids.reg}`, { username: "octo-ci", password: "ghp_second" });
     await refresh("ws", "Workspace");
     expect(outs("ws")).toMatchObject({ name: "renamed-by-hand" });
     await refresh("invite", "WorkspaceInvite");
@@ -409,10 +276,10 @@ describeEachFace("Access resources", (ctx) => {
     }
     // The password cannot be read back, so both are sent (the API re-validates the pair; the log masks it).
     expect(sent.find((m) => m.path.includes("/registries/"))!.body).toEqual({ username: "octo-bot", password: "[masked]" });
-    expect((await api().post(`/v1/workspaces/${wid}/registries/${ids.reg}/test`)).status).toBe(204);
+    expect((await api().post(`/v1/workspaces/${env.wid}/registries/${ids.reg}/test`)).status).toBe(204);
     expect((await get(`/v1/workspaces/${ids.ws}`)).name).toBe("e2e-team-b");
     expect((await get(`/v1/invites/${ids.invite}`)).access_level).toBe("EDITOR");
-    expect((await get(`/v1/workspaces/${wid}/registries/${ids.reg}`)).username).toBe("octo-bot");
+    expect((await get(`/v1/workspaces/${env.wid}/registries/${ids.reg}`)).username).toBe("octo-bot");
   });
 
   it("a read of what was deleted outside Pulumi (invite, token, key, credential) answers no id, and the next up recreates it", async () => {
@@ -420,7 +287,7 @@ describeEachFace("Access resources", (ctx) => {
     expect((await api().delete(`/v1/invites/${before.invite}`)).status).toBe(202);
     expect((await api().delete(`/v1/tokens/${before.token}`)).status).toBe(202);
     expect((await api().delete(`/v1/ssh/${before.key}`)).status).toBe(202);
-    expect((await api().delete(`/v1/workspaces/${wid}/registries/${before.reg}`)).status).toBe(204);
+    expect((await api().delete(`/v1/workspaces/${env.wid}/registries/${before.reg}`)).status).toBe(204);
     for (const [name, kind, d] of [
       ["invite", "WorkspaceInvite", invite],
       ["token", "ApiToken", token],
@@ -431,25 +298,25 @@ describeEachFace("Access resources", (ctx) => {
       expect({ name, step: (await upLogged(name, kind, d)).step }).toEqual({ name, step: "create" });
       expect(state[name].id).not.toBe(before[name]);
     }
-    expect((await withToken(outs("token").code).get(`/v1/workspaces/${wid}`)).status).toBe(200);
+    expect((await withToken(outs("token").code).get(`/v1/workspaces/${env.wid}`)).status).toBe(200);
   });
 
   it("adopts existing resources by adoptId and converges them; a credential for a host the workspace has is never taken over without it", async () => {
     const made = {
       ws: await api().post(`/v1/workspaces`, { name: "legacy-team" }),
-      token: await api().post(`/v1/workspaces/${wid}/tokens`, {
+      token: await api().post(`/v1/workspaces/${env.wid}/tokens`, {
         name: "legacy-token",
         expires: new Date((await emulatorNow()) + 30 * DAY_MS).toISOString(),
         grants: { IMAGE: "READ" },
       }),
-      key: await api().post(`/v1/workspaces/${wid}/ssh`, { name: "legacy-key", public_key: KEY_2 }),
-      reg: await api().post(`/v1/workspaces/${wid}/registries`, {
+      key: await api().post(`/v1/workspaces/${env.wid}/ssh`, { name: "legacy-key", public_key: KEY_2 }),
+      reg: await api().post(`/v1/workspaces/${env.wid}/registries`, {
         registry: "registry.internal:5000",
         username: "robot",
         password: "r0bot-pass",
       }),
-      invite: await api().post(`/v1/workspaces/${wid}/invites`, { email: "legacy.member@example.com", access_level: "VIEWER" }),
-      byHost: await api().post(`/v1/workspaces/${wid}/registries`, {
+      invite: await api().post(`/v1/workspaces/${env.wid}/invites`, { email: "legacy.member@example.com", access_level: "VIEWER" }),
+      byHost: await api().post(`/v1/workspaces/${env.wid}/registries`, {
         registry: "registry.example.com",
         username: "deploy",
         password: "s3cret-token",
@@ -468,7 +335,7 @@ describeEachFace("Access resources", (ctx) => {
       `This stack has no record of creating it, so it is not taken over on its own. To manage it here, set adoptId: "${id("byHost")}"; otherwise delete it first.`,
     );
     expect(refused.kept).toBeUndefined();
-    expect((await api().get(`/v1/workspaces/${wid}/registries/${id("byHost")}`)).status).toBe(200);
+    expect((await api().get(`/v1/workspaces/${env.wid}/registries/${id("byHost")}`)).status).toBe(200);
 
     extra["legacy-ws"] = ["Workspace", { name: "legacy-team-managed", adoptId: id("ws") }];
     extra["legacy-token"] = ["ApiToken", { name: "legacy-token", expiresInDays: 30, grants: { IMAGE: "READ" }, adoptId: id("token") }];
@@ -486,9 +353,9 @@ describeEachFace("Access resources", (ctx) => {
     expect(sent.filter((m) => m.method === "POST")).toEqual([]);
     expect(lines(sent)).toEqual([
       `PATCH /v1/workspaces/${id("ws")}`,
-      `PATCH /v1/workspaces/${wid}/registries/${id("reg")}`,
+      `PATCH /v1/workspaces/${env.wid}/registries/${id("reg")}`,
       `PATCH /v1/invites/${id("invite")}`,
-      `PATCH /v1/workspaces/${wid}/registries/${id("byHost")}`,
+      `PATCH /v1/workspaces/${env.wid}/registries/${id("byHost")}`,
     ]);
     for (const [name, key] of [
       ["legacy-ws", "ws"],
@@ -535,7 +402,7 @@ describeEachFace("Access resources", (ctx) => {
     const sent = await mutations(since);
     const posts = (suffix: string) =>
       sent.filter(
-        (m) => m.method === "POST" && (suffix === "" ? m.path === "/v1/workspaces" : m.path === `/v1/workspaces/${wid}/${suffix}`),
+        (m) => m.method === "POST" && (suffix === "" ? m.path === "/v1/workspaces" : m.path === `/v1/workspaces/${env.wid}/${suffix}`),
       );
     expect(posts("")).toHaveLength(1);
     expect(posts("invites")).toHaveLength(1);
@@ -545,17 +412,17 @@ describeEachFace("Access resources", (ctx) => {
 
     const wsList = (await api().get("/v1/workspaces", { name: "e2e-dropped" })).body.items;
     expect(wsList.map((w: { id: string }) => w.id)).toEqual([state["dropped-ws"].id]);
-    const invites = (await api().get(`/v1/workspaces/${wid}/invites`, { email: "dropped.member@example.com" })).body.items;
+    const invites = (await api().get(`/v1/workspaces/${env.wid}/invites`, { email: "dropped.member@example.com" })).body.items;
     expect(invites.map((i: { id: string }) => i.id)).toEqual([state["dropped-invite"].id]);
     // The adopted invite's code was in the lost answer only (the addressee has it by mail).
     expect(outs("dropped-invite").code).toBeUndefined();
-    const keys = (await api().get(`/v1/workspaces/${wid}/ssh`, { name: "dropped-key" })).body.items;
+    const keys = (await api().get(`/v1/workspaces/${env.wid}/ssh`, { name: "dropped-key" })).body.items;
     expect(keys.map((k: { id: string }) => k.id)).toEqual([state["dropped-key"].id]);
-    const regs = (await api().get(`/v1/workspaces/${wid}/registries`, { registry: "registry.other.io" })).body.items;
+    const regs = (await api().get(`/v1/workspaces/${env.wid}/registries`, { registry: "registry.other.io" })).body.items;
     expect(regs.map((r: { id: string }) => r.id)).toEqual([state["dropped-reg"].id]);
-    const tokens = (await api().get(`/v1/workspaces/${wid}/tokens`, { name: "dropped-token" })).body.items;
+    const tokens = (await api().get(`/v1/workspaces/${env.wid}/tokens`, { name: "dropped-token" })).body.items;
     expect(tokens.map((t: { id: string }) => t.id)).toEqual([state["dropped-token"].id]);
-    expect((await withToken(outs("dropped-token").code).get(`/v1/workspaces/${wid}`)).status).toBe(200);
+    expect((await withToken(outs("dropped-token").code).get(`/v1/workspaces/${env.wid}`)).status).toBe(200);
     expect(shown.slice(noticed)).toContainEqual(expect.stringMatching(/revoking the token the API created/));
     await expectAllSame();
   });
@@ -594,7 +461,7 @@ describeEachFace("Access resources", (ctx) => {
         name,
         step: "replace",
         replaces: ["state"],
-        sent: [`DELETE /v1/invites/${old}`, `POST /v1/workspaces/${wid}/invites`],
+        sent: [`DELETE /v1/invites/${old}`, `POST /v1/workspaces/${env.wid}/invites`],
       });
       expect(outs(name)).toMatchObject({ state: "PENDING" });
       expect((await api().get(`/v1/invites/${old}`)).status).toBe(404);
@@ -629,7 +496,7 @@ describeEachFace("Access resources", (ctx) => {
       delete state[name];
     }
     expect(state).toEqual({});
-    expect((await withToken(tokenCode).get(`/v1/workspaces/${wid}`)).status).toBe(401);
+    expect((await withToken(tokenCode).get(`/v1/workspaces/${env.wid}`)).status).toBe(401);
     expect(
       shown.slice(noticed).filter((l) => /the API has no delete for Workspace; it is kept and only removed from the stack/.test(l)),
     ).toHaveLength(3);
@@ -639,7 +506,7 @@ describeEachFace("Access resources", (ctx) => {
     expect((await api().as(login.body.code).get(`/v1/workspaces/${retained[0]}`)).status).toBe(404);
     await api().as(login.body.code).delete("/v1/users/@me/tokens");
 
-    const deleted = await api().delete(`/v1/instances/${vmId}`);
+    const deleted = await api().delete(`/v1/instances/${env.vmId}`);
     await ctx().emu.waitWorkflow(deleted.body.id, 10_000);
     const inventory = (await ctx().emu.control.get("/_emulator/inventory")).body as { total: number; resources: Record<string, unknown[]> };
     for (const table of ["invites", "tokens", "sshKeys", "registries"])
