@@ -28,8 +28,11 @@ import {
 import { diyDir } from "../../common/stack";
 import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { buildNodeSdk } from "./nodeSdk";
+import { passphraseDecrypter, type Decrypt } from "./passphrase";
 
 const execFileAsync = promisify(execFile);
+/** The stacks' secrets passphrase (PULUMI_CONFIG_PASSPHRASE): the harness opens their state's secrets with it. */
+const PASSPHRASE = "e2e-passphrase";
 const REPO = path.resolve(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "program");
 /** Where the scenario program reads its declarations (tests/e2e/program/index.js). */
@@ -156,7 +159,7 @@ function pulumiEnv(home: string, backend: string, verbose = false): Record<strin
   return {
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
-    PULUMI_CONFIG_PASSPHRASE: "e2e-passphrase",
+    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
@@ -286,30 +289,37 @@ async function recordsResources(stack: Stack, backendUrl: string): Promise<boole
 }
 
 /**
- * The exported state, read again only when the backend's checkpoint file changed: `pulumi stack
- * export` is a CLI process that decrypts the state, and a test reads state after nearly every
- * step (each `idOf` is one). The file backend replaces `<stack>.json` whole on every write
- * (tests/e2e/kill.ts), so its modification time and size say whether anything was written,
- * whoever wrote it (the harness, a test's own CLI run, a killed up).
+ * The stack's state as `pulumi stack export --show-secrets` prints it, read from the file
+ * backend's checkpoint (`<stack>.json`: its `checkpoint.latest` is the deployment), secrets opened
+ * here (./passphrase.ts): no CLI process, where an export was one after nearly every step (each
+ * `idOf` reads state). Parsed again only when the file changed, whoever wrote it (the harness, a
+ * test's own CLI run, a killed up: the file backend replaces the file whole, tests/e2e/kill.ts).
  */
-function cachedExport(stack: Stack, backendUrl: string): () => Promise<{ deployment: unknown }> {
-  let cached: { key: string; exported: Promise<{ deployment: unknown }> } | undefined;
+function checkpointState(stack: Stack, backendUrl: string, stackConfigFile: string): () => Promise<{ resources?: StateResource[] }> {
+  let cached: { text: string; deployment: Promise<{ resources?: StateResource[] }> } | undefined;
+  let decrypter: Promise<Decrypt> | undefined;
+  const open = (value: unknown, decrypt: Decrypt): unknown => {
+    if (Array.isArray(value)) return value.map((v) => open(v, decrypt));
+    if (!value || typeof value !== "object") return value;
+    const { ciphertext } = value as { ciphertext?: string };
+    if (markedSecret(value) && typeof ciphertext === "string") return { [SECRET_SIG_KEY]: SECRET_SIG, plaintext: decrypt(ciphertext) };
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, open(v, decrypt)]));
+  };
+  const parse = async (text: string) => {
+    const deployment = (JSON.parse(text) as { checkpoint?: { latest?: { resources?: StateResource[] } } }).checkpoint?.latest ?? {};
+    if (!text.includes('"ciphertext"')) return deployment;
+    decrypter ??= passphraseDecrypter(stackConfigFile, PASSPHRASE);
+    return open(deployment, await decrypter) as { resources?: StateResource[] };
+  };
   return async () => {
-    const file = await checkpointFile(stack, backendUrl);
-    let key = "";
+    let text: string;
     try {
-      const stat = fs.statSync(file);
-      key = `${stat.mtimeMs}:${stat.size}`;
+      text = await fs.promises.readFile(await checkpointFile(stack, backendUrl), "utf8");
     } catch {
-      // No checkpoint yet: nothing to cache by.
+      return {}; // no checkpoint yet: nothing recorded
     }
-    if (!key || cached?.key !== key) cached = { key, exported: stack.exportStack() };
-    try {
-      return await cached.exported;
-    } catch (err) {
-      cached = undefined;
-      throw err;
-    }
+    if (cached?.text !== text) cached = { text, deployment: parse(text) };
+    return cached.deployment;
   };
 }
 
@@ -324,7 +334,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   // pace learned here (paceStore.ts) stays with this stack unless the test shares it on purpose.
   const paceDir = { SVC_PACE_DIR: paceDirOf({ dir }) };
   const envVars = { ...pulumiEnv(home, backend, options.verbose), ...paceDir, ...options.env };
-  const stack = await LocalWorkspace.createOrSelectStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
+  // The directory is new: create, not createOrSelect, whose `stack select` is a CLI process that fails first.
+  const stack = await LocalWorkspace.createStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },
     "svc:token": { value: options.staff ? emu.emu.staffToken : emu.emu.token, secret: true },
@@ -338,7 +349,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   const logs: string[] = [];
   const onOutput = (out: string) => logs.push(out);
   const lean = leanOperations(stack);
-  const exported = cachedExport(stack, `file://${backend}`);
+  const deployment = checkpointState(stack, `file://${backend}`, path.join(dir, "Pulumi.e2e.yaml"));
 
   const control = async (p: string) => {
     const res = await emu.control.get(p);
@@ -371,7 +382,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     refresh: () => lean((onEvent) => stack.refresh({ onOutput, onEvent, color: "never" })),
     destroy: (options = {}) => lean((onEvent) => stack.destroy({ onOutput, onEvent, color: "never", ...options })),
     async state() {
-      const resources = ((await exported()).deployment as { resources?: StateResource[] }).resources ?? [];
+      const resources = (await deployment()).resources ?? [];
       return resources.filter((r) => isSvcType(r.type));
     },
     outputs: () => stack.outputs(),
