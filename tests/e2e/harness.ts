@@ -164,6 +164,9 @@ function pulumiEnv(home: string, backend: string, verbose = false): Record<strin
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
     PULUMI_NODEJS_TRANSPILE_ONLY: "true",
+    // Go programs (the Go language host builds one per operation): a build cache keyed by module,
+    // not by directory, so the SDK a checkout or a fresh module cache holds is compiled once.
+    GOFLAGS: "-trimpath",
     // The provider reads its configuration from stack config; make sure the environment of the
     // machine running the tests does not leak in.
     SVC_BASE_URL: "",
