@@ -13,12 +13,6 @@ import { pulumiVersion, versionAtLeast } from "../support/pulumiCli";
 const DOCS = "https://www.pulumi.com/docs/iac";
 const GiB = 1024 ** 3;
 
-/** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
-function ed25519(fill: number): string {
-  const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(Buffer.alloc(32, fill))]).toString("base64")} cf@host`;
-}
-
 const ACCOUNTS = { "ghcr.io": { "octo-bot": "ghp_emulatorToken", "octo-ci": "ghp_second" } };
 
 const vpc = (name: string, args: Record<string, unknown> = {}, opts?: Record<string, unknown>): Declaration => ({
@@ -449,24 +443,6 @@ export function describeConformance(face: Face): void {
       await expectAllGone(e2e);
     });
 
-    it("adoptId (this package's input) adopts an existing object and converges it to the declaration", async () => {
-      const id = String(
-        (
-          await api().post(`/v1/workspaces/${e2e.emu.workspaceId}/vpcs`, {
-            name: "cf-adopted",
-            description: "by hand",
-            range: "10.71.0.0/16",
-          })
-        ).body.id,
-      );
-      const since = await e2e.lastSeq();
-      await e2e.up([vpc("adopted", { name: "cf-adopted", description: "converged", range: "10.71.0.0/16", adoptId: id })]);
-      expect(await e2e.idOf("adopted")).toBe(id);
-      expect((await e2e.mutations(since)).map((r) => r.method)).toEqual(["PATCH"]);
-      expect((await api().get(`/v1/vpcs/${id}`)).body.description).toBe("converged");
-      await settled();
-    });
-
     it("an input the spec refuses fails pulumi preview, naming the property and the rule, before any write", async () => {
       // Each kind's rules are tests/unit/resources/<kind>.test.ts; this is the engine's part, once per face.
       const since = await e2e.lastSeq();
@@ -475,12 +451,6 @@ export function describeConformance(face: Face): void {
       expect(message).toMatch(/must be an RFC 1918 private range .*\(spec part 3, VPCs\)/);
       expect(await e2e.mutations(since)).toEqual([]);
       await expectAllGone(e2e);
-    });
-
-    it("timeouts (this package's input) never causes a diff", async () => {
-      await e2e.up([vpc("timed", { timeouts: { create: "5m" } })]);
-      expect(changed(await e2e.preview([vpc("timed", { timeouts: { create: "10m", delete: "1m" } })]))).toEqual({});
-      await settled();
     });
 
     it(`pulumi up --target changes only the targeted resource (${DOCS}/cli/commands/pulumi_up/)`, async () => {
@@ -505,21 +475,6 @@ export function describeConformance(face: Face): void {
       expect(await e2e.state()).toEqual([]);
       expect((await api().get(`/v1/vpcs/${id}`)).status).toBe(200);
       expect((await api().delete(`/v1/vpcs/${id}`)).status).toBe(200);
-      await settled();
-    });
-
-    it("a natural key whose holder state delete forgot stops the next create, naming the id to adopt", async () => {
-      const key = (args: Record<string, unknown> = {}): Declaration[] => [
-        { type: "SshKey", name: "key", args: { name: "cf-key", publicKey: ed25519(9), ...args } },
-      ];
-      await e2e.up(key());
-      const { urn, id } = await e2e.resource("key");
-      await e2e.cli(["state", "delete", urn, "--yes"]);
-      const since = await e2e.lastSeq();
-      expect(await e2e.upFails(key())).toContain(`set adoptId: "${id}"`);
-      expect(await e2e.mutations(since)).toEqual([]);
-      await e2e.up(key({ adoptId: id }));
-      expect(await e2e.idOf("key")).toBe(id);
       await settled();
     });
 
