@@ -1,5 +1,5 @@
 /**
- * The order jest starts test files in, so that two workers finish together. jest's own order is
+ * The order jest starts test files in, so that the workers finish together. jest's own order is
  * the last run's durations, and with none (a fresh clone, as CI runs) the file's size: the two
  * conformance files, 8 lines each over conformance.ts's 600, then started last and ran alone for
  * five minutes at the end of a run.
@@ -15,19 +15,18 @@ const Sequencer = require("@jest/test-sequencer").default;
 
 /** Seconds the longest end-to-end files took in one `.ci/run` (the newest entry), by file name. */
 const LONGEST = {
-  "conformance-dynamic.test.ts": 300,
-  "conformance-plugin.test.ts": 300,
-  "release-packages.test.ts": 281,
-  "ci-environments-postgres.test.ts": 263,
-  "ci-environments-s3.test.ts": 247,
-  "fault-storm.test.ts": 170,
-  "release-plugin.test.ts": 156,
-  "retries-go.test.ts": 134,
-  "recover.test.ts": 121,
-  "package.test.ts": 97,
-  "upgrade.test.ts": 90,
-  "recover-input.test.ts": 89,
-  "adopt-go.test.ts": 87,
+  "conformance-dynamic.test.ts": 361,
+  "conformance-plugin.test.ts": 317,
+  "release-packages.test.ts": 288,
+  "ci-environments-s3.test.ts": 263,
+  "recover.test.ts": 159,
+  "upgrade.test.ts": 120,
+  "recover-input.test.ts": 100,
+  "ci-environments-postgres.test.ts": 97,
+  "release-plugin.test.ts": 97,
+  "package.test.ts": 78,
+  "ratelimit.test.ts": 74,
+  "policy-security.test.ts": 65,
 };
 
 /** A file's size with that of the sibling modules it imports (`from "./conformance"`), once each. */
