@@ -44,13 +44,6 @@ describe("test:kind", () => {
   const NOT_YET_SPLIT: Record<string, string> = {
     WorkspaceInvite: "workspace",
     ApiToken: "workspace",
-    VpcAttachment: "network",
-    FloatingIp: "network",
-    FloatingIpAttachment: "network",
-    NetLoadBalancer: "network",
-    NetLoadBalancerMember: "network",
-    BgpConfig: "network",
-    BgpPrefix: "network",
   };
 
   it.each(kinds())("%s has its unit file and its in-process file, named by its module", (kind) => {
