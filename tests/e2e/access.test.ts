@@ -9,7 +9,7 @@
  *
  * Everything else about Workspace, WorkspaceInvite, ApiToken, RegistryCredential and SshKey (creates, in-place changes, replacements, drift,
  * refusals, adoption, lost answers, deletion, the quota and topology lookups), on both faces:
- * tests/inprocess/{workspace,sshKey,registryCredential}.test.ts.
+ * tests/inprocess/{workspace,workspaceInvite,apiToken,sshKey,registryCredential}.test.ts.
  */
 import { markedSecret, ref, secret, startE2E, type E2E } from "./harness";
 

@@ -8,9 +8,8 @@
  * cases that make, read, fail and delete a snapshot with the images stay here; the snapshot's
  * own replacement is snapshot.test.ts. The refusals at preview are
  * tests/unit/resources/{image,snapshot}.test.ts. Nothing of these kinds needs the
- * engine: progress lines reaching the CLI are tests/e2e/messages.test.ts's, an output of one
- * resource given to another tests/e2e/network.test.ts's, refresh and replacement order
- * tests/e2e/conformance.ts's.
+ * engine: progress lines reaching the CLI are tests/e2e/messages.test.ts's; an output of one
+ * resource given to another, refresh and replacement order are tests/e2e/conformance.ts's.
  */
 import { createHash, randomBytes } from "node:crypto";
 import * as fs from "node:fs";

@@ -26,38 +26,16 @@ describe("test:kind", () => {
     expect(found("Disk")).toEqual(["tests/unit/resources/disk.test.ts", "tests/inprocess/disk.test.ts"]);
   });
 
-  it.each(kinds())("finds %s's unit file, its in-process file where it has one, and nothing else", (kind) => {
+  it.each(kinds())("finds %s's unit file and its in-process file, and nothing else", (kind) => {
     const name = kind[0].toLowerCase() + kind.slice(1);
-    const inprocess = `tests/inprocess/${name}.test.ts`;
-    expect(found(kind)).toEqual([
-      `tests/unit/resources/${name}.test.ts`,
-      ...(fs.existsSync(path.join(REPO, inprocess)) ? [inprocess] : []),
-    ]);
+    expect(found(kind)).toEqual([`tests/unit/resources/${name}.test.ts`, `tests/inprocess/${name}.test.ts`]);
   });
-
-  /**
-   * Kinds whose in-process cases still sit in a scenario file of several kinds (issue 45; the value
-   * names it, tests/inprocess/<value>.test.ts), so that
-   * test:kind finds only their unit file. Each entry goes when its kind's file is made; a kind
-   * listed here that has its file fails too, so the list only shrinks.
-   */
-  const NOT_YET_SPLIT: Record<string, string> = {
-    WorkspaceInvite: "workspace",
-    ApiToken: "workspace",
-    VpcAttachment: "network",
-    FloatingIp: "network",
-    FloatingIpAttachment: "network",
-    NetLoadBalancer: "network",
-    NetLoadBalancerMember: "network",
-    BgpConfig: "network",
-    BgpPrefix: "network",
-  };
 
   it.each(kinds())("%s has its unit file and its in-process file, named by its module", (kind) => {
     const name = moduleOf(kind)!;
     const has = (file: string) => fs.existsSync(path.join(REPO, file));
     expect({ kind, unit: has(`tests/unit/resources/${name}.test.ts`) }).toEqual({ kind, unit: true });
-    expect({ kind, inprocess: has(`tests/inprocess/${name}.test.ts`) }).toEqual({ kind, inprocess: !(kind in NOT_YET_SPLIT) });
+    expect({ kind, inprocess: has(`tests/inprocess/${name}.test.ts`) }).toEqual({ kind, inprocess: true });
   });
 
   it("refuses a name that is no kind, naming the kinds", () => {

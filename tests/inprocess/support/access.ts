@@ -1,9 +1,10 @@
 /**
- * What the access kinds' in-process files share (tests/inprocess/{workspace,sshKey,registryCredential}.test.ts):
- * one emulator's recorded state and requests, the declarations the cases change (a workspace, an
- * invite in it, workspace and resource tokens, an SSH key, a registry credential), the registry
- * accounts the emulator accepts, and `setup()`: those accounts, and the instance a resource token
- * reaches.
+ * What the access kinds' in-process files share
+ * (tests/inprocess/{workspace,workspaceInvite,apiToken,sshKey,registryCredential}.test.ts): one
+ * emulator's recorded state and requests, the declarations the cases change (a workspace, an
+ * invite, workspace and resource tokens, an SSH key, a registry credential), the registry accounts
+ * the emulator accepts, `setup()`: those accounts, and the instance a resource token reaches, and
+ * `workspacesLeft()`, a file's last check: that instance deleted, nothing left but workspaces.
  */
 import {
   CallError,
@@ -38,8 +39,11 @@ const ACCOUNTS = {
 
 export const DAY_MS = 86_400_000;
 
-/** One emulator's state and declarations for the access kinds; `setup()` in the file's beforeAll. */
-export function accessHarness(ctx: () => InProcess) {
+/**
+ * One emulator's state and declarations for the access kinds; `setup()` in the file's beforeAll.
+ * `kinds`: those the file declares, which `declared()` and `expectAllSame()` cover.
+ */
+export function accessHarness(ctx: () => InProcess, kinds: string[] = []) {
   /** The default workspace, the instance a RESOURCE-subject token reaches, and the token's user. */
   const env = { wid: "", vmId: "", demoUserId: "" };
   const state: Record<string, Recorded> = {};
@@ -94,15 +98,19 @@ export function accessHarness(ctx: () => InProcess) {
   const key: Props = { name: "alice-key", publicKey: KEY_1 };
   const reg: Props = { registry: "https://Registry.Example.com/v2/", username: "deploy" };
   const extra: Record<string, [kind: string, declared: Props]> = {};
-  const declared = (): Array<[name: string, kind: string, declared: Props]> => [
-    ["ws", "Workspace", ws],
-    ["invite", "WorkspaceInvite", invite],
-    ["token", "ApiToken", token],
-    ["rtoken", "ApiToken", rtoken],
-    ["key", "SshKey", key],
-    ["reg", "RegistryCredential", reg],
-    ...Object.entries(extra).map(([name, [kind, d]]) => [name, kind, d] as [string, string, Props]),
-  ];
+  /** The file's declarations: those of its kinds. */
+  const declared = (): Array<[name: string, kind: string, declared: Props]> => {
+    const all: Array<[string, string, Props]> = [
+      ["ws", "Workspace", ws],
+      ["invite", "WorkspaceInvite", invite],
+      ["token", "ApiToken", token],
+      ["rtoken", "ApiToken", rtoken],
+      ["key", "SshKey", key],
+      ["reg", "RegistryCredential", reg],
+      ...Object.entries(extra).map(([name, [kind, d]]) => [name, kind, d] as [string, string, Props]),
+    ];
+    return all.filter(([, kind]) => kinds.includes(kind));
+  };
   /** Every declaration's up changes nothing and sends nothing: the engine's clean preview. */
   const expectAllSame = async () => {
     for (const [name, kind, d] of declared()) {
@@ -129,6 +137,20 @@ export function accessHarness(ctx: () => InProcess) {
     await ctx().emu.waitFor(`/v1/instances/${env.vmId}`, (b: { state: string }) => b.state === "AVAILABLE", 10_000);
     rtoken.subjectId = env.vmId;
     reg.password = secretIn("s3cret-token");
+  }
+
+  /**
+   * The end of a file: the instance setup() made deleted through the API, the tables named empty,
+   * and nothing left but workspaces (the API has no delete for them): their names, sorted.
+   */
+  async function workspacesLeft(tables: string[]) {
+    const deleted = await api().delete(`/v1/instances/${env.vmId}`);
+    await ctx().emu.waitWorkflow(deleted.body.id, 10_000);
+    const inventory = (await ctx().emu.control.get("/_emulator/inventory")).body as { total: number; resources: Record<string, unknown[]> };
+    for (const table of tables) expect({ table, rows: inventory.resources[table] ?? [] }).toEqual({ table, rows: [] });
+    const workspaces = (inventory.resources.workspaces ?? []) as Array<{ name: string }>;
+    expect(inventory.total).toBe(workspaces.length);
+    return workspaces.map((w) => w.name).sort();
   }
 
   return {
@@ -160,5 +182,6 @@ export function accessHarness(ctx: () => InProcess) {
     declared,
     expectAllSame,
     setup,
+    workspacesLeft,
   };
 }
