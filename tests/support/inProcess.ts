@@ -429,6 +429,17 @@ export async function up(
   return { step: "replace", now: { id: made.id, inputs, outs: made.outs }, diff };
 }
 
+/**
+ * `up` for the resource a case calls `name`, its state recorded in `state` as the engine records
+ * it between runs; with the mutating requests it made. The support modules' `upLogged`.
+ */
+export async function upRecorded(ctx: InProcess, state: Record<string, Recorded>, name: string, kind: string, declared: Props) {
+  const since = await lastSeqOf(ctx.emu);
+  const result = await up(ctx.face, kind, declared, state[name]);
+  state[name] = result.now;
+  return { ...result, mutations: await mutationsSince(ctx.emu, since) };
+}
+
 /** Runs a describe block once per face, each with its own emulator (`ctx()` inside the cases). */
 export function describeEachFace(
   title: string,

@@ -10,13 +10,14 @@ import {
   CallError,
   opened,
   secret,
-  up,
   type InProcess,
   type Props,
   type Recorded,
   lastSeqOf,
   requestsSince,
   type Logged,
+  upRecorded,
+  mutationsSince,
 } from "../../support/inProcess";
 
 /** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
@@ -53,15 +54,9 @@ export function accessHarness(ctx: () => InProcess, kinds: string[] = []) {
   const withToken = (code: unknown) => api().as(String(code));
   const lastSeq = () => lastSeqOf(ctx().emu);
   const requests = async (since: number) => (await requestsSince(ctx().emu, since)).filter((r) => r.path.startsWith("/v1/"));
-  const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET");
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const lines = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
-  /** One resource's up in the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(face(), kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
+  const upLogged = (name: string, kind: string, declared: Props) => upRecorded(ctx(), state, name, kind, declared);
   /**
    * An up expected to fail: the error the engine receives. A call that went part way keeps its
    * object (`kept`), which the engine records with the new inputs (as a partial failure).

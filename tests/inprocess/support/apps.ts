@@ -16,6 +16,7 @@ import {
   lastSeqOf,
   mutationsSince,
   type Logged,
+  upRecorded,
 } from "../../support/inProcess";
 
 /** The requests, state and declarations one emulator's cases share. */
@@ -26,13 +27,7 @@ export function appsHarness(ctx: () => InProcess) {
   const lastSeq = () => lastSeqOf(ctx().emu);
   const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const writes = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
-  /** One resource's up with the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(ctx().face, kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
+  const upLogged = (name: string, kind: string, declared: Props) => upRecorded(ctx(), state, name, kind, declared);
   /** An up expected to fail: its error, the mutating requests it made, and the state left as it was. */
   const upFails = async (name: string, kind: string, declared: Props) => {
     const since = await lastSeq();

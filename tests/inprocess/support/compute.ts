@@ -4,7 +4,7 @@
  * disk and a firewall rule on the first), the catalog ids they name, and the replacement case each
  * file runs for its own replace fields.
  */
-import { up, type InProcess, type Props, type Recorded, lastSeqOf, mutationsSince } from "../../support/inProcess";
+import { up, type InProcess, type Props, type Recorded, upRecorded } from "../../support/inProcess";
 
 export const GiB = 1024 ** 3;
 
@@ -14,15 +14,7 @@ export function computeHarness(ctx: () => InProcess) {
   const state: Record<string, Recorded> = {};
   const api = () => ctx().emu.api;
   const get = async (path: string) => (await api().get(path)).body;
-  const lastSeq = () => lastSeqOf(ctx().emu);
-  const mutations = (since: number) => mutationsSince(ctx().emu, since);
-  /** One resource's up with the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(ctx().face, kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
+  const upLogged = (name: string, kind: string, declared: Props) => upRecorded(ctx(), state, name, kind, declared);
 
   const vm1: Props = { name: "web-1", region: "NA_01", firewallEnabled: true };
   const vm2: Props = {

@@ -6,7 +6,7 @@
  * the secret and the service for the files whose kind lives on them (what they are is
  * k3sCluster.test.ts's to prove).
  */
-import { type InProcess, opened, up, type Props, type Recorded, lastSeqOf, mutationsSince, type Logged } from "../../support/inProcess";
+import { type InProcess, opened, type Props, type Recorded, type Logged, upRecorded } from "../../support/inProcess";
 
 export const PASSWORD = "pa55-Kube-inproc-7f3a9c";
 export const PASSWORD_2 = "rotated-Kube-inproc-b81d04";
@@ -17,16 +17,8 @@ export function k3sHarness(ctx: () => InProcess) {
   const env = { wid: "", vm: [] as string[] };
   const state: Record<string, Recorded> = {};
   const api = () => ctx().emu.api;
-  const lastSeq = () => lastSeqOf(ctx().emu);
-  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const writes = (logged: Logged[]) => logged.map((r) => `${r.method} ${r.path}`);
-  /** One resource's up with the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(ctx().face, kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
+  const upLogged = (name: string, kind: string, declared: Props) => upRecorded(ctx(), state, name, kind, declared);
   /** A refresh of one resource: the read's outputs (and, from the plugin, inputs) become the recorded state. */
   const refresh = async (name: string, kind: string): ReturnType<InProcess["face"]["read"]> => {
     const read = await ctx().face.read(kind, state[name].id, state[name].outs, state[name].inputs);

@@ -11,13 +11,14 @@ import type { TestEmulator } from "pulumi-svc-emulator/testing";
 import {
   CallError,
   opened,
-  up,
   type InProcess,
   type Props,
   type Recorded,
   lastSeqOf,
   requestsSince,
   type Logged,
+  upRecorded,
+  mutationsSince,
 } from "../../support/inProcess";
 
 /** The operator's private cloud: another workspace, with a node of its own. */
@@ -38,17 +39,11 @@ export function networkHarness(ctx: () => InProcess) {
   const status = async (path: string) => (await staff().get(path)).status;
   const lastSeq = () => lastSeqOf(ctx().emu);
   const requests = async (since: number) => (await requestsSince(ctx().emu, since)).filter((r) => r.path.startsWith("/v1/"));
-  const mutations = async (since: number) => (await requests(since)).filter((r) => r.method !== "GET");
+  const mutations = (since: number) => mutationsSince(ctx().emu, since);
   const calls = (logged: Logged[], path: string | RegExp) =>
     logged.filter((m) => (typeof path === "string" ? m.path === path : path.test(m.path)));
   const lines = (logged: Logged[]) => logged.map((m) => `${m.method} ${m.path}`);
-  /** One resource's up in the engine's order of calls; the mutating requests it made. */
-  const upLogged = async (name: string, kind: string, declared: Props) => {
-    const since = await lastSeq();
-    const result = await up(face(), kind, declared, state[name]);
-    state[name] = result.now;
-    return { ...result, mutations: await mutations(since) };
-  };
+  const upLogged = (name: string, kind: string, declared: Props) => upRecorded(ctx(), state, name, kind, declared);
   /** An up expected to fail: the error the engine receives. */
   const upFails = async (name: string, kind: string, declared: Props) => {
     const err = (await upLogged(name, kind, declared).catch((e: unknown) => e)) as CallError;
