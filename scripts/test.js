@@ -49,6 +49,21 @@ const say = (line) => console.error(`test: ${line}`);
  */
 const WORKERS = 3;
 
+/**
+ * A run-wide Node.js compile cache (NODE_COMPILE_CACHE, Node.js 22.1 and later; 20 ignores it),
+ * inherited by every node the run starts through the engine: each program and provider host
+ * loads @pulumi/pulumi and the package again, and the cache spares compiling them each time. Four
+ * e2e files, two runs each, measured by process accounting: 52.5 and 49.6 s of CPU without it,
+ * 42.2 and 44.4 s with it. It lives in a temporary directory removed after the run, so no run
+ * starts from another's; one the caller set is left as it is.
+ */
+function compileCache() {
+  if (process.env.NODE_COMPILE_CACHE) return () => {};
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "svc-node-cache-"));
+  process.env.NODE_COMPILE_CACHE = dir;
+  return () => fs.rmSync(dir, { recursive: true, force: true });
+}
+
 /** Runs a script of scripts/ that prints a directory as its last stdout line; that directory. */
 function ensure(script, args) {
   const out = execFileSync("bash", [path.join(__dirname, script), ...args], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"] });
@@ -210,6 +225,7 @@ async function main() {
   // then run together, which on 2 cores takes less time than one after the other (their files
   // wait on the engine).
   const [first, ...others] = entries;
+  const dropCache = compileCache();
   const firstRun = runJest(prepare(first), filesOf(first), rest);
   let failure;
   let prepared = [];
@@ -222,6 +238,7 @@ async function main() {
   }
   const runs = [await firstRun];
   if (!failure) runs.push(...(await Promise.all(prepared.map((p) => runJest(p, filesOf(p.entry), rest, prepared.length > 1)))));
+  dropCache();
   const all = { ...merged(runs), ...(failure ? { success: false } : {}) };
   if (outputFile) fs.writeFileSync(outputFile, JSON.stringify(all));
   const record = runs.map((r) => ({
