@@ -28,11 +28,10 @@ import {
 import { diyDir } from "../../common/stack";
 import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { buildNodeSdk } from "./nodeSdk";
-import { passphraseDecrypter, type Decrypt } from "./passphrase";
+import { secretsProvidersOf, stateDecrypter, type Decrypt } from "./stateSecrets";
+import { startTransit, type Transit } from "./transit";
 
 const execFileAsync = promisify(execFile);
-/** The stacks' secrets passphrase (PULUMI_CONFIG_PASSPHRASE): the harness opens their state's secrets with it. */
-const PASSPHRASE = "e2e-passphrase";
 const REPO = path.resolve(__dirname, "..", "..");
 const PROGRAM = path.join(__dirname, "program");
 /** Where the scenario program reads its declarations (tests/e2e/program/index.js). */
@@ -107,6 +106,8 @@ export interface E2E {
   emu: TestEmulator;
   stack: Stack;
   dir: string;
+  /** The stack's `secrets_providers`, for a deployment recorded elsewhere that is imported into it. */
+  secretsProviders(): { type: string; state: unknown };
   /** The environment the CLI runs with (home, backend, passphrase): for running pulumi or a bin by hand. */
   env: Record<string, string>;
   /** Declares the resources for the next operation, without running one (a test that runs the CLI itself). */
@@ -155,11 +156,12 @@ export interface E2E {
   stop(): Promise<void>;
 }
 
-function pulumiEnv(home: string, backend: string, verbose = false): Record<string, string> {
+function pulumiEnv(home: string, backend: string, transit: Transit, verbose = false): Record<string, string> {
   return {
     PULUMI_HOME: home,
     PULUMI_BACKEND_URL: `file://${backend}`,
-    PULUMI_CONFIG_PASSPHRASE: PASSPHRASE,
+    // The stack's secrets: kept by the transit stand-in (transit.ts), no passphrase to derive a key from.
+    ...transit.env,
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
     PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK: "true",
@@ -298,9 +300,14 @@ async function recordsResources(stack: Stack, backendUrl: string): Promise<boole
  * `idOf` reads state). Parsed again only when the file changed, whoever wrote it (the harness, a
  * test's own CLI run, a killed up: the file backend replaces the file whole, tests/e2e/kill.ts).
  */
-function checkpointState(stack: Stack, backendUrl: string, stackConfigFile: string): () => Promise<{ resources?: StateResource[] }> {
+function checkpointState(
+  stack: Stack,
+  backendUrl: string,
+  stackConfigFile: string,
+  transit: Transit,
+): () => Promise<{ resources?: StateResource[] }> {
   let cached: { text: string; deployment: Promise<{ resources?: StateResource[] }> } | undefined;
-  let decrypter: Promise<Decrypt> | undefined;
+  let decrypter: Decrypt | undefined;
   const open = (value: unknown, decrypt: Decrypt): unknown => {
     if (Array.isArray(value)) return value.map((v) => open(v, decrypt));
     if (!value || typeof value !== "object") return value;
@@ -311,8 +318,8 @@ function checkpointState(stack: Stack, backendUrl: string, stackConfigFile: stri
   const parse = async (text: string) => {
     const deployment = (JSON.parse(text) as { checkpoint?: { latest?: { resources?: StateResource[] } } }).checkpoint?.latest ?? {};
     if (!text.includes('"ciphertext"')) return deployment;
-    decrypter ??= passphraseDecrypter(stackConfigFile, PASSPHRASE);
-    return open(deployment, await decrypter) as { resources?: StateResource[] };
+    decrypter ??= stateDecrypter(stackConfigFile, transit);
+    return open(deployment, decrypter) as { resources?: StateResource[] };
   };
   return async () => {
     let text: string;
@@ -336,9 +343,13 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   // Emulators made from one seed share their token, and a port comes free for the next test: a
   // pace learned here (paceStore.ts) stays with this stack unless the test shares it on purpose.
   const paceDir = { SVC_PACE_DIR: paceDirOf({ dir }) };
-  const envVars = { ...pulumiEnv(home, backend, options.verbose), ...paceDir, ...options.env };
+  const transit = await startTransit();
+  const envVars = { ...pulumiEnv(home, backend, transit, options.verbose), ...paceDir, ...options.env };
   // The directory is new: create, not createOrSelect, whose `stack select` is a CLI process that fails first.
-  const stack = await LocalWorkspace.createStack({ stackName: "e2e", workDir: dir }, { workDir: dir, envVars, pulumiHome: home });
+  const stack = await LocalWorkspace.createStack(
+    { stackName: "e2e", workDir: dir },
+    { workDir: dir, envVars, pulumiHome: home, secretsProvider: transit.secretsProvider },
+  );
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },
     "svc:token": { value: options.staff ? emu.emu.staffToken : emu.emu.token, secret: true },
@@ -352,7 +363,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   const logs: string[] = [];
   const onOutput = (out: string) => logs.push(out);
   const lean = leanOperations(stack);
-  const deployment = checkpointState(stack, `file://${backend}`, path.join(dir, "Pulumi.e2e.yaml"));
+  const stackConfigFile = path.join(dir, "Pulumi.e2e.yaml");
+  const deployment = checkpointState(stack, `file://${backend}`, stackConfigFile, transit);
 
   const control = async (p: string) => {
     const res = await emu.control.get(p);
@@ -364,6 +376,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     stack,
     dir,
     env: envVars,
+    secretsProviders: () => secretsProvidersOf(stackConfigFile, transit),
     declare: setResources,
     async up(resources, options = {}) {
       await setResources(resources);
@@ -447,6 +460,7 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
         // A test that failed midway; the emulator goes away anyway.
       }
       if (!options.emulator) await emu.stop();
+      await transit.stop();
       stopLeftovers(root);
       if (process.env.PULUMI_SVC_KEEP_E2E !== "1") fs.rmSync(root, { recursive: true, force: true });
     },
