@@ -43,11 +43,11 @@ const say = (line) => console.error(`test: ${line}`);
  * Three jest workers on the two cores CI has, where jest.config.js says two: an end-to-end file
  * waits on the engine's chain of processes (CLI, language host, program, provider) about a third
  * of the time. Twelve e2e files, one quiet run each: 280 s with two workers (13% of the CPU
- * idle), 240 s with three (3% idle). The entries that run beside the first (the smoke sets) get
- * one each. A test run's own --maxWorkers wins.
+ * idle), 240 s with three (3% idle). Entries that run together (the smoke sets, `prefix`) keep
+ * two each: already four on two cores, where three each made the floor's longest file the
+ * slower (303 s against 246 s in one .ci/run each). A test run's own --maxWorkers wins.
  */
 const WORKERS = 3;
-const BESIDE_WORKERS = 1;
 
 /**
  * A run-wide Node.js compile cache (NODE_COMPILE_CACHE, Node.js 22.1 and later; 20 ignores it),
@@ -150,11 +150,10 @@ function prepare(entry) {
 }
 
 /**
- * Runs jest for a prepared entry with `workers` workers; resolves with its results. With
- * `prefix`, jest's output is written line by line behind the entry's name (an entry that runs
- * beside another).
+ * Runs jest for a prepared entry; resolves with its results. With `prefix`, jest's output is
+ * written line by line behind the entry's name (entries that run at the same time).
  */
-function runJest({ entry, setupMs, nodeDir, cliDir, packageRepo, versions }, files, rest, { workers: count, prefix = false }) {
+function runJest({ entry, setupMs, nodeDir, cliDir, packageRepo, versions }, files, rest, prefix) {
   const started = Date.now() - setupMs; // an entry's time: its set-up and its jest run, not a wait between them
   const out = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "svc-jest-")), "results.json");
   const env = {
@@ -166,7 +165,7 @@ function runJest({ entry, setupMs, nodeDir, cliDir, packageRepo, versions }, fil
     ...(entry.policy ? { SVC_PACKAGE_POLICY: entry.policy } : {}),
     ...(packageRepo !== REPO ? { PULUMI_SVC_PACKAGE_REPO: packageRepo } : {}),
   };
-  const workers = rest.some((a) => /^(--maxWorkers|-w)\b/.test(a)) ? [] : [`--maxWorkers=${count}`];
+  const workers = prefix || rest.some((a) => /^(--maxWorkers|-w)\b/.test(a)) ? [] : [`--maxWorkers=${WORKERS}`];
   const args = [JEST, ...(files === "all" ? [] : files), ...workers, ...rest, "--json", `--outputFile=${out}`];
   const child = spawn(path.join(nodeDir, "node"), args, {
     cwd: REPO,
@@ -221,26 +220,24 @@ async function main() {
   const entries = only ? MATRIX.filter((e) => e.name === only) : patterns.length ? [MATRIX[0]] : MATRIX;
   if (!entries.length) throw new Error(`no matrix entry ${only}: ${MATRIX.map((e) => e.name).join(", ")}`);
   const filesOf = (entry) => (patterns.length ? patterns : entry.files);
-  // The first entry (the whole suite) starts at once, and each other entry (a smoke set) as soon
-  // as it is set up (its package installed beside its SDK: a minute of npm), beside it. Run after
-  // it, the smoke sets were a tail of 156 s with the cores 85% busy (process accounting of one
-  // .ci/run); beside it, their files fill the first entry's waits.
+  // The first entry (the whole suite) runs while the others are set up (their package installed
+  // beside their SDK: a minute of npm, which after it would leave a core idle); the smoke sets
+  // then run together, which on 2 cores takes less time than one after the other (their files
+  // wait on the engine).
   const [first, ...others] = entries;
   const dropCache = compileCache();
-  const firstRun = runJest(prepare(first), filesOf(first), rest, { workers: WORKERS });
-  const otherRuns = [];
+  const firstRun = runJest(prepare(first), filesOf(first), rest);
   let failure;
-  for (const entry of others) {
-    try {
-      otherRuns.push(runJest(prepare(entry), filesOf(entry), rest, { workers: BESIDE_WORKERS, prefix: true }));
-    } catch (err) {
-      // An entry that could not be set up fails the run; what did run is still counted.
-      failure = err;
-      console.error(err);
-      break;
-    }
+  let prepared = [];
+  try {
+    prepared = others.map(prepare);
+  } catch (err) {
+    // An entry that could not be set up fails the run; what did run is still counted.
+    failure = err;
+    console.error(err);
   }
-  const runs = [await firstRun, ...(await Promise.all(otherRuns))];
+  const runs = [await firstRun];
+  if (!failure) runs.push(...(await Promise.all(prepared.map((p) => runJest(p, filesOf(p.entry), rest, prepared.length > 1)))));
   dropCache();
   const all = { ...merged(runs), ...(failure ? { success: false } : {}) };
   if (outputFile) fs.writeFileSync(outputFile, JSON.stringify(all));
