@@ -40,16 +40,6 @@ const JEST = path.join(REPO, "node_modules", "jest", "bin", "jest.js");
 const say = (line) => console.error(`test: ${line}`);
 
 /**
- * Three jest workers on the two cores CI has, where jest.config.js says two: an end-to-end file
- * waits on the engine's chain of processes (CLI, language host, program, provider) about a third
- * of the time. Twelve e2e files, one quiet run each: 280 s with two workers (13% of the CPU
- * idle), 240 s with three (3% idle). Entries that run together (the smoke sets, `prefix`) keep
- * two each: already four on two cores, where three each made the floor's longest file the
- * slower (303 s against 246 s in one .ci/run each). A test run's own --maxWorkers wins.
- */
-const WORKERS = 3;
-
-/**
  * A run-wide Node.js compile cache (NODE_COMPILE_CACHE, Node.js 22.1 and later; 20 ignores it),
  * inherited by every node the run starts through the engine: each program and provider host
  * loads @pulumi/pulumi and the package again, and the cache spares compiling them each time. Four
@@ -165,7 +155,7 @@ function runJest({ entry, setupMs, nodeDir, cliDir, packageRepo, versions }, fil
     ...(entry.policy ? { SVC_PACKAGE_POLICY: entry.policy } : {}),
     ...(packageRepo !== REPO ? { PULUMI_SVC_PACKAGE_REPO: packageRepo } : {}),
   };
-  const workers = prefix || rest.some((a) => /^(--maxWorkers|-w)\b/.test(a)) ? [] : [`--maxWorkers=${WORKERS}`];
+  const workers = rest.some((a) => /^(--maxWorkers|-w)\b/.test(a)) ? [] : [`--maxWorkers=${entry.workers}`];
   const args = [JEST, ...(files === "all" ? [] : files), ...workers, ...rest, "--json", `--outputFile=${out}`];
   const child = spawn(path.join(nodeDir, "node"), args, {
     cwd: REPO,
