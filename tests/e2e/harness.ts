@@ -108,7 +108,7 @@ export interface E2E {
   dir: string;
   /** The stack's `secrets_providers`, for a deployment recorded elsewhere that is imported into it. */
   secretsProviders(): { type: string; state: unknown };
-  /** The environment the CLI runs with (home, backend, passphrase): for running pulumi or a bin by hand. */
+  /** The environment the CLI runs with (home, backend, the key service of its secrets): for running pulumi or a bin by hand. */
   env: Record<string, string>;
   /** Declares the resources for the next operation, without running one (a test that runs the CLI itself). */
   declare(resources: Declaration[]): Promise<void>;
