@@ -19,7 +19,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { LocalWorkspace } from "@pulumi/pulumi/automation";
+import { LocalWorkspace, PulumiCommand } from "@pulumi/pulumi/automation";
 import { run, type Command, type Outcome, type Result, type Settings } from "./environment";
 import { stackName } from "./names";
 import { summaryTable } from "./report";
@@ -113,9 +113,9 @@ function describeBackend(url: string | undefined): string {
 }
 
 /** The backend every job shares must answer before anything is made (a wrong bucket is found here, not halfway). */
-async function checkBackend(program: string, envVars: Record<string, string>): Promise<void> {
+async function checkBackend(program: string, envVars: Record<string, string>, pulumiCommand: PulumiCommand): Promise<void> {
   const url = backendUrl();
-  const workspace = await LocalWorkspace.create({ workDir: program, envVars });
+  const workspace = await LocalWorkspace.create({ workDir: program, envVars, pulumiCommand });
   try {
     await workspace.whoAmI();
   } catch (err) {
@@ -165,19 +165,23 @@ async function main(): Promise<number> {
     // The program's own SVC_* fallbacks must not differ from the stack configuration the driver sets.
     const envVars = { SVC_BASE_URL: "", SVC_TOKEN: "", SVC_WORKSPACE_ID: "" };
     required("PULUMI_CONFIG_PASSPHRASE");
+    // The policy packs' config files, in one directory removed when the driver exits.
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "ci-environments-"));
+    process.on("exit", () => fs.rmSync(scratch, { recursive: true, force: true }));
     let budgetConfig: string | undefined;
     if (args.budget !== undefined) {
-      budgetConfig = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ci-environments-")), "budget.json");
+      budgetConfig = path.join(scratch, "budget.json");
       fs.writeFileSync(budgetConfig, JSON.stringify({ "svc-budget": { enforcementLevel: "mandatory", maxMonthlyCost: args.budget } }));
     }
-    await checkBackend(args.program, envVars);
+    const pulumi = await PulumiCommand.get();
+    await checkBackend(args.program, envVars, pulumi);
     await checkApi(api).catch((err: Error) => {
       throw new Error(`the API at ${api.baseUrl} cannot be used: ${err.message}`);
     });
     const pkg = packageDir(args.program);
     const policyPack = args.policyPack ?? path.join(pkg, "policy");
     // The security pack at its defaults unless a file says otherwise (the CLI wants a file per pack or none).
-    const securityConfig = args.securityConfig ?? path.join(fs.mkdtempSync(path.join(os.tmpdir(), "ci-environments-")), "security.json");
+    const securityConfig = args.securityConfig ?? path.join(scratch, "security.json");
     if (!args.securityConfig) fs.writeFileSync(securityConfig, "{}");
     settings = {
       program: args.program,
@@ -188,6 +192,7 @@ async function main(): Promise<number> {
       securityConfig,
       analyzer: path.join(pkg, "dist", "policy", "analyze", "cli.js"),
       envVars,
+      pulumi,
       signal: cancellation(),
     };
   } catch (err) {

@@ -9,7 +9,14 @@
  */
 import { spawn } from "node:child_process";
 import { isDeepStrictEqual } from "node:util";
-import { LocalWorkspace, type EngineEvent, type OpType, type Stack, type StepEventMetadata } from "@pulumi/pulumi/automation";
+import {
+  LocalWorkspace,
+  type EngineEvent,
+  type OpType,
+  type PulumiCommand,
+  type Stack,
+  type StepEventMetadata,
+} from "@pulumi/pulumi/automation";
 import { stackName, workspaceName } from "./names";
 import { ensureWorkspace, existingWorkspace, type ApiTarget, type Workspace } from "./workspaces";
 
@@ -30,6 +37,11 @@ export interface Settings {
   analyzer: string;
   /** More environment for the pulumi CLI (the Automation API passes it through). */
   envVars: Record<string, string>;
+  /**
+   * The pulumi CLI, found once for the run: a workspace made without it runs `pulumi version`
+   * first, one CLI process per environment and command.
+   */
+  pulumi: PulumiCommand;
   /** Aborted on SIGINT/SIGTERM: each running pulumi is asked to stop (SIGINT) and write its state. */
   signal: AbortSignal;
 }
@@ -153,7 +165,7 @@ function reason(err: unknown): string {
 async function withStack(env: Env, workspace: Workspace, select: boolean): Promise<Stack> {
   const { settings } = env;
   const args = { stackName: env.stack, workDir: settings.program };
-  const opts = { envVars: settings.envVars };
+  const opts = { envVars: settings.envVars, pulumiCommand: settings.pulumi };
   const stack = select ? await LocalWorkspace.selectStack(args, opts) : await LocalWorkspace.createOrSelectStack(args, opts);
   await stack.setAllConfig({
     "svc:baseUrl": { value: settings.api.baseUrl },
