@@ -13,6 +13,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import {
   LocalWorkspace,
+  PulumiCommand,
   type PreviewOptions,
   type Stack,
   type UpOptions,
@@ -333,6 +334,12 @@ function checkpointState(
   };
 }
 
+/**
+ * The pulumi CLI on PATH, found once per test file (jest gives each file its own modules): a
+ * workspace made without it runs `pulumi version` first, a CLI process for every stack.
+ */
+let pulumiOnPath: Promise<PulumiCommand> | undefined;
+
 export async function startE2E(name: string, options: E2EOptions = {}): Promise<E2E> {
   const emu = options.emulator ?? (await startTestEmulator({ workflowMs: options.workflowMs ?? 150, seed: options.seed ?? 4242 }));
   const { dir, root } = makeProjectDir(name, options.programDir, options.packageRepo);
@@ -348,7 +355,13 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
   // The directory is new: create, not createOrSelect, whose `stack select` is a CLI process that fails first.
   const stack = await LocalWorkspace.createStack(
     { stackName: "e2e", workDir: dir },
-    { workDir: dir, envVars, pulumiHome: home, secretsProvider: transit.secretsProvider },
+    {
+      workDir: dir,
+      envVars,
+      pulumiHome: home,
+      secretsProvider: transit.secretsProvider,
+      pulumiCommand: await (pulumiOnPath ??= PulumiCommand.get()),
+    },
   );
   await stack.setAllConfig({
     "svc:baseUrl": { value: emu.emu.url },
