@@ -10,6 +10,7 @@
  *
  *   npm run bench:plugin                                          # builds the archives first (about 1.5 min)
  *   node dist/bench/pluginStart.bench.js --archive release/pulumi-resource-svc-v0.1.0-linux-amd64.tar.gz
+ *   node dist/bench/pluginStart.bench.js --archive <after>.tar.gz --baseline <before>.tar.gz   # a change's effect, one run
  */
 import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
@@ -22,6 +23,7 @@ const options = () =>
   parseArgs({
     rounds: { default: "15", help: "fresh processes of each (the median is recorded)" },
     archive: { default: "", help: "a linux-amd64 archive to measure (default: build them now into a temporary directory)" },
+    baseline: { default: "", help: "an earlier linux-amd64 archive, measured in the same rounds (a change's effect as one run's ratio)" },
     cli: { default: "3.274.1", help: "the pulumi CLI whose pulumi-language-yaml is the Go plugin" },
     out: { default: "bench/results", help: "where the result is written" },
   });
@@ -69,6 +71,12 @@ async function main(): Promise<void> {
       script: [path.join(REPO, "bin", "pulumi-resource-svc"), []],
       go: [path.join(pulumiDir, "pulumi-language-yaml"), []],
     };
+    if (args.baseline) {
+      const dir = path.join(work, "baseline");
+      fs.mkdirSync(dir);
+      execFileSync("tar", ["-xzf", path.resolve(args.baseline), "-C", dir]);
+      contenders.baseline = [path.join(dir, "pulumi-resource-svc"), []];
+    }
     const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
     for (const [command, argv] of Object.values(contenders)) await timeToPort(command, argv); // warm the page cache
     for (let round = 0; round < Number(args.rounds); round++) {
@@ -77,10 +85,13 @@ async function main(): Promise<void> {
       for (const name of order) samples[name].push(await timeToPort(...contenders[name]));
     }
     const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
-    const result = { archive, rounds: Number(args.rounds), medianMs: medians, samples };
+    const result = { archive, baseline: args.baseline || undefined, rounds: Number(args.rounds), medianMs: medians, samples };
     console.log(
       `plugin start (median of ${args.rounds}, ms to the port): SEA ${medians.sea.toFixed(0)}, script ${medians.script.toFixed(0)}, ` +
-        `Go plugin ${medians.go.toFixed(0)}; SEA/Go ${(medians.sea / medians.go).toFixed(1)}x, script/Go ${(medians.script / medians.go).toFixed(1)}x`,
+        `Go plugin ${medians.go.toFixed(0)}; SEA/Go ${(medians.sea / medians.go).toFixed(1)}x, script/Go ${(medians.script / medians.go).toFixed(1)}x` +
+        (medians.baseline
+          ? `; baseline SEA ${medians.baseline.toFixed(0)}, SEA/baseline ${(medians.sea / medians.baseline).toFixed(2)}x`
+          : ""),
     );
     console.log(`recorded in ${writeResult(args.out, "pluginStart", { environment: environment(), ...result })}`);
   } finally {
