@@ -297,7 +297,7 @@ async function recordsResources(stack: Stack, backendUrl: string): Promise<boole
 /**
  * The stack's state as `pulumi stack export --show-secrets` prints it, read from the file
  * backend's checkpoint (`<stack>.json`: its `checkpoint.latest` is the deployment), secrets opened
- * here (./passphrase.ts): no CLI process, where an export was one after nearly every step (each
+ * here (./stateSecrets.ts): no CLI process, where an export was one after nearly every step (each
  * `idOf` reads state). Parsed again only when the file changed, whoever wrote it (the harness, a
  * test's own CLI run, a killed up: the file backend replaces the file whole, tests/e2e/kill.ts).
  */
