@@ -227,8 +227,11 @@ async function check(env: Env): Promise<Partial<Outcome>> {
     if (!step || !CHANGING.has(step.op)) return;
     const what = described(step.urn, step.type);
     const fields = drifted.get(what) ?? new Set<string>();
-    for (const key of step.diffs?.length ? step.diffs : changedFields(step)) fields.add(key);
-    if (!step.diffs?.length) fields.add(step.op === "create" ? "gone (deleted outside Pulumi)" : step.op);
+    // What the guide promises: the fields that differ, or that the object is gone; the step's
+    // kind only where neither names anything.
+    if (step.op === "create") fields.add("gone (deleted outside Pulumi)");
+    else for (const key of step.diffs?.length ? step.diffs : changedFields(step)) fields.add(key);
+    if (!fields.size) fields.add(step.op);
     drifted.set(what, fields);
   };
   try {
