@@ -95,10 +95,11 @@ describe.each(STACKS)("$name, as an older package left it", (stack) => {
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
-  it("updates nothing on up, and previews clean again after the new package wrote the state", async () => {
+  // No preview after it: an up whose every step is "same" recorded inputs its diff found equal to
+  // the declaration, so a preview would compare the declaration with itself.
+  it("updates nothing on up", async () => {
     const since = await e2e.lastSeq();
     expect(changes(await e2e.up(stack.declarations ?? []))).toEqual({ same: counted(fixture.deployment) });
-    expect(Object.keys((await e2e.preview()).changeSummary)).toEqual(["same"]);
     expect(await e2e.mutations(since)).toEqual([]);
   });
 
