@@ -16,6 +16,7 @@
  * ${PULUMI_SVC_CACHE:-${XDG_CACHE_HOME:-~/.cache}/pulumi-svc}/node-dist/ (see NODE_BUILDS).
  */
 import { execFile, execFileSync } from "node:child_process";
+import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -347,10 +348,43 @@ function removePeSignature(file: string): void {
 }
 
 /**
- * One archive: the target's node with the blob injected, alone in a tar.gz. Resolves once
- * injected, to the compression's promise: the caller injects the next target meanwhile.
+ * Where an archive made before from the same inputs is kept: under a hash of everything it is made
+ * of. Injecting a blob into a 100 MB executable costs postject's LIEF (WebAssembly) about 12 s of
+ * CPU per target, and gzip about 6 more, while most runs build the same blob again. An archive is
+ * a function of the target (its node is a registry's release, which does not change), the blob,
+ * this module's code (signature removal, injection, ad hoc signing: `__filename`, compiled or
+ * not), postject's and the signer's versions, and the version in its name. The blob carrying V8's
+ * code cache (linux-amd64) differs on every write, so that archive is made anew each time.
+ */
+export function keptArchiveDir(t: Target, blob: string, version: string): string {
+  const postject = (JSON.parse(fs.readFileSync(require.resolve("postject/package.json"), "utf8")) as { version: string }).version;
+  const hash = createHash("sha256");
+  for (const part of [JSON.stringify(t), version, postject, fs.readFileSync(blob), fs.readFileSync(__filename)])
+    hash.update(part).update("\0");
+  if (t.os === "darwin") hash.update(fs.readFileSync(adHocSigner()));
+  return path.join(cacheRoot(), "plugin-archives", `${t.os}-${t.arch}`, hash.digest("hex").slice(0, 32));
+}
+
+/** Keeps `archive` as the one of its target (the others of that target go: one per target is kept). */
+export function keepArchive(archive: string, dir: string): void {
+  cached(dir, (staging) => fs.copyFileSync(archive, path.join(staging, path.basename(archive))));
+  for (const other of fs.readdirSync(path.dirname(dir)))
+    if (other !== path.basename(dir)) fs.rmSync(path.join(path.dirname(dir), other), { recursive: true, force: true });
+}
+
+/**
+ * One archive: the target's node with the blob injected, alone in a tar.gz (or the same archive
+ * made before from the same inputs: keptArchiveDir). Resolves once injected, to the compression's
+ * promise: the caller injects the next target meanwhile.
  */
 async function archive(t: Target, blob: string, outDir: string, version: string, work: string): Promise<{ packed: Promise<string> }> {
+  const out = path.join(outDir, archiveName(version, t));
+  const kept = keptArchiveDir(t, blob, version);
+  if (fs.existsSync(path.join(kept, path.basename(out)))) {
+    fs.copyFileSync(path.join(kept, path.basename(out)), out);
+    say(`wrote ${out} (as made before from the same blob: ${kept})`);
+    return { packed: Promise.resolve(out) };
+  }
   const dir = fs.mkdtempSync(path.join(work, `${t.os}-${t.arch}-`));
   const exe = path.join(dir, executableName(t));
   fs.copyFileSync(targetNode(t), exe);
@@ -372,10 +406,10 @@ async function archive(t: Target, blob: string, outDir: string, version: string,
     console.warn = warn;
   }
   if (t.os === "darwin") adHocSign(exe);
-  const out = path.join(outDir, archiveName(version, t));
   const packed = promisify(execFile)("tar", ["-czf", out, "--owner=0", "--group=0", "--numeric-owner", "-C", dir, executableName(t)]).then(
     () => {
       fs.rmSync(dir, { recursive: true, force: true });
+      keepArchive(out, kept);
       say(`wrote ${out}`);
       return out;
     },
@@ -404,7 +438,10 @@ export async function pluginArchives(outDir: string, version: string): Promise<s
         fs.writeFileSync(
           config,
           JSON.stringify({
-            main: bundle,
+            // Relative to the working directory below: the blob records this path as given, so a
+            // build directory's random name would make each blob (and archive) differ, and ship
+            // the build machine's temporary path in every executable.
+            main: path.basename(bundle),
             output: blob,
             disableExperimentalSEAWarning: true,
             useCodeCache: codeCache,
