@@ -47,10 +47,14 @@ const run = (cmd: string, args: string[], cwd: string) =>
     env: { ...process.env, npm_config_update_notifier: "false" },
   });
 
-/** npm pack of `dir` into `dest` (scripts off: dist is built already); the tarball's path. */
+/** npm pack of `dir` into `dest` (scripts off: dist is built already); the tarball's path. Once per directory: the cases share the tarball. */
+const packed = new Map<string, string>();
 function pack(dir: string, dest: string): string {
-  const out = run("npm", ["pack", "--ignore-scripts", "--pack-destination", dest], dir);
-  return path.join(dest, out.trim().split("\n").pop()!);
+  if (!packed.has(dir)) {
+    const out = run("npm", ["pack", "--ignore-scripts", "--pack-destination", dest], dir);
+    packed.set(dir, path.join(dest, out.trim().split("\n").pop()!));
+  }
+  return packed.get(dir)!;
 }
 
 /** Starts the installed emulator package's bin and resolves its first stdout line. */
