@@ -33,10 +33,13 @@ describe("svc-recover: evidence and bad input", () => {
   });
 
   it("never takes over a person's matching instance made before the run", async () => {
-    // A person's instance with the very name and fields the stack declares, made ten minutes ago.
-    await e2e.up([instance("shared")]);
-    const persons = await e2e.idOf("shared");
-    await e2e.cli(["state", "delete", (await e2e.resource("shared")).urn, "--yes"]);
+    // A person's instance with the very name and fields the stack declares (the provider's own
+    // create body), made ten minutes ago.
+    const body = `{"type":"PLAN","name":"shared","region":"NA_01","plan":${planId},"start":true}`;
+    const made = await e2e.emu.api.post(`/v1/workspaces/${e2e.emu.workspaceId}/instances`, undefined, { rawBody: body });
+    expect(made.status).toBe(202);
+    const persons = String(made.body.resource.id);
+    await e2e.emu.waitFor(`/v1/instances/${persons}`, (b: { state: string }) => b.state === "AVAILABLE", 10_000);
     const patched = await e2e.emu.control.patch(`/_emulator/tables/instances/${persons}`, {
       created: new Date(Date.now() - 600_000).toISOString(),
     });
