@@ -6,12 +6,7 @@
  * under Pulumi: the adoption tests build it once per emulator and compare every stack to it.
  */
 import type { TestApi, TestEmulator } from "pulumi-svc-emulator/testing";
-
-/** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
-function ed25519(fill: number, comment: string): string {
-  const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(Buffer.alloc(32, fill))]).toString("base64")} ${comment}`;
-}
+import { ed25519 } from "../support/sshKeys";
 
 /** What was made, by the name a person would call it (ids as the API answers them). */
 export interface Handmade {

@@ -12,6 +12,7 @@ import * as path from "node:path";
 import { promisify } from "node:util";
 import { RULES } from "../../policy/security/rules";
 import { PACKAGE_DIR, ref, secret, startE2E, type Declaration, type E2E, type Face } from "./harness";
+import { ed25519 } from "../support/sshKeys";
 
 jest.setTimeout(300_000);
 
@@ -19,12 +20,7 @@ const run = promisify(execFile);
 const SECURITY = path.join(PACKAGE_DIR, "policy", "security");
 const ANALYZE = path.join(PACKAGE_DIR, "dist", "policy", "analyze", "cli.js");
 
-/** A well-formed OpenSSH ed25519 public key line (the API checks the form). */
-function ed25519(comment: string): string {
-  const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(Buffer.alloc(32, 7))]).toString("base64")} ${comment}`;
-}
-const PUBLIC_KEY = ed25519("deploy@ci");
+const PUBLIC_KEY = ed25519(7, "deploy@ci");
 
 const lookups: Declaration[] = [
   { lookup: "getPlanOutput", name: "plan", args: { name: "lightning-2" } },

@@ -19,12 +19,7 @@ import {
   upRecorded,
   mutationsSince,
 } from "../../support/inProcess";
-
-/** An OpenSSH ed25519 public key line whose 32-byte key is `fill` repeated. */
-function ed25519(fill: number, comment: string): string {
-  const field = (b: Buffer) => Buffer.concat([Buffer.from([0, 0, 0, b.length]), b]);
-  return `ssh-ed25519 ${Buffer.concat([field(Buffer.from("ssh-ed25519")), field(Buffer.alloc(32, fill))]).toString("base64")} ${comment}`;
-}
+import { ed25519 } from "../../support/sshKeys";
 
 export const KEY_1 = ed25519(1, "alice@laptop");
 export const KEY_2 = ed25519(2, "legacy@host");
