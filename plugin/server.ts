@@ -20,7 +20,15 @@ import { Empty } from "google-protobuf/google/protobuf/empty_pb";
 import { PluginInfo } from "@pulumi/pulumi/proto/plugin_pb";
 import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { Status } from "@pulumi/pulumi/proto/status_pb";
-import { buildLifecycle, PartialFailure, UNKNOWN, type Call, type Lifecycle, type PropertyChange } from "../provider/lifecycle";
+import {
+  buildLifecycle,
+  PartialFailure,
+  UNKNOWN,
+  type Call,
+  type Lifecycle,
+  type Naming,
+  type PropertyChange,
+} from "../provider/lifecycle";
 import { engineCancelled } from "../provider/runtime/engine";
 import { PACKAGE_ROOT, PACKAGE_VERSION } from "../provider/packageName";
 import { createRuntime } from "../provider/configure/providerRuntime";
@@ -194,6 +202,8 @@ async function configure(p: ServedProvider, req: rpc.ConfigureRequest): Promise<
   res.setSupportspreview(true);
   res.setAcceptresources(false);
   res.setAcceptoutputs(false);
+  // The engine then sends what `pulumi:autonaming` asks with each Check (namingOf).
+  res.setSupportsAutonamingConfiguration(true);
   return res;
 }
 
@@ -218,13 +228,36 @@ async function cancel(): Promise<Empty> {
 // The resource methods: each request names one resource and becomes one lifecycle call.
 
 async function check(p: ServedProvider, req: rpc.CheckRequest): Promise<rpc.CheckResponse> {
-  const result = await p.lifecycleOf(req).check(fromStruct(req.getOlds()), fromStruct(req.getNews()));
+  const result = await p.lifecycleOf(req).check(fromStruct(req.getOlds()), fromStruct(req.getNews()), { naming: namingOf(req) });
   const res = new rpc.CheckResponse();
   // A member the program made secret stays secret (fromStruct unwrapped it): else the engine
   // would show it, record it in the state's inputs and hand it to policy packs as plain text.
   res.setInputs(toStruct(result.inputs ?? {}, [...p.secretsOf(req), ...secretMembers(req.getNews())]));
   res.setFailuresList((result.failures ?? []).map(failure));
   return res;
+}
+
+const MODES = rpc.CheckRequest.AutonamingOptions.Mode;
+
+/**
+ * How to name a resource the program leaves unnamed (provider/lifecycle/autoname.ts), from the
+ * engine: the logical name, the engine's seed, and what `pulumi:autonaming` asks, sent because
+ * Configure says the provider supports it. The engine deletes first itself where the asked name
+ * has no random part, so the lifecycle may take every asked name as fresh.
+ */
+function namingOf(req: rpc.CheckRequest): Naming {
+  const logicalName = req.getName() || req.getUrn().split("::").pop() || "resource";
+  const asked = req.getAutonaming();
+  const naming: Naming = { logicalName, seed: req.getRandomseed_asU8() };
+  if (!asked) return naming;
+  const mode = asked.getMode();
+  return {
+    ...naming,
+    asked:
+      mode === MODES.DISABLE
+        ? { mode: "disable" }
+        : { mode: mode === MODES.ENFORCE ? "enforce" : "propose", name: asked.getProposedName(), fresh: true },
+  };
 }
 
 async function diff(p: ServedProvider, req: rpc.DiffRequest): Promise<rpc.DiffResponse> {

@@ -183,6 +183,8 @@ export interface ResourceDefinition<
    * may return null for such a key to mark it stale (changed outside Pulumi); the next up rewrites it.
    */
   keepFromState?: string[];
+  /** The input check names where the program declares none (`autonamed` in provider/fields/declare.ts). */
+  autonamed?: string;
   /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
   label?(inputs: Partial<I>, id?: string): string;
   /** An old state that cannot be repaired in place (a failed create): the next up replaces it. */
@@ -193,11 +195,12 @@ export interface ResourceDefinition<
    */
   uniqueKey?: Array<keyof I & string> | ((inputs: Partial<I>) => unknown);
   /**
-   * Always delete the old resource before creating its replacement (an app: its name and host
-   * ports would collide). By default a replacement is created first, unless `uniqueKey` says the
-   * two would share a unique name.
+   * Whether the old resource must be deleted before its replacement is created, beyond a unique
+   * key it keeps: always (`true`), or where the two would collide otherwise (an app's host ports on
+   * the same instance). By default a replacement is created first, unless `uniqueKey` says the two
+   * would share a unique name.
    */
-  deleteFirst?: boolean;
+  deleteFirst?: boolean | ((olds: Partial<I>, news: Partial<I>) => boolean);
   /**
    * What an `adoptId` looks like for this kind (default: digits). Resources with a synthetic id
    * (an attachment "instance:vpc") widen it.

@@ -5,8 +5,11 @@
  * nothing in provider/ imports from the tools' layers above it.
  */
 
+/** The package's name in Pulumi: the plugin's, the tokens' first part, `pulumi:autonaming`'s provider key. */
+export const PACKAGE_NAME = "svc";
+
 /** The plugin face's token prefix: resources `svc:index:<Kind>`, invokes `svc:index:<lookup>`. */
-export const TOKEN_PREFIX = "svc:index:";
+export const TOKEN_PREFIX = `${PACKAGE_NAME}:index:`;
 
 /** The dynamic face's type of a kind: the classes register it as the SDK's `pulumi.dynamic.Resource` would. */
 export const dynamicType = (kind: string): string => `pulumi-nodejs:dynamic/svc:${kind}`;

@@ -21,6 +21,7 @@ import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -75,7 +76,7 @@ export const apiTokenFields = fieldSet({
     ...owningWorkspace,
     fromAnswer: (t: ApiTokenView, prior) => idOf(t.workspace_id) ?? (prior.workspaceId as string | undefined) ?? "",
   },
-  name: input(zText(4, 48, WHERE), { doc: "4 to 48 characters.", onChange: replace }),
+  name: autonamed(input(zText(4, 48, WHERE), { doc: "4 to 48 characters.", onChange: replace })),
   subject: input(z.enum(["WORKSPACE", "RESOURCE"], { error: `must be WORKSPACE or RESOURCE (${WHERE}: subject)` }).default("WORKSPACE"), {
     doc: "WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId).",
     onChange: replace,

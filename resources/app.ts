@@ -24,7 +24,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { autonamed, computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
 import { member, nested } from "../provider/fields/objectInputs";
 import { outputsFromAnswer, toWire } from "../provider/fields/convert";
 import { exactly, noDuplicates, zId, zPort, zProtocol } from "../provider/fields/constraints";
@@ -81,10 +81,12 @@ export const appFields = fieldSet({
     onChange: replace,
     fromAnswer: (a: ApiApp) => idOf(a.instance)!,
   }),
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`), {
-    doc: "Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique.",
-    onChange: replace,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`), {
+      doc: "Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first.",
+      onChange: replace,
+    }),
+  ),
   image: input(zImage(WHERE).optional(), {
     doc: "Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys.",
     onChange: updateRequest,
@@ -373,6 +375,14 @@ async function runWorkflow(ctx: OperationContext, answer: unknown, step: string)
   await ctx.waitForWorkflow(workflowOf(answer), step);
 }
 
+/** Whether two port lists publish a host port in common (the same port and protocol); ports unknown until up may. */
+function sharesHostPort(olds: Inputs["ports"], news: Inputs["ports"]): boolean {
+  if (news === undefined) return false;
+  if (!Array.isArray(news)) return true;
+  const taken = new Set((olds ?? []).map((p) => `${p.hostPort}/${p.protocol}`));
+  return news.some((p) => taken.has(`${p.hostPort}/${p.protocol}`));
+}
+
 // 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
 export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
@@ -381,9 +391,11 @@ export const appDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof st
   doc: "A container app on an instance, from a custom image or an app template.",
   ...fromFields(appFields),
   rules,
-  // Names are unique in the workspace and host ports on the instance: a replacement created
-  // while the old app still exists would collide on one or the other.
-  deleteFirst: true,
+  // Names are unique in the workspace (spec part 2) and host ports on the instance (deploy rules:
+  // a port is taken only where free): a replacement created while the old app still exists would
+  // collide on either. A name left out is made anew for the replacement (provider/lifecycle/autoname.ts).
+  uniqueKey: ["name"],
+  deleteFirst: (olds, news) => olds.instanceId === news.instanceId && sharesHostPort(olds.ports, news.ports),
   broken: (o) => o.state === "FAILED",
   pricing: { notMetered: "runs on its instance, which is priced as an Instance" },
   // A template app takes its image and ports from the template: its declaration names the template.

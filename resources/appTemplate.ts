@@ -13,7 +13,7 @@
  * {{container_port.<name>}}, {{instance.ip4}}, {{instance.ip6}}, {{random:<1-128>}}).
  */
 import { z } from "../provider/fields/zod";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { autonamed, computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
 import { member, type Nested, nested } from "../provider/fields/objectInputs";
 import { outputsFromAnswer, toWire } from "../provider/fields/convert";
 import type { OperationContext } from "../provider/context";
@@ -208,10 +208,12 @@ export const templateMount = mountSet(WHERE);
 
 /** @internal */
 export const appTemplateFields = fieldSet({
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`), {
-    doc: "Globally unique name (required).",
-    onChange: updateRequest,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required, globally unique)`), {
+      doc: "Globally unique name (required).",
+      onChange: updateRequest,
+    }),
+  ),
   description: input(z.string().min(1, `must not be empty (${WHERE}: description is required)`), {
     doc: "What the app does (required).",
     onChange: updateRequest,

@@ -15,6 +15,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { workflowOf, resourceOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -42,10 +43,12 @@ const steps = updateSteps("resize", "attach");
 /** @internal */
 export const diskFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
-    doc: "Display name (required).",
-    onChange: updateRequest,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
+      doc: "Display name (required).",
+      onChange: updateRequest,
+    }),
+  ),
   size: input(
     zWideInteger(
       `must be a whole number of bytes (${WHERE}: size)`,

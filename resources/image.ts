@@ -25,6 +25,7 @@ import { createdDuring, type OperationContext } from "../provider/context";
 import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
 import {
+  autonamed,
   computed,
   createdAt,
   derived,
@@ -108,10 +109,12 @@ export const imageFields = fieldSet({
     onChange: replace,
     stable: true,
   }),
-  name: input(zText(4, 64, `${WHERE}: create name 4 to 64 characters`), {
-    doc: "4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.",
-    onChange: updateRequest,
-  }),
+  name: autonamed(
+    input(zText(4, 64, `${WHERE}: create name 4 to 64 characters`), {
+      doc: "4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32.",
+      onChange: updateRequest,
+    }),
+  ),
   source: input(imageSource.schema, {
     doc: "Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image.",
     onChange: sourcePolicy,

@@ -19,6 +19,7 @@ import { resourceOf, workflowOf } from "../provider/client/envelope";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -119,10 +120,12 @@ const setting = (doc: string, wire: keyof ApiInstance) =>
 /** @internal */
 export const instanceFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
-    doc: "Instance name (required).",
-    onChange: updateRequest,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
+      doc: "Instance name (required).",
+      onChange: updateRequest,
+    }),
+  ),
   type: input(z.enum(["PLAN", "CUSTOM"], { error: `must be PLAN or CUSTOM (${WHERE})` }).optional(), {
     doc: "PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set.",
     onChange: replace,

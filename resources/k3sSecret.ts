@@ -17,6 +17,7 @@ import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -45,11 +46,13 @@ const zData = z.record(z.string(), z.string({ error: `values must be strings (${
 /** @internal */
 export const k3sSecretFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique in the workspace)`), {
-    doc: "Unique in the workspace; services reference the secret by this name.",
-    // The name cannot change.
-    onChange: replace,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique in the workspace)`), {
+      doc: "Unique in the workspace; services reference the secret by this name.",
+      // The name cannot change.
+      onChange: replace,
+    }),
+  ),
   // Write-only in the API: kept from state; recorded as null when the API's key names no longer
   // match it (changed outside Pulumi, see read), so the next up writes it again.
   data: writeOnly(zData, {

@@ -22,6 +22,7 @@ import { workflowOf } from "../provider/client/envelope";
 import { ApiError, ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -98,10 +99,12 @@ const put = { onChange: updateRequest } as const;
 /** @internal */
 export const k3sServiceFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`), {
-    doc: "Unique within the workspace. A replacement under a new name creates the new service first.",
-    onChange: replace,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required, unique within the workspace)`), {
+      doc: "Unique within the workspace. A replacement under a new name creates the new service first.",
+      onChange: replace,
+    }),
+  ),
   mode: input(
     z.enum(["PINNED", "SPREAD"], {
       error: `must be PINNED (pods only on the target instances) or SPREAD (across nodes up to replicas) (${WHERE})`,

@@ -27,7 +27,7 @@ import type { SvcClient } from "../provider/client/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/fields/cidr";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { autonamed, computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
 import { outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId } from "../provider/fields/constraints";
@@ -52,10 +52,12 @@ const zAddress = z.string().transform((v, ctx) => {
 // PATCH takes name, address and owner: everything changes in place.
 /** @internal */
 export const netLoadBalancerFields = fieldSet({
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
-    doc: "Display name (required).",
-    onChange: updateRequest,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name is required)`), {
+      doc: "Display name (required).",
+      onChange: updateRequest,
+    }),
+  ),
   address: input(zAddress, { doc: "The balanced IP address (IPv4 or IPv6; normalised).", onChange: updateRequest }),
   ownerWorkspaceId: input(zId("workspace id").optional(), {
     doc:

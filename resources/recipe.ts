@@ -14,7 +14,16 @@ import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ifFound } from "../provider/errors";
 import { listAll } from "../provider/client/paging";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import {
+  autonamed,
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  owningWorkspace,
+} from "../provider/fields/declare";
 import { member, nested } from "../provider/fields/objectInputs";
 import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { exactly, noDuplicates } from "../provider/fields/constraints";
@@ -95,10 +104,12 @@ export const recipeFields = fieldSet({
     ...owningWorkspace,
     fromAnswer: (r: ApiRecipe, prior: Record<string, unknown>) => idOf(r.owner) ?? (prior.workspaceId as string),
   },
-  name: input(z.string().min(1, `must not be empty (${WHERE}: name)`), {
-    doc: "Display name (required).",
-    onChange: updateRequest,
-  }),
+  name: autonamed(
+    input(z.string().min(1, `must not be empty (${WHERE}: name)`), {
+      doc: "Display name (required).",
+      onChange: updateRequest,
+    }),
+  ),
   category: input(z.enum(RECIPE_CATEGORIES, { error: `must be one of ${RECIPE_CATEGORIES.join(", ")} (${WHERE}: category)` }), {
     doc: "DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK.",
     onChange: updateRequest,

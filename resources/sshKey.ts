@@ -14,6 +14,7 @@ import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -80,7 +81,7 @@ const zPublicKey = z.string().transform((v, ctx) => {
 /** @internal */
 export const sshKeyFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", onChange: replace }),
+  name: autonamed(input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters (the API has no update).", onChange: replace })),
   publicKey: input(zPublicKey, {
     doc: 'OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview.',
     onChange: replace,

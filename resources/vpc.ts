@@ -9,6 +9,7 @@
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
 import {
+  autonamed,
   computed,
   fieldSet,
   fromFields,
@@ -32,7 +33,7 @@ const WHERE = "spec part 3, VPCs";
 /** @internal */
 export const vpcFields = fieldSet({
   workspaceId: owningWorkspace,
-  name: input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters.", onChange: updateRequest }),
+  name: autonamed(input(zText(4, 32, WHERE), { doc: "Display name, 4 to 32 characters.", onChange: updateRequest })),
   description: input(zText(0, 240, WHERE), { doc: "Up to 240 characters.", onChange: updateRequest }),
   range: input(zPrivateRange, {
     doc: "RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16).",

@@ -13,7 +13,16 @@
 import { z } from "../provider/fields/zod";
 import { createdDuring, type OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAtIfAnswered } from "../provider/fields/declare";
+import {
+  autonamed,
+  computed,
+  fieldSet,
+  fromFields,
+  input,
+  type InputsOf,
+  type OutputsOf,
+  createdAtIfAnswered,
+} from "../provider/fields/declare";
 import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zText } from "../provider/fields/constraints";
@@ -28,7 +37,7 @@ const WHERE = "spec part 1, Workspaces";
 // Everything is patched in place; a setting left out is not managed (its output still says what the API has).
 /** @internal */
 export const workspaceFields = fieldSet({
-  name: input(zText(4, 32, WHERE), { doc: "4 to 32 characters; renaming needs the OWNER role.", onChange: updateRequest }),
+  name: autonamed(input(zText(4, 32, WHERE), { doc: "4 to 32 characters; renaming needs the OWNER role.", onChange: updateRequest })),
   mfaRequired: input(z.boolean().optional(), {
     doc:
       "Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member " +

@@ -55,6 +55,7 @@ export function renderClass(program: ts.Program, kind: string): string {
     ...interfaces,
     "const SHAPE: ClassShape = {",
     `  kind: ${JSON.stringify(kind)},`,
+    ...(definition.autonamed ? ["  autonamed: true,"] : []),
     ...listMember("outputs", outputs),
     ...listMember("secretOutputs", secretOutputs),
     ...listMember(

@@ -23,6 +23,7 @@ import * as ts from "typescript";
 import { PROVIDER_SECRETS } from "../provider/runtime/config";
 import { kinds, sourceFileOf, definitionOf } from "../resources/kinds";
 import { WIDE_NOTE } from "../provider/fields/integer";
+import { PACKAGE_NAME } from "../provider/typeTokens";
 
 const REPO = path.resolve(__dirname, __dirname.includes(`${path.sep}dist${path.sep}`) ? "../.." : "..");
 const TOKEN = (name: string) => `svc:index:${name}`;
@@ -440,7 +441,7 @@ export function generateSchema(program: ts.Program = loadProgram().program): Rec
       .map(([name, t]) => [TOKEN(name), { type: "object", properties: t.properties, required: t.required }]),
   );
   return {
-    name: "svc",
+    name: PACKAGE_NAME,
     displayName: "svc",
     version: manifest.version,
     description: manifest.description,

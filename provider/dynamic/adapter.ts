@@ -9,6 +9,7 @@
  *   not to a failure's. A create or update that fails midway records the PartialFailure's
  *   properties as the resource's outputs (the host's grpcResponseFromError passes them as they
  *   are), and a later refresh or delete finds the provider there: so they get it here.
+ * - `__naming` (carriedOptions.ts) becomes the call's `naming`, for check; it is never recorded.
  * - `__options` (carriedOptions.ts) becomes the call's `options`, and stays where it was recorded:
  *   in check's inputs (as check validated it, `import` only while the resource is new), in the
  *   properties a failure records, and in the inputs a refresh records where the recorded
@@ -16,19 +17,20 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { PartialFailure, type Call, type Lifecycle } from "../lifecycle";
-import { CARRIED_KEY, carriedOf } from "./carriedOptions";
+import type { Naming } from "../lifecycle/autoname";
+import { CARRIED_KEY, NAMING_KEY, carriedOf } from "./carriedOptions";
 import { PROVIDER_KEY } from "./providerText";
 
 type Props = Record<string, unknown>;
 
 /** A resource's own properties: without what the dynamic face carries beside them. */
 export function ownProperties(props: Props): Props {
-  const { [PROVIDER_KEY]: _text, [CARRIED_KEY]: _options, ...own } = props ?? {};
+  const { [PROVIDER_KEY]: _text, [CARRIED_KEY]: _options, [NAMING_KEY]: _naming, ...own } = props ?? {};
   return own;
 }
 
-/** The lifecycle's call for a request: the options its resource carries. */
-const callOf = (props: Props): Call => ({ options: carriedOf(props) });
+/** The lifecycle's call for a request: the options its resource carries, and how to name it. */
+const callOf = (props: Props): Call => ({ options: carriedOf(props), naming: props[NAMING_KEY] as Naming | undefined });
 
 /** `props` with the options `from` carried, where it carried any (as recorded: `__options` is an input). */
 const withCarried = (props: Props, from: Props): Props =>

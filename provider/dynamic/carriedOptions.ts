@@ -21,6 +21,13 @@
  */
 import type { ResourceOptions } from "../lifecycle/types";
 
+/**
+ * The input under which a class of a kind with a name carries how to name it where the program
+ * declares none (its logical name, what `pulumi:autonaming` asks: autonaming.ts), which the
+ * plugin face gets from the engine's Check. The adapter takes it into the call; never recorded.
+ */
+export const NAMING_KEY = "__naming";
+
 /** The input under which a class carries them; recorded with the resource's inputs, never an output. */
 export const CARRIED_KEY = "__options";
 

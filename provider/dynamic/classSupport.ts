@@ -10,9 +10,13 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { output, secret } from "@pulumi/pulumi/output";
-import { dynamicType } from "../typeTokens";
 import type { ResourceOptions } from "../lifecycle/types";
-import { CARRIED_KEY } from "./carriedOptions";
+import { Config } from "@pulumi/pulumi/config";
+import { getOrganization, getProject, getStack } from "@pulumi/pulumi/metadata";
+import type { Naming } from "../lifecycle/autoname";
+import { askedBy, settingFor, type AutonamingSetting } from "./autonaming";
+import { CARRIED_KEY, NAMING_KEY } from "./carriedOptions";
+import { dynamicType, PACKAGE_NAME, TOKEN_PREFIX } from "../typeTokens";
 import { PROVIDER_KEY, providerText } from "./providerText";
 
 /**
@@ -30,6 +34,8 @@ export type OutputProperties<O> = { readonly [K in keyof O as string extends K ?
  */
 export interface ClassShape {
   kind: string;
+  /** The kind has a name, made where the program declares none (provider/lifecycle/autoname.ts). */
+  autonamed?: boolean;
   outputs: readonly string[];
   secretOutputs: readonly string[];
   secretInputs: readonly string[];
@@ -84,6 +90,27 @@ function withCustomTimeouts(args: Record<string, unknown>, custom: pulumi.Custom
   return { ...args, timeouts: declared === undefined ? fromOption : output(declared).apply((t) => ({ ...fromOption, ...(t ?? {}) })) };
 }
 
+let stackSetting: { value: AutonamingSetting | undefined } | undefined;
+
+/**
+ * How the provider's check names a resource the program leaves unnamed: its logical name and what
+ * the stack's `pulumi:autonaming` asks for its kind (read once per program), as the engine sends
+ * it to the plugin.
+ */
+function namingOf(kind: string, logicalName: string): Naming {
+  stackSetting ??= { value: new Config("pulumi").getObject<AutonamingSetting>("autonaming") };
+  const setting = settingFor(stackSetting.value, PACKAGE_NAME, TOKEN_PREFIX + kind);
+  if (!setting) return { logicalName };
+  const project = new Config();
+  const asked = askedBy(setting, logicalName, {
+    organization: getOrganization(),
+    project: getProject(),
+    stack: getStack(),
+    config: (key) => project.get(key),
+  });
+  return asked ? { logicalName, asked } : { logicalName };
+}
+
 /**
  * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its
  * shape: the type token `pulumi-nodejs:dynamic/svc:<kind>`, the inputs with the secret ones
@@ -102,10 +129,11 @@ export function superArgs(
 ): [string, string, Record<string, unknown>, pulumi.CustomResourceOptions] {
   const carried = carryOptions(args as Record<string, unknown>, opts ?? {});
   const inputs = withSecretInputs(carried.args, shape.secretInputs);
+  const naming = shape.autonamed ? { [NAMING_KEY]: namingOf(shape.kind, name) } : {};
   return [
     dynamicType(shape.kind),
     name,
-    { ...withOutputs(inputs, shape.outputs), [PROVIDER_KEY]: providerText(shape.kind) },
+    { ...withOutputs(inputs, shape.outputs), ...naming, [PROVIDER_KEY]: providerText(shape.kind) },
     withSecretOutputs(carried.opts, shape.secretOutputs),
   ];
 }

@@ -50,6 +50,8 @@ interface FieldBase<T = unknown> {
   readonly fromAnswer?: FromAnswer<T>;
   /** Never in the API's answers (write-only: a password, a one-time code): kept from the prior state, not read. */
   readonly kept?: boolean;
+  /** The resource's name, which check makes from the logical name where the program declares none (`autonamed`). */
+  readonly autoname?: boolean;
 }
 
 /**
@@ -164,6 +166,21 @@ export function writeOnly<S extends z.ZodType>(
   return { ...field, kept: true } as InputField<S, true, z.output<S> | undefined>;
 }
 
+/**
+ * The resource's name: optional for a program, made by check where it declares none (the logical
+ * name and a random suffix, or what `pulumi:autonaming` asks; provider/lifecycle/autoname.ts), so
+ * the lifecycle always has one. Its schema's length limits are the rule the made name is fitted to.
+ */
+export function autonamed<S extends z.ZodType, O>(field: InputField<S, true, O>): Autonamed<S, O> {
+  return { ...field, autoname: true } as Autonamed<S, O>;
+}
+
+/** A name input: what a program passes may leave it out (`__input`); what the lifecycle works with has it. */
+type Autonamed<S extends z.ZodType, O> = Omit<InputField<S, true, O>, "__input"> & {
+  readonly autoname: true;
+  readonly __input: z.input<S> | undefined;
+};
+
 /** An output the API computes; `T` is its type (outputs are read, not validated). */
 export function computed<T>(options: {
   doc: string;
@@ -241,6 +258,7 @@ export function declaredInputs(fields: FieldSet): [string, Field][] {
 export function fromFields<F extends FieldSet>(fields: F) {
   const inputs = entries(fields).filter((e): e is [string, InputField] => isInput(e[1]));
   const derivedFields = entries(fields).filter((e): e is [string, DerivedField] => e[1].role === "derived");
+  const autonamedField = inputs.find(([, f]) => f.autoname);
   // Each derived input from the declared ones, at preview; left out where it does not apply.
   const defaults = (declared: Partial<InputsOf<F>>): Partial<InputsOf<F>> =>
     Object.fromEntries(
@@ -259,6 +277,7 @@ export function fromFields<F extends FieldSet>(fields: F) {
     workspaceScoped: entries(fields).some(([, f]) => f.role === "workspace"),
     stableOutputs: entries(fields).flatMap(([k, f]) => (f.stable && isOutput(f) ? [k] : [])),
     secretOutputs: entries(fields).flatMap(([k, f]) => (f.secret ? [k] : [])),
+    ...(autonamedField ? { autonamed: autonamedField[0] } : {}),
     keepFromState: entries(fields).flatMap(([k, f]) => (f.kept ? [k] : [])),
   };
 }

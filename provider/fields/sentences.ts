@@ -30,5 +30,10 @@ export function effectSentence(effect: ChangeEffect): string {
 
 /** A field's TSDoc and schema description: its doc, then for an input (and its echo) what a change does. */
 export function docOf(field: Field): string {
-  return field.role === "computed" ? field.doc : `${field.doc} ${effectSentence(field.onChange)}`;
+  if (field.role === "computed") return field.doc;
+  return [field.doc, field.autoname ? AUTONAME_SENTENCE : "", effectSentence(field.onChange)].filter(Boolean).join(" ");
 }
+
+/** A name's default (provider/lifecycle/autoname.ts), on every autonamed field's doc. */
+const AUTONAME_SENTENCE =
+  "Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that.";

@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { Outputs } from "../definition";
 import type { CompiledDefinition } from "./compile";
 import type { Props } from "./types";
+import { AUTONAMED_KEY } from "./autoname";
 import { containsUnknown } from "./unknowns";
 import type { FixedEffect } from "../fields/changeEffects";
 
@@ -32,10 +33,14 @@ export function replacing<I extends Props, O extends Outputs>(
   return fields.filter((f) => effectOf(c, f, olds[f], news[f]).kind === "replace");
 }
 
-/** Whether a replacement keeps the unique key (so the old one must be deleted first). */
+/**
+ * Whether a replacement keeps the unique key (so the old one must be deleted first). A name made
+ * for the program (`AUTONAMED_KEY`) is made anew for the replacement (autoname.ts): it differs.
+ */
 export function sameUniqueKey<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, olds: Props, news: Props): boolean {
-  const key = c.definition.uniqueKey;
+  const { uniqueKey: key, autonamed } = c.definition;
   if (!key) return false;
   if (typeof key === "function") return !containsUnknown(news) && isDeepStrictEqual(key(olds as Partial<I>), key(news as Partial<I>));
-  return key.length > 0 && key.every((f) => !containsUnknown(news[f]) && isDeepStrictEqual(olds[f], news[f]));
+  const renamed = (f: string) => f === autonamed && news[AUTONAMED_KEY] === true;
+  return key.length > 0 && key.every((f) => !renamed(f) && !containsUnknown(news[f]) && isDeepStrictEqual(olds[f], news[f]));
 }

@@ -1,7 +1,7 @@
 /**
  * check: the declaration's inputs, completed and validated at preview, before any API call, and
- * the resource options the call carries validated with them. Seven jobs in order: the default
- * workspace, adoptId and the import option only for a new resource, the schema (with the values
+ * the resource options the call carries validated with them. Eight jobs in order: the default
+ * workspace, the name where none is declared (autoname.ts), adoptId and the import option only for a new resource, the schema (with the values
  * unknown until up left out) and the definition's defaults, the transitions from the recorded
  * inputs, the cross-field rules, the provider's configuration, and an import's match with the
  * object it names (the one job that reads the API, only for an import).
@@ -9,6 +9,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { isDeepStrictEqual } from "node:util";
 import type { Outputs } from "../definition";
+import { AUTONAMED_KEY, fillName } from "./autoname";
 import { changedFields } from "./changes";
 import { OPTIONS_KEY, schemaRelaxing, type CompiledDefinition } from "./compile";
 import { importFailures } from "./importOption";
@@ -27,13 +28,18 @@ export async function check<I extends Props, O extends Outputs>(
 ): Promise<CheckResult> {
   const recorded = olds && Object.keys(olds).length ? olds : undefined;
   const raw = { ...news };
-  const failures = fillWorkspace(c, runtime, raw);
+  const workspace = fillWorkspace(c, runtime, raw);
+  const { autonamed } = c.definition;
+  const named = fillName(autonamed, autonamed ? c.shape[autonamed] : undefined, call.naming, recorded, raw);
+  const failures = [...workspace, ...named.failures];
   const options = adoptOnlyWhenNew(raw, call.options, recorded);
-  const parsed = validate(c, withOptions(raw, options), failures.length > 0, call.optionsAt ?? "options");
+  const reported = [...(workspace.length ? ["workspaceId"] : []), ...named.relax];
+  const parsed = validate(c, withOptions(raw, options), reported, call.optionsAt ?? "options");
+  if (parsed.valid && named.marked) parsed.inputs[AUTONAMED_KEY] = true;
   failures.push(...parsed.failures);
   if (parsed.valid) failures.push(...transitionFailures(c, recorded, parsed.inputs), ...ruleFailures(c, parsed.inputs, parsed.unknown));
   const config = await configFailures(c, runtime, recorded, parsed.inputs, failures.length === 0);
-  // 7. Only once everything else holds: an import's read would only repeat what is already wrong.
+  // 8. Only once everything else holds: an import's read would only repeat what is already wrong.
   const imported =
     failures.length || config.length || recorded ? [] : await importFailures(c, runtime, parsed.inputs, parsed.options, parsed.unknown);
   const result = { inputs: parsed.inputs, failures: [...config, ...failures, ...imported] };
@@ -56,7 +62,7 @@ function fillWorkspace<I extends Props, O extends Outputs>(
 }
 
 /**
- * 2. Like the engine's import option, adoptId applies only while the resource is not in the stack
+ * 3. Like the engine's import option, adoptId applies only while the resource is not in the stack
  * yet; once it is, a replacement must create anew, not re-adopt the id it deletes. The options as
  * they apply.
  */
@@ -84,18 +90,18 @@ interface Validated {
 }
 
 /**
- * 3. The schema and the definition's defaults, over the inputs and the options. Unknown values are
- * validated at up; a missing workspace was reported by job 1. A failing option is named under
- * `optionsAt`, where the face's resource carries it.
+ * 4. The schema and the definition's defaults, over the inputs and the options. Unknown values are
+ * validated at up; `reported` (a missing workspace, a name) was reported by jobs 1 and 2. A
+ * failing option is named under `optionsAt`, where the face's resource carries it.
  */
 function validate<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   raw: Props,
-  workspaceMissing: boolean,
+  reported: string[],
   optionsAt: string,
 ): Validated {
   const unknown = Object.keys(raw).filter((k) => containsUnknown(raw[k]));
-  const relaxed = [...unknown, ...(workspaceMissing ? ["workspaceId"] : [])];
+  const relaxed = [...unknown, ...reported];
   const parsed = schemaRelaxing(
     c,
     relaxed.filter((k) => k in c.shape),
@@ -124,7 +130,7 @@ function issuePath(path: PropertyKey[]): string {
   return out;
 }
 
-/** 4. How a field may change from its recorded value (a disk cannot shrink). */
+/** 5. How a field may change from its recorded value (a disk cannot shrink). */
 function transitionFailures<I extends Props, O extends Outputs>(
   c: CompiledDefinition<I, O>,
   recorded: Props | undefined,
@@ -142,7 +148,7 @@ function transitionFailures<I extends Props, O extends Outputs>(
   return failures;
 }
 
-/** 5. The cross-field rules, each once every field it reads is known. */
+/** 6. The cross-field rules, each once every field it reads is known. */
 function ruleFailures<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Props, unknown: string[]): CheckFailure[] {
   const failures: CheckFailure[] = [];
   for (const rule of c.definition.rules ?? []) {
@@ -154,7 +160,7 @@ function ruleFailures<I extends Props, O extends Outputs>(c: CompiledDefinition<
 }
 
 /**
- * 6. The provider's configuration, reported here so that preview fails on what up would fail on.
+ * 7. The provider's configuration, reported here so that preview fails on what up would fail on.
  * The API itself is asked (once per process) only when this resource's inputs are valid and the
  * plan will call it: a create, or a change. An unchanged stack, or a preview that only rejects
  * bad inputs, sends nothing.

@@ -13,6 +13,9 @@ import type { CompiledDefinition } from "./compile";
 import { alwaysRecorded, withDeclaredWriteOnly } from "./declaration";
 import type { Call, DiffResult, PropertyChange, Props } from "./types";
 import { UNKNOWN } from "./unknowns";
+import { AUTONAMED_KEY } from "./autoname";
+import { labelOf } from "./operation";
+import { notice } from "../runtime/progress";
 
 /** A create recorded as pending is replaced: its delete removes what the attempt made, first. */
 const replacePending = (): DiffResult => ({
@@ -50,7 +53,11 @@ export async function diff<I extends Props, O extends Outputs>(
   // A resource recorded mid-change (a create that ran out of time) is finished by the next update.
   const unsettled = !broken && !!id && inProgress(c, olds as O);
   // Unique names collide if the replacement is created first and keeps the same name.
-  const deletesFirst = !!definition.deleteFirst || sameUniqueKey(c, olds, desired);
+  const { deleteFirst } = definition;
+  const keptKey = sameUniqueKey(c, olds, desired);
+  const deletesFirst =
+    (typeof deleteFirst === "function" ? deleteFirst(olds as Partial<I>, desired as Partial<I>) : !!deleteFirst) || keptKey;
+  if (replaces.length && keptKey) explainDeleteFirst(c, id, desired);
   const detailedDiff: Record<string, PropertyChange> = {};
   for (const leaf of leaves) detailedDiff[formatPath(leaf.path)] = { kind: leaf.kind, replace: replaceLeaf(leaf) };
   for (const f of replaces) if (!leaves.some((l) => l.path[0] === f)) detailedDiff[f] = { kind: "update", replace: true };
@@ -62,6 +69,20 @@ export async function diff<I extends Props, O extends Outputs>(
     deleteBeforeReplace: replaces.length > 0 && deletesFirst,
     replaceDeletesFirst: deletesFirst,
   };
+}
+
+/**
+ * Why a replacement deletes first where a declared name must stay unique, with how to avoid the
+ * gap (issue 46): a name left out is made anew for the replacement, which is then created first.
+ */
+function explainDeleteFirst<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, id: string, desired: Props): void {
+  const { autonamed, uniqueKey } = c.definition;
+  if (!autonamed || !Array.isArray(uniqueKey) || !uniqueKey.includes(autonamed as keyof I & string) || desired[AUTONAMED_KEY]) return;
+  notice(
+    labelOf(c, desired as Partial<I>, id),
+    `replaced by deleting it first: its ${autonamed} is declared and unique, so the two cannot exist at once; ` +
+      `leave ${autonamed} out and Pulumi names the replacement, creating it before deleting this one`,
+  );
 }
 
 /** The changed leaves of one changed field (the field itself where no leaf differs, as `{a: undefined}` against `{}`). */

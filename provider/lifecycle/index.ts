@@ -26,6 +26,7 @@ import { update } from "./update";
 
 export { PartialFailure } from "./failures";
 export type { Call, Lifecycle, PropertyChange, ProviderRuntime } from "./types";
+export type { Naming } from "./autoname";
 export { UNKNOWN } from "./unknowns";
 
 export function buildLifecycle<I extends Props, O extends Outputs>(

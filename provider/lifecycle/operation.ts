@@ -15,7 +15,7 @@ export function without<T extends Props>(obj: T, ...keys: string[]): T {
 }
 
 /** How a resource reads in messages: `Disk "data"` (dynamic providers never learn the Pulumi name). */
-function labelOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Partial<I>, id?: string): string {
+export function labelOf<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, inputs: Partial<I>, id?: string): string {
   const { definition } = c;
   return definition.label
     ? definition.label(inputs, id)

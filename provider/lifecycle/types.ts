@@ -4,6 +4,7 @@ import type { SvcClient } from "../client/client";
 import type { ProviderConfig } from "../runtime/config";
 import type { Interrupted } from "./interruptedVerdict";
 import type { Listed } from "../definition";
+import type { Naming } from "./autoname";
 
 /** A resource's properties as the engine passes them. */
 export type Props = Record<string, unknown>;
@@ -50,6 +51,8 @@ export interface Call {
   timeoutSeconds?: number;
   /** The recorded inputs, for diff: the plugin face has them, the dynamic host passes recorded outputs only. */
   oldInputs?: Props;
+  /** How to name the resource where the program declares no name (check; provider/lifecycle/autoname.ts). */
+  naming?: Naming;
 }
 
 /** What check answers: the inputs to record and the failures, and the options beside them. */

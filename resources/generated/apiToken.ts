@@ -6,8 +6,8 @@ import type { Integer } from "../../provider/fields/integer";
 
 /** The arguments of a `ApiToken`. */
 export interface ApiTokenArgs extends CommonArgs {
-  /** 4 to 48 characters. Changing it replaces the resource. */
-  name: pulumi.Input<string>;
+  /** 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
+  name?: pulumi.Input<string>;
   /** WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource. */
   subject?: pulumi.Input<"WORKSPACE" | "RESOURCE">;
   /** With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource. */
@@ -24,7 +24,7 @@ export interface ApiTokenArgs extends CommonArgs {
 export interface ApiTokenOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** 4 to 48 characters. Changing it replaces the resource. */
+  /** 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
   name: string;
   /** WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource. */
   subject: "WORKSPACE" | "RESOURCE";
@@ -50,6 +50,7 @@ export interface ApiTokenOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "ApiToken",
+  autonamed: true,
   outputs: ["workspaceId", "name", "subject", "subjectId", "grants", "expiresInDays", "expires", "origin", "created", "lastUsed", "code"],
   secretOutputs: ["code"],
   secretInputs: [],

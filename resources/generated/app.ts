@@ -34,8 +34,8 @@ export interface AppPort {
 export interface AppArgs extends CommonArgs {
   /** Instance the container runs on. Changing it replaces the resource. */
   instanceId: pulumi.Input<string>;
-  /** Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
-  name: pulumi.Input<string>;
+  /** Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
+  name?: pulumi.Input<string>;
   /** Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place. */
   image?: pulumi.Input<string>;
   /** Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource. */
@@ -58,7 +58,7 @@ export interface AppOutputs extends Record<string, unknown> {
   workspaceId: string;
   /** Instance the container runs on. Changing it replaces the resource. */
   instanceId: string;
-  /** Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource. */
+  /** Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
   name: string;
   /** Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place. */
   image: string;
@@ -88,6 +88,7 @@ export interface AppOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "App",
+  autonamed: true,
   outputs: [
     "workspaceId",
     "instanceId",

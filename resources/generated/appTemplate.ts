@@ -74,8 +74,8 @@ export interface Mount {
 
 /** The arguments of a `AppTemplate`. */
 export interface AppTemplateArgs extends CommonArgs {
-  /** Globally unique name (required). Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** What the app does (required). Changing it updates the resource in place. */
   description: pulumi.Input<string>;
   /** Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place. */
@@ -92,7 +92,7 @@ export interface AppTemplateArgs extends CommonArgs {
 
 /** What a `AppTemplate` records: its outputs, each also a typed property of the class. */
 export interface AppTemplateOutputs extends Record<string, unknown> {
-  /** Globally unique name (required). Changing it updates the resource in place. */
+  /** Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** What the app does (required). Changing it updates the resource in place. */
   description: string;
@@ -114,6 +114,7 @@ export interface AppTemplateOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "AppTemplate",
+  autonamed: true,
   outputs: ["name", "description", "image", "category", "environment", "mounts", "ports", "createdAt", "updatedAt"],
   secretOutputs: [],
   secretInputs: [],

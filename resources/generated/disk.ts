@@ -6,8 +6,8 @@ import type { WideInteger } from "../../provider/fields/integer";
 
 /** The arguments of a `Disk`. */
 export interface DiskArgs extends CommonArgs {
-  /** Display name (required). Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
   size: pulumi.Input<WideInteger>;
   /** LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource. */
@@ -24,7 +24,7 @@ export interface DiskArgs extends CommonArgs {
 export interface DiskOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Display name (required). Changing it updates the resource in place. */
+  /** Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). */
   size: WideInteger;
@@ -46,6 +46,7 @@ export interface DiskOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "Disk",
+  autonamed: true,
   outputs: ["workspaceId", "name", "size", "backend", "region", "instanceId", "boot", "state", "usagePct", "createdAt"],
   secretOutputs: [],
   secretInputs: [],

@@ -67,8 +67,8 @@ export type ImageSource =
 export interface ImageArgs extends CommonArgs {
   /** TEMPLATE, BACKUP or ISO. Changing it replaces the resource. */
   kind: pulumi.Input<"ISO" | "TEMPLATE" | "BACKUP">;
-  /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. */
   source: pulumi.Input<ImageSourceArgs>;
   /** 4 to 1000 characters. Changing it updates the resource in place. */
@@ -89,7 +89,7 @@ export interface ImageOutputs extends Record<string, unknown> {
   workspaceId: string;
   /** TEMPLATE, BACKUP or ISO. Changing it replaces the resource. */
   kind: "ISO" | "TEMPLATE" | "BACKUP";
-  /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place. */
+  /** 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. */
   source: ImageSource;
@@ -117,6 +117,7 @@ export interface ImageOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "Image",
+  autonamed: true,
   outputs: [
     "workspaceId",
     "kind",

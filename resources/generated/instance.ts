@@ -16,8 +16,8 @@ export interface InstanceStorageEntry {
 
 /** The arguments of a `Instance`. */
 export interface InstanceArgs extends CommonArgs {
-  /** Instance name (required). Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource. */
   type?: pulumi.Input<"PLAN" | "CUSTOM">;
   /** PLAN: the plan. Changing it updates the resource in place (upgrade). */
@@ -74,7 +74,7 @@ export interface InstanceArgs extends CommonArgs {
 export interface InstanceOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Instance name (required). Changing it updates the resource in place. */
+  /** Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource. */
   type: "PLAN" | "CUSTOM";
@@ -144,6 +144,7 @@ export interface InstanceOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "Instance",
+  autonamed: true,
   outputs: [
     "workspaceId",
     "name",

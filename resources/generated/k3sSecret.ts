@@ -5,8 +5,8 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `K3sSecret`. */
 export interface K3sSecretArgs extends CommonArgs {
-  /** Unique in the workspace; services reference the secret by this name. Changing it replaces the resource. */
-  name: pulumi.Input<string>;
+  /** Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
+  name?: pulumi.Input<string>;
   /** Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place. */
   data: pulumi.Input<Record<string, pulumi.Input<string>>>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
@@ -17,7 +17,7 @@ export interface K3sSecretArgs extends CommonArgs {
 export interface K3sSecretOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Unique in the workspace; services reference the secret by this name. Changing it replaces the resource. */
+  /** Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
   name: string;
   /** Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place. */
   data?: Record<string, string> | null;
@@ -27,6 +27,7 @@ export interface K3sSecretOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "K3sSecret",
+  autonamed: true,
   outputs: ["workspaceId", "name", "data", "keys"],
   secretOutputs: ["data"],
   secretInputs: ["data"],

@@ -60,8 +60,8 @@ export interface K3sPod {
 
 /** The arguments of a `K3sService`. */
 export interface K3sServiceArgs extends CommonArgs {
-  /** Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource. */
-  name: pulumi.Input<string>;
+  /** Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
+  name?: pulumi.Input<string>;
   /** PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource. */
   mode: pulumi.Input<"PINNED" | "SPREAD">;
   /** Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place. */
@@ -88,7 +88,7 @@ export interface K3sServiceArgs extends CommonArgs {
 export interface K3sServiceOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource. */
+  /** Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
   name: string;
   /** PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource. */
   mode: "PINNED" | "SPREAD";
@@ -124,6 +124,7 @@ export interface K3sServiceOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "K3sService",
+  autonamed: true,
   outputs: [
     "workspaceId",
     "name",

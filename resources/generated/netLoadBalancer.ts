@@ -5,8 +5,8 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `NetLoadBalancer`. */
 export interface NetLoadBalancerArgs extends CommonArgs {
-  /** Display name (required). Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place. */
   address: pulumi.Input<string>;
   /** Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place. */
@@ -15,7 +15,7 @@ export interface NetLoadBalancerArgs extends CommonArgs {
 
 /** What a `NetLoadBalancer` records: its outputs, each also a typed property of the class. */
 export interface NetLoadBalancerOutputs extends Record<string, unknown> {
-  /** Display name (required). Changing it updates the resource in place. */
+  /** Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place. */
   address: string;
@@ -31,6 +31,7 @@ export interface NetLoadBalancerOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "NetLoadBalancer",
+  autonamed: true,
   outputs: ["name", "address", "ownerWorkspaceId", "ownerWorkspaceName", "memberInstanceIds", "createdAt"],
   secretOutputs: [],
   secretInputs: [],

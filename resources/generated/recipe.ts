@@ -49,8 +49,8 @@ export interface RecipeField {
 
 /** The arguments of a `Recipe`. */
 export interface RecipeArgs extends CommonArgs {
-  /** Display name (required). Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place. */
   category: pulumi.Input<
     | "DEFAULT"
@@ -83,7 +83,7 @@ export interface RecipeArgs extends CommonArgs {
 export interface RecipeOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Display name (required). Changing it updates the resource in place. */
+  /** Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place. */
   category:
@@ -114,6 +114,7 @@ export interface RecipeOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "Recipe",
+  autonamed: true,
   outputs: ["workspaceId", "name", "category", "description", "commands", "icon", "fields", "variables"],
   secretOutputs: [],
   secretInputs: [],

@@ -5,8 +5,8 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `SshKey`. */
 export interface SshKeyArgs extends CommonArgs {
-  /** Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource. */
-  name: pulumi.Input<string>;
+  /** Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
+  name?: pulumi.Input<string>;
   /** OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource. */
   publicKey: pulumi.Input<string>;
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
@@ -17,7 +17,7 @@ export interface SshKeyArgs extends CommonArgs {
 export interface SshKeyOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource. */
+  /** Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource. */
   name: string;
   /** OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource. */
   publicKey: string;
@@ -31,6 +31,7 @@ export interface SshKeyOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "SshKey",
+  autonamed: true,
   outputs: ["workspaceId", "name", "publicKey", "fingerprint", "uploadedBy", "createdAt"],
   secretOutputs: [],
   secretInputs: [],

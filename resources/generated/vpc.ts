@@ -6,8 +6,8 @@ import type { Integer } from "../../provider/fields/integer";
 
 /** The arguments of a `Vpc`. */
 export interface VpcArgs extends CommonArgs {
-  /** Display name, 4 to 32 characters. Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** Up to 240 characters. Changing it updates the resource in place. */
   description: pulumi.Input<string>;
   /** RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource. */
@@ -20,7 +20,7 @@ export interface VpcArgs extends CommonArgs {
 export interface VpcOutputs extends Record<string, unknown> {
   /** Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource. */
   workspaceId: string;
-  /** Display name, 4 to 32 characters. Changing it updates the resource in place. */
+  /** Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** Up to 240 characters. Changing it updates the resource in place. */
   description: string;
@@ -34,6 +34,7 @@ export interface VpcOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "Vpc",
+  autonamed: true,
   outputs: ["workspaceId", "name", "description", "range", "vlan", "createdAt"],
   secretOutputs: [],
   secretInputs: [],

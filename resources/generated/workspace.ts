@@ -5,8 +5,8 @@ import { type ClassShape, type CommonArgs, type OutputProperties, superArgs } fr
 
 /** The arguments of a `Workspace`. */
 export interface WorkspaceArgs extends CommonArgs {
-  /** 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place. */
-  name: pulumi.Input<string>;
+  /** 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
+  name?: pulumi.Input<string>;
   /** Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place. */
   mfaRequired?: pulumi.Input<boolean>;
   /** Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place. */
@@ -15,7 +15,7 @@ export interface WorkspaceArgs extends CommonArgs {
 
 /** What a `Workspace` records: its outputs, each also a typed property of the class. */
 export interface WorkspaceOutputs extends Record<string, unknown> {
-  /** 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place. */
+  /** 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place. */
   name: string;
   /** Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place. */
   mfaRequired: boolean;
@@ -31,6 +31,7 @@ export interface WorkspaceOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "Workspace",
+  autonamed: true,
   outputs: ["name", "mfaRequired", "disableSshPassword", "owner", "flags", "createdAt"],
   secretOutputs: [],
   secretInputs: [],

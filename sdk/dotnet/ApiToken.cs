@@ -52,7 +52,7 @@ namespace Pulumi.Svc
         public Output<string> LastUsed { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 48 characters. Changing it replaces the resource.
+        /// 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -167,10 +167,10 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// 4 to 48 characters. Changing it replaces the resource.
+        /// 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.

@@ -58,7 +58,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<Outputs.Mount>> Mounts { get; private set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        /// Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -218,10 +218,10 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        /// Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         [Input("ports")]
         private InputList<Inputs.AppPortArgs>? _ports;

@@ -52,7 +52,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<Outputs.Mount>> Mounts { get; private set; } = null!;
 
         /// <summary>
-        /// Globally unique name (required). Changing it updates the resource in place.
+        /// Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -166,10 +166,10 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Globally unique name (required). Changing it updates the resource in place.
+        /// Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         [Input("ports")]
         private InputList<Inputs.TemplatePortArgs>? _ports;

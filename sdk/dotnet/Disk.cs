@@ -40,7 +40,7 @@ namespace Pulumi.Svc
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// Display name (required). Changing it updates the resource in place.
+        /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -148,10 +148,10 @@ namespace Pulumi.Svc
         public Input<string>? InstanceId { get; set; }
 
         /// <summary>
-        /// Display name (required). Changing it updates the resource in place.
+        /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// Region, for example NA_01. Changing it replaces the resource.

@@ -52,7 +52,7 @@ namespace Pulumi.Svc
         public Output<string> Kind { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -179,10 +179,10 @@ namespace Pulumi.Svc
         public Input<string> Kind { get; set; } = null!;
 
         /// <summary>
-        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+        /// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.

@@ -112,7 +112,7 @@ namespace Pulumi.Svc
         public Output<double> MemoryBytes { get; private set; } = null!;
 
         /// <summary>
-        /// Instance name (required). Changing it updates the resource in place.
+        /// Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -227,7 +227,7 @@ namespace Pulumi.Svc
         /// <param name="name">The unique name of the resource</param>
         /// <param name="args">The arguments used to populate this resource's properties</param>
         /// <param name="options">A bag of options that control this resource's behavior</param>
-        public Instance(string name, InstanceArgs args, CustomResourceOptions? options = null)
+        public Instance(string name, InstanceArgs? args = null, CustomResourceOptions? options = null)
             : base("svc:index:Instance", name, args ?? new InstanceArgs(), MakeResourceOptions(options, ""))
         {
         }
@@ -368,10 +368,10 @@ namespace Pulumi.Svc
         public Input<double>? MemoryBytes { get; set; }
 
         /// <summary>
-        /// Instance name (required). Changing it updates the resource in place.
+        /// Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// A specific node (platform or your private cloud). Changing it replaces the resource.

@@ -28,7 +28,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<string>> Keys { get; private set; } = null!;
 
         /// <summary>
-        /// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+        /// Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -119,10 +119,10 @@ namespace Pulumi.Svc
         }
 
         /// <summary>
-        /// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+        /// Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it

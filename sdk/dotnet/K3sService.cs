@@ -46,7 +46,7 @@ namespace Pulumi.Svc
         public Output<string> Mode { get; private set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+        /// Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -202,10 +202,10 @@ namespace Pulumi.Svc
         public Input<string> Mode { get; set; } = null!;
 
         /// <summary>
-        /// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+        /// Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         [Input("ports")]
         private InputList<Inputs.K3sPortArgs>? _ports;

@@ -34,7 +34,7 @@ namespace Pulumi.Svc
         public Output<ImmutableArray<string>> MemberInstanceIds { get; private set; } = null!;
 
         /// <summary>
-        /// Display name (required). Changing it updates the resource in place.
+        /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -112,10 +112,10 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Display name (required). Changing it updates the resource in place.
+        /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.

@@ -46,7 +46,7 @@ namespace Pulumi.Svc
         public Output<string> Icon { get; private set; } = null!;
 
         /// <summary>
-        /// Display name (required). Changing it updates the resource in place.
+        /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -164,10 +164,10 @@ namespace Pulumi.Svc
         public Input<string>? Icon { get; set; }
 
         /// <summary>
-        /// Display name (required). Changing it updates the resource in place.
+        /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it

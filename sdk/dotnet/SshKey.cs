@@ -28,7 +28,7 @@ namespace Pulumi.Svc
         public Output<string?> Fingerprint { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+        /// Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -112,10 +112,10 @@ namespace Pulumi.Svc
         public Input<string>? AdoptId { get; set; }
 
         /// <summary>
-        /// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+        /// Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// OpenSSH public key line, "&lt;type&gt; &lt;base64&gt; [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.

@@ -28,7 +28,7 @@ namespace Pulumi.Svc
         public Output<string> Description { get; private set; } = null!;
 
         /// <summary>
-        /// Display name, 4 to 32 characters. Changing it updates the resource in place.
+        /// Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -117,10 +117,10 @@ namespace Pulumi.Svc
         public Input<string> Description { get; set; } = null!;
 
         /// <summary>
-        /// Display name, 4 to 32 characters. Changing it updates the resource in place.
+        /// Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -&gt; 10.1.0.0/16). Changing it replaces the resource.

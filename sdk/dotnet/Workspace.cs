@@ -40,7 +40,7 @@ namespace Pulumi.Svc
         public Output<bool> MfaRequired { get; private set; } = null!;
 
         /// <summary>
-        /// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+        /// 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
         public Output<string> Name { get; private set; } = null!;
@@ -59,7 +59,7 @@ namespace Pulumi.Svc
         /// <param name="name">The unique name of the resource</param>
         /// <param name="args">The arguments used to populate this resource's properties</param>
         /// <param name="options">A bag of options that control this resource's behavior</param>
-        public Workspace(string name, WorkspaceArgs args, CustomResourceOptions? options = null)
+        public Workspace(string name, WorkspaceArgs? args = null, CustomResourceOptions? options = null)
             : base("svc:index:Workspace", name, args ?? new WorkspaceArgs(), MakeResourceOptions(options, ""))
         {
         }
@@ -118,10 +118,10 @@ namespace Pulumi.Svc
         public Input<bool>? MfaRequired { get; set; }
 
         /// <summary>
-        /// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+        /// 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
-        [Input("name", required: true)]
-        public Input<string> Name { get; set; } = null!;
+        [Input("name")]
+        public Input<string>? Name { get; set; }
 
         /// <summary>
         /// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it

@@ -61,7 +61,7 @@ export class ApiToken extends pulumi.CustomResource {
      */
     public /*out*/ readonly lastUsed!: pulumi.Output<string>;
     /**
-     * 4 to 48 characters. Changing it replaces the resource.
+     * 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -97,9 +97,6 @@ export class ApiToken extends pulumi.CustomResource {
             }
             if ((!args || args.grants === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'grants'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["expiresInDays"] = args ? args.expiresInDays : undefined;
@@ -155,9 +152,9 @@ export interface ApiTokenArgs {
      */
     grants: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * 4 to 48 characters. Changing it replaces the resource.
+     * 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
      */

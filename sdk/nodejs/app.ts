@@ -65,7 +65,7 @@ export class App extends pulumi.CustomResource {
      */
     public readonly mounts!: pulumi.Output<outputs.Mount[]>;
     /**
-     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -110,9 +110,6 @@ export class App extends pulumi.CustomResource {
         if (!opts.id) {
             if ((!args || args.instanceId === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'instanceId'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["domain"] = args ? args.domain : undefined;
@@ -188,9 +185,9 @@ export interface AppArgs {
      */
     mounts?: pulumi.Input<pulumi.Input<inputs.AppMountArgs>[]>;
     /**
-     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Port mappings of a custom-image app. Changing it updates the resource in place.
      */

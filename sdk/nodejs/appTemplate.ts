@@ -61,7 +61,7 @@ export class AppTemplate extends pulumi.CustomResource {
      */
     public readonly mounts!: pulumi.Output<outputs.Mount[]>;
     /**
-     * Globally unique name (required). Changing it updates the resource in place.
+     * Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -89,9 +89,6 @@ export class AppTemplate extends pulumi.CustomResource {
             }
             if ((!args || args.image === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'image'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["category"] = args ? args.category : undefined;
@@ -151,9 +148,9 @@ export interface AppTemplateArgs {
      */
     mounts?: pulumi.Input<pulumi.Input<inputs.AppMountArgs>[]>;
     /**
-     * Globally unique name (required). Changing it updates the resource in place.
+     * Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
      */

@@ -53,7 +53,7 @@ export class Disk extends pulumi.CustomResource {
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -90,9 +90,6 @@ export class Disk extends pulumi.CustomResource {
         if (!opts.id) {
             if ((!args || args.backend === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'backend'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             if ((!args || args.region === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'region'");
@@ -150,9 +147,9 @@ export interface DiskArgs {
      */
     instanceId?: pulumi.Input<string>;
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Region, for example NA_01. Changing it replaces the resource.
      */

@@ -61,7 +61,7 @@ export class Image extends pulumi.CustomResource {
      */
     public readonly kind!: pulumi.Output<string>;
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -106,9 +106,6 @@ export class Image extends pulumi.CustomResource {
         if (!opts.id) {
             if ((!args || args.kind === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'kind'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             if ((!args || args.source === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'source'");
@@ -175,9 +172,9 @@ export interface ImageArgs {
      */
     kind: pulumi.Input<string>;
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
      */

@@ -101,7 +101,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public readonly memoryBytes!: pulumi.Output<number>;
     /**
-     * Instance name (required). Changing it updates the resource in place.
+     * Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -180,13 +180,10 @@ export class Instance extends pulumi.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param opts A bag of options that control this resource's behavior.
      */
-    constructor(name: string, args: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
+    constructor(name: string, args?: InstanceArgs, opts?: pulumi.CustomResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["applyUpgrades"] = args ? args.applyUpgrades : undefined;
             resourceInputs["attachVirtioCdb"] = args ? args.attachVirtioCdb : undefined;
@@ -333,9 +330,9 @@ export interface InstanceArgs {
      */
     memoryBytes?: pulumi.Input<number>;
     /**
-     * Instance name (required). Changing it updates the resource in place.
+     * Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * A specific node (platform or your private cloud). Changing it replaces the resource.
      */

@@ -45,7 +45,7 @@ export class K3sSecret extends pulumi.CustomResource {
      */
     public /*out*/ readonly keys!: pulumi.Output<string[]>;
     /**
-     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -66,9 +66,6 @@ export class K3sSecret extends pulumi.CustomResource {
         if (!opts.id) {
             if ((!args || args.data === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'data'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["data"] = args?.data ? pulumi.secret(args.data) : undefined;
@@ -106,9 +103,9 @@ export interface K3sSecretArgs {
      */
     data: pulumi.Input<{[key: string]: pulumi.Input<string>}>;
     /**
-     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
      * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.

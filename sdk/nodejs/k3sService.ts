@@ -57,7 +57,7 @@ export class K3sService extends pulumi.CustomResource {
      */
     public readonly mode!: pulumi.Output<string>;
     /**
-     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -121,9 +121,6 @@ export class K3sService extends pulumi.CustomResource {
             }
             if ((!args || args.mode === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'mode'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             if ((!args || args.targetInstanceIds === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'targetInstanceIds'");
@@ -196,9 +193,9 @@ export interface K3sServiceArgs {
      */
     mode: pulumi.Input<string>;
     /**
-     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Published ports; default none. Changing it updates the resource in place.
      */

@@ -49,7 +49,7 @@ export class NetLoadBalancer extends pulumi.CustomResource {
      */
     public /*out*/ readonly memberInstanceIds!: pulumi.Output<string[]>;
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -74,9 +74,6 @@ export class NetLoadBalancer extends pulumi.CustomResource {
         if (!opts.id) {
             if ((!args || args.address === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'address'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             resourceInputs["address"] = args ? args.address : undefined;
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
@@ -114,9 +111,9 @@ export interface NetLoadBalancerArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      */

@@ -57,7 +57,7 @@ export class Recipe extends pulumi.CustomResource {
      */
     public readonly icon!: pulumi.Output<string>;
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -88,9 +88,6 @@ export class Recipe extends pulumi.CustomResource {
             }
             if ((!args || args.description === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'description'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["category"] = args ? args.category : undefined;
@@ -150,9 +147,9 @@ export interface RecipeArgs {
      */
     icon?: pulumi.Input<string>;
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
      * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.

@@ -45,7 +45,7 @@ export class SshKey extends pulumi.CustomResource {
      */
     public /*out*/ readonly fingerprint!: pulumi.Output<string | undefined>;
     /**
-     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+     * Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -72,9 +72,6 @@ export class SshKey extends pulumi.CustomResource {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             if ((!args || args.publicKey === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'publicKey'");
             }
@@ -112,9 +109,9 @@ export interface SshKeyArgs {
      */
     adoptId?: pulumi.Input<string>;
     /**
-     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+     * Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
      */

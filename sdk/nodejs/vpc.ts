@@ -45,7 +45,7 @@ export class Vpc extends pulumi.CustomResource {
      */
     public readonly description!: pulumi.Output<string>;
     /**
-     * Display name, 4 to 32 characters. Changing it updates the resource in place.
+     * Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -74,9 +74,6 @@ export class Vpc extends pulumi.CustomResource {
         if (!opts.id) {
             if ((!args || args.description === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'description'");
-            }
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
             }
             if ((!args || args.range === undefined) && !opts.urn) {
                 throw new Error("Missing required property 'range'");
@@ -119,9 +116,9 @@ export interface VpcArgs {
      */
     description: pulumi.Input<string>;
     /**
-     * Display name, 4 to 32 characters. Changing it updates the resource in place.
+     * Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
      */

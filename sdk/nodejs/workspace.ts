@@ -53,7 +53,7 @@ export class Workspace extends pulumi.CustomResource {
      */
     public readonly mfaRequired!: pulumi.Output<boolean>;
     /**
-     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+     * 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
     /**
@@ -68,13 +68,10 @@ export class Workspace extends pulumi.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param opts A bag of options that control this resource's behavior.
      */
-    constructor(name: string, args: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
+    constructor(name: string, args?: WorkspaceArgs, opts?: pulumi.CustomResourceOptions) {
         let resourceInputs: pulumi.Inputs = {};
         opts = opts || {};
         if (!opts.id) {
-            if ((!args || args.name === undefined) && !opts.urn) {
-                throw new Error("Missing required property 'name'");
-            }
             resourceInputs["adoptId"] = args ? args.adoptId : undefined;
             resourceInputs["disableSshPassword"] = args ? args.disableSshPassword : undefined;
             resourceInputs["mfaRequired"] = args ? args.mfaRequired : undefined;
@@ -115,9 +112,9 @@ export interface WorkspaceArgs {
      */
     mfaRequired?: pulumi.Input<boolean>;
     /**
-     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+     * 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
-    name: pulumi.Input<string>;
+    name?: pulumi.Input<string>;
     /**
      * Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
      * names an operation it wins over the `customTimeouts` resource option. Never causes a diff.

@@ -9,9 +9,12 @@
 import { changes, failureOf, markedSecret, startE2E, type Declaration, type E2E, type Face, type LoggedRequest } from "./harness";
 import { expectAllGone, expectStateMatchesInventory } from "./inventory";
 import { pulumiVersion, versionAtLeast } from "../support/pulumiCli";
+import { ed25519 } from "../support/sshKeys";
 
 const DOCS = "https://www.pulumi.com/docs/iac";
 const GiB = 1024 ** 3;
+
+const PUBLIC_KEY = ed25519(9, "conformance@ci");
 
 const ACCOUNTS = { "ghcr.io": { "octo-bot": "ghp_emulatorToken", "octo-ci": "ghp_second" } };
 
@@ -47,7 +50,11 @@ export function describeConformance(face: Face): void {
     const settled = () => expectStateMatchesInventory(e2e);
 
     beforeAll(async () => {
-      e2e = await startE2E(`conformance-${face}`, { face });
+      // One kind named as pulumi:autonaming asks (the replacement case); every other is declared with a name.
+      e2e = await startE2E(`conformance-${face}`, {
+        face,
+        configPaths: { [`pulumi:autonaming.providers.svc.resources["svc:index:SshKey"].pattern`]: "${stack}-${name}-${hex(4)}" },
+      });
       planId = String(
         ((await api().get("/v1/plans", { name: "lightning-1" })).body.items as Array<{ id: string; name: string }>).find(
           (p) => p.name === "lightning-1",
@@ -128,24 +135,36 @@ export function describeConformance(face: Face): void {
       });
     });
 
-    // Three replacements in one up, each ordered its own way.
-    it(`deleteBeforeReplace deletes the old object before creating its replacement, as the replacement of an object holding a natural key does by itself (${DOCS}/concepts/options/deletebeforereplace/)`, async () => {
+    // Four replacements in one up, each ordered its own way, and names made where none is declared.
+    it(`deleteBeforeReplace deletes the old object before creating its replacement, as the replacement of an object holding a natural key does by itself; a resource declared without a name is autonamed, as pulumi:autonaming asks, and its replacement named anew and created first (${DOCS}/concepts/options/deletebeforereplace/, concepts/resources/names/#autonaming)`, async () => {
       const registry = (username: string, password: string): Declaration => ({
         type: "RegistryCredential",
         name: "reg",
         args: { registry: "ghcr.io", username, password: { $secret: password } },
         opts: { replaceOnChanges: ["username"] },
       });
-      await e2e.up([vpc("dbr"), vpc("cbd"), registry("octo-bot", "ghp_emulatorToken")]);
-      const [dbr, cbd, reg] = [await e2e.idOf("dbr"), await e2e.idOf("cbd"), await e2e.idOf("reg")];
+      const unnamed = (range: string): Declaration => ({ type: "Vpc", name: "auto", args: { description: "autonamed", range } });
+      const key: Declaration = { type: "SshKey", name: "key", args: { publicKey: PUBLIC_KEY } };
+      await e2e.up([vpc("dbr"), vpc("cbd"), registry("octo-bot", "ghp_emulatorToken"), unnamed("10.63.0.0/16"), key]);
+      const [dbr, cbd, reg, auto] = [await e2e.idOf("dbr"), await e2e.idOf("cbd"), await e2e.idOf("reg"), await e2e.idOf("auto")];
+      const autoName = (await e2e.resource("auto")).outputs.name as string;
+      expect(autoName).toMatch(/^auto-[0-9a-f]{7}$/);
+      expect((await e2e.resource("key")).outputs.name).toMatch(/^e2e-key-[0-9a-f]{4}$/);
       const since = await e2e.lastSeq();
       const replaced = await e2e.up([
         vpc("dbr", { range: "10.61.0.0/16" }, { deleteBeforeReplace: true }),
         vpc("cbd", { range: "10.62.0.0/16" }),
         registry("octo-ci", "ghp_second"),
+        unnamed("10.64.0.0/16"),
+        key,
       ]);
-      expect(changed(replaced)).toEqual({ replace: 3 });
+      expect(changed(replaced)).toEqual({ replace: 4 });
       const requests = await e2e.requests(since);
+      // The engine checks a replacement again with no recorded inputs: its name is made anew, so it may be created first.
+      const renamed = (await e2e.resource("auto")).outputs.name as string;
+      expect(renamed).toMatch(/^auto-[0-9a-f]{7}$/);
+      expect(renamed).not.toBe(autoName);
+      expect(seqOf(requests, "DELETE", new RegExp(`/vpcs/${auto}$`))).toBeGreaterThan(postedWith(requests, renamed));
       const created = (name: string) => postedWith(requests, `cf-${name}`);
       expect(seqOf(requests, "DELETE", new RegExp(`/vpcs/${dbr}$`))).toBeLessThan(created("dbr"));
       // Without the option, the engine creates the replacement first.

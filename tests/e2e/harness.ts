@@ -224,6 +224,8 @@ export interface E2EOptions {
    * `pulumi-svc` (default), or the typed classes of sdk/nodejs over the provider plugin.
    */
   face?: Face;
+  /** Stack config set by property path (`pulumi config set --path`), such as `pulumi:autonaming.pattern`: one CLI process. */
+  configPaths?: Record<string, string>;
 }
 
 export type Face = "dynamic" | "plugin";
@@ -369,6 +371,8 @@ export async function startE2E(name: string, options: E2EOptions = {}): Promise<
     "svc:workspaceId": { value: emu.workspaceId },
     ...(options.face === "plugin" ? onPluginFace(dir, root) : {}),
   });
+  if (options.configPaths)
+    await stack.setAllConfig(Object.fromEntries(Object.entries(options.configPaths).map(([k, value]) => [k, { value }])), true);
   // A file beside the program, not stack config: `pulumi config set` is a CLI process per
   // operation, and config reaches every dynamic provider and the default provider's state (a
   // declared secret would have to travel as secret config). The program marks `$secret` values.

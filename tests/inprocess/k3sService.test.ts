@@ -1,7 +1,8 @@
 /**
  * K3sService on both faces, in process (tests/support/inProcess.ts), on the cluster of
  * tests/inprocess/support/k3s.ts: every updateRequest field in one PUT of the full desired state
- * (settled again), each replace field (a new name created first, a kept name deleted first), an
+ * (settled again), each replace field (a new name created first, a kept name deleted first and
+ * why, a name left out made anew and created first), an
  * image changed outside Pulumi read and put back under the same id, a failed and a lost create. Its
  * create and its no-change diff are k3sCluster.test.ts's; a service deleted outside Pulumi and the
  * secret it lists are k3sSecret.test.ts's. The refusals at preview are
@@ -9,6 +10,11 @@
  */
 import { CallError, describeEachFace, type Logged, type Props, up } from "../support/inProcess";
 import { k3sHarness } from "./support/k3s";
+import { setProgressSink } from "../../provider/runtime/progress";
+
+// Progress lines (why a replacement deletes first) are collected, not printed.
+const progress: string[] = [];
+setProgressSink((line) => progress.push(line));
 
 describeEachFace("K3sService", (ctx) => {
   const { env, state, api, writes, upLogged, refresh, outsOf, servicePath, expectRunning, d, node, setup, stack } = k3sHarness(ctx);
@@ -112,6 +118,26 @@ describeEachFace("K3sService", (ctx) => {
       expect(order.indexOf("DELETE")).toBeLessThan(order.indexOf("POST"));
       expect((await api().get(servicePath(now.id))).body.service).toMatchObject({ name: "web-v2", mode: "PINNED" });
       // PINNED: one pod per target instance.
+      await expectRunning("web", 2);
+      expect(progress).toContainEqual(expect.stringContaining("replaced by deleting it first: its name is declared and unique"));
+    });
+
+    it("service mode, the name left out: kept until the replacement, which is named anew and created first", async () => {
+      const { name: _declared, ...unnamed } = d.web;
+      d.web = unnamed;
+      const kept = await upLogged("web", "K3sService", d.web);
+      expect({ step: kept.step, name: kept.now.inputs.name, writes: kept.mutations }).toEqual({ step: "same", name: "web-v2", writes: [] });
+      const before = state.web.id;
+      d.web = { ...d.web, mode: "SPREAD", replicas: 2 };
+      const { step, diff, now, mutations: sent } = await upLogged("web", "K3sService", d.web);
+      expect({ step, deleteBeforeReplace: diff?.deleteBeforeReplace }).toEqual({ step: "replace", deleteBeforeReplace: false });
+      const order = sent.map((r) => r.method);
+      expect(order.indexOf("POST")).toBeLessThan(order.indexOf("DELETE"));
+      expect((await api().get(servicePath(before))).status).toBe(404);
+      expect((await api().get(servicePath(now.id))).body.service).toMatchObject({
+        name: expect.stringMatching(/^web-[0-9a-f]{7}$/),
+        mode: "SPREAD",
+      });
       await expectRunning("web", 2);
     });
   });

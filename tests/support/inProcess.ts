@@ -26,6 +26,8 @@ import * as rpc from "@pulumi/pulumi/proto/provider_pb";
 import { startTestEmulator, type TestEmulator } from "pulumi-svc-emulator/testing";
 import { shim } from "../../dynamic/entry";
 import { providerText, PROVIDER_KEY } from "../../provider/dynamic/providerText";
+import { NAMING_KEY } from "../../provider/dynamic/carriedOptions";
+import type { Asked, Naming } from "../../provider/lifecycle/autoname";
 import { providerService } from "../../plugin/server";
 import * as lookups from "../../resources/lookups";
 import { withProviderClient } from "../../resources/lookups/common";
@@ -93,7 +95,8 @@ export const FACES: FaceName[] = ["dynamic", "plugin"];
 /** One face of the provider, configured for one workspace: the engine's calls, by kind. */
 export interface Face {
   name: FaceName;
-  check(kind: string, news: Props, olds?: Props): Promise<CheckAnswer>;
+  /** `naming`: what the engine (plugin) or the class (dynamic: `__naming`) tells check of the resource's name. */
+  check(kind: string, news: Props, olds?: Props, naming?: Naming): Promise<CheckAnswer>;
   diff(kind: string, id: string, olds: Props, news: Props, oldInputs?: Props): Promise<DiffAnswer>;
   /** `preview`: a create the engine only previews (the plugin answers it; the dynamic host is never asked). */
   create(kind: string, inputs: Props, opts?: { preview?: boolean; timeoutSeconds?: number }): Promise<CreateAnswer>;
@@ -125,6 +128,15 @@ export interface Settings {
 const urnOf = (kind: string, name = "r") => `urn:pulumi:test::proj::svc:index:${kind}::${name}`;
 const struct = (value: Props) => Struct.fromJavaScript(value as never);
 const plainOf = (s: Struct | undefined): Props => (s ? (s.toJavaScript() as Props) : {});
+
+const MODES = rpc.CheckRequest.AutonamingOptions.Mode;
+
+/** What `pulumi:autonaming` asks, as the engine sends it with Check. */
+function autonamingOptions(asked: Asked): rpc.CheckRequest.AutonamingOptions {
+  const options = new rpc.CheckRequest.AutonamingOptions();
+  if (asked.mode === "disable") return options.setMode(MODES.DISABLE);
+  return options.setMode(asked.mode === "enforce" ? MODES.ENFORCE : MODES.PROPOSE).setProposedName(asked.name);
+}
 
 /** Calls one unary method of a grpc-js client as a promise; a failure keeps the object an ErrorResourceInitFailed names. */
 function unary<Req, Res>(client: grpc.Client, method: string, req: Req): Promise<Res> {
@@ -169,12 +181,15 @@ export async function pluginFace(settings: Settings): Promise<Face> {
 
   return {
     name: "plugin",
-    async check(kind, news, olds = {}) {
+    async check(kind, news, olds = {}, naming) {
       const req = new rpc.CheckRequest();
-      req.setUrn(urnOf(kind));
+      req.setUrn(urnOf(kind, naming?.logicalName));
+      req.setName(naming?.logicalName ?? "r");
       req.setOlds(struct(olds));
       req.setNews(struct(news));
       req.setRandomseed(Buffer.alloc(32, 7));
+      const asked = naming?.asked;
+      if (asked) req.setAutonaming(autonamingOptions(asked));
       const res = await call<rpc.CheckResponse>("check", req);
       return {
         inputs: plainOf(res.getInputs()),
@@ -292,9 +307,10 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
 
   return {
     name: "dynamic",
-    async check(kind, news, olds = {}) {
+    async check(kind, news, olds = {}, naming) {
       const provider = await providerOf(kind);
-      const result = (await provider.check(olds, withText(kind, news))) as Partial<CheckAnswer>;
+      const carried = naming ? { ...news, [NAMING_KEY]: naming } : news;
+      const result = (await provider.check(olds, withText(kind, carried))) as Partial<CheckAnswer>;
       return { inputs: { ...(result.inputs ?? news), [PROVIDER_KEY]: text(kind) }, failures: result.failures ?? [] };
     },
     async diff(kind, id, olds, news) {
@@ -409,10 +425,14 @@ export async function up(
   kind: string,
   declared: Props,
   recorded?: Recorded,
+  naming?: Naming,
 ): Promise<{ step: Step; now: Recorded; diff?: DiffAnswer }> {
-  const checked = await face.check(kind, declared, recorded?.inputs);
-  if (checked.failures.length) throw new CallError(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
-  const inputs = opened(checked.inputs).value as Props;
+  const checkedFor = async (olds?: Props) => {
+    const checked = await face.check(kind, declared, olds, naming);
+    if (checked.failures.length) throw new CallError(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
+    return opened(checked.inputs).value as Props;
+  };
+  const inputs = await checkedFor(recorded?.inputs);
   if (!recorded) {
     const made = await face.create(kind, inputs);
     return { step: "create", now: { id: made.id, inputs, outs: made.outs } };
@@ -423,10 +443,13 @@ export async function up(
     const outs = await face.update(kind, recorded.id, recorded.outs, inputs, { oldInputs: recorded.inputs });
     return { step: "update", now: { id: recorded.id, inputs, outs }, diff };
   }
+  // The engine checks a replacement again with no recorded inputs: what check made for the old
+  // object (a name) is made anew (pkg/resource/deploy/step_generator.go, "recompute the default values").
+  const replacement = await checkedFor();
   if (diff.deleteBeforeReplace) await face.delete(kind, recorded.id, recorded.outs);
-  const made = await face.create(kind, inputs);
+  const made = await face.create(kind, replacement);
   if (!diff.deleteBeforeReplace) await face.delete(kind, recorded.id, recorded.outs);
-  return { step: "replace", now: { id: made.id, inputs, outs: made.outs }, diff };
+  return { step: "replace", now: { id: made.id, inputs: replacement, outs: made.outs }, diff };
 }
 
 /**
@@ -435,7 +458,7 @@ export async function up(
  */
 export async function upRecorded(ctx: InProcess, state: Record<string, Recorded>, name: string, kind: string, declared: Props) {
   const since = await lastSeqOf(ctx.emu);
-  const result = await up(ctx.face, kind, declared, state[name]);
+  const result = await up(ctx.face, kind, declared, state[name], { logicalName: name });
   state[name] = result.now;
   return { ...result, mutations: await mutationsSince(ctx.emu, since) };
 }

@@ -37,7 +37,8 @@ describe("schema.json", () => {
     expect(vpc.inputProperties.range.replaceOnChanges).toBe(true);
     expect(vpc.inputProperties.workspaceId.replaceOnChanges).toBe(true);
     expect(vpc.inputProperties.name.replaceOnChanges).toBeUndefined();
-    expect(vpc.requiredInputs).toEqual(["name", "description", "range"]);
+    // A name left out is made by the provider (provider/lifecycle/autoname.ts).
+    expect(vpc.requiredInputs).toEqual(["description", "range"]);
     expect(fresh.resources["svc:index:ApiToken"].properties.code.secret).toBe(true);
     expect(fresh.resources["svc:index:RegistryCredential"].inputProperties.password.secret).toBe(true);
     expect(fresh.config.variables.token.secret).toBe(true);

@@ -28,7 +28,7 @@ type ApiToken struct {
 	Grants pulumi.StringMapOutput `pulumi:"grants"`
 	// Last use as of the last create or refresh, or null.
 	LastUsed pulumi.StringOutput `pulumi:"lastUsed"`
-	// 4 to 48 characters. Changing it replaces the resource.
+	// 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// How the token was created, as the API reports it: SESSION, API, SYSTEM or OAUTH.
 	Origin pulumi.StringOutput `pulumi:"origin"`
@@ -52,9 +52,6 @@ func NewApiToken(ctx *pulumi.Context,
 	}
 	if args.Grants == nil {
 		return nil, errors.New("invalid value for required argument 'Grants'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	secrets := pulumi.AdditionalSecretOutputs([]string{
 		"code",
@@ -110,8 +107,8 @@ type apiTokenArgs struct {
 	ExpiresInDays int `pulumi:"expiresInDays"`
 	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants map[string]string `pulumi:"grants"`
-	// 4 to 48 characters. Changing it replaces the resource.
-	Name string `pulumi:"name"`
+	// 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name *string `pulumi:"name"`
 	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
 	Subject *string `pulumi:"subject"`
 	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
@@ -133,8 +130,8 @@ type ApiTokenArgs struct {
 	ExpiresInDays pulumi.IntInput
 	// Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
 	Grants pulumi.StringMapInput
-	// 4 to 48 characters. Changing it replaces the resource.
-	Name pulumi.StringInput
+	// 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name pulumi.StringPtrInput
 	// WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
 	Subject pulumi.StringPtrInput
 	// With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
@@ -263,7 +260,7 @@ func (o ApiTokenOutput) LastUsed() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.LastUsed }).(pulumi.StringOutput)
 }
 
-// 4 to 48 characters. Changing it replaces the resource.
+// 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 func (o ApiTokenOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *ApiToken) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

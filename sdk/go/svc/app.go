@@ -30,7 +30,7 @@ type App struct {
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts MountArrayOutput `pulumi:"mounts"`
-	// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+	// Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Live port allocations.
 	PortAllocations AppPortArrayOutput `pulumi:"portAllocations"`
@@ -57,9 +57,6 @@ func NewApp(ctx *pulumi.Context,
 
 	if args.InstanceId == nil {
 		return nil, errors.New("invalid value for required argument 'InstanceId'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	if args.Environment != nil {
 		args.Environment = pulumi.ToSecret(args.Environment).(pulumi.StringMapInput)
@@ -123,8 +120,8 @@ type appArgs struct {
 	InstanceId string `pulumi:"instanceId"`
 	// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts []AppMount `pulumi:"mounts"`
-	// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
-	Name string `pulumi:"name"`
+	// Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name *string `pulumi:"name"`
 	// Port mappings of a custom-image app. Changing it updates the resource in place.
 	Ports []AppPort `pulumi:"ports"`
 	// Desired container state (default true). Changing it updates the resource in place (power).
@@ -152,8 +149,8 @@ type AppArgs struct {
 	InstanceId pulumi.StringInput
 	// Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
 	Mounts AppMountArrayInput
-	// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
-	Name pulumi.StringInput
+	// Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name pulumi.StringPtrInput
 	// Port mappings of a custom-image app. Changing it updates the resource in place.
 	Ports AppPortArrayInput
 	// Desired container state (default true). Changing it updates the resource in place (power).
@@ -287,7 +284,7 @@ func (o AppOutput) Mounts() MountArrayOutput {
 	return o.ApplyT(func(v *App) MountArrayOutput { return v.Mounts }).(MountArrayOutput)
 }
 
-// Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+// Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 func (o AppOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *App) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

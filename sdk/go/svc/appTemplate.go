@@ -28,7 +28,7 @@ type AppTemplate struct {
 	Image pulumi.StringOutput `pulumi:"image"`
 	// Default mounts; replaced as a whole. Changing it updates the resource in place.
 	Mounts MountArrayOutput `pulumi:"mounts"`
-	// Globally unique name (required). Changing it updates the resource in place.
+	// Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports TemplatePortArrayOutput `pulumi:"ports"`
@@ -48,9 +48,6 @@ func NewAppTemplate(ctx *pulumi.Context,
 	}
 	if args.Image == nil {
 		return nil, errors.New("invalid value for required argument 'Image'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource AppTemplate
@@ -99,8 +96,8 @@ type appTemplateArgs struct {
 	Image string `pulumi:"image"`
 	// Default mounts; replaced as a whole. Changing it updates the resource in place.
 	Mounts []AppMount `pulumi:"mounts"`
-	// Globally unique name (required). Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports []TemplatePort `pulumi:"ports"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -124,8 +121,8 @@ type AppTemplateArgs struct {
 	Image pulumi.StringInput
 	// Default mounts; replaced as a whole. Changing it updates the resource in place.
 	Mounts AppMountArrayInput
-	// Globally unique name (required). Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
 	Ports TemplatePortArrayInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -250,7 +247,7 @@ func (o AppTemplateOutput) Mounts() MountArrayOutput {
 	return o.ApplyT(func(v *AppTemplate) MountArrayOutput { return v.Mounts }).(MountArrayOutput)
 }
 
-// Globally unique name (required). Changing it updates the resource in place.
+// Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o AppTemplateOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *AppTemplate) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

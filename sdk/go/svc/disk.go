@@ -24,7 +24,7 @@ type Disk struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// Display name (required). Changing it updates the resource in place.
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringOutput `pulumi:"region"`
@@ -47,9 +47,6 @@ func NewDisk(ctx *pulumi.Context,
 
 	if args.Backend == nil {
 		return nil, errors.New("invalid value for required argument 'Backend'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	if args.Region == nil {
 		return nil, errors.New("invalid value for required argument 'Region'")
@@ -104,8 +101,8 @@ type diskArgs struct {
 	Backend string `pulumi:"backend"`
 	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId *string `pulumi:"instanceId"`
-	// Display name (required). Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region string `pulumi:"region"`
 	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
@@ -127,8 +124,8 @@ type DiskArgs struct {
 	Backend pulumi.StringInput
 	// Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
 	InstanceId pulumi.StringPtrInput
-	// Display name (required). Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// Region, for example NA_01. Changing it replaces the resource.
 	Region pulumi.StringInput
 	// Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
@@ -247,7 +244,7 @@ func (o DiskOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
-// Display name (required). Changing it updates the resource in place.
+// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o DiskOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Disk) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -28,7 +28,7 @@ type Image struct {
 	Group pulumi.StringPtrOutput `pulumi:"group"`
 	// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 	Kind pulumi.StringOutput `pulumi:"kind"`
-	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Whether the platform provides the image (false: the workspace's own; spec part 2, Images: official).
 	Official pulumi.BoolOutput `pulumi:"official"`
@@ -55,9 +55,6 @@ func NewImage(ctx *pulumi.Context,
 
 	if args.Kind == nil {
 		return nil, errors.New("invalid value for required argument 'Kind'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	if args.Source == nil {
 		return nil, errors.New("invalid value for required argument 'Source'")
@@ -112,8 +109,8 @@ type imageArgs struct {
 	Group *string `pulumi:"group"`
 	// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 	Kind string `pulumi:"kind"`
-	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
 	Os *Os `pulumi:"os"`
 	// Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
@@ -139,8 +136,8 @@ type ImageArgs struct {
 	Group pulumi.StringPtrInput
 	// TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
 	Kind pulumi.StringInput
-	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
 	Os OsPtrInput
 	// Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
@@ -271,7 +268,7 @@ func (o ImageOutput) Kind() pulumi.StringOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.Kind }).(pulumi.StringOutput)
 }
 
-// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+// 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o ImageOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Image) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

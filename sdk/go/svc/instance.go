@@ -7,7 +7,6 @@ import (
 	"context"
 	"reflect"
 
-	"errors"
 	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -48,7 +47,7 @@ type Instance struct {
 	Locked pulumi.BoolOutput `pulumi:"locked"`
 	// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes pulumi.Float64Output `pulumi:"memoryBytes"`
-	// Instance name (required). Changing it updates the resource in place.
+	// Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId pulumi.StringOutput `pulumi:"nodeId"`
@@ -90,12 +89,9 @@ type Instance struct {
 func NewInstance(ctx *pulumi.Context,
 	name string, args *InstanceArgs, opts ...pulumi.ResourceOption) (*Instance, error) {
 	if args == nil {
-		return nil, errors.New("missing one or more required arguments")
+		args = &InstanceArgs{}
 	}
 
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
-	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"disableCloudInit",
 		"group",
@@ -169,8 +165,8 @@ type instanceArgs struct {
 	Ips []Ips `pulumi:"ips"`
 	// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes *float64 `pulumi:"memoryBytes"`
-	// Instance name (required). Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId *string `pulumi:"nodeId"`
 	// OS name shown for the instance. Changing it updates the resource in place.
@@ -232,8 +228,8 @@ type InstanceArgs struct {
 	Ips IpsArrayInput
 	// CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
 	MemoryBytes pulumi.Float64PtrInput
-	// Instance name (required). Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// A specific node (platform or your private cloud). Changing it replaces the resource.
 	NodeId pulumi.StringPtrInput
 	// OS name shown for the instance. Changing it updates the resource in place.
@@ -430,7 +426,7 @@ func (o InstanceOutput) MemoryBytes() pulumi.Float64Output {
 	return o.ApplyT(func(v *Instance) pulumi.Float64Output { return v.MemoryBytes }).(pulumi.Float64Output)
 }
 
-// Instance name (required). Changing it updates the resource in place.
+// Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o InstanceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

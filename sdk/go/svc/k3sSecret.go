@@ -20,7 +20,7 @@ type K3sSecret struct {
 	Data pulumi.StringMapOutput `pulumi:"data"`
 	// Key names, sorted.
 	Keys pulumi.StringArrayOutput `pulumi:"keys"`
-	// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+	// Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -35,9 +35,6 @@ func NewK3sSecret(ctx *pulumi.Context,
 
 	if args.Data == nil {
 		return nil, errors.New("invalid value for required argument 'Data'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	if args.Data != nil {
 		args.Data = pulumi.ToSecret(args.Data).(pulumi.StringMapInput)
@@ -90,8 +87,8 @@ type k3sSecretArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
 	Data map[string]string `pulumi:"data"`
-	// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
-	Name string `pulumi:"name"`
+	// Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name *string `pulumi:"name"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
@@ -107,8 +104,8 @@ type K3sSecretArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
 	Data pulumi.StringMapInput
-	// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
-	Name pulumi.StringInput
+	// Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
@@ -213,7 +210,7 @@ func (o K3sSecretOutput) Keys() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *K3sSecret) pulumi.StringArrayOutput { return v.Keys }).(pulumi.StringArrayOutput)
 }
 
-// Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+// Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 func (o K3sSecretOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sSecret) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -26,7 +26,7 @@ type K3sService struct {
 	Image pulumi.StringOutput `pulumi:"image"`
 	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode pulumi.StringOutput `pulumi:"mode"`
-	// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+	// Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Per pod: name, phase, ready, restartCount, nodeName.
 	Pods K3sPodArrayOutput `pulumi:"pods"`
@@ -64,9 +64,6 @@ func NewK3sService(ctx *pulumi.Context,
 	}
 	if args.Mode == nil {
 		return nil, errors.New("invalid value for required argument 'Mode'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	if args.TargetInstanceIds == nil {
 		return nil, errors.New("invalid value for required argument 'TargetInstanceIds'")
@@ -120,8 +117,8 @@ type k3sServiceArgs struct {
 	Image string `pulumi:"image"`
 	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode string `pulumi:"mode"`
-	// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
-	Name string `pulumi:"name"`
+	// Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name *string `pulumi:"name"`
 	// Published ports; default none. Changing it updates the resource in place.
 	Ports []K3sPort `pulumi:"ports"`
 	// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
@@ -153,8 +150,8 @@ type K3sServiceArgs struct {
 	Image pulumi.StringInput
 	// PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
 	Mode pulumi.StringInput
-	// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
-	Name pulumi.StringInput
+	// Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name pulumi.StringPtrInput
 	// Published ports; default none. Changing it updates the resource in place.
 	Ports K3sPortArrayInput
 	// Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
@@ -286,7 +283,7 @@ func (o K3sServiceOutput) Mode() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Mode }).(pulumi.StringOutput)
 }
 
-// Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+// Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 func (o K3sServiceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *K3sService) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

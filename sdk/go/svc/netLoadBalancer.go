@@ -22,7 +22,7 @@ type NetLoadBalancer struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Instances that are members now (sorted ids), from the balancer detail.
 	MemberInstanceIds pulumi.StringArrayOutput `pulumi:"memberInstanceIds"`
-	// Display name (required). Changing it updates the resource in place.
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringOutput `pulumi:"ownerWorkspaceId"`
@@ -39,9 +39,6 @@ func NewNetLoadBalancer(ctx *pulumi.Context,
 
 	if args.Address == nil {
 		return nil, errors.New("invalid value for required argument 'Address'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource NetLoadBalancer
@@ -82,8 +79,8 @@ type netLoadBalancerArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// Display name (required). Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId *string `pulumi:"ownerWorkspaceId"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -99,8 +96,8 @@ type NetLoadBalancerArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// Display name (required). Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -210,7 +207,7 @@ func (o NetLoadBalancerOutput) MemberInstanceIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringArrayOutput { return v.MemberInstanceIds }).(pulumi.StringArrayOutput)
 }
 
-// Display name (required). Changing it updates the resource in place.
+// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -26,7 +26,7 @@ type Recipe struct {
 	Fields RecipeFieldArrayOutput `pulumi:"fields"`
 	// Icon URL; omit or null for none. Changing it updates the resource in place.
 	Icon pulumi.StringOutput `pulumi:"icon"`
-	// Display name (required). Changing it updates the resource in place.
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The variable each field's value is injected as, by field id.
 	Variables pulumi.StringMapOutput `pulumi:"variables"`
@@ -49,9 +49,6 @@ func NewRecipe(ctx *pulumi.Context,
 	}
 	if args.Description == nil {
 		return nil, errors.New("invalid value for required argument 'Description'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	replaceOnChanges := pulumi.ReplaceOnChanges([]string{
 		"workspaceId",
@@ -104,8 +101,8 @@ type recipeArgs struct {
 	Fields []RecipeField `pulumi:"fields"`
 	// Icon URL; omit or null for none. Changing it updates the resource in place.
 	Icon *string `pulumi:"icon"`
-	// Display name (required). Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
@@ -129,8 +126,8 @@ type RecipeArgs struct {
 	Fields RecipeFieldArrayInput
 	// Icon URL; omit or null for none. Changing it updates the resource in place.
 	Icon pulumi.StringPtrInput
-	// Display name (required). Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
@@ -250,7 +247,7 @@ func (o RecipeOutput) Icon() pulumi.StringOutput {
 	return o.ApplyT(func(v *Recipe) pulumi.StringOutput { return v.Icon }).(pulumi.StringOutput)
 }
 
-// Display name (required). Changing it updates the resource in place.
+// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o RecipeOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Recipe) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

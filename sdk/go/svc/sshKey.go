@@ -20,7 +20,7 @@ type SshKey struct {
 	CreatedAt pulumi.StringPtrOutput `pulumi:"createdAt"`
 	// Fingerprint, when the API reports one (SHA256:...).
 	Fingerprint pulumi.StringPtrOutput `pulumi:"fingerprint"`
-	// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+	// Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 	PublicKey pulumi.StringOutput `pulumi:"publicKey"`
@@ -37,9 +37,6 @@ func NewSshKey(ctx *pulumi.Context,
 		return nil, errors.New("missing one or more required arguments")
 	}
 
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
-	}
 	if args.PublicKey == nil {
 		return nil, errors.New("invalid value for required argument 'PublicKey'")
 	}
@@ -86,8 +83,8 @@ type sshKeyArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId *string `pulumi:"adoptId"`
-	// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
-	Name string `pulumi:"name"`
+	// Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name *string `pulumi:"name"`
 	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 	PublicKey string `pulumi:"publicKey"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -103,8 +100,8 @@ type SshKeyArgs struct {
 	// converged to the declared inputs (fields set only at creation must already match). The
 	// `import` resource option instead takes it only as it is, refusing any difference.
 	AdoptId pulumi.StringPtrInput
-	// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
-	Name pulumi.StringInput
+	// Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+	Name pulumi.StringPtrInput
 	// OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
 	PublicKey pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -211,7 +208,7 @@ func (o SshKeyOutput) Fingerprint() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringPtrOutput { return v.Fingerprint }).(pulumi.StringPtrOutput)
 }
 
-// Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+// Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
 func (o SshKeyOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *SshKey) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -20,7 +20,7 @@ type Vpc struct {
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
 	// Up to 240 characters. Changing it updates the resource in place.
 	Description pulumi.StringOutput `pulumi:"description"`
-	// Display name, 4 to 32 characters. Changing it updates the resource in place.
+	// Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range pulumi.StringOutput `pulumi:"range"`
@@ -39,9 +39,6 @@ func NewVpc(ctx *pulumi.Context,
 
 	if args.Description == nil {
 		return nil, errors.New("invalid value for required argument 'Description'")
-	}
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
 	}
 	if args.Range == nil {
 		return nil, errors.New("invalid value for required argument 'Range'")
@@ -90,8 +87,8 @@ type vpcArgs struct {
 	AdoptId *string `pulumi:"adoptId"`
 	// Up to 240 characters. Changing it updates the resource in place.
 	Description string `pulumi:"description"`
-	// Display name, 4 to 32 characters. Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range string `pulumi:"range"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -109,8 +106,8 @@ type VpcArgs struct {
 	AdoptId pulumi.StringPtrInput
 	// Up to 240 characters. Changing it updates the resource in place.
 	Description pulumi.StringInput
-	// Display name, 4 to 32 characters. Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
 	Range pulumi.StringInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -217,7 +214,7 @@ func (o VpcOutput) Description() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.Description }).(pulumi.StringOutput)
 }
 
-// Display name, 4 to 32 characters. Changing it updates the resource in place.
+// Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o VpcOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Vpc) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

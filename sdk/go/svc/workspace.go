@@ -7,7 +7,6 @@ import (
 	"context"
 	"reflect"
 
-	"errors"
 	"github.com/pulumi-svc/pulumi-svc/sdk/go/svc/internal"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
@@ -24,7 +23,7 @@ type Workspace struct {
 	Flags pulumi.StringArrayOutput `pulumi:"flags"`
 	// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 	MfaRequired pulumi.BoolOutput `pulumi:"mfaRequired"`
-	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+	// 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// The owning user (id, name).
 	Owner OwnerOutput `pulumi:"owner"`
@@ -34,12 +33,9 @@ type Workspace struct {
 func NewWorkspace(ctx *pulumi.Context,
 	name string, args *WorkspaceArgs, opts ...pulumi.ResourceOption) (*Workspace, error) {
 	if args == nil {
-		return nil, errors.New("missing one or more required arguments")
+		args = &WorkspaceArgs{}
 	}
 
-	if args.Name == nil {
-		return nil, errors.New("invalid value for required argument 'Name'")
-	}
 	opts = internal.PkgResourceDefaultOpts(opts)
 	var resource Workspace
 	err := ctx.RegisterResource("svc:index:Workspace", name, args, &resource, opts...)
@@ -81,8 +77,8 @@ type workspaceArgs struct {
 	DisableSshPassword *bool `pulumi:"disableSshPassword"`
 	// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 	MfaRequired *bool `pulumi:"mfaRequired"`
-	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
-	Name string `pulumi:"name"`
+	// 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name *string `pulumi:"name"`
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts *Timeouts `pulumi:"timeouts"`
@@ -98,8 +94,8 @@ type WorkspaceArgs struct {
 	DisableSshPassword pulumi.BoolPtrInput
 	// Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
 	MfaRequired pulumi.BoolPtrInput
-	// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
-	Name pulumi.StringInput
+	// 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+	Name pulumi.StringPtrInput
 	// Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
 	// names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
 	Timeouts TimeoutsPtrInput
@@ -212,7 +208,7 @@ func (o WorkspaceOutput) MfaRequired() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.BoolOutput { return v.MfaRequired }).(pulumi.BoolOutput)
 }
 
-// 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+// 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o WorkspaceOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *Workspace) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
 }

@@ -23,8 +23,8 @@ class ApiTokenArgs:
     def __init__(__self__, *,
                  expires_in_days: pulumi.Input[builtins.int],
                  grants: pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]],
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  subject: Optional[pulumi.Input[builtins.str]] = None,
                  subject_id: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
@@ -33,10 +33,10 @@ class ApiTokenArgs:
         The set of arguments for constructing a ApiToken resource.
         :param pulumi.Input[builtins.int] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
+        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] subject_id: With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -45,9 +45,10 @@ class ApiTokenArgs:
         """
         pulumi.set(__self__, "expires_in_days", expires_in_days)
         pulumi.set(__self__, "grants", grants)
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if subject is not None:
             pulumi.set(__self__, "subject", subject)
         if subject_id is not None:
@@ -82,18 +83,6 @@ class ApiTokenArgs:
         pulumi.set(self, "grants", value)
 
     @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        4 to 48 characters. Changing it replaces the resource.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
-
-    @property
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
@@ -106,6 +95,18 @@ class ApiTokenArgs:
     @adopt_id.setter
     def adopt_id(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -184,7 +185,7 @@ class ApiToken(pulumi.CustomResource):
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.int] expires_in_days: Lifetime in whole days, 7 to 365 (the API's bounds); the absolute expiry (`expires`) is computed when the token is created. An expired token reads as gone: `pulumi refresh` drops it and the next `pulumi up` creates a new one. Changing it replaces the resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] grants: Resource kind (`WORKSPACE`, `INSTANCE`, `DEDIBOX`, `APP`, `IMAGE`, `NET_BALANCER`, `DISK`, `FLOATING_IP`) to `NONE`, `READ` or `WRITE`. NONE entries are dropped, as the API does; at least one kind must remain. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] subject: WORKSPACE (default: the token reaches the workspace) or RESOURCE (one INSTANCE, DEDIBOX or APP, named by subjectId). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] subject_id: With subject RESOURCE only: the id of an INSTANCE, DEDIBOX or APP of the workspace (omitted for a WORKSPACE token, whose subject the API reports as the workspace). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -239,8 +240,6 @@ class ApiToken(pulumi.CustomResource):
             if grants is None and not opts.urn:
                 raise TypeError("Missing required property 'grants'")
             __props__.__dict__["grants"] = grants
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["subject"] = subject
             __props__.__dict__["subject_id"] = subject_id
@@ -342,7 +341,7 @@ class ApiToken(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        4 to 48 characters. Changing it replaces the resource.
+        4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 

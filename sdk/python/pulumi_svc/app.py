@@ -23,12 +23,12 @@ __all__ = ['AppArgs', 'App']
 class AppArgs:
     def __init__(__self__, *,
                  instance_id: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  domain: Optional[pulumi.Input[builtins.str]] = None,
                  environment: Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]] = None,
                  image: Optional[pulumi.Input[builtins.str]] = None,
                  mounts: Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  ports: Optional[pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]]] = None,
                  running: Optional[pulumi.Input[builtins.bool]] = None,
                  template_id: Optional[pulumi.Input[builtins.str]] = None,
@@ -36,7 +36,6 @@ class AppArgs:
         """
         The set of arguments for constructing a App resource.
         :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
@@ -44,6 +43,7 @@ class AppArgs:
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Custom app: the environment (replaced as a whole). Template app: overrides of the template's defaults (a string replaces one, null removes it, placeholders allowed). Stored as a Pulumi secret. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input['AppPortArgs']]] ports: Port mappings of a custom-image app. Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
         :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
@@ -51,7 +51,6 @@ class AppArgs:
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "instance_id", instance_id)
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if domain is not None:
@@ -62,6 +61,8 @@ class AppArgs:
             pulumi.set(__self__, "image", image)
         if mounts is not None:
             pulumi.set(__self__, "mounts", mounts)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if ports is not None:
             pulumi.set(__self__, "ports", ports)
         if running is not None:
@@ -82,18 +83,6 @@ class AppArgs:
     @instance_id.setter
     def instance_id(self, value: pulumi.Input[builtins.str]):
         pulumi.set(self, "instance_id", value)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="adoptId")
@@ -156,6 +145,18 @@ class AppArgs:
     @mounts.setter
     def mounts(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]]):
         pulumi.set(self, "mounts", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -240,7 +241,7 @@ class App(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] image: Custom image with a tag (e.g. nginx:1.27); set this or templateId. A change redeploys. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] instance_id: Instance the container runs on. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Volume mounts; for a template app they replace the template's. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AppPortArgs', 'AppPortArgsDict']]]] ports: Port mappings of a custom-image app. Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] running: Desired container state (default true). Changing it updates the resource in place (power).
         :param pulumi.Input[builtins.str] template_id: Deploy from this app template (see getAppTemplate); set this or image. Changing it replaces the resource.
@@ -299,8 +300,6 @@ class App(pulumi.CustomResource):
                 raise TypeError("Missing required property 'instance_id'")
             __props__.__dict__["instance_id"] = instance_id
             __props__.__dict__["mounts"] = mounts
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["running"] = running
@@ -415,7 +414,7 @@ class App(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+        Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 

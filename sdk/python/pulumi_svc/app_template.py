@@ -24,31 +24,30 @@ class AppTemplateArgs:
     def __init__(__self__, *,
                  description: pulumi.Input[builtins.str],
                  image: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  category: Optional[pulumi.Input[builtins.str]] = None,
                  environment: Optional[pulumi.Input[Sequence[pulumi.Input['TemplateEnvArgs']]]] = None,
                  mounts: Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  ports: Optional[pulumi.Input[Sequence[pulumi.Input['TemplatePortArgs']]]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a AppTemplate resource.
         :param pulumi.Input[builtins.str] description: What the app does (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Globally unique name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] category: Catalogue category, such as AI, AUTOMATION, DEVOPS, GAMES, MEDIA, MONITORING or PRODUCTIVITY (the spec's examples; the API decides which it accepts); omit or null for none. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['TemplateEnvArgs']]] environment: Default environment; replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]] mounts: Default mounts; replaced as a whole. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['TemplatePortArgs']]] ports: Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "description", description)
         pulumi.set(__self__, "image", image)
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if category is not None:
@@ -57,6 +56,8 @@ class AppTemplateArgs:
             pulumi.set(__self__, "environment", environment)
         if mounts is not None:
             pulumi.set(__self__, "mounts", mounts)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if ports is not None:
             pulumi.set(__self__, "ports", ports)
         if timeouts is not None:
@@ -85,18 +86,6 @@ class AppTemplateArgs:
     @image.setter
     def image(self, value: pulumi.Input[builtins.str]):
         pulumi.set(self, "image", value)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Globally unique name (required). Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="adoptId")
@@ -147,6 +136,18 @@ class AppTemplateArgs:
     @mounts.setter
     def mounts(self, value: Optional[pulumi.Input[Sequence[pulumi.Input['AppMountArgs']]]]):
         pulumi.set(self, "mounts", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -205,7 +206,7 @@ class AppTemplate(pulumi.CustomResource):
         :param pulumi.Input[Sequence[pulumi.Input[Union['TemplateEnvArgs', 'TemplateEnvArgsDict']]]] environment: Default environment; replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Container image with a tag, e.g. louislam/uptime-kuma:1.23.13. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['AppMountArgs', 'AppMountArgsDict']]]] mounts: Default mounts; replaced as a whole. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Globally unique name (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['TemplatePortArgs', 'TemplatePortArgsDict']]]] ports: Named ports (at most one with http true); replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -262,8 +263,6 @@ class AppTemplate(pulumi.CustomResource):
                 raise TypeError("Missing required property 'image'")
             __props__.__dict__["image"] = image
             __props__.__dict__["mounts"] = mounts
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["timeouts"] = timeouts
@@ -354,7 +353,7 @@ class AppTemplate(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Globally unique name (required). Changing it updates the resource in place.
+        Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -22,35 +22,36 @@ __all__ = ['DiskArgs', 'Disk']
 class DiskArgs:
     def __init__(__self__, *,
                  backend: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  region: pulumi.Input[builtins.str],
                  size: pulumi.Input[builtins.float],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  instance_id: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Disk resource.
         :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
+        :param pulumi.Input[builtins.str] name: Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "backend", backend)
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "region", region)
         pulumi.set(__self__, "size", size)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if instance_id is not None:
             pulumi.set(__self__, "instance_id", instance_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if workspace_id is not None:
@@ -67,18 +68,6 @@ class DiskArgs:
     @backend.setter
     def backend(self, value: pulumi.Input[builtins.str]):
         pulumi.set(self, "backend", value)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Display name (required). Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -129,6 +118,18 @@ class DiskArgs:
     @instance_id.setter
     def instance_id(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "instance_id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -183,7 +184,7 @@ class Disk(pulumi.CustomResource):
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] backend: LOCAL or CEPH (CEPH needs a Ceph node in the region). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] instance_id: Instance to attach to (same workspace and region); omit or null to keep the disk detached. Changing it updates the resource in place (attach).
-        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] region: Region, for example NA_01. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] size: Size in bytes. A disk only grows: a smaller size than the recorded one is rejected at preview. Changing it updates the resource in place (resize). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -236,8 +237,6 @@ class Disk(pulumi.CustomResource):
                 raise TypeError("Missing required property 'backend'")
             __props__.__dict__["backend"] = backend
             __props__.__dict__["instance_id"] = instance_id
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             if region is None and not opts.urn:
                 raise TypeError("Missing required property 'region'")
@@ -323,7 +322,7 @@ class Disk(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name (required). Changing it updates the resource in place.
+        Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

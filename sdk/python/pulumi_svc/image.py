@@ -23,11 +23,11 @@ __all__ = ['ImageArgs', 'Image']
 class ImageArgs:
     def __init__(__self__, *,
                  kind: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  source: Any,
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  description: Optional[pulumi.Input[builtins.str]] = None,
                  group: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  os: Optional[pulumi.Input['OsArgs']] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  uefi: Optional[pulumi.Input[builtins.bool]] = None,
@@ -35,13 +35,13 @@ class ImageArgs:
         """
         The set of arguments for constructing a Image resource.
         :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
         :param Any source: Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input['OsArgs'] os: Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -49,7 +49,6 @@ class ImageArgs:
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "kind", kind)
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "source", source)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
@@ -57,6 +56,8 @@ class ImageArgs:
             pulumi.set(__self__, "description", description)
         if group is not None:
             pulumi.set(__self__, "group", group)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if os is not None:
             pulumi.set(__self__, "os", os)
         if timeouts is not None:
@@ -77,18 +78,6 @@ class ImageArgs:
     @kind.setter
     def kind(self, value: pulumi.Input[builtins.str]):
         pulumi.set(self, "kind", value)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -139,6 +128,18 @@ class ImageArgs:
     @group.setter
     def group(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "group", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -220,7 +221,7 @@ class Image(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] description: 4 to 1000 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] group: Catalogue group such as linux or windows, 4 to 32 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] kind: TEMPLATE, BACKUP or ISO. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[Union['OsArgs', 'OsArgsDict']] os: Operating system: family LINUX, WINDOWS or BSD, optional display name; null clears. Changing it updates the resource in place.
         :param Any source: Where the image comes from: URL (url: http or https), BACKUP (backupId), INSTANCE (instanceId, diskId: default the boot disk) or, for an ISO, UPLOAD (filePath: a local file, streamed to the API; relative paths are resolved against the program's directory). An UPLOAD file moved with the same content is only recorded (its SHA-256, fileSha256, decides); any other change replaces the image. Depending on the change, it is made in place or replaces the resource. One of these shapes: `{ type: "URL", url }`; `{ type: "BACKUP", backupId }`; `{ type: "INSTANCE", instanceId, diskId? }`; `{ type: "UPLOAD", filePath }`.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -277,8 +278,6 @@ class Image(pulumi.CustomResource):
             if kind is None and not opts.urn:
                 raise TypeError("Missing required property 'kind'")
             __props__.__dict__["kind"] = kind
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["os"] = os
             if source is None and not opts.urn:
@@ -385,7 +384,7 @@ class Image(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+        4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -22,7 +22,6 @@ __all__ = ['InstanceArgs', 'Instance']
 @pulumi.input_type
 class InstanceArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  apply_upgrades: Optional[pulumi.Input[builtins.bool]] = None,
                  attach_virtio_cdb: Optional[pulumi.Input[builtins.bool]] = None,
@@ -37,6 +36,7 @@ class InstanceArgs:
                  image_id: Optional[pulumi.Input[builtins.str]] = None,
                  ips: Optional[pulumi.Input[Sequence[pulumi.Input['IpsArgs']]]] = None,
                  memory_bytes: Optional[pulumi.Input[builtins.float]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  node_id: Optional[pulumi.Input[builtins.str]] = None,
                  os_name: Optional[pulumi.Input[builtins.str]] = None,
                  plan_id: Optional[pulumi.Input[builtins.str]] = None,
@@ -52,7 +52,6 @@ class InstanceArgs:
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Instance resource.
-        :param pulumi.Input[builtins.str] name: Instance name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
@@ -69,6 +68,7 @@ class InstanceArgs:
         :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input['IpsArgs']]] ips: Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
+        :param pulumi.Input[builtins.str] name: Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] os_name: OS name shown for the instance. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
@@ -84,7 +84,6 @@ class InstanceArgs:
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if apply_upgrades is not None:
@@ -113,6 +112,8 @@ class InstanceArgs:
             pulumi.set(__self__, "ips", ips)
         if memory_bytes is not None:
             pulumi.set(__self__, "memory_bytes", memory_bytes)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if node_id is not None:
             pulumi.set(__self__, "node_id", node_id)
         if os_name is not None:
@@ -139,18 +140,6 @@ class InstanceArgs:
             pulumi.set(__self__, "vpc_ids", vpc_ids)
         if workspace_id is not None:
             pulumi.set(__self__, "workspace_id", workspace_id)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Instance name (required). Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="adoptId")
@@ -321,6 +310,18 @@ class InstanceArgs:
     @memory_bytes.setter
     def memory_bytes(self, value: Optional[pulumi.Input[builtins.float]]):
         pulumi.set(self, "memory_bytes", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="nodeId")
@@ -538,7 +539,7 @@ class Instance(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] image_id: Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['IpsArgs', 'IpsArgsDict']]]] ips: Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource.
         :param pulumi.Input[builtins.float] memory_bytes: CUSTOM: memory in bytes. Changing it updates the resource in place (upgrade). An integer in the spec; typed number because its values exceed 2^31-1, the integer of Java and .NET (exact up to 2^53, fractions refused).
-        :param pulumi.Input[builtins.str] name: Instance name (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] node_id: A specific node (platform or your private cloud). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] os_name: OS name shown for the instance. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] plan_id: PLAN: the plan. Changing it updates the resource in place (upgrade).
@@ -558,7 +559,7 @@ class Instance(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: InstanceArgs,
+                 args: Optional[InstanceArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A virtual server.
@@ -629,8 +630,6 @@ class Instance(pulumi.CustomResource):
             __props__.__dict__["image_id"] = image_id
             __props__.__dict__["ips"] = ips
             __props__.__dict__["memory_bytes"] = memory_bytes
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["node_id"] = node_id
             __props__.__dict__["os_name"] = os_name
@@ -849,7 +848,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Instance name (required). Changing it updates the resource in place.
+        Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -22,25 +22,26 @@ __all__ = ['K3sSecretArgs', 'K3sSecret']
 class K3sSecretArgs:
     def __init__(__self__, *,
                  data: pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]],
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a K3sSecret resource.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] data: Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
+        :param pulumi.Input[builtins.str] name: Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "data", data)
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if workspace_id is not None:
@@ -59,18 +60,6 @@ class K3sSecretArgs:
         pulumi.set(self, "data", value)
 
     @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
-
-    @property
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
@@ -83,6 +72,18 @@ class K3sSecretArgs:
     @adopt_id.setter
     def adopt_id(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -133,7 +134,7 @@ class K3sSecret(pulumi.CustomResource):
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] data: Key to value; every pair is injected into referencing services as an environment variable. Always stored as a Pulumi secret (wrapped if given in plain). Values are write-only in the API: only a change of key names made outside Pulumi is detected (the recorded data then reads as null, and the next up writes it again). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -180,8 +181,6 @@ class K3sSecret(pulumi.CustomResource):
             if data is None and not opts.urn:
                 raise TypeError("Missing required property 'data'")
             __props__.__dict__["data"] = None if data is None else pulumi.Output.secret(data)
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["workspace_id"] = workspace_id
@@ -238,7 +237,7 @@ class K3sSecret(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+        Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 

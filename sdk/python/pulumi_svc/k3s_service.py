@@ -24,10 +24,10 @@ class K3sServiceArgs:
     def __init__(__self__, *,
                  image: pulumi.Input[builtins.str],
                  mode: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  target_instance_ids: pulumi.Input[Sequence[pulumi.Input[builtins.str]]],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  environment: Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  ports: Optional[pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]]] = None,
                  replicas: Optional[pulumi.Input[builtins.int]] = None,
                  secret_refs: Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]] = None,
@@ -39,12 +39,12 @@ class K3sServiceArgs:
         The set of arguments for constructing a K3sService resource.
         :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] target_instance_ids: Instances the scheduler may use (at least one); each must be a READY node. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input['K3sPortArgs']]] ports: Published ports; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.int] replicas: Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
@@ -56,12 +56,13 @@ class K3sServiceArgs:
         """
         pulumi.set(__self__, "image", image)
         pulumi.set(__self__, "mode", mode)
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "target_instance_ids", target_instance_ids)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if environment is not None:
             pulumi.set(__self__, "environment", environment)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if ports is not None:
             pulumi.set(__self__, "ports", ports)
         if replicas is not None:
@@ -102,18 +103,6 @@ class K3sServiceArgs:
         pulumi.set(self, "mode", value)
 
     @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
-
-    @property
     @pulumi.getter(name="targetInstanceIds")
     def target_instance_ids(self) -> pulumi.Input[Sequence[pulumi.Input[builtins.str]]]:
         """
@@ -150,6 +139,18 @@ class K3sServiceArgs:
     @environment.setter
     def environment(self, value: Optional[pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]]]):
         pulumi.set(self, "environment", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -270,7 +271,7 @@ class K3sService(pulumi.CustomResource):
         :param pulumi.Input[Mapping[str, pulumi.Input[builtins.str]]] environment: Environment variables (flat name to value); default none. Write-only: the API never returns it, so it is kept from state and a change made outside Pulumi is not detected. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] image: Container image with a tag, for example nginx:1.27 (a change is a rolling redeploy). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] mode: PINNED: one pod on each target instance; SPREAD: `replicas` pods across the target instances' nodes. A replacement keeps the name, so it deletes the old service first. Changing it replaces the resource.
-        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[Sequence[pulumi.Input[Union['K3sPortArgs', 'K3sPortArgsDict']]]] ports: Published ports; default none. Changing it updates the resource in place.
         :param pulumi.Input[builtins.int] replicas: Replica count (meaningful for SPREAD); default 1. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] secret_refs: Names of K3sSecrets whose key-value pairs are injected as environment variables; default none. Changing it updates the resource in place.
@@ -335,8 +336,6 @@ class K3sService(pulumi.CustomResource):
             if mode is None and not opts.urn:
                 raise TypeError("Missing required property 'mode'")
             __props__.__dict__["mode"] = mode
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["ports"] = ports
             __props__.__dict__["replicas"] = replicas
@@ -441,7 +440,7 @@ class K3sService(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+        Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 

@@ -22,25 +22,26 @@ __all__ = ['NetLoadBalancerArgs', 'NetLoadBalancer']
 class NetLoadBalancerArgs:
     def __init__(__self__, *,
                  address: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  owner_workspace_id: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a NetLoadBalancer resource.
         :param pulumi.Input[builtins.str] address: The balanced IP address (IPv4 or IPv6; normalised). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
+        :param pulumi.Input[builtins.str] name: Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
         pulumi.set(__self__, "address", address)
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if owner_workspace_id is not None:
             pulumi.set(__self__, "owner_workspace_id", owner_workspace_id)
         if timeouts is not None:
@@ -59,18 +60,6 @@ class NetLoadBalancerArgs:
         pulumi.set(self, "address", value)
 
     @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Display name (required). Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
-
-    @property
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
@@ -83,6 +72,18 @@ class NetLoadBalancerArgs:
     @adopt_id.setter
     def adopt_id(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="ownerWorkspaceId")
@@ -133,7 +134,7 @@ class NetLoadBalancer(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] owner_workspace_id: Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -180,8 +181,6 @@ class NetLoadBalancer(pulumi.CustomResource):
                 raise TypeError("Missing required property 'address'")
             __props__.__dict__["address"] = address
             __props__.__dict__["adopt_id"] = adopt_id
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["owner_workspace_id"] = owner_workspace_id
             __props__.__dict__["timeouts"] = timeouts
@@ -246,7 +245,7 @@ class NetLoadBalancer(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name (required). Changing it updates the resource in place.
+        Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

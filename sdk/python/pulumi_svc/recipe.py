@@ -25,10 +25,10 @@ class RecipeArgs:
                  category: pulumi.Input[builtins.str],
                  commands: pulumi.Input[Sequence[pulumi.Input['RecipeCommandArgs']]],
                  description: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  fields: Optional[pulumi.Input[Sequence[pulumi.Input['RecipeFieldArgs']]]] = None,
                  icon: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
@@ -36,12 +36,12 @@ class RecipeArgs:
         :param pulumi.Input[builtins.str] category: DEFAULT, GAMES, SOFTWARE, INFRASTRUCTURE, AI, MEDIA, TOOLS, DATABASES, MONITORING, PRODUCTIVITY, DEVOPS, AUTOMATION or NETWORK. Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input['RecipeCommandArgs']]] commands: Scripts run in order; at least one. Replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] description: Markdown (required). Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[Sequence[pulumi.Input['RecipeFieldArgs']]] fields: Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] icon: Icon URL; omit or null for none. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -49,13 +49,14 @@ class RecipeArgs:
         pulumi.set(__self__, "category", category)
         pulumi.set(__self__, "commands", commands)
         pulumi.set(__self__, "description", description)
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if fields is not None:
             pulumi.set(__self__, "fields", fields)
         if icon is not None:
             pulumi.set(__self__, "icon", icon)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if workspace_id is not None:
@@ -98,18 +99,6 @@ class RecipeArgs:
         pulumi.set(self, "description", value)
 
     @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Display name (required). Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
-
-    @property
     @pulumi.getter(name="adoptId")
     def adopt_id(self) -> Optional[pulumi.Input[builtins.str]]:
         """
@@ -146,6 +135,18 @@ class RecipeArgs:
     @icon.setter
     def icon(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "icon", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -204,7 +205,7 @@ class Recipe(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] description: Markdown (required). Changing it updates the resource in place.
         :param pulumi.Input[Sequence[pulumi.Input[Union['RecipeFieldArgs', 'RecipeFieldArgsDict']]]] fields: Inputs asked at install. Replaced as a whole. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] icon: Icon URL; omit or null for none. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Display name (required). Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -263,8 +264,6 @@ class Recipe(pulumi.CustomResource):
             __props__.__dict__["description"] = description
             __props__.__dict__["fields"] = fields
             __props__.__dict__["icon"] = icon
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["workspace_id"] = workspace_id
@@ -347,7 +346,7 @@ class Recipe(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name (required). Changing it updates the resource in place.
+        Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -22,42 +22,31 @@ __all__ = ['SshKeyArgs', 'SshKey']
 @pulumi.input_type
 class SshKeyArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[builtins.str],
                  public_key: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a SshKey resource.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] public_key: OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "public_key", public_key)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if workspace_id is not None:
             pulumi.set(__self__, "workspace_id", workspace_id)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="publicKey")
@@ -84,6 +73,18 @@ class SshKeyArgs:
     @adopt_id.setter
     def adopt_id(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -133,7 +134,7 @@ class SshKey(pulumi.CustomResource):
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         :param pulumi.Input[builtins.str] public_key: OpenSSH public key line, "<type> <base64> [comment]" (ssh-ed25519, ssh-rsa, ecdsa-sha2-*, sk-*); checked at preview. Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -178,8 +179,6 @@ class SshKey(pulumi.CustomResource):
             __props__ = SshKeyArgs.__new__(SshKeyArgs)
 
             __props__.__dict__["adopt_id"] = adopt_id
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             if public_key is None and not opts.urn:
                 raise TypeError("Missing required property 'public_key'")
@@ -241,7 +240,7 @@ class SshKey(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+        Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it replaces the resource.
         """
         return pulumi.get(self, "name")
 

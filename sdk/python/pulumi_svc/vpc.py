@@ -22,28 +22,29 @@ __all__ = ['VpcArgs', 'Vpc']
 class VpcArgs:
     def __init__(__self__, *,
                  description: pulumi.Input[builtins.str],
-                 name: pulumi.Input[builtins.str],
                  range: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None,
                  workspace_id: Optional[pulumi.Input[builtins.str]] = None):
         """
         The set of arguments for constructing a Vpc resource.
         :param pulumi.Input[builtins.str] description: Up to 240 characters. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] range: RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         pulumi.set(__self__, "description", description)
-        pulumi.set(__self__, "name", name)
         pulumi.set(__self__, "range", range)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
         if workspace_id is not None:
@@ -60,18 +61,6 @@ class VpcArgs:
     @description.setter
     def description(self, value: pulumi.Input[builtins.str]):
         pulumi.set(self, "description", value)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        Display name, 4 to 32 characters. Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -98,6 +87,18 @@ class VpcArgs:
     @adopt_id.setter
     def adopt_id(self, value: Optional[pulumi.Input[builtins.str]]):
         pulumi.set(self, "adopt_id", value)
+
+    @property
+    @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter
@@ -149,7 +150,7 @@ class Vpc(pulumi.CustomResource):
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.str] description: Up to 240 characters. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] range: RFC 1918 private CIDR; normalised to the network address (10.1.2.3/16 -> 10.1.0.0/16). Changing it replaces the resource.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
@@ -198,8 +199,6 @@ class Vpc(pulumi.CustomResource):
             if description is None and not opts.urn:
                 raise TypeError("Missing required property 'description'")
             __props__.__dict__["description"] = description
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             if range is None and not opts.urn:
                 raise TypeError("Missing required property 'range'")
@@ -260,7 +259,7 @@ class Vpc(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        Display name, 4 to 32 characters. Changing it updates the resource in place.
+        Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -22,43 +22,32 @@ __all__ = ['WorkspaceArgs', 'Workspace']
 @pulumi.input_type
 class WorkspaceArgs:
     def __init__(__self__, *,
-                 name: pulumi.Input[builtins.str],
                  adopt_id: Optional[pulumi.Input[builtins.str]] = None,
                  disable_ssh_password: Optional[pulumi.Input[builtins.bool]] = None,
                  mfa_required: Optional[pulumi.Input[builtins.bool]] = None,
+                 name: Optional[pulumi.Input[builtins.str]] = None,
                  timeouts: Optional[pulumi.Input['TimeoutsArgs']] = None):
         """
         The set of arguments for constructing a Workspace resource.
-        :param pulumi.Input[builtins.str] name: 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
         :param pulumi.Input[builtins.str] adopt_id: Adopt an existing resource with this id instead of creating one: it is read, recorded, then
                converged to the declared inputs (fields set only at creation must already match). The
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.bool] disable_ssh_password: Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] mfa_required: Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
-        pulumi.set(__self__, "name", name)
         if adopt_id is not None:
             pulumi.set(__self__, "adopt_id", adopt_id)
         if disable_ssh_password is not None:
             pulumi.set(__self__, "disable_ssh_password", disable_ssh_password)
         if mfa_required is not None:
             pulumi.set(__self__, "mfa_required", mfa_required)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
-
-    @property
-    @pulumi.getter
-    def name(self) -> pulumi.Input[builtins.str]:
-        """
-        4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
-        """
-        return pulumi.get(self, "name")
-
-    @name.setter
-    def name(self, value: pulumi.Input[builtins.str]):
-        pulumi.set(self, "name", value)
 
     @property
     @pulumi.getter(name="adoptId")
@@ -100,6 +89,18 @@ class WorkspaceArgs:
 
     @property
     @pulumi.getter
+    def name(self) -> Optional[pulumi.Input[builtins.str]]:
+        """
+        4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: Optional[pulumi.Input[builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @property
+    @pulumi.getter
     def timeouts(self) -> Optional[pulumi.Input['TimeoutsArgs']]:
         """
         Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
@@ -136,7 +137,7 @@ class Workspace(pulumi.CustomResource):
                `import` resource option instead takes it only as it is, refusing any difference.
         :param pulumi.Input[builtins.bool] disable_ssh_password: Disable SSH password authentication on instances when SSH keys are present. Omit to leave it unmanaged. Changing it updates the resource in place.
         :param pulumi.Input[builtins.bool] mfa_required: Require two-factor authentication of every member. Needs OWNER, and the API rejects turning it on unless every member already has 2FA (its reason is shown). Omit to leave the setting unmanaged. Changing it updates the resource in place.
-        :param pulumi.Input[builtins.str] name: 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+        :param pulumi.Input[builtins.str] name: 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation deadlines, e.g. `{ create: "30m", delete: "10m" }` (default 20m each); where it
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         """
@@ -144,7 +145,7 @@ class Workspace(pulumi.CustomResource):
     @overload
     def __init__(__self__,
                  resource_name: str,
-                 args: WorkspaceArgs,
+                 args: Optional[WorkspaceArgs] = None,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
         A workspace; the token's user becomes its OWNER (needs a user-scoped token). The API cannot delete workspaces: `pulumi destroy` (or removing it from the program) only removes it from the stack; it keeps existing in the API, and `adoptId` takes it back. Its `id` is what workspace-scoped resources take as `workspaceId`.
@@ -181,8 +182,6 @@ class Workspace(pulumi.CustomResource):
             __props__.__dict__["adopt_id"] = adopt_id
             __props__.__dict__["disable_ssh_password"] = disable_ssh_password
             __props__.__dict__["mfa_required"] = mfa_required
-            if name is None and not opts.urn:
-                raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["created_at"] = None
@@ -254,7 +253,7 @@ class Workspace(pulumi.CustomResource):
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
-        4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+        4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         """
         return pulumi.get(self, "name")
 

@@ -107,14 +107,14 @@ public class ApiToken extends com.pulumi.resources.CustomResource {
         return this.lastUsed;
     }
     /**
-     * 4 to 48 characters. Changing it replaces the resource.
+     * 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 4 to 48 characters. Changing it replaces the resource.
+     * @return 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {

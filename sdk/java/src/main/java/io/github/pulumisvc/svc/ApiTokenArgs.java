@@ -69,18 +69,18 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * 4 to 48 characters. Changing it replaces the resource.
+     * 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return 4 to 48 characters. Changing it replaces the resource.
+     * @return 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -244,18 +244,18 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name 4 to 48 characters. Changing it replaces the resource.
+         * @param name 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name 4 to 48 characters. Changing it replaces the resource.
+         * @param name 4 to 48 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -356,9 +356,6 @@ public final class ApiTokenArgs extends com.pulumi.resources.ResourceArgs {
             }
             if ($.grants == null) {
                 throw new MissingRequiredPropertyException("ApiTokenArgs", "grants");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("ApiTokenArgs", "name");
             }
             return $;
         }

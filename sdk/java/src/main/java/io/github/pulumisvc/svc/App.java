@@ -123,14 +123,14 @@ public class App extends com.pulumi.resources.CustomResource {
         return this.mounts;
     }
     /**
-     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * @return Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {

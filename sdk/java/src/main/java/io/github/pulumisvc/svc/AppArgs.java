@@ -117,18 +117,18 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+     * @return Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -368,18 +368,18 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+         * @param name Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Unique within the workspace. Any replacement deletes the old app first: names and host ports are unique. Changing it replaces the resource.
+         * @param name Unique within the workspace. A replacement that keeps the name, or a host port on the same instance, deletes the old app first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -487,9 +487,6 @@ public final class AppArgs extends com.pulumi.resources.ResourceArgs {
         public AppArgs build() {
             if ($.instanceId == null) {
                 throw new MissingRequiredPropertyException("AppArgs", "instanceId");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("AppArgs", "name");
             }
             return $;
         }

@@ -107,14 +107,14 @@ public class AppTemplate extends com.pulumi.resources.CustomResource {
         return this.mounts;
     }
     /**
-     * Globally unique name (required). Changing it updates the resource in place.
+     * Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Globally unique name (required). Changing it updates the resource in place.
+     * @return Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

@@ -116,18 +116,18 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Globally unique name (required). Changing it updates the resource in place.
+     * Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Globally unique name (required). Changing it updates the resource in place.
+     * @return Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -345,18 +345,18 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Globally unique name (required). Changing it updates the resource in place.
+         * @param name Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Globally unique name (required). Changing it updates the resource in place.
+         * @param name Globally unique name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -425,9 +425,6 @@ public final class AppTemplateArgs extends com.pulumi.resources.ResourceArgs {
             }
             if ($.image == null) {
                 throw new MissingRequiredPropertyException("AppTemplateArgs", "image");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("AppTemplateArgs", "name");
             }
             return $;
         }

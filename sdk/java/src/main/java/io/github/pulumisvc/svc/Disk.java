@@ -77,14 +77,14 @@ public class Disk extends com.pulumi.resources.CustomResource {
         return this.instanceId;
     }
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name (required). Changing it updates the resource in place.
+     * @return Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

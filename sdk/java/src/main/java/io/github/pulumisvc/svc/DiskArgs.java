@@ -68,18 +68,18 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Display name (required). Changing it updates the resource in place.
+     * @return Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -243,18 +243,18 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name (required). Changing it updates the resource in place.
+         * @param name Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Display name (required). Changing it updates the resource in place.
+         * @param name Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -352,9 +352,6 @@ public final class DiskArgs extends com.pulumi.resources.ResourceArgs {
         public DiskArgs build() {
             if ($.backend == null) {
                 throw new MissingRequiredPropertyException("DiskArgs", "backend");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("DiskArgs", "name");
             }
             if ($.region == null) {
                 throw new MissingRequiredPropertyException("DiskArgs", "region");

@@ -108,14 +108,14 @@ public class Image extends com.pulumi.resources.CustomResource {
         return this.kind;
     }
     /**
-     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+     * 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Changing it updates the resource in place.
+     * @return 4 to 64 characters at creation; a rename in place (PATCH) takes 4 to 32. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

@@ -252,14 +252,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.memoryBytes;
     }
     /**
-     * Instance name (required). Changing it updates the resource in place.
+     * Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Instance name (required). Changing it updates the resource in place.
+     * @return Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -516,7 +516,7 @@ public class Instance extends com.pulumi.resources.CustomResource {
      * @param name The _unique_ name of the resulting resource.
      * @param args The arguments to use to populate this resource's properties.
      */
-    public Instance(java.lang.String name, InstanceArgs args) {
+    public Instance(java.lang.String name, @Nullable InstanceArgs args) {
         this(name, args, null);
     }
     /**
@@ -525,7 +525,7 @@ public class Instance extends com.pulumi.resources.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param options A bag of options that control this resource's behavior.
      */
-    public Instance(java.lang.String name, InstanceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
+    public Instance(java.lang.String name, @Nullable InstanceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
         super("svc:index:Instance", name, makeArgs(args, options), makeResourceOptions(options, Codegen.empty()), false);
     }
 
@@ -533,7 +533,7 @@ public class Instance extends com.pulumi.resources.CustomResource {
         super("svc:index:Instance", name, null, makeResourceOptions(options, id), false);
     }
 
-    private static InstanceArgs makeArgs(InstanceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
+    private static InstanceArgs makeArgs(@Nullable InstanceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
         if (options != null && options.getUrn().isPresent()) {
             return null;
         }

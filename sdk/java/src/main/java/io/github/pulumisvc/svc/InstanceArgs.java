@@ -5,7 +5,6 @@ package io.github.pulumisvc.svc;
 
 import com.pulumi.core.Output;
 import com.pulumi.core.annotations.Import;
-import com.pulumi.exceptions.MissingRequiredPropertyException;
 import io.github.pulumisvc.svc.inputs.BandwidthArgs;
 import io.github.pulumisvc.svc.inputs.IpsArgs;
 import io.github.pulumisvc.svc.inputs.StorageArgs;
@@ -239,18 +238,18 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Instance name (required). Changing it updates the resource in place.
+     * Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Instance name (required). Changing it updates the resource in place.
+     * @return Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -810,18 +809,18 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Instance name (required). Changing it updates the resource in place.
+         * @param name Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Instance name (required). Changing it updates the resource in place.
+         * @param name Instance name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -1126,9 +1125,6 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         public InstanceArgs build() {
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("InstanceArgs", "name");
-            }
             return $;
         }
     }

@@ -50,14 +50,14 @@ public class K3sSecret extends com.pulumi.resources.CustomResource {
         return this.keys;
     }
     /**
-     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+     * @return Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {

@@ -53,18 +53,18 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+     * Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+     * @return Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -174,18 +174,18 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+         * @param name Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Unique in the workspace; services reference the secret by this name. Changing it replaces the resource.
+         * @param name Unique in the workspace; services reference the secret by this name. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -241,9 +241,6 @@ public final class K3sSecretArgs extends com.pulumi.resources.ResourceArgs {
         public K3sSecretArgs build() {
             if ($.data == null) {
                 throw new MissingRequiredPropertyException("K3sSecretArgs", "data");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("K3sSecretArgs", "name");
             }
             return $;
         }

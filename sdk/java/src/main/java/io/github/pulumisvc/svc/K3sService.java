@@ -97,14 +97,14 @@ public class K3sService extends com.pulumi.resources.CustomResource {
         return this.mode;
     }
     /**
-     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * @return Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {

@@ -87,18 +87,18 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+     * @return Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -348,18 +348,18 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+         * @param name Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Unique within the workspace. A replacement under a new name creates the new service first. Changing it replaces the resource.
+         * @param name Unique within the workspace. A replacement under a new name creates the new service first. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -584,9 +584,6 @@ public final class K3sServiceArgs extends com.pulumi.resources.ResourceArgs {
             }
             if ($.mode == null) {
                 throw new MissingRequiredPropertyException("K3sServiceArgs", "mode");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("K3sServiceArgs", "name");
             }
             if ($.targetInstanceIds == null) {
                 throw new MissingRequiredPropertyException("K3sServiceArgs", "targetInstanceIds");

@@ -52,18 +52,18 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
     }
 
     /**
-     * Display name (required). Changing it updates the resource in place.
+     * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Display name (required). Changing it updates the resource in place.
+     * @return Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -173,18 +173,18 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         }
 
         /**
-         * @param name Display name (required). Changing it updates the resource in place.
+         * @param name Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Display name (required). Changing it updates the resource in place.
+         * @param name Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -240,9 +240,6 @@ public final class NetLoadBalancerArgs extends com.pulumi.resources.ResourceArgs
         public NetLoadBalancerArgs build() {
             if ($.address == null) {
                 throw new MissingRequiredPropertyException("NetLoadBalancerArgs", "address");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("NetLoadBalancerArgs", "name");
             }
             return $;
         }

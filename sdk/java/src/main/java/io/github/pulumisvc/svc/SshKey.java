@@ -49,14 +49,14 @@ public class SshKey extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.fingerprint);
     }
     /**
-     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+     * Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+     * @return Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
     public Output<String> name() {

@@ -37,18 +37,18 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+     * Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+     * @return Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -152,18 +152,18 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+         * @param name Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Display name, 4 to 32 characters (the API has no update). Changing it replaces the resource.
+         * @param name Display name, 4 to 32 characters (the API has no update). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it replaces the resource.
          * 
          * @return builder
          * 
@@ -238,9 +238,6 @@ public final class SshKeyArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         public SshKeyArgs build() {
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("SshKeyArgs", "name");
-            }
             if ($.publicKey == null) {
                 throw new MissingRequiredPropertyException("SshKeyArgs", "publicKey");
             }

@@ -48,14 +48,14 @@ public class Vpc extends com.pulumi.resources.CustomResource {
         return this.description;
     }
     /**
-     * Display name, 4 to 32 characters. Changing it updates the resource in place.
+     * Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters. Changing it updates the resource in place.
+     * @return Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {

@@ -52,18 +52,18 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * Display name, 4 to 32 characters. Changing it updates the resource in place.
+     * Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    @Import(name="name", required=true)
-    private Output<String> name;
+    @Import(name="name")
+    private @Nullable Output<String> name;
 
     /**
-     * @return Display name, 4 to 32 characters. Changing it updates the resource in place.
+     * @return Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
-    public Output<String> name() {
-        return this.name;
+    public Optional<Output<String>> name() {
+        return Optional.ofNullable(this.name);
     }
 
     /**
@@ -189,18 +189,18 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param name Display name, 4 to 32 characters. Changing it updates the resource in place.
+         * @param name Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
          */
-        public Builder name(Output<String> name) {
+        public Builder name(@Nullable Output<String> name) {
             $.name = name;
             return this;
         }
 
         /**
-         * @param name Display name, 4 to 32 characters. Changing it updates the resource in place.
+         * @param name Display name, 4 to 32 characters. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
          * 
          * @return builder
          * 
@@ -277,9 +277,6 @@ public final class VpcArgs extends com.pulumi.resources.ResourceArgs {
         public VpcArgs build() {
             if ($.description == null) {
                 throw new MissingRequiredPropertyException("VpcArgs", "description");
-            }
-            if ($.name == null) {
-                throw new MissingRequiredPropertyException("VpcArgs", "name");
             }
             if ($.range == null) {
                 throw new MissingRequiredPropertyException("VpcArgs", "range");

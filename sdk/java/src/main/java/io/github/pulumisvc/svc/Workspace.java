@@ -79,14 +79,14 @@ public class Workspace extends com.pulumi.resources.CustomResource {
         return this.mfaRequired;
     }
     /**
-     * 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+     * 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     @Export(name="name", refs={String.class}, tree="[0]")
     private Output<String> name;
 
     /**
-     * @return 4 to 32 characters; renaming needs the OWNER role. Changing it updates the resource in place.
+     * @return 4 to 32 characters; renaming needs the OWNER role. Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
     public Output<String> name() {
@@ -119,7 +119,7 @@ public class Workspace extends com.pulumi.resources.CustomResource {
      * @param name The _unique_ name of the resulting resource.
      * @param args The arguments to use to populate this resource's properties.
      */
-    public Workspace(java.lang.String name, WorkspaceArgs args) {
+    public Workspace(java.lang.String name, @Nullable WorkspaceArgs args) {
         this(name, args, null);
     }
     /**
@@ -128,7 +128,7 @@ public class Workspace extends com.pulumi.resources.CustomResource {
      * @param args The arguments to use to populate this resource's properties.
      * @param options A bag of options that control this resource's behavior.
      */
-    public Workspace(java.lang.String name, WorkspaceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
+    public Workspace(java.lang.String name, @Nullable WorkspaceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
         super("svc:index:Workspace", name, makeArgs(args, options), makeResourceOptions(options, Codegen.empty()), false);
     }
 
@@ -136,7 +136,7 @@ public class Workspace extends com.pulumi.resources.CustomResource {
         super("svc:index:Workspace", name, null, makeResourceOptions(options, id), false);
     }
 
-    private static WorkspaceArgs makeArgs(WorkspaceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
+    private static WorkspaceArgs makeArgs(@Nullable WorkspaceArgs args, @Nullable com.pulumi.resources.CustomResourceOptions options) {
         if (options != null && options.getUrn().isPresent()) {
             return null;
         }
