@@ -16,7 +16,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "../fields/zod";
-import type { Props } from "./types";
 
 /** The checked input that says the name was made for the program and is made anew for a replacement. */
 export const AUTONAMED_KEY = "__autonamed";
@@ -59,6 +58,9 @@ export interface Named {
   /** The name was made for the program, anew for a replacement: check adds `AUTONAMED_KEY`. */
   marked: boolean;
 }
+
+/** A resource's properties (types.ts's `Props`, which imports this module's `Naming`). */
+type Props = Record<string, unknown>;
 
 const NOTHING: Named = { failures: [], relax: [], marked: false };
 
