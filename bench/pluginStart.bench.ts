@@ -4,7 +4,8 @@
  * all see the same machine, a fresh process of: the release archive's linux-amd64 executable (a
  * Node.js SEA, scripts/release/plugin.ts), today's bin/pulumi-resource-svc (a script run by the
  * `node` on PATH), and a Go plugin, the pulumi CLI's YAML language host (scripts/ensure-pulumi.sh).
- * It reports the median time to the first line of stdout of each, and the ratios to the Go plugin.
+ * It reports the median time to the first line of stdout of each, and the ratios to the Go plugin,
+ * and for the svc plugins the time to the answer of the engine's first call (GetPluginInfo).
  * Each starts with no argument (no engine address: nothing is logged to an engine), with `node`
  * on PATH as the engine's own PATH would have it.
  *
@@ -16,6 +17,9 @@ import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import * as grpc from "@grpc/grpc-js";
+import { Empty } from "google-protobuf/google/protobuf/empty_pb";
+import { ResourceProviderClient } from "@pulumi/pulumi/proto/provider_grpc_pb";
 import { archiveName, pluginArchives } from "../scripts/release/plugin";
 import { environment, median, parseArgs, REPO, writeResult } from "./common";
 
@@ -28,18 +32,40 @@ const options = () =>
     out: { default: "bench/results", help: "where the result is written" },
   });
 
-/** Milliseconds from spawn to the first line of stdout; the process is killed then. */
-function timeToPort(command: string, args: string[]): Promise<number> {
+/** How long one start took: to the first line of stdout, and (`answer`) to the first gRPC answer. */
+interface Start {
+  port: number;
+  answer?: number;
+}
+
+/**
+ * Milliseconds from spawn to the first line of stdout, and with `ask` to the answer of the
+ * provider's GetPluginInfo on that port, the engine's first call (a port printed early is worth
+ * only what the first answer gains); the process is killed then.
+ */
+function timeToPort(command: string, args: string[], ask = false): Promise<Start> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
+    const since = () => Number(process.hrtime.bigint() - started) / 1e6;
     const child = spawn(command, args, { stdio: ["ignore", "pipe", "ignore"] });
     let out = "";
+    const done = (start: Start) => {
+      child.kill();
+      child.on("exit", () => resolve(start));
+    };
     child.stdout.on("data", (d: Buffer) => {
+      if (out.includes("\n")) return;
       out += d.toString();
       if (!out.includes("\n")) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
-      child.kill();
-      child.on("exit", () => resolve(ms));
+      const port = since();
+      if (!ask) return done({ port });
+      const client = new ResourceProviderClient(`127.0.0.1:${out.trim()}`, grpc.credentials.createInsecure());
+      client.getPluginInfo(new Empty(), (err) => {
+        const answer = since();
+        client.close();
+        if (err) reject(err);
+        else done({ port, answer });
+      });
     });
     child.on("error", reject);
     child.on("exit", (code) => {
@@ -66,31 +92,40 @@ async function main(): Promise<void> {
       .trim()
       .split("\n")
       .pop()!;
-    const contenders: Record<string, [string, string[]]> = {
-      sea: [path.join(work, "pulumi-resource-svc"), []],
-      script: [path.join(REPO, "bin", "pulumi-resource-svc"), []],
-      go: [path.join(pulumiDir, "pulumi-language-yaml"), []],
+    // Each svc plugin is also asked GetPluginInfo (the Go one serves another protocol: its port only).
+    const contenders: Record<string, [string, string[], boolean]> = {
+      sea: [path.join(work, "pulumi-resource-svc"), [], true],
+      script: [path.join(REPO, "bin", "pulumi-resource-svc"), [], true],
+      go: [path.join(pulumiDir, "pulumi-language-yaml"), [], false],
     };
     if (args.baseline) {
       const dir = path.join(work, "baseline");
       fs.mkdirSync(dir);
       execFileSync("tar", ["-xzf", path.resolve(args.baseline), "-C", dir]);
-      contenders.baseline = [path.join(dir, "pulumi-resource-svc"), []];
+      contenders.baseline = [path.join(dir, "pulumi-resource-svc"), [], true];
     }
-    const samples: Record<string, number[]> = Object.fromEntries(Object.keys(contenders).map((k) => [k, []]));
-    for (const [command, argv] of Object.values(contenders)) await timeToPort(command, argv); // warm the page cache
+    const samples: Record<string, number[]> = {};
+    const add = (key: string, ms: number | undefined) => ms !== undefined && (samples[key] ??= []).push(ms);
+    for (const contender of Object.values(contenders)) await timeToPort(...contender); // warm the page cache
     for (let round = 0; round < Number(args.rounds); round++) {
       const order = Object.keys(contenders);
       if (round % 2) order.reverse();
-      for (const name of order) samples[name].push(await timeToPort(...contenders[name]));
+      for (const name of order) {
+        const start = await timeToPort(...contenders[name]);
+        add(name, start.port);
+        add(`${name} answer`, start.answer);
+      }
     }
     const medians = Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
     const result = { archive, baseline: args.baseline || undefined, rounds: Number(args.rounds), medianMs: medians, samples };
+    const ms = (k: string) => medians[k].toFixed(0);
     console.log(
-      `plugin start (median of ${args.rounds}, ms to the port): SEA ${medians.sea.toFixed(0)}, script ${medians.script.toFixed(0)}, ` +
-        `Go plugin ${medians.go.toFixed(0)}; SEA/Go ${(medians.sea / medians.go).toFixed(1)}x, script/Go ${(medians.script / medians.go).toFixed(1)}x` +
+      `plugin start (median of ${args.rounds}, ms to the port / to the first answer): SEA ${ms("sea")} / ${ms("sea answer")}, ` +
+        `script ${ms("script")} / ${ms("script answer")}, Go plugin ${ms("go")}; ` +
+        `SEA/Go ${(medians.sea / medians.go).toFixed(1)}x, script/Go ${(medians.script / medians.go).toFixed(1)}x` +
         (medians.baseline
-          ? `; baseline SEA ${medians.baseline.toFixed(0)}, SEA/baseline ${(medians.sea / medians.baseline).toFixed(2)}x`
+          ? `; baseline SEA ${ms("baseline")} / ${ms("baseline answer")}, SEA/baseline ${(medians.sea / medians.baseline).toFixed(2)}x ` +
+            `(first answer ${(medians["sea answer"] / medians["baseline answer"]).toFixed(2)}x)`
           : ""),
     );
     console.log(`recorded in ${writeResult(args.out, "pluginStart", { environment: environment(), ...result })}`);

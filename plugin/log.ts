@@ -11,11 +11,16 @@ import { EngineClient } from "@pulumi/pulumi/proto/engine_grpc_pb";
 import { LogRequest, LogSeverity } from "@pulumi/pulumi/proto/engine_pb";
 import { setProgressSink, shown, verboseFrom, type ProgressKind } from "../provider/runtime/progress";
 
-const resourceScope = new AsyncLocalStorage<string>();
+/**
+ * Made at the first call, not when the module loads: the release executable starts from a V8
+ * snapshot of its loaded modules (scripts/release/plugin.ts), and Node does not vouch for an
+ * AsyncLocalStorage carried through one.
+ */
+let resourceScope: AsyncLocalStorage<string> | undefined;
 
 /** Runs one provider call for a resource: progress lines written inside it carry its URN. */
 export function forResource<T>(urn: string, fn: () => Promise<T>): Promise<T> {
-  return resourceScope.run(urn, fn);
+  return (resourceScope ??= new AsyncLocalStorage<string>()).run(urn, fn);
 }
 
 const SEVERITY: Record<ProgressKind, LogSeverity> = { notice: LogSeverity.INFO, heartbeat: LogSeverity.INFO, detail: LogSeverity.INFO };
@@ -30,7 +35,7 @@ export function logToEngine(address: string): void {
     request.setSeverity(SEVERITY[kind]);
     // The line keeps its label: it names the API object (`Disk "data"`, an id), the row only the Pulumi name.
     request.setMessage(line);
-    request.setUrn(resourceScope.getStore() ?? "");
+    request.setUrn(resourceScope?.getStore() ?? "");
     request.setEphemeral(kind === "heartbeat");
     engine.log(request, () => {
       // A lost progress line is not worth failing an operation for.

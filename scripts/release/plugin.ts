@@ -18,6 +18,7 @@
 import { execFile, execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
+import * as http2 from "node:http2";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
@@ -139,6 +140,57 @@ function hostNode(version: string): string {
 }
 
 /**
+ * The bundle's entry. Run as a SEA's main script it starts the plugin; where the blob is a V8
+ * startup snapshot (linux-amd64, `pluginArchives`), Node runs it once at build time instead, with
+ * the modules the port waits for loaded (plugin/main.ts's imports: grpc-js and the protocol's
+ * message types, about 80 of the executable's 120 ms), and the executable starts from that heap at
+ * `main`, reading its arguments and environment then.
+ */
+const SEA_ENTRY = `const v8 = require("node:v8");
+const plugin = require("./dist/plugin/main.js");
+if (v8.startupSnapshot.isBuildingSnapshot()) v8.startupSnapshot.setDeserializeMainFunction(() => plugin.main());
+else plugin.main();`;
+
+/** HTTP/2's header names and HTTP's status codes: the members of `http2.constants` grpc-js reads while it loads (protocol facts, the same in every Node.js). */
+const HTTP2_KNOWN = Object.fromEntries(Object.entries(http2.constants).filter(([k]) => /^HTTP(2_HEADER|_STATUS)_/.test(k)));
+
+/**
+ * Built-in modules the port's code requires as it loads but uses only when it listens (http2),
+ * serves (async_hooks: plugin/log.ts) or never (http, https, tls: grpc-js's proxies and TLS): each
+ * is a stand-in that loads the real module at the first use of a member. A V8 snapshot cannot
+ * hold them (Node 24 cannot serialize the HTTP parser they set up, and does not vouch for
+ * async_hooks), and a start without one skips them. The constants grpc-js reads at
+ * load are known ahead (HTTP2_KNOWN); loading one of the modules while a snapshot is built fails,
+ * naming it, rather than V8's bare "CheckGlobalAndEternalHandles failed".
+ */
+const deferredBuiltins: import("esbuild").Plugin = {
+  name: "deferred-builtins",
+  setup(build) {
+    build.onResolve({ filter: /^(node:)?(http2|http|https|tls|async_hooks)$/ }, (args) => ({
+      path: args.path.replace(/^node:/, ""),
+      namespace: "deferred",
+    }));
+    build.onLoad({ filter: /.*/, namespace: "deferred" }, (args) => ({
+      loader: "js",
+      contents: `let real;
+const load = () => {
+  if (require("node:v8").startupSnapshot.isBuildingSnapshot()) throw new Error("node:${args.path} was used while the snapshot was built: it cannot hold it");
+  return (real ??= process.getBuiltinModule("node:${args.path}"));
+};
+const known = ${args.path === "http2" ? `{ constants: new Proxy(${JSON.stringify(HTTP2_KNOWN)}, { get: (t, k) => (k in t ? t[k] : load().constants[k]) }) }` : "{}"};
+// An ES-module import (esbuild's __toESM) lists the members: they are copied onto the stand-in then.
+const members = (t) => Object.defineProperties(t, Object.getOwnPropertyDescriptors(load()));
+module.exports = new Proxy({}, {
+  get: (_t, k) => (k in known ? known[k] : load()[k]),
+  has: (_t, k) => k in load(),
+  ownKeys: (t) => Reflect.ownKeys(members(t)),
+  getOwnPropertyDescriptor: (t, k) => Reflect.getOwnPropertyDescriptor(members(t), k),
+});`,
+    }));
+  },
+};
+
+/**
  * The plugin as one CommonJS file. What it reads beside itself in a package is inlined:
  * provider/packageName.js (the package's name and version, found upward from __dirname) is
  * replaced by its values, and schema.json by its text, so the bundle needs no file at all.
@@ -157,7 +209,7 @@ async function bundlePlugin(outFile: string): Promise<void> {
   const kindRequire = /require\(`\.\/\$\{module\}`\)/;
   const schemaRead = /fs\.readFileSync\(path\.join\(packageName_1\.PACKAGE_ROOT, "schema\.json"\), "utf8"\)/;
   await esbuild.build({
-    stdin: { contents: 'require("./dist/plugin/main.js").main();', resolveDir: REPO, sourcefile: "sea-entry.js" },
+    stdin: { contents: SEA_ENTRY, resolveDir: REPO, sourcefile: "sea-entry.js" },
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -167,6 +219,7 @@ async function bundlePlugin(outFile: string): Promise<void> {
     legalComments: "none",
     logLevel: "warning",
     plugins: [
+      deferredBuiltins,
       {
         // provider/fields/zod.ts keeps zod's 64 locales from loading at start by seeding require.cache,
         // which a bundle has not: here their index becomes the same stand-in, loading the real
@@ -419,9 +472,9 @@ async function archive(t: Target, blob: string, outDir: string, version: string,
 
 /**
  * Writes the five archives into outDir and returns their paths. Blobs are per Node.js release (a
- * blob is read only by the release that wrote it); only the linux-amd64 one carries V8's code
- * cache (`useCodeCache`), which is specific to the machine kind that wrote it: the others start
- * by compiling the bundle.
+ * blob is read only by the release that wrote it); only the linux-amd64 one is a V8 startup
+ * snapshot (`useSnapshot`, SEA_ENTRY), which only the machine kind that wrote it can read: the
+ * others start by compiling the bundle.
  */
 export async function pluginArchives(outDir: string, version: string): Promise<string[]> {
   fs.mkdirSync(outDir, { recursive: true });
@@ -431,8 +484,8 @@ export async function pluginArchives(outDir: string, version: string): Promise<s
     await bundlePlugin(bundle);
     const packing: Array<Promise<string>> = [];
     for (const t of NODE_BUILDS) {
-      const codeCache = t.os === "linux" && t.arch === "amd64";
-      const blob = path.join(work, `${t.nodeVersion}-${codeCache ? "cache" : "plain"}.blob`);
+      const snapshot = t.os === "linux" && t.arch === "amd64";
+      const blob = path.join(work, `${t.nodeVersion}-${snapshot ? "snapshot" : "plain"}.blob`);
       if (!fs.existsSync(blob)) {
         const config = path.join(work, `${path.basename(blob)}.json`);
         fs.writeFileSync(
@@ -444,12 +497,16 @@ export async function pluginArchives(outDir: string, version: string): Promise<s
             main: path.basename(bundle),
             output: blob,
             disableExperimentalSEAWarning: true,
-            useCodeCache: codeCache,
-            useSnapshot: false,
+            useCodeCache: false,
+            useSnapshot: snapshot,
             execArgv: EXEC_ARGV,
           }),
         );
-        execFileSync(hostNode(t.nodeVersion), ["--experimental-sea-config", config], { cwd: work, stdio: ["ignore", "ignore", "inherit"] });
+        // A snapshot's build runs the bundle as a SEA, which warns that SEAs are experimental.
+        execFileSync(hostNode(t.nodeVersion), ["--disable-warning=ExperimentalWarning", "--experimental-sea-config", config], {
+          cwd: work,
+          stdio: ["ignore", "ignore", "inherit"],
+        });
       }
       packing.push((await archive(t, blob, outDir, version, work)).packed);
     }
