@@ -165,6 +165,27 @@ describeEachFace("App, Recipe and RecipeInstallation", (ctx) => {
     });
   });
 
+  it("replaces an app left unnamed that moves to another instance by creating it there first, under a new name", async () => {
+    const other = await runningInstance(ctx, "apps-vm-2");
+    const moving: Props = { image: "nginx:1.27", ports: [{ hostPort: 8090, containerPort: 80 }], instanceId: vm };
+    const made = await upLogged("moving", "App", moving);
+    const first = made.now.outs.name as string;
+    expect(first).toMatch(/^moving-[0-9a-f]{7}$/);
+    const before = made.now.id;
+    const { step, diff, now, mutations: sent } = await upLogged("moving", "App", { ...moving, instanceId: other });
+    // No collision: the name is made anew for the replacement, and its host port is on another instance.
+    expect({ step, deleteBeforeReplace: diff?.deleteBeforeReplace }).toEqual({ step: "replace", deleteBeforeReplace: false });
+    expect(writes(sent).filter((w) => !w.startsWith("POST /v1/workflows"))[0]).toMatch(new RegExp(`^POST /v1/instances/${other}/apps`));
+    expect(writes(sent)).toContainEqual(`DELETE /v1/apps/${before}`);
+    expect((await get(`/v1/apps/${now.id}`)).name).toMatch(/^moving-[0-9a-f]{7}$/);
+    expect(now.outs.name).not.toBe(first);
+    // Not a resource of the other cases: gone with its instance before they end.
+    await ctx().face.delete("App", now.id, now.outs);
+    delete state.moving;
+    const removal = await api().delete(`/v1/instances/${other}`);
+    await ctx().emu.waitWorkflow(removal.body.id);
+  });
+
   it("keeps the desired running state through stop and start", async () => {
     const id = state.web.id;
     web.running = false;

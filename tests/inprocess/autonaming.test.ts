@@ -31,11 +31,20 @@ describeEachFace("Autonaming", (ctx) => {
     expect(step).toBe("create");
     const name = now.outs.name as string;
     expect(name).toMatch(/^net-[0-9a-f]{7}$/);
-    // The plugin's suffix comes from the engine's seed (the same name for the same seed).
-    if (ctx().face.name === "plugin") expect(name).toBe(defaultName("net", 32, createHash("sha256").update(Buffer.alloc(32, 7)).digest()));
     expect(await apiName(now.id)).toBe(name);
     const again = await upLogged("net", net);
     expect({ step: again.step, mutations: again.mutations, name: again.now.inputs.name }).toEqual({ step: "same", mutations: [], name });
+  });
+
+  it("the plugin makes the name from the engine's seed: the same in every check of one run", async () => {
+    const seed = Buffer.alloc(32, 3);
+    const names = await Promise.all(
+      [1, 2].map(async () => (await ctx().face.check("Vpc", net, {}, { logicalName: "db", seed })).inputs.name),
+    );
+    if (ctx().face.name === "plugin")
+      expect(names).toEqual([0, 1].map(() => defaultName("db", 32, createHash("sha256").update(seed).digest())));
+    // The dynamic face gets no seed from its host: a name of its own each time, kept once recorded.
+    else expect(names[0]).not.toBe(names[1]);
   });
 
   it("replaces it under a name of its own, created before the old one is deleted", async () => {
@@ -43,7 +52,7 @@ describeEachFace("Autonaming", (ctx) => {
     const { step, diff, now, mutations } = await upLogged("net", { ...net, range: "10.31.0.0/16" });
     expect({ step, deleteBeforeReplace: diff?.deleteBeforeReplace }).toEqual({ step: "replace", deleteBeforeReplace: false });
     expect(now.outs.name).toMatch(/^net-[0-9a-f]{7}$/);
-    if (ctx().face.name === "dynamic") expect(now.outs.name).not.toBe(old.outs.name);
+    expect(now.outs.name).not.toBe(old.outs.name);
     expect(mutations.map((m) => `${m.method} ${m.path}`)).toEqual([
       `POST /v1/workspaces/${ctx().emu.workspaceId}/vpcs`,
       `DELETE /v1/vpcs/${old.id}`,

@@ -18,6 +18,7 @@
  * Both answer in one shape (`Answer` types below), so a case reads the same on each face; where
  * a face's answer differs by design (a detailed diff, a preview), `face.name` says which.
  */
+import { randomBytes } from "node:crypto";
 import * as grpc from "@grpc/grpc-js";
 import { Struct } from "google-protobuf/google/protobuf/struct_pb";
 import { Config } from "@pulumi/pulumi/cmd/dynamic-provider/config";
@@ -187,7 +188,7 @@ export async function pluginFace(settings: Settings): Promise<Face> {
       req.setName(naming?.logicalName ?? "r");
       req.setOlds(struct(olds));
       req.setNews(struct(news));
-      req.setRandomseed(Buffer.alloc(32, 7));
+      req.setRandomseed(naming?.seed ?? Buffer.alloc(32, 7));
       const asked = naming?.asked;
       if (asked) req.setAutonaming(autonamingOptions(asked));
       const res = await call<rpc.CheckResponse>("check", req);
@@ -309,7 +310,8 @@ export async function dynamicFace(settings: Settings): Promise<Face> {
     name: "dynamic",
     async check(kind, news, olds = {}, naming) {
       const provider = await providerOf(kind);
-      const carried = naming ? { ...news, [NAMING_KEY]: naming } : news;
+      // A class carries no seed: the engine's is not the program's to know.
+      const carried = naming ? { ...news, [NAMING_KEY]: { ...naming, seed: undefined } } : news;
       const result = (await provider.check(olds, withText(kind, carried))) as Partial<CheckAnswer>;
       return { inputs: { ...(result.inputs ?? news), [PROVIDER_KEY]: text(kind) }, failures: result.failures ?? [] };
     },
@@ -427,8 +429,10 @@ export async function up(
   recorded?: Recorded,
   naming?: Naming,
 ): Promise<{ step: Step; now: Recorded; diff?: DiffAnswer }> {
+  // The engine's seed for a resource is new in each run, the same for every check of it in one.
+  const seeded = naming && { seed: randomBytes(32), ...naming };
   const checkedFor = async (olds?: Props) => {
-    const checked = await face.check(kind, declared, olds, naming);
+    const checked = await face.check(kind, declared, olds, seeded);
     if (checked.failures.length) throw new CallError(checked.failures.map((f) => `${f.property}: ${f.reason}`).join("; "));
     return opened(checked.inputs).value as Props;
   };
