@@ -300,17 +300,19 @@ async function read(p: ServedProvider, req: rpc.ReadRequest): Promise<rpc.ReadRe
   const lifecycle = p.lifecycleOf(req);
   const recordedInputs = fromStruct(req.getInputs());
   const recorded = fromStruct(req.getProperties());
-  const found = await lifecycle.read(req.getId(), recorded);
+  // An import (nothing recorded yet) records the declaration that reproduces the object, which
+  // passes check and diffs clean; a refresh records the declared inputs as the API reports them,
+  // so drift shows as a diff from the declaration.
+  const importing = !Object.keys(recorded).length && !Object.keys(recordedInputs).length;
+  const found = await lifecycle.read(req.getId(), recorded, importing ? undefined : recordedInputs);
   const res = new rpc.ReadResponse();
   if (!found.id) return res; // gone: the engine drops it from the stack
   const outs = found.props ?? {};
   res.setId(found.id);
   res.setProperties(toStruct(outs, p.secretsOf(req)));
-  // An import (nothing recorded yet) records the declaration that reproduces the object, which
-  // passes check and diffs clean; a refresh records inputs as the API reports them, so drift
-  // shows as a diff from the declaration.
-  const importing = !Object.keys(recorded).length && !Object.keys(recordedInputs).length;
-  res.setInputs(toStruct(importing ? lifecycle.declarationOf(outs) : { ...recordedInputs, ...lifecycle.inputsOf(outs) }, p.secretsOf(req)));
+  // A member the program made secret stays secret, as check keeps it.
+  const secrets = [...p.secretsOf(req), ...secretMembers(req.getInputs())];
+  res.setInputs(toStruct(importing ? lifecycle.declarationOf(outs) : (found.inputs ?? {}), secrets));
   return res;
 }
 

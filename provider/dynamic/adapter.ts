@@ -10,6 +10,8 @@
  *   properties as the resource's outputs (the host's grpcResponseFromError passes them as they
  *   are), and a later refresh or delete finds the provider there: so they get it here.
  * - `__naming` (carriedOptions.ts) becomes the call's `naming`, for check; it is never recorded.
+ * - `__inputs` (declaredInputs.ts) is put into the outputs create and update record, and into a
+ *   failure's properties: the declared inputs, which read needs and the host never passes it.
  * - `__options` (carriedOptions.ts) becomes the call's `options`, and stays where it was recorded:
  *   in check's inputs (as check validated it, `import` only while the resource is new), in the
  *   properties a failure records, and in the inputs a refresh records where the recorded
@@ -19,13 +21,14 @@ import type * as pulumi from "@pulumi/pulumi";
 import { PartialFailure, type Call, type Lifecycle } from "../lifecycle";
 import type { Naming } from "../lifecycle/autoname";
 import { CARRIED_KEY, NAMING_KEY, carriedOf } from "./carriedOptions";
+import { INPUTS_KEY, declaredOf, withDeclared } from "./declaredInputs";
 import { PROVIDER_KEY } from "./providerText";
 
 type Props = Record<string, unknown>;
 
 /** A resource's own properties: without what the dynamic face carries beside them. */
 export function ownProperties(props: Props): Props {
-  const { [PROVIDER_KEY]: _text, [CARRIED_KEY]: _options, [NAMING_KEY]: _naming, ...own } = props ?? {};
+  const { [PROVIDER_KEY]: _text, [CARRIED_KEY]: _options, [NAMING_KEY]: _naming, [INPUTS_KEY]: _inputs, ...own } = props ?? {};
   return own;
 }
 
@@ -45,16 +48,27 @@ async function check(lifecycle: Lifecycle, olds: Props, news: Props): Promise<pu
 }
 
 async function read(lifecycle: Lifecycle, id: string, props: Props): Promise<pulumi.dynamic.ReadResult> {
-  const result = await lifecycle.read(id, ownProperties(props));
-  return result.inputs ? { ...result, inputs: withCarried(result.inputs, props) } : result;
+  const declared = declaredOf(props);
+  const result = await lifecycle.read(id, ownProperties(props), declared);
+  if (!result.inputs) return result;
+  // What this read records as inputs is what the next read starts from.
+  const outs = declared && result.props ? withDeclared(result.props, result.inputs) : result.props;
+  return { ...result, props: outs, inputs: withCarried(result.inputs, props) };
 }
 
-/** What the host records of a failure that keeps the resource: its properties, with what the request carried. */
-async function keptWithCarried<R>(request: Props, answer: Promise<R>): Promise<R> {
+/** A create or update: its outputs with the declared inputs, as a failure's that keeps the object (with what the request carried). */
+async function writing<R extends { outs?: Props }>(request: Props, answer: Promise<R>): Promise<R> {
+  const declared = ownProperties(request);
   try {
-    return await answer;
+    const result = await answer;
+    return { ...result, outs: withDeclared(result.outs ?? {}, declared) };
   } catch (err) {
-    if (err instanceof PartialFailure) Object.assign(err.properties, withCarried({ [PROVIDER_KEY]: request[PROVIDER_KEY] }, request));
+    if (err instanceof PartialFailure)
+      Object.assign(
+        err.properties,
+        withDeclared(err.properties, declared),
+        withCarried({ [PROVIDER_KEY]: request[PROVIDER_KEY] }, request),
+      );
     throw err;
   }
 }
@@ -64,9 +78,9 @@ export function forDynamicHost(lifecycle: Lifecycle) {
   return {
     check: (olds, news) => check(lifecycle, olds, news),
     diff: (id, olds, news) => lifecycle.diff(id, ownProperties(olds), ownProperties(news), callOf(news)),
-    create: (props) => keptWithCarried(props, lifecycle.create(ownProperties(props), callOf(props))),
+    create: (props) => writing(props, lifecycle.create(ownProperties(props), callOf(props))),
     read: (id, props) => read(lifecycle, id, props),
-    update: (id, olds, news) => keptWithCarried(news, lifecycle.update(id, ownProperties(olds), ownProperties(news), callOf(news))),
+    update: (id, olds, news) => writing(news, lifecycle.update(id, ownProperties(olds), ownProperties(news), callOf(news))),
     delete: (id, props) => lifecycle.delete(id, ownProperties(props)),
   } satisfies pulumi.dynamic.ResourceProvider;
 }

@@ -16,6 +16,7 @@ import { getOrganization, getProject, getStack } from "@pulumi/pulumi/metadata";
 import type { Naming } from "../lifecycle/autoname";
 import { askedBy, settingFor, type AutonamingSetting } from "./autonaming";
 import { CARRIED_KEY, NAMING_KEY } from "./carriedOptions";
+import { INPUTS_KEY } from "./declaredInputs";
 import { dynamicType, PACKAGE_NAME, TOKEN_PREFIX } from "../typeTokens";
 import { PROVIDER_KEY, providerText } from "./providerText";
 
@@ -115,7 +116,7 @@ function namingOf(kind: string, logicalName: string): Naming {
  * The arguments of a generated class's `super` call (`pulumi.CustomResource`), all from its
  * shape: the type token `pulumi-nodejs:dynamic/svc:<kind>`, the inputs with the secret ones
  * wrapped, the options the host drops carried, the `__provider` text, and every output name
- * registered, the secret outputs marked.
+ * registered, the secret outputs marked (and `__inputs`).
  *
  *   super(...superArgs(SHAPE, name, args, opts));
  *
@@ -134,7 +135,8 @@ export function superArgs(
     dynamicType(shape.kind),
     name,
     { ...withOutputs(inputs, shape.outputs), ...naming, [PROVIDER_KEY]: providerText(shape.kind) },
-    withSecretOutputs(carried.opts, shape.secretOutputs),
+    // The declared inputs the outputs carry may hold a secret (declaredInputs.ts).
+    withSecretOutputs(carried.opts, [...shape.secretOutputs, INPUTS_KEY]),
   ];
 }
 

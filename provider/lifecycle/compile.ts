@@ -7,6 +7,7 @@
  */
 import { z } from "../fields/zod";
 import type { Outputs, ResourceDefinition } from "../definition";
+import { outputNamesOf } from "../fields/declare";
 import { parseDuration } from "../fields/timeouts";
 import { optionsSchema } from "./options";
 import type { Props } from "./types";
@@ -49,8 +50,10 @@ export interface CompiledDefinition<I extends Props = Props, O extends Outputs =
   readonly managed: string[];
   /** The inputs recorded with the outputs because delete needs them (`remember`). */
   readonly remembered: string[];
-  /** The inputs a person declares (what `inputsOf` echoes): all but the common ones. */
+  /** The inputs a person declares: all but the common ones. */
   readonly declarable: string[];
+  /** The declarable inputs the API reports back (an output from its answer, not kept from state). */
+  readonly reported: string[];
   /** The order update steps run in: "updateRequest", then the definition's steps in their declared order. */
   readonly updateOrder: string[];
   /** Every input and the resource options (under `OPTIONS_KEY`), no other key. */
@@ -84,6 +87,7 @@ export function compile<I extends Props, O extends Outputs>(definition: Resource
     managed: Object.keys(onChange).filter((f) => onChange[f].kind !== "ignore"),
     remembered: Object.keys(onChange).filter((f) => onChange[f].kind === "remember"),
     declarable: Object.keys(shape).filter((k) => !(k in COMMON_EFFECTS)),
+    reported: outputNamesOf(definition.fields).filter((k) => k in shape && !(definition.keepFromState ?? []).includes(k)),
     updateOrder: ["updateRequest", ...steps],
     strict: strictSchema({ ...shape, [OPTIONS_KEY]: optionsSchema(idPattern) }),
     relaxed: new Map(),

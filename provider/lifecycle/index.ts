@@ -19,7 +19,6 @@ import { create } from "./create";
 import { deleteResource } from "./delete";
 import { diff } from "./diff";
 import { interrupted } from "./interruptedProbes";
-import { echoedInputs } from "./outputs";
 import { read } from "./read";
 import type { Lifecycle, Props, ProviderRuntime } from "./types";
 import { update } from "./update";
@@ -35,7 +34,7 @@ export function buildLifecycle<I extends Props, O extends Outputs>(
 ): Lifecycle {
   const c = compile(definition);
   const list = definition.api.list?.bind(definition.api);
-  // inputsOf is pure and interrupted is no engine call: only the engine's calls are wrapped (errors
+  // declarationOf is pure and interrupted is no engine call: only the engine's calls are wrapped (errors
   // for people). check and diff open no operation context, so no heartbeat to stop: they skip the
   // operation scope, whose AsyncLocalStorage, once entered, slows every promise of the process (a
   // preview's provider process would pay it for nothing; bench/README.md).
@@ -43,10 +42,9 @@ export function buildLifecycle<I extends Props, O extends Outputs>(
     check: withErrorsForPeople((olds, news, call) => check(c, runtime, olds, news, call)),
     diff: withErrorsForPeople((id, olds, news, call) => diff(c, id, olds, news, call)),
     create: asOperation((props, call) => create(c, runtime, props, call)),
-    read: asOperation((id, props) => read(c, runtime, id, props)),
+    read: asOperation((id, props, declared) => read(c, runtime, id, props, declared)),
     update: asOperation((id, olds, news, call) => update(c, runtime, id, olds, news, call)),
     delete: asOperation((id, props, call) => deleteResource(c, runtime, id, props, call)),
-    inputsOf: (outputs) => echoedInputs(c, outputs),
     declarationOf: (outputs) => declarationOf(c, runtime, outputs),
     ...(list
       ? {

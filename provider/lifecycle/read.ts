@@ -23,6 +23,7 @@ export async function read<I extends Props, O extends Outputs>(
   runtime: ProviderRuntime,
   id: string,
   props: Props,
+  declared?: Props,
 ): Promise<pulumi.dynamic.ReadResult> {
   const { definition } = c;
   const prior = { ...props };
@@ -40,21 +41,41 @@ export async function read<I extends Props, O extends Outputs>(
   const current = finalize(c, outs, prior);
   // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.
   if (realId === id) {
-    const drift = driftNotice(c, prior, current);
+    const drift = driftNotice(c, prior, current, declared);
     if (drift) ctx.notice(drift);
   }
-  return { id: realId, props: current, inputs: recordedInputs(c, prior, current) };
+  return { id: realId, props: current, inputs: declared ? asReported(c, declared, current) : echoed(c, prior, current) };
 }
 
 /**
- * The inputs a refresh records: the recorded ones (the outputs echo them, with timeouts, adoptId
- * and workspaceId) with each declared field as the API reports it now, so the next preview diffs
- * the declaration against what is there, property by property, as the plugin face's Read does.
- * The dynamic-provider host passes them to the engine since @pulumi/pulumi 3.216 (ReadResult's
- * `inputs`); older hosts leave the recorded inputs as they were. A secret output keeps its
- * recorded (secret-wrapped) value: that host marks nothing secret on the way out.
+ * The inputs a refresh records: the declared ones, each the API reports as it reports it now, so
+ * the next preview diffs the declaration against what is there and names nothing else. Both
+ * faces show that preview from these inputs (the dynamic host forwards no detailed diff):
+ * - an undeclared field the API reports (an instance's cpu, a VPC attached by a VpcAttachment) is
+ *   not recorded, so it is neither "removed" nor drift;
+ * - a declared one the API no longer holds is recorded as it reports it (a detached disk's
+ *   instanceId, null), so the preview names it, not an update that names nothing;
+ * - a secret one is recorded as it is now, so its change shows as a changed `[secret]`: the
+ *   plugin marks it secret; for the dynamic host, which takes no secrets, the engine keeps the
+ *   secret mark of the recorded input of that name (provider_plugin.go, annotateSecrets).
+ * The rest (write-only, timeouts, adoptId, check's marker) stays as recorded.
  */
-function recordedInputs<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, prior: Props, current: Props): Props {
+function asReported<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, declared: Props, current: Props): Props {
+  const reported = new Set(c.reported);
+  return Object.fromEntries(
+    Object.entries(declared).flatMap(([k, v]) => {
+      if (!reported.has(k)) return [[k, v]];
+      return current[k] === undefined ? [] : [[k, current[k]]];
+    }),
+  );
+}
+
+/**
+ * The inputs a refresh records where the declared ones are unknown (a dynamic resource last
+ * written before it carried them, declaredInputs.ts): every input the outputs echo, the recorded
+ * ones updated. A secret output keeps its recorded value.
+ */
+function echoed<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, prior: Props, current: Props): Props {
   const recorded = Object.fromEntries(Object.keys(c.shape).flatMap((k) => (prior[k] === undefined ? [] : [[k, prior[k]]])));
   const secret = new Set(c.definition.secretOutputs ?? []);
   const now = Object.fromEntries(Object.entries(echoedInputs(c, current)).filter(([k]) => !secret.has(k)));
@@ -62,12 +83,23 @@ function recordedInputs<I extends Props, O extends Outputs>(c: CompiledDefinitio
 }
 
 /**
- * The managed fields whose value in the API differs from the recorded one, in one line (or
- * undefined): the next up sets them back to the declaration, in place or by replacement.
+ * The managed fields (the declared ones, where known) whose value in the API differs from the
+ * recorded one, in one line (or undefined): the next up sets them back to the declaration, in
+ * place or by replacement. An undeclared one another resource of the stack moves (an instance's
+ * vpcIds, by a VpcAttachment) is no drift.
  */
-function driftNotice<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, recorded: Props, current: Props): string | undefined {
+function driftNotice<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  recorded: Props,
+  current: Props,
+  declared: Props | undefined,
+): string | undefined {
   const drifted = c.managed.filter(
-    (f) => recorded[f] !== undefined && !containsUnknown(recorded[f]) && !isDeepStrictEqual(recorded[f], current[f]),
+    (f) =>
+      recorded[f] !== undefined &&
+      (!declared || f in declared) &&
+      !containsUnknown(recorded[f]) &&
+      !isDeepStrictEqual(recorded[f], current[f]),
   );
   if (!drifted.length) return undefined;
   const replacing = drifted.filter((f) => current[f] !== undefined && effectOf(c, f, current[f], recorded[f]).kind === "replace");

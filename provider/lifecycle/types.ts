@@ -88,11 +88,13 @@ export interface Lifecycle {
   check(olds: Props, news: Props, call?: Call): Promise<CheckResult>;
   diff(id: string, olds: Props, news: Props, call?: Call): Promise<DiffResult>;
   create(props: Props, call?: Call): Promise<pulumi.dynamic.CreateResult>;
-  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  /**
+   * `declared`: the inputs recorded last (the engine passes the plugin's Read them; the dynamic
+   * face carries them in the outputs), so a refresh records those alone, as the API reports them.
+   */
+  read(id: string, props: Props, declared?: Props): Promise<pulumi.dynamic.ReadResult>;
   update(id: string, olds: Props, news: Props, call?: Call): Promise<pulumi.dynamic.UpdateResult>;
   delete(id: string, props: Props, call?: Call): Promise<void>;
-  /** The declarable inputs a set of outputs echoes (what a refresh records as inputs). */
-  inputsOf(outputs: Props): Props;
   /**
    * The inputs a program declares to reproduce an object it did not create (what an import records
    * and a generated program says): they pass check and diff clean (provider/lifecycle/declaration.ts).

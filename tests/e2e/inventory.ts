@@ -18,6 +18,7 @@ const TABLE_OF: Record<string, string> = {
   SshKey: "sshKeys",
   RegistryCredential: "registries",
   Recipe: "recipes",
+  BgpConfig: "bgpConfigs",
 };
 /** Objects the API makes with others (an instance's floating IPs, its VPC memberships). */
 const DERIVED = ["vpcMembers", "floatingIps"];

@@ -2,12 +2,14 @@
  * The dynamic face's adapter (provider/dynamic/adapter.ts): what the dynamic-provider host sends
  * beside a resource's properties never reaches the lifecycle, and what the state records comes
  * back where the host does not add it itself: `__provider` in the properties a failure records,
- * `__options` wherever it was recorded (state's shape is a contract: tests/e2e/upgrade.test.ts).
+ * `__options` wherever it was recorded, `__inputs` in what create and update record (state's shape
+ * is a contract: tests/e2e/upgrade.test.ts).
  * What the options do is carriedOptions.test.ts's.
  */
 import { z } from "zod";
 import type { SvcClient } from "../../../provider/client/client";
 import { forDynamicHost } from "../../../provider/dynamic/adapter";
+import { declaredOf, withDeclared } from "../../../provider/dynamic/declaredInputs";
 import { fieldSet, fromFields, input } from "../../../provider/fields/declare";
 import { buildLifecycle, PartialFailure, type ProviderRuntime } from "../../../provider/lifecycle";
 import { type ResourceDefinition } from "../../../provider/definition";
@@ -63,6 +65,9 @@ function widgetHost() {
   return { host: forDynamicHost(buildLifecycle(definition, runtime)), given };
 }
 
+/** `__inputs` as create and update record it: the declared names, and the values no output holds. */
+const declared = (names: string[], values: Props = {}) => ({ names, values });
+
 const failureOf = (answer: Promise<unknown>) =>
   answer.then(
     () => undefined,
@@ -87,7 +92,7 @@ describe("__provider, the text the host finds the provider by", () => {
     const { host } = widgetHost();
     const failure = await failureOf(host.create({ name: "w", __provider: TEXT }));
     expect(failure).toBeInstanceOf(PartialFailure);
-    expect(failure!.properties).toEqual({ name: "w", __provider: TEXT });
+    expect(failure!.properties).toEqual({ name: "w", __inputs: declared(["name"]), __provider: TEXT });
   });
 
   it("is in the properties a failed update records", async () => {
@@ -96,7 +101,7 @@ describe("__provider, the text the host finds the provider by", () => {
       host.update("7", { name: "w", note: "old", __provider: TEXT }, { name: "w", note: "new", __provider: TEXT }),
     );
     expect(failure).toBeInstanceOf(PartialFailure);
-    expect(failure!.properties).toEqual({ name: "w", note: "old", __provider: TEXT });
+    expect(failure!.properties).toEqual({ name: "w", note: "old", __inputs: declared(["name", "note"]), __provider: TEXT });
   });
 });
 
@@ -126,11 +131,17 @@ describe("__options, the resource options the classes carry", () => {
     const { host } = widgetHost();
     const carried = { replaceOnChanges: ["name"] };
     const created = await failureOf(host.create({ name: "w", __options: carried, __provider: TEXT }));
-    expect(created!.properties).toEqual({ name: "w", __options: carried, __provider: TEXT });
+    expect(created!.properties).toEqual({ name: "w", __inputs: declared(["name"]), __options: carried, __provider: TEXT });
     const updated = await failureOf(
       host.update("7", { name: "w", __provider: TEXT }, { name: "w", note: "new", __options: carried, __provider: TEXT }),
     );
-    expect(updated!.properties).toEqual({ name: "w", note: "old", __options: carried, __provider: TEXT });
+    expect(updated!.properties).toEqual({
+      name: "w",
+      note: "old",
+      __inputs: declared(["name", "note"]),
+      __options: carried,
+      __provider: TEXT,
+    });
   });
 
   it("stays in the inputs a refresh records where the recorded properties held it", async () => {
@@ -141,5 +152,35 @@ describe("__options, the resource options the classes carry", () => {
       __options: OPTIONS,
     });
     expect((await host.read("7", { name: "w", __provider: TEXT })).inputs).toEqual({ name: "w", note: "old" });
+  });
+});
+
+describe("__inputs, the declared inputs read needs and the host never passes it", () => {
+  it("is in what a create records: the declared names, and the values no output holds", async () => {
+    const { host } = widgetHost();
+    // The widget's create answers no id: its failure records what it was asked.
+    const failure = await failureOf(host.create({ name: "w", note: "n", __autonamed: true, __provider: TEXT }));
+    expect(declaredOf(failure!.properties)).toEqual({ __autonamed: true, name: "w", note: "n" });
+    expect(withDeclared({ name: "w" }, { name: "w", __autonamed: true })).toEqual({
+      name: "w",
+      __inputs: declared(["__autonamed", "name"], { __autonamed: true }),
+    });
+  });
+
+  it("makes a refresh record the declared inputs alone, as the API reports them, and carries them on", async () => {
+    const { host, given } = widgetHost();
+    const recorded = { name: "w", note: "mine", __inputs: declared(["__autonamed", "name"], { __autonamed: true }), __provider: TEXT };
+    const read = await host.read("7", recorded);
+    // note is the API's own (undeclared): neither recorded as an input nor drift.
+    expect(read.inputs).toEqual({ __autonamed: true, name: "w" });
+    expect(read.props).toEqual({ name: "w", note: "old", __inputs: declared(["__autonamed", "name"], { __autonamed: true }) });
+    expect(given.filter((props) => "__inputs" in props)).toEqual([]);
+  });
+
+  it("absent (a resource written before it existed), a refresh records every input the outputs echo, as before", async () => {
+    const { host } = widgetHost();
+    const read = await host.read("7", { name: "w", __provider: TEXT });
+    expect(read.inputs).toEqual({ name: "w", note: "old" });
+    expect(read.props).not.toHaveProperty("__inputs");
   });
 });
