@@ -214,6 +214,14 @@ export interface ResourceDefinition<
    * declaration (a PLAN instance's CPU count, its VPC memberships: VpcAttachments). Default: all.
    */
   declaredFrom?(echoed: Partial<I>, defaultWorkspace: string | null): Partial<I>;
+  /**
+   * The outputs without what other resources of a stack attach to the object (an instance's VPC
+   * joined by a VpcAttachment, an address put on it by a FloatingIpAttachment): those are the
+   * attachments' outputs. So the first refresh after an up moves none of the object's outputs
+   * that the up's own attachments changed. `declared`: the object's inputs; `recorded`: its
+   * outputs before (none at a create). Not applied to an import, which reads all there is.
+   */
+  ownOutputs?(outputs: O, declared: Partial<I>, recorded: Partial<O> | undefined): O;
   /** The API has no delete (workspaces): `pulumi destroy` only forgets the resource. */
   retainOnDelete?: boolean;
   /** How the policy pack prices the kind, or why it is not metered (required: nothing is free by omission). */

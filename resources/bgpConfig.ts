@@ -22,7 +22,7 @@
 import { z } from "../provider/fields/zod";
 import type { OperationContext } from "../provider/context";
 import { ApiError, ifFound } from "../provider/errors";
-import { computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
+import { fieldSet, fromFields, input, type InputsOf, type OutputsOf, owningWorkspace } from "../provider/fields/declare";
 import { createBody, outputsFromAnswer, updateBody } from "../provider/fields/convert";
 import { zId, zInteger, zWideInteger } from "../provider/fields/constraints";
 import { compact, idOf, numberOf, wireId } from "../provider/client/wire";
@@ -53,10 +53,6 @@ export const bgpConfigFields = fieldSet({
     onChange: updateRequest,
     wire: "instance_id",
     fromAnswer: (b: ApiBgp) => idOf(b.data.instance),
-  }),
-  instanceName: computed<string | null>({
-    doc: "The endpoint instance's name, or null.",
-    fromAnswer: (b: ApiBgp) => b.data.instance?.name ?? null,
   }),
   maxPrefixes: input(
     zInteger(`must be a whole number (${WHERE}: max_prefixes)`).min(1, `must be at least 1 (${WHERE}: max_prefixes)`).optional(),

@@ -52,10 +52,6 @@ export const floatingIpFields = fieldSet({
     fromAnswer: (ip: ApiFloatingIp) => !!ip.ddos,
   }),
   address: computed<string>({ doc: "The allocated address.", stable: true }),
-  instanceId: computed<string | null>({
-    doc: "The instance holding the address, or null.",
-    fromAnswer: (ip: ApiFloatingIp) => holderOf(ip),
-  }),
   protected: computed<boolean>({ doc: "Protected addresses cannot be released.", fromAnswer: (ip: ApiFloatingIp) => !!ip.protected }),
   createdAt,
 });

@@ -199,7 +199,7 @@ export const instanceFields = fieldSet({
       .transform((ids) => [...new Set(ids)].sort())
       .optional(),
     {
-      doc: "VPCs the instance is attached to (a NIC and a private address each).",
+      doc: "VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment.",
       onChange: steps.vpcs,
       fromAnswer: (v: ApiInstance) => v.vpcs.map((m) => String(m.id)).sort(),
     },
@@ -253,14 +253,20 @@ export const instanceFields = fieldSet({
     wire: "pending_upgrades",
   }),
   hostname: computed<string>({ doc: "Hostname the API assigned.", stable: true }),
-  ipv4Address: computed<string | null>({ doc: "First public IPv4 address, or null.", fromAnswer: (v: ApiInstance) => firstIp(v, "IPv4") }),
-  ipv6Address: computed<string | null>({ doc: "First public IPv6 address, or null.", fromAnswer: (v: ApiInstance) => firstIp(v, "IPv6") }),
+  ipv4Address: computed<string | null>({
+    doc: "First IPv4 address of ipAddresses, or null.",
+    fromAnswer: (v: ApiInstance) => firstIp(v, "IPv4"),
+  }),
+  ipv6Address: computed<string | null>({
+    doc: "First IPv6 address of ipAddresses, or null.",
+    fromAnswer: (v: ApiInstance) => firstIp(v, "IPv6"),
+  }),
   ipAddresses: computed<Array<{ id: string; address: string; family: string; ddos: boolean }>>({
-    doc: "Public addresses: id, address, family and ddos.",
+    doc: "The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.",
     fromAnswer: (v: ApiInstance) => v.ips.map((ip) => ({ id: String(ip.id), address: ip.address, family: ip.family, ddos: !!ip.ddos })),
   }),
   privateIps: computed<Record<string, string>>({
-    doc: "Private address in each attached VPC, by VPC id.",
+    doc: "Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment).",
     fromAnswer: (v: ApiInstance) => Object.fromEntries(v.vpcs.map((m) => [String(m.id), m.ip])),
   }),
   bootDiskId: computed<string | null>({ doc: "The boot disk's id.", stable: true, fromAnswer: (v: ApiInstance) => idOf(bootDiskOf(v)) }),
@@ -458,6 +464,21 @@ const pricing: Metering = {
   },
 };
 
+/**
+ * The instance's own VPCs and addresses. A VPC counts where the instance declares `vpcIds`: one a
+ * VpcAttachment joined is that attachment's (its `privateIp`). An address counts where the
+ * instance had it when created (or first recorded): one a FloatingIpAttachment put on it is that
+ * attachment's. So the first refresh after an up that attached them moves none of these outputs.
+ */
+function ownOutputs(outs: Outputs, declared: Partial<Inputs>, recorded: Partial<Outputs> | undefined): Outputs {
+  const vpcIds = declared.vpcIds === undefined ? [] : (outs.vpcIds ?? []);
+  const privateIps = Object.fromEntries(Object.entries(outs.privateIps ?? {}).filter(([vpc]) => vpcIds.includes(vpc)));
+  const had = recorded?.ipAddresses && new Set(recorded.ipAddresses.map((ip) => ip.id));
+  const ipAddresses = had ? (outs.ipAddresses ?? []).filter((ip) => had.has(ip.id)) : outs.ipAddresses;
+  const first = (family: string) => ipAddresses?.find((ip) => ip.family === family)?.address ?? null;
+  return { ...outs, vpcIds, privateIps, ipAddresses, ipv4Address: first("IPv4"), ipv6Address: first("IPv6") };
+}
+
 // 3. The definition: what a change does (its effects) and the API calls.
 /** @internal */
 export const instanceDefinition: ResourceDefinition<Inputs, Outputs, StepOf<typeof steps>> = {
@@ -488,6 +509,7 @@ export const instanceDefinition: ResourceDefinition<Inputs, Outputs, StepOf<type
     const placed = echoed.region !== undefined ? ["nodeId"] : [];
     return Object.fromEntries(Object.entries(echoed).filter(([k]) => ![...other, ...placed, "vpcIds"].includes(k)));
   },
+  ownOutputs,
   broken: (o) => o.state === "FAILED",
   pricing,
   api: {

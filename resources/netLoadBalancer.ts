@@ -27,7 +27,7 @@ import type { SvcClient } from "../provider/client/client";
 import type { OperationContext } from "../provider/context";
 import { ApiError } from "../provider/errors";
 import { formatIp, parseIp } from "../provider/fields/cidr";
-import { autonamed, computed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
+import { autonamed, fieldSet, fromFields, input, type InputsOf, type OutputsOf, createdAt } from "../provider/fields/declare";
 import { outputsFromAnswer } from "../provider/fields/convert";
 import { listAll } from "../provider/client/paging";
 import { zId } from "../provider/fields/constraints";
@@ -66,14 +66,6 @@ export const netLoadBalancerFields = fieldSet({
     onChange: updateRequest,
     // As the API reports it, else the recorded (or default) owner.
     fromAnswer: (lb: ApiNetLb, prior) => idOf(lb.owner) ?? (prior.ownerWorkspaceId as string | undefined) ?? "",
-  }),
-  ownerWorkspaceName: computed<string | null>({
-    doc: "The owning workspace's name.",
-    fromAnswer: (lb: ApiNetLb) => lb.owner?.name ?? null,
-  }),
-  memberInstanceIds: computed<string[]>({
-    doc: "Instances that are members now (sorted ids), from the balancer detail.",
-    fromAnswer: (lb: ApiNetLb) => (lb.instances ?? []).map((m) => String(m.id)).sort(),
   }),
   createdAt,
 });

@@ -46,10 +46,6 @@ export const netLoadBalancerMemberFields = fieldSet({
     onChange: replace,
     fromAnswer: (_m: Listed, key) => (key as Key).instanceId,
   }),
-  instanceName: computed<string | null>({
-    doc: "The instance's name, as the member list shows it.",
-    fromAnswer: (m: Listed) => m.name ?? null,
-  }),
   state: computed<"ACTIVE" | "JOINING">({ doc: "ACTIVE once listed as a member; JOINING while the addition has not applied yet." }),
 });
 type Inputs = InputsOf<typeof netLoadBalancerMemberFields>;

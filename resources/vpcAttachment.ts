@@ -42,10 +42,6 @@ export const vpcAttachmentFields = fieldSet({
   }),
   vpcId: input(zId("VPC id"), { doc: "The VPC.", onChange: replace, fromAnswer: (_m: ApiMembership, key) => (key as Key).vpcId }),
   privateIp: computed<string>({ doc: "Address allocated to the instance from the VPC's range.", wire: "ip" }),
-  instanceName: computed<string | null>({
-    doc: "The instance's name, as the VPC's member list shows it.",
-    fromAnswer: (m: ApiMembership) => m.name ?? null,
-  }),
 });
 type Inputs = InputsOf<typeof vpcAttachmentFields>;
 type Outputs = OutputsOf<typeof vpcAttachmentFields>;

@@ -4,7 +4,7 @@ import type { Outputs } from "../definition";
 import { changedFields, replacing } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
-import { finalize, settle } from "./outputs";
+import { finalize, ownOf, settle } from "./outputs";
 import type { Props } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
@@ -28,7 +28,7 @@ export async function adopt<I extends Props, O extends Outputs>(
   ctx.notice(`adopting existing ${kind} ${id}${differing.length ? `; converging ${differing.join(", ")}` : ""}`);
   try {
     await runUpdateSteps(c, ctx, id, current, inputs, differing);
-    return { id, outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
+    return { id, outs: ownOf(c, finalize(c, await settle(c, ctx, id, inputs), inputs), inputs) };
   } catch (err) {
     throw await partialFailure(c, ctx, id, inputs, err);
   }

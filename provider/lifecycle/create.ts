@@ -15,7 +15,7 @@ import { failedCreate } from "./createFailure";
 import { refusal } from "./failures";
 import { contextFor } from "./operation";
 import { importExisting } from "./importOption";
-import { finalize, settle } from "./outputs";
+import { finalize, ownOf, settle } from "./outputs";
 import type { Call, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
@@ -38,7 +38,7 @@ export async function create<I extends Props, O extends Outputs>(
   ctx.detail(`created id ${id}`);
   const carry = { ...inputs, ...(created.outputs ?? {}) };
   try {
-    return { id, outs: finalize(c, await finish(c, ctx, id, inputs, created, carry), carry) };
+    return { id, outs: ownOf(c, finalize(c, await finish(c, ctx, id, inputs, created, carry), carry), inputs) };
   } catch (err) {
     throw await failedCreate(c, ctx, runtime, call, { id, inputs: carry }, err);
   }

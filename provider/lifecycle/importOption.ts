@@ -16,7 +16,7 @@ import type { CompiledDefinition } from "./compile";
 import { alwaysRecorded } from "./declaration";
 import { contextFor } from "./operation";
 import { withIgnoredKept } from "./options";
-import { finalize } from "./outputs";
+import { finalize, ownOf } from "./outputs";
 import type { Props, ProviderRuntime, ResourceOptions } from "./types";
 
 interface Mismatch {
@@ -90,5 +90,5 @@ export async function importExisting<I extends Props, O extends Outputs>(
     throw new Error(`${ctx.label}: ${NOT_MATCHING} (${kind} ${id}): ${which}. ${FIX}; nothing was written.`);
   }
   ctx.detail(`imported existing ${kind} ${id} as it is`);
-  return { id, outs: finalize(c, current, inputs) };
+  return { id, outs: ownOf(c, finalize(c, current, inputs), inputs) };
 }

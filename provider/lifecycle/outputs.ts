@@ -21,6 +21,20 @@ export function finalize<I extends Props, O extends Outputs>(c: CompiledDefiniti
   return result;
 }
 
+/**
+ * The outputs as the object's own (the definition's `ownOutputs`: without what other resources
+ * attach to it), where its declaration is known.
+ */
+export function ownOf<I extends Props, O extends Outputs>(
+  c: CompiledDefinition<I, O>,
+  outputs: Props,
+  declared: Props | undefined,
+  recorded?: Props,
+): Props {
+  const { ownOutputs } = c.definition;
+  return ownOutputs && declared ? ownOutputs(outputs as O, declared as Partial<I>, recorded as Partial<O> | undefined) : outputs;
+}
+
 /** The inputs a person declares, as recorded outputs echo them (the API's view of the declaration). */
 export function echoedInputs<I extends Props, O extends Outputs>(c: CompiledDefinition<I, O>, outputs: Props): Props {
   return Object.fromEntries(c.declarable.filter((k) => outputs[k] !== undefined && outputs[k] !== null).map((k) => [k, outputs[k]]));

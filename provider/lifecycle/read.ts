@@ -11,7 +11,7 @@ import { effectOf } from "./changes";
 import type { CompiledDefinition } from "./compile";
 import { resolvePending } from "./createRecovery";
 import { contextFor } from "./operation";
-import { echoedInputs, finalize } from "./outputs";
+import { echoedInputs, finalize, ownOf } from "./outputs";
 import type { Props, ProviderRuntime } from "./types";
 import { containsUnknown } from "./unknowns";
 
@@ -38,7 +38,7 @@ export async function read<I extends Props, O extends Outputs>(
   if (realId !== id) ctx.notice(`the pending create ${id} made ${definition.kind} ${realId}; recorded under its id`);
   const outs = await definition.api.get(ctx, realId, prior as Partial<O> & Partial<I>);
   if (!outs) return gone();
-  const current = finalize(c, outs, prior);
+  const current = ownOf(c, finalize(c, outs, prior), declared, prior);
   // The dynamic host shows no per-property diff on refresh: name what changed outside Pulumi.
   if (realId === id) {
     const drift = driftNotice(c, prior, current, declared);

@@ -6,7 +6,7 @@ import type { CompiledDefinition } from "./compile";
 import { partialFailure } from "./failures";
 import { contextFor } from "./operation";
 import { withIgnoredKept } from "./options";
-import { finalize, settle } from "./outputs";
+import { finalize, ownOf, settle } from "./outputs";
 import type { Call, Props, ProviderRuntime } from "./types";
 import { runUpdateSteps } from "./updateSteps";
 
@@ -28,7 +28,7 @@ export async function update<I extends Props, O extends Outputs>(
       await settle(c, ctx, id, olds);
     }
     await runUpdateSteps(c, ctx, id, olds as O, inputs, changedFields(c, olds, inputs));
-    return { outs: finalize(c, await settle(c, ctx, id, inputs), inputs) };
+    return { outs: ownOf(c, finalize(c, await settle(c, ctx, id, inputs), inputs), inputs, olds) };
   } catch (err) {
     // Record how far the update got, so the next up continues from the truth.
     throw await partialFailure(c, ctx, id, inputs, err);

@@ -28,15 +28,13 @@ export interface BgpConfigOutputs extends Record<string, unknown> {
   password: string | null;
   /** Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place. */
   instanceId: string | null;
-  /** The endpoint instance's name, or null. */
-  instanceName: string | null;
   /** Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place. */
   maxPrefixes: Integer;
 }
 
 const SHAPE: ClassShape = {
   kind: "BgpConfig",
-  outputs: ["workspaceId", "asn", "password", "instanceId", "instanceName", "maxPrefixes"],
+  outputs: ["workspaceId", "asn", "password", "instanceId", "maxPrefixes"],
   secretOutputs: ["password"],
   secretInputs: ["password"],
 };

@@ -23,8 +23,6 @@ export interface FloatingIpOutputs extends Record<string, unknown> {
   ddos: boolean;
   /** The allocated address. */
   address: string;
-  /** The instance holding the address, or null. */
-  instanceId: string | null;
   /** Protected addresses cannot be released. */
   protected: boolean;
   /** Creation time (ISO 8601), as the API reports it. */
@@ -33,7 +31,7 @@ export interface FloatingIpOutputs extends Record<string, unknown> {
 
 const SHAPE: ClassShape = {
   kind: "FloatingIp",
-  outputs: ["workspaceId", "family", "ddos", "address", "instanceId", "protected", "createdAt"],
+  outputs: ["workspaceId", "family", "ddos", "address", "protected", "createdAt"],
   secretOutputs: [],
   secretInputs: [],
 };

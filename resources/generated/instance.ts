@@ -40,7 +40,7 @@ export interface InstanceArgs extends CommonArgs {
   imageId?: pulumi.Input<string>;
   /** Floating IPs allocated with the instance; default one IPv4 and one IPv6; ddos (DDoS filtering) is for IPv4 only. Changing it replaces the resource. */
   ips?: pulumi.Input<pulumi.Input<{ family: "IPv4" | "IPv6"; ddos?: boolean }>[]>;
-  /** VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs). */
+  /** VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs). */
   vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
   /** cloud-init user-data run on first boot. Changing it replaces the resource. */
   cloudInit?: pulumi.Input<string>;
@@ -96,7 +96,7 @@ export interface InstanceOutputs extends Record<string, unknown> {
   nodeId: string;
   /** Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource. */
   imageId?: string;
-  /** VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs). */
+  /** VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs). */
   vpcIds: string[];
   /** Turn off vendor cloud-init features. Changing it replaces the resource. */
   disableCloudInit: boolean;
@@ -126,13 +126,13 @@ export interface InstanceOutputs extends Record<string, unknown> {
   pendingUpgrades: boolean;
   /** Hostname the API assigned. */
   hostname: string;
-  /** First public IPv4 address, or null. */
+  /** First IPv4 address of ipAddresses, or null. */
   ipv4Address: string | null;
-  /** First public IPv6 address, or null. */
+  /** First IPv6 address of ipAddresses, or null. */
   ipv6Address: string | null;
-  /** Public addresses: id, address, family and ddos. */
+  /** The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment. */
   ipAddresses: { id: string; address: string; family: string; ddos: boolean }[];
-  /** Private address in each attached VPC, by VPC id. */
+  /** Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment). */
   privateIps: Record<string, string>;
   /** The boot disk's id. */
   bootDiskId: string | null;

@@ -21,10 +21,6 @@ export interface NetLoadBalancerOutputs extends Record<string, unknown> {
   address: string;
   /** Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place. */
   ownerWorkspaceId: string;
-  /** The owning workspace's name. */
-  ownerWorkspaceName: string | null;
-  /** Instances that are members now (sorted ids), from the balancer detail. */
-  memberInstanceIds: string[];
   /** Creation time (ISO 8601), as the API reports it. */
   createdAt: string;
 }
@@ -32,7 +28,7 @@ export interface NetLoadBalancerOutputs extends Record<string, unknown> {
 const SHAPE: ClassShape = {
   kind: "NetLoadBalancer",
   autonamed: true,
-  outputs: ["name", "address", "ownerWorkspaceId", "ownerWorkspaceName", "memberInstanceIds", "createdAt"],
+  outputs: ["name", "address", "ownerWorkspaceId", "createdAt"],
   secretOutputs: [],
   secretInputs: [],
 };

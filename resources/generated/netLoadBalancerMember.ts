@@ -23,15 +23,13 @@ export interface NetLoadBalancerMemberOutputs extends Record<string, unknown> {
   loadBalancerId: string;
   /** The instance; it must be in the balancer's workspace. Changing it replaces the resource. */
   instanceId: string;
-  /** The instance's name, as the member list shows it. */
-  instanceName: string | null;
   /** ACTIVE once listed as a member; JOINING while the addition has not applied yet. */
   state: "ACTIVE" | "JOINING";
 }
 
 const SHAPE: ClassShape = {
   kind: "NetLoadBalancerMember",
-  outputs: ["workspaceId", "loadBalancerId", "instanceId", "instanceName", "state"],
+  outputs: ["workspaceId", "loadBalancerId", "instanceId", "state"],
   secretOutputs: [],
   secretInputs: [],
 };

@@ -21,13 +21,11 @@ export interface VpcAttachmentOutputs extends Record<string, unknown> {
   vpcId: string;
   /** Address allocated to the instance from the VPC's range. */
   privateIp: string;
-  /** The instance's name, as the VPC's member list shows it. */
-  instanceName: string | null;
 }
 
 const SHAPE: ClassShape = {
   kind: "VpcAttachment",
-  outputs: ["instanceId", "vpcId", "privateIp", "instanceName"],
+  outputs: ["instanceId", "vpcId", "privateIp"],
   secretOutputs: [],
   secretInputs: [],
 };

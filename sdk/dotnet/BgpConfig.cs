@@ -28,12 +28,6 @@ namespace Pulumi.Svc
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// The endpoint instance's name, or null.
-        /// </summary>
-        [Output("instanceName")]
-        public Output<string> InstanceName { get; private set; } = null!;
-
-        /// <summary>
         /// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
         /// </summary>
         [Output("maxPrefixes")]

@@ -40,12 +40,6 @@ namespace Pulumi.Svc
         public Output<string> Family { get; private set; } = null!;
 
         /// <summary>
-        /// The instance holding the address, or null.
-        /// </summary>
-        [Output("instanceId")]
-        public Output<string> InstanceId { get; private set; } = null!;
-
-        /// <summary>
         /// Protected addresses cannot be released.
         /// </summary>
         [Output("protected")]

@@ -82,19 +82,19 @@ namespace Pulumi.Svc
         public Output<string?> ImageId { get; private set; } = null!;
 
         /// <summary>
-        /// Public addresses: id, address, family and ddos.
+        /// The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.
         /// </summary>
         [Output("ipAddresses")]
         public Output<ImmutableArray<Outputs.IpAddresses>> IpAddresses { get; private set; } = null!;
 
         /// <summary>
-        /// First public IPv4 address, or null.
+        /// First IPv4 address of ipAddresses, or null.
         /// </summary>
         [Output("ipv4Address")]
         public Output<string> Ipv4Address { get; private set; } = null!;
 
         /// <summary>
-        /// First public IPv6 address, or null.
+        /// First IPv6 address of ipAddresses, or null.
         /// </summary>
         [Output("ipv6Address")]
         public Output<string> Ipv6Address { get; private set; } = null!;
@@ -154,7 +154,7 @@ namespace Pulumi.Svc
         public Output<string> PowerState { get; private set; } = null!;
 
         /// <summary>
-        /// Private address in each attached VPC, by VPC id.
+        /// Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment).
         /// </summary>
         [Output("privateIps")]
         public Output<ImmutableDictionary<string, string>> PrivateIps { get; private set; } = null!;
@@ -208,7 +208,7 @@ namespace Pulumi.Svc
         public Output<bool> Uefi { get; private set; } = null!;
 
         /// <summary>
-        /// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+        /// VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
         /// </summary>
         [Output("vpcIds")]
         public Output<ImmutableArray<string>> VpcIds { get; private set; } = null!;
@@ -450,7 +450,7 @@ namespace Pulumi.Svc
         private InputList<string>? _vpcIds;
 
         /// <summary>
-        /// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+        /// VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
         /// </summary>
         public InputList<string> VpcIds
         {

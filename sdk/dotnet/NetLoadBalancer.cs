@@ -28,12 +28,6 @@ namespace Pulumi.Svc
         public Output<string> CreatedAt { get; private set; } = null!;
 
         /// <summary>
-        /// Instances that are members now (sorted ids), from the balancer detail.
-        /// </summary>
-        [Output("memberInstanceIds")]
-        public Output<ImmutableArray<string>> MemberInstanceIds { get; private set; } = null!;
-
-        /// <summary>
         /// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
         /// </summary>
         [Output("name")]
@@ -44,12 +38,6 @@ namespace Pulumi.Svc
         /// </summary>
         [Output("ownerWorkspaceId")]
         public Output<string> OwnerWorkspaceId { get; private set; } = null!;
-
-        /// <summary>
-        /// The owning workspace's name.
-        /// </summary>
-        [Output("ownerWorkspaceName")]
-        public Output<string> OwnerWorkspaceName { get; private set; } = null!;
 
 
         /// <summary>

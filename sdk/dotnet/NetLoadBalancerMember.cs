@@ -22,12 +22,6 @@ namespace Pulumi.Svc
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// The instance's name, as the member list shows it.
-        /// </summary>
-        [Output("instanceName")]
-        public Output<string> InstanceName { get; private set; } = null!;
-
-        /// <summary>
         /// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
         /// </summary>
         [Output("loadBalancerId")]

@@ -22,12 +22,6 @@ namespace Pulumi.Svc
         public Output<string> InstanceId { get; private set; } = null!;
 
         /// <summary>
-        /// The instance's name, as the VPC's member list shows it.
-        /// </summary>
-        [Output("instanceName")]
-        public Output<string> InstanceName { get; private set; } = null!;
-
-        /// <summary>
         /// Address allocated to the instance from the VPC's range.
         /// </summary>
         [Output("privateIp")]

@@ -45,10 +45,6 @@ export class BgpConfig extends pulumi.CustomResource {
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * The endpoint instance's name, or null.
-     */
-    public /*out*/ readonly instanceName!: pulumi.Output<string>;
-    /**
      * Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
      */
     public readonly maxPrefixes!: pulumi.Output<number>;
@@ -82,11 +78,9 @@ export class BgpConfig extends pulumi.CustomResource {
             resourceInputs["password"] = args?.password ? pulumi.secret(args.password) : undefined;
             resourceInputs["timeouts"] = args ? args.timeouts : undefined;
             resourceInputs["workspaceId"] = args ? args.workspaceId : undefined;
-            resourceInputs["instanceName"] = undefined /*out*/;
         } else {
             resourceInputs["asn"] = undefined /*out*/;
             resourceInputs["instanceId"] = undefined /*out*/;
-            resourceInputs["instanceName"] = undefined /*out*/;
             resourceInputs["maxPrefixes"] = undefined /*out*/;
             resourceInputs["password"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;

@@ -53,10 +53,6 @@ export class FloatingIp extends pulumi.CustomResource {
      */
     public readonly family!: pulumi.Output<string>;
     /**
-     * The instance holding the address, or null.
-     */
-    public /*out*/ readonly instanceId!: pulumi.Output<string>;
-    /**
      * Protected addresses cannot be released.
      */
     public /*out*/ readonly protected!: pulumi.Output<boolean>;
@@ -86,14 +82,12 @@ export class FloatingIp extends pulumi.CustomResource {
             resourceInputs["workspaceId"] = args ? args.workspaceId : undefined;
             resourceInputs["address"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
-            resourceInputs["instanceId"] = undefined /*out*/;
             resourceInputs["protected"] = undefined /*out*/;
         } else {
             resourceInputs["address"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
             resourceInputs["ddos"] = undefined /*out*/;
             resourceInputs["family"] = undefined /*out*/;
-            resourceInputs["instanceId"] = undefined /*out*/;
             resourceInputs["protected"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;
         }

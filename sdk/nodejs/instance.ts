@@ -81,15 +81,15 @@ export class Instance extends pulumi.CustomResource {
      */
     public readonly imageId!: pulumi.Output<string | undefined>;
     /**
-     * Public addresses: id, address, family and ddos.
+     * The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.
      */
     public /*out*/ readonly ipAddresses!: pulumi.Output<outputs.IpAddresses[]>;
     /**
-     * First public IPv4 address, or null.
+     * First IPv4 address of ipAddresses, or null.
      */
     public /*out*/ readonly ipv4Address!: pulumi.Output<string>;
     /**
-     * First public IPv6 address, or null.
+     * First IPv6 address of ipAddresses, or null.
      */
     public /*out*/ readonly ipv6Address!: pulumi.Output<string>;
     /**
@@ -129,7 +129,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public readonly powerState!: pulumi.Output<string>;
     /**
-     * Private address in each attached VPC, by VPC id.
+     * Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment).
      */
     public /*out*/ readonly privateIps!: pulumi.Output<{[key: string]: string}>;
     /**
@@ -165,7 +165,7 @@ export class Instance extends pulumi.CustomResource {
      */
     public readonly uefi!: pulumi.Output<boolean>;
     /**
-     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
      */
     public readonly vpcIds!: pulumi.Output<string[]>;
     /**
@@ -379,7 +379,7 @@ export interface InstanceArgs {
      */
     uefi?: pulumi.Input<boolean>;
     /**
-     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
      */
     vpcIds?: pulumi.Input<pulumi.Input<string>[]>;
     /**

@@ -45,10 +45,6 @@ export class NetLoadBalancer extends pulumi.CustomResource {
      */
     public /*out*/ readonly createdAt!: pulumi.Output<string>;
     /**
-     * Instances that are members now (sorted ids), from the balancer detail.
-     */
-    public /*out*/ readonly memberInstanceIds!: pulumi.Output<string[]>;
-    /**
      * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      */
     public readonly name!: pulumi.Output<string>;
@@ -56,10 +52,6 @@ export class NetLoadBalancer extends pulumi.CustomResource {
      * Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
      */
     public readonly ownerWorkspaceId!: pulumi.Output<string>;
-    /**
-     * The owning workspace's name.
-     */
-    public /*out*/ readonly ownerWorkspaceName!: pulumi.Output<string>;
 
     /**
      * Create a NetLoadBalancer resource with the given unique name, arguments, and options.
@@ -81,15 +73,11 @@ export class NetLoadBalancer extends pulumi.CustomResource {
             resourceInputs["ownerWorkspaceId"] = args ? args.ownerWorkspaceId : undefined;
             resourceInputs["timeouts"] = args ? args.timeouts : undefined;
             resourceInputs["createdAt"] = undefined /*out*/;
-            resourceInputs["memberInstanceIds"] = undefined /*out*/;
-            resourceInputs["ownerWorkspaceName"] = undefined /*out*/;
         } else {
             resourceInputs["address"] = undefined /*out*/;
             resourceInputs["createdAt"] = undefined /*out*/;
-            resourceInputs["memberInstanceIds"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["ownerWorkspaceId"] = undefined /*out*/;
-            resourceInputs["ownerWorkspaceName"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(NetLoadBalancer.__pulumiType, name, resourceInputs, opts);

@@ -41,10 +41,6 @@ export class NetLoadBalancerMember extends pulumi.CustomResource {
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * The instance's name, as the member list shows it.
-     */
-    public /*out*/ readonly instanceName!: pulumi.Output<string>;
-    /**
      * The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
      */
     public readonly loadBalancerId!: pulumi.Output<string>;
@@ -79,11 +75,9 @@ export class NetLoadBalancerMember extends pulumi.CustomResource {
             resourceInputs["loadBalancerId"] = args ? args.loadBalancerId : undefined;
             resourceInputs["timeouts"] = args ? args.timeouts : undefined;
             resourceInputs["workspaceId"] = args ? args.workspaceId : undefined;
-            resourceInputs["instanceName"] = undefined /*out*/;
             resourceInputs["state"] = undefined /*out*/;
         } else {
             resourceInputs["instanceId"] = undefined /*out*/;
-            resourceInputs["instanceName"] = undefined /*out*/;
             resourceInputs["loadBalancerId"] = undefined /*out*/;
             resourceInputs["state"] = undefined /*out*/;
             resourceInputs["workspaceId"] = undefined /*out*/;

@@ -41,10 +41,6 @@ export class VpcAttachment extends pulumi.CustomResource {
      */
     public readonly instanceId!: pulumi.Output<string>;
     /**
-     * The instance's name, as the VPC's member list shows it.
-     */
-    public /*out*/ readonly instanceName!: pulumi.Output<string>;
-    /**
      * Address allocated to the instance from the VPC's range.
      */
     public /*out*/ readonly privateIp!: pulumi.Output<string>;
@@ -74,11 +70,9 @@ export class VpcAttachment extends pulumi.CustomResource {
             resourceInputs["instanceId"] = args ? args.instanceId : undefined;
             resourceInputs["timeouts"] = args ? args.timeouts : undefined;
             resourceInputs["vpcId"] = args ? args.vpcId : undefined;
-            resourceInputs["instanceName"] = undefined /*out*/;
             resourceInputs["privateIp"] = undefined /*out*/;
         } else {
             resourceInputs["instanceId"] = undefined /*out*/;
-            resourceInputs["instanceName"] = undefined /*out*/;
             resourceInputs["privateIp"] = undefined /*out*/;
             resourceInputs["vpcId"] = undefined /*out*/;
         }

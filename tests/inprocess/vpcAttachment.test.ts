@@ -46,7 +46,7 @@ describeEachFace(
       expect(state.att.id).toBe(`${env.vm1}:${env.net}`);
       const membership = (await vpcMembers(env.net)).find((m) => m.id === env.vm1)!;
       expect(membership.ip).toMatch(/^10\.30\./);
-      expect(outs("att")).toMatchObject({ instanceId: env.vm1, vpcId: env.net, privateIp: membership.ip, instanceName: "net-vm-1" });
+      expect(outs("att")).toMatchObject({ instanceId: env.vm1, vpcId: env.net, privateIp: membership.ip });
     });
 
     it("diffs the same declaration as no change and sends no mutating request", async () => {

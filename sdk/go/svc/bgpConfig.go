@@ -20,8 +20,6 @@ type BgpConfig struct {
 	Asn pulumi.Float64Output `pulumi:"asn"`
 	// Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// The endpoint instance's name, or null.
-	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
 	// Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.
 	MaxPrefixes pulumi.IntOutput `pulumi:"maxPrefixes"`
 	// BGP session password; always stored as a Pulumi secret. The API returns it decrypted (live.password), so a change made outside Pulumi is detected. Changing it updates the resource in place.
@@ -219,11 +217,6 @@ func (o BgpConfigOutput) Asn() pulumi.Float64Output {
 // Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
 func (o BgpConfigOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *BgpConfig) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
-}
-
-// The endpoint instance's name, or null.
-func (o BgpConfigOutput) InstanceName() pulumi.StringOutput {
-	return o.ApplyT(func(v *BgpConfig) pulumi.StringOutput { return v.InstanceName }).(pulumi.StringOutput)
 }
 
 // Maximum prefixes on the session (the API's default when omitted). Changing it updates the resource in place.

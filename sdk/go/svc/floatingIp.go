@@ -24,8 +24,6 @@ type FloatingIp struct {
 	Ddos pulumi.BoolOutput `pulumi:"ddos"`
 	// IPv4 or IPv6. Changing it replaces the resource.
 	Family pulumi.StringOutput `pulumi:"family"`
-	// The instance holding the address, or null.
-	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
 	// Protected addresses cannot be released.
 	Protected pulumi.BoolOutput `pulumi:"protected"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
@@ -218,11 +216,6 @@ func (o FloatingIpOutput) Ddos() pulumi.BoolOutput {
 // IPv4 or IPv6. Changing it replaces the resource.
 func (o FloatingIpOutput) Family() pulumi.StringOutput {
 	return o.ApplyT(func(v *FloatingIp) pulumi.StringOutput { return v.Family }).(pulumi.StringOutput)
-}
-
-// The instance holding the address, or null.
-func (o FloatingIpOutput) InstanceId() pulumi.StringOutput {
-	return o.ApplyT(func(v *FloatingIp) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
 }
 
 // Protected addresses cannot be released.

@@ -37,11 +37,11 @@ type Instance struct {
 	Hostname pulumi.StringOutput `pulumi:"hostname"`
 	// Template or backup restored onto the boot disk, or an ISO attached. Changing it replaces the resource.
 	ImageId pulumi.StringPtrOutput `pulumi:"imageId"`
-	// Public addresses: id, address, family and ddos.
+	// The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.
 	IpAddresses IpAddressesArrayOutput `pulumi:"ipAddresses"`
-	// First public IPv4 address, or null.
+	// First IPv4 address of ipAddresses, or null.
 	Ipv4Address pulumi.StringOutput `pulumi:"ipv4Address"`
-	// First public IPv6 address, or null.
+	// First IPv6 address of ipAddresses, or null.
 	Ipv6Address pulumi.StringOutput `pulumi:"ipv6Address"`
 	// Whether the instance is locked (a scheduled termination refuses it).
 	Locked pulumi.BoolOutput `pulumi:"locked"`
@@ -61,7 +61,7 @@ type Instance struct {
 	PlanId pulumi.StringPtrOutput `pulumi:"planId"`
 	// Desired power state; default running. Changing it updates the resource in place (power). One of: `running`, `stopped`.
 	PowerState pulumi.StringOutput `pulumi:"powerState"`
-	// Private address in each attached VPC, by VPC id.
+	// Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment).
 	PrivateIps pulumi.StringMapOutput `pulumi:"privateIps"`
 	// Region, for example NA_01 (or set nodeId). Changing it replaces the resource.
 	Region pulumi.StringOutput `pulumi:"region"`
@@ -79,7 +79,7 @@ type Instance struct {
 	Type pulumi.StringOutput `pulumi:"type"`
 	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi pulumi.BoolOutput `pulumi:"uefi"`
-	// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+	// VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
 	VpcIds pulumi.StringArrayOutput `pulumi:"vpcIds"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringOutput `pulumi:"workspaceId"`
@@ -190,7 +190,7 @@ type instanceArgs struct {
 	Type *string `pulumi:"type"`
 	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi *bool `pulumi:"uefi"`
-	// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+	// VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
 	VpcIds []string `pulumi:"vpcIds"`
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId *string `pulumi:"workspaceId"`
@@ -253,7 +253,7 @@ type InstanceArgs struct {
 	Type pulumi.StringPtrInput
 	// Boot with UEFI firmware. Changing it updates the resource in place.
 	Uefi pulumi.BoolPtrInput
-	// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+	// VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
 	VpcIds pulumi.StringArrayInput
 	// Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
 	WorkspaceId pulumi.StringPtrInput
@@ -401,17 +401,17 @@ func (o InstanceOutput) ImageId() pulumi.StringPtrOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringPtrOutput { return v.ImageId }).(pulumi.StringPtrOutput)
 }
 
-// Public addresses: id, address, family and ddos.
+// The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.
 func (o InstanceOutput) IpAddresses() IpAddressesArrayOutput {
 	return o.ApplyT(func(v *Instance) IpAddressesArrayOutput { return v.IpAddresses }).(IpAddressesArrayOutput)
 }
 
-// First public IPv4 address, or null.
+// First IPv4 address of ipAddresses, or null.
 func (o InstanceOutput) Ipv4Address() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Ipv4Address }).(pulumi.StringOutput)
 }
 
-// First public IPv6 address, or null.
+// First IPv6 address of ipAddresses, or null.
 func (o InstanceOutput) Ipv6Address() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.Ipv6Address }).(pulumi.StringOutput)
 }
@@ -461,7 +461,7 @@ func (o InstanceOutput) PowerState() pulumi.StringOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringOutput { return v.PowerState }).(pulumi.StringOutput)
 }
 
-// Private address in each attached VPC, by VPC id.
+// Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment).
 func (o InstanceOutput) PrivateIps() pulumi.StringMapOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringMapOutput { return v.PrivateIps }).(pulumi.StringMapOutput)
 }
@@ -506,7 +506,7 @@ func (o InstanceOutput) Uefi() pulumi.BoolOutput {
 	return o.ApplyT(func(v *Instance) pulumi.BoolOutput { return v.Uefi }).(pulumi.BoolOutput)
 }
 
-// VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+// VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
 func (o InstanceOutput) VpcIds() pulumi.StringArrayOutput {
 	return o.ApplyT(func(v *Instance) pulumi.StringArrayOutput { return v.VpcIds }).(pulumi.StringArrayOutput)
 }

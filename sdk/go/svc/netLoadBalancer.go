@@ -20,14 +20,10 @@ type NetLoadBalancer struct {
 	Address pulumi.StringOutput `pulumi:"address"`
 	// Creation time (ISO 8601), as the API reports it.
 	CreatedAt pulumi.StringOutput `pulumi:"createdAt"`
-	// Instances that are members now (sorted ids), from the balancer detail.
-	MemberInstanceIds pulumi.StringArrayOutput `pulumi:"memberInstanceIds"`
 	// Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 	Name pulumi.StringOutput `pulumi:"name"`
 	// Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 	OwnerWorkspaceId pulumi.StringOutput `pulumi:"ownerWorkspaceId"`
-	// The owning workspace's name.
-	OwnerWorkspaceName pulumi.StringOutput `pulumi:"ownerWorkspaceName"`
 }
 
 // NewNetLoadBalancer registers a new resource with the given unique name, arguments, and options.
@@ -202,11 +198,6 @@ func (o NetLoadBalancerOutput) CreatedAt() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.CreatedAt }).(pulumi.StringOutput)
 }
 
-// Instances that are members now (sorted ids), from the balancer detail.
-func (o NetLoadBalancerOutput) MemberInstanceIds() pulumi.StringArrayOutput {
-	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringArrayOutput { return v.MemberInstanceIds }).(pulumi.StringArrayOutput)
-}
-
 // Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource's life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) Name() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.Name }).(pulumi.StringOutput)
@@ -215,11 +206,6 @@ func (o NetLoadBalancerOutput) Name() pulumi.StringOutput {
 // Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
 func (o NetLoadBalancerOutput) OwnerWorkspaceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.OwnerWorkspaceId }).(pulumi.StringOutput)
-}
-
-// The owning workspace's name.
-func (o NetLoadBalancerOutput) OwnerWorkspaceName() pulumi.StringOutput {
-	return o.ApplyT(func(v *NetLoadBalancer) pulumi.StringOutput { return v.OwnerWorkspaceName }).(pulumi.StringOutput)
 }
 
 type NetLoadBalancerArrayOutput struct{ *pulumi.OutputState }

@@ -18,8 +18,6 @@ type NetLoadBalancerMember struct {
 
 	// The instance; it must be in the balancer's workspace. Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// The instance's name, as the member list shows it.
-	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
 	// The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.
 	LoadBalancerId pulumi.StringOutput `pulumi:"loadBalancerId"`
 	// ACTIVE once listed as a member; JOINING while the addition has not applied yet.
@@ -198,11 +196,6 @@ func (o NetLoadBalancerMemberOutput) ToNetLoadBalancerMemberOutputWithContext(ct
 // The instance; it must be in the balancer's workspace. Changing it replaces the resource.
 func (o NetLoadBalancerMemberOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *NetLoadBalancerMember) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
-}
-
-// The instance's name, as the member list shows it.
-func (o NetLoadBalancerMemberOutput) InstanceName() pulumi.StringOutput {
-	return o.ApplyT(func(v *NetLoadBalancerMember) pulumi.StringOutput { return v.InstanceName }).(pulumi.StringOutput)
 }
 
 // The balancer (a NetLoadBalancer's id), owned by this resource's workspace. Changing it replaces the resource.

@@ -18,8 +18,6 @@ type VpcAttachment struct {
 
 	// The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 	InstanceId pulumi.StringOutput `pulumi:"instanceId"`
-	// The instance's name, as the VPC's member list shows it.
-	InstanceName pulumi.StringOutput `pulumi:"instanceName"`
 	// Address allocated to the instance from the VPC's range.
 	PrivateIp pulumi.StringOutput `pulumi:"privateIp"`
 	// The VPC. Changing it replaces the resource.
@@ -191,11 +189,6 @@ func (o VpcAttachmentOutput) ToVpcAttachmentOutputWithContext(ctx context.Contex
 // The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
 func (o VpcAttachmentOutput) InstanceId() pulumi.StringOutput {
 	return o.ApplyT(func(v *VpcAttachment) pulumi.StringOutput { return v.InstanceId }).(pulumi.StringOutput)
-}
-
-// The instance's name, as the VPC's member list shows it.
-func (o VpcAttachmentOutput) InstanceName() pulumi.StringOutput {
-	return o.ApplyT(func(v *VpcAttachment) pulumi.StringOutput { return v.InstanceName }).(pulumi.StringOutput)
 }
 
 // Address allocated to the instance from the VPC's range.

@@ -224,7 +224,6 @@ class BgpConfig(pulumi.CustomResource):
             __props__.__dict__["password"] = None if password is None else pulumi.Output.secret(password)
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["workspace_id"] = workspace_id
-            __props__.__dict__["instance_name"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["password"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["workspaceId"])
@@ -253,7 +252,6 @@ class BgpConfig(pulumi.CustomResource):
 
         __props__.__dict__["asn"] = None
         __props__.__dict__["instance_id"] = None
-        __props__.__dict__["instance_name"] = None
         __props__.__dict__["max_prefixes"] = None
         __props__.__dict__["password"] = None
         __props__.__dict__["workspace_id"] = None
@@ -274,14 +272,6 @@ class BgpConfig(pulumi.CustomResource):
         Instance acting as the BGP endpoint (same workspace); null or omitted for none. Changing it updates the resource in place.
         """
         return pulumi.get(self, "instance_id")
-
-    @property
-    @pulumi.getter(name="instanceName")
-    def instance_name(self) -> pulumi.Output[builtins.str]:
-        """
-        The endpoint instance's name, or null.
-        """
-        return pulumi.get(self, "instance_name")
 
     @property
     @pulumi.getter(name="maxPrefixes")

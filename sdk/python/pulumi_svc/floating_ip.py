@@ -186,7 +186,6 @@ class FloatingIp(pulumi.CustomResource):
             __props__.__dict__["workspace_id"] = workspace_id
             __props__.__dict__["address"] = None
             __props__.__dict__["created_at"] = None
-            __props__.__dict__["instance_id"] = None
             __props__.__dict__["protected"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["ddos", "family", "workspaceId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
@@ -216,7 +215,6 @@ class FloatingIp(pulumi.CustomResource):
         __props__.__dict__["created_at"] = None
         __props__.__dict__["ddos"] = None
         __props__.__dict__["family"] = None
-        __props__.__dict__["instance_id"] = None
         __props__.__dict__["protected"] = None
         __props__.__dict__["workspace_id"] = None
         return FloatingIp(resource_name, opts=opts, __props__=__props__)
@@ -252,14 +250,6 @@ class FloatingIp(pulumi.CustomResource):
         IPv4 or IPv6. Changing it replaces the resource.
         """
         return pulumi.get(self, "family")
-
-    @property
-    @pulumi.getter(name="instanceId")
-    def instance_id(self) -> pulumi.Output[builtins.str]:
-        """
-        The instance holding the address, or null.
-        """
-        return pulumi.get(self, "instance_id")
 
     @property
     @pulumi.getter

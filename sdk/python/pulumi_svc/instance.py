@@ -81,7 +81,7 @@ class InstanceArgs:
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         if adopt_id is not None:
@@ -460,7 +460,7 @@ class InstanceArgs:
     @pulumi.getter(name="vpcIds")
     def vpc_ids(self) -> Optional[pulumi.Input[Sequence[pulumi.Input[builtins.str]]]]:
         """
-        VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+        VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
         """
         return pulumi.get(self, "vpc_ids")
 
@@ -552,7 +552,7 @@ class Instance(pulumi.CustomResource):
                names an operation it wins over the `customTimeouts` resource option. Never causes a diff.
         :param pulumi.Input[builtins.str] type: PLAN (fixed specs and price) or CUSTOM; defaults to PLAN when planId is set. Changing it replaces the resource.
         :param pulumi.Input[builtins.bool] uefi: Boot with UEFI firmware. Changing it updates the resource in place.
-        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+        :param pulumi.Input[Sequence[pulumi.Input[builtins.str]]] vpc_ids: VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
         :param pulumi.Input[builtins.str] workspace_id: Owning workspace; defaults to svc:workspaceId / SVC_WORKSPACE_ID. Changing it replaces the resource.
         """
         ...
@@ -808,7 +808,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="ipAddresses")
     def ip_addresses(self) -> pulumi.Output[Sequence['outputs.IpAddresses']]:
         """
-        Public addresses: id, address, family and ddos.
+        The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.
         """
         return pulumi.get(self, "ip_addresses")
 
@@ -816,7 +816,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="ipv4Address")
     def ipv4_address(self) -> pulumi.Output[builtins.str]:
         """
-        First public IPv4 address, or null.
+        First IPv4 address of ipAddresses, or null.
         """
         return pulumi.get(self, "ipv4_address")
 
@@ -824,7 +824,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="ipv6Address")
     def ipv6_address(self) -> pulumi.Output[builtins.str]:
         """
-        First public IPv6 address, or null.
+        First IPv6 address of ipAddresses, or null.
         """
         return pulumi.get(self, "ipv6_address")
 
@@ -904,7 +904,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="privateIps")
     def private_ips(self) -> pulumi.Output[Mapping[str, builtins.str]]:
         """
-        Private address in each attached VPC, by VPC id.
+        Private address in each VPC of vpcIds, by VPC id (a VpcAttachment's is on the attachment).
         """
         return pulumi.get(self, "private_ips")
 
@@ -976,7 +976,7 @@ class Instance(pulumi.CustomResource):
     @pulumi.getter(name="vpcIds")
     def vpc_ids(self) -> pulumi.Output[Sequence[builtins.str]]:
         """
-        VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+        VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment's VPC is on the attachment. Changing it updates the resource in place (vpcs).
         """
         return pulumi.get(self, "vpc_ids")
 

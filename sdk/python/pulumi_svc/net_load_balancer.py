@@ -185,8 +185,6 @@ class NetLoadBalancer(pulumi.CustomResource):
             __props__.__dict__["owner_workspace_id"] = owner_workspace_id
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["created_at"] = None
-            __props__.__dict__["member_instance_ids"] = None
-            __props__.__dict__["owner_workspace_name"] = None
         super(NetLoadBalancer, __self__).__init__(
             'svc:index:NetLoadBalancer',
             resource_name,
@@ -211,10 +209,8 @@ class NetLoadBalancer(pulumi.CustomResource):
 
         __props__.__dict__["address"] = None
         __props__.__dict__["created_at"] = None
-        __props__.__dict__["member_instance_ids"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["owner_workspace_id"] = None
-        __props__.__dict__["owner_workspace_name"] = None
         return NetLoadBalancer(resource_name, opts=opts, __props__=__props__)
 
     @property
@@ -234,14 +230,6 @@ class NetLoadBalancer(pulumi.CustomResource):
         return pulumi.get(self, "created_at")
 
     @property
-    @pulumi.getter(name="memberInstanceIds")
-    def member_instance_ids(self) -> pulumi.Output[Sequence[builtins.str]]:
-        """
-        Instances that are members now (sorted ids), from the balancer detail.
-        """
-        return pulumi.get(self, "member_instance_ids")
-
-    @property
     @pulumi.getter
     def name(self) -> pulumi.Output[builtins.str]:
         """
@@ -256,12 +244,4 @@ class NetLoadBalancer(pulumi.CustomResource):
         Owning workspace. Default: the provider's workspace (svc:workspaceId) at creation, and then not managed. A change moves the balancer (PATCH owner); the API drops members whose instance is not in the new workspace. Changing it updates the resource in place.
         """
         return pulumi.get(self, "owner_workspace_id")
-
-    @property
-    @pulumi.getter(name="ownerWorkspaceName")
-    def owner_workspace_name(self) -> pulumi.Output[builtins.str]:
-        """
-        The owning workspace's name.
-        """
-        return pulumi.get(self, "owner_workspace_name")
 

@@ -179,7 +179,6 @@ class NetLoadBalancerMember(pulumi.CustomResource):
             __props__.__dict__["load_balancer_id"] = load_balancer_id
             __props__.__dict__["timeouts"] = timeouts
             __props__.__dict__["workspace_id"] = workspace_id
-            __props__.__dict__["instance_name"] = None
             __props__.__dict__["state"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["instanceId", "loadBalancerId", "workspaceId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
@@ -206,7 +205,6 @@ class NetLoadBalancerMember(pulumi.CustomResource):
         __props__ = NetLoadBalancerMemberArgs.__new__(NetLoadBalancerMemberArgs)
 
         __props__.__dict__["instance_id"] = None
-        __props__.__dict__["instance_name"] = None
         __props__.__dict__["load_balancer_id"] = None
         __props__.__dict__["state"] = None
         __props__.__dict__["workspace_id"] = None
@@ -219,14 +217,6 @@ class NetLoadBalancerMember(pulumi.CustomResource):
         The instance; it must be in the balancer's workspace. Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
-
-    @property
-    @pulumi.getter(name="instanceName")
-    def instance_name(self) -> pulumi.Output[builtins.str]:
-        """
-        The instance's name, as the member list shows it.
-        """
-        return pulumi.get(self, "instance_name")
 
     @property
     @pulumi.getter(name="loadBalancerId")

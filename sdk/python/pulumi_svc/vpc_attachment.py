@@ -159,7 +159,6 @@ class VpcAttachment(pulumi.CustomResource):
             if vpc_id is None and not opts.urn:
                 raise TypeError("Missing required property 'vpc_id'")
             __props__.__dict__["vpc_id"] = vpc_id
-            __props__.__dict__["instance_name"] = None
             __props__.__dict__["private_ip"] = None
         replace_on_changes = pulumi.ResourceOptions(replace_on_changes=["instanceId", "vpcId"])
         opts = pulumi.ResourceOptions.merge(opts, replace_on_changes)
@@ -186,7 +185,6 @@ class VpcAttachment(pulumi.CustomResource):
         __props__ = VpcAttachmentArgs.__new__(VpcAttachmentArgs)
 
         __props__.__dict__["instance_id"] = None
-        __props__.__dict__["instance_name"] = None
         __props__.__dict__["private_ip"] = None
         __props__.__dict__["vpc_id"] = None
         return VpcAttachment(resource_name, opts=opts, __props__=__props__)
@@ -198,14 +196,6 @@ class VpcAttachment(pulumi.CustomResource):
         The instance that joins the VPC (same workspace as the VPC). Changing it replaces the resource.
         """
         return pulumi.get(self, "instance_id")
-
-    @property
-    @pulumi.getter(name="instanceName")
-    def instance_name(self) -> pulumi.Output[builtins.str]:
-        """
-        The instance's name, as the VPC's member list shows it.
-        """
-        return pulumi.get(self, "instance_name")
 
     @property
     @pulumi.getter(name="privateIp")

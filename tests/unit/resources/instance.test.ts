@@ -327,3 +327,52 @@ describe("Instance changes at preview", () => {
     });
   });
 });
+
+describe("Instance outputs: its own VPCs and addresses, not its attachments'", () => {
+  const own = instanceDefinition.ownOutputs!;
+  const v4 = { id: "11", address: "203.0.113.1", family: "IPv4", ddos: false };
+  const v6 = { id: "12", address: "2001:db8::1", family: "IPv6", ddos: false };
+  const attached = { id: "13", address: "203.0.113.9", family: "IPv4", ddos: false };
+  const live = {
+    vpcIds: ["7", "8"],
+    privateIps: { "7": "10.0.0.2", "8": "10.1.0.2" },
+    ipAddresses: [attached, v4, v6],
+  } as never;
+  const view = (o: Record<string, unknown>) =>
+    Object.fromEntries(["vpcIds", "privateIps", "ipAddresses", "ipv4Address", "ipv6Address"].map((k) => [k, o[k]]));
+
+  it.each<[string, Record<string, unknown>, Record<string, unknown> | undefined, Record<string, unknown>]>([
+    [
+      "created, VPCs undeclared: no VPC, every address",
+      {},
+      undefined,
+      { vpcIds: [], privateIps: {}, ipAddresses: [attached, v4, v6], ipv4Address: attached.address, ipv6Address: v6.address },
+    ],
+    [
+      "VPCs declared: those the API reports, with their private addresses",
+      { vpcIds: ["7"] },
+      undefined,
+      {
+        vpcIds: ["7", "8"],
+        privateIps: { "7": "10.0.0.2", "8": "10.1.0.2" },
+        ipAddresses: [attached, v4, v6],
+        ipv4Address: attached.address,
+        ipv6Address: v6.address,
+      },
+    ],
+    [
+      "read after an attachment: the addresses it had, the first IPv4 among them",
+      {},
+      { ipAddresses: [v4, v6] },
+      { vpcIds: [], privateIps: {}, ipAddresses: [v4, v6], ipv4Address: v4.address, ipv6Address: v6.address },
+    ],
+    [
+      "an address of its own gone (released outside Pulumi): gone from the outputs",
+      {},
+      { ipAddresses: [v4, v6, { ...v4, id: "99" }] },
+      { vpcIds: [], privateIps: {}, ipAddresses: [v4, v6], ipv4Address: v4.address, ipv6Address: v6.address },
+    ],
+  ])("%s", (_case, declared, recordedOutputs, expected) => {
+    expect(view(own(live, declared as never, recordedOutputs as never) as Record<string, unknown>)).toEqual(expected);
+  });
+});

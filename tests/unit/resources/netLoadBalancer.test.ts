@@ -22,7 +22,7 @@ describe("NetLoadBalancer", () => {
   });
 
   it("patches name, address and owner in place; an undeclared owner is not managed", async () => {
-    const olds = { name: "lb", address: "203.0.113.7", ownerWorkspaceId: "42", memberInstanceIds: [] };
+    const olds = { name: "lb", address: "203.0.113.7", ownerWorkspaceId: "42" };
     expect(await diff(netLoadBalancerDefinition, olds, { name: "lb2", address: "203.0.113.8", ownerWorkspaceId: "43" })).toEqual({
       changes: true,
       replaces: [],
@@ -49,8 +49,6 @@ describe("NetLoadBalancer read", () => {
       name: "lb",
       address: "203.0.113.7",
       ownerWorkspaceId: "43",
-      ownerWorkspaceName: "other",
-      memberInstanceIds: ["1", "2"],
       createdAt: "2026-01-01T00:00:00Z",
     });
     expect(calls.map((c) => c.path)).toEqual(["/v1/net-lbs/7"]);
@@ -85,8 +83,6 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
       name: "lb",
       address: "203.0.113.7",
       ownerWorkspaceId: "42",
-      ownerWorkspaceName: null,
-      memberInstanceIds: [],
       createdAt: "",
     };
     await netLoadBalancerDefinition.api.update!.updateRequest!(
@@ -107,14 +103,12 @@ describe("NetLoadBalancer API mapping (the state's shape)", () => {
     ]);
   });
 
-  it("reads a balancer without owner, members or creation time as the state records it", async () => {
+  it("reads a balancer without owner or creation time as the state records it (its members are NetLoadBalancerMembers')", async () => {
     const { ctx } = fakeContext({ "GET /v1/net-lbs/7": () => ({ id: "7", name: "lb", address: "203.0.113.7", owner: null }) });
     expect(await netLoadBalancerDefinition.api.get(ctx, "7", {})).toStrictEqual({
       name: "lb",
       address: "203.0.113.7",
       ownerWorkspaceId: "42",
-      ownerWorkspaceName: null,
-      memberInstanceIds: [],
       createdAt: "",
     });
   });

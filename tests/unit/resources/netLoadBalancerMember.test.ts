@@ -52,7 +52,6 @@ describe("NetLoadBalancerMember read", () => {
       workspaceId: "42",
       loadBalancerId: "3",
       instanceId: I1,
-      instanceName: "vm",
       state: "ACTIVE",
     });
     expect(calls[0].query).toMatchObject({ id: I1 });
@@ -77,13 +76,11 @@ describe("NetLoadBalancerMember API mapping (the state's shape)", () => {
     const prior = { workspaceId: "42", loadBalancerId: "3", instanceId: I1 };
     expect(await netLoadBalancerMemberDefinition.api.get(ctx, `3:${I1}`, prior)).toStrictEqual({
       ...prior,
-      instanceName: null,
       state: "JOINING",
     });
     const listed = fakeContext({ "GET /v1/workspaces/42/net-lbs/3/instances": () => page([{ id: I1 }]) }).ctx;
     expect(await netLoadBalancerMemberDefinition.api.get(listed, `3:${I1}`, prior)).toStrictEqual({
       ...prior,
-      instanceName: null,
       state: "ACTIVE",
     });
   });

@@ -50,20 +50,6 @@ public class BgpConfig extends com.pulumi.resources.CustomResource {
         return this.instanceId;
     }
     /**
-     * The endpoint instance&#39;s name, or null.
-     * 
-     */
-    @Export(name="instanceName", refs={String.class}, tree="[0]")
-    private Output<String> instanceName;
-
-    /**
-     * @return The endpoint instance&#39;s name, or null.
-     * 
-     */
-    public Output<String> instanceName() {
-        return this.instanceName;
-    }
-    /**
      * Maximum prefixes on the session (the API&#39;s default when omitted). Changing it updates the resource in place.
      * 
      */

@@ -76,20 +76,6 @@ public class FloatingIp extends com.pulumi.resources.CustomResource {
         return this.family;
     }
     /**
-     * The instance holding the address, or null.
-     * 
-     */
-    @Export(name="instanceId", refs={String.class}, tree="[0]")
-    private Output<String> instanceId;
-
-    /**
-     * @return The instance holding the address, or null.
-     * 
-     */
-    public Output<String> instanceId() {
-        return this.instanceId;
-    }
-    /**
      * Protected addresses cannot be released.
      * 
      */

@@ -182,42 +182,42 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return Codegen.optional(this.imageId);
     }
     /**
-     * Public addresses: id, address, family and ddos.
+     * The instance&#39;s own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment&#39;s address is on the attachment.
      * 
      */
     @Export(name="ipAddresses", refs={List.class,IpAddresses.class}, tree="[0,1]")
     private Output<List<IpAddresses>> ipAddresses;
 
     /**
-     * @return Public addresses: id, address, family and ddos.
+     * @return The instance&#39;s own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment&#39;s address is on the attachment.
      * 
      */
     public Output<List<IpAddresses>> ipAddresses() {
         return this.ipAddresses;
     }
     /**
-     * First public IPv4 address, or null.
+     * First IPv4 address of ipAddresses, or null.
      * 
      */
     @Export(name="ipv4Address", refs={String.class}, tree="[0]")
     private Output<String> ipv4Address;
 
     /**
-     * @return First public IPv4 address, or null.
+     * @return First IPv4 address of ipAddresses, or null.
      * 
      */
     public Output<String> ipv4Address() {
         return this.ipv4Address;
     }
     /**
-     * First public IPv6 address, or null.
+     * First IPv6 address of ipAddresses, or null.
      * 
      */
     @Export(name="ipv6Address", refs={String.class}, tree="[0]")
     private Output<String> ipv6Address;
 
     /**
-     * @return First public IPv6 address, or null.
+     * @return First IPv6 address of ipAddresses, or null.
      * 
      */
     public Output<String> ipv6Address() {
@@ -350,14 +350,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.powerState;
     }
     /**
-     * Private address in each attached VPC, by VPC id.
+     * Private address in each VPC of vpcIds, by VPC id (a VpcAttachment&#39;s is on the attachment).
      * 
      */
     @Export(name="privateIps", refs={Map.class,String.class}, tree="[0,1,1]")
     private Output<Map<String,String>> privateIps;
 
     /**
-     * @return Private address in each attached VPC, by VPC id.
+     * @return Private address in each VPC of vpcIds, by VPC id (a VpcAttachment&#39;s is on the attachment).
      * 
      */
     public Output<Map<String,String>> privateIps() {
@@ -476,14 +476,14 @@ public class Instance extends com.pulumi.resources.CustomResource {
         return this.uefi;
     }
     /**
-     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
      * 
      */
     @Export(name="vpcIds", refs={List.class,String.class}, tree="[0,1]")
     private Output<List<String>> vpcIds;
 
     /**
-     * @return VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+     * @return VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
      * 
      */
     public Output<List<String>> vpcIds() {

@@ -420,14 +420,14 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
     }
 
     /**
-     * VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+     * VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
      * 
      */
     @Import(name="vpcIds")
     private @Nullable Output<List<String>> vpcIds;
 
     /**
-     * @return VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+     * @return VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
      * 
      */
     public Optional<Output<List<String>>> vpcIds() {
@@ -1073,7 +1073,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 
@@ -1084,7 +1084,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 
@@ -1094,7 +1094,7 @@ public final class InstanceArgs extends com.pulumi.resources.ResourceArgs {
         }
 
         /**
-         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). Changing it updates the resource in place (vpcs).
+         * @param vpcIds VPCs the instance is attached to (a NIC and a private address each). As an output, the declared ones only: a VpcAttachment&#39;s VPC is on the attachment. Changing it updates the resource in place (vpcs).
          * 
          * @return builder
          * 

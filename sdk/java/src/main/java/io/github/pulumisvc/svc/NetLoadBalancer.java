@@ -10,7 +10,6 @@ import com.pulumi.core.internal.Codegen;
 import io.github.pulumisvc.svc.NetLoadBalancerArgs;
 import io.github.pulumisvc.svc.Utilities;
 import java.lang.String;
-import java.util.List;
 import javax.annotation.Nullable;
 
 /**
@@ -48,20 +47,6 @@ public class NetLoadBalancer extends com.pulumi.resources.CustomResource {
         return this.createdAt;
     }
     /**
-     * Instances that are members now (sorted ids), from the balancer detail.
-     * 
-     */
-    @Export(name="memberInstanceIds", refs={List.class,String.class}, tree="[0,1]")
-    private Output<List<String>> memberInstanceIds;
-
-    /**
-     * @return Instances that are members now (sorted ids), from the balancer detail.
-     * 
-     */
-    public Output<List<String>> memberInstanceIds() {
-        return this.memberInstanceIds;
-    }
-    /**
      * Display name (required). Left out, it is the logical name and a dash and seven random hex digits, cut to fit, kept for the resource&#39;s life; `pulumi:autonaming` can change that. Changing it updates the resource in place.
      * 
      */
@@ -88,20 +73,6 @@ public class NetLoadBalancer extends com.pulumi.resources.CustomResource {
      */
     public Output<String> ownerWorkspaceId() {
         return this.ownerWorkspaceId;
-    }
-    /**
-     * The owning workspace&#39;s name.
-     * 
-     */
-    @Export(name="ownerWorkspaceName", refs={String.class}, tree="[0]")
-    private Output<String> ownerWorkspaceName;
-
-    /**
-     * @return The owning workspace&#39;s name.
-     * 
-     */
-    public Output<String> ownerWorkspaceName() {
-        return this.ownerWorkspaceName;
     }
 
     /**

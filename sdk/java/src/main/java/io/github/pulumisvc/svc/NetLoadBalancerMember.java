@@ -33,20 +33,6 @@ public class NetLoadBalancerMember extends com.pulumi.resources.CustomResource {
         return this.instanceId;
     }
     /**
-     * The instance&#39;s name, as the member list shows it.
-     * 
-     */
-    @Export(name="instanceName", refs={String.class}, tree="[0]")
-    private Output<String> instanceName;
-
-    /**
-     * @return The instance&#39;s name, as the member list shows it.
-     * 
-     */
-    public Output<String> instanceName() {
-        return this.instanceName;
-    }
-    /**
      * The balancer (a NetLoadBalancer&#39;s id), owned by this resource&#39;s workspace. Changing it replaces the resource.
      * 
      */

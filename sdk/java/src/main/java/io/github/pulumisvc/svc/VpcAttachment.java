@@ -33,20 +33,6 @@ public class VpcAttachment extends com.pulumi.resources.CustomResource {
         return this.instanceId;
     }
     /**
-     * The instance&#39;s name, as the VPC&#39;s member list shows it.
-     * 
-     */
-    @Export(name="instanceName", refs={String.class}, tree="[0]")
-    private Output<String> instanceName;
-
-    /**
-     * @return The instance&#39;s name, as the VPC&#39;s member list shows it.
-     * 
-     */
-    public Output<String> instanceName() {
-        return this.instanceName;
-    }
-    /**
      * Address allocated to the instance from the VPC&#39;s range.
      * 
      */
