@@ -18,7 +18,7 @@
  * `npm run test:kind`'s above all, waits on no eslint, knip or type check of the whole repository.
  *
  *   npm test                                   every entry (CI)
- *   npm test -- tests/e2e/vpc.test.ts          the newest entry, those files (jest's own arguments pass on)
+ *   npm test -- tests/e2e/k3s.test.ts          the newest entry, those files (jest's own arguments pass on)
  *   PULUMI_SVC_MATRIX=floor npm test           one entry, its files
  *
  * With `--json --outputFile=<file>` (.ci/run), the entries' jest results are merged into that
