@@ -13,7 +13,8 @@
  *    `engines: node >=20`), with @pulumi/policy 1.15, the newest whose peer range takes
  *    @pulumi/pulumi 3.163 (1.20 and 1.21 want ^3.204).
  *
- * The smoke set runs on the floor: both quickstarts, the package installed from its tarball,
+ * The smoke set runs on the floor: both quickstarts (their VPC unnamed: autonaming on both
+ * faces), the package installed from its tarball,
  * the upgrade from an older package (one stack per face: upgrade.test.ts), the policy pack and
  * svc-recover (one kill of each command: recover.test.ts). Node.js 22 gets the quickstarts
  * (NODE_SMOKE): the program, the dynamic-provider host and the plugin, each a Node.js process the

@@ -38,8 +38,8 @@ func main() {
 			return err
 		}
 
+		// No name: Pulumi names it from "app-net" and a suffix, so two stacks of this program can share a workspace.
 		network, err := svc.NewVpc(ctx, "app-net", &svc.VpcArgs{
-			Name:        pulumi.String("app-net"),
 			Description: pulumi.String("quickstart web tier"),
 			Range:       pulumi.String("10.42.0.0/16"),
 		})

@@ -21,7 +21,8 @@ const adminCidr = config.get("adminCidr") ?? "203.0.113.0/24";
 const plan = svc.getPlanOutput({ name: config.get("plan") ?? "lightning-2" });
 const image = svc.getImageOutput({ name: config.get("image") ?? "Ubuntu 24.04 LTS" });
 
-const network = new svc.Vpc("app-net", { name: "app-net", description: "quickstart web tier", range: "10.42.0.0/16" });
+// No name: Pulumi names it from "app-net" and a suffix, so two stacks of this program can share a workspace.
+const network = new svc.Vpc("app-net", { description: "quickstart web tier", range: "10.42.0.0/16" });
 
 const web = [1, 2].map(
   (n) =>

@@ -16,6 +16,8 @@ export async function expectQuickstartOutputs(e2e: E2E, outputs: OutputMap): Pro
     const api = (await e2e.emu.api.get(`/v1/instances/${i.id}`)).body;
     expect(api.ips.map((ip: { address: string }) => ip.address)).toContain(i.publicIpv4);
     expect(Object.values(i.privateIps)[0]).toBe(api.vpcs[0].ip);
+    // The VPC is declared without a name: named from its logical name, on every face and engine that runs this.
+    expect((await e2e.emu.api.get(`/v1/vpcs/${api.vpcs[0].id}`)).body.name).toMatch(/^app-net-[0-9a-f]{7}$/);
   }
   expect(outputs.dataDisk.value.attachedTo).toBe(instances[0].id);
   expect(outputs.url.value).toBe(`http://${instances[0].publicIpv4}:8080`);

@@ -54,8 +54,8 @@ public class App {
         var imageId = SvcFunctions.getImage(GetImageArgs.builder().name(config.get("image").orElse("Ubuntu 24.04 LTS")).build())
             .applyValue(GetImageResult::id);
 
+        // No name: Pulumi names it from "app-net" and a suffix, so two stacks of this program can share a workspace.
         var network = new Vpc("app-net", VpcArgs.builder()
-            .name("app-net")
             .description("quickstart web tier")
             .range("10.42.0.0/16")
             .build());
