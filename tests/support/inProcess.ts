@@ -389,6 +389,24 @@ export interface InProcess {
   stop(): Promise<void>;
 }
 
+/**
+ * The face with every read checked, whatever the kind and the case: a refresh records no input the
+ * program did not declare (provider/lifecycle/read.ts), so a preview after it names only drift.
+ * A read with nothing recorded (an import) records a declaration instead, and is not checked.
+ */
+function declaredOnly(face: Face): Face {
+  const read = face.read;
+  face.read = async (kind, id, outs, inputs) => {
+    const answer = await read(kind, id, outs, inputs);
+    const declared = Object.keys(inputs ?? {});
+    const extra = Object.keys(answer.inputs ?? {}).filter((k) => k !== PROVIDER_KEY && !declared.includes(k));
+    if (declared.length && answer.id && extra.length)
+      throw new Error(`${kind} ${id}: a read recorded inputs the program did not declare: ${extra.join(", ")}`);
+    return answer;
+  };
+  return face;
+}
+
 async function startInProcess(name: FaceName, options: { workflowMs?: number; staff?: boolean } = {}): Promise<InProcess> {
   // A seed per face: both faces' providers live in this one process, and a resource's module state
   // (the addresses a FloatingIp create claimed after a lost answer) keys on ids, which one seed
@@ -398,7 +416,7 @@ async function startInProcess(name: FaceName, options: { workflowMs?: number; st
   // half of this tier's time (measured: vpc and images, 28 s -> 14 s).
   const emu = await startTestEmulator({ workflowMs: options.workflowMs ?? 0, seed: name === "plugin" ? 4243 : 4242 });
   const settings = { baseUrl: emu.emu.url, token: options.staff ? emu.emu.staffToken : emu.emu.token, workspaceId: emu.workspaceId };
-  const face = await (name === "plugin" ? pluginFace : dynamicFace)(settings);
+  const face = declaredOnly(await (name === "plugin" ? pluginFace : dynamicFace)(settings));
   return {
     emu,
     face,
