@@ -3,7 +3,8 @@
  * the port it prints on its first line of stdout (issue 38). Each round starts, interleaved so
  * all see the same machine, a fresh process of: the release archive's linux-amd64 executable (a
  * Node.js SEA, scripts/release/plugin.ts), today's bin/pulumi-resource-svc (a script run by the
- * `node` on PATH), and a Go plugin, the pulumi CLI's YAML language host (scripts/ensure-pulumi.sh).
+ * `node` on PATH), bare Node.js printing a line (what any Node.js process costs before its own
+ * code), and a Go plugin, the pulumi CLI's YAML language host (scripts/ensure-pulumi.sh).
  * It reports the median time to the first line of stdout of each, and the ratios to the Go plugin,
  * and for the svc plugins the time to the answer of the engine's first call (GetPluginInfo).
  * Each starts with no argument (no engine address: nothing is logged to an engine), with `node`
@@ -96,6 +97,7 @@ async function main(): Promise<void> {
     const contenders: Record<string, [string, string[], boolean]> = {
       sea: [path.join(work, "pulumi-resource-svc"), [], true],
       script: [path.join(REPO, "bin", "pulumi-resource-svc"), [], true],
+      node: ["node", ["-e", "console.log(0)"], false],
       go: [path.join(pulumiDir, "pulumi-language-yaml"), [], false],
     };
     if (args.baseline) {
@@ -121,8 +123,9 @@ async function main(): Promise<void> {
     const ms = (k: string) => medians[k].toFixed(0);
     console.log(
       `plugin start (median of ${args.rounds}, ms to the port / to the first answer): SEA ${ms("sea")} / ${ms("sea answer")}, ` +
-        `script ${ms("script")} / ${ms("script answer")}, Go plugin ${ms("go")}; ` +
-        `SEA/Go ${(medians.sea / medians.go).toFixed(1)}x, script/Go ${(medians.script / medians.go).toFixed(1)}x` +
+        `script ${ms("script")} / ${ms("script answer")}, bare Node.js ${ms("node")}, Go plugin ${ms("go")}; ` +
+        `SEA/Go ${(medians.sea / medians.go).toFixed(1)}x, script/Go ${(medians.script / medians.go).toFixed(1)}x, ` +
+        `Node.js/Go ${(medians.node / medians.go).toFixed(1)}x` +
         (medians.baseline
           ? `; baseline SEA ${ms("baseline")} / ${ms("baseline answer")}, SEA/baseline ${(medians.sea / medians.baseline).toFixed(2)}x ` +
             `(first answer ${(medians["sea answer"] / medians["baseline answer"]).toFixed(2)}x)`
