@@ -3,8 +3,9 @@
  * nothing (a VPC, a disk, a K3sSecret and an App), side by side in one workspace, as pipelines
  * make them, one per branch. One stack declares the program on the dynamic face, the other on the
  * plugin, so each face proves what only the engine shows (docs/guides/how-resources-behave.md, Names):
- * - `pulumi:autonaming` through the CLI: mode `verbatim` previews the logical names, `disabled`
- *   fails at preview naming `name` (a pattern is conformance.ts's);
+ * - `pulumi:autonaming` through the CLI: the stack's pattern `${stack}-${name}` previews exactly
+ *   those names, a type's mode `verbatim` its logical name, and `disabled` fails at preview naming
+ *   `name` (a type's pattern with a random part is conformance.ts's);
  * - the default: each name is its logical name and a suffix, different in the two stacks, kept
  *   (a second preview is clean);
  * - `pulumi up --replace` of the K3sSecret, and the App moved to another instance, each create
@@ -67,11 +68,20 @@ describe("branch environments: two stacks of one unnamed program in one workspac
   const namesOf = async (e2e: E2E) =>
     Object.fromEntries((await e2e.state()).map((r) => [r.urn.split("::").pop()!, r.outputs.name as string]));
 
-  it("pulumi:autonaming through the CLI: verbatim previews the logical names, disabled fails at preview naming name", async () => {
+  it("pulumi:autonaming through the CLI: a stack's pattern previews exactly its names, a type's verbatim its logical name, disabled fails at preview naming name", async () => {
     await both(async (face, e2e) => {
-      await e2e.stack.setConfig("pulumi:autonaming.mode", { value: "verbatim" }, true);
-      const verbatim = await e2e.preview(program(face));
-      for (const name of ["network", "volume", "creds", "webapp"]) expect(verbatim.stdout).toMatch(new RegExp(`\\n +name +: "${name}"\\n`));
+      // One preview for two settings: the stack's pattern, and the Disk's own mode over it.
+      await e2e.stack.setAllConfig(
+        {
+          "pulumi:autonaming.pattern": { value: "${stack}-${name}" },
+          [`pulumi:autonaming.providers.svc.resources["svc:index:Disk"].mode`]: { value: "verbatim" },
+        },
+        true,
+      );
+      const named = await e2e.preview(program(face));
+      for (const name of ["e2e-network", "volume", "e2e-creds", "e2e-webapp"])
+        expect(named.stdout).toMatch(new RegExp(`\n +name +: "${name}"\n`));
+      await e2e.stack.removeConfig("pulumi:autonaming", true);
       await e2e.stack.setConfig("pulumi:autonaming.mode", { value: "disabled" }, true);
       const refused = await e2e.preview(program(face)).then(
         () => "",
