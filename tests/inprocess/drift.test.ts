@@ -126,11 +126,17 @@ describeEachFace(
         secrets: face().name === "plugin" ? ["password"] : [],
       });
       expect(state.data.inputs.instanceId).toBeNull();
-      // An input no output holds (the instance's cloud-init) stays as declared.
+      // An input the API does not report (the instance's cloud-init) stays as declared.
       expect(opened(state.vm.inputs).value).toMatchObject({ cloudInit: "#cloud-config\n" });
       const shown = await previewAll();
       for (const [name, fields] of Object.entries(drifted))
         expect({ name, ...shown[name] }).toEqual({ name, inputs: fields, ...(face().name === "plugin" ? { detailed: fields } : {}) });
+    });
+
+    it("a refresh keeps an input the program made secret secret: the plugin marks it (the dynamic host takes no secrets)", async () => {
+      const declared = { ...state.vm.inputs, cloudInit: secretIn("#cloud-config\n") };
+      const read = await face().read("Instance", state.vm.id, state.vm.outs, declared);
+      expect(opened(read.inputs).secrets).toEqual(face().name === "plugin" ? ["cloudInit"] : []);
     });
 
     it("the next up puts each back under the same id, and a refresh after it moves nothing", async () => {
