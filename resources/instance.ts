@@ -255,11 +255,11 @@ export const instanceFields = fieldSet({
   hostname: computed<string>({ doc: "Hostname the API assigned.", stable: true }),
   ipv4Address: computed<string | null>({
     doc: "First IPv4 address of ipAddresses, or null.",
-    fromAnswer: (v: ApiInstance) => firstIp(v, "IPv4"),
+    fromAnswer: (v: ApiInstance) => firstIp(v.ips, "IPv4"),
   }),
   ipv6Address: computed<string | null>({
     doc: "First IPv6 address of ipAddresses, or null.",
-    fromAnswer: (v: ApiInstance) => firstIp(v, "IPv6"),
+    fromAnswer: (v: ApiInstance) => firstIp(v.ips, "IPv6"),
   }),
   ipAddresses: computed<Array<{ id: string; address: string; family: string; ddos: boolean }>>({
     doc: "The instance's own public addresses (id, address, family, ddos): those it was created with. A FloatingIpAttachment's address is on the attachment.",
@@ -382,7 +382,9 @@ const camelBandwidth = (b: { upload_bytes_sec: number; download_bytes_sec: numbe
   downloadBytesSec: numberOf(b.download_bytes_sec)!,
 });
 const bootDiskOf = (v: ApiInstance) => v.disks.find((d) => d.boot) ?? null;
-const firstIp = (v: ApiInstance, family: string) => v.ips.find((ip) => ip.family === family)?.address ?? null;
+/** The first address of a family in a list of them: the API's `ips`, or the recorded `ipAddresses`. */
+const firstIp = (ips: ReadonlyArray<{ family: string; address: string }> | undefined, family: string) =>
+  ips?.find((ip) => ip.family === family)?.address ?? null;
 
 /** Outputs from the API view; staged hardware counts as the instance's (it applies at the next restart). Absent ones left out, as recorded. */
 const toOutputs = (v: ApiInstance, prior: Partial<Inputs & Outputs>): Outputs =>
@@ -475,8 +477,7 @@ function ownOutputs(outs: Outputs, declared: Partial<Inputs>, recorded: Partial<
   const privateIps = Object.fromEntries(Object.entries(outs.privateIps ?? {}).filter(([vpc]) => vpcIds.includes(vpc)));
   const had = recorded?.ipAddresses && new Set(recorded.ipAddresses.map((ip) => ip.id));
   const ipAddresses = had ? (outs.ipAddresses ?? []).filter((ip) => had.has(ip.id)) : outs.ipAddresses;
-  const first = (family: string) => ipAddresses?.find((ip) => ip.family === family)?.address ?? null;
-  return { ...outs, vpcIds, privateIps, ipAddresses, ipv4Address: first("IPv4"), ipv6Address: first("IPv6") };
+  return { ...outs, vpcIds, privateIps, ipAddresses, ipv4Address: firstIp(ipAddresses, "IPv4"), ipv6Address: firstIp(ipAddresses, "IPv6") };
 }
 
 // 3. The definition: what a change does (its effects) and the API calls.
